@@ -1,0 +1,14 @@
+# baton_add_test(NAME name SOURCES a.cpp ... [LIBS lib ...] [LABELS label ...] [TIMEOUT seconds])
+# Declares one Boost.Test executable (the shared-library runner, so each suite compiles
+# quickly) and registers it with CTest under the same name.
+function(baton_add_test)
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${T_NAME} ${T_SOURCES})
+  target_compile_definitions(${T_NAME} PRIVATE BOOST_TEST_DYN_LINK)
+  target_link_libraries(${T_NAME} PRIVATE Boost::unit_test_framework baton::build_flags ${T_LIBS})
+  add_test(NAME ${T_NAME} COMMAND ${T_NAME} --log_level=warning --report_level=short)
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}")
+endfunction()

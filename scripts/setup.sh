@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs everything Baton needs to build, test and benchmark, from Debian's packages.
+# Safe to run again. Uses sudo when not run as root.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  g++ cmake ninja-build pkg-config
+  # libraries
+  libboost-test-dev   # Boost.Test: every test suite
+  libasio-dev         # transport: TCP on standalone Asio
+  libfabric-dev       # transport: RDMA fabrics (verbs, efa, tcp, sockets, shm providers)
+  libfabric-bin       # fi_info, to see which providers this machine has
+  nlohmann-json3-dev  # batonctl: JSON input and output of plans
+  libcli11-dev        # batonctl: command line
+  libxxhash-dev       # transport: chunk checksums (XXH3)
+  # benchmarks
+  gnuplot-nox         # charts of benchmark results
+  iperf3              # reference throughput beside our TCP transport
+)
+
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  "${sudo[@]}" apt-get update
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all packages present"
+fi
