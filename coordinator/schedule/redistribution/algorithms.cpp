@@ -1,0 +1,57 @@
+#include "coordinator/schedule/redistribution/algorithms.h"
+
+#include "coordinator/schedule/redistribution/all_at_once.h"
+#include "coordinator/schedule/redistribution/ggp.h"
+#include "coordinator/schedule/redistribution/heuristic.h"
+#include "coordinator/schedule/redistribution/oggp.h"
+
+#include <array>
+#include <utility>
+
+namespace baton::schedule::kpbs {
+namespace {
+
+constexpr std::array<std::pair<Algorithm, std::string_view>, 5> kNames{{
+    {Algorithm::oggp, "oggp"},
+    {Algorithm::ggp, "ggp"},
+    {Algorithm::heuristic_weights, "h-weight"},
+    {Algorithm::heuristic_degrees, "h-degree"},
+    {Algorithm::all_at_once, "all-at-once"},
+}};
+
+}  // namespace
+
+std::string_view name(Algorithm algorithm) {
+  for (const auto& [a, n] : kNames) {
+    if (a == algorithm) return n;
+  }
+  return "?";
+}
+
+std::optional<Algorithm> parse_algorithm(std::string_view text) {
+  for (const auto& [a, n] : kNames) {
+    if (n == text) return a;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> algorithm_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : kNames) names.emplace_back(entry.second);
+  return names;
+}
+
+bool obeys_kpbs(Algorithm algorithm) { return algorithm != Algorithm::all_at_once; }
+
+Schedule plan(const Problem& problem, Algorithm algorithm, const PeelOptions& options) {
+  switch (algorithm) {
+    case Algorithm::oggp: return oggp(problem, options);
+    case Algorithm::ggp: return ggp(problem, options);
+    case Algorithm::heuristic_weights: return heuristic_weights(problem);
+    case Algorithm::heuristic_degrees: return heuristic_degrees(problem);
+    case Algorithm::all_at_once: return all_at_once(problem);
+  }
+  return {};
+}
+
+}  // namespace baton::schedule::kpbs

@@ -1,0 +1,28 @@
+// The redistribution algorithms by name, for batonctl, the coordinator and the benchmarks.
+#pragma once
+
+#include "coordinator/schedule/redistribution/peeling.h"
+#include "coordinator/schedule/redistribution/problem.h"
+#include "coordinator/schedule/redistribution/schedule.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace baton::schedule::kpbs {
+
+enum class Algorithm { oggp, ggp, heuristic_weights, heuristic_degrees, all_at_once };
+
+// "oggp", "ggp", "h-weight", "h-degree", "all-at-once" (FORMATS.md).
+std::string_view name(Algorithm algorithm);
+std::optional<Algorithm> parse_algorithm(std::string_view name);
+std::vector<std::string> algorithm_names();
+inline constexpr Algorithm kDefaultAlgorithm = Algorithm::oggp;
+
+// Whether the algorithm's schedules respect k and the 1-port rule (all but all-at-once).
+bool obeys_kpbs(Algorithm algorithm);
+
+Schedule plan(const Problem& problem, Algorithm algorithm, const PeelOptions& options = {});
+
+}  // namespace baton::schedule::kpbs
