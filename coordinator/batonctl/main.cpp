@@ -1,0 +1,33 @@
+// batonctl: the operators' command line for Baton.
+#include "coordinator/batonctl/plan_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+
+int main(int argc, char** argv) {
+  CLI::App app{"batonctl: plan and drive data movement between cluster nodes"};
+  app.require_subcommand(1);
+  app.footer(
+      "Examples:\n"
+      "  batonctl plan redistribution problem.json            # OGGP schedule as JSON\n"
+      "  batonctl plan redistribution - --algo ggp < p.json   # read the problem from stdin\n"
+      "Exit status: 0 success, 1 internal error, 2 bad input or usage.");
+  int exit_code = 0;
+  baton::cli::add_plan_command(app, &exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "batonctl: internal error: " << e.what() << '\n';
+    return 1;
+  }
+  return exit_code;
+}

@@ -1,0 +1,10 @@
+// The problems of `batonctl plan`, one factory per problem (one file each).
+#pragma once
+
+#include "coordinator/batonctl/plan_command.h"
+
+namespace baton::cli {
+
+PlanProblem redistribution_plan_problem();  // plan_redistribution.cpp
+
+}  // namespace baton::cli
