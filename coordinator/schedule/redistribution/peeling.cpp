@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 
 namespace baton::schedule::kpbs {
@@ -22,16 +23,11 @@ void repair_any(Matching& m, const std::vector<int>& freed) {
   }
 }
 
-// OGGP, incremental. First reconnect the freed vertices along widest augmenting paths.
-// Then lift the bottleneck b: unmatch every edge of weight b and reconnect those vertices
-// through edges heavier than b. When that fails, no perfect matching of J has all its edges
-// heavier than b (an augmenting path from a free vertex exists in any subgraph holding a
-// perfect matching and the rest of ours), so b is the largest smallest weight: Fig. 9's
-// answer (Proposition 4).
-void repair_max_min(Matching& m, const BipartiteGraph& j, const std::vector<int>& freed) {
-  for (int u : freed) {
-    if (m.augment_widest(u, 0) < 0) no_perfect_matching();
-  }
+// Lifts the bottleneck b of a perfect matching until it is the largest possible: unmatch
+// every edge of weight b and reconnect those vertices through edges heavier than b. When
+// that fails, no perfect matching has all its edges heavier than b: an augmenting path
+// from a free vertex exists in any subgraph holding a perfect matching and the rest of ours.
+void lift(Matching& m, const BipartiteGraph& j) {
   std::vector<int> saved, lifted;
   for (;;) {
     const double bottleneck = m.lightest();
@@ -48,6 +44,31 @@ void repair_max_min(Matching& m, const BipartiteGraph& j, const std::vector<int>
       }
     }
   }
+}
+
+// OGGP, incremental: the perfect matching with the heaviest lightest edge (Fig. 9), found
+// by descending from a threshold t that is probably just above the answer (the previous
+// step's: it changes little from step to step). Edges of the previous matching lighter
+// than t are dropped; every free vertex is reconnected through edges >= t by a BFS that
+// stops at the first free receiver. When no such path exists, G restricted to edges >= t
+// has no perfect matching (Berge, as in lift()), so the answer is below t, and at most
+// the value of the widest augmenting path from that vertex: t drops to it. Once t has
+// dropped, the final matching is optimal; if it never dropped, the hint was too low and
+// lift() climbs the rest of the way.
+void repair_max_min(Matching& m, const BipartiteGraph& j, double hint) {
+  double t = hint;
+  for (int u = 0; u < j.left_count(); ++u) {
+    const int e = m.edge_of_left(u);
+    if (e >= 0 && j.edge(e).weight < t) m.unmatch(u);
+  }
+  bool dropped = false;
+  for (int u = 0; u < j.left_count(); ++u) {
+    if (m.edge_of_left(u) >= 0 || m.augment(u, t)) continue;
+    t = m.augment_widest(u, 0);
+    if (t < 0) no_perfect_matching();
+    dropped = true;
+  }
+  if (!dropped) lift(m, j);
 }
 
 // From scratch: Hopcroft–Karp on J, and for OGGP a binary search for the heaviest
@@ -83,13 +104,13 @@ void from_scratch(Matching& m, const BipartiteGraph& j, MatchingChoice choice) {
 }  // namespace
 
 void find_perfect_matching(Matching& m, const BipartiteGraph& graph, const std::vector<int>& freed,
-                           MatchingChoice choice, const PeelOptions& options) {
+                           MatchingChoice choice, const PeelOptions& options, double hint) {
   if (!options.incremental) {
     from_scratch(m, graph, choice);
   } else if (choice == MatchingChoice::any) {
     repair_any(m, freed);
   } else {
-    repair_max_min(m, graph, freed);
+    repair_max_min(m, graph, hint);
   }
 }
 
@@ -102,15 +123,17 @@ std::vector<PeeledMatching> peel(ExtendedGraph& graph, MatchingChoice choice,
   if (alive == 0) return result;
 
   Matching m(j);
+  double hint = std::numeric_limits<double>::infinity();
   std::vector<int> freed;
   for (int u = 0; u < j.left_count(); ++u) freed.push_back(u);
   while (alive > 0) {
     // Step 5.1: a perfect matching of what is left.
-    find_perfect_matching(m, j, freed, choice, options);
+    find_perfect_matching(m, j, freed, choice, options, hint);
     // Steps 5.2–5.5: cut every edge of M to its lightest one and take that off J.
     const std::vector<int> edges = m.edges();
     PeeledMatching step;
     step.units = m.lightest();
+    hint = step.units;
     for (int e : edges) {
       Edge& edge = j.edge(e);
       if (edge.kind == EdgeKind::real) step.transfers.push_back(edge.origin);  // step 6

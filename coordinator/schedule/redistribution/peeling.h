@@ -7,6 +7,9 @@
 #include "coordinator/schedule/redistribution/regular_extension.h"
 #include "coordinator/schedule/redistribution/schedule.h"
 
+#include <cstddef>
+#include <functional>
+#include <stdexcept>
 #include <vector>
 
 namespace baton::schedule::kpbs {
@@ -22,6 +25,15 @@ struct PeelOptions {
   // Hopcroft–Karp (and, for OGGP, a binary search on the threshold). Both give a valid
   // matching of the same kind; the from-scratch path is there to be measured against.
   bool incremental = true;
+  // Asked before every peeling step with the number of steps done; returning false stops
+  // the peel with PeelInterrupted. Lets a benchmark cap a slow variant's time.
+  std::function<bool(std::size_t steps_done)> keep_going = {};
+};
+
+struct PeelInterrupted : std::runtime_error {
+  explicit PeelInterrupted(std::size_t steps)
+      : std::runtime_error("peeling interrupted"), steps_done(steps) {}
+  std::size_t steps_done;
 };
 
 struct PeeledMatching {
@@ -32,10 +44,11 @@ struct PeeledMatching {
 class Matching;
 
 // Fig. 5 step 5.1: makes `m` a perfect matching of `graph` of the chosen kind. With
-// options.incremental, `m` must hold the previous step's surviving edges and `freed` the
-// left vertices that lost theirs; otherwise `m` is rebuilt from nothing.
+// options.incremental, `m` must hold the previous step's surviving edges, `freed` the
+// left vertices that lost theirs and `hint` the previous step's lightest weight (infinity
+// at the first step); otherwise `m` is rebuilt from nothing.
 void find_perfect_matching(Matching& m, const BipartiteGraph& graph, const std::vector<int>& freed,
-                           MatchingChoice choice, const PeelOptions& options);
+                           MatchingChoice choice, const PeelOptions& options, double hint);
 
 // Peels `graph.j` (which it empties) and returns the matchings in peeling order.
 std::vector<PeeledMatching> peel(ExtendedGraph& graph, MatchingChoice choice,

@@ -92,7 +92,7 @@ void Matching::apply_path(int last_edge, int start) {
   ++size_;
 }
 
-bool Matching::augment(int start) {
+bool Matching::augment(int start, double threshold) {
   ++stamp_;
   queue_.clear();
   queue_.push_back(start);
@@ -100,7 +100,7 @@ bool Matching::augment(int start) {
   for (std::size_t head = 0; head < queue_.size(); ++head) {
     const int u = queue_[head];
     for (int e : graph_->edges_of(u)) {
-      if (!graph_->alive(e) || e == left_[static_cast<std::size_t>(u)]) continue;
+      if (!usable(e, threshold) || e == left_[static_cast<std::size_t>(u)]) continue;
       const int v = graph_->edge(e).right;
       const int mate_edge = right_[static_cast<std::size_t>(v)];
       if (mate_edge == kFree) {

@@ -34,8 +34,8 @@ class Matching {
   void assign(const std::vector<int>& edges);  // makes exactly these edges the matching
 
   // Augments along the shortest augmenting path from the free left vertex `left` that uses
-  // only live edges. Returns false when there is none.
-  bool augment(int left);
+  // only live edges of weight >= threshold. Returns false when there is none.
+  bool augment(int left, double threshold = 0);
 
   // Augments along the augmenting path from the free left vertex `left` whose lightest new
   // edge is heaviest ("widest"), using only edges heavier than `floor`. Returns that

@@ -47,6 +47,12 @@ bool is_matching_of_live_edges(const kpbs::BipartiteGraph& g, const std::vector<
   return true;
 }
 
+double hint_scale(const kpbs::BipartiteGraph& g) {
+  double heaviest = 0;
+  for (int e = 0; e < g.edge_count(); ++e) heaviest = std::max(heaviest, g.edge(e).weight);
+  return heaviest;
+}
+
 // Peels J step by step with the incremental repair of `choice`; at every step checks the
 // matching against a from-scratch one (and, when small, exhaustive search).
 void check_peel(const kpbs::Problem& p, kpbs::MatchingChoice choice, bool exhaustive) {
@@ -57,17 +63,33 @@ void check_peel(const kpbs::Problem& p, kpbs::MatchingChoice choice, bool exhaus
   for (int u = 0; u < j.left_count(); ++u) freed.push_back(u);
   int alive = 0;
   for (int e = 0; e < j.edge_count(); ++e) alive += j.alive(e);
+  double hint = std::numeric_limits<double>::infinity();
+  std::mt19937_64 rng(static_cast<unsigned long>(j.edge_count()));
   while (alive > 0) {
-    kpbs::find_perfect_matching(m, j, freed, choice, {.incremental = true});
+    // The hint only steers the search: any hint, too low or too high, gives the optimum.
+    const kpbs::Matching before = m;
+    std::vector<kpbs::Matching> others;
+    if (choice == kpbs::MatchingChoice::max_min_weight) {
+      for (double other_hint : {0.0, std::uniform_real_distribution<double>(0, 2 * hint_scale(j))(rng)}) {
+        others.push_back(before);
+        kpbs::find_perfect_matching(others.back(), j, freed, choice, {.incremental = true}, other_hint);
+      }
+    }
+    kpbs::find_perfect_matching(m, j, freed, choice, {.incremental = true}, hint);
     BOOST_TEST_REQUIRE(m.perfect());
     BOOST_TEST_REQUIRE(is_matching_of_live_edges(j, m.edges()));
     if (choice == kpbs::MatchingChoice::max_min_weight) {
-      kpbs::find_perfect_matching(reference, j, {}, choice, {.incremental = false});
+      kpbs::find_perfect_matching(reference, j, {}, choice, {.incremental = false}, 0);
       BOOST_TEST_REQUIRE(reference.perfect());
       BOOST_TEST(m.lightest() == reference.lightest());
       if (exhaustive) BOOST_TEST(m.lightest() == exhaustive_max_min(j));
+      for (const kpbs::Matching& other : others) {
+        BOOST_TEST(other.perfect());
+        BOOST_TEST(other.lightest() == reference.lightest());
+      }
     }
     const double s = m.lightest();
+    hint = s;
     for (int e : m.edges()) {
       j.edge(e).weight -= s;
       if (j.edge(e).weight == 0) --alive;
