@@ -6,5 +6,7 @@
 namespace baton::cli {
 
 PlanProblem redistribution_plan_problem();  // plan_redistribution.cpp
+PlanProblem reduction_plan_problem();       // plan_reduction.cpp
+PlanProblem allreduce_plan_problem();       // plan_reduction.cpp
 
 }  // namespace baton::cli
