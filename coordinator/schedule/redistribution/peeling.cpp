@@ -127,6 +127,7 @@ std::vector<PeeledMatching> peel(ExtendedGraph& graph, MatchingChoice choice,
   std::vector<int> freed;
   for (int u = 0; u < j.left_count(); ++u) freed.push_back(u);
   while (alive > 0) {
+    if (options.keep_going && !options.keep_going(result.size())) throw PeelInterrupted(result.size());
     // Step 5.1: a perfect matching of what is left.
     find_perfect_matching(m, j, freed, choice, options, hint);
     // Steps 5.2–5.5: cut every edge of M to its lightest one and take that off J.

@@ -81,3 +81,21 @@ BOOST_AUTO_TEST_CASE(nothing_to_send_gives_no_step) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(peel_interruption)
+
+BOOST_AUTO_TEST_CASE(keep_going_stops_the_peel_after_the_steps_it_allows) {
+  const kpbs::Problem p{kpbs::Matrix{{5, 3, 1}, {2, 4, 6}, {1, 1, 7}}, 2, 1.0};
+  for (bool incremental : {true, false}) {
+    kpbs::PeelOptions options{.incremental = incremental};
+    options.keep_going = [](std::size_t done) { return done < 2; };
+    try {
+      kpbs::plan(p, kpbs::Algorithm::oggp, options);
+      BOOST_FAIL("the peel was not interrupted");
+    } catch (const kpbs::PeelInterrupted& e) {
+      BOOST_TEST(e.steps_done == 2u);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
