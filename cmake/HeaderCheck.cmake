@@ -1,0 +1,18 @@
+# baton_check_headers(NAME target DIRECTORIES dir... LIBS lib...)
+# Compiles every public header under the directories in a translation unit of its own,
+# so a header that forgets an include fails the build (as seastar does).
+function(baton_check_headers)
+  cmake_parse_arguments(H "" "NAME" "DIRECTORIES;LIBS" ${ARGN})
+  set(sources "")
+  foreach(dir IN LISTS H_DIRECTORIES)
+    file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/${dir}/*.h)
+    foreach(header IN LISTS headers)
+      string(MAKE_C_IDENTIFIER "${header}" id)
+      set(source ${CMAKE_CURRENT_BINARY_DIR}/header_check/${id}.cpp)
+      file(CONFIGURE OUTPUT ${source} CONTENT "#include \"${header}\"\n")
+      list(APPEND sources ${source})
+    endforeach()
+  endforeach()
+  add_library(${H_NAME} OBJECT ${sources})
+  target_link_libraries(${H_NAME} PRIVATE baton::build_flags ${H_LIBS})
+endfunction()

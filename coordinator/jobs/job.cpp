@@ -1,0 +1,51 @@
+#include "coordinator/jobs/job.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+namespace baton::coordinator {
+namespace {
+
+bool contains(const std::vector<std::string>& nodes, const std::string& node) {
+  return std::find(nodes.begin(), nodes.end(), node) != nodes.end();
+}
+
+}  // namespace
+
+void check_transfers(const Clusters& clusters, const std::vector<TransferSpec>& transfers) {
+  constexpr auto kMax = std::numeric_limits<std::uint64_t>::max();
+  // Destination ranges per (node, file), to find overlaps.
+  std::map<std::pair<std::string, std::string>, std::vector<std::pair<std::uint64_t, std::size_t>>> written;
+  for (std::size_t i = 0; i < transfers.size(); ++i) {
+    const TransferSpec& t = transfers[i];
+    const std::string where = "transfers[" + std::to_string(i) + "]";
+    if (t.length == 0) throw std::invalid_argument(where + ": length must be > 0");
+    if (t.src_offset > kMax - t.length || t.dst_offset > kMax - t.length) {
+      throw std::invalid_argument(where + ": offset + length overflows");
+    }
+    if (!contains(clusters.senders, t.src_node)) {
+      throw std::invalid_argument(where + ": unknown source node '" + t.src_node + "'");
+    }
+    if (!contains(clusters.receivers, t.dst_node)) {
+      throw std::invalid_argument(where + ": unknown destination node '" + t.dst_node + "'");
+    }
+    if (t.src_file.empty() || t.dst_file.empty()) throw std::invalid_argument(where + ": empty file name");
+    written[{t.dst_node, t.dst_file}].emplace_back(t.dst_offset, i);
+  }
+  for (auto& [file, ranges] : written) {
+    std::sort(ranges.begin(), ranges.end());
+    for (std::size_t r = 1; r < ranges.size(); ++r) {
+      const TransferSpec& prev = transfers[ranges[r - 1].second];
+      if (prev.dst_offset + prev.length > ranges[r].first) {
+        throw std::invalid_argument("transfers[" + std::to_string(ranges[r].second) + "]: writes over transfers[" +
+                                    std::to_string(ranges[r - 1].second) + "] in " + file.first + ":" +
+                                    file.second);
+      }
+    }
+  }
+}
+
+}  // namespace baton::coordinator

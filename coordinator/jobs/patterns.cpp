@@ -1,0 +1,55 @@
+#include "coordinator/jobs/patterns.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace baton::coordinator {
+namespace {
+
+// The size of one contiguous piece of the layout: ⌈bytes/nodes⌉ for block, b for block-cyclic.
+std::uint64_t piece(Layout layout, std::uint64_t block, std::uint64_t bytes, std::size_t nodes) {
+  return layout == Layout::block ? (bytes + nodes - 1) / nodes : block;
+}
+
+}  // namespace
+
+std::pair<std::size_t, std::uint64_t> locate(Layout layout, std::uint64_t block, std::uint64_t bytes,
+                                             std::size_t nodes, std::uint64_t index) {
+  const std::uint64_t size = piece(layout, block, bytes, nodes);
+  const std::uint64_t i = index / size;
+  if (layout == Layout::block) return {static_cast<std::size_t>(i), index - i * size};
+  return {static_cast<std::size_t>(i % nodes), (i / nodes) * size + (index - i * size)};
+}
+
+std::vector<TransferSpec> expand(const RedistributionPattern& p, const Clusters& clusters) {
+  if (p.bytes == 0) throw std::invalid_argument("pattern: the array is empty");
+  if (clusters.senders.empty() || clusters.receivers.empty()) {
+    throw std::invalid_argument("pattern: needs at least one source and one destination node");
+  }
+  if ((p.from == Layout::block_cyclic && p.from_block == 0) || (p.to == Layout::block_cyclic && p.to_block == 0)) {
+    throw std::invalid_argument("pattern: block size must be > 0");
+  }
+  const std::size_t P = clusters.senders.size(), Q = clusters.receivers.size();
+  const std::uint64_t src_piece = piece(p.from, p.from_block, p.bytes, P);
+  const std::uint64_t dst_piece = piece(p.to, p.to_block, p.bytes, Q);
+  std::vector<TransferSpec> out;
+  for (std::uint64_t pos = 0; pos < p.bytes;) {
+    // The segment ends where either side's contiguous piece ends.
+    const std::uint64_t end = std::min({(pos / src_piece + 1) * src_piece, (pos / dst_piece + 1) * dst_piece, p.bytes});
+    const auto [src, src_offset] = locate(p.from, p.from_block, p.bytes, P, pos);
+    const auto [dst, dst_offset] = locate(p.to, p.to_block, p.bytes, Q, pos);
+    const std::uint64_t length = end - pos;
+    TransferSpec* last = out.empty() ? nullptr : &out.back();
+    if (last && last->src_node == clusters.senders[src] && last->dst_node == clusters.receivers[dst] &&
+        last->src_offset + last->length == src_offset && last->dst_offset + last->length == dst_offset) {
+      last->length += length;
+    } else {
+      out.push_back({clusters.senders[src], p.src_file, src_offset, length, clusters.receivers[dst],
+                     p.dst_file, dst_offset});
+    }
+    pos = end;
+  }
+  return out;
+}
+
+}  // namespace baton::coordinator

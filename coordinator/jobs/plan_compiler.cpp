@@ -1,0 +1,84 @@
+#include "coordinator/jobs/plan_compiler.h"
+
+#include "coordinator/schedule/redistribution/lower_bound.h"
+#include "coordinator/schedule/redistribution/validator.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace baton::coordinator {
+namespace kpbs = schedule::kpbs;
+namespace {
+
+std::size_t index_of(const std::vector<std::string>& nodes, const std::string& node) {
+  return static_cast<std::size_t>(std::find(nodes.begin(), nodes.end(), node) - nodes.begin());
+}
+
+// The transfers of one (sender, receiver) pair, consumed front to back as the steps
+// hand out bytes.
+struct PairQueue {
+  std::vector<std::size_t> transfers;
+  std::size_t next = 0;       // current transfer
+  std::uint64_t done = 0;     // bytes of it already planned
+
+  void take(std::uint64_t bytes, const std::vector<TransferSpec>& specs, Flow& flow) {
+    while (bytes > 0) {
+      if (next >= transfers.size()) throw std::logic_error("plan compiler: a step moves more than the pair owes");
+      const TransferSpec& t = specs[transfers[next]];
+      const std::uint64_t n = std::min(bytes, t.length - done);
+      flow.chunks.push_back({transfers[next], t.src_offset + done, t.dst_offset + done, n});
+      flow.bytes += n;
+      bytes -= n;
+      done += n;
+      if (done == t.length) {
+        ++next;
+        done = 0;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+CompiledPlan compile_plan(const Clusters& clusters, const std::vector<TransferSpec>& transfers,
+                          const kpbs::Platform& platform, kpbs::Algorithm algorithm) {
+  check_transfers(clusters, transfers);
+  const std::size_t n1 = clusters.senders.size(), n2 = clusters.receivers.size();
+  kpbs::PlatformProblem problem;
+  problem.platform = platform;
+  problem.bytes = kpbs::Matrix(n1, n2);
+  std::vector<PairQueue> pairs(n1 * n2);
+  for (std::size_t i = 0; i < transfers.size(); ++i) {
+    const std::size_t s = index_of(clusters.senders, transfers[i].src_node);
+    const std::size_t r = index_of(clusters.receivers, transfers[i].dst_node);
+    problem.bytes.at(s, r) += static_cast<double>(transfers[i].length);
+    pairs[s * n2 + r].transfers.push_back(i);
+  }
+  const kpbs::Problem normalized = kpbs::normalize(problem);
+  const kpbs::Schedule schedule = kpbs::to_bytes(kpbs::plan(normalized, algorithm), problem);
+  const double d = kpbs::flow_rate(platform);
+  const kpbs::Validation check = kpbs::validate(problem.bytes, normalized.k, normalized.beta, schedule,
+                                                {.rate = d, .kpbs_rules = kpbs::obeys_kpbs(algorithm), .tolerance = 0});
+  if (!check.ok()) throw std::logic_error("plan compiler: invalid schedule: " + check.errors.front());
+
+  CompiledPlan plan;
+  plan.algorithm = std::string(kpbs::name(algorithm));
+  plan.k = normalized.k;
+  plan.flow_rate = d;
+  plan.step_startup = platform.step_startup;
+  plan.lower_bound_seconds = kpbs::lower_bound(normalized).eta;
+  for (const kpbs::Step& step : schedule.steps) {
+    StepPlan out;
+    out.predicted_seconds = platform.step_startup + step.duration;
+    for (const kpbs::Transfer& t : step.transfers) {
+      Flow flow{t.src, t.dst, 0, {}};
+      pairs[t.src * n2 + t.dst].take(static_cast<std::uint64_t>(t.amount), transfers, flow);
+      out.flows.push_back(std::move(flow));
+    }
+    plan.predicted_seconds += out.predicted_seconds;
+    plan.steps.push_back(std::move(out));
+  }
+  return plan;
+}
+
+}  // namespace baton::coordinator

@@ -1,0 +1,105 @@
+// The plan compiler: byte ranges that cover every transfer exactly once, steps that keep
+// the KPBS rules, and the model's predicted times.
+#include "coordinator/jobs/patterns.h"
+#include "coordinator/jobs/plan_compiler.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <map>
+#include <random>
+#include <set>
+
+namespace bc = baton::coordinator;
+namespace kpbs = baton::schedule::kpbs;
+
+namespace {
+
+bc::Clusters clusters(std::size_t p, std::size_t q) {
+  bc::Clusters c;
+  for (std::size_t i = 0; i < p; ++i) c.senders.push_back("a" + std::to_string(i));
+  for (std::size_t j = 0; j < q; ++j) c.receivers.push_back("b" + std::to_string(j));
+  return c;
+}
+
+void check_plan(const bc::Clusters& c, const std::vector<bc::TransferSpec>& transfers,
+                const kpbs::Platform& platform, kpbs::Algorithm algorithm) {
+  const bc::CompiledPlan plan = bc::compile_plan(c, transfers, platform, algorithm);
+  std::vector<std::uint64_t> covered(transfers.size(), 0);  // bytes planned, in order
+  double predicted = 0;
+  for (const bc::StepPlan& step : plan.steps) {
+    std::set<std::size_t> senders, receivers;
+    std::uint64_t longest = 0;
+    if (algorithm != kpbs::Algorithm::all_at_once) BOOST_TEST(step.flows.size() <= static_cast<std::size_t>(plan.k));
+    for (const bc::Flow& flow : step.flows) {
+      if (algorithm != kpbs::Algorithm::all_at_once) {
+        BOOST_TEST(senders.insert(flow.sender).second);
+        BOOST_TEST(receivers.insert(flow.receiver).second);
+      }
+      std::uint64_t sum = 0;
+      for (const bc::Chunk& chunk : flow.chunks) {
+        const bc::TransferSpec& t = transfers[chunk.transfer];
+        BOOST_TEST(t.src_node == c.senders[flow.sender]);
+        BOOST_TEST(t.dst_node == c.receivers[flow.receiver]);
+        // Chunks of a transfer come in order and leave no gap.
+        BOOST_TEST(chunk.src_offset == t.src_offset + covered[chunk.transfer]);
+        BOOST_TEST(chunk.dst_offset == t.dst_offset + covered[chunk.transfer]);
+        covered[chunk.transfer] += chunk.length;
+        sum += chunk.length;
+      }
+      BOOST_TEST(flow.bytes == sum);
+      longest = std::max(longest, sum);
+    }
+    const double expected = platform.step_startup + static_cast<double>(longest) / plan.flow_rate;
+    BOOST_TEST(step.predicted_seconds == expected, boost::test_tools::tolerance(1e-9));
+    predicted += step.predicted_seconds;
+  }
+  for (std::size_t i = 0; i < transfers.size(); ++i) BOOST_TEST(covered[i] == transfers[i].length);
+  BOOST_TEST(plan.predicted_seconds == predicted, boost::test_tools::tolerance(1e-9));
+  if (algorithm != kpbs::Algorithm::all_at_once) BOOST_TEST(plan.predicted_seconds >= plan.lower_bound_seconds * (1 - 1e-9));
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(plan_compiler)
+
+BOOST_AUTO_TEST_CASE(random_jobs_are_covered_exactly) {
+  std::mt19937_64 rng(9);
+  std::uniform_int_distribution<std::size_t> nodes(1, 6), count(1, 30);
+  std::uniform_int_distribution<std::uint64_t> length(1, 5'000'000);
+  for (int n = 0; n < 100; ++n) {
+    const bc::Clusters c = clusters(nodes(rng), nodes(rng));
+    std::vector<bc::TransferSpec> transfers;
+    std::map<std::string, std::uint64_t> end_of;  // next free offset per destination file
+    const std::size_t m = count(rng);
+    for (std::size_t t = 0; t < m; ++t) {
+      const std::string src = c.senders[rng() % c.senders.size()], dst = c.receivers[rng() % c.receivers.size()];
+      const std::uint64_t len = length(rng);
+      transfers.push_back({src, "in" + std::to_string(t % 3), rng() % 1000, len, dst, "out", end_of[dst]});
+      end_of[dst] += len;
+    }
+    const kpbs::Platform platform{12.5e6, 12.5e6, 37.5e6, 0.002};
+    for (kpbs::Algorithm a : {kpbs::Algorithm::oggp, kpbs::Algorithm::ggp, kpbs::Algorithm::all_at_once}) {
+      BOOST_TEST_CONTEXT("#" << n << " " << kpbs::name(a)) { check_plan(c, transfers, platform, a); }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(block_cyclic_pattern_compiles) {
+  const bc::Clusters c = clusters(4, 4);
+  const auto transfers = bc::expand({.bytes = 64 << 20, .from = bc::Layout::block, .to = bc::Layout::block_cyclic,
+                                     .to_block = 1 << 20}, c);
+  check_plan(c, transfers, {100e6, 100e6, 300e6, 0.001}, kpbs::Algorithm::oggp);
+}
+
+BOOST_AUTO_TEST_CASE(bad_jobs_are_refused) {
+  const bc::Clusters c = clusters(2, 2);
+  const kpbs::Platform platform{1e6, 1e6, 2e6, 0.01};
+  auto compile = [&](std::vector<bc::TransferSpec> t) { return bc::compile_plan(c, t, platform, kpbs::Algorithm::oggp); };
+  BOOST_CHECK_THROW(compile({{"a0", "f", 0, 10, "nowhere", "g", 0}}), std::invalid_argument);
+  BOOST_CHECK_THROW(compile({{"zz", "f", 0, 10, "b0", "g", 0}}), std::invalid_argument);
+  BOOST_CHECK_THROW(compile({{"a0", "f", 0, 0, "b0", "g", 0}}), std::invalid_argument);
+  BOOST_CHECK_THROW(compile({{"a0", "f", 0, 10, "b0", "g", 0}, {"a1", "f", 0, 10, "b0", "g", 5}}), std::invalid_argument);
+  BOOST_CHECK_THROW(compile({{"a0", "f", ~0ull - 3, 10, "b0", "g", 0}}), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
