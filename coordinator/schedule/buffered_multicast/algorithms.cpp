@@ -1,0 +1,25 @@
+#include "coordinator/schedule/buffered_multicast/algorithms.h"
+
+#include "coordinator/schedule/buffered_multicast/coloring.h"
+#include "coordinator/schedule/buffered_multicast/ordered_coloring.h"
+
+#include <stdexcept>
+
+namespace baton::schedule::buffered {
+
+const std::vector<Algorithm>& algorithms() {
+  static const std::vector<Algorithm> all{
+      {"coloring", [](const Problem& p) { return coloring(p); }},
+      {"ordered-coloring", [](const Problem& p) { return ordered_coloring(p); }},
+  };
+  return all;
+}
+
+const Algorithm& algorithm(const std::string& name) {
+  for (const Algorithm& a : algorithms()) {
+    if (a.name == name) return a;
+  }
+  throw std::invalid_argument("unknown buffered multicast algorithm: " + name);
+}
+
+}  // namespace baton::schedule::buffered
