@@ -8,5 +8,6 @@ namespace baton::cli {
 PlanProblem redistribution_plan_problem();  // plan_redistribution.cpp
 PlanProblem reduction_plan_problem();       // plan_reduction.cpp
 PlanProblem allreduce_plan_problem();       // plan_reduction.cpp
+PlanProblem buffered_multicast_plan_problem();  // plan_buffered_multicast.cpp
 
 }  // namespace baton::cli

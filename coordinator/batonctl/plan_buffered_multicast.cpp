@@ -1,0 +1,160 @@
+// `batonctl plan buffered-multicast`: Procedures Coloring and Ordered-Coloring
+// (buffered-multimessage-multicasting.txt) in FORMATS.md's shapes.
+#include "coordinator/batonctl/plan_problems.h"
+#include "coordinator/schedule/buffered_multicast/algorithms.h"
+#include "coordinator/schedule/buffered_multicast/problem.h"
+#include "coordinator/schedule/buffered_multicast/validator.h"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace baton::cli {
+namespace {
+
+namespace bm = baton::schedule::buffered;
+
+// Limits of one plan. Planning is linear, so these bound the memory of the JSON documents
+// (input and output) rather than planning time.
+constexpr std::int64_t kMaxProcessors = 1'000'000;
+constexpr std::int64_t kMaxBuffers = 1'000'000;
+constexpr std::size_t kMaxMessages = 1'000'000;
+constexpr std::size_t kMaxDestinationsInAll = 4'000'000;
+
+std::string out_of_range(std::int64_t processor, std::size_t processors) {
+  return ": processor " + std::to_string(processor) + " is out of range (processors: " +
+         std::to_string(processors) + ")";
+}
+
+// Reads messages[index]; `named_at[q]` holds (message, position) of the last mention of q,
+// to report a duplicate destination by position.
+bm::Message read_message(const Json& value, std::size_t index, std::size_t processors,
+                         std::vector<std::pair<std::size_t, std::size_t>>& named_at,
+                         std::size_t& destinations_so_far) {
+  const std::string path = element_path("messages", index);
+  require_object(value, path, {"source", "destinations"});
+  const std::string source_path = member_path(path, "source");
+  const std::int64_t source =
+      require_integer(require_member(value, path, "source"), source_path, 0, kMaxProcessors);
+  if (static_cast<std::size_t>(source) >= processors) {
+    throw InputError(source_path + out_of_range(source, processors));
+  }
+  bm::Message message{.source = static_cast<bm::ProcessorId>(source), .destinations = {}};
+
+  const std::string list_path = member_path(path, "destinations");
+  // A message nobody needs would occupy a send slot for nothing: at least one destination.
+  const Json& list = require_array(require_member(value, path, "destinations"), list_path, 1,
+                                   processors - 1);
+  destinations_so_far += list.size();
+  if (destinations_so_far > kMaxDestinationsInAll) {
+    throw InputError(list_path + ": the messages name more than " +
+                     std::to_string(kMaxDestinationsInAll) + " destinations in all (the limit)");
+  }
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const std::string at = element_path(list_path, k);
+    const std::int64_t q = require_integer(list[k], at, 0, kMaxProcessors);
+    if (static_cast<std::size_t>(q) >= processors) throw InputError(at + out_of_range(q, processors));
+    if (q == source) {
+      throw InputError(at + ": processor " + std::to_string(q) +
+                       " is the message's own source (it already holds the message)");
+    }
+    auto& [last_message, last_position] = named_at[static_cast<std::size_t>(q)];
+    if (last_message == index) {
+      throw InputError(at + ": processor " + std::to_string(q) + " repeats " +
+                       element_path(list_path, last_position));
+    }
+    last_message = index;
+    last_position = k;
+    message.destinations.push_back(static_cast<bm::ProcessorId>(q));
+  }
+  return message;
+}
+
+bm::Problem read_problem(const Json& input) {
+  require_object(input, "", {"processors", "buffers", "messages"});
+  bm::Problem problem;
+  problem.processors = static_cast<std::size_t>(
+      require_integer(require_member(input, "", "processors"), "processors", 1, kMaxProcessors));
+  problem.buffers = static_cast<std::size_t>(
+      require_integer(require_member(input, "", "buffers"), "buffers", 1, kMaxBuffers));
+  const Json& messages = require_array(require_member(input, "", "messages"), "messages", 0, kMaxMessages);
+  constexpr std::size_t nobody = static_cast<std::size_t>(-1);
+  std::vector<std::pair<std::size_t, std::size_t>> named_at(problem.processors, {nobody, 0});
+  std::size_t destinations_so_far = 0;
+  problem.messages.reserve(messages.size());
+  for (std::size_t m = 0; m < messages.size(); ++m) {
+    problem.messages.push_back(
+        read_message(messages[m], m, problem.processors, named_at, destinations_so_far));
+  }
+  return problem;
+}
+
+Json sends_json(const bm::Schedule& schedule) {
+  Json sends = Json::array();
+  for (const bm::Send& send : schedule.sends) {
+    sends.push_back({{"message", send.message},
+                     {"round", send.round},
+                     {"destinations", send.destinations}});
+  }
+  return sends;
+}
+
+Json plan_buffered_multicast(const Json& input, const std::string& algorithm_name, std::uint64_t) {
+  const bm::Problem problem = read_problem(input);
+  const bm::Algorithm& algorithm = bm::algorithm(algorithm_name);
+  const bm::Schedule schedule = algorithm.plan(problem);
+  const bm::Validation check = bm::validate(problem, schedule);
+  if (!check.ok()) {
+    throw std::logic_error("the " + algorithm_name + " plan failed validation: " + check.summary());
+  }
+  const std::size_t d = bm::degree(problem);
+  // Theorems 3.1 and 3.3 promise these; a longer plan is a bug, not a bad input.
+  const std::uint64_t promised = algorithm_name == "coloring"
+                                     ? bm::coloring_round_bound(d, problem.buffers)
+                                     : bm::round_bound(d, problem.buffers);
+  if (check.rounds > promised) {
+    throw std::logic_error("the " + algorithm_name + " plan takes " + std::to_string(check.rounds) +
+                           " rounds, more than its theorem's " + std::to_string(promised));
+  }
+  return Json{{"problem", "buffered-multicast"},
+              {"algorithm", algorithm_name},
+              {"rounds", check.rounds},
+              {"degree", d},
+              {"bound", bm::round_bound(d, problem.buffers)},
+              {"sends", sends_json(schedule)}};
+}
+
+}  // namespace
+
+PlanProblem buffered_multicast_plan_problem() {
+  PlanProblem p;
+  p.name = "buffered-multicast";
+  p.summary = "Multimessage multicasting with l receive buffers per processor (Coloring, Ordered-Coloring)";
+  p.details =
+      "Input: {\"processors\": n, \"buffers\": l, \"messages\": [{\"source\": p,\n"
+      "\"destinations\": [q, ...]}, ...]}. Processors are 0..n-1; every message has at least\n"
+      "one destination, none twice and not its own source.\n"
+      "Rules: rounds start at 1; a processor sends at most one message per round and a send\n"
+      "reaches its destinations in that round; arrivals join the receiver's queue, which may\n"
+      "then hold at most l messages; each round a processor takes one message off its queue.\n"
+      "Limits: at most 1000000 processors, 1000000 buffers, 1000000 messages and 4000000\n"
+      "destinations in all.\n"
+      "Algorithms: ordered-coloring (default; at most d*ceil(d/l) + l - 1 rounds, i.e.\n"
+      "d^2/l + l - 1) and coloring (at most ceil(d/l)*(d + l - 1) rounds), where d is the most\n"
+      "messages any processor sends or receives. Both run in time linear in the input.\n"
+      "Output: {\"problem\", \"algorithm\", \"rounds\", \"degree\", \"bound\", \"sends\":\n"
+      "[{\"message\", \"round\", \"destinations\"}]}; rounds is the last round any processor\n"
+      "takes a message; bound = d*ceil(d/l) + l - 1. The procedures color each (message,\n"
+      "destination) pair, so a message may be sent in several rounds, each send to the\n"
+      "destinations it lists; sends are listed by round, then message.\n"
+      "Example:\n"
+      "  echo '{\"processors\": 4, \"buffers\": 2, \"messages\": [{\"source\": 0,\n"
+      "  \"destinations\": [2, 3]}, {\"source\": 1, \"destinations\": [2]}]}' |\n"
+      "  batonctl plan buffered-multicast -";
+  for (const bm::Algorithm& a : bm::algorithms()) p.algorithms.push_back(a.name);
+  p.default_algorithm = "ordered-coloring";
+  p.plan = plan_buffered_multicast;
+  return p;
+}
+
+}  // namespace baton::cli
