@@ -14,6 +14,8 @@ packages=(
   nlohmann-json3-dev  # batonctl: JSON input and output of plans
   libcli11-dev        # batonctl: command line
   libxxhash-dev       # transport: chunk checksums (XXH3)
+  protobuf-compiler libprotobuf-dev  # protocol: coordinator-agent messages
+  libssl-dev          # protocol: HMAC-SHA256 handshake with the cluster secret
   # benchmarks
   gnuplot-nox         # charts of benchmark results
   iperf3              # reference throughput beside our TCP transport

@@ -1,0 +1,31 @@
+// Envelopes: one protobuf message per frame, with the protocol version checked first.
+#pragma once
+
+#include "protocol/baton.pb.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace baton::protocol {
+
+inline constexpr std::uint32_t kProtocolVersion = 1;
+
+// A message this build cannot accept: its text says why, for a Refusal and the log.
+class ProtocolError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Serializes `envelope` with the version set to kProtocolVersion.
+std::string encode(Envelope envelope);
+
+// Parses a frame's payload. Throws ProtocolError for bytes that are not an Envelope, a
+// version other than kProtocolVersion, or a message type this build does not know.
+Envelope decode(std::string_view payload);
+
+// "hello", "plan", ... for logs and refusals.
+std::string_view type_name(const Envelope& envelope);
+
+}  // namespace baton::protocol
