@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   # toolchain
   g++ cmake ninja-build pkg-config
+  python3             # scripts: run.sh summaries, benchmark chart data
   # libraries
   libboost-test-dev   # Boost.Test: every test suite
   libasio-dev         # transport: TCP on standalone Asio

@@ -5,7 +5,6 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <limits>
 #include <sstream>
 
@@ -24,15 +23,29 @@ std::string format_number(double v) {
 
 }  // namespace
 
-std::string read_input(const std::string& path) {
-  if (path == "-") {
-    return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+namespace {
+
+// Reads at most kMaxInputBytes; more is refused rather than held in memory.
+std::string read_capped(std::istream& in, const std::string& name) {
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxInputBytes) {
+      throw InputError(name + ": larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB");
+    }
   }
+  if (in.bad()) throw InputError(name + ": cannot read: " + std::strerror(errno));
+  return text;
+}
+
+}  // namespace
+
+std::string read_input(const std::string& path) {
+  if (path == "-") return read_capped(std::cin, "input");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno));
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw InputError(path + ": cannot read: " + std::strerror(errno));
-  return text;
+  return read_capped(in, path);
 }
 
 Json parse_document(std::string_view text) {

@@ -22,7 +22,10 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Reads a whole file, or standard input when path is "-".
+// The largest input document accepted (a 1024 × 1024 matrix is about 20 MiB of JSON).
+inline constexpr std::size_t kMaxInputBytes = std::size_t{256} << 20;
+
+// Reads a whole file, or standard input when path is "-"; refuses more than kMaxInputBytes.
 std::string read_input(const std::string& path);
 
 // Parses a JSON document; empty or unparsable text is an InputError naming the byte.

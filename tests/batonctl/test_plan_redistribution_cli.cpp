@@ -9,6 +9,8 @@
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -137,6 +139,18 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_naming_the_field) {
       BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(inputs_above_256_mib_are_refused_unread) {
+  char path[] = "/tmp/baton-huge-XXXXXX";
+  const int fd = mkstemp(path);
+  BOOST_TEST_REQUIRE(fd >= 0);
+  BOOST_TEST_REQUIRE(ftruncate(fd, off_t{257} << 20) == 0);  // sparse: no disk used
+  close(fd);
+  const auto r = run_process({BATONCTL_PATH, "plan", "redistribution", path});
+  unlink(path);
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err.find("larger than 256 MiB") != std::string::npos, r.err);
 }
 
 BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
