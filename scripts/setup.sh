@@ -17,6 +17,7 @@ packages=(
   libxxhash-dev       # transport: chunk checksums (XXH3)
   protobuf-compiler libprotobuf-dev  # protocol: coordinator-agent messages
   libssl-dev          # protocol: HMAC-SHA256 handshake with the cluster secret
+  libglpk-dev         # schedule: exact KPBS solver (integer program) for the optimality benchmark
   # benchmarks
   gnuplot-nox         # charts of benchmark results
   iperf3              # reference throughput beside our TCP transport

@@ -4,6 +4,7 @@
 #include "coordinator/schedule/redistribution/ggp.h"
 #include "coordinator/schedule/redistribution/heuristic.h"
 #include "coordinator/schedule/redistribution/oggp.h"
+#include "coordinator/schedule/redistribution/oggp_plus.h"
 
 #include <array>
 #include <utility>
@@ -11,12 +12,13 @@
 namespace baton::schedule::kpbs {
 namespace {
 
-constexpr std::array<std::pair<Algorithm, std::string_view>, 5> kNames{{
+constexpr std::array<std::pair<Algorithm, std::string_view>, 6> kNames{{
     {Algorithm::oggp, "oggp"},
     {Algorithm::ggp, "ggp"},
     {Algorithm::heuristic_weights, "h-weight"},
     {Algorithm::heuristic_degrees, "h-degree"},
     {Algorithm::all_at_once, "all-at-once"},
+    {Algorithm::oggp_plus, "oggp-plus"},
 }};
 
 }  // namespace
@@ -50,6 +52,7 @@ Schedule plan(const Problem& problem, Algorithm algorithm, const PeelOptions& op
     case Algorithm::heuristic_weights: return heuristic_weights(problem);
     case Algorithm::heuristic_degrees: return heuristic_degrees(problem);
     case Algorithm::all_at_once: return all_at_once(problem);
+    case Algorithm::oggp_plus: return oggp_plus(problem, options);
   }
   return {};
 }

@@ -12,7 +12,7 @@
 
 namespace baton::schedule::kpbs {
 
-enum class Algorithm { oggp, ggp, heuristic_weights, heuristic_degrees, all_at_once };
+enum class Algorithm { oggp, ggp, heuristic_weights, heuristic_degrees, all_at_once, oggp_plus };
 
 // "oggp", "ggp", "h-weight", "h-degree", "all-at-once" (FORMATS.md).
 std::string_view name(Algorithm algorithm);
