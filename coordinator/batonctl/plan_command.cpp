@@ -10,7 +10,7 @@
 namespace baton::cli {
 
 std::vector<PlanProblem> plan_problems() {
-  return {redistribution_plan_problem(), reduction_plan_problem(), allreduce_plan_problem(), buffered_multicast_plan_problem()};
+  return {redistribution_plan_problem(), reduction_plan_problem(), allreduce_plan_problem(), multicast_plan_problem(), buffered_multicast_plan_problem()};
 }
 
 int run_plan(const PlanProblem& problem, const std::string& file, const std::string& algorithm,
@@ -48,6 +48,7 @@ void add_plan_command(CLI::App& app, int* exit_code) {
         ->capture_default_str();
     if (problem->takes_seed) {
       sub->add_option("--seed", *seed, "seed for the algorithm's random choices")
+          ->check(CLI::NonNegativeNumber)  // CLI11 would wrap -1 to 2^64 - 1
           ->capture_default_str();
     }
     sub->callback([=] { *exit_code = run_plan(*problem, *file, *algorithm, *seed, std::cout, std::cerr); });
