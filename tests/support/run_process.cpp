@@ -23,6 +23,10 @@ void check(int rc, const char* what) {
 ProcessResult run_process(const std::vector<std::string>& argv, const std::string& input,
                           std::chrono::milliseconds timeout) {
   if (argv.empty()) throw std::invalid_argument("run_process: empty argv");
+  // A child that exits before reading all of its input closes the pipe under us; the
+  // write must then fail with EPIPE, not kill the test with SIGPIPE.
+  static const bool sigpipe_ignored = [] { return signal(SIGPIPE, SIG_IGN) != SIG_ERR; }();
+  if (!sigpipe_ignored) throw std::runtime_error("run_process: cannot ignore SIGPIPE");
   std::array<int, 2> in{}, out{}, err{};
   check(pipe2(in.data(), O_CLOEXEC), "pipe");
   check(pipe2(out.data(), O_CLOEXEC), "pipe");
@@ -35,6 +39,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
   const pid_t pid = fork();
   check(pid, "fork");
   if (pid == 0) {
+    signal(SIGPIPE, SIG_DFL);  // an ignored signal would survive execv
     dup2(in[0], 0);
     dup2(out[1], 1);
     dup2(err[1], 2);
