@@ -1,0 +1,38 @@
+#include "transport/connection.h"
+
+#include "transport/errors.h"
+
+namespace baton::transport {
+
+Task<std::error_code> Connection::send_frame(const HeaderBytes& header, std::span<const std::byte> payload,
+                                             std::chrono::milliseconds timeout) {
+  if (failure_) co_return failure_;
+  const std::error_code error = co_await do_send(header, payload, timeout);
+  if (error) fail(error);
+  co_return error;
+}
+
+Task<ReceivedFrame> Connection::receive_frame(Buffer& into, std::chrono::milliseconds timeout) {
+  if (failure_) co_return ReceivedFrame{.error = failure_, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
+  if (into.bytes().size() < frame_header_size) {
+    co_return ReceivedFrame{.error = make_error_code(errc::oversized_frame), .header = {}, .payload = {}, .payload_checksum = std::nullopt};
+  }
+  ReceivedFrame frame = co_await do_receive(into, timeout);
+  if (frame.error) fail(frame.error);
+  co_return frame;
+}
+
+Task<ReceivedFrame> Connection::receive_control(std::chrono::milliseconds timeout) {
+  if (failure_) co_return ReceivedFrame{.error = failure_, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
+  ReceivedFrame frame = co_await do_receive_control(timeout);
+  if (frame.error) fail(frame.error);
+  co_return frame;
+}
+
+void Connection::fail(std::error_code error) noexcept {
+  if (failure_) return;
+  failure_ = error;
+  close();
+}
+
+}  // namespace baton::transport

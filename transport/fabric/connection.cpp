@@ -1,0 +1,103 @@
+#include "transport/fabric/connection.h"
+
+#include <cstring>
+
+#include <rdma/fi_tagged.h>
+
+#include "transport/errors.h"
+
+namespace baton::transport::fabric {
+
+Task<Outcome> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t peer, std::uint64_t tag,
+                           std::span<const std::byte> first, std::span<const std::byte> second,
+                           Endpoint::time_point deadline) {
+  const std::size_t total = first.size() + second.size();
+  void* descriptor = nullptr;
+  try {
+    descriptor = endpoint.heap_memory(*op, total);
+  } catch (const std::system_error& error) {
+    co_return Outcome{errc::fabric_error, error.what()};
+  }
+  std::byte* message = op->heap.data();
+  if (!first.empty()) std::memcpy(message, first.data(), first.size());
+  if (!second.empty()) std::memcpy(message + first.size(), second.data(), second.size());
+  fid_ep* ep = endpoint.ep();
+  void* context = &op->context;
+  co_return co_await endpoint.execute(
+      op, [=] { return fi_tsend(ep, message, total, descriptor, peer, tag, context); }, deadline);
+}
+
+Task<Outcome> receive_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t from, std::uint64_t tag,
+                              std::size_t capacity, Endpoint::time_point deadline) {
+  void* descriptor = nullptr;
+  try {
+    descriptor = endpoint.heap_memory(*op, capacity);
+  } catch (const std::system_error& error) {
+    co_return Outcome{errc::fabric_error, error.what()};
+  }
+  std::byte* memory = op->heap.data();
+  fid_ep* ep = endpoint.ep();
+  void* context = &op->context;
+  co_return co_await endpoint.execute(
+      op, [=] { return fi_trecv(ep, memory, capacity, descriptor, from, tag, 0, context); }, deadline);
+}
+
+ReceivedFrame parse_frame(std::span<std::byte> memory, std::size_t received) {
+  ReceivedFrame frame;
+  if (received < frame_header_size) {
+    frame.error = errc::truncated_frame;
+    return frame;
+  }
+  if ((frame.error = decode_header(memory.first<frame_header_size>(), frame.header))) return frame;
+  if (frame.header.length != received - frame_header_size) {
+    // A message is all or nothing: fewer bytes than announced means the sender cut it short.
+    frame.error = frame.header.length > received - frame_header_size ? errc::truncated_frame : errc::unexpected_frame;
+    return frame;
+  }
+  frame.payload = memory.subspan(frame_header_size, frame.header.length);
+  return frame;
+}
+
+Connection::Connection(Endpoint& endpoint, BufferPool& pool, LinkOptions link)
+    : endpoint_(endpoint), pool_(pool), link_(std::move(link)) {}
+
+Task<std::error_code> Connection::do_send(const HeaderBytes& header, std::span<const std::byte> payload,
+                                          std::chrono::milliseconds timeout) {
+  auto op = staging_ ? std::move(staging_) : endpoint_.make_operation();
+  op->done = false;
+  const auto outcome = co_await send_message(endpoint_, op, link_.peer, link_.send_tag, header, payload,
+                                             std::chrono::steady_clock::now() + timeout);
+  staging_ = std::move(op);  // null if libfabric kept it: the next send stages afresh
+  co_return outcome.error;
+}
+
+Task<ReceivedFrame> Connection::do_receive(Buffer& into, std::chrono::milliseconds timeout) {
+  auto op = endpoint_.make_operation();
+  op->buffer = std::move(into);
+  const std::span<std::byte> memory = op->buffer.bytes();
+  void* descriptor = op->buffer.descriptor();
+  fid_ep* ep = endpoint_.ep();
+  void* context = &op->context;
+  const std::uint64_t tag = link_.receive_tag;
+  const auto outcome = co_await endpoint_.execute(
+      op, [=] { return fi_trecv(ep, memory.data(), memory.size(), descriptor, FI_ADDR_UNSPEC, tag, 0, context); },
+      std::chrono::steady_clock::now() + timeout);
+  if (!op) co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
+  into = std::move(op->buffer);
+  if (outcome.error) co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
+  co_return parse_frame(memory, op->length);
+}
+
+Task<ReceivedFrame> Connection::do_receive_control(std::chrono::milliseconds timeout) {
+  auto op = control_ ? std::move(control_) : endpoint_.make_operation();
+  op->done = false;
+  const auto outcome = co_await receive_message(endpoint_, op, FI_ADDR_UNSPEC, link_.receive_tag,
+                                                frame_header_size + max_reject_reason,
+                                                std::chrono::steady_clock::now() + timeout);
+  if (!op) co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
+  control_ = std::move(op);
+  if (outcome.error) co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
+  co_return parse_frame(control_->heap, control_->length);
+}
+
+}  // namespace baton::transport::fabric

@@ -1,0 +1,74 @@
+// A libfabric "connection": a peer address in the endpoint's address vector plus a pair of
+// tags that no other connection uses. Frames travel as tagged messages (header and payload
+// in one message), ordered send-after-send (FI_ORDER_SAS). See transport/connection.h.
+//
+// Memory: data frames are received into pool buffers (registered with the domain). Sends
+// are staged in a registered buffer the connection owns (one frame, reused), and control
+// frames are received into a small one: a sender never holds a pool buffer while waiting
+// on its peer, so flows sharing a small pool cannot deadlock one another.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <rdma/fabric.h>
+
+#include "transport/buffer.h"
+#include "transport/connection.h"
+#include "transport/fabric/endpoint.h"
+
+namespace baton::transport::fabric {
+
+// Tag layout: bit 63 marks connection set-up messages; data tags are (id << 1) | direction.
+inline constexpr std::uint64_t setup_tag_bit = std::uint64_t{1} << 63;
+inline constexpr std::uint64_t hello_tag = setup_tag_bit;
+inline constexpr std::uint64_t max_connection_id = (std::uint64_t{1} << 61) - 1;
+inline std::uint64_t welcome_tag(std::uint64_t id) { return setup_tag_bit | (id << 1) | 1; }
+inline std::uint64_t data_tag(std::uint64_t id, bool from_acceptor) { return (id << 1) | (from_acceptor ? 1 : 0); }
+
+struct LinkOptions {
+  fi_addr_t peer = FI_ADDR_UNSPEC;
+  std::string peer_name;
+  std::uint64_t send_tag = 0;
+  std::uint64_t receive_tag = 0;
+};
+
+class Connection final : public transport::Connection {
+ public:
+  // The endpoint and pool must outlive the connection (they belong to its Context).
+  Connection(Endpoint& endpoint, BufferPool& pool, LinkOptions link);
+  std::string peer() const override { return link_.peer_name; }
+
+ protected:
+  Task<std::error_code> do_send(const HeaderBytes& header, std::span<const std::byte> payload,
+                                std::chrono::milliseconds timeout) override;
+  Task<ReceivedFrame> do_receive(Buffer& into, std::chrono::milliseconds timeout) override;
+  Task<ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) override;
+  void close() noexcept override {}  // nothing to tear down on a reliable datagram endpoint
+
+ private:
+  Endpoint& endpoint_;
+  BufferPool& pool_;
+  LinkOptions link_;
+  std::unique_ptr<Operation> staging_;  // holds the reusable send memory between sends
+  std::unique_ptr<Operation> control_;  // holds the control receive memory between receives
+};
+
+// Sends first+second as one tagged message from `op`'s own memory (copied there first, so
+// a timed-out send never pins the caller's memory). On return `op` is null if libfabric
+// kept it.
+Task<Outcome> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t peer, std::uint64_t tag,
+                           std::span<const std::byte> first, std::span<const std::byte> second,
+                           Endpoint::time_point deadline);
+
+// Receives one tagged message of at most `capacity` bytes into `op`'s own memory.
+Task<Outcome> receive_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t from, std::uint64_t tag,
+                              std::size_t capacity, Endpoint::time_point deadline);
+
+// Checks a received frame of `received` bytes in `memory` (header, then payload).
+ReceivedFrame parse_frame(std::span<std::byte> memory, std::size_t received);
+
+}  // namespace baton::transport::fabric

@@ -1,0 +1,87 @@
+#include "transport/fabric/context.h"
+
+#include <random>
+
+#include <rdma/fi_tagged.h>
+
+#include "transport/errors.h"
+#include "transport/fabric/buffer.h"
+#include "transport/fabric/connection.h"
+#include "transport/fabric/listener.h"
+
+namespace baton::transport::fabric {
+namespace {
+
+std::uint64_t new_connection_id() {
+  static std::mt19937_64 random{std::random_device{}()};
+  std::uint64_t id = 0;
+  while (id == 0) id = random() & max_connection_id;
+  return id;
+}
+
+}  // namespace
+
+Context::Made Context::open(asio::any_io_executor executor, const EndpointOptions& fabric, ContextOptions options) {
+  auto opened = Endpoint::open(executor, fabric);
+  if (opened.error) return {.context = nullptr, .error = opened.error, .detail = std::move(opened.detail)};
+  try {
+    return {.context = std::unique_ptr<Context>(new Context(std::move(executor), options, std::move(opened.endpoint))),
+            .error = {}, .detail = {}};
+  } catch (const std::system_error& error) {
+    return {.context = nullptr, .error = error.code(), .detail = error.what()};
+  }
+}
+
+Context::Context(asio::any_io_executor executor, ContextOptions options, std::unique_ptr<Endpoint> endpoint)
+    : transport::Context(std::move(executor), options), endpoint_(std::move(endpoint)) {
+  make_pool(domain_registration(endpoint_->domain()));
+}
+
+Context::~Context() {
+  endpoint_->shut();  // no more I/O into the pool's memory ...
+  drop_pool();        // ... then free and deregister it, while the domain is still open
+}
+
+Listening Context::listen(const std::string& address) {
+  if (!address.empty()) {
+    return {.error = errc::bad_address, .listener = nullptr,
+            .detail = "a libfabric context listens on its own endpoint: pass an empty address"};
+  }
+  if (listening_) {
+    return {.error = std::make_error_code(std::errc::address_in_use), .listener = nullptr,
+            .detail = "this libfabric context already has a listener"};
+  }
+  listening_ = true;
+  return {.error = {}, .listener = std::make_unique<Listener>(*endpoint_, pool()), .detail = {}};
+}
+
+Task<Connected> Context::connect(std::string address) {
+  std::string detail;
+  const auto peer = endpoint_->insert(address, detail);
+  if (!peer) co_return Connected{.error = errc::bad_address, .connection = nullptr, .detail = detail};
+  const auto deadline = std::chrono::steady_clock::now() + options().connect_timeout;
+  const std::uint64_t id = new_connection_id();
+
+  const std::string hello = hello_text(id, endpoint_->address());
+  auto op = endpoint_->make_operation();
+  const auto sent = co_await send_message(*endpoint_, op, *peer, hello_tag,
+                                          std::as_bytes(std::span(hello.data(), hello.size())), {}, deadline);
+  if (sent.error) {
+    co_return Connected{.error = sent.error, .connection = nullptr,
+                        .detail = "sending hello to " + endpoint_->describe(*peer) + ": " + sent.error.message() + " " + sent.detail};
+  }
+  auto welcome_op = endpoint_->make_operation();
+  const auto welcome = co_await receive_message(*endpoint_, welcome_op, *peer, welcome_tag(id), sizeof(std::uint64_t), deadline);
+  if (welcome.error) {
+    co_return Connected{.error = welcome.error, .connection = nullptr,
+                        .detail = "no welcome from " + endpoint_->describe(*peer) + " within the connect timeout (is it accepting?)"};
+  }
+  co_return Connected{.error = {},
+                      .connection = std::make_unique<Connection>(
+                          *endpoint_, pool(),
+                          LinkOptions{.peer = *peer, .peer_name = endpoint_->describe(*peer),
+                                      .send_tag = data_tag(id, false), .receive_tag = data_tag(id, true)}),
+                      .detail = {}};
+}
+
+}  // namespace baton::transport::fabric

@@ -1,0 +1,82 @@
+// Flows: one byte range of one job step, streamed from a sender to a receiver over one
+// Connection as begin, data*, end, answered by ack (or reject). See frame.h for the frames.
+//
+// The receiver verifies every chunk's XXH3-64 before handing it to its Sink, checks every
+// length against its caps and every offset against the range, and at the end compares the
+// whole-range checksum; the ack carries that checksum back, so a flow that returns success
+// on both sides moved every byte exactly once and both sides agree on its hash.
+//
+// Any error ends the flow (and fails its connection, see connection.h) and is reported in a
+// FlowReport with the peer, the range and how many bytes were verified; other flows on other
+// connections are unaffected. Nothing here throws for a network condition.
+//
+// Lifetimes: the connection, source/sink, pacer and pool must outlive the awaited call
+// (the specs and options are copied).
+// Threading: run flows on the thread of the context that made the connection.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <system_error>
+
+#include "transport/async.h"
+#include "transport/buffer.h"
+#include "transport/connection.h"
+#include "transport/pacer.h"
+#include "transport/source.h"
+
+namespace baton::transport {
+
+using SteadyPacer = FlowPacer<std::chrono::steady_clock>;
+
+struct FlowSpec {
+  std::uint64_t job = 0;
+  std::uint32_t step = 0;
+  std::uint64_t offset = 0;  // first byte of the range
+  std::uint64_t length = 0;  // bytes in the range (0 is a valid, empty flow)
+
+  std::uint64_t end() const noexcept { return offset + length; }
+  friend bool operator==(const FlowSpec&, const FlowSpec&) = default;
+};
+
+struct FlowReport {
+  std::error_code error;     // empty on success
+  std::string peer;
+  FlowSpec flow;             // as far as it was known (a receiver learns it from begin)
+  std::uint64_t bytes_verified = 0;  // contiguous bytes from flow.offset verified (and written)
+  std::uint64_t checksum = 0;        // XXH3-64 of the range (valid on success)
+  std::string detail;        // what exactly went wrong (e.g. the chunk's range)
+
+  bool ok() const noexcept { return !error; }
+  // One line: "flow job 1 step 2 [0, 4096) with 127.0.0.1:4711: <error>: <detail>; 1024 bytes verified"
+  std::string describe() const;
+};
+
+struct SendOptions {
+  // Largest chunk payload; the receiver's cap is its buffer size minus the frame header.
+  std::uint64_t max_chunk = (std::uint64_t{1} << 20) - frame_header_size;
+  std::chrono::milliseconds frame_timeout{10'000};
+};
+
+struct ReceiveOptions {
+  // If set, a flow whose begin frame names another job/step/range is refused.
+  std::optional<FlowSpec> expected;
+  // Cap on the length a begin frame may announce.
+  std::uint64_t max_range = std::uint64_t{1} << 50;
+  std::chrono::milliseconds frame_timeout{10'000};
+};
+
+// Streams `flow` from `source` (offsets are the source's) paced by `pacer`. Sources that
+// cannot give a view are read chunk by chunk into buffers from `pool` (each held only while
+// its chunk is read and sent).
+Task<FlowReport> send_flow(Connection& connection, FlowSpec flow, const Source& source,
+                           SteadyPacer& pacer, BufferPool& pool, SendOptions options);
+
+// Receives one flow into `sink`, each frame into a buffer from `pool` (waiting for one
+// when the pool is empty).
+Task<FlowReport> receive_flow(Connection& connection, Sink& sink, BufferPool& pool,
+                              ReceiveOptions options);
+
+}  // namespace baton::transport

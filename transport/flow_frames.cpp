@@ -1,0 +1,59 @@
+#include "transport/flow_frames.h"
+
+#include <algorithm>
+#include <array>
+
+namespace baton::transport::detail {
+
+FrameHeader begin_frame(const FlowSpec& flow) noexcept {
+  return {.kind = FrameKind::begin, .job = flow.job, .step = flow.step, .length = 0,
+          .offset = flow.offset, .range_end = flow.end(), .checksum = 0};
+}
+
+FrameHeader data_frame(const FlowSpec& flow, std::uint64_t offset, std::span<const std::byte> payload) noexcept {
+  return {.kind = FrameKind::data, .job = flow.job, .step = flow.step,
+          .length = static_cast<std::uint32_t>(payload.size()), .offset = offset, .range_end = flow.end(),
+          .checksum = xxh3_64(payload)};
+}
+
+FrameHeader end_frame(const FlowSpec& flow, std::uint64_t digest) noexcept {
+  return {.kind = FrameKind::end, .job = flow.job, .step = flow.step, .length = 0,
+          .offset = flow.end(), .range_end = flow.end(), .checksum = digest};
+}
+
+FrameHeader ack_frame(const FlowSpec& flow, std::uint64_t digest) noexcept {
+  return {.kind = FrameKind::ack, .job = flow.job, .step = flow.step, .length = 0,
+          .offset = flow.end(), .range_end = flow.end(), .checksum = digest};
+}
+
+void RangeDigest::add(std::uint64_t offset, std::uint64_t length, std::uint64_t chunk_checksum) noexcept {
+  std::array<std::byte, 24> triple{};
+  const std::array<std::uint64_t, 3> fields{offset, length, chunk_checksum};
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    for (std::size_t i = 0; i < 8; ++i) triple[f * 8 + i] = static_cast<std::byte>((fields[f] >> (8 * i)) & 0xFF);
+  }
+  sum_.update(triple);
+}
+
+Task<void> send_reject(Connection& connection, FlowSpec flow, std::uint64_t verified_end,
+                       std::string reason, std::chrono::milliseconds timeout) {
+  const std::string text = reason.substr(0, max_reject_reason);
+  const auto payload = std::as_bytes(std::span(text.data(), text.size()));
+  const FrameHeader header{.kind = FrameKind::reject, .job = flow.job, .step = flow.step,
+                           .length = static_cast<std::uint32_t>(payload.size()), .offset = verified_end,
+                           .range_end = flow.end(), .checksum = xxh3_64(payload)};
+  co_await connection.send_frame(encode_header(header), payload,
+                                 std::min(timeout, std::chrono::milliseconds(1000)));
+}
+
+std::string reject_reason(std::span<const std::byte> payload) {
+  std::string text;
+  text.reserve(std::min<std::size_t>(payload.size(), max_reject_reason));
+  for (const std::byte b : payload.first(std::min<std::size_t>(payload.size(), max_reject_reason))) {
+    const auto c = static_cast<char>(b);
+    text.push_back(c >= 0x20 && c < 0x7F ? c : '?');
+  }
+  return text;
+}
+
+}  // namespace baton::transport::detail

@@ -1,0 +1,92 @@
+// Pacing: a token bucket per flow plus an optional aggregate cap per node.
+//
+// In the model of the scheduling papers a flow runs at d (the per-flow rate) and a node's
+// flows together stay within its share of the backbone D. A FlowPacer grants bytes only
+// when both its own bucket and the node's bucket (if any) hold them, and then takes them
+// from both, so neither limit is ever exceeded.
+//
+// Ownership: a FlowPacer keeps a plain pointer to its NodeCap; the NodeCap must outlive
+// every FlowPacer using it. Threading: pacers and node caps are not thread-safe; all flows
+// sharing a NodeCap must run on one io_context thread.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+#include "transport/token_bucket.h"
+
+namespace baton::transport {
+
+struct PacerOptions {
+  // Bytes per second; 0 = unpaced (no limit).
+  std::uint64_t rate_bytes_per_second = 0;
+  // Bucket size; 0 = default_burst(rate). Also the largest chunk a paced flow sends at once.
+  std::uint64_t burst_bytes = 0;
+};
+
+// The default burst: 10 ms worth of the rate, at least 4 KiB, at most 1 GiB. Over any
+// window of W seconds a paced flow then sends rate·W ± burst, i.e. ±1 % over one second.
+// send_flow sends chunks of at most a quarter of the burst (see flow_sender.cpp), so timer
+// wake-ups up to 7.5 ms late cost no rate.
+constexpr std::uint64_t default_burst(std::uint64_t rate_bytes_per_second) noexcept {
+  return std::clamp<std::uint64_t>(rate_bytes_per_second / 100, 4096, 1ULL << 30);
+}
+
+constexpr TokenBucketOptions bucket_options(PacerOptions options) noexcept {
+  return {.rate_bytes_per_second = options.rate_bytes_per_second,
+          .burst_bytes = options.burst_bytes != 0 ? options.burst_bytes
+                                                  : default_burst(options.rate_bytes_per_second)};
+}
+
+// The aggregate cap of one node, shared by all its flows.
+template <class Clock>
+class NodeCap {
+ public:
+  NodeCap(PacerOptions options, typename Clock::time_point now) : bucket_(bucket_options(options), now) {}
+  TokenBucket<Clock>& bucket() noexcept { return bucket_; }
+
+ private:
+  TokenBucket<Clock> bucket_;
+};
+
+template <class Clock>
+class FlowPacer {
+ public:
+  using time_point = typename Clock::time_point;
+  using duration = typename Clock::duration;
+
+  // `node` may be null (no aggregate cap). A rate of 0 in `flow` means no per-flow limit.
+  FlowPacer(PacerOptions flow, NodeCap<Clock>* node, time_point now) : node_(node) {
+    if (flow.rate_bytes_per_second != 0) own_.emplace(bucket_options(flow), now);
+  }
+
+  bool paced() const noexcept { return own_.has_value() || node_ != nullptr; }
+
+  // The largest request try_acquire accepts: the smaller burst, or "unlimited" if unpaced.
+  std::uint64_t max_piece() const noexcept {
+    std::uint64_t piece = std::numeric_limits<std::uint64_t>::max();
+    if (own_) piece = std::min(piece, own_->burst());
+    if (node_ != nullptr) piece = std::min(piece, node_->bucket().burst());
+    return piece;
+  }
+
+  // If every bucket holds `bytes` now, takes them from all and returns zero. Otherwise
+  // takes nothing and returns how long to wait before asking again. bytes <= max_piece().
+  duration try_acquire(std::uint64_t bytes, time_point now) {
+    duration wait = duration::zero();
+    if (own_) wait = std::max(wait, own_->wait_for(bytes, now));
+    if (node_ != nullptr) wait = std::max(wait, node_->bucket().wait_for(bytes, now));
+    if (wait != duration::zero()) return wait;
+    if (own_) own_->consume(bytes, now);
+    if (node_ != nullptr) node_->bucket().consume(bytes, now);
+    return wait;
+  }
+
+ private:
+  std::optional<TokenBucket<Clock>> own_;
+  NodeCap<Clock>* node_;
+};
+
+}  // namespace baton::transport

@@ -1,0 +1,120 @@
+#include "transport/tcp/connection.h"
+
+#include <array>
+#include <variant>
+
+#include <asio/buffer.hpp>
+#include <asio/experimental/awaitable_operators.hpp>
+#include <asio/read.hpp>
+#include <asio/steady_timer.hpp>
+#include <asio/write.hpp>
+
+#include "transport/errors.h"
+
+namespace baton::transport::tcp {
+namespace {
+
+using namespace asio::experimental::awaitable_operators;
+
+// The operating system's ways of saying "the peer is gone", as one error.
+std::error_code peer_gone(const asio::error_code& ec, bool mid_frame) {
+  if (ec == asio::error::eof || ec == asio::error::connection_reset || ec == asio::error::broken_pipe ||
+      ec == asio::error::connection_aborted) {
+    return mid_frame ? errc::truncated_frame : errc::peer_closed;
+  }
+  return ec;
+}
+
+// Reads exactly `into` before `timer` fires. `started` tells whether part of the frame was
+// already read (a close is then a truncation).
+Task<std::error_code> read_exactly(asio::ip::tcp::socket& socket, std::span<std::byte> into,
+                                   asio::steady_timer& timer, bool started) {
+  auto outcome = co_await (asio::async_read(socket, asio::buffer(into.data(), into.size()), use_nothrow) ||
+                           timer.async_wait(use_nothrow));
+  if (outcome.index() == 1) co_return errc::idle_timeout;
+  const auto [ec, n] = std::get<0>(outcome);
+  if (ec) co_return peer_gone(ec, started || n > 0);
+  co_return std::error_code{};
+}
+
+// Reads exactly `into`, hashing each piece as it lands (the receiver would otherwise wait
+// for the whole payload and then read it all again to hash it).
+Task<std::error_code> read_hashing(asio::ip::tcp::socket& socket, std::span<std::byte> into,
+                                   asio::steady_timer& timer, RangeChecksum& sum) {
+  sum.reset();
+  for (std::size_t done = 0; done < into.size();) {
+    auto outcome = co_await (socket.async_read_some(asio::buffer(into.data() + done, into.size() - done), use_nothrow) ||
+                             timer.async_wait(use_nothrow));
+    if (outcome.index() == 1) co_return errc::idle_timeout;
+    const auto [ec, n] = std::get<0>(outcome);
+    if (ec) co_return peer_gone(ec, true);
+    sum.update(into.subspan(done, n));
+    done += n;
+  }
+  co_return std::error_code{};
+}
+
+}  // namespace
+
+std::string to_string(const asio::ip::tcp::endpoint& endpoint) {
+  const auto address = endpoint.address();
+  return (address.is_v6() ? "[" + address.to_string() + "]" : address.to_string()) + ":" +
+         std::to_string(endpoint.port());
+}
+
+Connection::Connection(asio::ip::tcp::socket socket, std::size_t socket_buffer_bytes) : socket_(std::move(socket)) {
+  asio::error_code ignored;
+  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  if (socket_buffer_bytes != 0) {
+    const auto bytes = static_cast<int>(std::min<std::size_t>(socket_buffer_bytes, 1U << 30));
+    socket_.set_option(asio::socket_base::send_buffer_size(bytes), ignored);
+    socket_.set_option(asio::socket_base::receive_buffer_size(bytes), ignored);
+  }
+  const auto remote = socket_.remote_endpoint(ignored);
+  peer_ = ignored ? std::string("unknown TCP peer") : to_string(remote);
+}
+
+Task<std::error_code> Connection::do_send(const HeaderBytes& header, std::span<const std::byte> payload,
+                                          std::chrono::milliseconds timeout) {
+  const std::array<asio::const_buffer, 2> gather{asio::buffer(header.data(), header.size()),
+                                                 asio::buffer(payload.data(), payload.size())};
+  asio::steady_timer timer(socket_.get_executor(), timeout);
+  auto outcome = co_await (asio::async_write(socket_, gather, use_nothrow) || timer.async_wait(use_nothrow));
+  if (outcome.index() == 1) co_return errc::idle_timeout;
+  const auto [ec, n] = std::get<0>(outcome);
+  if (ec) co_return peer_gone(ec, false);
+  co_return std::error_code{};
+}
+
+Task<ReceivedFrame> Connection::do_receive(Buffer& buffer, std::chrono::milliseconds timeout) {
+  co_return co_await read_frame(buffer.bytes(), timeout);
+}
+
+Task<ReceivedFrame> Connection::do_receive_control(std::chrono::milliseconds timeout) {
+  co_return co_await read_frame(control_, timeout);
+}
+
+Task<ReceivedFrame> Connection::read_frame(std::span<std::byte> into, std::chrono::milliseconds timeout) {
+  ReceivedFrame frame;
+  asio::steady_timer timer(socket_.get_executor(), timeout);
+  const auto header_bytes = into.first<frame_header_size>();
+  if ((frame.error = co_await read_exactly(socket_, header_bytes, timer, false))) co_return frame;
+  if ((frame.error = decode_header(header_bytes, frame.header))) co_return frame;
+  if (frame.header.length > into.size() - frame_header_size) {
+    frame.error = errc::oversized_frame;
+    co_return frame;
+  }
+  const auto payload = into.subspan(frame_header_size, frame.header.length);
+  if ((frame.error = co_await read_hashing(socket_, payload, timer, payload_sum_))) co_return frame;
+  frame.payload = payload;
+  frame.payload_checksum = payload_sum_.value();
+  co_return frame;
+}
+
+void Connection::close() noexcept {
+  asio::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+}
+
+}  // namespace baton::transport::tcp

@@ -1,0 +1,82 @@
+#include "transport/tcp/context.h"
+
+#include <charconv>
+#include <variant>
+
+#include <asio/experimental/awaitable_operators.hpp>
+#include <asio/steady_timer.hpp>
+
+#include "transport/errors.h"
+#include "transport/tcp/buffer.h"
+#include "transport/tcp/connection.h"
+#include "transport/tcp/listener.h"
+
+namespace baton::transport::tcp {
+
+using namespace asio::experimental::awaitable_operators;
+
+std::optional<asio::ip::tcp::endpoint> parse_endpoint(const std::string& address) {
+  const auto colon = address.rfind(':');
+  if (colon == std::string::npos || colon == 0) return std::nullopt;
+  std::string host = address.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  const std::string port_text = address.substr(colon + 1);
+  unsigned port = 0;
+  const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (ec != std::errc{} || end != port_text.data() + port_text.size() || port > 65535 || port_text.empty()) {
+    return std::nullopt;
+  }
+  asio::error_code bad;
+  const auto ip = asio::ip::make_address(host, bad);
+  if (bad) return std::nullopt;
+  return asio::ip::tcp::endpoint(ip, static_cast<unsigned short>(port));
+}
+
+Context::Context(asio::any_io_executor executor, ContextOptions options)
+    : transport::Context(std::move(executor), options) {
+  make_pool(host_memory());
+}
+
+Listening Context::listen(const std::string& address) {
+  const auto endpoint = parse_endpoint(address);
+  if (!endpoint) {
+    return {.error = errc::bad_address, .listener = nullptr,
+            .detail = "'" + address + "' is not host:port with a numeric host"};
+  }
+  asio::ip::tcp::acceptor acceptor(executor());
+  asio::error_code ec;
+  acceptor.open(endpoint->protocol(), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  // Accepted sockets inherit the receive buffer, which must be set before the handshake
+  // for the window scale to match it.
+  if (!ec && options().socket_buffer_bytes != 0) {
+    acceptor.set_option(asio::socket_base::receive_buffer_size(
+                            static_cast<int>(std::min<std::size_t>(options().socket_buffer_bytes, 1U << 30))), ec);
+  }
+  if (!ec) acceptor.bind(*endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return {.error = ec, .listener = nullptr, .detail = "cannot listen on " + address + ": " + ec.message()};
+  return {.error = {}, .listener = std::make_unique<Listener>(std::move(acceptor), options().socket_buffer_bytes), .detail = {}};
+}
+
+Task<Connected> Context::connect(std::string address) {
+  const auto endpoint = parse_endpoint(address);
+  if (!endpoint) {
+    co_return Connected{.error = errc::bad_address, .connection = nullptr,
+                        .detail = "'" + address + "' is not host:port with a numeric host"};
+  }
+  asio::ip::tcp::socket socket(executor());
+  asio::steady_timer timer(executor(), options().connect_timeout);
+  auto outcome = co_await (socket.async_connect(*endpoint, use_nothrow) || timer.async_wait(use_nothrow));
+  if (outcome.index() == 1) {
+    co_return Connected{.error = errc::idle_timeout, .connection = nullptr,
+                        .detail = "no answer from " + address + " within the connect timeout"};
+  }
+  if (const auto [ec] = std::get<0>(outcome); ec) {
+    co_return Connected{.error = ec, .connection = nullptr,
+                        .detail = "cannot connect to " + address + ": " + ec.message() + " (is the peer listening?)"};
+  }
+  co_return Connected{.error = {}, .connection = std::make_unique<Connection>(std::move(socket), options().socket_buffer_bytes), .detail = {}};
+}
+
+}  // namespace baton::transport::tcp

@@ -1,0 +1,29 @@
+#include "transport/tcp/listener.h"
+
+#include <variant>
+
+#include <asio/experimental/awaitable_operators.hpp>
+#include <asio/steady_timer.hpp>
+
+#include "transport/errors.h"
+#include "transport/tcp/connection.h"
+
+namespace baton::transport::tcp {
+
+using namespace asio::experimental::awaitable_operators;
+
+Task<Accepted> Listener::accept(std::chrono::milliseconds timeout) {
+  asio::steady_timer timer(acceptor_.get_executor(), timeout);
+  auto outcome = co_await (acceptor_.async_accept(use_nothrow) || timer.async_wait(use_nothrow));
+  if (outcome.index() == 1) co_return Accepted{.error = errc::idle_timeout, .connection = nullptr};
+  auto [ec, socket] = std::move(std::get<0>(outcome));
+  if (ec) co_return Accepted{.error = ec, .connection = nullptr};
+  co_return Accepted{.error = {}, .connection = std::make_unique<Connection>(std::move(socket), socket_buffer_bytes_)};
+}
+
+std::string Listener::address() const {
+  asio::error_code ignored;
+  return to_string(acceptor_.local_endpoint(ignored));
+}
+
+}  // namespace baton::transport::tcp
