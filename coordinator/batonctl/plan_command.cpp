@@ -10,7 +10,8 @@
 namespace baton::cli {
 
 std::vector<PlanProblem> plan_problems() {
-  return {redistribution_plan_problem(), reduction_plan_problem(), allreduce_plan_problem(), multicast_plan_problem(), buffered_multicast_plan_problem()};
+  return {redistribution_plan_problem(), reduction_plan_problem(), allreduce_plan_problem(),
+          multicast_plan_problem(), buffered_multicast_plan_problem()};
 }
 
 int run_plan(const PlanProblem& problem, const std::string& file, const std::string& algorithm,
