@@ -34,6 +34,9 @@ std::string_view type_name(const Envelope& envelope) {
     case Envelope::kStepReport: return "step_report";
     case Envelope::kAbort: return "abort";
     case Envelope::kRefusal: return "refusal";
+    case Envelope::kRegistered: return "registered";
+    case Envelope::kPlanRefused: return "plan_refused";
+    case Envelope::kJobStatus: return "job_status";
     case Envelope::BODY_NOT_SET: break;
   }
   return "unknown";

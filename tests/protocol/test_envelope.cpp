@@ -2,6 +2,7 @@
 #include "protocol/envelope.h"
 
 #include <boost/test/unit_test.hpp>
+#include <google/protobuf/descriptor.h>
 #include <google/protobuf/stubs/logging.h>
 
 #include <random>
@@ -42,6 +43,20 @@ BOOST_AUTO_TEST_CASE(a_plan_round_trips) {
   BOOST_TEST(bp::type_name(back) == "plan");
   BOOST_TEST(back.plan().steps(0).flows(0).chunks(0).length() == (1u << 30));
   BOOST_TEST(back.plan().job() == "job-1");
+}
+
+// Every message type the schema defines has its own name in logs and refusals, equal to
+// the schema's field name (checked against protobuf's descriptor, not a list of ours).
+BOOST_AUTO_TEST_CASE(every_message_type_has_its_schema_name) {
+  const google::protobuf::OneofDescriptor* body = bp::Envelope::descriptor()->FindOneofByName("body");
+  BOOST_REQUIRE(body != nullptr);
+  BOOST_TEST(body->field_count() == 13);
+  for (int i = 0; i < body->field_count(); ++i) {
+    const google::protobuf::FieldDescriptor* field = body->field(i);
+    bp::Envelope e;
+    e.GetReflection()->MutableMessage(&e, field);  // selects this member of the oneof
+    BOOST_TEST(bp::type_name(e) == field->name());
+  }
 }
 
 BOOST_AUTO_TEST_CASE(other_versions_are_refused_by_number) {
