@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -77,6 +78,19 @@ Task<FlowReport> send_flow(Connection& connection, FlowSpec flow, const Source& 
 // Receives one flow into `sink`, each frame into a buffer from `pool` (waiting for one
 // when the pool is empty).
 Task<FlowReport> receive_flow(Connection& connection, Sink& sink, BufferPool& pool,
+                              ReceiveOptions options);
+
+// Where an announced flow's bytes go: a sink, or the reason the flow is refused.
+struct ResolvedSink {
+  Sink* sink = nullptr;  // must outlive the flow
+  std::string refusal;   // when sink is null: sent to the peer and put in the report
+};
+using SinkResolver = std::function<ResolvedSink(const FlowSpec& announced)>;
+
+// Receives one flow whose sink is chosen once its begin frame has arrived: a receiver
+// serving many planned flows (an agent in a step) picks the destination by job, step and
+// range, and refuses (errc::unexpected_frame) any flow it did not plan.
+Task<FlowReport> receive_flow(Connection& connection, SinkResolver resolve, BufferPool& pool,
                               ReceiveOptions options);
 
 }  // namespace baton::transport

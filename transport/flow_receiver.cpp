@@ -59,6 +59,12 @@ Problem check_data(const FrameHeader& h, const ReceivedFrame& frame, const FlowS
 }  // namespace
 
 Task<FlowReport> receive_flow(Connection& connection, Sink& sink, BufferPool& pool, ReceiveOptions options) {
+  co_return co_await receive_flow(connection, [&sink](const FlowSpec&) { return ResolvedSink{&sink, {}}; }, pool,
+                                  std::move(options));
+}
+
+Task<FlowReport> receive_flow(Connection& connection, SinkResolver resolve, BufferPool& pool, ReceiveOptions options) {
+  Sink* sink = nullptr;
   FlowReport report{.error = {}, .peer = connection.peer(), .flow = {}, .bytes_verified = 0, .checksum = 0, .detail = {}};
   bool begun = false;
   std::uint64_t next = 0;
@@ -81,6 +87,12 @@ Task<FlowReport> receive_flow(Connection& connection, Sink& sink, BufferPool& po
         report.flow = {.job = h.job, .step = h.step, .offset = h.offset, .length = h.range_end - h.offset};
       }
       if ((problem = check_begin(h, options))) break;
+      ResolvedSink resolved = resolve(report.flow);
+      if (resolved.sink == nullptr) {
+        problem = {errc::unexpected_frame, std::move(resolved.refusal)};
+        break;
+      }
+      sink = resolved.sink;
       next = h.offset;
       begun = true;
       continue;
@@ -89,7 +101,7 @@ Task<FlowReport> receive_flow(Connection& connection, Sink& sink, BufferPool& po
 
     if (h.kind == FrameKind::data) {
       if ((problem = check_data(h, frame, report.flow, next))) break;
-      if (const auto error = sink.write(h.offset, frame.payload)) {
+      if (const auto error = sink->write(h.offset, frame.payload)) {
         problem = {errc::rejected_by_sink, "chunk " + range_text(h.offset, h.offset + h.length) + ": " + error.message()};
         break;
       }

@@ -4,6 +4,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <random>
 
@@ -578,6 +579,52 @@ BOOST_DATA_TEST_CASE(receiver_refuses_a_flow_it_did_not_expect, labels, label) {
     BOOST_TEST((received.error == errc::unexpected_frame), received.describe());
     BOOST_TEST(received.detail.find("expected job 1 step 2") != std::string::npos, received.detail);
     BOOST_TEST(!sent.ok());
+  }
+}
+
+// A receiver serving several planned flows picks each one's sink from its begin frame and
+// refuses a flow it did not plan, naming why.
+BOOST_DATA_TEST_CASE(receiver_resolves_each_flow_to_its_sink, labels, label) {
+  Harness h(label, test_options());
+  if (available(h)) {
+    const auto data = pattern(6000, 3);
+    MemorySource source(data);
+    std::vector<std::byte> first(6000, std::byte{0}), second(6000, std::byte{0});
+    MemorySink first_sink(first), second_sink(second);
+    const auto resolve = [&](const FlowSpec& f) -> ResolvedSink {
+      if (f.job != 9 || f.step != 4) return {nullptr, "not this step"};
+      if (f.offset == 0 && f.length == 1000) return {&first_sink, {}};
+      if (f.offset == 1000 && f.length == 5000) return {&second_sink, {}};
+      return {nullptr, "no planned chunk at " + std::to_string(f.offset)};
+    };
+    auto links = h.links(3);
+    const std::array<FlowSpec, 3> flows{{{.job = 9, .step = 4, .offset = 1000, .length = 5000},
+                                         {.job = 9, .step = 4, .offset = 0, .length = 1000},
+                                         {.job = 9, .step = 4, .offset = 10, .length = 990}}};
+    std::array<FlowReport, 3> sent, received;
+    int done = 0;
+    SteadyPacer unpaced({}, nullptr, steady_clock::now());
+    for (std::size_t i = 0; i < flows.size(); ++i) {
+      asio::co_spawn(h.io(), [&, i]() -> Task<void> {
+        sent[i] = co_await send_flow(*links[i].sender, flows[i], source, unpaced, h.sender_node().pool(),
+                                     h.send_options());
+        ++done;
+      }, asio::detached);
+      asio::co_spawn(h.io(), [&, i]() -> Task<void> {
+        received[i] = co_await receive_flow(*links[i].receiver, resolve, h.receiver_node().pool(),
+                                            h.receive_options());
+        ++done;
+      }, asio::detached);
+    }
+    h.run_until([&] { return done == 6; }, std::chrono::seconds(30));
+    BOOST_TEST(received[0].ok(), received[0].describe());
+    BOOST_TEST(received[1].ok(), received[1].describe());
+    BOOST_TEST((std::equal(data.begin() + 1000, data.end(), second.begin() + 1000)));
+    BOOST_TEST((std::equal(data.begin(), data.begin() + 1000, first.begin())));
+    BOOST_TEST((second[999] == std::byte{0} && first[1000] == std::byte{0}));
+    BOOST_TEST((received[2].error == errc::unexpected_frame), received[2].describe());
+    BOOST_TEST(received[2].detail == "no planned chunk at 10");
+    BOOST_TEST(!sent[2].ok());
   }
 }
 
