@@ -1,0 +1,82 @@
+#include "protocol/channel.h"
+
+#include <asio/experimental/as_tuple.hpp>
+#include <asio/experimental/awaitable_operators.hpp>
+#include <asio/read.hpp>
+#include <asio/steady_timer.hpp>
+#include <asio/use_awaitable.hpp>
+#include <asio/write.hpp>
+
+namespace baton::protocol {
+namespace {
+
+using namespace asio::experimental::awaitable_operators;
+constexpr auto use_nothrow = asio::experimental::as_tuple(asio::use_awaitable);
+
+std::string endpoint_text(const asio::ip::tcp::socket& socket) {
+  std::error_code ec;
+  const auto endpoint = socket.remote_endpoint(ec);
+  if (ec) return "unconnected";
+  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+}
+
+}  // namespace
+
+Channel::Channel(asio::ip::tcp::socket socket, std::uint32_t max_frame)
+    : socket_(std::move(socket)), decoder_(max_frame), max_frame_(max_frame), peer_(endpoint_text(socket_)) {
+  std::error_code ignored;
+  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+}
+
+asio::awaitable<void> Channel::send(Envelope envelope, std::chrono::milliseconds timeout) {
+  std::string frame;
+  append_frame(frame, encode(std::move(envelope)), max_frame_);
+  asio::steady_timer timer(socket_.get_executor(), timeout);
+  auto outcome = co_await (asio::async_write(socket_, asio::buffer(frame), use_nothrow) || timer.async_wait(use_nothrow));
+  if (outcome.index() == 1) {
+    close();
+    throw ChannelError("sending to " + peer_ + " timed out after " + std::to_string(timeout.count()) + " ms");
+  }
+  if (const auto [ec, n] = std::get<0>(outcome); ec) {
+    close();
+    throw ChannelError("sending to " + peer_ + ": " + ec.message());
+  }
+}
+
+asio::awaitable<Envelope> Channel::receive(std::chrono::milliseconds timeout) {
+  asio::steady_timer timer(socket_.get_executor(), timeout);
+  for (;;) {
+    if (auto payload = decoder_.next()) co_return decode(*payload);
+    auto outcome = co_await (socket_.async_read_some(asio::buffer(read_buffer_), use_nothrow) || timer.async_wait(use_nothrow));
+    if (outcome.index() == 1) {
+      close();
+      throw ChannelError(peer_ + " said nothing for " + std::to_string(timeout.count()) + " ms");
+    }
+    const auto [ec, n] = std::get<0>(outcome);
+    if (ec) {
+      close();
+      const std::string partial = decoder_.pending() > 0 ? " in the middle of a message" : "";
+      throw ChannelError(peer_ + " closed the connection" + partial + " (" + ec.message() + ")");
+    }
+    decoder_.feed(std::string_view(read_buffer_.data(), n));  // throws FrameError above the cap
+  }
+}
+
+asio::awaitable<void> Channel::refuse(std::string reason) {
+  Envelope envelope;
+  envelope.mutable_refusal()->set_reason(std::move(reason));
+  try {
+    co_await send(std::move(envelope), std::chrono::milliseconds(1000));
+  } catch (const ChannelError&) {
+    // The peer is already gone: nobody left to tell.
+  }
+  close();
+}
+
+void Channel::close() noexcept {
+  std::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+}
+
+}  // namespace baton::protocol

@@ -1,0 +1,57 @@
+// A control channel: Envelopes in length-prefixed frames over one TCP connection
+// (coordinator <-> agent). Every frame's length is checked against the cap before a byte
+// of its payload is buffered; a receive that waits longer than its timeout ends the
+// channel. Errors are exceptions (ChannelError, FrameError, ProtocolError): a control
+// session that hits one is over, and the daemon logs it and carries on.
+//
+// Threading: use a channel only from its socket's executor; one send and one receive may
+// be pending at a time (together).
+#pragma once
+
+#include "protocol/envelope.h"
+#include "protocol/frame.h"
+
+#include <asio/awaitable.hpp>
+#include <asio/ip/tcp.hpp>
+
+#include <array>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+namespace baton::protocol {
+
+class ChannelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Channel {
+ public:
+  explicit Channel(asio::ip::tcp::socket socket, std::uint32_t max_frame = kDefaultMaxFrame);
+
+  // Sends one message (version set here). Throws ChannelError if the peer is gone or the
+  // write does not finish within `timeout`.
+  asio::awaitable<void> send(Envelope envelope, std::chrono::milliseconds timeout);
+
+  // The next message. Throws ChannelError (closed, timed out), FrameError (a length above
+  // the cap) or ProtocolError (bytes that are not a message of this version).
+  asio::awaitable<Envelope> receive(std::chrono::milliseconds timeout);
+
+  // Tells the peer why it is being dropped (best effort, short timeout), then closes.
+  asio::awaitable<void> refuse(std::string reason);
+
+  void close() noexcept;
+  bool is_open() const noexcept { return socket_.is_open(); }
+  // "127.0.0.1:40312", for logs.
+  const std::string& peer() const noexcept { return peer_; }
+
+ private:
+  asio::ip::tcp::socket socket_;
+  FrameDecoder decoder_;
+  std::uint32_t max_frame_;
+  std::string peer_;
+  std::array<char, 16384> read_buffer_{};
+};
+
+}  // namespace baton::protocol
