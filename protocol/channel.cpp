@@ -31,16 +31,28 @@ Channel::Channel(asio::ip::tcp::socket socket, std::uint32_t max_frame)
 asio::awaitable<void> Channel::send(Envelope envelope, std::chrono::milliseconds timeout) {
   std::string frame;
   append_frame(frame, encode(std::move(envelope)), max_frame_);
-  asio::steady_timer timer(socket_.get_executor(), timeout);
-  auto outcome = co_await (asio::async_write(socket_, asio::buffer(frame), use_nothrow) || timer.async_wait(use_nothrow));
-  if (outcome.index() == 1) {
-    close();
-    throw ChannelError("sending to " + peer_ + " timed out after " + std::to_string(timeout.count()) + " ms");
+  outgoing_.push_back(std::move(frame));
+  if (writing_) co_return;  // the active writer sends it
+  writing_ = true;
+  while (!outgoing_.empty()) {
+    const std::string next = std::move(outgoing_.front());
+    outgoing_.pop_front();
+    asio::steady_timer timer(socket_.get_executor(), timeout);
+    auto outcome = co_await (asio::async_write(socket_, asio::buffer(next), use_nothrow) || timer.async_wait(use_nothrow));
+    std::string failure;
+    if (outcome.index() == 1) {
+      failure = "sending to " + peer_ + " timed out after " + std::to_string(timeout.count()) + " ms";
+    } else if (const auto [ec, n] = std::get<0>(outcome); ec) {
+      failure = "sending to " + peer_ + ": " + ec.message();
+    }
+    if (!failure.empty()) {
+      writing_ = false;
+      outgoing_.clear();
+      close();
+      throw ChannelError(failure);
+    }
   }
-  if (const auto [ec, n] = std::get<0>(outcome); ec) {
-    close();
-    throw ChannelError("sending to " + peer_ + ": " + ec.message());
-  }
+  writing_ = false;
 }
 
 asio::awaitable<Envelope> Channel::receive(std::chrono::milliseconds timeout) {

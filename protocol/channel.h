@@ -4,8 +4,9 @@
 // channel. Errors are exceptions (ChannelError, FrameError, ProtocolError): a control
 // session that hits one is over, and the daemon logs it and carries on.
 //
-// Threading: use a channel only from its socket's executor; one send and one receive may
-// be pending at a time (together).
+// Threading: use a channel only from its socket's executor. Any number of coroutines may
+// send at once (messages go out whole, in the order send was called); one receive may be
+// pending at a time.
 #pragma once
 
 #include "protocol/envelope.h"
@@ -16,6 +17,7 @@
 
 #include <array>
 #include <chrono>
+#include <deque>
 #include <stdexcept>
 #include <string>
 
@@ -31,7 +33,9 @@ class Channel {
   explicit Channel(asio::ip::tcp::socket socket, std::uint32_t max_frame = kDefaultMaxFrame);
 
   // Sends one message (version set here). Throws ChannelError if the peer is gone or the
-  // write does not finish within `timeout`.
+  // write does not finish within `timeout`. While another send is writing, the message is
+  // queued behind it and this call returns at once; a failure then closes the channel
+  // (and surfaces in the pending receive).
   asio::awaitable<void> send(Envelope envelope, std::chrono::milliseconds timeout);
 
   // The next message. Throws ChannelError (closed, timed out), FrameError (a length above
@@ -52,6 +56,8 @@ class Channel {
   std::uint32_t max_frame_;
   std::string peer_;
   std::array<char, 16384> read_buffer_{};
+  std::deque<std::string> outgoing_;  // frames waiting behind the one being written
+  bool writing_ = false;
 };
 
 }  // namespace baton::protocol

@@ -11,7 +11,9 @@
 #include <asio/io_context.hpp>
 #include <asio/write.hpp>
 
+#include <algorithm>
 #include <functional>
+#include <numeric>
 #include <optional>
 
 namespace bp = baton::protocol;
@@ -147,6 +149,38 @@ BOOST_AUTO_TEST_CASE(a_silent_peer_times_out) {
 
 BOOST_AUTO_TEST_CASE(a_peer_closing_mid_message_is_named) {
   expect_receive_error(std::string("\x00\x00\x00\x10hal", 7), "in the middle of a message");
+}
+
+BOOST_AUTO_TEST_CASE(concurrent_senders_never_interleave_their_frames) {
+  std::vector<std::uint64_t> got;
+  run_pair(
+      [&](tcp::socket s) -> asio::awaitable<void> {
+        bp::Channel channel(std::move(s));
+        for (int i = 0; i < 200; ++i) {
+          const std::string reason = (co_await channel.receive(5s)).refusal().reason();
+          // Each message is 256 KiB of one letter followed by its number: a frame torn by
+          // another writer would mix letters or lose its length.
+          const bool whole = reason.size() > 262144 &&
+                             std::all_of(reason.begin(), reason.begin() + 262144, [&](char c) { return c == reason[0]; });
+          got.push_back(whole ? std::stoull(reason.substr(262144)) : 999999);
+        }
+      },
+      [&](tcp::socket s) -> asio::awaitable<void> {
+        auto channel = std::make_shared<bp::Channel>(std::move(s));
+        const auto executor = co_await asio::this_coro::executor;
+        for (std::uint64_t i = 0; i < 200; ++i) {
+          asio::co_spawn(executor, [channel, i]() -> asio::awaitable<void> {
+            bp::Envelope e;
+            e.mutable_refusal()->set_reason(std::string(262144, static_cast<char>('a' + i % 26)) + std::to_string(i));
+            co_await channel->send(e, 5s);
+          }, asio::detached);
+        }
+        asio::steady_timer wait(executor, 1s);
+        co_await wait.async_wait(asio::use_awaitable);
+      });
+  std::vector<std::uint64_t> expected(200);
+  std::iota(expected.begin(), expected.end(), 0);
+  BOOST_TEST(got == expected, boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
