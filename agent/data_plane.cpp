@@ -1,0 +1,57 @@
+#include "agent/data_plane.h"
+
+#include "transport/errors.h"
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+
+#include <stdexcept>
+
+namespace baton::agent {
+
+DataPlane::DataPlane(transport::Context& context, const std::string& address) : context_(context) {
+  transport::Listening listening = context.listen(address);
+  if (listening.error) {
+    throw std::runtime_error("cannot listen for data at " + address + ": " + listening.error.message() + " " +
+                             listening.detail);
+  }
+  listener_ = std::move(listening.listener);
+}
+
+DataPlane::~DataPlane() { stop(); }
+
+void DataPlane::start() {
+  *running_ = true;
+  asio::co_spawn(context_.executor(), accept_loop(running_), asio::detached);
+}
+
+transport::Task<void> DataPlane::accept_loop(std::shared_ptr<bool> running) {
+  // Accept with a short timeout so that stop() is noticed within it.
+  while (*running) {
+    transport::Accepted accepted = co_await listener_->accept(std::chrono::milliseconds(200));
+    if (!*running) break;
+    if (accepted.error) continue;  // idle_timeout, or a peer that failed mid-connect
+    asio::co_spawn(context_.executor(), serve(std::move(accepted.connection), running), asio::detached);
+  }
+}
+
+transport::Task<void> DataPlane::serve(std::unique_ptr<transport::Connection> connection,
+                                       std::shared_ptr<bool> running) {
+  // One connection carries one sender's chunks of a step, one flow after another.
+  while (*running) {
+    std::function<void(const transport::FlowReport&)> finished;
+    auto resolve = [&](const transport::FlowSpec& flow) -> transport::ResolvedSink {
+      if (runner_ == nullptr) return {nullptr, "this agent runs no job"};
+      IncomingFlow incoming = runner_->resolve(flow);
+      finished = std::move(incoming.finished);
+      return incoming.resolved;
+    };
+    const transport::FlowReport report = co_await transport::receive_flow(
+        *connection, resolve, context_.pool(), transport::ReceiveOptions{.expected = {}, .max_range = std::uint64_t{1} << 50,
+                                                                         .frame_timeout = context_.options().frame_timeout});
+    if (finished) finished(report);
+    if (!report.ok()) break;  // the sender closed after its last chunk, or the flow failed
+  }
+}
+
+}  // namespace baton::agent

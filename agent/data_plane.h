@@ -1,0 +1,46 @@
+// The node's data listener: accepts connections from peer agents at any time and hands
+// each incoming flow to the step runner of the job in progress, which decides where its
+// bytes go or refuses it (docs/runtime.md, "The data plane").
+//
+// Threading: runs on the transport context's executor.
+#pragma once
+
+#include "agent/step_runner.h"
+#include "transport/context.h"
+
+#include <memory>
+#include <string>
+
+namespace baton::agent {
+
+class DataPlane {
+ public:
+  // Listens at `address` (TCP "host:port", port 0 = any). Throws std::runtime_error
+  // naming the address when it cannot.
+  DataPlane(transport::Context& context, const std::string& address);
+  ~DataPlane();
+  DataPlane(const DataPlane&) = delete;
+  DataPlane& operator=(const DataPlane&) = delete;
+
+  // The address peers connect to.
+  std::string address() const { return listener_->address(); }
+
+  // Starts accepting (a coroutine on the context's executor).
+  void start();
+  // Stops accepting; connections already accepted end with their current flow.
+  void stop() noexcept { *running_ = false; }
+
+  // The runner incoming flows go to (null: every flow is refused). Not owned.
+  void set_runner(StepRunner* runner) noexcept { runner_ = runner; }
+
+ private:
+  transport::Task<void> accept_loop(std::shared_ptr<bool> running);
+  transport::Task<void> serve(std::unique_ptr<transport::Connection> connection, std::shared_ptr<bool> running);
+
+  transport::Context& context_;
+  std::unique_ptr<transport::Listener> listener_;
+  StepRunner* runner_ = nullptr;
+  std::shared_ptr<bool> running_ = std::make_shared<bool>(false);
+};
+
+}  // namespace baton::agent

@@ -1,0 +1,28 @@
+#include "agent/memory_storage.h"
+
+#include <stdexcept>
+
+namespace baton::agent {
+
+void MemoryStorage::register_region(const std::string& name, std::span<std::byte> bytes) {
+  if (name.empty()) throw std::invalid_argument("a memory region needs a name");
+  regions_[name] = bytes;
+}
+
+void MemoryStorage::unregister_region(const std::string& name) { regions_.erase(name); }
+
+std::span<std::byte> MemoryStorage::region(const std::string& name) const {
+  const auto found = regions_.find(name);
+  if (found == regions_.end()) throw std::runtime_error("no memory region named '" + name + "' is registered");
+  return found->second;
+}
+
+std::unique_ptr<transport::Source> MemoryStorage::source(const std::string& name) {
+  return std::make_unique<transport::MemorySource>(region(name));
+}
+
+std::unique_ptr<transport::Sink> MemoryStorage::sink(const std::string& name) {
+  return std::make_unique<transport::MemorySink>(region(name));
+}
+
+}  // namespace baton::agent

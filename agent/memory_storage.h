@@ -1,0 +1,31 @@
+// Storage over memory an application registered under names: the embedded agent's way
+// to send from and receive into its own arrays without files (DESIGN.md, agent/).
+// Writes outside a region are refused; a name nobody registered is an error naming it.
+#pragma once
+
+#include "agent/storage.h"
+
+#include <cstddef>
+#include <map>
+#include <span>
+#include <string>
+
+namespace baton::agent {
+
+class MemoryStorage final : public Storage {
+ public:
+  // Registers (or replaces) the region `name`. The memory must stay valid, and must not be
+  // touched by the application while a job that names it runs.
+  void register_region(const std::string& name, std::span<std::byte> bytes);
+  void unregister_region(const std::string& name);
+
+  std::unique_ptr<transport::Source> source(const std::string& name) override;
+  std::unique_ptr<transport::Sink> sink(const std::string& name) override;
+
+ private:
+  std::span<std::byte> region(const std::string& name) const;
+
+  std::map<std::string, std::span<std::byte>, std::less<>> regions_;
+};
+
+}  // namespace baton::agent

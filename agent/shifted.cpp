@@ -1,0 +1,26 @@
+#include "agent/shifted.h"
+
+namespace baton::agent {
+
+bool ShiftedSource::inside(std::uint64_t offset, std::uint64_t length) const noexcept {
+  return offset >= stream_ && length <= length_ && offset - stream_ <= length_ - length;
+}
+
+std::optional<std::span<const std::byte>> ShiftedSource::view(std::uint64_t offset, std::size_t length) const {
+  if (!inside(offset, length)) return std::nullopt;
+  return source_.view(offset_ + (offset - stream_), length);
+}
+
+std::error_code ShiftedSource::read(std::uint64_t offset, std::span<std::byte> into) const {
+  if (!inside(offset, into.size())) return std::make_error_code(std::errc::invalid_argument);
+  return source_.read(offset_ + (offset - stream_), into);
+}
+
+std::error_code ShiftedSink::write(std::uint64_t offset, std::span<const std::byte> bytes) {
+  if (offset < stream_ || bytes.size() > length_ || offset - stream_ > length_ - bytes.size()) {
+    return std::make_error_code(std::errc::invalid_argument);
+  }
+  return sink_.write(offset_ + (offset - stream_), bytes);
+}
+
+}  // namespace baton::agent

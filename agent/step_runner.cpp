@@ -1,0 +1,222 @@
+#include "agent/step_runner.h"
+
+#include "agent/shifted.h"
+#include "transport/errors.h"
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace baton::agent {
+
+// One step in progress. Shared with the data plane's flows (IncomingFlow::keep_alive) so
+// that a flow still running when the step ends writes into live objects.
+struct StepRunner::StepState {
+  struct Incoming {
+    const protocol::Chunk* chunk = nullptr;
+    std::unique_ptr<transport::Sink> file;
+    std::unique_ptr<ShiftedSink> sink;
+    bool started = false;
+    bool done = false;
+    std::uint64_t checksum = 0;
+  };
+  std::uint64_t job = 0;
+  std::uint32_t step = 0;
+  std::vector<Incoming> incoming;
+  std::size_t incoming_done = 0;
+  std::size_t sends_running = 0;
+  std::uint64_t bytes_sent = 0;
+  std::string error;  // the first failure
+  std::vector<transport::Connection*> connections;
+  bool over = false;  // run() has returned: late flows are refused
+
+  asio::steady_timer* wake_timer = nullptr;  // the runner's, while run() waits
+
+  void fail(std::string why) {
+    if (error.empty()) error = std::move(why);
+  }
+  void wake() {
+    if (wake_timer != nullptr) wake_timer->cancel();
+  }
+  void finished(const transport::FlowReport& report);
+  bool complete() const { return !error.empty() || (incoming_done == incoming.size() && sends_running == 0); }
+};
+
+StepRunner::StepRunner(transport::Context& context, Storage& storage, protocol::Plan plan, StepOptions options)
+    : context_(context), storage_(storage), plan_(std::move(plan)), options_(options), wake_(context.executor()) {}
+
+StepRunner::~StepRunner() {
+  if (current_) {
+    current_->over = true;
+    current_->wake_timer = nullptr;
+  }
+}
+
+void StepRunner::abort(const std::string& reason) {
+  if (!current_) return;
+  current_->fail("aborted: " + reason);
+  for (transport::Connection* c : current_->connections) c->fail(transport::errc::connection_failed);
+  current_->wake();
+}
+
+transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index) {
+  const auto started = std::chrono::steady_clock::now();
+  protocol::StepReport report;
+  report.set_job(plan_.job());
+  report.set_step(index);
+
+  auto state = std::make_shared<StepState>();
+  state->job = plan_.job_number();
+  state->step = index;
+  const auto planned = std::find_if(plan_.steps().begin(), plan_.steps().end(),
+                                    [&](const protocol::Step& s) { return s.index() == index; });
+  double predicted = 0;
+  if (planned != plan_.steps().end()) {
+    predicted = planned->predicted_seconds();
+    // Open every destination first, so a storage problem fails the step before any byte moves.
+    for (const protocol::Flow& flow : planned->flows()) {
+      if (flow.send()) continue;
+      for (const protocol::Chunk& chunk : flow.chunks()) {
+        StepState::Incoming in;
+        in.chunk = &chunk;
+        try {
+          in.file = storage_.sink(chunk.dst_file());
+        } catch (const std::exception& e) {
+          state->fail(e.what());
+          break;
+        }
+        in.sink = std::make_unique<ShiftedSink>(*in.file, chunk.stream_offset(), chunk.dst_offset(), chunk.length());
+        state->incoming.push_back(std::move(in));
+      }
+    }
+  }
+  current_ = state;
+  state->wake_timer = &wake_;
+  if (planned != plan_.steps().end() && state->error.empty()) {
+    for (const protocol::Flow& flow : planned->flows()) {
+      if (!flow.send()) continue;
+      ++state->sends_running;
+      asio::co_spawn(context_.executor(), send(state, flow), asio::detached);
+    }
+  }
+
+  const auto timeout = std::max<std::chrono::milliseconds>(
+      options_.min_step_timeout,
+      std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(predicted * options_.step_timeout_factor * 1000))));
+  const auto deadline = started + timeout;
+  bool timed_out = false;
+  while (!state->complete()) {
+    if (std::chrono::steady_clock::now() >= deadline) {
+      timed_out = true;
+      break;
+    }
+    wake_.expires_at(deadline);
+    co_await wake_.async_wait(transport::use_nothrow);
+  }
+  if (timed_out) {
+    std::size_t missing = state->incoming.size() - state->incoming_done;
+    state->fail("step " + std::to_string(index) + " timed out after " + std::to_string(timeout.count()) + " ms with " +
+                std::to_string(missing) + " incoming chunk(s) missing and " + std::to_string(state->sends_running) +
+                " send flow(s) unfinished");
+  }
+  // On failure, end the sends still running and wait for them: they use this step's state.
+  if (!state->error.empty()) {
+    for (transport::Connection* c : state->connections) c->fail(transport::errc::connection_failed);
+    while (state->sends_running > 0) {
+      wake_.expires_after(std::chrono::milliseconds(50));
+      co_await wake_.async_wait(transport::use_nothrow);
+    }
+  }
+  state->over = true;
+  state->wake_timer = nullptr;
+
+  std::uint64_t received = 0;
+  for (const StepState::Incoming& in : state->incoming) {
+    if (!in.done) continue;
+    protocol::ChunkDigest* digest = report.add_digests();
+    digest->set_transfer(in.chunk->transfer());
+    digest->set_dst_offset(in.chunk->dst_offset());
+    digest->set_length(in.chunk->length());
+    digest->set_xxh3(in.checksum);
+    received += in.chunk->length();
+  }
+  report.set_ok(state->error.empty());
+  report.set_error(state->error);
+  report.set_bytes(received + state->bytes_sent);
+  report.set_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  co_return report;
+}
+
+transport::Task<void> StepRunner::send(std::shared_ptr<StepState> state, const protocol::Flow& flow) {
+  const std::string where = "step " + std::to_string(state->step) + " to " + flow.peer() + " (" + flow.peer_address() + ")";
+  auto connected = co_await context_.connect(flow.peer_address());
+  if (connected.error) {
+    state->fail(where + ": cannot connect: " + connected.error.message() + " " + connected.detail);
+  } else if (!state->error.empty()) {
+    // The step already failed while we were connecting.
+  } else {
+    transport::Connection& connection = *connected.connection;
+    state->connections.push_back(&connection);
+    transport::SteadyPacer pacer({.rate_bytes_per_second = static_cast<std::uint64_t>(flow.rate()), .burst_bytes = 0},
+                                 nullptr, std::chrono::steady_clock::now());
+    for (const protocol::Chunk& chunk : flow.chunks()) {
+      std::unique_ptr<transport::Source> file;
+      try {
+        file = storage_.source(chunk.src_file());
+      } catch (const std::exception& e) {
+        state->fail(where + ": " + e.what());
+        break;
+      }
+      const ShiftedSource source(*file, chunk.stream_offset(), chunk.src_offset(), chunk.length());
+      const transport::FlowSpec spec{.job = state->job, .step = state->step, .offset = chunk.stream_offset(),
+                                     .length = chunk.length()};
+      const transport::FlowReport sent =
+          co_await transport::send_flow(connection, spec, source, pacer, context_.pool(), options_.send);
+      if (!sent.ok()) {
+        state->fail(where + ": transfer " + std::to_string(chunk.transfer()) + ": " + sent.describe());
+        break;
+      }
+      state->bytes_sent += chunk.length();
+    }
+    std::erase(state->connections, &connection);
+  }
+  --state->sends_running;
+  state->wake();
+}
+
+IncomingFlow StepRunner::resolve(const transport::FlowSpec& flow) {
+  const std::shared_ptr<StepState> state = current_;
+  const auto refuse = [&](std::string why) { return IncomingFlow{{nullptr, std::move(why)}, nullptr}; };
+  if (!state || state->over || flow.job != state->job || flow.step != state->step) {
+    return refuse("no step of job " + std::to_string(flow.job) + " step " + std::to_string(flow.step) + " is running here");
+  }
+  for (StepState::Incoming& in : state->incoming) {
+    if (in.chunk->stream_offset() != flow.offset || in.chunk->length() != flow.length) continue;
+    if (in.started) return refuse("the chunk at stream offset " + std::to_string(flow.offset) + " arrived twice");
+    in.started = true;
+    return IncomingFlow{{in.sink.get(), {}}, [state](const transport::FlowReport& r) { state->finished(r); }};
+  }
+  return refuse("no planned chunk [" + std::to_string(flow.offset) + ", " + std::to_string(flow.end()) + ") in step " +
+                std::to_string(flow.step));
+}
+
+void StepRunner::StepState::finished(const transport::FlowReport& report) {
+  if (over) return;
+  for (Incoming& in : incoming) {
+    if (!in.started || in.done || in.chunk->stream_offset() != report.flow.offset) continue;
+    if (report.ok()) {
+      in.done = true;
+      in.checksum = report.checksum;
+      ++incoming_done;
+    } else {
+      fail("step " + std::to_string(step) + ": receiving transfer " + std::to_string(in.chunk->transfer()) + ": " +
+           report.describe());
+    }
+    wake();
+    return;
+  }
+}
+
+}  // namespace baton::agent

@@ -1,0 +1,72 @@
+// Runs one agent's part of a job, step by step (docs/runtime.md, "Steps" and "The data
+// plane"): on each release it sends its chunks to their receivers at the planned rate and
+// waits until every chunk due to it has arrived and been verified, then reports the step
+// with one digest per received chunk.
+//
+// Incoming flows arrive on the node's data listener (agent/data_plane.h), which asks
+// resolve() where each one goes and calls the answer's `finished` when the flow ends.
+//
+// Threading: everything runs on the transport context's executor. One run() at a time.
+#pragma once
+
+#include "agent/storage.h"
+#include "protocol/baton.pb.h"
+#include "transport/context.h"
+#include "transport/flow.h"
+
+#include <asio/steady_timer.hpp>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace baton::agent {
+
+struct StepOptions {
+  // A step fails when its chunks have not all arrived by max(min_step_timeout,
+  // step_timeout_factor × the planned duration).
+  std::chrono::milliseconds min_step_timeout{30'000};
+  double step_timeout_factor = 4.0;
+  transport::SendOptions send{};
+};
+
+// What resolve() gives the data plane: the sink, and what to call when the flow ends. It
+// holds the step's state, so the sink stays alive even if the step is over (aborted, or
+// the runner gone) before the flow ends.
+struct IncomingFlow {
+  transport::ResolvedSink resolved;
+  std::function<void(const transport::FlowReport&)> finished;  // empty when refused
+};
+
+class StepRunner {
+ public:
+  // `plan` must have passed check_plan. The context and storage outlive the runner.
+  StepRunner(transport::Context& context, Storage& storage, protocol::Plan plan, StepOptions options = {});
+  ~StepRunner();
+
+  const protocol::Plan& plan() const noexcept { return plan_; }
+
+  // Runs step `index` and reports it. Never throws for a network or storage problem: the
+  // report says what went wrong (ok = false, error names the peer and chunk).
+  transport::Task<protocol::StepReport> run(std::uint32_t index);
+
+  // Ends the running step (if any) as failed with `reason`: its connections are closed
+  // and run() returns promptly.
+  void abort(const std::string& reason);
+
+  IncomingFlow resolve(const transport::FlowSpec& flow);
+
+ private:
+  struct StepState;
+  transport::Task<void> send(std::shared_ptr<StepState> state, const protocol::Flow& flow);
+
+  transport::Context& context_;
+  Storage& storage_;
+  protocol::Plan plan_;
+  StepOptions options_;
+  std::shared_ptr<StepState> current_;
+  asio::steady_timer wake_;
+};
+
+}  // namespace baton::agent
