@@ -1,0 +1,71 @@
+// The coordinator's journal (docs/runtime.md "The journal", docs/journal.md): every job
+// and every step's outcome in one SQLite file, durable when each call returns, so a
+// restarted coordinator can resume the unfinished jobs.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace SQLite {
+class Database;
+}
+
+namespace baton::coordinator {
+
+struct JobRecord {
+  std::uint64_t id = 0;
+  std::string submitted;  // UTC, ISO 8601 ("2026-11-22T07:50:00Z")
+  std::string spec;       // the job's JSON as submitted
+  std::string state;      // queued, planning, running, done, failed, cancelled
+  std::string error;      // why it failed; empty otherwise
+};
+
+struct StepRecord {
+  std::uint32_t step = 0;
+  std::uint32_t attempts = 0;
+  double predicted = 0;   // seconds, the model's
+  double measured = 0;    // seconds, on the wire
+  std::uint64_t bytes = 0;
+  std::string finished;   // UTC, ISO 8601, when it completed; empty: not (yet) finished
+};
+
+class Journal {
+ public:
+  static constexpr int kSchemaVersion = 1;
+
+  // Opens or creates the journal at `path`. Throws std::runtime_error naming the path
+  // when the file is not SQLite, is another schema version, or cannot be opened.
+  explicit Journal(const std::filesystem::path& path);
+  ~Journal();
+  Journal(const Journal&) = delete;
+  Journal& operator=(const Journal&) = delete;
+
+  // A new job in state "queued"; returns its id (ids only increase, never reused).
+  std::uint64_t add_job(const std::string& spec_json);
+  // Throws std::invalid_argument for an unknown job or state.
+  void set_state(std::uint64_t id, const std::string& state, const std::string& error = "");
+  // Inserts or replaces the step's row. Throws std::invalid_argument for an unknown job.
+  void record_step(std::uint64_t id, const StepRecord& step);
+
+  std::vector<JobRecord> jobs();                 // by id
+  std::optional<JobRecord> job(std::uint64_t id);
+  std::vector<StepRecord> steps(std::uint64_t id);  // by step
+  std::vector<std::uint64_t> unfinished();       // queued, planning or running, by id
+
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+  std::mutex mutex_;  // one call at a time on the connection
+  std::unique_ptr<SQLite::Database> db_;
+};
+
+// The current time as the journal writes it.
+std::string utc_now();
+
+}  // namespace baton::coordinator

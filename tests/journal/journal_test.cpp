@@ -1,0 +1,184 @@
+// The journal: round trips, restarts, resumable jobs, clear errors on a bad file, and
+// records that survive the writing process dying without closing.
+#include "coordinator/journal/journal.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace bc = baton::coordinator;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh directory under /tmp, removed afterwards.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "baton-journal-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+    path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// Runs `f`, which must throw std::runtime_error whose message has every one of `parts`.
+template <class F>
+void check_error(F f, std::initializer_list<std::string> parts) {
+  try {
+    f();
+    BOOST_FAIL("no exception");
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    for (const std::string& p : parts) BOOST_TEST(what.find(p) != std::string::npos, what << " lacks " << p);
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(journal)
+
+BOOST_AUTO_TEST_CASE(round_trip_and_restart) {
+  TempDir dir;
+  const fs::path file = dir.path / "journal.sqlite";
+  std::uint64_t first = 0, second = 0;
+  {
+    bc::Journal j(file);
+    BOOST_TEST(j.jobs().empty());
+    first = j.add_job(R"({"senders":["a0"]})");
+    second = j.add_job(R"({"senders":["a1"]})");
+    BOOST_TEST(second > first);
+    j.set_state(first, "running");
+    j.record_step(first, {0, 1, 0.5, 0.75, 4096, "2026-11-22T07:50:00Z"});
+    j.record_step(first, {1, 1, 0.25, 0.0, 0, ""});
+    j.record_step(first, {1, 2, 0.25, 0.5, 2048, "2026-11-22T07:51:00Z"});  // upsert: retried
+    j.set_state(second, "failed", "agent b0 died");
+
+    const auto jobs = j.jobs();
+    BOOST_REQUIRE_EQUAL(jobs.size(), 2u);
+    BOOST_TEST(jobs[0].id == first);
+    BOOST_TEST(jobs[0].spec == R"({"senders":["a0"]})");
+    BOOST_TEST(jobs[0].state == "running");
+    BOOST_TEST(jobs[0].error.empty());
+    BOOST_TEST(jobs[0].submitted.size() == 20u);  // 2026-11-22T07:50:00Z
+    BOOST_TEST(jobs[1].error == "agent b0 died");
+    BOOST_TEST(!j.job(second + 100).has_value());
+    BOOST_CHECK_THROW(j.set_state(second + 100, "done"), std::invalid_argument);
+    BOOST_CHECK_THROW(j.set_state(first, "sleeping"), std::invalid_argument);
+    BOOST_CHECK_THROW(j.record_step(second + 100, {0, 1, 0, 0, 0, ""}), std::invalid_argument);
+  }
+  // A restart: a new Journal on the same file sees everything.
+  bc::Journal j(file);
+  const auto job = j.job(first);
+  BOOST_REQUIRE(job.has_value());
+  BOOST_TEST(job->state == "running");
+  const auto steps = j.steps(first);
+  BOOST_REQUIRE_EQUAL(steps.size(), 2u);
+  BOOST_TEST(steps[0].step == 0u);
+  BOOST_TEST(steps[0].attempts == 1u);
+  BOOST_TEST(steps[0].predicted == 0.5);
+  BOOST_TEST(steps[0].measured == 0.75);
+  BOOST_TEST(steps[0].bytes == 4096u);
+  BOOST_TEST(steps[0].finished == "2026-11-22T07:50:00Z");
+  BOOST_TEST(steps[1].attempts == 2u);
+  BOOST_TEST(steps[1].bytes == 2048u);
+  BOOST_TEST(steps[1].finished == "2026-11-22T07:51:00Z");
+  BOOST_TEST(j.steps(second).empty());
+  BOOST_TEST(j.job(second)->error == "agent b0 died");
+  const std::uint64_t third = j.add_job("{}");
+  BOOST_TEST(third > second);
+}
+
+BOOST_AUTO_TEST_CASE(unfinished_follows_states) {
+  TempDir dir;
+  bc::Journal j(dir.path / "journal.sqlite");
+  const auto a = j.add_job("{}"), b = j.add_job("{}"), c = j.add_job("{}"), d = j.add_job("{}");
+  BOOST_TEST((j.unfinished() == std::vector<std::uint64_t>{a, b, c, d}));
+  j.set_state(a, "planning");
+  j.set_state(b, "running");
+  j.set_state(c, "done");
+  BOOST_TEST((j.unfinished() == std::vector<std::uint64_t>{a, b, d}));
+  j.set_state(a, "failed", "no route");
+  j.set_state(d, "cancelled");
+  BOOST_TEST((j.unfinished() == std::vector<std::uint64_t>{b}));
+  j.set_state(b, "done");
+  BOOST_TEST(j.unfinished().empty());
+}
+
+BOOST_AUTO_TEST_CASE(bad_files_are_named) {
+  TempDir dir;
+  const fs::path garbage = dir.path / "garbage.sqlite";
+  {
+    std::ofstream out(garbage, std::ios::binary);
+    for (int i = 0; i < 512; ++i) out << "this is not a database ";
+  }
+  check_error([&] { bc::Journal j(garbage); }, {garbage.string(), "not a database"});
+
+  const fs::path other = dir.path / "other.sqlite";
+  {
+    SQLite::Database db(other.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    db.exec("PRAGMA user_version=99");
+  }
+  check_error([&] { bc::Journal j(other); }, {other.string(), "schema_version 99", "expected 1"});
+
+  const fs::path foreign = dir.path / "foreign.sqlite";
+  {
+    SQLite::Database db(foreign.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    db.exec("CREATE TABLE t (x)");
+  }
+  check_error([&] { bc::Journal j(foreign); }, {foreign.string(), "not a Baton journal"});
+
+  const fs::path nowhere = dir.path / "missing-dir" / "journal.sqlite";
+  check_error([&] { bc::Journal j(nowhere); }, {nowhere.string()});
+}
+
+// A child writes and dies without closing (no destructors, no checkpoint); the parent's
+// reopened journal still finds what each call had written when it returned.
+BOOST_AUTO_TEST_CASE(records_survive_a_dying_process) {
+  TempDir dir;
+  const fs::path file = dir.path / "journal.sqlite";
+  std::uint64_t before = 0;
+  {
+    bc::Journal j(file);
+    before = j.add_job("{}");
+  }
+  const pid_t child = fork();
+  BOOST_REQUIRE(child >= 0);
+  if (child == 0) {
+    int code = 1;
+    try {
+      auto* j = new bc::Journal(file);  // never deleted: the process just ends
+      const std::uint64_t id = j->add_job(R"({"from":"child"})");
+      j->set_state(id, "running");
+      j->record_step(id, {0, 1, 0.1, 0.2, 123, "2026-11-22T08:00:00Z"});
+      code = 0;
+    } catch (...) {
+    }
+    _exit(code);
+  }
+  int status = 0;
+  BOOST_REQUIRE(waitpid(child, &status, 0) == child);
+  BOOST_REQUIRE(WIFEXITED(status));
+  BOOST_REQUIRE_EQUAL(WEXITSTATUS(status), 0);
+
+  bc::Journal j(file);
+  const auto jobs = j.jobs();
+  BOOST_REQUIRE_EQUAL(jobs.size(), 2u);
+  BOOST_TEST(jobs[1].id > before);
+  BOOST_TEST(jobs[1].spec == R"({"from":"child"})");
+  BOOST_TEST(jobs[1].state == "running");
+  const auto steps = j.steps(jobs[1].id);
+  BOOST_REQUIRE_EQUAL(steps.size(), 1u);
+  BOOST_TEST(steps[0].bytes == 123u);
+  BOOST_TEST((j.unfinished() == std::vector<std::uint64_t>{before, jobs[1].id}));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
