@@ -1,0 +1,123 @@
+#include "agent/data_root.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <system_error>
+#include <unistd.h>
+
+namespace baton::agent {
+
+Fd& Fd::operator=(Fd&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.release();
+  }
+  return *this;
+}
+
+Fd::~Fd() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+int Fd::release() {
+  const int fd = fd_;
+  fd_ = -1;
+  return fd;
+}
+
+std::string check_name(std::string_view name) {
+  if (name.empty()) return "empty file name";
+  if (name.size() > max_name_bytes) return "file name longer than " + std::to_string(max_name_bytes) + " bytes";
+  if (name.find('\0') != std::string_view::npos) return "file name contains a NUL byte";
+  if (name.front() == '/') return "absolute file name " + std::string(name);
+  std::size_t start = 0;
+  while (start <= name.size()) {
+    const std::size_t end = std::min(name.find('/', start), name.size());
+    if (name.substr(start, end - start) == "..") return "file name " + std::string(name) + " contains '..'";
+    start = end + 1;
+  }
+  return {};
+}
+
+namespace {
+
+[[noreturn]] void throw_open_error(int error, std::string_view name, const std::filesystem::path& root) {
+  std::string what = std::string(name);
+  if (error == EXDEV) what += ": outside the data root " + root.string();
+  else if (error == ENOSYS) what += ": openat2(2) is not available (Linux 5.6 or later is needed)";
+  else what += " (under " + root.string() + ")";
+  throw std::system_error(error, std::generic_category(), what);
+}
+
+void require_name(std::string_view name) {
+  if (auto error = check_name(name); !error.empty()) throw std::invalid_argument(error);
+}
+
+}  // namespace
+
+DataRoot::DataRoot(const std::filesystem::path& directory) : path_(directory) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(directory, ec))
+    throw std::invalid_argument("data root " + directory.string() + " is not an existing directory");
+  dir_ = Fd(::open(directory.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!dir_) throw std::system_error(errno, std::generic_category(), "data root " + directory.string());
+}
+
+Fd DataRoot::open_beneath(int dirfd, const std::string& relative, std::uint64_t flags, std::uint64_t mode,
+                          std::string_view name) const {
+  open_how how{};
+  how.flags = flags | O_CLOEXEC;
+  how.mode = mode;
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+  long fd;
+  do fd = ::syscall(SYS_openat2, dirfd, relative.c_str(), &how, sizeof how);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0) throw_open_error(errno, name, path_);
+  return Fd(static_cast<int>(fd));
+}
+
+Fd DataRoot::open_source(std::string_view name) const {
+  require_name(name);
+  return open_beneath(dir_.get(), std::string(name), O_RDONLY, 0, name);
+}
+
+// Creates each missing parent in turn, inside its parent opened beneath the root, so a
+// symlinked directory cannot lead mkdirat outside the root.
+void DataRoot::make_parents(std::string_view name) const {
+  std::size_t slash = name.find('/');
+  std::size_t start = 0;
+  while (slash != std::string_view::npos) {
+    const std::string part(name.substr(start, slash - start));
+    if (!part.empty() && part != ".") {
+      const std::string parent = start == 0 ? std::string(".") : std::string(name.substr(0, start));
+      const Fd dir = open_beneath(dir_.get(), parent, O_PATH | O_DIRECTORY, 0, name);
+      if (::mkdirat(dir.get(), part.c_str(), 0755) != 0 && errno != EEXIST) throw_open_error(errno, name, path_);
+    }
+    start = slash + 1;
+    slash = name.find('/', start);
+  }
+}
+
+Fd DataRoot::open_destination(std::string_view name) const {
+  require_name(name);
+  make_parents(name);
+  return open_beneath(dir_.get(), std::string(name), O_WRONLY | O_CREAT, 0644, name);
+}
+
+std::uint64_t DataRoot::file_size(std::string_view name) const {
+  require_name(name);
+  // O_PATH: no read access needed, and a FIFO cannot block the check.
+  const Fd fd = open_beneath(dir_.get(), std::string(name), O_PATH, 0, name);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) throw_open_error(errno, name, path_);
+  if (!S_ISREG(st.st_mode))
+    throw std::system_error(std::make_error_code(std::errc::invalid_argument), std::string(name) + ": not a regular file");
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
+}  // namespace baton::agent

@@ -1,0 +1,63 @@
+// The agent's data root: the one directory plans may read and write. Names are checked
+// lexically (check_name) and files are opened with openat2(2) RESOLVE_BENEATH, so the
+// kernel refuses any path, symlink included, that leads outside the root.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace baton::agent {
+
+// An owned file descriptor, closed on destruction.
+class Fd {
+ public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(Fd&& other) noexcept : fd_(other.release()) {}
+  Fd& operator=(Fd&& other) noexcept;
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd();
+  int get() const { return fd_; }
+  int release();
+  explicit operator bool() const { return fd_ >= 0; }
+
+ private:
+  int fd_ = -1;
+};
+
+// Names longer than this are refused.
+inline constexpr std::size_t max_name_bytes = 4096;
+
+// "" when `name` may be used under a data root, otherwise why not: empty, absolute, a
+// ".." component, a NUL byte, or longer than max_name_bytes.
+std::string check_name(std::string_view name);
+
+class DataRoot {
+ public:
+  // Throws std::invalid_argument naming `directory` if it is not an existing directory.
+  explicit DataRoot(const std::filesystem::path& directory);
+
+  const std::filesystem::path& path() const { return path_; }
+
+  // Read-only. Throws std::invalid_argument for a bad name, std::system_error naming
+  // the file otherwise ("outside the data root" when the kernel says it escapes).
+  Fd open_source(std::string_view name) const;
+  // Write-only, created with mode 0644 if missing, never truncated; missing parent
+  // directories inside the root are created. Throws like open_source.
+  Fd open_destination(std::string_view name) const;
+  // The size of an existing file under the root. Throws like open_source.
+  std::uint64_t file_size(std::string_view name) const;
+
+ private:
+  Fd open_beneath(int dirfd, const std::string& relative, std::uint64_t flags, std::uint64_t mode,
+                  std::string_view name) const;
+  void make_parents(std::string_view name) const;
+
+  std::filesystem::path path_;
+  Fd dir_;
+};
+
+}  // namespace baton::agent

@@ -1,0 +1,154 @@
+#include "agent/data_root.h"
+#include "tests/agent/temp_dir.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <fcntl.h>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <system_error>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using baton::agent::check_name;
+using baton::agent::DataRoot;
+using baton::agent::test::TempDir;
+
+namespace {
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The message of the std::system_error `open` throws, or "" if it does not throw.
+template <typename Open>
+std::string open_error(Open open) {
+  try {
+    open();
+  } catch (const std::system_error& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(data_root)
+
+BOOST_AUTO_TEST_CASE(names_that_escape_or_are_malformed_are_refused) {
+  BOOST_TEST(check_name("x.bin") == "");
+  BOOST_TEST(check_name("a/b/x.bin") == "");
+  BOOST_TEST(check_name("a/..b/x..") == "");
+  BOOST_TEST(check_name("") == "empty file name");
+  BOOST_TEST(check_name("../x") == "file name ../x contains '..'");
+  BOOST_TEST(check_name("a/../../x") == "file name a/../../x contains '..'");
+  BOOST_TEST(check_name("a/..") == "file name a/.. contains '..'");
+  BOOST_TEST(check_name("/etc/passwd") == "absolute file name /etc/passwd");
+  BOOST_TEST(check_name(std::string_view("a\0b", 3)) == "file name contains a NUL byte");
+  BOOST_TEST(check_name(std::string(4096, 'x')) == "");
+  BOOST_TEST(check_name(std::string(4097, 'x')) == "file name longer than 4096 bytes");
+}
+
+BOOST_AUTO_TEST_CASE(root_must_be_an_existing_directory) {
+  TempDir dir;
+  dir.write("file", "x");
+  BOOST_CHECK_THROW(DataRoot(dir.path / "missing"), std::invalid_argument);
+  try {
+    DataRoot root(dir.path / "file");
+    BOOST_FAIL("a plain file was accepted as the data root");
+  } catch (const std::invalid_argument& e) {
+    BOOST_TEST(std::string(e.what()).find((dir.path / "file").string()) != std::string::npos);
+  }
+  BOOST_CHECK_NO_THROW(DataRoot{dir.path});
+}
+
+BOOST_AUTO_TEST_CASE(bad_names_are_refused_by_open) {
+  TempDir dir;
+  DataRoot root(dir.path);
+  BOOST_CHECK_THROW(root.open_source("../x"), std::invalid_argument);
+  BOOST_CHECK_THROW(root.open_source("/etc/passwd"), std::invalid_argument);
+  BOOST_CHECK_THROW(root.open_destination("a/../../x"), std::invalid_argument);
+  BOOST_TEST(!fs::exists(dir.path.parent_path() / "x"));
+}
+
+BOOST_AUTO_TEST_CASE(symlink_out_of_the_root_is_refused_by_the_kernel) {
+  TempDir dir;
+  fs::create_directory_symlink("/etc", dir.path / "etc");
+  fs::create_symlink("/etc/hostname", dir.path / "host");
+  DataRoot root(dir.path);
+  const std::string through_dir = open_error([&] { root.open_source("etc/passwd"); });
+  BOOST_TEST(through_dir.find("etc/passwd") != std::string::npos);
+  BOOST_TEST(through_dir.find("outside the data root") != std::string::npos);
+  const std::string through_file = open_error([&] { root.open_source("host"); });
+  BOOST_TEST(through_file.find("outside the data root") != std::string::npos);
+  BOOST_TEST(open_error([&] { root.open_destination("etc/baton-test"); }).find("outside the data root") !=
+             std::string::npos);
+  BOOST_TEST(open_error([&] { root.file_size("etc/passwd"); }).find("outside the data root") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(symlink_inside_the_root_is_followed) {
+  TempDir dir;
+  dir.write("data/x.bin", "hello");
+  fs::create_symlink("data/x.bin", dir.path / "link");
+  fs::create_directory_symlink("data", dir.path / "d");
+  DataRoot root(dir.path);
+  auto fd = root.open_source("link");
+  char buffer[8] = {};
+  BOOST_TEST(::read(fd.get(), buffer, sizeof buffer) == 5);
+  BOOST_TEST(std::string(buffer) == "hello");
+  BOOST_TEST(root.file_size("d/x.bin") == 5u);
+}
+
+BOOST_AUTO_TEST_CASE(missing_source_names_the_file) {
+  TempDir dir;
+  DataRoot root(dir.path);
+  const std::string error = open_error([&] { root.open_source("nope.bin"); });
+  BOOST_TEST(error.find("nope.bin") != std::string::npos);
+  BOOST_CHECK_THROW(root.file_size("nope.bin"), std::system_error);
+}
+
+BOOST_AUTO_TEST_CASE(destination_parents_are_created_with_mode_0644) {
+  TempDir dir;
+  DataRoot root(dir.path);
+  {
+    auto fd = root.open_destination("a/b/c/y.bin");
+    BOOST_TEST(::pwrite(fd.get(), "abc", 3, 2) == 3);
+  }
+  BOOST_TEST(fs::is_directory(dir.path / "a/b/c"));
+  BOOST_TEST(read_all(dir.path / "a/b/c/y.bin") == std::string("\0\0abc", 5));
+  BOOST_TEST(root.file_size("a/b/c/y.bin") == 5u);
+  const auto perms = fs::status(dir.path / "a/b/c/y.bin").permissions() & fs::perms::all;
+  BOOST_TEST(((perms & ~fs::perms(0644)) == fs::perms::none));  // umask may only remove bits
+  BOOST_TEST(((perms & fs::perms::owner_write) != fs::perms::none));
+}
+
+BOOST_AUTO_TEST_CASE(destination_is_not_truncated) {
+  TempDir dir;
+  dir.write("y.bin", "0123456789");
+  DataRoot root(dir.path);
+  {
+    auto fd = root.open_destination("y.bin");
+    BOOST_TEST(::pwrite(fd.get(), "ab", 2, 3) == 2);
+    BOOST_TEST((::fcntl(fd.get(), F_GETFL) & O_ACCMODE) == O_WRONLY);
+  }
+  BOOST_TEST(read_all(dir.path / "y.bin") == "012ab56789");
+}
+
+BOOST_AUTO_TEST_CASE(fd_is_closed_and_moved) {
+  TempDir dir;
+  dir.write("x", "1");
+  DataRoot root(dir.path);
+  int raw = -1;
+  {
+    auto fd = root.open_source("x");
+    raw = fd.get();
+    baton::agent::Fd moved = std::move(fd);
+    BOOST_TEST(!fd);
+    BOOST_TEST(moved.get() == raw);
+  }
+  BOOST_TEST(::fcntl(raw, F_GETFD) == -1);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
