@@ -30,7 +30,8 @@ struct StepRunner::StepState {
   std::uint64_t bytes_sent = 0;
   std::string error;  // the first failure
   std::vector<transport::Connection*> connections;
-  bool over = false;  // run() has returned: late flows are refused
+  bool run_started = false;  // released here (else prepared by an early flow)
+  bool over = false;         // run() has returned: late flows are refused
 
   asio::steady_timer* wake_timer = nullptr;  // the runner's, while run() waits
 
@@ -61,20 +62,18 @@ void StepRunner::abort(const std::string& reason) {
   current_->wake();
 }
 
-transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index) {
-  const auto started = std::chrono::steady_clock::now();
-  protocol::StepReport report;
-  report.set_job(plan_.job());
-  report.set_step(index);
+const protocol::Step* StepRunner::find_step(std::uint32_t index) const {
+  for (const protocol::Step& step : plan_.steps()) {
+    if (step.index() == index) return &step;
+  }
+  return nullptr;
+}
 
+std::shared_ptr<StepRunner::StepState> StepRunner::prepare(std::uint32_t index) {
   auto state = std::make_shared<StepState>();
   state->job = plan_.job_number();
   state->step = index;
-  const auto planned = std::find_if(plan_.steps().begin(), plan_.steps().end(),
-                                    [&](const protocol::Step& s) { return s.index() == index; });
-  double predicted = 0;
-  if (planned != plan_.steps().end()) {
-    predicted = planned->predicted_seconds();
+  if (const protocol::Step* planned = find_step(index)) {
     // Open every destination first, so a storage problem fails the step before any byte moves.
     for (const protocol::Flow& flow : planned->flows()) {
       if (flow.send()) continue;
@@ -92,9 +91,26 @@ transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index) {
       }
     }
   }
+  if (current_) current_->wake_timer = nullptr;
   current_ = state;
+  return state;
+}
+
+transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index) {
+  const auto started = std::chrono::steady_clock::now();
+  protocol::StepReport report;
+  report.set_job(plan_.job());
+  report.set_step(index);
+
+  // A sender may have started this step before its release reached us: reuse the state
+  // its first flow prepared (see resolve()).
+  std::shared_ptr<StepState> state = current_;
+  if (!state || state->step != index || state->over || state->run_started) state = prepare(index);
+  state->run_started = true;
+  const protocol::Step* planned = find_step(index);
+  const double predicted = planned != nullptr ? planned->predicted_seconds() : 0;
   state->wake_timer = &wake_;
-  if (planned != plan_.steps().end() && state->error.empty()) {
+  if (planned != nullptr && state->error.empty()) {
     for (const protocol::Flow& flow : planned->flows()) {
       if (!flow.send()) continue;
       ++state->sends_running;
@@ -187,6 +203,13 @@ transport::Task<void> StepRunner::send(std::shared_ptr<StepState> state, const p
 }
 
 IncomingFlow StepRunner::resolve(const transport::FlowSpec& flow) {
+  // The barrier guarantees a sender starts step s only after every agent reported step
+  // s - 1 (or its failed attempt at s): a flow arriving before our own release of its step
+  // finds our previous step over, and prepares its step here for run() to pick up.
+  if (flow.job == plan_.job_number() && find_step(flow.step) != nullptr &&
+      (!current_ || current_->over || (!current_->run_started && current_->step != flow.step))) {
+    prepare(static_cast<std::uint32_t>(flow.step));
+  }
   const std::shared_ptr<StepState> state = current_;
   const auto refuse = [&](std::string why) { return IncomingFlow{{nullptr, std::move(why)}, nullptr}; };
   if (!state || state->over || flow.job != state->job || flow.step != state->step) {

@@ -59,6 +59,9 @@ class StepRunner {
 
  private:
   struct StepState;
+  const protocol::Step* find_step(std::uint32_t index) const;
+  // A fresh state for step `index` with its destinations open; it becomes current_.
+  std::shared_ptr<StepState> prepare(std::uint32_t index);
   transport::Task<void> send(std::shared_ptr<StepState> state, const protocol::Flow& flow);
 
   transport::Context& context_;

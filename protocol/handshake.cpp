@@ -27,7 +27,7 @@ asio::awaitable<Envelope> expect(Channel& channel, Envelope::BodyCase expected, 
 
 }  // namespace
 
-asio::awaitable<std::string> handshake(Channel& channel, const Identity& self, std::string_view peer_role,
+asio::awaitable<std::string> handshake(Channel& channel, Identity self, std::string peer_role,
                                        std::chrono::milliseconds timeout) {
   const std::string nonce = make_nonce();
   Envelope hello;
@@ -40,7 +40,7 @@ asio::awaitable<std::string> handshake(Channel& channel, const Identity& self, s
   const Hello& peer = theirs.hello();
   if (peer.role() != peer_role || peer.nonce().size() != kNonceBytes || peer.node_id().empty() ||
       peer.node_id().size() > 256) {
-    const std::string why = "a " + std::string(peer_role) + " with a " + std::to_string(kNonceBytes) +
+    const std::string why = "a " + peer_role + " with a " + std::to_string(kNonceBytes) +
                             "-byte nonce and a node id of 1 to 256 bytes was expected";
     co_await channel.refuse(why);
     throw AuthError(channel.peer() + ": " + why);

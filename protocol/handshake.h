@@ -28,7 +28,9 @@ struct Identity {
 // Runs the handshake and returns the peer's node id. A peer with another role than
 // `peer_role`, a wrong proof or a Refusal ends it: the peer is told why (Refusal) and
 // AuthError is thrown. Channel errors propagate as they are.
-asio::awaitable<std::string> handshake(Channel& channel, const Identity& self, std::string_view peer_role,
+// (Parameters are taken by value: a coroutine's reference parameters could outlive the
+// caller's temporaries.)
+asio::awaitable<std::string> handshake(Channel& channel, Identity self, std::string peer_role,
                                        std::chrono::milliseconds timeout);
 
 // Reads the cluster's secret from a file (trailing newlines dropped). Throws

@@ -35,11 +35,17 @@ std::error_code MemorySource::read(std::uint64_t offset, std::span<std::byte> in
 
 FileSource::FileSource(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
   if (fd_ < 0) throw std::system_error(last_error(), "cannot open " + path + " for reading");
+  take_size(path);
+}
+
+FileSource::FileSource(int fd, const std::string& name) : fd_(fd) { take_size(name); }
+
+void FileSource::take_size(const std::string& name) {
   struct stat info {};
   if (::fstat(fd_, &info) != 0) {
     const auto error = last_error();
     ::close(fd_);
-    throw std::system_error(error, "cannot stat " + path);
+    throw std::system_error(error, "cannot stat " + name);
   }
   size_ = static_cast<std::uint64_t>(info.st_size);
 }

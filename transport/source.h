@@ -48,6 +48,9 @@ class FileSource final : public Source {
  public:
   // Throws std::system_error naming the path if it cannot be opened.
   explicit FileSource(const std::string& path);
+  // Adopts `fd`, a descriptor open for reading (the agent opens files inside its data
+  // root itself); `name` is for error messages. Throws std::system_error if fstat fails.
+  FileSource(int fd, const std::string& name);
   ~FileSource() override;
   FileSource(const FileSource&) = delete;
   FileSource& operator=(const FileSource&) = delete;
@@ -55,6 +58,8 @@ class FileSource final : public Source {
   std::error_code read(std::uint64_t offset, std::span<std::byte> into) const override;
 
  private:
+  void take_size(const std::string& name);
+
   int fd_ = -1;
   std::uint64_t size_ = 0;
 };
@@ -73,6 +78,8 @@ class MemorySink final : public Sink {
 class FileSink final : public Sink {
  public:
   explicit FileSink(const std::string& path);
+  // Adopts `fd`, a descriptor open for writing.
+  explicit FileSink(int fd) noexcept : fd_(fd) {}
   ~FileSink() override;
   FileSink(const FileSink&) = delete;
   FileSink& operator=(const FileSink&) = delete;

@@ -1,0 +1,260 @@
+#include "agent/agent.h"
+
+#include "protocol/handshake.h"
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/connect.hpp>
+#include <asio/experimental/awaitable_operators.hpp>
+#include <asio/ip/tcp.hpp>
+#include <asio/steady_timer.hpp>
+
+#include <algorithm>
+
+namespace baton::agent {
+namespace {
+
+using namespace asio::experimental::awaitable_operators;
+using std::chrono::milliseconds;
+
+// Connects to "host:port" within `timeout`. Throws protocol::ChannelError naming it.
+transport::Task<asio::ip::tcp::socket> connect_to(std::string address, milliseconds timeout) {
+  const auto colon = address.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == address.size()) {
+    throw protocol::ChannelError("coordinator address '" + address + "' is not host:port");
+  }
+  const auto executor = co_await asio::this_coro::executor;
+  asio::ip::tcp::resolver resolver(executor);
+  auto [resolve_error, endpoints] =
+      co_await resolver.async_resolve(address.substr(0, colon), address.substr(colon + 1), transport::use_nothrow);
+  if (resolve_error) throw protocol::ChannelError("cannot resolve " + address + ": " + resolve_error.message());
+  asio::ip::tcp::socket socket(executor);
+  asio::steady_timer timer(executor, timeout);
+  auto outcome = co_await (asio::async_connect(socket, endpoints, transport::use_nothrow) ||
+                           timer.async_wait(transport::use_nothrow));
+  if (outcome.index() == 1) throw protocol::ChannelError("connecting to " + address + " timed out");
+  if (const auto& [error, endpoint] = std::get<0>(outcome); error) {
+    throw protocol::ChannelError("cannot connect to " + address + ": " + error.message());
+  }
+  co_return socket;
+}
+
+}  // namespace
+
+Agent::Agent(transport::Context& context, DataPlane& data, Storage& storage, AgentOptions options, PlanCheck check)
+    : context_(context), data_(data), storage_(storage), options_(std::move(options)), check_(std::move(check)) {}
+
+Agent::~Agent() { data_.set_runner(nullptr); }
+
+void Agent::say(const std::string& line) const {
+  if (options_.log) options_.log(line);
+}
+
+std::string Agent::status() const {
+  if (!runner_) return registered_ ? "idle" : "connecting to " + options_.coordinator;
+  const protocol::Plan& plan = runner_->plan();
+  const std::string where = "job " + plan.job() + " step ";
+  if (running_step_) return where + std::to_string(*running_step_ + 1) + "/" + std::to_string(plan.steps_size());
+  return "job " + plan.job() + " " + job_state_ + " (" + std::to_string(steps_done_) + "/" +
+         std::to_string(plan.steps_size()) + " steps)";
+}
+
+void Agent::start() {
+  running_ = true;
+  asio::co_spawn(context_.executor(), session_loop(), asio::detached);
+}
+
+void Agent::stop() {
+  running_ = false;
+  if (!running_step_ && channel_) channel_->close();  // else: closed once the step is reported
+}
+
+transport::Task<void> Agent::session_loop() {
+  milliseconds backoff(200);
+  while (running_) {
+    try {
+      auto channel = std::make_shared<protocol::Channel>(co_await connect_to(options_.coordinator, options_.io_timeout));
+      co_await session(channel);
+      backoff = milliseconds(200);  // it worked for a while: retry soon
+    } catch (const std::exception& e) {
+      say(std::string("coordinator session: ") + e.what());
+    }
+    registered_ = false;
+    channel_.reset();
+    if (!running_) break;
+    asio::steady_timer wait(context_.executor(), backoff);
+    co_await wait.async_wait(transport::use_nothrow);
+    backoff = std::min(backoff * 2, options_.max_backoff);
+  }
+  // A step still running reports into the void: wait for it so the runner outlives it.
+  while (running_step_) {
+    asio::steady_timer wait(context_.executor(), milliseconds(20));
+    co_await wait.async_wait(transport::use_nothrow);
+  }
+  stopped_ = true;
+}
+
+transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel) {
+  // A named Identity, not a braced temporary: GCC 12 mis-destroys aggregate temporaries
+  // passed by value into a coroutine (ASan: "free on address which was not malloc()-ed").
+  protocol::Identity self{.role = "agent", .node_id = options_.node_id, .secret = options_.secret};
+  const std::string coordinator = co_await protocol::handshake(*channel, self, "coordinator", options_.io_timeout);
+  protocol::Envelope hello;
+  protocol::Register* reg = hello.mutable_register_();
+  reg->set_node_id(options_.node_id);
+  reg->add_data_addresses(data_.address());
+  for (const std::string& t : options_.transports) reg->add_transports(t);
+  reg->set_rate(options_.rate);
+  reg->set_pool_bytes(context_.options().pool.buffer_count * context_.options().pool.buffer_size);
+  co_await channel->send(std::move(hello), options_.io_timeout);
+  const protocol::Envelope answer = co_await channel->receive(options_.io_timeout);
+  if (answer.body_case() == protocol::Envelope::kRefusal) {
+    throw protocol::ChannelError("coordinator " + coordinator + " refused to register us: " + answer.refusal().reason());
+  }
+  if (answer.body_case() != protocol::Envelope::kRegistered) {
+    co_await channel->refuse("expected registered, got " + std::string(protocol::type_name(answer)));
+    throw protocol::ChannelError("coordinator " + coordinator + " answered register with " +
+                                 std::string(protocol::type_name(answer)));
+  }
+  const double seconds = std::clamp(answer.registered().heartbeat_seconds(), 0.05, 60.0);
+  const milliseconds every(static_cast<std::int64_t>(seconds * 1000));
+  channel_ = channel;
+  registered_ = true;
+  say("registered with coordinator " + coordinator + " at " + options_.coordinator + " as " + options_.node_id +
+      ", data at " + data_.address());
+  if (runner_) co_await send(job_status());
+
+  auto alive = std::make_shared<bool>(true);
+  asio::co_spawn(context_.executor(), heartbeats(channel, every, alive), asio::detached);
+  // Ends the heartbeats however the session ends.
+  const std::unique_ptr<bool, void (*)(bool*)> end_heartbeats(alive.get(), [](bool* a) { *a = false; });
+  {
+    while (channel->is_open()) {
+      const protocol::Envelope message = co_await channel->receive(every * 3);
+      switch (message.body_case()) {
+        case protocol::Envelope::kHeartbeat:
+          break;
+        case protocol::Envelope::kPlan:
+          handle_plan(message.plan());
+          break;
+        case protocol::Envelope::kStepRelease: {
+          const protocol::StepRelease& release = message.step_release();
+          protocol::Envelope refusal;
+          protocol::StepReport* report = refusal.mutable_step_report();
+          report->set_job(release.job());
+          report->set_step(release.step());
+          if (!runner_ || runner_->plan().job() != release.job() || job_state_ != "running") {
+            report->set_error("this agent holds no running plan for job " + release.job());
+          } else if (running_step_) {
+            report->set_error("step " + std::to_string(*running_step_) + " is still running");
+          } else if (!running_) {
+            report->set_error("the agent is stopping");
+          } else {
+            running_step_ = release.step();
+            asio::co_spawn(context_.executor(), run_step(release.step()), asio::detached);
+            break;
+          }
+          co_await send(std::move(refusal));
+          break;
+        }
+        case protocol::Envelope::kAbort:
+          handle_abort(message.abort());
+          break;
+        case protocol::Envelope::kRefusal:
+          throw protocol::ChannelError("coordinator refused us: " + message.refusal().reason());
+        default:
+          co_await channel->refuse("an agent does not accept " + std::string(protocol::type_name(message)));
+          throw protocol::ChannelError("coordinator sent " + std::string(protocol::type_name(message)));
+      }
+    }
+  }
+}
+
+transport::Task<void> Agent::heartbeats(std::shared_ptr<protocol::Channel> channel, milliseconds every,
+                                        std::shared_ptr<bool> alive) {
+  std::uint64_t sequence = 0;
+  asio::steady_timer timer(context_.executor());
+  while (*alive && channel->is_open()) {
+    protocol::Envelope beat;
+    beat.mutable_heartbeat()->set_sequence(sequence++);
+    try {
+      co_await channel->send(std::move(beat), every * 3);
+    } catch (const std::exception&) {
+      co_return;  // the session loop sees the closed channel
+    }
+    timer.expires_after(every);
+    co_await timer.async_wait(transport::use_nothrow);
+  }
+}
+
+void Agent::handle_plan(const protocol::Plan& plan) {
+  protocol::Envelope answer;
+  std::string reason;
+  if (runner_ && job_state_ == "running" && runner_->plan().job() != plan.job()) {
+    reason = "this agent is running job " + runner_->plan().job();
+  } else if (running_step_) {
+    reason = "a step of job " + runner_->plan().job() + " is still running";
+  } else {
+    reason = check_(plan);
+  }
+  if (!reason.empty()) {
+    answer.mutable_plan_refused()->set_job(plan.job());
+    answer.mutable_plan_refused()->set_reason(reason);
+    say("job " + plan.job() + ": plan refused: " + reason);
+  } else {
+    data_.set_runner(nullptr);
+    runner_ = std::make_unique<StepRunner>(context_, storage_, plan, options_.steps);
+    data_.set_runner(runner_.get());
+    job_state_ = "running";
+    steps_done_ = 0;
+    answer.mutable_plan_accepted()->set_job(plan.job());
+    say("job " + plan.job() + ": plan accepted, " + std::to_string(plan.steps_size()) + " steps");
+  }
+  asio::co_spawn(context_.executor(), send(std::move(answer)), asio::detached);
+}
+
+void Agent::handle_abort(const protocol::Abort& abort) {
+  if (!runner_ || runner_->plan().job() != abort.job()) return;
+  say("job " + abort.job() + ": aborted by the coordinator: " + abort.reason());
+  runner_->abort(abort.reason());
+  job_state_ = "aborted";
+  if (!running_step_) asio::co_spawn(context_.executor(), send(job_status()), asio::detached);
+  // else: run_step reports the aborted step and then the job status
+}
+
+transport::Task<void> Agent::run_step(std::uint32_t step) {
+  say("job " + runner_->plan().job() + " step " + std::to_string(step) + ": started");
+  protocol::Envelope envelope;
+  *envelope.mutable_step_report() = co_await runner_->run(step);
+  const protocol::StepReport& report = envelope.step_report();
+  if (report.ok()) steps_done_ = std::max(steps_done_, step + 1);
+  say("job " + report.job() + " step " + std::to_string(step) + ": " +
+      (report.ok() ? "done, " + std::to_string(report.bytes()) + " bytes in " + std::to_string(report.seconds()) + " s"
+                   : "failed: " + report.error()));
+  running_step_.reset();
+  if (report.ok() && steps_done_ == static_cast<std::uint32_t>(runner_->plan().steps_size())) job_state_ = "done";
+  co_await send(std::move(envelope));
+  if (job_state_ == "aborted") co_await send(job_status());
+  if (!running_ && channel_) channel_->close();
+}
+
+transport::Task<void> Agent::send(protocol::Envelope envelope) {
+  const std::shared_ptr<protocol::Channel> channel = channel_;
+  if (!channel) co_return;  // no session: the coordinator learns the state from JobStatus on reconnect
+  try {
+    co_await channel->send(std::move(envelope), options_.io_timeout);
+  } catch (const std::exception& e) {
+    say(std::string("sending to the coordinator: ") + e.what());
+  }
+}
+
+protocol::Envelope Agent::job_status() const {
+  protocol::Envelope envelope;
+  protocol::JobStatus* status = envelope.mutable_job_status();
+  status->set_job(runner_->plan().job());
+  status->set_state(job_state_);
+  status->set_steps_done(steps_done_);
+  return envelope;
+}
+
+}  // namespace baton::agent

@@ -1,0 +1,89 @@
+// The agent's control session (docs/runtime.md, "Control sessions"): connects to the
+// coordinator, proves it holds the cluster secret and checks that the coordinator does,
+// registers, heartbeats, and runs the job's steps as they are released. A lost
+// coordinator (restart, network) is just a reconnect, with backoff, forever, until stop().
+//
+// Used by the baton-agent daemon (files under a data root) and embedded in applications
+// (memory regions): the storage and the plan check are the caller's.
+//
+// Threading: everything runs on the transport context's executor.
+#pragma once
+
+#include "agent/data_plane.h"
+#include "agent/step_runner.h"
+#include "agent/storage.h"
+#include "protocol/channel.h"
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace baton::agent {
+
+struct AgentOptions {
+  std::string node_id;
+  std::string coordinator;  // "host:port" of the coordinator's agent listener
+  std::string secret;       // the cluster's shared secret
+  double rate = 0;          // bytes/s this node can send or receive (told to the coordinator)
+  std::vector<std::string> transports{"tcp"};
+  std::chrono::milliseconds io_timeout{5000};
+  std::chrono::milliseconds max_backoff{5000};
+  StepOptions steps{};
+  // One line per event (connected, plan accepted, step done, ...); nothing when empty.
+  std::function<void(std::string_view)> log;
+};
+
+class Agent {
+ public:
+  // Returns "" when the plan may run here, else the one-line reason (agent/plan_check.h
+  // for the daemon; the embedded API checks against its regions).
+  using PlanCheck = std::function<std::string(const protocol::Plan&)>;
+
+  // The context, data plane and storage outlive the agent.
+  Agent(transport::Context& context, DataPlane& data, Storage& storage, AgentOptions options, PlanCheck check);
+  ~Agent();
+
+  // Starts the session loop.
+  void start();
+  // Stops: no new steps start; a running step finishes and is reported; then the session
+  // closes. stopped() tells when that happened.
+  void stop();
+  bool stopped() const noexcept { return stopped_; }
+
+  // Registered with a coordinator right now.
+  bool registered() const noexcept { return registered_; }
+  // What the agent is doing, for logs and systemd's STATUS: "idle", "job 7 step 3/10".
+  std::string status() const;
+
+ private:
+  transport::Task<void> session_loop();
+  transport::Task<void> session(std::shared_ptr<protocol::Channel> channel);
+  transport::Task<void> heartbeats(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every,
+                                   std::shared_ptr<bool> alive);
+  transport::Task<void> run_step(std::uint32_t step);
+  transport::Task<void> send(protocol::Envelope envelope);
+  void handle_plan(const protocol::Plan& plan);
+  void handle_abort(const protocol::Abort& abort);
+  void say(const std::string& line) const;
+  protocol::Envelope job_status() const;
+
+  transport::Context& context_;
+  DataPlane& data_;
+  Storage& storage_;
+  AgentOptions options_;
+  PlanCheck check_;
+
+  std::shared_ptr<protocol::Channel> channel_;  // the live session, if any
+  std::unique_ptr<StepRunner> runner_;          // the job's plan, while the agent holds one
+  std::string job_state_;                       // "running", "done", "aborted"
+  std::uint32_t steps_done_ = 0;
+  std::optional<std::uint32_t> running_step_;
+  bool running_ = false;
+  bool stopped_ = false;
+  bool registered_ = false;
+};
+
+}  // namespace baton::agent

@@ -1,0 +1,47 @@
+#include "agent/config.h"
+
+#include "protocol/handshake.h"
+
+#include <toml.hpp>
+
+#include <set>
+
+namespace baton::agent {
+
+AgentConfig load_agent_config(const std::filesystem::path& path) {
+  try {
+    const toml::value file = toml::parse(path.string());
+    const std::set<std::string> known{"node_id", "coordinator", "secret_file", "data_root", "data_address", "rate",
+                                      "transport", "fabric_provider", "buffer_count", "buffer_size"};
+    for (const auto& [key, value] : file.as_table()) {
+      if (!known.contains(key)) throw std::runtime_error("unknown key '" + key + "'");
+    }
+    const std::filesystem::path base = path.parent_path();
+    const auto relative = [&](const std::string& p) { return std::filesystem::path(p).is_absolute() ? p : (base / p).string(); };
+    AgentConfig config;
+    config.node_id = toml::find<std::string>(file, "node_id");
+    if (config.node_id.empty() || config.node_id.size() > 256) throw std::runtime_error("node_id must have 1 to 256 bytes");
+    config.coordinator = toml::find<std::string>(file, "coordinator");
+    config.secret = protocol::load_secret(relative(toml::find<std::string>(file, "secret_file")));
+    config.data_root = relative(toml::find<std::string>(file, "data_root"));
+    config.data_address = toml::find_or<std::string>(file, "data_address", config.data_address);
+    config.rate = toml::find_or<double>(file, "rate", 0.0);
+    if (!(config.rate >= 0)) throw std::runtime_error("rate must be >= 0 bytes/s");
+    config.transport.kind = toml::find_or<std::string>(file, "transport", "tcp");
+    if (config.transport.kind != "tcp" && config.transport.kind != "fabric") {
+      throw std::runtime_error("transport must be \"tcp\" or \"fabric\", not \"" + config.transport.kind + "\"");
+    }
+    config.transport.provider = toml::find_or<std::string>(file, "fabric_provider", config.transport.provider);
+    const auto count = toml::find_or<std::int64_t>(file, "buffer_count", 64);
+    const auto size = toml::find_or<std::int64_t>(file, "buffer_size", 1 << 20);
+    if (count < 1 || count > 65536) throw std::runtime_error("buffer_count must be within [1, 65536]");
+    if (size < 4096 || size > (1 << 30)) throw std::runtime_error("buffer_size must be within [4096, 2^30]");
+    config.transport.context.pool = {.buffer_count = static_cast<std::size_t>(count),
+                                     .buffer_size = static_cast<std::size_t>(size)};
+    return config;
+  } catch (const std::exception& e) {
+    throw std::runtime_error("configuration " + path.string() + ": " + e.what());
+  }
+}
+
+}  // namespace baton::agent
