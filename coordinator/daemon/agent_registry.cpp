@@ -1,0 +1,155 @@
+#include "coordinator/daemon/agent_registry.h"
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/experimental/as_tuple.hpp>
+#include <asio/use_awaitable.hpp>
+
+namespace baton::coordinator {
+
+AgentRegistry::AgentRegistry(asio::io_context& io, protocol::Identity self, std::chrono::milliseconds heartbeat, Log log)
+    : io_(io), self_(std::move(self)), heartbeat_(heartbeat), log_(std::move(log)), acceptor_(io) {}
+
+AgentRegistry::~AgentRegistry() { stop(); }
+
+void AgentRegistry::listen(const std::string& address) {
+  const auto colon = address.rfind(':');
+  std::error_code ec;
+  asio::ip::address host;
+  unsigned long port = 0;
+  if (colon != std::string::npos) {
+    host = asio::ip::make_address(address.substr(0, colon), ec);
+    try {
+      port = std::stoul(address.substr(colon + 1));
+    } catch (const std::exception&) {
+      ec = std::make_error_code(std::errc::invalid_argument);
+    }
+  }
+  if (colon == std::string::npos || ec || port > 65535) {
+    throw std::runtime_error("agent listener address '" + address + "' is not numeric-host:port");
+  }
+  const asio::ip::tcp::endpoint endpoint(host, static_cast<unsigned short>(port));
+  acceptor_.open(endpoint.protocol());
+  acceptor_.set_option(asio::ip::tcp::acceptor::reuse_address(true));
+  acceptor_.bind(endpoint, ec);
+  if (ec) throw std::runtime_error("cannot listen for agents at " + address + ": " + ec.message());
+  acceptor_.listen();
+  *running_ = true;
+  asio::co_spawn(io_, accept_loop(), asio::detached);
+}
+
+std::string AgentRegistry::address() const {
+  std::error_code ec;
+  const auto endpoint = acceptor_.local_endpoint(ec);
+  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+}
+
+void AgentRegistry::stop() {
+  *running_ = false;
+  std::error_code ignored;
+  acceptor_.close(ignored);
+  for (auto& [node, channel] : sessions_) channel->close();
+}
+
+asio::awaitable<void> AgentRegistry::accept_loop() {
+  const std::shared_ptr<bool> running = running_;
+  while (*running) {
+    auto [ec, socket] = co_await acceptor_.async_accept(asio::experimental::as_tuple(asio::use_awaitable));
+    if (!*running) break;
+    if (ec) continue;
+    asio::co_spawn(io_, serve(std::make_shared<protocol::Channel>(std::move(socket))), asio::detached);
+  }
+}
+
+asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> channel) {
+  const std::shared_ptr<bool> running = running_;
+  const auto timeout = std::chrono::milliseconds(5000);
+  std::string node;
+  bool registered = false;
+  try {
+    node = co_await protocol::handshake(*channel, self_, "agent", timeout);
+    const protocol::Envelope first = co_await channel->receive(timeout);
+    if (first.body_case() != protocol::Envelope::kRegister || first.register_().node_id() != node) {
+      co_await channel->refuse("expected register for node " + node + ", got " + std::string(protocol::type_name(first)));
+      throw protocol::ChannelError("expected register");
+    }
+    const protocol::Register& reg = first.register_();
+    const auto existing = agents_.find(node);
+    if (existing != agents_.end() && existing->second.alive) {
+      co_await channel->refuse("node id " + node + " is already registered from " + existing->second.peer);
+      throw protocol::ChannelError("duplicate node id " + node);
+    }
+    if (reg.data_addresses_size() == 0 || reg.data_addresses_size() > 16) {
+      co_await channel->refuse("register needs 1 to 16 data addresses");
+      throw protocol::ChannelError("register without data addresses");
+    }
+    AgentInfo info{.node = node, .addresses = {reg.data_addresses().begin(), reg.data_addresses().end()},
+                   .transports = {reg.transports().begin(), reg.transports().end()}, .rate = reg.rate(),
+                   .pool_bytes = reg.pool_bytes(), .peer = channel->peer(), .alive = true,
+                   .last_heard = std::chrono::steady_clock::now()};
+    agents_[node] = info;
+    sessions_[node] = channel;
+    registered = true;
+    protocol::Envelope answer;
+    answer.mutable_registered()->set_coordinator_id(self_.node_id);
+    answer.mutable_registered()->set_heartbeat_seconds(std::chrono::duration<double>(heartbeat_).count());
+    co_await channel->send(std::move(answer), timeout);
+    if (log_) log_("agent " + node + " registered from " + channel->peer() + ", data at " + info.addresses.front());
+
+    while (*running && channel->is_open()) {
+      const protocol::Envelope message = co_await channel->receive(heartbeat_ * 3);
+      agents_[node].last_heard = std::chrono::steady_clock::now();
+      switch (message.body_case()) {
+        case protocol::Envelope::kHeartbeat:
+          co_await channel->send(message, timeout);  // the echo tells the agent we are alive
+          break;
+        case protocol::Envelope::kPlanAccepted:
+        case protocol::Envelope::kPlanRefused:
+        case protocol::Envelope::kStepReport:
+        case protocol::Envelope::kJobStatus:
+          if (handler_) handler_(node, message);
+          break;
+        default:
+          co_await channel->refuse("a coordinator does not accept " + std::string(protocol::type_name(message)) +
+                                   " after registration");
+          throw protocol::ChannelError("unexpected " + std::string(protocol::type_name(message)));
+      }
+    }
+  } catch (const std::exception& e) {
+    if (log_) log_("agent " + (node.empty() ? channel->peer() : node) + ": session ended: " + e.what());
+  }
+  channel->close();
+  if (registered && sessions_[node] == channel) {
+    sessions_.erase(node);
+    agents_[node].alive = false;
+    if (log_) log_("agent " + node + " is dead");
+  }
+}
+
+bool AgentRegistry::send(const std::string& node, protocol::Envelope message) {
+  const auto found = sessions_.find(node);
+  if (found == sessions_.end()) return false;
+  std::shared_ptr<protocol::Channel> channel = found->second;
+  asio::co_spawn(io_, [channel, message = std::move(message)]() mutable -> asio::awaitable<void> {
+    try {
+      co_await channel->send(std::move(message), std::chrono::milliseconds(5000));
+    } catch (const std::exception&) {
+      // The session's receive loop sees the closed channel and marks the agent dead.
+    }
+  }, asio::detached);
+  return true;
+}
+
+std::vector<AgentInfo> AgentRegistry::agents() const {
+  std::vector<AgentInfo> out;
+  for (const auto& [node, info] : agents_) out.push_back(info);
+  return out;
+}
+
+std::optional<AgentInfo> AgentRegistry::find(const std::string& node) const {
+  const auto found = agents_.find(node);
+  if (found == agents_.end()) return std::nullopt;
+  return found->second;
+}
+
+}  // namespace baton::coordinator

@@ -1,0 +1,72 @@
+// The coordinator's agent registry (docs/runtime.md, "Control sessions" 1–3): accepts
+// agents' control connections, authenticates them with the cluster secret, registers them,
+// echoes their heartbeats and declares an agent dead after three silent intervals. Every
+// other message an agent sends goes to the handler (the job driver).
+//
+// Threading: everything runs on the io_context's thread.
+#pragma once
+
+#include "protocol/channel.h"
+#include "protocol/handshake.h"
+
+#include <asio/io_context.hpp>
+#include <asio/ip/tcp.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace baton::coordinator {
+
+struct AgentInfo {
+  std::string node;
+  std::vector<std::string> addresses;   // data addresses
+  std::vector<std::string> transports;
+  double rate = 0;
+  std::uint64_t pool_bytes = 0;
+  std::string peer;                     // where its control connection comes from
+  bool alive = false;
+  std::chrono::steady_clock::time_point last_heard{};
+};
+
+class AgentRegistry {
+ public:
+  using Handler = std::function<void(const std::string& node, const protocol::Envelope& message)>;
+  using Log = std::function<void(const std::string& line)>;
+
+  AgentRegistry(asio::io_context& io, protocol::Identity self, std::chrono::milliseconds heartbeat, Log log);
+  ~AgentRegistry();
+
+  // Listens for agents at "host:port" (port 0: any). Throws std::runtime_error naming it.
+  void listen(const std::string& address);
+  std::string address() const;
+  void stop();
+
+  void set_handler(Handler handler) { handler_ = std::move(handler); }
+
+  // Sends to a registered, live agent; false if it has no session.
+  bool send(const std::string& node, protocol::Envelope message);
+
+  std::vector<AgentInfo> agents() const;
+  std::optional<AgentInfo> find(const std::string& node) const;
+
+ private:
+  asio::awaitable<void> accept_loop();
+  asio::awaitable<void> serve(std::shared_ptr<protocol::Channel> channel);
+
+  asio::io_context& io_;
+  protocol::Identity self_;
+  std::chrono::milliseconds heartbeat_;
+  Log log_;
+  Handler handler_;
+  asio::ip::tcp::acceptor acceptor_;
+  std::map<std::string, AgentInfo> agents_;
+  std::map<std::string, std::shared_ptr<protocol::Channel>> sessions_;
+  std::shared_ptr<bool> running_ = std::make_shared<bool>(false);
+};
+
+}  // namespace baton::coordinator

@@ -1,0 +1,94 @@
+#include "coordinator/daemon/api.h"
+
+#include <asio/post.hpp>
+#include <httplib.h>
+
+#include <future>
+
+namespace baton::coordinator {
+namespace {
+
+using Json = Driver::Json;
+
+void reply(httplib::Response& response, int status, const Json& body) {
+  response.status = status;
+  response.set_content(body.dump() + "\n", "application/json");
+}
+
+}  // namespace
+
+Api::Api(asio::io_context& io, Driver& driver, std::string token)
+    : io_(io), driver_(driver), token_(std::move(token)), server_(std::make_unique<httplib::Server>()) {}
+
+Api::~Api() { stop(); }
+
+void Api::start(const std::string& address) {
+  // Runs `work` on the io thread and answers with its JSON, or with the error it threw.
+  const auto on_io = [this](httplib::Response& response, int status, std::function<Json()> work) {
+    std::promise<void> done;
+    asio::post(io_, [&] {
+      try {
+        reply(response, status, work());
+      } catch (const RequestError& e) {
+        reply(response, e.status(), Json{{"error", e.what()}});
+      } catch (const std::exception& e) {
+        reply(response, 500, Json{{"error", e.what()}});
+      }
+      done.set_value();
+    });
+    done.get_future().wait();  // the daemon stops the API before its io_context
+  };
+  const auto id_of = [](const httplib::Request& request) -> std::uint64_t {
+    try {
+      return std::stoull(request.matches[1]);
+    } catch (const std::exception&) {
+      throw RequestError(404, "no job " + std::string(request.matches[1]));
+    }
+  };
+
+  server_->set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
+    if (token_.empty() || request.get_header_value("Authorization") == "Bearer " + token_) {
+      return httplib::Server::HandlerResponse::Unhandled;
+    }
+    reply(response, 401, Json{{"error", "missing or wrong API token (Authorization: Bearer ...)"}});
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  server_->set_payload_max_length(64u << 20);
+  server_->Get("/v1/agents", [=, this](const httplib::Request&, httplib::Response& response) {
+    on_io(response, 200, [this] { return driver_.agents(); });
+  });
+  server_->Get("/v1/jobs", [=, this](const httplib::Request&, httplib::Response& response) {
+    on_io(response, 200, [this] { return driver_.jobs(); });
+  });
+  server_->Post("/v1/jobs", [=, this](const httplib::Request& request, httplib::Response& response) {
+    on_io(response, 201, [this, &request] { return Json{{"id", std::to_string(driver_.submit(request.body))}}; });
+  });
+  server_->Get(R"(/v1/jobs/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {
+    on_io(response, 200, [this, &request, id_of] { return driver_.job(id_of(request)); });
+  });
+  server_->Post(R"(/v1/jobs/([^/]+)/cancel)", [=, this](const httplib::Request& request, httplib::Response& response) {
+    on_io(response, 200, [this, &request, id_of] { return driver_.cancel(id_of(request)); });
+  });
+
+  const auto colon = address.rfind(':');
+  if (colon == std::string::npos) throw std::runtime_error("API address '" + address + "' is not host:port");
+  const std::string host = address.substr(0, colon);
+  int port = 0;
+  try {
+    port = std::stoi(address.substr(colon + 1));
+  } catch (const std::exception&) {
+    throw std::runtime_error("API address '" + address + "' has no port number");
+  }
+  if (port == 0) port = server_->bind_to_any_port(host);
+  else if (!server_->bind_to_port(host, port)) port = -1;
+  if (port <= 0) throw std::runtime_error("cannot serve the API at " + address);
+  address_ = host + ":" + std::to_string(port);
+  thread_ = std::thread([this] { server_->listen_after_bind(); });
+}
+
+void Api::stop() {
+  if (server_) server_->stop();
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace baton::coordinator

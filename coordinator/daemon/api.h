@@ -1,0 +1,40 @@
+// The coordinator's HTTP API for batonctl (docs/runtime.md, "The coordinator's API"),
+// served by cpp-httplib on its own threads; every request is answered by the driver on
+// the io_context's thread (posted, then awaited), so the driver needs no locks.
+#pragma once
+
+#include "coordinator/daemon/driver.h"
+
+#include <asio/io_context.hpp>
+
+#include <memory>
+#include <string>
+#include <thread>
+
+namespace httplib {
+class Server;
+}
+
+namespace baton::coordinator {
+
+class Api {
+ public:
+  // `token` empty: no authorization required.
+  Api(asio::io_context& io, Driver& driver, std::string token);
+  ~Api();
+
+  // Binds "host:port" (port 0: any) and starts serving. Throws std::runtime_error naming it.
+  void start(const std::string& address);
+  void stop();
+  std::string address() const { return address_; }
+
+ private:
+  asio::io_context& io_;
+  Driver& driver_;
+  std::string token_;
+  std::unique_ptr<httplib::Server> server_;
+  std::thread thread_;
+  std::string address_;
+};
+
+}  // namespace baton::coordinator

@@ -1,0 +1,40 @@
+#include "coordinator/daemon/config.h"
+
+#include "protocol/handshake.h"
+
+#include <toml.hpp>
+
+#include <set>
+
+namespace baton::coordinator {
+
+CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
+  try {
+    const toml::value file = toml::parse(path.string());
+    const std::set<std::string> known{"id", "agent_address", "api_address", "secret_file", "api_token_file",
+                                      "state_dir", "heartbeat_seconds"};
+    for (const auto& [key, value] : file.as_table()) {
+      if (!known.contains(key)) throw std::runtime_error("unknown key '" + key + "'");
+    }
+    CoordinatorConfig config;
+    config.id = toml::find_or<std::string>(file, "id", config.id);
+    config.agent_address = toml::find_or<std::string>(file, "agent_address", config.agent_address);
+    config.api_address = toml::find_or<std::string>(file, "api_address", config.api_address);
+    config.state_dir = toml::find_or<std::string>(file, "state_dir", config.state_dir.string());
+    const double heartbeat = toml::find_or<double>(file, "heartbeat_seconds", 1.0);
+    if (!(heartbeat >= 0.05 && heartbeat <= 60)) throw std::runtime_error("heartbeat_seconds must be within [0.05, 60]");
+    config.heartbeat = std::chrono::milliseconds(static_cast<std::int64_t>(heartbeat * 1000));
+    const std::filesystem::path base = path.parent_path();
+    const auto relative = [&](const std::string& p) { return std::filesystem::path(p).is_absolute() ? p : (base / p).string(); };
+    config.secret = protocol::load_secret(relative(toml::find<std::string>(file, "secret_file")));
+    if (file.contains("api_token_file")) {
+      config.api_token = protocol::load_secret(relative(toml::find<std::string>(file, "api_token_file")));
+    }
+    if (config.state_dir.is_relative()) config.state_dir = base / config.state_dir;
+    return config;
+  } catch (const std::exception& e) {
+    throw std::runtime_error("configuration " + path.string() + ": " + e.what());
+  }
+}
+
+}  // namespace baton::coordinator

@@ -1,0 +1,24 @@
+// baton-coordinator's configuration file (TOML; systemd/coordinator.toml is the example).
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+
+namespace baton::coordinator {
+
+struct CoordinatorConfig {
+  std::string id = "coordinator";
+  std::string agent_address = "127.0.0.1:7071";  // where agents connect
+  std::string api_address = "127.0.0.1:7070";    // batonctl's HTTP API
+  std::string secret;                            // read from secret_file
+  std::string api_token;                         // read from api_token_file; empty: no token
+  std::filesystem::path state_dir = "/var/lib/baton-coordinator";  // journal.sqlite lives here
+  std::chrono::milliseconds heartbeat{1000};
+};
+
+// Reads the file; throws std::runtime_error naming the file, and the key and line where
+// the TOML library can tell, for anything missing, mistyped or unknown.
+CoordinatorConfig load_coordinator_config(const std::filesystem::path& path);
+
+}  // namespace baton::coordinator

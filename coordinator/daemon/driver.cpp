@@ -1,0 +1,406 @@
+#include "coordinator/daemon/driver.h"
+
+#include "coordinator/batonctl/json_input.h"
+#include "coordinator/jobs/agent_plans.h"
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/experimental/as_tuple.hpp>
+#include <asio/use_awaitable.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace baton::coordinator {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto use_nothrow = asio::experimental::as_tuple(asio::use_awaitable);
+
+bool ended(const std::string& state) { return state == "done" || state == "failed" || state == "cancelled"; }
+
+}  // namespace
+
+struct Driver::Job {
+  std::uint64_t id = 0;
+  std::string submitted;
+  JobSpec spec;
+  std::string state = "queued";
+  std::string error;
+  bool cancel_requested = false;
+  std::uint32_t resume_from = 0;  // steps already done (a resumed job)
+  std::optional<CompiledPlan> plan;
+  std::uint64_t bytes_total = 0;
+  std::uint64_t bytes_done = 0;
+  std::uint32_t step = 0;  // the step running (or next)
+  Clock::time_point started{};
+  double measured_seconds = 0;
+  std::vector<StepRecord> steps;  // finished ones
+  // Answers of the current phase, by node.
+  std::set<std::string> accepted;
+  std::map<std::string, std::string> refused;
+  std::map<std::string, protocol::StepReport> reports;
+};
+
+Driver::Driver(asio::io_context& io, AgentRegistry& agents, Journal& journal, DriverOptions options, Log log)
+    : io_(io), agents_(agents), journal_(journal), options_(options), log_(std::move(log)), wake_(io) {}
+
+Driver::~Driver() = default;
+
+void Driver::start() {
+  for (const std::uint64_t id : journal_.unfinished()) {
+    const std::optional<JobRecord> record = journal_.job(id);
+    auto job = std::make_unique<Job>();
+    job->id = id;
+    job->submitted = record->submitted;
+    try {
+      job->spec = parse_job_spec(record->spec);
+    } catch (const std::exception& e) {
+      journal_.set_state(id, "failed", std::string("cannot resume: ") + e.what());
+      continue;
+    }
+    for (const StepRecord& s : journal_.steps(id)) {
+      if (s.finished.empty()) continue;
+      job->steps.push_back(s);
+      job->resume_from = std::max(job->resume_from, s.step + 1);
+    }
+    if (log_) log_("job " + std::to_string(id) + ": resuming at step " + std::to_string(job->resume_from));
+    queue_.push_back(id);
+    jobs_[id] = std::move(job);
+  }
+  asio::co_spawn(io_, run_loop(), asio::detached);
+}
+
+std::uint64_t Driver::submit(const std::string& json) {
+  JobSpec spec;
+  try {
+    spec = parse_job_spec(json);
+  } catch (const cli::InputError& e) {
+    throw RequestError(400, e.what());
+  }
+  std::vector<std::string> unknown;
+  for (const auto* list : {&spec.clusters.senders, &spec.clusters.receivers}) {
+    for (const std::string& node : *list) {
+      if (!agents_.find(node)) unknown.push_back(node);
+    }
+  }
+  if (!unknown.empty()) {
+    std::string names;
+    for (const std::string& n : unknown) names += (names.empty() ? "" : ", ") + n;
+    throw RequestError(400, "unknown nodes (no agent ever registered as): " + names);
+  }
+  const std::uint64_t id = journal_.add_job(json);  // journaled before anything runs
+  auto job = std::make_unique<Job>();
+  job->id = id;
+  job->submitted = journal_.job(id)->submitted;
+  job->spec = std::move(spec);
+  jobs_[id] = std::move(job);
+  queue_.push_back(id);
+  if (log_) log_("job " + std::to_string(id) + ": submitted");
+  wake();
+  return id;
+}
+
+Driver::Json Driver::cancel(std::uint64_t id) {
+  const auto found = jobs_.find(id);
+  if (found == jobs_.end()) throw RequestError(404, "no job " + std::to_string(id));
+  Job& job = *found->second;
+  if (ended(job.state)) throw RequestError(409, "job " + std::to_string(id) + " already " + job.state);
+  job.cancel_requested = true;
+  if (job.state == "queued") {
+    std::erase(queue_, id);
+    finish(job, "cancelled", "cancelled before it started");
+  }
+  wake();
+  return Json{{"id", std::to_string(id)}, {"state", job.state == "queued" ? "cancelled" : job.state}};
+}
+
+std::string Driver::status() const {
+  if (!current_) return "idle, " + std::to_string(queue_.size()) + " job(s) queued";
+  const Job& job = *current_;
+  if (job.state != "running" || !job.plan) return "job " + std::to_string(job.id) + " " + job.state;
+  return "job " + std::to_string(job.id) + " step " + std::to_string(job.step + 1) + "/" +
+         std::to_string(job.plan->steps.size());
+}
+
+std::vector<std::string> Driver::nodes(const Job& job) const {
+  std::vector<std::string> all = job.spec.clusters.senders;
+  all.insert(all.end(), job.spec.clusters.receivers.begin(), job.spec.clusters.receivers.end());
+  return all;
+}
+
+void Driver::on_message(const std::string& node, const protocol::Envelope& message) {
+  if (!current_) return;
+  Job& job = *current_;
+  const std::string id = std::to_string(job.id);
+  switch (message.body_case()) {
+    case protocol::Envelope::kPlanAccepted:
+      if (message.plan_accepted().job() == id) job.accepted.insert(node);
+      break;
+    case protocol::Envelope::kPlanRefused:
+      if (message.plan_refused().job() == id) job.refused[node] = message.plan_refused().reason();
+      break;
+    case protocol::Envelope::kStepReport:
+      if (message.step_report().job() == id && message.step_report().step() == job.step) {
+        job.reports[node] = message.step_report();
+      }
+      break;
+    default:
+      break;  // JobStatus: the driver re-sends plans itself when an agent comes back
+  }
+  wake();
+}
+
+asio::awaitable<bool> Driver::wait_until(std::function<bool()> done, Clock::time_point deadline) {
+  while (!done()) {
+    if (Clock::now() >= deadline) co_return false;
+    wake_.expires_at(std::min(deadline, Clock::now() + std::chrono::milliseconds(200)));
+    co_await wake_.async_wait(use_nothrow);
+  }
+  co_return true;
+}
+
+asio::awaitable<void> Driver::run_loop() {
+  for (;;) {
+    if (queue_.empty()) {
+      wake_.expires_after(std::chrono::seconds(1));
+      co_await wake_.async_wait(use_nothrow);
+      continue;
+    }
+    Job& job = *jobs_.at(queue_.front());
+    queue_.pop_front();
+    current_ = &job;
+    try {
+      co_await run(job);
+    } catch (const std::exception& e) {
+      finish(job, "failed", e.what());
+    }
+    current_ = nullptr;
+  }
+}
+
+void Driver::finish(Job& job, const std::string& state, const std::string& error) {
+  job.state = state;
+  job.error = error;
+  if (job.started != Clock::time_point{}) {
+    job.measured_seconds = std::chrono::duration<double>(Clock::now() - job.started).count();
+  }
+  journal_.set_state(job.id, state, error);
+  if (log_) log_("job " + std::to_string(job.id) + ": " + state + (error.empty() ? "" : ": " + error));
+}
+
+asio::awaitable<void> Driver::run(Job& job) {
+  const std::string id = std::to_string(job.id);
+  job.state = "planning";
+  journal_.set_state(job.id, "planning");
+  job.plan = compile_plan(job.spec.clusters, job.spec.transfers, job.spec.platform, job.spec.algorithm);
+  for (const TransferSpec& t : job.spec.transfers) job.bytes_total += t.length;
+  for (const StepRecord& s : job.steps) job.bytes_done += s.bytes;
+
+  // Every agent must be alive (a resumed job waits for them to come back).
+  const auto all_alive = [&] {
+    return std::ranges::all_of(nodes(job), [&](const std::string& n) {
+      const auto info = agents_.find(n);
+      return info && info->alive;
+    });
+  };
+  if (!co_await wait_until([&] { return all_alive() || job.cancel_requested; },
+                           Clock::now() + (job.resume_from > 0 ? options_.agents_timeout : std::chrono::milliseconds(0)))) {
+    std::string dead;
+    for (const std::string& n : nodes(job)) {
+      const auto info = agents_.find(n);
+      if (!info || !info->alive) dead += (dead.empty() ? "" : ", ") + n;
+    }
+    finish(job, "failed", "agents not alive: " + dead);
+    co_return;
+  }
+  std::map<std::string, std::string> addresses;
+  for (const std::string& n : nodes(job)) addresses[n] = agents_.find(n)->addresses.front();
+  const bool unpaced = job.spec.algorithm == schedule::kpbs::Algorithm::all_at_once;
+  const auto plans = build_agent_plans(*job.plan, job.spec.clusters, job.spec.transfers, addresses,
+                                       {.id = id, .number = job.id, .unpaced = unpaced});
+
+  job.state = "running";
+  journal_.set_state(job.id, "running");
+  job.started = Clock::now();
+  job.accepted.clear();
+  job.refused.clear();
+  for (const auto& [node, plan] : plans) {
+    protocol::Envelope envelope;
+    *envelope.mutable_plan() = plan;
+    agents_.send(node, std::move(envelope));
+  }
+  const bool answered = co_await wait_until(
+      [&] { return job.accepted.size() + job.refused.size() == plans.size() || job.cancel_requested; },
+      Clock::now() + options_.plan_timeout);
+  const auto abort_all = [&](const std::string& reason) {
+    for (const auto& [node, plan] : plans) {
+      protocol::Envelope envelope;
+      envelope.mutable_abort()->set_job(id);
+      envelope.mutable_abort()->set_reason(reason);
+      agents_.send(node, std::move(envelope));
+    }
+  };
+  if (!job.refused.empty() || !answered || job.cancel_requested) {
+    std::string why = job.cancel_requested ? "cancelled" : !answered ? "agents did not answer the plan in time" : "";
+    for (const auto& [node, reason] : job.refused) why += (why.empty() ? "" : "; ") + ("agent " + node + " refused the plan: " + reason);
+    abort_all(why);
+    finish(job, job.cancel_requested ? "cancelled" : "failed", why);
+    co_return;
+  }
+
+  for (std::uint32_t s = job.resume_from; s < job.plan->steps.size(); ++s) {
+    job.step = s;
+    const StepPlan& step = job.plan->steps[s];
+    std::uint64_t step_bytes = 0;
+    for (const Flow& f : step.flows) step_bytes += f.bytes;
+    bool ok = false;
+    int attempt = 0;
+    double measured = 0;
+    std::string failure;
+    while (!ok && attempt < options_.step_attempts && !job.cancel_requested) {
+      ++attempt;
+      job.reports.clear();
+      const auto released = Clock::now();
+      for (const auto& [node, plan] : plans) {
+        protocol::Envelope envelope;
+        envelope.mutable_step_release()->set_job(id);
+        envelope.mutable_step_release()->set_step(s);
+        agents_.send(node, std::move(envelope));
+      }
+      const auto timeout = std::max<std::chrono::milliseconds>(
+          options_.min_step_timeout, std::chrono::milliseconds(static_cast<std::int64_t>(
+                                         std::ceil(step.predicted_seconds * 4000 + 10'000))));
+      const bool all = co_await wait_until(
+          [&] {
+            if (job.cancel_requested) return true;
+            for (const auto& [node, plan] : plans) {
+              const auto info = agents_.find(node);
+              if (!info || !info->alive) return true;  // a dead agent fails the step now
+            }
+            return job.reports.size() == plans.size();
+          },
+          released + timeout);
+      measured = std::chrono::duration<double>(Clock::now() - released).count();
+      failure.clear();
+      for (const auto& [node, plan] : plans) {
+        const auto report = job.reports.find(node);
+        const auto info = agents_.find(node);
+        if (report == job.reports.end()) {
+          failure += (failure.empty() ? "" : "; ") + node + (info && info->alive ? " did not report" : " is dead");
+        } else if (!report->second.ok()) {
+          failure += (failure.empty() ? "" : "; ") + node + ": " + report->second.error();
+        }
+      }
+      ok = all && failure.empty() && !job.cancel_requested;
+      if (!ok && !job.cancel_requested && log_) {
+        log_("job " + id + " step " + std::to_string(s) + ": attempt " + std::to_string(attempt) + " failed: " + failure);
+      }
+    }
+    if (job.cancel_requested) {
+      abort_all("cancelled by the operator");
+      finish(job, "cancelled", "cancelled at step " + std::to_string(s));
+      co_return;
+    }
+    if (!ok) {
+      abort_all("step " + std::to_string(s) + " failed");
+      finish(job, "failed", "step " + std::to_string(s) + " failed " + std::to_string(attempt) + " times: " + failure);
+      co_return;
+    }
+    StepRecord record{.step = s, .attempts = static_cast<std::uint32_t>(attempt), .predicted = step.predicted_seconds,
+                      .measured = measured, .bytes = step_bytes, .finished = utc_now()};
+    journal_.record_step(job.id, record);
+    job.steps.push_back(record);
+    job.bytes_done += step_bytes;
+    if (log_) {
+      log_("job " + id + " step " + std::to_string(s) + "/" + std::to_string(job.plan->steps.size()) + ": done, " +
+           std::to_string(step_bytes) + " bytes in " + std::to_string(measured) + " s (model " +
+           std::to_string(step.predicted_seconds) + " s)");
+    }
+  }
+  job.step = static_cast<std::uint32_t>(job.plan->steps.size());
+  finish(job, "done", "");
+}
+
+Driver::Json Driver::job(std::uint64_t id) const {
+  const auto found = jobs_.find(id);
+  if (found == jobs_.end()) throw RequestError(404, "no job " + std::to_string(id));
+  const Job& job = *found->second;
+  Json out{{"id", std::to_string(id)},
+           {"state", job.state},
+           {"error", job.error},
+           {"submitted", job.submitted},
+           {"algorithm", std::string(schedule::kpbs::name(job.spec.algorithm))},
+           {"senders", job.spec.clusters.senders},
+           {"receivers", job.spec.clusters.receivers},
+           {"bytes", job.bytes_total},
+           {"bytes_done", job.bytes_done},
+           {"step", job.step},
+           {"steps", job.plan ? job.plan->steps.size() : 0}};
+  const double elapsed = job.started == Clock::time_point{} ? 0
+                         : ended(job.state) ? job.measured_seconds
+                                            : std::chrono::duration<double>(Clock::now() - job.started).count();
+  out["elapsed_seconds"] = elapsed;
+  if (job.plan) {
+    Json steps = Json::array();
+    for (std::size_t s = 0; s < job.plan->steps.size(); ++s) {
+      const StepPlan& planned = job.plan->steps[s];
+      std::uint64_t bytes = 0;
+      for (const Flow& f : planned.flows) bytes += f.bytes;
+      Json step{{"index", s}, {"flows", planned.flows.size()}, {"bytes", bytes},
+                {"predicted_seconds", planned.predicted_seconds}};
+      const auto done = std::ranges::find_if(job.steps, [&](const StepRecord& r) { return r.step == s; });
+      if (done != job.steps.end()) {
+        step["measured_seconds"] = done->measured;
+        step["attempts"] = done->attempts;
+      }
+      steps.push_back(std::move(step));
+    }
+    double measured = 0;
+    for (const StepRecord& r : job.steps) measured += r.measured;
+    out["report"] = Json{{"algorithm", job.plan->algorithm},
+                         {"k", job.plan->k},
+                         {"flow_rate", job.plan->flow_rate},
+                         {"steps", std::move(steps)},
+                         {"predicted_seconds", job.plan->predicted_seconds},
+                         {"lower_bound_seconds", job.plan->lower_bound_seconds},
+                         {"measured_steps_seconds", measured},
+                         {"measured_seconds", elapsed}};
+  }
+  return out;
+}
+
+Driver::Json Driver::jobs() const {
+  Json list = Json::array();
+  for (const auto& [id, job] : jobs_) {
+    list.push_back(Json{{"id", std::to_string(id)},
+                    {"state", job->state},
+                    {"algorithm", std::string(schedule::kpbs::name(job->spec.algorithm))},
+                    {"steps", job->plan ? job->plan->steps.size() : 0},
+                    {"step", job->step},
+                    {"bytes", job->bytes_total},
+                    {"bytes_done", job->bytes_done},
+                    {"submitted", job->submitted}});
+  }
+  return Json{{"jobs", std::move(list)}};
+}
+
+Driver::Json Driver::agents() const {
+  Json list = Json::array();
+  const auto now = Clock::now();
+  const std::vector<std::string> busy = current_ ? nodes(*current_) : std::vector<std::string>{};
+  for (const AgentInfo& a : agents_.agents()) {
+    const bool in_job = std::ranges::find(busy, a.node) != busy.end();
+    list.push_back(Json{{"node", a.node},
+                    {"alive", a.alive},
+                    {"addresses", a.addresses},
+                    {"transports", a.transports},
+                    {"rate", a.rate},
+                    {"last_heartbeat_age", std::chrono::duration<double>(now - a.last_heard).count()},
+                    {"job", in_job ? std::to_string(current_->id) : ""}});
+  }
+  return Json{{"agents", std::move(list)}};
+}
+
+}  // namespace baton::coordinator

@@ -1,0 +1,92 @@
+// The job driver (docs/runtime.md, "Steps"; DESIGN.md "A redistribution, end to end"):
+// queues submitted jobs, plans each one, sends every agent its plan, releases the steps
+// one at a time behind the papers' barrier, retries a failed step, and journals the job
+// before it starts and at every step. Jobs run one at a time.
+//
+// Threading: everything runs on the io_context's thread; the API reaches it by posting.
+#pragma once
+
+#include "coordinator/daemon/agent_registry.h"
+#include "coordinator/daemon/job_spec.h"
+#include "coordinator/jobs/plan_compiler.h"
+#include "coordinator/journal/journal.h"
+
+#include <asio/io_context.hpp>
+#include <asio/steady_timer.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace baton::coordinator {
+
+struct DriverOptions {
+  int step_attempts = 3;                                   // a failed step runs at most this often
+  std::chrono::milliseconds plan_timeout{10'000};          // for every agent to accept its plan
+  // A step's wait: max(this, 4 × predicted + 10 s); longer than an agent's own (30 s, 4 ×
+  // predicted), so an agent's timeout report arrives before the driver gives up on it.
+  std::chrono::milliseconds min_step_timeout{35'000};
+  std::chrono::milliseconds agents_timeout{30'000};        // a resumed job waits this long for its agents
+};
+
+// Bad requests the API answers with an HTTP status.
+class RequestError : public std::runtime_error {
+ public:
+  RequestError(int status, const std::string& what) : std::runtime_error(what), status_(status) {}
+  int status() const noexcept { return status_; }
+
+ private:
+  int status_;
+};
+
+class Driver {
+ public:
+  using Json = nlohmann::ordered_json;
+  using Log = std::function<void(const std::string& line)>;
+
+  Driver(asio::io_context& io, AgentRegistry& agents, Journal& journal, DriverOptions options, Log log);
+  ~Driver();
+
+  // Queues the jobs a previous coordinator left unfinished (they resume at their first
+  // unfinished step once their agents are back) and starts the run loop.
+  void start();
+
+  // Checks and queues a job; returns its id. RequestError(400) names a bad field or the
+  // nodes that are not registered.
+  std::uint64_t submit(const std::string& json);
+  // RequestError(404) for an unknown job, 409 when it already ended.
+  Json cancel(std::uint64_t id);
+  Json job(std::uint64_t id) const;
+  Json jobs() const;
+  Json agents() const;
+
+  // A message from an agent (the registry's handler).
+  void on_message(const std::string& node, const protocol::Envelope& message);
+
+  // What the driver is doing, for logs and STATUS=: "idle", "job 7 step 3/10".
+  std::string status() const;
+
+ private:
+  struct Job;
+  asio::awaitable<void> run_loop();
+  asio::awaitable<void> run(Job& job);
+  asio::awaitable<bool> wait_until(std::function<bool()> done, std::chrono::steady_clock::time_point deadline);
+  void finish(Job& job, const std::string& state, const std::string& error);
+  std::vector<std::string> nodes(const Job& job) const;
+  void wake() { wake_.cancel(); }
+
+  asio::io_context& io_;
+  AgentRegistry& agents_;
+  Journal& journal_;
+  DriverOptions options_;
+  Log log_;
+  std::map<std::uint64_t, std::unique_ptr<Job>> jobs_;
+  std::deque<std::uint64_t> queue_;
+  Job* current_ = nullptr;
+  asio::steady_timer wake_;
+};
+
+}  // namespace baton::coordinator

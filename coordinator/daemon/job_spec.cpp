@@ -1,0 +1,113 @@
+#include "coordinator/daemon/job_spec.h"
+
+#include "coordinator/batonctl/json_input.h"
+#include "coordinator/jobs/patterns.h"
+
+#include <limits>
+
+namespace baton::coordinator {
+namespace {
+
+using cli::InputError;
+using cli::Json;
+
+constexpr std::size_t kMaxNodes = 4096;
+constexpr std::size_t kMaxTransfers = 1'000'000;
+constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
+
+std::vector<std::string> node_list(const Json& job, std::string_view name) {
+  const Json& list = cli::require_array(cli::require_member(job, "", name), name, 1, kMaxNodes);
+  std::vector<std::string> nodes;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!list[i].is_string() || list[i].get<std::string>().empty()) {
+      throw InputError(cli::element_path(name, i) + ": must be a non-empty node id");
+    }
+    nodes.push_back(list[i].get<std::string>());
+  }
+  return nodes;
+}
+
+std::string text(const Json& object, std::string_view parent, std::string_view name) {
+  const Json& value = cli::require_member(object, parent, name);
+  if (!value.is_string() || value.get<std::string>().empty()) {
+    throw InputError(cli::member_path(parent, name) + ": must be a non-empty string");
+  }
+  return value.get<std::string>();
+}
+
+std::uint64_t whole(const Json& object, std::string_view parent, std::string_view name, std::int64_t min) {
+  return static_cast<std::uint64_t>(
+      cli::require_integer(cli::require_member(object, parent, name), cli::member_path(parent, name), min, kMaxInt));
+}
+
+Layout layout(const std::string& name, std::string_view path) {
+  if (name == "block") return Layout::block;
+  if (name == "block-cyclic") return Layout::block_cyclic;
+  throw InputError(std::string(path) + ": must be \"block\" or \"block-cyclic\", not \"" + name + "\"");
+}
+
+std::vector<TransferSpec> transfers(const Json& job) {
+  const Json& list = cli::require_array(job["transfers"], "transfers", 1, kMaxTransfers);
+  std::vector<TransferSpec> out;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string path = cli::element_path("transfers", i);
+    const Json& t = cli::require_object(list[i], path, {"src_node", "src_file", "src_offset", "length", "dst_node",
+                                                        "dst_file", "dst_offset"});
+    out.push_back({.src_node = text(t, path, "src_node"), .src_file = text(t, path, "src_file"),
+                   .src_offset = whole(t, path, "src_offset", 0), .length = whole(t, path, "length", 1),
+                   .dst_node = text(t, path, "dst_node"), .dst_file = text(t, path, "dst_file"),
+                   .dst_offset = whole(t, path, "dst_offset", 0)});
+  }
+  return out;
+}
+
+std::vector<TransferSpec> pattern(const Json& job, const Clusters& clusters) {
+  const Json& p = cli::require_object(job["pattern"], "pattern",
+                                      {"bytes", "from", "from_block", "to", "to_block", "src_file", "dst_file"});
+  RedistributionPattern pattern;
+  pattern.bytes = whole(p, "pattern", "bytes", 1);
+  if (p.contains("from")) pattern.from = layout(text(p, "pattern", "from"), "pattern.from");
+  if (p.contains("to")) pattern.to = layout(text(p, "pattern", "to"), "pattern.to");
+  if (pattern.from == Layout::block_cyclic) pattern.from_block = whole(p, "pattern", "from_block", 1);
+  if (pattern.to == Layout::block_cyclic) pattern.to_block = whole(p, "pattern", "to_block", 1);
+  if (p.contains("src_file")) pattern.src_file = text(p, "pattern", "src_file");
+  if (p.contains("dst_file")) pattern.dst_file = text(p, "pattern", "dst_file");
+  return expand(pattern, clusters);
+}
+
+}  // namespace
+
+JobSpec parse_job_spec(const std::string& json) {
+  const Json job = cli::parse_document(json);
+  cli::require_object(job, "", {"senders", "receivers", "algorithm", "platform", "transfers", "pattern"});
+  JobSpec spec;
+  spec.clusters.senders = node_list(job, "senders");
+  spec.clusters.receivers = node_list(job, "receivers");
+  if (job.contains("algorithm")) {
+    const std::string name = text(job, "", "algorithm");
+    const auto algorithm = schedule::kpbs::parse_algorithm(name);
+    if (!algorithm) throw InputError("algorithm: unknown algorithm \"" + name + "\"");
+    spec.algorithm = *algorithm;
+  }
+  const Json& p = cli::require_object(cli::require_member(job, "", "platform"), "platform",
+                                      {"sender_rate", "receiver_rate", "backbone_rate", "step_startup"});
+  spec.platform.sender_rate = cli::require_positive(cli::require_member(p, "platform", "sender_rate"), "platform.sender_rate");
+  spec.platform.receiver_rate =
+      cli::require_positive(cli::require_member(p, "platform", "receiver_rate"), "platform.receiver_rate");
+  spec.platform.backbone_rate =
+      cli::require_positive(cli::require_member(p, "platform", "backbone_rate"), "platform.backbone_rate");
+  spec.platform.step_startup =
+      cli::require_number(cli::require_member(p, "platform", "step_startup"), "platform.step_startup", 0, 3600);
+  if (job.contains("transfers") == job.contains("pattern")) {
+    throw InputError("job: give exactly one of \"transfers\" and \"pattern\"");
+  }
+  try {
+    spec.transfers = job.contains("transfers") ? transfers(job) : pattern(job, spec.clusters);
+    check_transfers(spec.clusters, spec.transfers);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
+  }
+  return spec;
+}
+
+}  // namespace baton::coordinator
