@@ -1,4 +1,5 @@
 // batonctl: the operators' command line for Baton.
+#include "coordinator/batonctl/job_commands.h"
 #include "coordinator/batonctl/plan_command.h"
 
 #include <CLI/CLI.hpp>
@@ -13,9 +14,15 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  batonctl plan redistribution problem.json            # OGGP schedule as JSON\n"
       "  batonctl plan redistribution - --algo ggp < p.json   # read the problem from stdin\n"
-      "Exit status: 0 success, 1 internal error, 2 bad input or usage.");
+      "  batonctl submit job.json --algo ggp --wait            # run a job, print its report\n"
+      "  batonctl jobs --coordinator http://10.0.0.1:7070\n"
+      "Coordinator: --coordinator URL, else env BATON_COORDINATOR, else http://127.0.0.1:7070;\n"
+      "token: --token-file FILE, else env BATON_API_TOKEN. See docs/batonctl.md.\n"
+      "Exit status: 0 success; 1 the job failed or was cancelled, the coordinator answered\n"
+      "an error, or an internal error; 2 bad input or usage; 3 cannot reach the coordinator.");
   int exit_code = 0;
   baton::cli::add_plan_command(app, &exit_code);
+  baton::cli::add_job_commands(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,43 @@
+// A small client for the coordinator's HTTP/JSON API (docs/runtime.md, "The coordinator's
+// API"). Every call returns the parsed answer or throws one of the typed errors below.
+#pragma once
+
+#include "coordinator/batonctl/json_input.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace baton::cli {
+
+// The coordinator answered with an error status; what() is its "error" text.
+class ApiError : public std::runtime_error {
+ public:
+  ApiError(int status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  int status() const { return status_; }
+
+ private:
+  int status_;
+};
+
+// The coordinator could not be reached (refused, timed out, bad address); what() names the URL.
+class ConnectionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class ApiClient {
+ public:
+  // url: "http://host:port"; token: sent as "Authorization: Bearer <token>" unless empty.
+  ApiClient(std::string url, std::string token);
+
+  Json get(const std::string& path) const;
+  Json post(const std::string& path, const Json& body) const;
+
+  const std::string& url() const { return url_; }
+
+ private:
+  std::string url_;
+  std::string token_;
+};
+
+}  // namespace baton::cli

@@ -1,0 +1,220 @@
+#include "coordinator/batonctl/job_commands.h"
+
+#include "coordinator/batonctl/api_client.h"
+#include "coordinator/batonctl/job_report.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+namespace baton::cli {
+namespace {
+
+// Options every job subcommand takes.
+struct Common {
+  std::string coordinator;
+  std::string token_file;
+  std::string output = "table";
+};
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
+}
+
+ApiClient client_of(const Common& c) {
+  std::string token;
+  if (!c.token_file.empty()) {
+    token = read_input(c.token_file);
+    while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' '))
+      token.pop_back();
+    if (token.empty()) throw InputError(c.token_file + ": the token file is empty");
+  } else {
+    token = env_or("BATON_API_TOKEN", "");
+  }
+  return ApiClient(c.coordinator, token);
+}
+
+// Runs a command body, mapping the typed errors to one stderr line and an exit code.
+int guarded(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const InputError& e) {
+    std::cerr << "batonctl: " << e.what() << '\n';
+    return 2;
+  } catch (const ApiError& e) {
+    std::cerr << "batonctl: " << e.what() << '\n';
+    return 1;
+  } catch (const ConnectionError& e) {
+    std::cerr << "batonctl: " << e.what() << '\n';
+    return 3;
+  }
+}
+
+std::string job_path(const std::string& id) { return "/v1/jobs/" + id; }
+
+bool terminal(const std::string& state) {
+  return state == "done" || state == "failed" || state == "cancelled";
+}
+
+std::string text_of(const Json* v) {
+  if (v == nullptr) return "";
+  return v->is_string() ? v->get<std::string>() : v->dump();
+}
+
+int watch(const ApiClient& api, const std::string& id, const std::string& output) {
+  const bool tty = isatty(1) != 0;
+  std::string last_step_key;
+  double last_done = -1;
+  auto last_time = std::chrono::steady_clock::now();
+  double rate = -1;
+  bool drew = false;
+  Json job;
+  for (;;) {
+    job = api.get(job_path(id));
+    const std::string state = text_of(job_field(job, "state"));
+    const auto now = std::chrono::steady_clock::now();
+    double done = 0;
+    if (const Json* d = job_field(job, "bytes_done"); d != nullptr && d->is_number()) {
+      done = d->get<double>();
+      const double dt = std::chrono::duration<double>(now - last_time).count();
+      if (last_done >= 0 && dt > 0) rate = (done - last_done) / dt;
+      last_done = done;
+      last_time = now;
+    }
+    if (output != "json") {
+      if (tty) {
+        std::cout << '\r' << progress_line(job, rate) << "\x1b[K" << std::flush;
+        drew = true;
+      } else {
+        const std::string key = state + "/" + text_of(job_field(job, "step"));
+        if (key != last_step_key) {
+          std::cout << "job " << id << ": " << progress_line(job, -1) << '\n' << std::flush;
+          last_step_key = key;
+        }
+      }
+    }
+    if (terminal(state)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  if (drew) std::cout << '\n';
+  const std::string state = text_of(job_field(job, "state"));
+  if (output == "json") {
+    std::cout << job.dump(1) << '\n';
+  } else if (const Json* report = job_field(job, "report"); report != nullptr && report->is_object()) {
+    std::cout << '\n' << report_text(*report);
+  }
+  if (state == "done") return 0;
+  std::string message = "job " + id + " " + state;
+  if (const Json* e = job_field(job, "error")) message += ": " + text_of(e);
+  std::cerr << "batonctl: " << message << '\n';
+  return 1;
+}
+
+CLI::App* add_sub(CLI::App& app, const std::string& name, const std::string& summary,
+                  const std::shared_ptr<Common>& common, bool output) {
+  CLI::App* sub = app.add_subcommand(name, summary);
+  common->coordinator = env_or("BATON_COORDINATOR", "http://127.0.0.1:7070");
+  sub->add_option("--coordinator", common->coordinator,
+                  "coordinator API URL (env BATON_COORDINATOR)")
+      ->capture_default_str();
+  sub->add_option("--token-file", common->token_file,
+                  "file holding the API token (default: env BATON_API_TOKEN)");
+  if (output) {
+    sub->add_option("--output,-o", common->output, "table or json")
+        ->check(CLI::IsMember({"table", "json"}))
+        ->capture_default_str();
+  }
+  return sub;
+}
+
+}  // namespace
+
+void add_job_commands(CLI::App& app, int* exit_code) {
+  {
+    auto c = std::make_shared<Common>();
+    auto file = std::make_shared<std::string>();
+    auto algo = std::make_shared<std::string>();
+    auto wait = std::make_shared<bool>(false);
+    CLI::App* sub = add_sub(app, "submit", "Submit a job (JSON, see runtime.md); print its id", c, true);
+    sub->add_option("JOB", *file, "job as JSON (- for stdin)")->required();
+    sub->add_option("--algo", *algo, "override the job's \"algorithm\"");
+    sub->add_flag("--wait", *wait, "then watch the job until it ends");
+    sub->callback([=] {
+      *exit_code = guarded([&] {
+        Json job;
+        try {
+          job = parse_document(read_input(*file));
+        } catch (const InputError& e) {
+          throw InputError(*file + ": " + e.what());
+        }
+        if (!job.is_object()) throw InputError(*file + ": the job must be a JSON object");
+        if (!algo->empty()) job["algorithm"] = *algo;
+        const ApiClient api = client_of(*c);
+        const Json answer = api.post("/v1/jobs", job);
+        const std::string id = text_of(job_field(answer, "id"));
+        if (id.empty()) throw ApiError(0, "the coordinator's answer has no job id");
+        std::cout << id << '\n' << std::flush;
+        return *wait ? watch(api, id, c->output) : 0;
+      });
+    });
+  }
+  {
+    auto c = std::make_shared<Common>();
+    auto id = std::make_shared<std::string>();
+    CLI::App* sub = add_sub(app, "status", "Show one job: state, progress, report", c, true);
+    sub->add_option("ID", *id, "job id")->required();
+    sub->callback([=] {
+      *exit_code = guarded([&] {
+        const Json job = client_of(*c).get(job_path(*id));
+        std::cout << (c->output == "json" ? job.dump(1) + '\n' : job_status_text(job));
+        return 0;
+      });
+    });
+  }
+  for (const std::string what : {"jobs", "agents"}) {
+    auto c = std::make_shared<Common>();
+    CLI::App* sub = add_sub(app, what,
+                            what == "jobs" ? "List the jobs" : "List the agents and their health",
+                            c, true);
+    sub->callback([=] {
+      *exit_code = guarded([&] {
+        const Json answer = client_of(*c).get("/v1/" + what);
+        if (c->output == "json") std::cout << answer.dump(1) << '\n';
+        else std::cout << (what == "jobs" ? jobs_table(answer) : agents_table(answer));
+        return 0;
+      });
+    });
+  }
+  {
+    auto c = std::make_shared<Common>();
+    auto id = std::make_shared<std::string>();
+    CLI::App* sub = add_sub(app, "cancel", "Cancel a job", c, false);
+    sub->add_option("ID", *id, "job id")->required();
+    sub->callback([=] {
+      *exit_code = guarded([&] {
+        const Json answer = client_of(*c).post(job_path(*id) + "/cancel", Json::object());
+        std::cout << "job " << *id << ": " << text_of(job_field(answer, "state")) << '\n';
+        return 0;
+      });
+    });
+  }
+  {
+    auto c = std::make_shared<Common>();
+    auto id = std::make_shared<std::string>();
+    CLI::App* sub = add_sub(app, "watch",
+                            "Follow a job until it ends, then print its report; exit 0 if done",
+                            c, true);
+    sub->add_option("ID", *id, "job id")->required();
+    sub->callback([=] {
+      *exit_code = guarded([&] { return watch(client_of(*c), *id, c->output); });
+    });
+  }
+}
+
+}  // namespace baton::cli

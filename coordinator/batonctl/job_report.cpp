@@ -1,0 +1,187 @@
+#include "coordinator/batonctl/job_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace baton::cli {
+namespace {
+
+std::string fixed(double value, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, value);
+  return buf;
+}
+
+// Any JSON scalar as a cell; strings without quotes, arrays joined with ",".
+std::string cell(const Json* value) {
+  if (value == nullptr || value->is_null()) return "-";
+  if (value->is_string()) return value->get<std::string>();
+  if (value->is_boolean()) return value->get<bool>() ? "yes" : "no";
+  if (value->is_number_float()) return fixed(value->get<double>(), 3);
+  if (value->is_array()) {
+    std::string out;
+    for (const Json& v : *value) out += (out.empty() ? "" : ",") + cell(&v);
+    return out.empty() ? "-" : out;
+  }
+  return value->dump();
+}
+
+const Json* member(const Json& object, const std::string& name) {
+  if (!object.is_object()) return nullptr;
+  auto it = object.find(name);
+  return it == object.end() ? nullptr : &*it;
+}
+
+bool number(const Json* value, double* out) {
+  if (value == nullptr || !value->is_number()) return false;
+  *out = value->get<double>();
+  return true;
+}
+
+std::string bytes_cell(const Json* value) {
+  double b = 0;
+  return number(value, &b) ? format_bytes(b) : cell(value);
+}
+
+std::string seconds_cell(const Json* value) {
+  double s = 0;
+  return number(value, &s) ? format_seconds(s) : cell(value);
+}
+
+std::vector<std::vector<std::string>> rows_of(const Json& answer, const std::string& list,
+                                              const std::vector<std::string>& fields) {
+  std::vector<std::vector<std::string>> rows;
+  const Json* items = member(answer, list);
+  if (items == nullptr || !items->is_array()) return rows;
+  for (const Json& item : *items) {
+    std::vector<std::string> row;
+    for (const std::string& f : fields) {
+      const Json* v = member(item, f);
+      row.push_back(f == "bytes" || f == "bytes_done" || f == "rate" ? bytes_cell(v) : cell(v));
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::string format_table(const std::vector<std::string>& header,
+                         const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
+      width[c] = std::max(width[c], row[c].size());
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string out;
+    for (std::size_t c = 0; c < width.size(); ++c) {
+      const std::string& text = c < cells.size() ? cells[c] : std::string();
+      out += text;
+      if (c + 1 < width.size()) out += std::string(width[c] - text.size() + 2, ' ');
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out + '\n';
+  };
+  std::string out = line(header);
+  for (const auto& row : rows) out += line(row);
+  return out;
+}
+
+std::string format_bytes(double bytes) {
+  static const char* const units[] = {"B", "kB", "MB", "GB", "TB"};
+  int u = 0;
+  while (std::fabs(bytes) >= 1000 && u < 4) {
+    bytes /= 1000;
+    ++u;
+  }
+  return u == 0 ? fixed(bytes, 0) + " B" : fixed(bytes, 2) + " " + units[u];
+}
+
+std::string format_seconds(double seconds) { return fixed(seconds, 3); }
+
+const Json* job_field(const Json& job, const std::string& name) {
+  if (const Json* v = member(job, name)) return v;
+  if (const Json* progress = member(job, "progress")) return member(*progress, name);
+  return nullptr;
+}
+
+std::string jobs_table(const Json& answer) {
+  return format_table({"ID", "STATE", "ALGORITHM", "STEPS", "STEP", "BYTES", "DONE", "SUBMITTED"},
+                      rows_of(answer, "jobs",
+                              {"id", "state", "algorithm", "steps", "step", "bytes", "bytes_done",
+                               "submitted"}));
+}
+
+std::string agents_table(const Json& answer) {
+  return format_table(
+      {"NODE", "ALIVE", "ADDRESSES", "TRANSPORTS", "RATE/S", "HEARTBEAT AGE", "JOB"},
+      rows_of(answer, "agents",
+              {"node", "alive", "addresses", "transports", "rate", "last_heartbeat_age", "job"}));
+}
+
+std::string job_status_text(const Json& job) {
+  std::vector<std::vector<std::string>> rows;
+  for (const std::string f : {"id", "state", "algorithm", "submitted", "error"}) {
+    if (const Json* v = job_field(job, f)) rows.push_back({f + ":", cell(v)});
+  }
+  rows.push_back({"progress:", progress_line(job, -1)});
+  std::string out = format_table({"", ""}, rows);
+  out.erase(0, out.find('\n') + 1);  // the empty header line
+  if (const Json* report = member(job, "report"); report != nullptr && report->is_object())
+    out += '\n' + report_text(*report);
+  return out;
+}
+
+std::string progress_line(const Json& job, double bytes_per_second) {
+  std::ostringstream out;
+  out << cell(job_field(job, "state"));
+  double step = 0, steps = 0, done = 0, total = 0;
+  const Json* steps_value = job_field(job, "steps");
+  if (steps_value != nullptr && steps_value->is_array()) steps = double(steps_value->size());
+  else number(steps_value, &steps);
+  if (number(job_field(job, "step"), &step) && steps > 0)
+    out << "  step " << fixed(std::min(step + 1, steps), 0) << "/" << fixed(steps, 0);
+  const bool have_done = number(job_field(job, "bytes_done"), &done);
+  const bool have_total = number(job_field(job, "bytes"), &total);
+  if (have_done || have_total)
+    out << "  " << (have_done ? format_bytes(done) : "-") << " / "
+        << (have_total ? format_bytes(total) : "-");
+  if (bytes_per_second >= 0) {
+    out << "  " << format_bytes(bytes_per_second) << "/s";
+    if (have_done && have_total && bytes_per_second > 0)
+      out << "  ETA " << fixed(std::max(0.0, total - done) / bytes_per_second, 0) << " s";
+  }
+  return out.str();
+}
+
+std::string report_text(const Json& report) {
+  std::vector<std::vector<std::string>> rows;
+  if (const Json* steps = member(report, "steps"); steps != nullptr && steps->is_array()) {
+    for (const Json& s : *steps) {
+      rows.push_back({cell(member(s, "index")), cell(member(s, "flows")),
+                      bytes_cell(member(s, "bytes")), seconds_cell(member(s, "predicted_seconds")),
+                      seconds_cell(member(s, "measured_seconds")), cell(member(s, "attempts"))});
+    }
+  }
+  std::string out;
+  if (const Json* algo = member(report, "algorithm")) {
+    out += "algorithm: " + cell(algo);
+    if (const Json* k = member(report, "k")) out += "  k: " + cell(k);
+    out += '\n';
+  }
+  out += format_table({"STEP", "FLOWS", "BYTES", "PREDICTED S", "MEASURED S", "ATTEMPTS"}, rows);
+  double measured = 0, predicted = 0;
+  const bool have_measured = number(member(report, "measured_seconds"), &measured);
+  const bool have_predicted = number(member(report, "predicted_seconds"), &predicted);
+  out += "total: measured " + seconds_cell(member(report, "measured_seconds")) + " s, predicted " +
+         seconds_cell(member(report, "predicted_seconds")) + " s, lower bound " +
+         seconds_cell(member(report, "lower_bound_seconds")) + " s, measured/predicted " +
+         (have_measured && have_predicted && predicted > 0 ? fixed(measured / predicted, 2) : "-") +
+         '\n';
+  return out;
+}
+
+}  // namespace baton::cli

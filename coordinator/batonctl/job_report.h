@@ -1,0 +1,36 @@
+// Text for people from the coordinator's JSON answers (docs/runtime.md): pure functions,
+// so the formatting is unit-tested without a server. Missing fields show as "-".
+#pragma once
+
+#include "coordinator/batonctl/json_input.h"
+
+#include <string>
+#include <vector>
+
+namespace baton::cli {
+
+// Columns padded to their widest cell, separated by two spaces; one line per row.
+std::string format_table(const std::vector<std::string>& header,
+                         const std::vector<std::vector<std::string>>& rows);
+
+std::string format_bytes(double bytes);      // "1.50 MB" (decimal units), "512 B"
+std::string format_seconds(double seconds);  // "2.600"
+
+// A job's field: job[name], else job["progress"][name]; nullptr when neither exists.
+const Json* job_field(const Json& job, const std::string& name);
+
+// `GET /v1/jobs` and `GET /v1/agents` answers as tables.
+std::string jobs_table(const Json& answer);
+std::string agents_table(const Json& answer);
+
+// `GET /v1/jobs/{id}` as "key: value" lines, followed by the report when there is one.
+std::string job_status_text(const Json& job);
+
+// One progress line: state, step i/n, bytes done/total, rate, ETA. rate < 0 = unknown.
+std::string progress_line(const Json& job, double bytes_per_second);
+
+// The report: a table per step (index, flows, bytes, predicted s, measured s, attempts) and
+// a totals line "total: measured X s, predicted Y s, lower bound Z s, measured/predicted R".
+std::string report_text(const Json& report);
+
+}  // namespace baton::cli
