@@ -1,0 +1,136 @@
+#include "tests/integration/cluster.h"
+
+#include <httplib.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace baton::test {
+namespace {
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+}  // namespace
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << file.rdbuf();
+  return bytes.str();
+}
+
+std::string write_random_file(const std::filesystem::path& path, std::size_t bytes, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::string data(bytes, '\0');
+  for (char& c : data) c = static_cast<char>(rng());
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << data;
+  return data;
+}
+
+Cluster::Cluster() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "baton-it.XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+  dir_ = tmpl;
+  secret_ = "integration-test-secret-0123456789";
+  write_text(dir_ / "secret", secret_ + "\n");
+  write_text(dir_ / "coordinator.toml",
+             "id = \"coord\"\nagent_address = \"127.0.0.1:0\"\napi_address = \"127.0.0.1:0\"\n"
+             "secret_file = \"secret\"\nstate_dir = \"state\"\nheartbeat_seconds = 0.2\n");
+  coordinator_ = std::make_unique<Daemon>(
+      std::vector<std::string>{BATON_COORDINATOR_PATH, "--config", (dir_ / "coordinator.toml").string(), "--ready-file",
+                               (dir_ / "ready.json").string()},
+      (dir_ / "coordinator.log").string());
+  for (int i = 0; i < 200 && read_file(dir_ / "ready.json").empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const std::string ready = read_file(dir_ / "ready.json");
+  if (ready.empty()) throw std::runtime_error("the coordinator did not start: " + coordinator_->log());
+  const Json addresses = Json::parse(ready);
+  api_ = addresses.at("api").get<std::string>();
+  agents_address_ = addresses.at("agents").get<std::string>();
+}
+
+Cluster::~Cluster() {
+  for (auto& [node, agent] : agents_) agent->stop();
+  coordinator_->stop();
+  std::error_code ignored;
+  std::filesystem::remove_all(dir_, ignored);
+}
+
+void Cluster::start_agent(const std::string& node, const std::string& secret) {
+  const std::filesystem::path home = dir_ / node;
+  std::filesystem::create_directories(home / "data");
+  std::string secret_file = "../secret";
+  if (!secret.empty()) {
+    write_text(home / "secret", secret + "\n");
+    secret_file = "secret";
+  }
+  write_text(home / "agent.toml", "node_id = \"" + node + "\"\ncoordinator = \"" + agents_address_ +
+                                      "\"\nsecret_file = \"" + secret_file +
+                                      "\"\ndata_root = \"data\"\ndata_address = \"127.0.0.1:0\"\n"
+                                      "rate = 100000000\nbuffer_count = 8\nbuffer_size = 262144\n");
+  agents_.emplace_back(node, std::make_unique<Daemon>(
+                                 std::vector<std::string>{BATON_AGENT_PATH, "--config", (home / "agent.toml").string()},
+                                 (home / "agent.log").string()));
+}
+
+void Cluster::stop_agent(const std::string& node) {
+  for (auto& [name, agent] : agents_) {
+    if (name == node) agent->stop();
+  }
+}
+
+std::string Cluster::agent_log(const std::string& node) const {
+  for (const auto& [name, agent] : agents_) {
+    if (name == node) return agent->log();
+  }
+  return {};
+}
+
+std::pair<int, Json> Cluster::get(const std::string& path) {
+  httplib::Client client("http://" + api_);
+  const auto result = client.Get(path);
+  if (!result) return {0, Json{}};
+  return {result->status, Json::parse(result->body, nullptr, false)};
+}
+
+std::pair<int, Json> Cluster::post(const std::string& path, const std::string& body) {
+  httplib::Client client("http://" + api_);
+  const auto result = client.Post(path, body, "application/json");
+  if (!result) return {0, Json{}};
+  return {result->status, Json::parse(result->body, nullptr, false)};
+}
+
+bool Cluster::wait_alive(std::size_t count, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const auto [status, body] = get("/v1/agents");
+    if (status == 200) {
+      std::size_t alive = 0;
+      for (const Json& a : body.at("agents")) alive += a.at("alive").get<bool>() ? 1 : 0;
+      if (alive >= count) return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+Json Cluster::wait_job(const std::string& id, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  Json job;
+  while (std::chrono::steady_clock::now() < deadline) {
+    job = get("/v1/jobs/" + id).second;
+    const std::string state = job.value("state", "");
+    if (state == "done" || state == "failed" || state == "cancelled") return job;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return job;
+}
+
+}  // namespace baton::test

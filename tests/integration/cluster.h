@@ -1,0 +1,57 @@
+// A whole Baton installation in a temporary directory for one test: a coordinator and
+// agents as real processes on loopback, each with its own configuration and data root,
+// reached through the coordinator's HTTP API (not through batonctl: an independent client).
+#pragma once
+
+#include "tests/support/daemon.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace baton::test {
+
+using Json = nlohmann::json;
+
+class Cluster {
+ public:
+  Cluster();
+  ~Cluster();
+
+  // Starts an agent named `node` (its data root is root(node)); `secret` overrides the
+  // cluster's (a wrong one must be refused).
+  void start_agent(const std::string& node, const std::string& secret = {});
+  void stop_agent(const std::string& node);
+  // Waits until `count` agents are alive in GET /v1/agents; false after `timeout`.
+  bool wait_alive(std::size_t count, std::chrono::milliseconds timeout = std::chrono::seconds(20));
+
+  std::filesystem::path root(const std::string& node) const { return dir_ / node / "data"; }
+  std::filesystem::path dir() const { return dir_; }
+
+  // HTTP: status code and parsed body.
+  std::pair<int, Json> get(const std::string& path);
+  std::pair<int, Json> post(const std::string& path, const std::string& body);
+  // Polls the job until it is done, failed or cancelled (or `timeout`); returns its JSON.
+  Json wait_job(const std::string& id, std::chrono::milliseconds timeout = std::chrono::seconds(120));
+
+  std::string coordinator_log() const { return coordinator_->log(); }
+  std::string agent_log(const std::string& node) const;
+
+ private:
+  std::filesystem::path dir_;
+  std::string secret_;
+  std::string api_;
+  std::string agents_address_;
+  std::unique_ptr<Daemon> coordinator_;
+  std::vector<std::pair<std::string, std::unique_ptr<Daemon>>> agents_;
+};
+
+// Writes `bytes` pseudo-random bytes (seeded) to `path`, returns them.
+std::string write_random_file(const std::filesystem::path& path, std::size_t bytes, unsigned seed);
+std::string read_file(const std::filesystem::path& path);
+
+}  // namespace baton::test

@@ -1,0 +1,176 @@
+// The runtime end to end with real processes on loopback: a coordinator, agents, files
+// in data roots, jobs submitted over the HTTP API. Every check reads the files or the
+// API, never the daemons' internals.
+#include "tests/integration/cluster.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <thread>
+
+using baton::test::Cluster;
+using baton::test::Json;
+using baton::test::read_file;
+using baton::test::write_random_file;
+using namespace std::chrono_literals;
+
+namespace {
+
+Json platform(double node_rate, double backbone_rate) {
+  return {{"sender_rate", node_rate}, {"receiver_rate", node_rate}, {"backbone_rate", backbone_rate},
+          {"step_startup", 0.001}};
+}
+
+Json transfer(const std::string& src, std::uint64_t src_offset, std::uint64_t length, const std::string& dst,
+              const std::string& dst_file, std::uint64_t dst_offset, const std::string& src_file = "in.bin") {
+  return {{"src_node", src}, {"src_file", src_file}, {"src_offset", src_offset}, {"length", length},
+          {"dst_node", dst}, {"dst_file", dst_file}, {"dst_offset", dst_offset}};
+}
+
+// Two senders, two receivers, all alive.
+struct TwoByTwo {
+  Cluster cluster;
+  std::string a0, a1;
+  TwoByTwo() {
+    a0 = write_random_file(cluster.root("a0") / "in.bin", 3'000'000, 1);
+    a1 = write_random_file(cluster.root("a1") / "in.bin", 2'000'000, 2);
+    for (const char* node : {"a0", "a1", "b0", "b1"}) cluster.start_agent(node);
+    BOOST_REQUIRE_MESSAGE(cluster.wait_alive(4), cluster.coordinator_log());
+  }
+};
+
+std::string submit(Cluster& cluster, const Json& job) {
+  const auto [status, body] = cluster.post("/v1/jobs", job.dump());
+  BOOST_REQUIRE_MESSAGE(status == 201, "submit answered " << status << ": " << body.dump());
+  return body.at("id").get<std::string>();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(runtime)
+
+BOOST_AUTO_TEST_CASE(a_job_moves_every_byte_to_its_place_and_reports_each_step) {
+  TwoByTwo t;
+  // Every sender owes every receiver something, in pieces of both files.
+  const Json job{{"senders", {"a0", "a1"}},
+                 {"receivers", {"b0", "b1"}},
+                 {"platform", platform(20e6, 40e6)},
+                 {"transfers",
+                  {transfer("a0", 0, 1'000'000, "b0", "out.bin", 0), transfer("a0", 1'000'000, 2'000'000, "b1", "out.bin", 500'000),
+                   transfer("a1", 0, 1'500'000, "b0", "out.bin", 1'000'000), transfer("a1", 1'500'000, 500'000, "b1", "out.bin", 0)}}};
+  const std::string id = submit(t.cluster, job);
+  const Json done = t.cluster.wait_job(id);
+  BOOST_REQUIRE_MESSAGE(done.value("state", "") == "done", done.dump() << "\n" << t.cluster.coordinator_log());
+  const std::string b0 = read_file(t.cluster.root("b0") / "out.bin");
+  const std::string b1 = read_file(t.cluster.root("b1") / "out.bin");
+  BOOST_REQUIRE(b0.size() == 2'500'000u);
+  BOOST_REQUIRE(b1.size() == 2'500'000u);
+  BOOST_TEST((b0.substr(0, 1'000'000) == t.a0.substr(0, 1'000'000)));
+  BOOST_TEST((b0.substr(1'000'000) == t.a1.substr(0, 1'500'000)));
+  BOOST_TEST((b1.substr(0, 500'000) == t.a1.substr(1'500'000)));
+  BOOST_TEST((b1.substr(500'000) == t.a0.substr(1'000'000)));
+  const Json& report = done.at("report");
+  BOOST_TEST(report.at("k").get<int>() == 2);  // ⌊40/20⌋
+  BOOST_TEST(done.at("bytes_done").get<std::uint64_t>() == 5'000'000u);
+  for (const Json& step : report.at("steps")) {
+    BOOST_TEST(step.contains("measured_seconds"), step.dump());
+    BOOST_TEST(step.at("flows").get<int>() <= 2);
+  }
+  // Paced at 20 MB/s a step takes its longest flow's bytes / 20 MB/s, less the pacer's
+  // initial burst (10 ms of the rate, transport/pacer.h) and the model's 1 ms start-up.
+  // Unpaced, loopback would move these 5 MB in a few milliseconds.
+  const double floor = report.at("predicted_seconds").get<double>() - 0.011 * static_cast<double>(report.at("steps").size());
+  BOOST_TEST(report.at("measured_seconds").get<double>() >= floor, done.dump());
+  BOOST_TEST(floor > 0.1);
+  const auto [status, jobs] = t.cluster.get("/v1/jobs");
+  BOOST_TEST(status == 200);
+  BOOST_TEST(jobs.at("jobs").size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_job_naming_unknown_nodes_is_refused_with_their_names) {
+  TwoByTwo t;
+  const Json job{{"senders", {"a0", "ghost"}},
+                 {"receivers", {"b0"}},
+                 {"platform", platform(50e6, 100e6)},
+                 {"transfers", {transfer("a0", 0, 10, "b0", "out.bin", 0)}}};
+  const auto [status, body] = t.cluster.post("/v1/jobs", job.dump());
+  BOOST_TEST(status == 400);
+  BOOST_TEST(body.at("error").get<std::string>().find("ghost") != std::string::npos, body.dump());
+  const auto [bad_status, bad_body] = t.cluster.post("/v1/jobs", "{\"senders\": 3}");
+  BOOST_TEST(bad_status == 400);
+  BOOST_TEST(bad_body.at("error").get<std::string>().find("senders") != std::string::npos, bad_body.dump());
+}
+
+BOOST_AUTO_TEST_CASE(an_agent_with_the_wrong_secret_is_never_registered) {
+  Cluster cluster;
+  cluster.start_agent("good");
+  cluster.start_agent("evil", "not-the-cluster-secret-at-all");
+  BOOST_REQUIRE(cluster.wait_alive(1));
+  std::this_thread::sleep_for(500ms);  // the impostor has tried by now (and keeps retrying)
+  const auto [status, body] = cluster.get("/v1/agents");
+  BOOST_REQUIRE(status == 200);
+  BOOST_TEST(body.at("agents").size() == 1u, body.dump());
+  BOOST_TEST(body.at("agents")[0].at("node").get<std::string>() == "good");
+  // Each side checks the other's proof: whichever notices first says so and refuses.
+  BOOST_TEST(cluster.agent_log("evil").find("failed authentication: wrong cluster secret") != std::string::npos,
+             cluster.agent_log("evil"));
+  BOOST_TEST(cluster.coordinator_log().find("agent evil registered") == std::string::npos, cluster.coordinator_log());
+}
+
+BOOST_AUTO_TEST_CASE(a_plan_writing_outside_the_data_root_is_refused_by_the_agent) {
+  TwoByTwo t;
+  const Json job{{"senders", {"a0"}},
+                 {"receivers", {"b0"}},
+                 {"platform", platform(50e6, 100e6)},
+                 {"transfers", {transfer("a0", 0, 1000, "b0", "../escaped.bin", 0)}}};
+  const Json done = t.cluster.wait_job(submit(t.cluster, job));
+  BOOST_TEST(done.value("state", "") == "failed");
+  const std::string error = done.value("error", "");
+  BOOST_TEST(error.find("agent b0 refused the plan") != std::string::npos, error);
+  BOOST_TEST(!std::filesystem::exists(t.cluster.root("b0").parent_path() / "escaped.bin"));
+}
+
+BOOST_AUTO_TEST_CASE(a_plan_reading_past_a_source_file_is_refused) {
+  TwoByTwo t;
+  const Json job{{"senders", {"a1"}},
+                 {"receivers", {"b1"}},
+                 {"platform", platform(50e6, 100e6)},
+                 {"transfers", {transfer("a1", 1'999'000, 5000, "b1", "out.bin", 0)}}};
+  const Json done = t.cluster.wait_job(submit(t.cluster, job));
+  BOOST_TEST(done.value("state", "") == "failed");
+  BOOST_TEST(done.value("error", "").find("agent a1 refused the plan") != std::string::npos, done.dump());
+  BOOST_TEST(!std::filesystem::exists(t.cluster.root("b1") / "out.bin"));
+}
+
+BOOST_AUTO_TEST_CASE(cancelling_mid_job_stops_it_and_reports_exactly_what_finished) {
+  TwoByTwo t;
+  // 2 MB/s per flow, k = 1: four 500 kB transfers take four steps of about 0.25 s each.
+  const Json job{{"senders", {"a0", "a1"}},
+                 {"receivers", {"b0", "b1"}},
+                 {"platform", platform(2e6, 2e6)},
+                 {"transfers",
+                  {transfer("a0", 0, 500'000, "b0", "out.bin", 0), transfer("a0", 500'000, 500'000, "b1", "out.bin", 0),
+                   transfer("a1", 0, 500'000, "b0", "out.bin", 500'000), transfer("a1", 500'000, 500'000, "b1", "out.bin", 500'000)}}};
+  const std::string id = submit(t.cluster, job);
+  for (int i = 0; i < 200; ++i) {
+    if (t.cluster.get("/v1/jobs/" + id).second.value("bytes_done", 0) > 0) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  const auto [status, answer] = t.cluster.post("/v1/jobs/" + id + "/cancel", "");
+  BOOST_TEST(status == 200, answer.dump());
+  const Json done = t.cluster.wait_job(id);
+  BOOST_TEST(done.value("state", "") == "cancelled", done.dump());
+  std::uint64_t finished_bytes = 0;
+  std::size_t finished_steps = 0;
+  for (const Json& step : done.at("report").at("steps")) {
+    if (!step.contains("measured_seconds")) continue;
+    ++finished_steps;
+    finished_bytes += step.at("bytes").get<std::uint64_t>();
+  }
+  BOOST_TEST(finished_steps >= 1u, done.dump() << "\n" << t.cluster.coordinator_log());
+  BOOST_TEST(finished_steps < done.at("report").at("steps").size());
+  BOOST_TEST(done.at("bytes_done").get<std::uint64_t>() == finished_bytes);
+  const auto [again, refused] = t.cluster.post("/v1/jobs/" + id + "/cancel", "");
+  BOOST_TEST(again == 409);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
