@@ -18,6 +18,13 @@ packages=(
   protobuf-compiler libprotobuf-dev  # protocol: coordinator-agent messages
   libssl-dev          # protocol: HMAC-SHA256 handshake with the cluster secret
   libglpk-dev         # schedule: exact KPBS solver (integer program) for the optimality benchmark
+  libcpp-httplib-dev  # coordinator: job API, status page, metrics endpoints; batonctl's client
+  libsqlitecpp-dev libsqlite3-dev  # coordinator: the job journal
+  libtoml11-dev       # agent and coordinator: configuration files
+  libspdlog-dev       # daemons: logs with job, step and node
+  libsystemd-dev      # daemons: sd_notify (READY, WATCHDOG, STATUS, STOPPING)
+  # the integration tests and the main job
+  iproute2            # multi-host tests: ip netns, veth, tc (run as root only)
   # benchmarks
   gnuplot-nox         # charts of benchmark results
   iperf3              # reference throughput beside our TCP transport
