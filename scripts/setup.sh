@@ -22,9 +22,6 @@ packages=(
   libsqlitecpp-dev libsqlite3-dev  # coordinator: the job journal
   libtoml11-dev       # agent and coordinator: configuration files
   libspdlog-dev       # daemons: logs with job, step and node
-  libsystemd-dev      # daemons: sd_notify (READY, WATCHDOG, STATUS, STOPPING)
-  # the integration tests and the main job
-  iproute2            # multi-host tests: ip netns, veth, tc (run as root only)
   # benchmarks
   gnuplot-nox         # charts of benchmark results
   iperf3              # reference throughput beside our TCP transport
