@@ -18,6 +18,8 @@ class MemoryStorage final : public Storage {
   // touched by the application while a job that names it runs.
   void register_region(const std::string& name, std::span<std::byte> bytes);
   void unregister_region(const std::string& name);
+  // The size of a registered region; throws std::runtime_error naming an unknown one.
+  std::uint64_t region_size(const std::string& name) const { return region(name).size(); }
 
   std::unique_ptr<transport::Source> source(const std::string& name) override;
   std::unique_ptr<transport::Sink> sink(const std::string& name) override;

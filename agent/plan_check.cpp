@@ -45,20 +45,31 @@ std::string range(std::uint64_t begin, std::uint64_t length) {
 }
 
 // Checks one chunk; "" or the problem without its step/chunk prefix.
-std::string check_chunk(const protocol::Chunk& c, bool send, const DataRoot& root,
+std::string check_chunk(const protocol::Chunk& c, bool send, const PlanObjects& objects,
                         std::map<std::string, std::uint64_t>& sizes) {
   if (c.length() == 0) return "length is 0";
   if (overflows(c.src_offset(), c.length())) return "source offset + length overflows 2^64";
   if (overflows(c.dst_offset(), c.length())) return "destination offset + length overflows 2^64";
   if (overflows(c.stream_offset(), c.length())) return "stream offset + length overflows 2^64";
-  // Both names are checked lexically: neither may be valid anywhere if it escapes.
-  if (auto error = check_name(c.src_file()); !error.empty()) return "source: " + error;
-  if (auto error = check_name(c.dst_file()); !error.empty()) return "destination: " + error;
-  if (!send) return {};
+  // Both names are checked: neither may be valid anywhere if it escapes.
+  if (auto error = objects.check_name(c.src_file()); !error.empty()) return "source: " + error;
+  if (auto error = objects.check_name(c.dst_file()); !error.empty()) return "destination: " + error;
+  if (!send) {
+    std::uint64_t limit = 0;
+    try {
+      limit = objects.destination_limit(c.dst_file());
+    } catch (const std::exception& e) {
+      return std::string("destination unusable: ") + e.what();
+    }
+    if (c.dst_offset() + c.length() > limit)
+      return "destination range " + range(c.dst_offset(), c.length()) + " is outside " + c.dst_file() + " (" +
+             to_string(limit) + " bytes)";
+    return {};
+  }
   auto size = sizes.find(c.src_file());
   if (size == sizes.end()) {
     try {
-      size = sizes.emplace(c.src_file(), root.file_size(c.src_file())).first;
+      size = sizes.emplace(c.src_file(), objects.source_size(c.src_file())).first;
     } catch (const std::exception& e) {
       return std::string("source unusable: ") + e.what();
     }
@@ -72,6 +83,16 @@ std::string check_chunk(const protocol::Chunk& c, bool send, const DataRoot& roo
 }  // namespace
 
 std::string check_plan(const protocol::Plan& plan, const DataRoot& root) {
+  return check_plan(plan, PlanObjects{
+                              .check_name = [](const std::string& name) { return check_name(name); },
+                              .source_size = [&](const std::string& name) { return root.file_size(name); },
+                              .destination_limit = [](const std::string&) {
+                                return std::numeric_limits<std::uint64_t>::max();
+                              },
+                          });
+}
+
+std::string check_plan(const protocol::Plan& plan, const PlanObjects& objects) {
   if (plan.job().empty()) return "plan has no job id";
   if (plan.k() < 1) return "plan's k is " + to_string(plan.k()) + ", must be at least 1";
 
@@ -109,7 +130,7 @@ std::string check_plan(const protocol::Plan& plan, const DataRoot& root) {
         return at + ", flow " + to_string(f) + ": send flow to " + flow.peer() + " has no peer address";
       for (const auto& c : flow.chunks()) {
         const std::string where = at + ", chunk " + to_string(chunk) + " (transfer " + to_string(c.transfer()) + "): ";
-        if (auto error = check_chunk(c, flow.send(), root, sizes); !error.empty()) return where + error;
+        if (auto error = check_chunk(c, flow.send(), objects, sizes); !error.empty()) return where + error;
         if (!flow.send()) {
           const Claim claim{c.stream_offset() + c.length(), step.index(), chunk};
           if (auto other = stream.claim(c.stream_offset(), claim))

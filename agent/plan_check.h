@@ -5,6 +5,8 @@
 #include "agent/data_root.h"
 #include "protocol/baton.pb.h"
 
+#include <cstdint>
+#include <functional>
 #include <string>
 
 namespace baton::agent {
@@ -14,5 +16,18 @@ namespace baton::agent {
 // "step 2, chunk 1 (transfer 7): source range [4096, 8192) is outside src/x.bin (6000 bytes)".
 // Chunks are numbered within their step, across its flows in plan order.
 std::string check_plan(const protocol::Plan& plan, const DataRoot& root);
+
+// What a plan's object names lead to, for storages other than a data root (the embedded
+// agent's memory regions). Both functions throw std::runtime_error naming the object when
+// it cannot be used.
+struct PlanObjects {
+  // "" when a name may appear in a plan at all (either end of a chunk), else why not.
+  std::function<std::string(const std::string& name)> check_name;
+  // The size of the object a send chunk reads.
+  std::function<std::uint64_t(const std::string& name)> source_size;
+  // How far a received chunk may write into its object (files: 2^64 − 1, they grow).
+  std::function<std::uint64_t(const std::string& name)> destination_limit;
+};
+std::string check_plan(const protocol::Plan& plan, const PlanObjects& objects);
 
 }  // namespace baton::agent

@@ -1,0 +1,131 @@
+#include "agent/embedded.h"
+
+#include "agent/agent.h"
+#include "agent/data_plane.h"
+#include "agent/memory_storage.h"
+#include "agent/plan_check.h"
+
+#include <asio/executor_work_guard.hpp>
+#include <asio/io_context.hpp>
+#include <asio/post.hpp>
+
+#include <future>
+#include <stdexcept>
+#include <thread>
+
+namespace baton {
+
+struct EmbeddedAgent::Parts {
+  asio::io_context io;
+  // Keeps io.run() going while the agent has nothing in flight (idle, or stopped and
+  // about to be taken apart by calls posted from the destructor).
+  asio::executor_work_guard<asio::io_context::executor_type> work = asio::make_work_guard(io);
+  std::unique_ptr<transport::Context> context;
+  std::unique_ptr<agent::DataPlane> data;
+  agent::MemoryStorage storage;
+  std::unique_ptr<agent::Agent> agent;
+  std::thread thread;
+
+  // Runs `f` on the agent's thread and returns its result (the agent is single-threaded).
+  template <class F>
+  auto on_agent_thread(F f) {
+    std::packaged_task<decltype(f())()> task(std::move(f));
+    auto result = task.get_future();
+    asio::post(io, std::move(task));
+    return result.get();
+  }
+};
+
+EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<Parts>()) {
+  Parts& p = *parts_;
+  auto opened = transport::open_context(p.io.get_executor(), options.transport);
+  if (!opened.context) throw std::runtime_error("embedded agent " + options.node_id + ": transport: " + opened.detail);
+  p.context = std::move(opened.context);
+  p.data = std::make_unique<agent::DataPlane>(*p.context, options.data_address);
+  agent::AgentOptions agent_options{.node_id = options.node_id,
+                                    .coordinator = options.coordinator,
+                                    .secret = options.secret,
+                                    .rate = options.rate,
+                                    .transports = {p.context->name()},
+                                    .log = std::move(options.log)};
+  // Plans name regions: a chunk must stay inside its region at both ends.
+  agent::PlanObjects regions{
+      .check_name = [](const std::string& name) { return name.empty() ? std::string("empty name") : std::string(); },
+      .source_size = [&p](const std::string& name) { return p.storage.region_size(name); },
+      .destination_limit = [&p](const std::string& name) { return p.storage.region_size(name); },
+  };
+  p.agent = std::make_unique<agent::Agent>(*p.context, *p.data, p.storage, std::move(agent_options),
+                                           [regions](const protocol::Plan& plan) { return agent::check_plan(plan, regions); });
+  p.data->start();
+  p.agent->start();
+  p.thread = std::thread([&p] { p.io.run(); });
+}
+
+EmbeddedAgent::~EmbeddedAgent() {
+  Parts& p = *parts_;
+  p.on_agent_thread([&p] {
+    p.agent->stop();
+    p.data->stop();
+    return 0;
+  });
+  while (!p.on_agent_thread([&p] { return p.agent->stopped(); })) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  // The data plane's accept loop notices stop() within its 200 ms accept timeout, and
+  // every coroutine must end before the parts it uses go.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  p.on_agent_thread([&p] {
+    p.agent.reset();
+    p.data.reset();
+    return 0;
+  });
+  p.work.reset();
+  p.io.stop();
+  p.thread.join();
+}
+
+void EmbeddedAgent::register_region(const std::string& name, std::span<std::byte> bytes) {
+  Parts& p = *parts_;
+  p.on_agent_thread([&] {
+    p.storage.register_region(name, bytes);
+    return 0;
+  });
+}
+
+void EmbeddedAgent::unregister_region(const std::string& name) {
+  Parts& p = *parts_;
+  p.on_agent_thread([&] {
+    p.storage.unregister_region(name);
+    return 0;
+  });
+}
+
+bool EmbeddedAgent::wait_registered(std::chrono::milliseconds timeout) {
+  Parts& p = *parts_;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!p.on_agent_thread([&p] { return p.agent->registered(); })) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
+std::string EmbeddedAgent::wait_job(const std::string& job, std::chrono::milliseconds timeout) {
+  Parts& p = *parts_;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto progress = p.on_agent_thread([&p] { return p.agent->job_progress(); });
+    if (progress && progress->job == job && progress->state != "running") return progress->state;
+    if (std::chrono::steady_clock::now() >= deadline) return {};
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+std::string EmbeddedAgent::status() {
+  Parts& p = *parts_;
+  return p.on_agent_thread([&p] { return p.agent->status(); });
+}
+
+std::string EmbeddedAgent::data_address() const { return parts_->data->address(); }
+
+}  // namespace baton

@@ -1,0 +1,69 @@
+// Baton inside an application (DESIGN.md, agent/; docs/embedding.md): a coupled
+// simulation registers its arrays as named memory regions and takes part in jobs as a
+// node, without a separate baton-agent process. Plans name regions where the daemon's
+// name files; the coordinator, the protocol and the transport are the same.
+//
+//   baton::EmbeddedAgent node({.node_id = "sim-3", .coordinator = "head:7071", .secret = key});
+//   node.register_region("u", std::as_writable_bytes(std::span(u)));
+//   node.wait_registered(10s);
+//   ... a job moving "u" is submitted (batonctl, or the coupling code) ...
+//   node.wait_job("42", 10min);   // "done": u holds its new part
+//
+// Threading: the agent runs on its own thread; every member may be called from any one
+// application thread. Regions must stay valid, and untouched by the application, while a
+// job that names them runs.
+#pragma once
+
+#include "transport/open.h"
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace baton {
+
+struct EmbeddedOptions {
+  std::string node_id;
+  std::string coordinator;                   // "host:port" of the coordinator's agent listener
+  std::string secret;                        // the cluster's shared secret
+  std::string data_address = "127.0.0.1:0";  // where peers connect for data (port 0: any)
+  double rate = 0;                           // bytes/s this node can move, told to the coordinator
+  transport::TransportConfig transport{};
+  // One line per event (registered, plan accepted, step done, ...); nothing when empty.
+  std::function<void(std::string_view)> log{};
+};
+
+class EmbeddedAgent {
+ public:
+  // Opens the transport, listens for data and starts connecting to the coordinator.
+  // Throws std::runtime_error naming what failed (address, transport).
+  explicit EmbeddedAgent(EmbeddedOptions options);
+  // Stops like SIGTERM stops the daemon: a running step finishes and is reported first.
+  ~EmbeddedAgent();
+  EmbeddedAgent(const EmbeddedAgent&) = delete;
+  EmbeddedAgent& operator=(const EmbeddedAgent&) = delete;
+
+  // Registers (or replaces) the region `name`; plans naming it read or write `bytes`.
+  void register_region(const std::string& name, std::span<std::byte> bytes);
+  void unregister_region(const std::string& name);
+
+  // Waits until the agent is registered with the coordinator; false after `timeout`.
+  bool wait_registered(std::chrono::milliseconds timeout);
+  // Waits until this node's part of `job` ended: "done" (every step of it ran here),
+  // "aborted" (cancelled or failed), or "" after `timeout`.
+  std::string wait_job(const std::string& job, std::chrono::milliseconds timeout);
+  // What the agent is doing: "idle", "job 7 step 3/10", ...
+  std::string status();
+  // Where peers reach this node's data plane.
+  std::string data_address() const;
+
+ private:
+  struct Parts;
+  std::unique_ptr<Parts> parts_;
+};
+
+}  // namespace baton
