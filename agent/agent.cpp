@@ -59,6 +59,12 @@ std::string Agent::status() const {
          std::to_string(plan.steps_size()) + " steps)";
 }
 
+std::optional<Agent::JobProgress> Agent::job_progress() const {
+  if (!runner_) return std::nullopt;
+  return JobProgress{.job = runner_->plan().job(), .state = job_state_, .steps_done = steps_done_,
+                     .steps = static_cast<std::uint32_t>(runner_->plan().steps_size())};
+}
+
 void Agent::start() {
   running_ = true;
   asio::co_spawn(context_.executor(), session_loop(), asio::detached);
@@ -192,6 +198,11 @@ void Agent::handle_plan(const protocol::Plan& plan) {
   std::string reason;
   if (runner_ && job_state_ == "running" && runner_->plan().job() != plan.job()) {
     reason = "this agent is running job " + runner_->plan().job();
+  } else if (running_step_ && runner_->plan().job() == plan.job()) {
+    pending_plan_ = plan;  // a restarted coordinator resuming this job: answer after the step
+    say("job " + plan.job() + ": plan received again; answering once step " + std::to_string(*running_step_) +
+        " ends");
+    return;
   } else if (running_step_) {
     reason = "a step of job " + runner_->plan().job() + " is still running";
   } else {
@@ -235,6 +246,11 @@ transport::Task<void> Agent::run_step(std::uint32_t step) {
   if (report.ok() && steps_done_ == static_cast<std::uint32_t>(runner_->plan().steps_size())) job_state_ = "done";
   co_await send(std::move(envelope));
   if (job_state_ == "aborted") co_await send(job_status());
+  if (pending_plan_) {
+    const protocol::Plan plan = std::move(*pending_plan_);
+    pending_plan_.reset();
+    handle_plan(plan);
+  }
   if (!running_ && channel_) channel_->close();
 }
 

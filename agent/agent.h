@@ -17,6 +17,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +59,16 @@ class Agent {
   // What the agent is doing, for logs and systemd's STATUS: "idle", "job 7 step 3/10".
   std::string status() const;
 
+  // The job whose plan the agent holds, if any: its id, "running" | "done" | "aborted",
+  // and how many of its steps this agent finished.
+  struct JobProgress {
+    std::string job;
+    std::string state;
+    std::uint32_t steps_done = 0;
+    std::uint32_t steps = 0;
+  };
+  std::optional<JobProgress> job_progress() const;
+
  private:
   transport::Task<void> session_loop();
   transport::Task<void> session(std::shared_ptr<protocol::Channel> channel);
@@ -81,6 +92,9 @@ class Agent {
   std::string job_state_;                       // "running", "done", "aborted"
   std::uint32_t steps_done_ = 0;
   std::optional<std::uint32_t> running_step_;
+  // The same job's plan re-sent (a restarted coordinator) while a step ran: answered
+  // once the step ends.
+  std::optional<protocol::Plan> pending_plan_;
   bool running_ = false;
   bool stopped_ = false;
   bool registered_ = false;

@@ -29,6 +29,7 @@ struct Driver::Job {
   std::string state = "queued";
   std::string error;
   bool cancel_requested = false;
+  bool resumed = false;           // left unfinished by a previous coordinator
   std::uint32_t resume_from = 0;  // steps already done (a resumed job)
   std::optional<CompiledPlan> plan;
   std::uint64_t bytes_total = 0;
@@ -54,6 +55,7 @@ void Driver::start() {
     auto job = std::make_unique<Job>();
     job->id = id;
     job->submitted = record->submitted;
+    job->resumed = true;
     try {
       job->spec = parse_job_spec(record->spec);
     } catch (const std::exception& e) {
@@ -130,7 +132,26 @@ std::vector<std::string> Driver::nodes(const Job& job) const {
   return all;
 }
 
+void Driver::on_job_status(const std::string& node, const protocol::JobStatus& status) {
+  if (status.state() != "running") return;
+  // An agent still holding a job this coordinator will not run (it ended while the agent
+  // was away, or the journal never had it) would refuse every other plan: release it.
+  const auto found = std::ranges::find_if(jobs_, [&](const auto& entry) { return std::to_string(entry.first) == status.job(); });
+  if (found != jobs_.end() && !ended(found->second->state)) return;
+  const std::string why = found == jobs_.end() ? "this coordinator has no job " + status.job()
+                                               : "job " + status.job() + " already " + found->second->state;
+  if (log_) log_("job " + status.job() + ": agent " + node + " still holds it running; aborting it there: " + why);
+  protocol::Envelope envelope;
+  envelope.mutable_abort()->set_job(status.job());
+  envelope.mutable_abort()->set_reason(why);
+  agents_.send(node, std::move(envelope));
+}
+
 void Driver::on_message(const std::string& node, const protocol::Envelope& message) {
+  if (message.body_case() == protocol::Envelope::kJobStatus) {
+    on_job_status(node, message.job_status());
+    return;
+  }
   if (!current_) return;
   Job& job = *current_;
   const std::string id = std::to_string(job.id);
@@ -147,7 +168,7 @@ void Driver::on_message(const std::string& node, const protocol::Envelope& messa
       }
       break;
     default:
-      break;  // JobStatus: the driver re-sends plans itself when an agent comes back
+      break;
   }
   wake();
 }
@@ -206,7 +227,7 @@ asio::awaitable<void> Driver::run(Job& job) {
     });
   };
   if (!co_await wait_until([&] { return all_alive() || job.cancel_requested; },
-                           Clock::now() + (job.resume_from > 0 ? options_.agents_timeout : std::chrono::milliseconds(0)))) {
+                           Clock::now() + (job.resumed ? options_.agents_timeout : std::chrono::milliseconds(0)))) {
     std::string dead;
     for (const std::string& n : nodes(job)) {
       const auto info = agents_.find(n);
@@ -231,9 +252,12 @@ asio::awaitable<void> Driver::run(Job& job) {
     *envelope.mutable_plan() = plan;
     agents_.send(node, std::move(envelope));
   }
+  // A resumed job's agents may still be finishing the step the old coordinator released;
+  // they answer the plan when it ends (docs/runtime.md, "Coordinator restarts").
+  const auto plan_timeout = options_.plan_timeout + (job.resumed ? options_.min_step_timeout : std::chrono::milliseconds(0));
   const bool answered = co_await wait_until(
       [&] { return job.accepted.size() + job.refused.size() == plans.size() || job.cancel_requested; },
-      Clock::now() + options_.plan_timeout);
+      Clock::now() + plan_timeout);
   const auto abort_all = [&](const std::string& reason) {
     for (const auto& [node, plan] : plans) {
       protocol::Envelope envelope;

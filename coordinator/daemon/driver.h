@@ -75,6 +75,7 @@ class Driver {
   asio::awaitable<void> run(Job& job);
   asio::awaitable<bool> wait_until(std::function<bool()> done, std::chrono::steady_clock::time_point deadline);
   void finish(Job& job, const std::string& state, const std::string& error);
+  void on_job_status(const std::string& node, const protocol::JobStatus& status);
   std::vector<std::string> nodes(const Job& job) const;
   void wake() { wake_.cancel(); }
 

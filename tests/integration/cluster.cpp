@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <random>
+#include <csignal>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -42,6 +43,11 @@ Cluster::Cluster() {
   write_text(dir_ / "coordinator.toml",
              "id = \"coord\"\nagent_address = \"127.0.0.1:0\"\napi_address = \"127.0.0.1:0\"\n"
              "secret_file = \"secret\"\nstate_dir = \"state\"\nheartbeat_seconds = 0.2\n");
+  start_coordinator();
+}
+
+void Cluster::start_coordinator() {
+  std::filesystem::remove(dir_ / "ready.json");
   coordinator_ = std::make_unique<Daemon>(
       std::vector<std::string>{BATON_COORDINATOR_PATH, "--config", (dir_ / "coordinator.toml").string(), "--ready-file",
                                (dir_ / "ready.json").string()},
@@ -54,6 +60,21 @@ Cluster::Cluster() {
   const Json addresses = Json::parse(ready);
   api_ = addresses.at("api").get<std::string>();
   agents_address_ = addresses.at("agents").get<std::string>();
+}
+
+void Cluster::crash_and_restart_coordinator(bool forget_state) {
+  ::kill(coordinator_->pid(), SIGKILL);
+  coordinator_->stop();
+  if (forget_state) std::filesystem::remove_all(dir_ / "state");
+  // The same addresses, so the agents' configuration still leads here.
+  write_text(dir_ / "coordinator.toml", "id = \"coord\"\nagent_address = \"" + agents_address_ + "\"\napi_address = \"" +
+                                            api_ + "\"\nsecret_file = \"secret\"\nstate_dir = \"state\"\n"
+                                            "heartbeat_seconds = 0.2\n");
+  const std::string agents_before = agents_address_, api_before = api_;
+  start_coordinator();
+  if (agents_address_ != agents_before || api_ != api_before) {
+    throw std::runtime_error("the restarted coordinator moved to other addresses");
+  }
 }
 
 Cluster::~Cluster() {

@@ -26,6 +26,10 @@ class Cluster {
   // cluster's (a wrong one must be refused).
   void start_agent(const std::string& node, const std::string& secret = {});
   void stop_agent(const std::string& node);
+  // Kills the coordinator with SIGKILL (a crash: nothing flushed, nothing said to the
+  // agents) and starts a new one on the same addresses, with the same state directory
+  // or, when `forget_state`, an empty one (a lost disk).
+  void crash_and_restart_coordinator(bool forget_state = false);
   // Waits until `count` agents are alive in GET /v1/agents; false after `timeout`.
   bool wait_alive(std::size_t count, std::chrono::milliseconds timeout = std::chrono::seconds(20));
 
@@ -39,6 +43,8 @@ class Cluster {
   Json wait_job(const std::string& id, std::chrono::milliseconds timeout = std::chrono::seconds(120));
 
   std::string coordinator_log() const { return coordinator_->log(); }
+  std::string agents_address() const { return agents_address_; }
+  std::string secret() const { return secret_; }
   std::string agent_log(const std::string& node) const;
 
  private:
@@ -46,6 +52,8 @@ class Cluster {
   std::string secret_;
   std::string api_;
   std::string agents_address_;
+  void start_coordinator();
+
   std::unique_ptr<Daemon> coordinator_;
   std::vector<std::pair<std::string, std::unique_ptr<Daemon>>> agents_;
 };

@@ -173,4 +173,71 @@ BOOST_AUTO_TEST_CASE(cancelling_mid_job_stops_it_and_reports_exactly_what_finish
   BOOST_TEST(again == 409);
 }
 
+// Four 500 kB transfers at 1 MB/s per flow, k = 1: four steps of about half a second.
+Json slow_four_step_job() {
+  return {{"senders", {"a0", "a1"}},
+          {"receivers", {"b0", "b1"}},
+          {"platform", platform(1e6, 1e6)},
+          {"transfers",
+           {transfer("a0", 0, 500'000, "b0", "out.bin", 0), transfer("a0", 500'000, 500'000, "b1", "out.bin", 0),
+            transfer("a1", 0, 500'000, "b0", "out.bin", 500'000), transfer("a1", 500'000, 500'000, "b1", "out.bin", 500'000)}}};
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+BOOST_AUTO_TEST_CASE(a_job_survives_a_coordinator_crash_and_resumes_at_its_first_unfinished_step) {
+  TwoByTwo t;
+  const std::string id = submit(t.cluster, slow_four_step_job());
+  for (int i = 0; i < 400; ++i) {
+    if (t.cluster.get("/v1/jobs/" + id).second.value("bytes_done", 0) > 0) break;
+    std::this_thread::sleep_for(10ms);
+  }
+  const Json before = t.cluster.get("/v1/jobs/" + id).second;
+  BOOST_REQUIRE_MESSAGE(before.value("bytes_done", 0) > 0, before.dump());
+  t.cluster.crash_and_restart_coordinator();
+
+  const Json done = t.cluster.wait_job(id);
+  BOOST_TEST(done.value("state", "") == "done", done.dump() << "\n" << t.cluster.coordinator_log());
+  // The destination bytes are the sources', whatever step the crash interrupted.
+  const std::string b0 = read_file(t.cluster.root("b0") / "out.bin");
+  const std::string b1 = read_file(t.cluster.root("b1") / "out.bin");
+  BOOST_TEST((b0 == t.a0.substr(0, 500'000) + t.a1.substr(0, 500'000)));
+  BOOST_TEST((b1 == t.a0.substr(500'000, 500'000) + t.a1.substr(500'000, 500'000)));
+  // Every step is reported, and the ones journaled before the crash were not run again:
+  // each agent started step 0 exactly once.
+  for (const Json& step : done.at("report").at("steps")) BOOST_TEST(step.contains("measured_seconds"), step.dump());
+  BOOST_TEST(t.cluster.coordinator_log().find("job " + id + ": resuming at step ") != std::string::npos);
+  BOOST_TEST(t.cluster.coordinator_log().find("resuming at step 0") == std::string::npos, t.cluster.coordinator_log());
+  for (const char* node : {"a0", "a1", "b0", "b1"}) {
+    BOOST_TEST(count(t.cluster.agent_log(node), "job " + id + " step 0: started") == 1u, t.cluster.agent_log(node));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(an_agent_still_running_a_job_the_new_coordinator_never_had_is_released) {
+  TwoByTwo t;
+  const std::string id = submit(t.cluster, slow_four_step_job());
+  for (int i = 0; i < 400; ++i) {
+    if (t.cluster.get("/v1/jobs/" + id).second.value("bytes_done", 0) > 0) break;
+    std::this_thread::sleep_for(10ms);
+  }
+  t.cluster.crash_and_restart_coordinator(/*forget_state=*/true);
+  BOOST_REQUIRE(t.cluster.wait_alive(4));
+  // The agents tell the new coordinator they hold job `id` running; it has no such job
+  // and aborts it there, so they take new work.
+  const std::string released = "job " + id + ": aborted by the coordinator: this coordinator has no job " + id;
+  for (int i = 0; i < 500 && count(t.cluster.agent_log("b0"), released) == 0; ++i) std::this_thread::sleep_for(10ms);
+  for (const char* node : {"a0", "a1", "b0", "b1"}) {
+    BOOST_TEST(count(t.cluster.agent_log(node), released) == 1u, node << ":\n" << t.cluster.agent_log(node));
+  }
+  const Json job{{"senders", {"a0"}}, {"receivers", {"b1"}}, {"platform", platform(20e6, 20e6)},
+                 {"transfers", {transfer("a0", 0, 100'000, "b1", "again.bin", 0)}}};
+  const Json done = t.cluster.wait_job(submit(t.cluster, job));
+  BOOST_TEST(done.value("state", "") == "done", done.dump() << "\n" << t.cluster.coordinator_log());
+  BOOST_TEST((read_file(t.cluster.root("b1") / "again.bin") == t.a0.substr(0, 100'000)));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -17,7 +17,7 @@ Daemon::Daemon(const std::vector<std::string>& argv, std::string log_path) : log
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  const int log = ::open(log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int log = ::open(log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (log < 0) throw std::runtime_error("Daemon: cannot open " + log_path_);
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error("Daemon: fork failed");
