@@ -1,4 +1,4 @@
-// baton-agent's configuration file (TOML; systemd/agent.toml is the example).
+// baton-agent's configuration file (TOML; systemd/agent.toml.in is the example).
 #pragma once
 
 #include "transport/open.h"
@@ -16,6 +16,7 @@ struct AgentConfig {
   std::string data_address = "127.0.0.1:0";   // where peers connect for data (port 0: any)
   double rate = 0;                            // bytes/s, told to the coordinator
   transport::TransportConfig transport{};     // kind, provider, pool
+  std::string log_level = "info";             // "info" or "debug"; re-read on SIGHUP
 };
 
 // Reads the file; throws std::runtime_error naming the file and the key for anything

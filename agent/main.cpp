@@ -1,16 +1,18 @@
 // baton-agent: the node daemon. Registers with the coordinator and runs the steps of the
-// jobs it is given, moving files under its data root (docs/runtime.md).
+// jobs it is given, moving files under its data root (docs/runtime.md). Under systemd it
+// speaks the notify protocol (docs/systemd.md).
 #include "agent/agent.h"
 #include "agent/config.h"
 #include "agent/data_root.h"
 #include "agent/file_storage.h"
 #include "agent/plan_check.h"
+#include "systemd/logging.h"
+#include "systemd/notifier.h"
 
 #include <CLI/CLI.hpp>
 #include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
 #include <google/protobuf/stubs/logging.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 int main(int argc, char** argv) {
@@ -18,17 +20,16 @@ int main(int argc, char** argv) {
   std::string config_path;
   bool verbose = false;
   app.add_option("-c,--config", config_path, "configuration file (TOML)")->required();
-  app.add_flag("-v,--verbose", verbose, "debug detail in the log");
+  app.add_flag("-v,--verbose", verbose, "debug detail in the log (overrides log_level)");
   CLI11_PARSE(app, argc, argv);
-  spdlog::set_default_logger(spdlog::stderr_color_mt("baton"));  // logs on stderr, results on stdout
-  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
-  spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::info);
+  baton::service::setup_logging("baton-agent", verbose);
   google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string& message) {
     spdlog::debug("protobuf: {}", message);
   });
 
   try {
     const auto config = baton::agent::load_agent_config(config_path);
+    if (!verbose) baton::service::set_log_level(config.log_level);
     const baton::agent::DataRoot root(config.data_root);
     asio::io_context io;
     auto opened = baton::transport::open_context(io.get_executor(), config.transport);
@@ -48,9 +49,41 @@ int main(int argc, char** argv) {
     spdlog::info("{}: agent up, data at {} ({}), root {}, coordinator {}", config.node_id, data.address(), context.name(),
                  config.data_root.string(), config.coordinator);
 
+    // systemd: READY once listening and registered, STATUS as the agent's status changes.
+    baton::service::Notifier notifier(io.get_executor());
+    notifier.start_watchdog();
+    asio::steady_timer report(io);
+    std::function<void(std::error_code)> tell = [&](std::error_code error) {
+      if (error || agent.stopped()) return;
+      if (agent.registered()) notifier.ready(agent.status());
+      if (notifier.is_ready()) notifier.status(agent.status());
+      report.expires_after(std::chrono::milliseconds(200));
+      report.async_wait(tell);
+    };
+    tell({});
+
+    // SIGHUP: re-read the configuration; only log_level applies without a restart.
+    asio::signal_set hangup(io, SIGHUP);
+    std::function<void(std::error_code, int)> reload = [&](std::error_code error, int) {
+      if (error) return;
+      notifier.reloading();
+      try {
+        const auto fresh = baton::agent::load_agent_config(config_path);
+        if (!verbose) baton::service::set_log_level(fresh.log_level);
+        spdlog::info("{}: SIGHUP: configuration re-read, log_level {}{}", config.node_id, verbose ? "debug (-v)" : fresh.log_level,
+                     "; other settings take effect at the next restart");
+      } catch (const std::exception& e) {
+        spdlog::error("{}: SIGHUP: keeping the running configuration: {}", config.node_id, e.what());
+      }
+      notifier.reloaded(agent.status());
+      hangup.async_wait(reload);
+    };
+    hangup.async_wait(reload);
+
     asio::signal_set signals(io, SIGTERM, SIGINT);
     signals.async_wait([&](std::error_code, int signal) {
       spdlog::info("{}: signal {}: finishing the current step, then stopping", config.node_id, signal);
+      notifier.stopping("stopping: " + agent.status());
       agent.stop();
       data.stop();
     });
@@ -65,6 +98,8 @@ int main(int argc, char** argv) {
         return;
       }
       signals.cancel();
+      hangup.cancel();
+      report.cancel();
       poll.expires_after(std::chrono::seconds(1));
       poll.async_wait([&](std::error_code ec) {
         if (!ec) io.stop();

@@ -22,6 +22,8 @@ packages=(
   libsqlitecpp-dev libsqlite3-dev  # coordinator: the job journal
   libtoml11-dev       # agent and coordinator: configuration files
   libspdlog-dev       # daemons: logs with job, step and node
+  libsystemd-dev      # daemons: sd_notify (Type=notify, watchdog) and journal logging
+  systemd             # tests: systemd-analyze verify on the generated units
   # benchmarks
   gnuplot-nox         # charts of benchmark results
   iperf3              # reference throughput beside our TCP transport

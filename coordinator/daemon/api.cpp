@@ -47,7 +47,12 @@ void Api::start(const std::string& address) {
   };
 
   server_->set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
-    if (token_.empty() || request.get_header_value("Authorization") == "Bearer " + token_) {
+    std::string token;
+    {
+      const std::lock_guard lock(token_mutex_);
+      token = token_;
+    }
+    if (token.empty() || request.get_header_value("Authorization") == "Bearer " + token) {
       return httplib::Server::HandlerResponse::Unhandled;
     }
     reply(response, 401, Json{{"error", "missing or wrong API token (Authorization: Bearer ...)"}});
@@ -84,6 +89,11 @@ void Api::start(const std::string& address) {
   if (port <= 0) throw std::runtime_error("cannot serve the API at " + address);
   address_ = host + ":" + std::to_string(port);
   thread_ = std::thread([this] { server_->listen_after_bind(); });
+}
+
+void Api::set_token(std::string token) {
+  const std::lock_guard lock(token_mutex_);
+  token_ = std::move(token);
 }
 
 void Api::stop() {

@@ -8,6 +8,7 @@
 #include <asio/io_context.hpp>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -27,10 +28,13 @@ class Api {
   void start(const std::string& address);
   void stop();
   std::string address() const { return address_; }
+  // Replaces the bearer token ("" : none), e.g. on SIGHUP; safe while serving.
+  void set_token(std::string token);
 
  private:
   asio::io_context& io_;
   Driver& driver_;
+  std::mutex token_mutex_;  // the server's threads read token_
   std::string token_;
   std::unique_ptr<httplib::Server> server_;
   std::thread thread_;

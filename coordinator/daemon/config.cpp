@@ -12,7 +12,7 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
   try {
     const toml::value file = toml::parse(path.string());
     const std::set<std::string> known{"id", "agent_address", "api_address", "secret_file", "api_token_file",
-                                      "state_dir", "heartbeat_seconds"};
+                                      "state_dir", "heartbeat_seconds", "log_level"};
     for (const auto& [key, value] : file.as_table()) {
       if (!known.contains(key)) throw std::runtime_error("unknown key '" + key + "'");
     }
@@ -31,6 +31,10 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
       config.api_token = protocol::load_secret(relative(toml::find<std::string>(file, "api_token_file")));
     }
     if (config.state_dir.is_relative()) config.state_dir = base / config.state_dir;
+    config.log_level = toml::find_or<std::string>(file, "log_level", config.log_level);
+    if (config.log_level != "info" && config.log_level != "debug") {
+      throw std::runtime_error("log_level must be \"info\" or \"debug\", not \"" + config.log_level + "\"");
+    }
     return config;
   } catch (const std::exception& e) {
     throw std::runtime_error("configuration " + path.string() + ": " + e.what());

@@ -1,4 +1,4 @@
-// baton-coordinator's configuration file (TOML; systemd/coordinator.toml is the example).
+// baton-coordinator's configuration file (TOML; systemd/coordinator.toml.in is the example).
 #pragma once
 
 #include <chrono>
@@ -15,6 +15,7 @@ struct CoordinatorConfig {
   std::string api_token;                         // read from api_token_file; empty: no token
   std::filesystem::path state_dir = "/var/lib/baton-coordinator";  // journal.sqlite lives here
   std::chrono::milliseconds heartbeat{1000};
+  std::string log_level = "info";                // "info" or "debug"; re-read on SIGHUP
 };
 
 // Reads the file; throws std::runtime_error naming the file, and the key and line where

@@ -1,15 +1,18 @@
 // baton-coordinator: the daemon. Plans jobs, drives the agents step by step, journals
-// everything, and serves batonctl's API (docs/runtime.md).
+// everything, and serves batonctl's API (docs/runtime.md). Under systemd it speaks the
+// notify protocol (docs/systemd.md).
 #include "coordinator/daemon/agent_registry.h"
 #include "coordinator/daemon/api.h"
 #include "coordinator/daemon/config.h"
 #include "coordinator/daemon/driver.h"
 #include "coordinator/journal/journal.h"
+#include "systemd/logging.h"
+#include "systemd/notifier.h"
 
 #include <CLI/CLI.hpp>
 #include <asio/signal_set.hpp>
+#include <asio/steady_timer.hpp>
 #include <google/protobuf/stubs/logging.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <fstream>
@@ -20,11 +23,9 @@ int main(int argc, char** argv) {
   bool verbose = false;
   app.add_option("-c,--config", config_path, "configuration file (TOML)")->required();
   app.add_option("--ready-file", ready_file, "write {\"api\": ..., \"agents\": ...} here once listening");
-  app.add_flag("-v,--verbose", verbose, "debug detail in the log");
+  app.add_flag("-v,--verbose", verbose, "debug detail in the log (overrides log_level)");
   CLI11_PARSE(app, argc, argv);
-  spdlog::set_default_logger(spdlog::stderr_color_mt("baton"));  // logs on stderr, results on stdout
-  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
-  spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::info);
+  baton::service::setup_logging("baton-coordinator", verbose);
   // Refused garbage from the network must not make libprotobuf write to stderr on its own.
   google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string& message) {
     spdlog::debug("protobuf: {}", message);
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
 
   try {
     const auto config = baton::coordinator::load_coordinator_config(config_path);
+    if (!verbose) baton::service::set_log_level(config.log_level);
     std::filesystem::create_directories(config.state_dir);
     baton::coordinator::Journal journal(config.state_dir / "journal.sqlite");
     asio::io_context io;
@@ -48,13 +50,50 @@ int main(int argc, char** argv) {
     if (!ready_file.empty()) {
       std::ofstream(ready_file) << "{\"api\": \"" << api.address() << "\", \"agents\": \"" << agents.address() << "\"}\n";
     }
+
+    // systemd: READY once both listeners are up and the signals below are handled (a
+    // reload right after READY must not meet SIGHUP's default action); STATUS as the
+    // driver's changes.
+    baton::service::Notifier notifier(io.get_executor());
+    notifier.start_watchdog();
+    asio::steady_timer report(io);
+    std::function<void(std::error_code)> tell = [&](std::error_code error) {
+      if (error) return;
+      notifier.status(driver.status());
+      report.expires_after(std::chrono::milliseconds(200));
+      report.async_wait(tell);
+    };
+    tell({});
+
+    // SIGHUP: re-read the configuration; log_level and the API token apply at once.
+    asio::signal_set hangup(io, SIGHUP);
+    std::function<void(std::error_code, int)> reload = [&](std::error_code error, int) {
+      if (error) return;
+      notifier.reloading();
+      try {
+        const auto fresh = baton::coordinator::load_coordinator_config(config_path);
+        if (!verbose) baton::service::set_log_level(fresh.log_level);
+        api.set_token(fresh.api_token);
+        spdlog::info("SIGHUP: configuration re-read: log_level {}, API token {}; other settings take effect at the "
+                     "next restart",
+                     verbose ? "debug (-v)" : fresh.log_level, fresh.api_token.empty() ? "none" : "set");
+      } catch (const std::exception& e) {
+        spdlog::error("SIGHUP: keeping the running configuration: {}", e.what());
+      }
+      notifier.reloaded(driver.status());
+      hangup.async_wait(reload);
+    };
+    hangup.async_wait(reload);
+
     asio::signal_set signals(io, SIGTERM, SIGINT);
     signals.async_wait([&](std::error_code, int signal) {
-      spdlog::info("signal {}: stopping", signal);
+      spdlog::info("signal {}: stopping (a running job resumes from the journal at the next start)", signal);
+      notifier.stopping("stopping: " + driver.status());
       api.stop();
       agents.stop();
       io.stop();
     });
+    notifier.ready(driver.status());
     io.run();
     return 0;
   } catch (const std::exception& e) {

@@ -1,0 +1,104 @@
+// The notifier against a real NOTIFY_SOCKET datagram socket: what systemd would read.
+#include "systemd/notifier.h"
+#include "tests/systemd/notify_socket.h"
+
+#include <asio/io_context.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+
+using baton::service::Notifier;
+using baton::test::has_line;
+using baton::test::NotifySocket;
+using namespace std::chrono_literals;
+
+namespace {
+
+// NOTIFY_SOCKET (and WATCHDOG_USEC when given) set for one test, as systemd sets them.
+struct Environment {
+  NotifySocket socket;
+  explicit Environment(const char* watchdog_usec = nullptr) {
+    ::setenv("NOTIFY_SOCKET", socket.path().c_str(), 1);
+    if (watchdog_usec) ::setenv("WATCHDOG_USEC", watchdog_usec, 1);
+    else ::unsetenv("WATCHDOG_USEC");
+    ::unsetenv("WATCHDOG_PID");
+  }
+  ~Environment() {
+    ::unsetenv("NOTIFY_SOCKET");
+    ::unsetenv("WATCHDOG_USEC");
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(notifier)
+
+BOOST_AUTO_TEST_CASE(ready_status_reload_and_stopping_reach_the_socket_as_systemd_expects) {
+  Environment env;
+  asio::io_context io;
+  Notifier notifier(io.get_executor());
+  BOOST_TEST(notifier.enabled());
+  notifier.ready("idle");
+  const auto ready = env.socket.receive(1s);
+  BOOST_REQUIRE(ready);
+  BOOST_TEST(has_line(*ready, "READY=1"));
+  BOOST_TEST(has_line(*ready, "STATUS=idle"));
+
+  notifier.ready("again");  // READY once only
+  notifier.status("idle");  // unchanged: nothing sent
+  notifier.status("job 7 step 3/10");
+  const auto status = env.socket.receive(1s);
+  BOOST_REQUIRE(status);
+  BOOST_TEST(*status == "STATUS=job 7 step 3/10");
+
+  notifier.reloading();
+  const auto reloading = env.socket.receive(1s);
+  BOOST_REQUIRE(reloading);
+  BOOST_TEST(has_line(*reloading, "RELOADING=1"));
+  notifier.reloaded("idle");
+  const auto reloaded = env.socket.receive(1s);
+  BOOST_REQUIRE(reloaded);
+  BOOST_TEST(has_line(*reloaded, "READY=1"));
+
+  notifier.stopping("stopping: job 7 step 3/10");
+  const auto stopping = env.socket.receive(1s);
+  BOOST_REQUIRE(stopping);
+  BOOST_TEST(has_line(*stopping, "STOPPING=1"));
+  BOOST_TEST(has_line(*stopping, "STATUS=stopping: job 7 step 3/10"));
+  BOOST_TEST(!env.socket.receive(100ms), "nothing else was sent");
+}
+
+BOOST_AUTO_TEST_CASE(the_watchdog_pings_at_half_the_interval_from_the_event_loop) {
+  Environment env("200000");  // WatchdogSec=200ms
+  asio::io_context io;
+  Notifier notifier(io.get_executor());
+  BOOST_TEST(notifier.watchdog_interval() == 200ms);
+  notifier.start_watchdog();
+  const auto start = std::chrono::steady_clock::now();
+  io.run_for(550ms);  // pings at 0, 100, ..., 500 ms
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  int pings = 0;
+  while (const auto message = env.socket.receive(0ms)) {
+    BOOST_TEST(*message == "WATCHDOG=1");
+    ++pings;
+  }
+  BOOST_TEST(pings >= 4);
+  BOOST_TEST(pings <= 7, pings << " pings in " << std::chrono::duration<double>(elapsed).count() << " s");
+  // No event loop, no pings: a stuck daemon is what the watchdog is for.
+  BOOST_TEST(!env.socket.receive(300ms));
+}
+
+BOOST_AUTO_TEST_CASE(outside_systemd_nothing_is_sent_and_nothing_fails) {
+  ::unsetenv("NOTIFY_SOCKET");
+  ::unsetenv("WATCHDOG_USEC");
+  asio::io_context io;
+  Notifier notifier(io.get_executor());
+  BOOST_TEST(!notifier.enabled());
+  BOOST_TEST(notifier.watchdog_interval().count() == 0);
+  notifier.ready("idle");
+  notifier.start_watchdog();
+  notifier.stopping("stopping");
+  BOOST_TEST(io.run_for(50ms) == 0u, "no watchdog timer without WATCHDOG_USEC");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
