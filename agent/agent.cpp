@@ -1,5 +1,6 @@
 #include "agent/agent.h"
 
+#include "agent/agent_metrics.h"
 #include "protocol/handshake.h"
 
 #include <asio/co_spawn.hpp>
@@ -42,7 +43,16 @@ transport::Task<asio::ip::tcp::socket> connect_to(std::string address, milliseco
 }  // namespace
 
 Agent::Agent(transport::Context& context, DataPlane& data, Storage& storage, AgentOptions options, PlanCheck check)
-    : context_(context), data_(data), storage_(storage), options_(std::move(options)), check_(std::move(check)) {}
+    : context_(context), data_(data), storage_(storage), options_(std::move(options)), check_(std::move(check)),
+      metrics_(std::make_shared<metrics::Registry>()) {
+  declare_agent_metrics(*metrics_);
+  options_.steps.metrics = metrics_;
+}
+
+std::string Agent::metrics() const {
+  metrics_->set("baton_agent_registered", {}, registered_ ? 1 : 0);
+  return metrics_->render();
+}
 
 Agent::~Agent() { data_.set_runner(nullptr); }
 
@@ -126,6 +136,7 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   const milliseconds every(static_cast<std::int64_t>(seconds * 1000));
   channel_ = channel;
   registered_ = true;
+  metrics_->add("baton_agent_sessions_total");
   say("registered with coordinator " + coordinator + " at " + options_.coordinator + " as " + options_.node_id +
       ", data at " + data_.address());
   if (runner_) co_await send(job_status());
@@ -211,6 +222,7 @@ void Agent::handle_plan(const protocol::Plan& plan) {
   if (!reason.empty()) {
     answer.mutable_plan_refused()->set_job(plan.job());
     answer.mutable_plan_refused()->set_reason(reason);
+    metrics_->add("baton_agent_plans_total", {{"answer", "refused"}});
     say("job " + plan.job() + ": plan refused: " + reason);
   } else {
     data_.set_runner(nullptr);
@@ -219,6 +231,7 @@ void Agent::handle_plan(const protocol::Plan& plan) {
     job_state_ = "running";
     steps_done_ = 0;
     answer.mutable_plan_accepted()->set_job(plan.job());
+    metrics_->add("baton_agent_plans_total", {{"answer", "accepted"}});
     say("job " + plan.job() + ": plan accepted, " + std::to_string(plan.steps_size()) + " steps");
   }
   asio::co_spawn(context_.executor(), send(std::move(answer)), asio::detached);
@@ -239,6 +252,8 @@ transport::Task<void> Agent::run_step(std::uint32_t step) {
   *envelope.mutable_step_report() = co_await runner_->run(step);
   const protocol::StepReport& report = envelope.step_report();
   if (report.ok()) steps_done_ = std::max(steps_done_, step + 1);
+  metrics_->add("baton_agent_steps_total", {{"result", report.ok() ? "ok" : "failed"}});
+  metrics_->observe("baton_agent_step_seconds", {}, report.seconds());
   say("job " + report.job() + " step " + std::to_string(step) + ": " +
       (report.ok() ? "done, " + std::to_string(report.bytes()) + " bytes in " + std::to_string(report.seconds()) + " s"
                    : "failed: " + report.error()));

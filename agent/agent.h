@@ -12,6 +12,7 @@
 #include "agent/data_plane.h"
 #include "agent/step_runner.h"
 #include "agent/storage.h"
+#include "metrics/registry.h"
 #include "protocol/channel.h"
 
 #include <chrono>
@@ -69,6 +70,9 @@ class Agent {
   };
   std::optional<JobProgress> job_progress() const;
 
+  // The agent's metrics in Prometheus' text format (docs/metrics.md).
+  std::string metrics() const;
+
  private:
   transport::Task<void> session_loop();
   transport::Task<void> session(std::shared_ptr<protocol::Channel> channel);
@@ -86,6 +90,7 @@ class Agent {
   Storage& storage_;
   AgentOptions options_;
   PlanCheck check_;
+  std::shared_ptr<metrics::Registry> metrics_;  // also counted in by the step runners
 
   std::shared_ptr<protocol::Channel> channel_;  // the live session, if any
   std::unique_ptr<StepRunner> runner_;          // the job's plan, while the agent holds one

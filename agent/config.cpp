@@ -13,7 +13,7 @@ AgentConfig load_agent_config(const std::filesystem::path& path) {
     const toml::value file = toml::parse(path.string());
     const std::set<std::string> known{"node_id", "coordinator", "secret_file", "data_root", "data_address", "rate",
                                       "transport", "fabric_provider", "buffer_count", "buffer_size",
-                                      "log_level"};
+                                      "log_level", "metrics_address"};
     for (const auto& [key, value] : file.as_table()) {
       if (!known.contains(key)) throw std::runtime_error("unknown key '" + key + "'");
     }
@@ -39,6 +39,7 @@ AgentConfig load_agent_config(const std::filesystem::path& path) {
     if (size < 4096 || size > (1 << 30)) throw std::runtime_error("buffer_size must be within [4096, 2^30]");
     config.transport.context.pool = {.buffer_count = static_cast<std::size_t>(count),
                                      .buffer_size = static_cast<std::size_t>(size)};
+    config.metrics_address = toml::find_or<std::string>(file, "metrics_address", "");
     config.log_level = toml::find_or<std::string>(file, "log_level", config.log_level);
     if (config.log_level != "info" && config.log_level != "debug") {
       throw std::runtime_error("log_level must be \"info\" or \"debug\", not \"" + config.log_level + "\"");

@@ -17,6 +17,7 @@ struct AgentConfig {
   double rate = 0;                            // bytes/s, told to the coordinator
   transport::TransportConfig transport{};     // kind, provider, pool
   std::string log_level = "info";             // "info" or "debug"; re-read on SIGHUP
+  std::string metrics_address;                // "host:port" of GET /metrics; empty: none
 };
 
 // Reads the file; throws std::runtime_error naming the file and the key for anything

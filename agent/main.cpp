@@ -6,6 +6,7 @@
 #include "agent/data_root.h"
 #include "agent/file_storage.h"
 #include "agent/plan_check.h"
+#include "metrics/http_server.h"
 #include "systemd/logging.h"
 #include "systemd/notifier.h"
 
@@ -46,6 +47,11 @@ int main(int argc, char** argv) {
                               [&](const baton::protocol::Plan& plan) { return baton::agent::check_plan(plan, root); });
     data.start();
     agent.start();
+    baton::metrics::HttpServer metrics(io, [&] { return agent.metrics(); });
+    if (!config.metrics_address.empty()) {
+      metrics.start(config.metrics_address);
+      spdlog::info("{}: metrics at http://{}/metrics", config.node_id, metrics.address());
+    }
     spdlog::info("{}: agent up, data at {} ({}), root {}, coordinator {}", config.node_id, data.address(), context.name(),
                  config.data_root.string(), config.coordinator);
 
@@ -84,6 +90,7 @@ int main(int argc, char** argv) {
     signals.async_wait([&](std::error_code, int signal) {
       spdlog::info("{}: signal {}: finishing the current step, then stopping", config.node_id, signal);
       notifier.stopping("stopping: " + agent.status());
+      metrics.stop();  // a scrape waits on this loop: end them while it still runs
       agent.stop();
       data.stop();
     });

@@ -1,6 +1,7 @@
 #include "agent/step_runner.h"
 
 #include "agent/shifted.h"
+#include "agent/agent_metrics.h"
 #include "transport/errors.h"
 
 #include <asio/co_spawn.hpp>
@@ -28,6 +29,7 @@ struct StepRunner::StepState {
   std::size_t incoming_done = 0;
   std::size_t sends_running = 0;
   std::uint64_t bytes_sent = 0;
+  std::shared_ptr<metrics::Registry> metrics;  // the runner's options', shared with late flows
   std::string error;  // the first failure
   std::vector<transport::Connection*> connections;
   bool run_started = false;  // released here (else prepared by an early flow)
@@ -73,6 +75,7 @@ std::shared_ptr<StepRunner::StepState> StepRunner::prepare(std::uint32_t index) 
   auto state = std::make_shared<StepState>();
   state->job = plan_.job_number();
   state->step = index;
+  state->metrics = options_.metrics;
   if (const protocol::Step* planned = find_step(index)) {
     // Open every destination first, so a storage problem fails the step before any byte moves.
     for (const protocol::Flow& flow : planned->flows()) {
@@ -188,8 +191,13 @@ transport::Task<void> StepRunner::send(std::shared_ptr<StepState> state, const p
       const ShiftedSource source(*file, chunk.stream_offset(), chunk.src_offset(), chunk.length());
       const transport::FlowSpec spec{.job = state->job, .step = state->step, .offset = chunk.stream_offset(),
                                      .length = chunk.length()};
+      if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "sent"}}, 1);
       const transport::FlowReport sent =
           co_await transport::send_flow(connection, spec, source, pacer, context_.pool(), options_.send);
+      if (state->metrics) {
+        state->metrics->adjust("baton_agent_flows_active", {{"direction", "sent"}}, -1);
+        count_flow(*state->metrics, "sent", sent.bytes_verified, sent.error);
+      }
       if (!sent.ok()) {
         state->fail(where + ": transfer " + std::to_string(chunk.transfer()) + ": " + sent.describe());
         break;
@@ -219,6 +227,7 @@ IncomingFlow StepRunner::resolve(const transport::FlowSpec& flow) {
     if (in.chunk->stream_offset() != flow.offset || in.chunk->length() != flow.length) continue;
     if (in.started) return refuse("the chunk at stream offset " + std::to_string(flow.offset) + " arrived twice");
     in.started = true;
+    if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "received"}}, 1);
     return IncomingFlow{{in.sink.get(), {}}, [state](const transport::FlowReport& r) { state->finished(r); }};
   }
   return refuse("no planned chunk [" + std::to_string(flow.offset) + ", " + std::to_string(flow.end()) + ") in step " +
@@ -226,6 +235,10 @@ IncomingFlow StepRunner::resolve(const transport::FlowSpec& flow) {
 }
 
 void StepRunner::StepState::finished(const transport::FlowReport& report) {
+  if (metrics) {
+    metrics->adjust("baton_agent_flows_active", {{"direction", "received"}}, -1);
+    count_flow(*metrics, "received", report.bytes_verified, report.error);
+  }
   if (over) return;
   for (Incoming& in : incoming) {
     if (!in.started || in.done || in.chunk->stream_offset() != report.flow.offset) continue;

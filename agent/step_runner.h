@@ -9,6 +9,8 @@
 // Threading: everything runs on the transport context's executor. One run() at a time.
 #pragma once
 
+#include "metrics/registry.h"
+
 #include "agent/storage.h"
 #include "protocol/baton.pb.h"
 #include "transport/context.h"
@@ -29,6 +31,8 @@ struct StepOptions {
   std::chrono::milliseconds min_step_timeout{30'000};
   double step_timeout_factor = 4.0;
   transport::SendOptions send{};
+  // Where flows are counted (agent/agent_metrics.h); none when null.
+  std::shared_ptr<metrics::Registry> metrics{};
 };
 
 // What resolve() gives the data plane: the sink, and what to call when the flow ends. It

@@ -24,6 +24,7 @@ packages=(
   libspdlog-dev       # daemons: logs with job, step and node
   libsystemd-dev      # daemons: sd_notify (Type=notify, watchdog) and journal logging
   systemd             # tests: systemd-analyze verify on the generated units
+  python3-prometheus-client  # tests: reads /metrics back with the Prometheus project's parser
   # benchmarks
   gnuplot-nox         # charts of benchmark results
   iperf3              # reference throughput beside our TCP transport

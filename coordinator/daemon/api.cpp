@@ -1,5 +1,7 @@
 #include "coordinator/daemon/api.h"
 
+#include "metrics/registry.h"
+
 #include <asio/post.hpp>
 #include <httplib.h>
 
@@ -52,13 +54,20 @@ void Api::start(const std::string& address) {
       const std::lock_guard lock(token_mutex_);
       token = token_;
     }
-    if (token.empty() || request.get_header_value("Authorization") == "Bearer " + token) {
+    // Prometheus scrapes /metrics without the API's token: it shows counts, never data or
+    // job specifications (docs/metrics.md).
+    if (token.empty() || request.path == "/metrics" || request.get_header_value("Authorization") == "Bearer " + token) {
       return httplib::Server::HandlerResponse::Unhandled;
     }
     reply(response, 401, Json{{"error", "missing or wrong API token (Authorization: Bearer ...)"}});
     return httplib::Server::HandlerResponse::Handled;
   });
   server_->set_payload_max_length(64u << 20);
+  server_->Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
+    std::promise<std::string> text;
+    asio::post(io_, [&] { text.set_value(driver_.metrics()); });
+    response.set_content(text.get_future().get(), metrics::content_type);
+  });
   server_->Get("/v1/agents", [=, this](const httplib::Request&, httplib::Response& response) {
     on_io(response, 200, [this] { return driver_.agents(); });
   });

@@ -45,7 +45,30 @@ struct Driver::Job {
 };
 
 Driver::Driver(asio::io_context& io, AgentRegistry& agents, Journal& journal, DriverOptions options, Log log)
-    : io_(io), agents_(agents), journal_(journal), options_(options), log_(std::move(log)), wake_(io) {}
+    : io_(io), agents_(agents), journal_(journal), options_(options), log_(std::move(log)), wake_(io) {
+  using metrics::Type;
+  metrics_.declare("baton_agents", Type::gauge, "Agents known to the registry, by liveness (heartbeats).");
+  metrics_.declare("baton_jobs", Type::gauge, "Jobs waiting or running now, by state.");
+  metrics_.declare("baton_jobs_finished_total", Type::counter, "Jobs that ended, by final state.");
+  metrics_.declare("baton_steps_total", Type::counter, "Steps every agent reported done.");
+  metrics_.declare("baton_step_attempts_failed_total", Type::counter,
+                   "Step attempts that failed (each is retried up to the attempt limit).");
+  metrics_.declare("baton_step_seconds", Type::histogram, "Measured duration of completed steps, release to last report.",
+                   {0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300});
+  metrics_.declare("baton_step_predicted_seconds_total", Type::counter, "The model's predicted time of completed steps.");
+  metrics_.declare("baton_step_measured_seconds_total", Type::counter, "Measured time of completed steps.");
+  metrics_.declare("baton_bytes_moved_total", Type::counter, "Bytes of completed steps (each byte once, sender to receiver).");
+}
+
+std::string Driver::metrics() {
+  std::size_t alive = 0, dead = 0;
+  for (const AgentInfo& a : agents_.agents()) (a.alive ? alive : dead) += 1;
+  metrics_.set("baton_agents", {{"state", "alive"}}, static_cast<double>(alive));
+  metrics_.set("baton_agents", {{"state", "dead"}}, static_cast<double>(dead));
+  metrics_.set("baton_jobs", {{"state", "queued"}}, static_cast<double>(queue_.size()));
+  metrics_.set("baton_jobs", {{"state", "running"}}, current_ ? 1 : 0);
+  return metrics_.render();
+}
 
 Driver::~Driver() = default;
 
@@ -208,6 +231,7 @@ void Driver::finish(Job& job, const std::string& state, const std::string& error
     job.measured_seconds = std::chrono::duration<double>(Clock::now() - job.started).count();
   }
   journal_.set_state(job.id, state, error);
+  metrics_.add("baton_jobs_finished_total", {{"state", state}});
   if (log_) log_("job " + std::to_string(job.id) + ": " + state + (error.empty() ? "" : ": " + error));
 }
 
@@ -318,6 +342,7 @@ asio::awaitable<void> Driver::run(Job& job) {
         }
       }
       ok = all && failure.empty() && !job.cancel_requested;
+      if (!ok && !job.cancel_requested) metrics_.add("baton_step_attempts_failed_total");
       if (!ok && !job.cancel_requested && log_) {
         log_("job " + id + " step " + std::to_string(s) + ": attempt " + std::to_string(attempt) + " failed: " + failure);
       }
@@ -337,6 +362,11 @@ asio::awaitable<void> Driver::run(Job& job) {
     journal_.record_step(job.id, record);
     job.steps.push_back(record);
     job.bytes_done += step_bytes;
+    metrics_.add("baton_steps_total");
+    metrics_.observe("baton_step_seconds", {}, measured);
+    metrics_.add("baton_step_predicted_seconds_total", {}, step.predicted_seconds);
+    metrics_.add("baton_step_measured_seconds_total", {}, measured);
+    metrics_.add("baton_bytes_moved_total", {}, static_cast<double>(step_bytes));
     if (log_) {
       log_("job " + id + " step " + std::to_string(s) + "/" + std::to_string(job.plan->steps.size()) + ": done, " +
            std::to_string(step_bytes) + " bytes in " + std::to_string(measured) + " s (model " +

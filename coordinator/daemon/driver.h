@@ -10,6 +10,7 @@
 #include "coordinator/daemon/job_spec.h"
 #include "coordinator/jobs/plan_compiler.h"
 #include "coordinator/journal/journal.h"
+#include "metrics/registry.h"
 
 #include <asio/io_context.hpp>
 #include <asio/steady_timer.hpp>
@@ -69,6 +70,9 @@ class Driver {
   // What the driver is doing, for logs and STATUS=: "idle", "job 7 step 3/10".
   std::string status() const;
 
+  // Its metrics in Prometheus' text format (docs/metrics.md), gauges read now.
+  std::string metrics();
+
  private:
   struct Job;
   asio::awaitable<void> run_loop();
@@ -88,6 +92,7 @@ class Driver {
   std::deque<std::uint64_t> queue_;
   Job* current_ = nullptr;
   asio::steady_timer wake_;
+  metrics::Registry metrics_;
 };
 
 }  // namespace baton::coordinator

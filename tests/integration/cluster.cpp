@@ -84,7 +84,7 @@ Cluster::~Cluster() {
   std::filesystem::remove_all(dir_, ignored);
 }
 
-void Cluster::start_agent(const std::string& node, const std::string& secret) {
+void Cluster::start_agent(const std::string& node, const std::string& secret, const std::string& extra_config) {
   const std::filesystem::path home = dir_ / node;
   std::filesystem::create_directories(home / "data");
   std::string secret_file = "../secret";
@@ -95,7 +95,7 @@ void Cluster::start_agent(const std::string& node, const std::string& secret) {
   write_text(home / "agent.toml", "node_id = \"" + node + "\"\ncoordinator = \"" + agents_address_ +
                                       "\"\nsecret_file = \"" + secret_file +
                                       "\"\ndata_root = \"data\"\ndata_address = \"127.0.0.1:0\"\n"
-                                      "rate = 100000000\nbuffer_count = 8\nbuffer_size = 262144\n");
+                                      "rate = 100000000\nbuffer_count = 8\nbuffer_size = 262144\n" + extra_config);
   agents_.emplace_back(node, std::make_unique<Daemon>(
                                  std::vector<std::string>{BATON_AGENT_PATH, "--config", (home / "agent.toml").string()},
                                  (home / "agent.log").string()));

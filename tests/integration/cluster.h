@@ -23,8 +23,8 @@ class Cluster {
   ~Cluster();
 
   // Starts an agent named `node` (its data root is root(node)); `secret` overrides the
-  // cluster's (a wrong one must be refused).
-  void start_agent(const std::string& node, const std::string& secret = {});
+  // cluster's (a wrong one must be refused); `extra_config` lines go into its agent.toml.
+  void start_agent(const std::string& node, const std::string& secret = {}, const std::string& extra_config = {});
   void stop_agent(const std::string& node);
   // Kills the coordinator with SIGKILL (a crash: nothing flushed, nothing said to the
   // agents) and starts a new one on the same addresses, with the same state directory
@@ -43,6 +43,7 @@ class Cluster {
   Json wait_job(const std::string& id, std::chrono::milliseconds timeout = std::chrono::seconds(120));
 
   std::string coordinator_log() const { return coordinator_->log(); }
+  std::string api_address() const { return api_; }
   std::string agents_address() const { return agents_address_; }
   std::string secret() const { return secret_; }
   std::string agent_log(const std::string& node) const;

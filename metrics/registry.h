@@ -1,0 +1,60 @@
+// Metrics in Prometheus' text exposition format 0.0.4 (docs/metrics.md): counters, gauges
+// and histograms, grouped in families declared once with their help text, rendered for
+// an HTTP scrape. Debian has no Prometheus client library for C++; the format is small.
+//
+// Threading: none of its own. Each daemon updates and renders it on its event loop's
+// thread (the HTTP handlers post the render there).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace baton::metrics {
+
+// Label names and values, in the order they are written.
+using Labels = std::vector<std::pair<std::string, std::string>>;
+
+enum class Type { counter, gauge, histogram };
+
+class Registry {
+ public:
+  // Declares a family. Throws std::invalid_argument for a name Prometheus would refuse,
+  // a counter not ending in _total, a histogram without buckets, or a second declaration.
+  void declare(const std::string& name, Type type, std::string help, std::vector<double> buckets = {});
+
+  // Counters only grow: `amount` must be >= 0. Throws std::logic_error for an undeclared
+  // family or one of another type (a programming error, not bad input).
+  void add(std::string_view name, const Labels& labels = {}, double amount = 1);
+  void set(std::string_view name, const Labels& labels, double value);
+  // A gauge moved by `delta` (flows starting and ending).
+  void adjust(std::string_view name, const Labels& labels, double delta);
+  void observe(std::string_view name, const Labels& labels, double value);
+
+  // The exposition: every family with its HELP and TYPE lines, series in label order.
+  std::string render() const;
+
+ private:
+  struct Series {
+    double value = 0;                   // counter, gauge; histogram: the sum
+    std::vector<std::uint64_t> counts;  // histogram: per bucket (not cumulative)
+    std::uint64_t count = 0;            // histogram: observations
+  };
+  struct Family {
+    Type type;
+    std::string help;
+    std::vector<double> buckets;
+    std::map<Labels, Series> series;
+  };
+  Family& family(std::string_view name, Type type);
+
+  std::map<std::string, Family, std::less<>> families_;
+};
+
+// The content type of render()'s text, for the HTTP answer.
+inline constexpr const char* content_type = "text/plain; version=0.0.4; charset=utf-8";
+
+}  // namespace baton::metrics
