@@ -1,5 +1,6 @@
 #include "agent/config.h"
 
+#include "config/toml_field.h"
 #include "protocol/handshake.h"
 
 #include <toml.hpp>
@@ -25,22 +26,22 @@ AgentConfig load_agent_config(const std::filesystem::path& path) {
     config.coordinator = toml::find<std::string>(file, "coordinator");
     config.secret = protocol::load_secret(relative(toml::find<std::string>(file, "secret_file")));
     config.data_root = relative(toml::find<std::string>(file, "data_root"));
-    config.data_address = toml::find_or<std::string>(file, "data_address", config.data_address);
-    config.rate = toml::find_or<double>(file, "rate", 0.0);
+    config.data_address = baton::config::field_or<std::string>(file, "data_address", config.data_address);
+    config.rate = baton::config::field_or<double>(file, "rate", 0.0);
     if (!(config.rate >= 0)) throw std::runtime_error("rate must be >= 0 bytes/s");
-    config.transport.kind = toml::find_or<std::string>(file, "transport", "tcp");
+    config.transport.kind = baton::config::field_or<std::string>(file, "transport", "tcp");
     if (config.transport.kind != "tcp" && config.transport.kind != "fabric") {
       throw std::runtime_error("transport must be \"tcp\" or \"fabric\", not \"" + config.transport.kind + "\"");
     }
-    config.transport.provider = toml::find_or<std::string>(file, "fabric_provider", config.transport.provider);
-    const auto count = toml::find_or<std::int64_t>(file, "buffer_count", 64);
-    const auto size = toml::find_or<std::int64_t>(file, "buffer_size", 1 << 20);
+    config.transport.provider = baton::config::field_or<std::string>(file, "fabric_provider", config.transport.provider);
+    const auto count = baton::config::field_or<std::int64_t>(file, "buffer_count", 64);
+    const auto size = baton::config::field_or<std::int64_t>(file, "buffer_size", 1 << 20);
     if (count < 1 || count > 65536) throw std::runtime_error("buffer_count must be within [1, 65536]");
     if (size < 4096 || size > (1 << 30)) throw std::runtime_error("buffer_size must be within [4096, 2^30]");
     config.transport.context.pool = {.buffer_count = static_cast<std::size_t>(count),
                                      .buffer_size = static_cast<std::size_t>(size)};
-    config.metrics_address = toml::find_or<std::string>(file, "metrics_address", "");
-    config.log_level = toml::find_or<std::string>(file, "log_level", config.log_level);
+    config.metrics_address = baton::config::field_or<std::string>(file, "metrics_address", "");
+    config.log_level = baton::config::field_or<std::string>(file, "log_level", config.log_level);
     if (config.log_level != "info" && config.log_level != "debug") {
       throw std::runtime_error("log_level must be \"info\" or \"debug\", not \"" + config.log_level + "\"");
     }

@@ -1,5 +1,6 @@
 #include "coordinator/daemon/config.h"
 
+#include "config/toml_field.h"
 #include "protocol/handshake.h"
 
 #include <toml.hpp>
@@ -17,11 +18,11 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
       if (!known.contains(key)) throw std::runtime_error("unknown key '" + key + "'");
     }
     CoordinatorConfig config;
-    config.id = toml::find_or<std::string>(file, "id", config.id);
-    config.agent_address = toml::find_or<std::string>(file, "agent_address", config.agent_address);
-    config.api_address = toml::find_or<std::string>(file, "api_address", config.api_address);
-    config.state_dir = toml::find_or<std::string>(file, "state_dir", config.state_dir.string());
-    const double heartbeat = toml::find_or<double>(file, "heartbeat_seconds", 1.0);
+    config.id = baton::config::field_or<std::string>(file, "id", config.id);
+    config.agent_address = baton::config::field_or<std::string>(file, "agent_address", config.agent_address);
+    config.api_address = baton::config::field_or<std::string>(file, "api_address", config.api_address);
+    config.state_dir = baton::config::field_or<std::string>(file, "state_dir", config.state_dir.string());
+    const double heartbeat = baton::config::field_or<double>(file, "heartbeat_seconds", 1.0);
     if (!(heartbeat >= 0.05 && heartbeat <= 60)) throw std::runtime_error("heartbeat_seconds must be within [0.05, 60]");
     config.heartbeat = std::chrono::milliseconds(static_cast<std::int64_t>(heartbeat * 1000));
     const std::filesystem::path base = path.parent_path();
@@ -31,7 +32,7 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
       config.api_token = protocol::load_secret(relative(toml::find<std::string>(file, "api_token_file")));
     }
     if (config.state_dir.is_relative()) config.state_dir = base / config.state_dir;
-    config.log_level = toml::find_or<std::string>(file, "log_level", config.log_level);
+    config.log_level = baton::config::field_or<std::string>(file, "log_level", config.log_level);
     if (config.log_level != "info" && config.log_level != "debug") {
       throw std::runtime_error("log_level must be \"info\" or \"debug\", not \"" + config.log_level + "\"");
     }

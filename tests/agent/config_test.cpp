@@ -1,0 +1,63 @@
+// baton-agent's configuration file: every mistake named with its key, numbers read
+// whichever way TOML writes them (agent/config.h, config/toml_field.h).
+#include "agent/config.h"
+#include "tests/agent/temp_dir.h"
+
+#include <boost/test/unit_test.hpp>
+
+using baton::agent::load_agent_config;
+using baton::agent::test::TempDir;
+
+namespace {
+
+// A minimal valid file plus `extra` lines, with its secret beside it.
+std::filesystem::path config_with(const TempDir& dir, const std::string& extra) {
+  dir.write("secret", "a-secret-of-enough-length-0123456789\n");
+  std::filesystem::create_directories(dir.path / "data");
+  dir.write("agent.toml", "node_id = \"n1\"\ncoordinator = \"127.0.0.1:7071\"\nsecret_file = \"secret\"\n"
+                          "data_root = \"data\"\n" + extra);
+  return dir.path / "agent.toml";
+}
+
+std::string error_of(const std::filesystem::path& path) {
+  try {
+    load_agent_config(path);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(agent_config)
+
+BOOST_AUTO_TEST_CASE(a_rate_written_as_an_integer_or_a_float_is_the_same_rate) {
+  TempDir a, b;
+  BOOST_TEST(load_agent_config(config_with(a, "rate = 100000000\n")).rate == 1e8);
+  BOOST_TEST(load_agent_config(config_with(b, "rate = 1.25e8\n")).rate == 1.25e8);
+}
+
+BOOST_AUTO_TEST_CASE(a_value_of_the_wrong_type_is_named_not_replaced_by_the_default) {
+  TempDir a, b, c;
+  BOOST_TEST(error_of(config_with(a, "rate = \"fast\"\n")).find("rate must be a number") != std::string::npos);
+  const std::string count = error_of(config_with(b, "buffer_count = \"64\"\n"));
+  BOOST_TEST(count.find("buffer_count") != std::string::npos, count);
+  const std::string level = error_of(config_with(c, "log_level = \"loud\"\n"));
+  BOOST_TEST(level.find("log_level must be \"info\" or \"debug\"") != std::string::npos, level);
+}
+
+BOOST_AUTO_TEST_CASE(unknown_keys_and_missing_ones_are_named) {
+  TempDir a, b;
+  BOOST_TEST(error_of(config_with(a, "rat = 5\n")).find("unknown key 'rat'") != std::string::npos);
+  b.write("agent.toml", "coordinator = \"127.0.0.1:7071\"\n");
+  BOOST_TEST(error_of(b.path / "agent.toml").find("node_id") != std::string::npos, error_of(b.path / "agent.toml"));
+}
+
+BOOST_AUTO_TEST_CASE(the_metrics_address_is_optional) {
+  TempDir a, b;
+  BOOST_TEST(load_agent_config(config_with(a, "")).metrics_address.empty());
+  BOOST_TEST(load_agent_config(config_with(b, "metrics_address = \"127.0.0.1:9105\"\n")).metrics_address == "127.0.0.1:9105");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
