@@ -1,4 +1,4 @@
-// baton-agent's configuration file (TOML; systemd/agent.toml.in is the example).
+// baton-agent's configuration file (TOML; systemd/agent.toml is the example).
 #pragma once
 
 #include "transport/open.h"

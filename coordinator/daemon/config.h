@@ -1,4 +1,4 @@
-// baton-coordinator's configuration file (TOML; systemd/coordinator.toml.in is the example).
+// baton-coordinator's configuration file (TOML; systemd/coordinator.toml is the example).
 #pragma once
 
 #include <chrono>

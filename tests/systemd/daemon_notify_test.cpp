@@ -4,6 +4,7 @@
 #include "tests/systemd/notify_socket.h"
 
 #include <boost/test/unit_test.hpp>
+#include <httplib.h>
 
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -146,29 +147,49 @@ BOOST_AUTO_TEST_CASE(an_agent_without_its_coordinator_never_says_ready_and_still
 BOOST_AUTO_TEST_CASE(the_coordinator_is_ready_once_listening_reloads_on_sighup_and_says_stopping) {
   NotifySocket socket;
   Cluster cluster;  // for its directory and secret; a second coordinator runs beside its own
-  std::ofstream(cluster.dir() / "managed.toml")
-      << "id = \"managed\"\nagent_address = \"127.0.0.1:0\"\napi_address = \"127.0.0.1:0\"\n"
-         "secret_file = \"secret\"\nstate_dir = \"managed-state\"\n";
+  const std::filesystem::path config = cluster.dir() / "managed.toml", ready_file = cluster.dir() / "managed.json";
+  std::ofstream(config) << "id = \"managed\"\nagent_address = \"127.0.0.1:0\"\napi_address = \"127.0.0.1:0\"\n"
+                           "secret_file = \"secret\"\nstate_dir = \"managed-state\"\n";
   std::unique_ptr<Daemon> coordinator;
   {
     ManagedEnvironment managed(socket, "1000000");
-    coordinator = std::make_unique<Daemon>(
-        std::vector<std::string>{BATON_COORDINATOR_PATH, "--config", (cluster.dir() / "managed.toml").string()},
-        (cluster.dir() / "managed.log").string());
+    coordinator = std::make_unique<Daemon>(std::vector<std::string>{BATON_COORDINATOR_PATH, "--config", config.string(),
+                                                                    "--ready-file", ready_file.string()},
+                                           (cluster.dir() / "managed.log").string());
   }
   const auto ready = socket.until("READY=1", 10s);
   BOOST_REQUIRE_MESSAGE(ready, coordinator->log());
   BOOST_TEST(status_of(ready->back()).value_or("").starts_with("idle"), joined(*ready));
   BOOST_TEST(socket.until("WATCHDOG=1", 2s).has_value());
+  httplib::Client api(Json::parse(baton::test::read_file(ready_file)).at("api").get<std::string>());
+  const auto before = api.Get("/v1/agents");
+  BOOST_REQUIRE(before);
+  BOOST_TEST(before->status == 200);
 
-  // SIGHUP with a changed log level: RELOADING=1, then READY=1 again, and the log says so.
-  std::ofstream(cluster.dir() / "managed.toml", std::ios::app) << "log_level = \"debug\"\n";
+  // SIGHUP with a changed log level and a new API token: RELOADING=1, then READY=1 again;
+  // the token applies at once and the log says what was applied.
+  std::ofstream(cluster.dir() / "managed-token") << "a-token-set-by-reload\n";
+  std::ofstream(config, std::ios::app) << "log_level = \"debug\"\napi_token_file = \"managed-token\"\n";
   ::kill(coordinator->pid(), SIGHUP);
-  const auto reloaded = socket.until("RELOADING=1", 5s);
-  BOOST_REQUIRE(reloaded);
+  BOOST_REQUIRE(socket.until("RELOADING=1", 5s));
   BOOST_TEST(socket.until("READY=1", 5s).has_value());
-  BOOST_TEST(coordinator->log().find("SIGHUP: configuration re-read: log_level debug") != std::string::npos,
-             coordinator->log());
+  const std::string applied = "SIGHUP: configuration re-read: log_level debug, API token set";
+  BOOST_TEST(coordinator->log().find(applied) != std::string::npos, coordinator->log());
+  const auto without = api.Get("/v1/agents");
+  BOOST_REQUIRE(without);
+  BOOST_TEST(without->status == 401);
+  const auto with = api.Get("/v1/agents", {{"Authorization", "Bearer a-token-set-by-reload"}});
+  BOOST_REQUIRE(with);
+  BOOST_TEST(with->status == 200);
+
+  // A file that no longer parses is refused; the running configuration stays.
+  std::ofstream(config, std::ios::app) << "no_such_key = 1\n";
+  ::kill(coordinator->pid(), SIGHUP);
+  BOOST_TEST(socket.until("READY=1", 5s).has_value());
+  BOOST_TEST(coordinator->log().find("SIGHUP: keeping the running configuration") != std::string::npos);
+  const auto still = api.Get("/v1/agents");
+  BOOST_REQUIRE(still);
+  BOOST_TEST(still->status == 401);
 
   ::kill(coordinator->pid(), SIGTERM);
   BOOST_TEST(socket.until("STOPPING=1", 5s).has_value());

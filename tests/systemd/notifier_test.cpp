@@ -88,6 +88,18 @@ BOOST_AUTO_TEST_CASE(the_watchdog_pings_at_half_the_interval_from_the_event_loop
   BOOST_TEST(!env.socket.receive(300ms));
 }
 
+BOOST_AUTO_TEST_CASE(a_watchdog_meant_for_another_process_is_not_fed) {
+  Environment env("200000");
+  ::setenv("WATCHDOG_PID", "1", 1);  // systemd names the main process; we are not it
+  asio::io_context io;
+  Notifier notifier(io.get_executor());
+  ::unsetenv("WATCHDOG_PID");
+  BOOST_TEST(notifier.watchdog_interval().count() == 0);
+  notifier.start_watchdog();
+  io.run_for(250ms);
+  BOOST_TEST(!env.socket.receive(0ms));
+}
+
 BOOST_AUTO_TEST_CASE(outside_systemd_nothing_is_sent_and_nothing_fails) {
   ::unsetenv("NOTIFY_SOCKET");
   ::unsetenv("WATCHDOG_USEC");
