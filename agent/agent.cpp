@@ -46,13 +46,11 @@ Agent::Agent(transport::Context& context, DataPlane& data, Storage& storage, Age
     : context_(context), data_(data), storage_(storage), options_(std::move(options)), check_(std::move(check)),
       metrics_(std::make_shared<metrics::Registry>()) {
   declare_agent_metrics(*metrics_);
+  metrics_->set("baton_agent_registered", {}, 0);
   options_.steps.metrics = metrics_;
 }
 
-std::string Agent::metrics() const {
-  metrics_->set("baton_agent_registered", {}, registered_ ? 1 : 0);
-  return metrics_->render();
-}
+std::string Agent::metrics() const { return metrics_->render(); }
 
 Agent::~Agent() { data_.set_runner(nullptr); }
 
@@ -96,6 +94,7 @@ transport::Task<void> Agent::session_loop() {
       say(std::string("coordinator session: ") + e.what());
     }
     registered_ = false;
+    metrics_->set("baton_agent_registered", {}, 0);
     channel_.reset();
     if (!running_) break;
     asio::steady_timer wait(context_.executor(), backoff);
@@ -136,6 +135,7 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   const milliseconds every(static_cast<std::int64_t>(seconds * 1000));
   channel_ = channel;
   registered_ = true;
+  metrics_->set("baton_agent_registered", {}, 1);
   metrics_->add("baton_agent_sessions_total");
   say("registered with coordinator " + coordinator + " at " + options_.coordinator + " as " + options_.node_id +
       ", data at " + data_.address());

@@ -70,7 +70,8 @@ class Agent {
   };
   std::optional<JobProgress> job_progress() const;
 
-  // The agent's metrics in Prometheus' text format (docs/metrics.md).
+  // The agent's metrics in Prometheus' text format (docs/metrics.md). Unlike the rest of
+  // this class, callable from any thread (the metrics endpoint's).
   std::string metrics() const;
 
  private:

@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
                               [&](const baton::protocol::Plan& plan) { return baton::agent::check_plan(plan, root); });
     data.start();
     agent.start();
-    baton::metrics::HttpServer metrics(io, [&] { return agent.metrics(); });
+    baton::metrics::HttpServer metrics([&] { return agent.metrics(); });
     if (!config.metrics_address.empty()) {
       metrics.start(config.metrics_address);
       spdlog::info("{}: metrics at http://{}/metrics", config.node_id, metrics.address());
@@ -90,7 +90,6 @@ int main(int argc, char** argv) {
     signals.async_wait([&](std::error_code, int signal) {
       spdlog::info("{}: signal {}: finishing the current step, then stopping", config.node_id, signal);
       notifier.stopping("stopping: " + agent.status());
-      metrics.stop();  // a scrape waits on this loop: end them while it still runs
       agent.stop();
       data.stop();
     });

@@ -2,52 +2,63 @@
 
 #include "metrics/registry.h"
 
-#include <asio/post.hpp>
 #include <httplib.h>
 
+#include <sys/socket.h>
+
 #include <chrono>
-#include <future>
+#include <charconv>
 #include <stdexcept>
 
 namespace baton::metrics {
 
-HttpServer::HttpServer(asio::io_context& io, std::function<std::string()> render)
-    : io_(io), render_(std::move(render)), server_(std::make_unique<httplib::Server>()) {}
+HttpServer::HttpServer(std::function<std::string()> render)
+    : render_(std::move(render)), server_(std::make_unique<httplib::Server>()) {}
 
 HttpServer::~HttpServer() { stop(); }
 
 void HttpServer::start(const std::string& address) {
-  server_->Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
-    auto text = std::make_shared<std::promise<std::string>>();
-    auto answer = text->get_future();
-    asio::post(io_, [this, text] { text->set_value(render_()); });
-    // A stuck event loop must not hold scrapers forever (the watchdog deals with it).
-    if (answer.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
-      response.status = 503;
-      response.set_content("the event loop did not answer in 5 s\n", "text/plain");
-      return;
-    }
-    response.set_content(answer.get(), content_type);
-  });
   const auto colon = address.rfind(':');
-  if (colon == std::string::npos) throw std::runtime_error("metrics address '" + address + "' is not host:port");
-  const std::string host = address.substr(0, colon);
-  int port = 0;
-  try {
-    port = std::stoi(address.substr(colon + 1));
-  } catch (const std::exception&) {
-    throw std::runtime_error("metrics address '" + address + "' has no port number");
+  if (colon == std::string::npos || colon == 0) {
+    throw std::runtime_error("metrics address '" + address + "' is not host:port");
   }
+  std::string host = address.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  const std::string port_text = address.substr(colon + 1);
+  int port = -1;
+  const auto [end, error] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (error != std::errc{} || end != port_text.data() + port_text.size() || port < 0 || port > 65535) {
+    throw std::runtime_error("metrics address '" + address + "' has no port number in [0, 65535]");
+  }
+
+  server_->Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
+    response.set_content(render_(), content_type);
+  });
+  // SO_REUSEADDR only: cpp-httplib's default SO_REUSEPORT would let a second daemon bind the
+  // same port and take half the scrapes.
+  server_->set_socket_options([](socket_t socket) {
+    const int yes = 1;
+    ::setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   if (port == 0) port = server_->bind_to_any_port(host);
   else if (!server_->bind_to_port(host, port)) port = -1;
-  if (port <= 0) throw std::runtime_error("cannot serve metrics at " + address);
-  address_ = host + ":" + std::to_string(port);
-  thread_ = std::thread([this] { server_->listen_after_bind(); });
+  if (port <= 0) {
+    throw std::runtime_error("cannot serve metrics at " + address + " (address in use, or not this host's?)");
+  }
+  address_ = address.substr(0, colon) + ":" + std::to_string(port);
+  thread_ = std::thread([this] {
+    server_->listen_after_bind();
+    listened_ = true;
+  });
 }
 
 void HttpServer::stop() {
-  if (server_) server_->stop();
-  if (thread_.joinable()) thread_.join();
+  if (!thread_.joinable()) return;
+  // The server counts as running only once its thread is in the accept loop; a stop()
+  // before that would be lost and the join would wait forever.
+  while (!server_->is_running() && !listened_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  server_->stop();
+  thread_.join();
 }
 
 }  // namespace baton::metrics

@@ -1,10 +1,9 @@
-// A daemon's /metrics endpoint on its own address (the agent's `metrics_address`),
-// served by cpp-httplib on its own thread. Each scrape posts `render` to the daemon's
-// event loop, where its metrics live, and answers with its text.
+// A daemon's /metrics endpoint on an address of its own (the agent's `metrics_address`),
+// served by cpp-httplib on its own thread. Each scrape calls `render` on that thread, so
+// `render` must be thread-safe (Registry::render is) and outlive the server.
 #pragma once
 
-#include <asio/io_context.hpp>
-
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -18,23 +17,23 @@ namespace baton::metrics {
 
 class HttpServer {
  public:
-  HttpServer(asio::io_context& io, std::function<std::string()> render);
-  ~HttpServer();
+  explicit HttpServer(std::function<std::string()> render);
+  ~HttpServer();  // stops serving
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Binds "host:port" (port 0: any) and serves GET /metrics. Throws std::runtime_error
-  // naming the address when it cannot.
+  // Binds "host:port" (port 0: any free port; an IPv6 host in brackets) and serves
+  // GET /metrics. Throws std::runtime_error naming the address when it cannot.
   void start(const std::string& address);
-  // Stops serving; call before the io_context stops running (a scrape waits for it).
   void stop();
+  // The bound "host:port" (the real port when started with 0).
   std::string address() const { return address_; }
 
  private:
-  asio::io_context& io_;
   std::function<std::string()> render_;
   std::unique_ptr<httplib::Server> server_;
   std::thread thread_;
+  std::atomic<bool> listened_ = false;  // the server's thread has left its accept loop
   std::string address_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cctype>
 #include <charconv>
 #include <stdexcept>
 
@@ -59,9 +60,11 @@ void Registry::declare(const std::string& name, Type type, std::string help, std
   if (type == Type::counter && !name.ends_with("_total")) {
     throw std::invalid_argument("counter '" + name + "' must end in _total");
   }
+  if (help.empty()) throw std::invalid_argument("metric '" + name + "' needs a help text");
   if (type == Type::histogram && (buckets.empty() || !std::is_sorted(buckets.begin(), buckets.end()))) {
     throw std::invalid_argument("histogram '" + name + "' needs ascending buckets");
   }
+  const std::lock_guard lock(mutex_);
   if (families_.contains(name)) throw std::invalid_argument("metric '" + name + "' declared twice");
   families_.emplace(name, Family{type, std::move(help), std::move(buckets), {}});
 }
@@ -75,29 +78,34 @@ Registry::Family& Registry::family(std::string_view name, Type type) {
 
 void Registry::add(std::string_view name, const Labels& labels, double amount) {
   if (!(amount >= 0)) throw std::logic_error("counter '" + std::string(name) + "' cannot go down");
+  const std::lock_guard lock(mutex_);
   family(name, Type::counter).series[labels].value += amount;
 }
 
 void Registry::set(std::string_view name, const Labels& labels, double value) {
+  const std::lock_guard lock(mutex_);
   family(name, Type::gauge).series[labels].value = value;
 }
 
 void Registry::adjust(std::string_view name, const Labels& labels, double delta) {
+  const std::lock_guard lock(mutex_);
   family(name, Type::gauge).series[labels].value += delta;
 }
 
 void Registry::observe(std::string_view name, const Labels& labels, double value) {
+  const std::lock_guard lock(mutex_);
   Family& f = family(name, Type::histogram);
   Series& s = f.series[labels];
   s.counts.resize(f.buckets.size());
   const auto bucket = std::lower_bound(f.buckets.begin(), f.buckets.end(), value);  // first le >= value
-  if (bucket != f.buckets.end()) ++s.counts[static_cast<std::size_t>(bucket - f.buckets.begin())];
+  if (!std::isnan(value) && bucket != f.buckets.end()) ++s.counts[static_cast<std::size_t>(bucket - f.buckets.begin())];
   s.value += value;
   ++s.count;
 }
 
 std::string Registry::render() const {
   std::string out;
+  const std::lock_guard lock(mutex_);
   for (const auto& [name, f] : families_) {
     out += "# HELP " + name + " " + escape(f.help, false) + "\n";
     out += "# TYPE " + name + " " + type_name(f.type) + "\n";

@@ -2,12 +2,13 @@
 // and histograms, grouped in families declared once with their help text, rendered for
 // an HTTP scrape. Debian has no Prometheus client library for C++; the format is small.
 //
-// Threading: none of its own. Each daemon updates and renders it on its event loop's
-// thread (the HTTP handlers post the render there).
+// Threading: every member function may be called from any thread (one mutex): the
+// daemons count on their event loop and render on their HTTP server's threads.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,7 +24,8 @@ enum class Type { counter, gauge, histogram };
 class Registry {
  public:
   // Declares a family. Throws std::invalid_argument for a name Prometheus would refuse,
-  // a counter not ending in _total, a histogram without buckets, or a second declaration.
+  // an empty help text, a counter not ending in _total, a histogram without ascending
+  // buckets, or a second declaration.
   void declare(const std::string& name, Type type, std::string help, std::vector<double> buckets = {});
 
   // Counters only grow: `amount` must be >= 0. Throws std::logic_error for an undeclared
@@ -49,8 +51,10 @@ class Registry {
     std::vector<double> buckets;
     std::map<Labels, Series> series;
   };
+  // Callers hold mutex_.
   Family& family(std::string_view name, Type type);
 
+  mutable std::mutex mutex_;
   std::map<std::string, Family, std::less<>> families_;
 };
 

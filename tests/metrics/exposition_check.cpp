@@ -2,7 +2,33 @@
 
 #include "tests/support/run_process.h"
 
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+
 namespace baton::test {
+namespace {
+
+constexpr const char* promtool = "/usr/bin/promtool";
+
+}  // namespace
+
+PromtoolResult promtool_check(const std::string& text) {
+  if (!std::filesystem::exists(promtool)) return {};
+  const auto result = run_process({promtool, "check", "metrics"}, text);
+  // Exit 0: clean; 3: lint problems; 1: the text does not parse.
+  return {.available = true, .ok = result.exit_code == 0, .problems = result.err + result.out};
+}
+
+void check_with_promtool(const std::string& text) {
+  const PromtoolResult checked = promtool_check(text);
+  if (!checked.available) {
+    BOOST_WARN_MESSAGE(false, "skipped the promtool check: " << promtool
+                       << " is missing (Debian package prometheus; scripts/setup.sh installs it)");
+    return;
+  }
+  BOOST_TEST(checked.ok, "promtool check metrics: " << checked.problems << "on\n" << text);
+}
 
 std::string parse_exposition(const std::string& text) {
   static const char* script = R"(
@@ -12,7 +38,8 @@ try:
     for family in text_string_to_metric_families(sys.stdin.read()):
         for s in family.samples:
             labels = ",".join(f"{k}={v}" for k, v in sorted(s.labels.items()))
-            print(f"{family.type} {s.name}{{{labels}}} {s.value:g}")
+            value = repr(s.value).removesuffix(".0")  # shortest exact: 1024, 5000000000000, 22.65
+            print(f"{family.type} {s.name}{{{labels}}} {value}")
 except Exception as e:
     print(f"error: {e}")
 )";

@@ -1,5 +1,5 @@
-// The text format, read back by the Prometheus project's own parser (an independent
-// implementation of the format), and the registry's refusals.
+// The text format, validated by promtool and read back by the Python client's parser
+// (both from the Prometheus project, independent of our code), and the registry's refusals.
 #include "metrics/registry.h"
 #include "tests/metrics/exposition_check.h"
 
@@ -7,12 +7,29 @@
 
 #include <cmath>
 #include <limits>
+#include <thread>
+#include <vector>
 
 using baton::metrics::Registry;
 using baton::metrics::Type;
+using baton::test::check_with_promtool;
 using baton::test::parse_exposition;
 
 BOOST_AUTO_TEST_SUITE(registry)
+
+BOOST_AUTO_TEST_CASE(promtool_refuses_what_prometheus_would) {
+  // The validator itself: it must not accept everything.
+  for (const char* bad : {"# HELP x X.\n# TYPE x counter\nx 1\n",                         // counter without _total
+                          "# HELP x_total X.\n# TYPE x_total counter\nx_total{a=\"b\"c\"} 1\n",  // unescaped quote
+                          "# TYPE x_total counter\nx_total 1\n"}) {                           // no HELP
+    const auto checked = baton::test::promtool_check(bad);
+    if (!checked.available) {
+      BOOST_WARN_MESSAGE(false, "skipped: /usr/bin/promtool is missing (Debian package prometheus)");
+      return;
+    }
+    BOOST_TEST(!checked.ok, "promtool accepted\n" << bad);
+  }
+}
 
 BOOST_AUTO_TEST_CASE(counters_gauges_and_histograms_parse_back_to_what_was_recorded) {
   Registry r;
@@ -26,11 +43,13 @@ BOOST_AUTO_TEST_CASE(counters_gauges_and_histograms_parse_back_to_what_was_recor
   r.adjust("baton_flows_active", {}, -1);
   for (const double v : {0.05, 0.1, 0.5, 2.0, 20.0}) r.observe("baton_step_seconds", {}, v);
 
-  const std::string parsed = parse_exposition(r.render());
+  const std::string text = r.render();
+  check_with_promtool(text);
+  const std::string parsed = parse_exposition(text);
   BOOST_TEST(parsed.find("error") == std::string::npos, parsed);
   for (const char* expected : {
            "counter baton_bytes_total{direction=sent} 1024\n",
-           "counter baton_bytes_total{direction=received} 5e+12\n",
+           "counter baton_bytes_total{direction=received} 5000000000000\n",
            "gauge baton_flows_active{} 2\n",
            // Buckets are cumulative; le=0.1 holds 0.05 and 0.1 itself (upper bounds are inclusive).
            "histogram baton_step_seconds_bucket{le=0.1} 2\n",
@@ -44,12 +63,34 @@ BOOST_AUTO_TEST_CASE(counters_gauges_and_histograms_parse_back_to_what_was_recor
   }
 }
 
+BOOST_AUTO_TEST_CASE(histograms_with_labels_keep_one_set_of_buckets_per_series) {
+  Registry r;
+  r.declare("baton_flow_seconds", Type::histogram, "Flow durations.", {0.5, 1.5});
+  r.observe("baton_flow_seconds", {{"direction", "sent"}}, 1);
+  r.observe("baton_flow_seconds", {{"direction", "received"}}, 0.25);
+  r.observe("baton_flow_seconds", {{"direction", "received"}}, 2);
+  const std::string text = r.render();
+  check_with_promtool(text);
+  const std::string parsed = parse_exposition(text);
+  for (const char* expected : {
+           "histogram baton_flow_seconds_bucket{direction=sent,le=0.5} 0\n",
+           "histogram baton_flow_seconds_bucket{direction=sent,le=1.5} 1\n",
+           "histogram baton_flow_seconds_bucket{direction=received,le=0.5} 1\n",
+           "histogram baton_flow_seconds_bucket{direction=received,le=1.5} 1\n",
+           "histogram baton_flow_seconds_bucket{direction=received,le=+Inf} 2\n",
+           "histogram baton_flow_seconds_sum{direction=received} 2.25\n",
+       }) {
+    BOOST_TEST(parsed.find(expected) != std::string::npos, "missing " << expected << "in\n" << parsed);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(label_values_and_help_text_are_escaped) {
   Registry r;
   r.declare("baton_errors_total", Type::counter, "Errors, with a back\\slash\nand a new line.");
   r.add("baton_errors_total", {{"error", "peer said \"no\"\\nothing\nmore"}});
   const std::string text = r.render();
   BOOST_TEST(text.find("# HELP baton_errors_total Errors, with a back\\\\slash\\nand a new line.\n") != std::string::npos, text);
+  check_with_promtool(text);
   const std::string parsed = parse_exposition(text);
   BOOST_TEST(parsed == "counter baton_errors_total{error=peer said \"no\"\\nothing\nmore} 1\n", parsed);
 }
@@ -62,16 +103,18 @@ BOOST_AUTO_TEST_CASE(special_values_are_written_as_prometheus_spells_them) {
   const std::string text = r.render();
   BOOST_TEST(text.find("baton_odd{v=\"inf\"} +Inf\n") != std::string::npos, text);
   BOOST_TEST(text.find("baton_odd{v=\"nan\"} NaN\n") != std::string::npos, text);
+  check_with_promtool(text);
   BOOST_TEST(parse_exposition(text).find("error") == std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(bad_declarations_and_misuse_are_refused) {
   Registry r;
-  BOOST_CHECK_THROW(r.declare("9starts_with_digit", Type::gauge, ""), std::invalid_argument);
-  BOOST_CHECK_THROW(r.declare("has-dash", Type::gauge, ""), std::invalid_argument);
-  BOOST_CHECK_THROW(r.declare("baton_bytes", Type::counter, ""), std::invalid_argument);  // no _total
-  BOOST_CHECK_THROW(r.declare("baton_h", Type::histogram, "", {}), std::invalid_argument);
-  BOOST_CHECK_THROW(r.declare("baton_h", Type::histogram, "", {1, 0.5}), std::invalid_argument);
+  BOOST_CHECK_THROW(r.declare("9starts_with_digit", Type::gauge, "x"), std::invalid_argument);
+  BOOST_CHECK_THROW(r.declare("has-dash", Type::gauge, "x"), std::invalid_argument);
+  BOOST_CHECK_THROW(r.declare("baton_bytes", Type::counter, "x"), std::invalid_argument);  // no _total
+  BOOST_CHECK_THROW(r.declare("baton_quiet", Type::gauge, ""), std::invalid_argument);     // no help
+  BOOST_CHECK_THROW(r.declare("baton_h", Type::histogram, "x", {}), std::invalid_argument);
+  BOOST_CHECK_THROW(r.declare("baton_h", Type::histogram, "x", {1, 0.5}), std::invalid_argument);
   r.declare("baton_x_total", Type::counter, "x");
   BOOST_CHECK_THROW(r.declare("baton_x_total", Type::counter, "again"), std::invalid_argument);
   BOOST_CHECK_THROW(r.add("baton_x_total", {}, -1), std::logic_error);
@@ -84,7 +127,40 @@ BOOST_AUTO_TEST_CASE(a_declared_family_without_samples_still_parses) {
   r.declare("baton_steps_total", Type::counter, "Steps.");
   const std::string text = r.render();
   BOOST_TEST(text == "# HELP baton_steps_total Steps.\n# TYPE baton_steps_total counter\n");
+  check_with_promtool(text);
   BOOST_TEST(parse_exposition(text).find("error") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(threads_counting_while_another_renders_lose_nothing) {
+  Registry r;
+  r.declare("baton_events_total", Type::counter, "Events.");
+  r.declare("baton_busy", Type::gauge, "Busy.");
+  r.declare("baton_wait_seconds", Type::histogram, "Waits.", {1});
+  constexpr int threads = 4, each = 5000;
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&r, t] {
+      const baton::metrics::Labels labels{{"thread", std::to_string(t % 2)}};
+      for (int i = 0; i < each; ++i) {
+        r.add("baton_events_total", labels);
+        r.adjust("baton_busy", {}, 1);
+        r.observe("baton_wait_seconds", {}, 0.5);
+        r.adjust("baton_busy", {}, -1);
+      }
+    });
+  }
+  for (int i = 0; i < 50; ++i) BOOST_TEST_REQUIRE(!r.render().empty());
+  for (std::thread& w : workers) w.join();
+  const std::string parsed = parse_exposition(r.render());
+  const std::vector<std::string> lines{"counter baton_events_total{thread=0} " + std::to_string(2 * each) + "\n",
+                                      "counter baton_events_total{thread=1} " + std::to_string(2 * each) + "\n",
+                                      "gauge baton_busy{} 0\n",
+                                      "histogram baton_wait_seconds_count{} " + std::to_string(threads * each) + "\n",
+                                      "histogram baton_wait_seconds_bucket{le=1} " +
+                                          std::to_string(threads * each) + "\n"};
+  for (const std::string& expected : lines) {
+    BOOST_TEST(parsed.find(expected) != std::string::npos, "missing " << expected << "in\n" << parsed);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
