@@ -2,11 +2,15 @@
 
 #include "coordinator/batonctl/api_client.h"
 #include "coordinator/batonctl/job_report.h"
+#include "coordinator/report/gantt_svg.h"
 
 #include <unistd.h>
 
 #include <chrono>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -116,9 +120,15 @@ int watch(const ApiClient& api, const std::string& id, const std::string& output
   return 1;
 }
 
+// Every job command's --help ends with its examples and the exit codes.
+constexpr const char* kExitCodes =
+    "Exit status: 0 success; 1 the job failed or was cancelled, or the coordinator answered\n"
+    "an error; 2 bad input or usage; 3 the coordinator cannot be reached.";
+
 CLI::App* add_sub(CLI::App& app, const std::string& name, const std::string& summary,
-                  const std::shared_ptr<Common>& common, bool output) {
+                  const std::shared_ptr<Common>& common, bool output, const std::string& examples) {
   CLI::App* sub = app.add_subcommand(name, summary);
+  sub->footer("Examples:\n" + examples + kExitCodes);
   common->coordinator = env_or("BATON_COORDINATOR", "http://127.0.0.1:7070");
   sub->add_option("--coordinator", common->coordinator,
                   "coordinator API URL (env BATON_COORDINATOR)")
@@ -141,7 +151,10 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     auto file = std::make_shared<std::string>();
     auto algo = std::make_shared<std::string>();
     auto wait = std::make_shared<bool>(false);
-    CLI::App* sub = add_sub(app, "submit", "Submit a job (JSON, see runtime.md); print its id", c, true);
+    CLI::App* sub = add_sub(app, "submit", "Submit a job (JSON, see runtime.md); print its id", c, true,
+                            "  batonctl submit job.json                 # prints the id, e.g. 7\n"
+                            "  batonctl submit job.json --algo ggp --wait   # then follow it, print its report\n"
+                            "  batonctl submit - --wait -o json < job.json\n");
     sub->add_option("JOB", *file, "job as JSON (- for stdin)")->required();
     sub->add_option("--algo", *algo, "override the job's \"algorithm\"");
     sub->add_flag("--wait", *wait, "then watch the job until it ends");
@@ -167,7 +180,9 @@ void add_job_commands(CLI::App& app, int* exit_code) {
   {
     auto c = std::make_shared<Common>();
     auto id = std::make_shared<std::string>();
-    CLI::App* sub = add_sub(app, "status", "Show one job: state, progress, report", c, true);
+    CLI::App* sub = add_sub(app, "status", "Show one job: state, progress, report", c, true,
+                            "  batonctl status 7\n"
+                            "  batonctl status 7 -o json | jq .report.measured_seconds\n");
     sub->add_option("ID", *id, "job id")->required();
     sub->callback([=] {
       *exit_code = guarded([&] {
@@ -181,7 +196,12 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     auto c = std::make_shared<Common>();
     CLI::App* sub = add_sub(app, what,
                             what == "jobs" ? "List the jobs" : "List the agents and their health",
-                            c, true);
+                            c, true,
+                            what == "jobs"
+                                ? "  batonctl jobs\n"
+                                  "  batonctl jobs -o json | jq -r '.jobs[] | select(.state == \"failed\") | .id'\n"
+                                : "  batonctl agents --coordinator http://10.0.0.1:7070 --token-file ~/.baton/token\n"
+                                  "  batonctl agents -o json | jq '.agents[] | select(.alive | not)'\n");
     sub->callback([=] {
       *exit_code = guarded([&] {
         const Json answer = client_of(*c).get("/v1/" + what);
@@ -194,7 +214,7 @@ void add_job_commands(CLI::App& app, int* exit_code) {
   {
     auto c = std::make_shared<Common>();
     auto id = std::make_shared<std::string>();
-    CLI::App* sub = add_sub(app, "cancel", "Cancel a job", c, false);
+    CLI::App* sub = add_sub(app, "cancel", "Cancel a job", c, false, "  batonctl cancel 7\n");
     sub->add_option("ID", *id, "job id")->required();
     sub->callback([=] {
       *exit_code = guarded([&] {
@@ -209,10 +229,51 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     auto id = std::make_shared<std::string>();
     CLI::App* sub = add_sub(app, "watch",
                             "Follow a job until it ends, then print its report; exit 0 if done",
-                            c, true);
+                            c, true,
+                            "  batonctl watch 7          # progress line, then the report\n"
+                            "  batonctl watch 7 -o json  # the final job as JSON\n");
     sub->add_option("ID", *id, "job id")->required();
     sub->callback([=] {
       *exit_code = guarded([&] { return watch(client_of(*c), *id, c->output); });
+    });
+  }
+  {
+    auto c = std::make_shared<Common>();
+    auto id = std::make_shared<std::string>();
+    auto svg = std::make_shared<std::string>();
+    CLI::App* sub = add_sub(app, "report",
+                            "Show a job's report: each step and each node, planned against measured", c, true,
+                            "  batonctl report 7                    # tables: steps, then nodes per step\n"
+                            "  batonctl report 7 --svg gantt.svg    # also the Gantt chart, as on the status page\n"
+                            "  batonctl report 7 --svg - > g.svg    # only the chart, on stdout\n"
+                            "  batonctl report 7 -o json            # the report's JSON\n");
+    sub->add_option("ID", *id, "job id")->required();
+    sub->add_option("--svg", *svg, "write the Gantt chart (plan against measured, per node) to FILE; - for stdout");
+    sub->callback([=] {
+      *exit_code = guarded([&] {
+        const Json job = client_of(*c).get(job_path(*id));
+        const Json* report = job_field(job, "report");
+        if (report == nullptr || !report->is_object()) {
+          throw ApiError(0, "job " + *id + " has no report yet (state " + text_of(job_field(job, "state")) + ")");
+        }
+        if (!svg->empty()) {
+          std::string chart;
+          try {
+            chart = baton::report::gantt_svg(job);
+          } catch (const std::invalid_argument& e) {
+            throw ApiError(0, e.what());
+          }
+          if (*svg == "-") {
+            std::cout << chart;
+            return 0;
+          }
+          std::ofstream file(*svg, std::ios::binary | std::ios::trunc);
+          if (!(file << chart) || !file.flush()) throw InputError(*svg + ": cannot write: " + std::strerror(errno));
+        }
+        if (c->output == "json") std::cout << report->dump(1) << '\n';
+        else std::cout << report_text(*report) << '\n' << nodes_table(*report);
+        return 0;
+      });
     });
   }
 }

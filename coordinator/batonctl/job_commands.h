@@ -1,6 +1,7 @@
 // The commands that talk to a running coordinator: submit, status, jobs, agents, cancel,
-// watch. Exit codes: 0 ok, 1 job failed/cancelled or the server answered an error,
-// 2 bad input or usage, 3 the coordinator cannot be reached.
+// watch, report (tables, JSON, or the Gantt chart as SVG). Exit codes: 0 ok, 1 job
+// failed/cancelled or the server answered an error, 2 bad input or usage, 3 the
+// coordinator cannot be reached.
 #pragma once
 
 #include <CLI/CLI.hpp>

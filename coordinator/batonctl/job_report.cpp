@@ -184,4 +184,23 @@ std::string report_text(const Json& report) {
   return out;
 }
 
+std::string nodes_table(const Json& report) {
+  std::vector<std::vector<std::string>> rows;
+  const Json* steps = member(report, "steps");
+  if (steps == nullptr || !steps->is_array()) return "";
+  for (const Json& s : *steps) {
+    const Json* nodes = member(s, "nodes");
+    if (nodes == nullptr || !nodes->is_object()) continue;
+    for (const auto& [node, n] : nodes->items()) {
+      rows.push_back({cell(member(s, "index")), node, seconds_cell(member(s, "planned_start_seconds")),
+                      seconds_cell(member(n, "planned_seconds")), bytes_cell(member(n, "planned_bytes")),
+                      seconds_cell(member(s, "started_seconds")), seconds_cell(member(n, "seconds")),
+                      bytes_cell(member(n, "bytes"))});
+    }
+  }
+  if (rows.empty()) return "";
+  return format_table({"STEP", "NODE", "PLANNED START", "PLANNED S", "PLANNED BYTES", "STARTED", "MEASURED S", "BYTES"},
+                      rows);
+}
+
 }  // namespace baton::cli

@@ -33,4 +33,9 @@ std::string progress_line(const Json& job, double bytes_per_second);
 // a totals line "total: measured X s, predicted Y s, lower bound Z s, measured/predicted R".
 std::string report_text(const Json& report);
 
+// The report's steps node by node: one row per node with a flow in a step (step, node,
+// planned start, planned s, planned bytes, started, measured s, bytes); "-" where the step
+// has not run. Empty when the report has no per-node timing.
+std::string nodes_table(const Json& report);
+
 }  // namespace baton::cli

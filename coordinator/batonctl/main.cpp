@@ -1,4 +1,5 @@
 // batonctl: the operators' command line for Baton.
+#include "coordinator/batonctl/completion.h"
 #include "coordinator/batonctl/job_commands.h"
 #include "coordinator/batonctl/plan_command.h"
 
@@ -16,6 +17,9 @@ int main(int argc, char** argv) {
       "  batonctl plan redistribution - --algo ggp < p.json   # read the problem from stdin\n"
       "  batonctl submit job.json --algo ggp --wait            # run a job, print its report\n"
       "  batonctl jobs --coordinator http://10.0.0.1:7070\n"
+      "  batonctl report 7 --svg gantt.svg                    # plan against measured, per node\n"
+      "  source <(batonctl completion bash)                   # tab completion in bash\n"
+      "Every command has --help with its own examples. Output: -o table (default) or -o json.\n"
       "Coordinator: --coordinator URL, else env BATON_COORDINATOR, else http://127.0.0.1:7070;\n"
       "token: --token-file FILE, else env BATON_API_TOKEN. See docs/batonctl.md.\n"
       "Exit status: 0 success; 1 the job failed or was cancelled, the coordinator answered\n"
@@ -23,6 +27,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   baton::cli::add_plan_command(app, &exit_code);
   baton::cli::add_job_commands(app, &exit_code);
+  baton::cli::add_completion_command(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -39,7 +39,8 @@ void add_plan_command(CLI::App& app, int* exit_code) {
   for (PlanProblem& p : plan_problems()) {
     auto problem = std::make_shared<PlanProblem>(std::move(p));
     CLI::App* sub = plan->add_subcommand(problem->name, problem->summary);
-    sub->footer(problem->details);
+    sub->footer(problem->details +  // ends with examples
+                "\nExit status: 0 success; 2 bad input (one line on stderr names the field); 1 internal error.");
     auto file = std::make_shared<std::string>();
     auto algorithm = std::make_shared<std::string>(problem->default_algorithm);
     auto seed = std::make_shared<std::uint64_t>(1);

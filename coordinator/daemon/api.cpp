@@ -1,5 +1,8 @@
 #include "coordinator/daemon/api.h"
 
+#include "coordinator/daemon/http_auth.h"
+#include "coordinator/report/gantt_svg.h"
+#include "coordinator/report/status_page.h"
 #include "metrics/registry.h"
 
 #include <asio/post.hpp>
@@ -40,6 +43,24 @@ void Api::start(const std::string& address) {
     });
     done.get_future().wait();  // the daemon stops the API before its io_context
   };
+  // The same for an answer that is not JSON (the status page, the Gantt chart); errors
+  // are still JSON. `work` may set the status.
+  const auto text_on_io = [this](httplib::Response& response, const char* type, std::function<std::string()> work) {
+    std::promise<void> done;
+    asio::post(io_, [&] {
+      try {
+        response.set_content(work(), type);
+      } catch (const RequestError& e) {
+        reply(response, e.status(), Json{{"error", e.what()}});
+      } catch (const std::invalid_argument& e) {
+        reply(response, 409, Json{{"error", e.what()}});
+      } catch (const std::exception& e) {
+        reply(response, 500, Json{{"error", e.what()}});
+      }
+      done.set_value();
+    });
+    done.get_future().wait();
+  };
   const auto id_of = [](const httplib::Request& request) -> std::uint64_t {
     try {
       return std::stoull(request.matches[1]);
@@ -56,17 +77,18 @@ void Api::start(const std::string& address) {
     }
     // Prometheus scrapes /metrics without the API's token: it shows counts, never data or
     // job specifications (docs/metrics.md).
-    if (token.empty() || request.path == "/metrics" || request.get_header_value("Authorization") == "Bearer " + token) {
+    if (token.empty() || request.path == "/metrics" || carries_token(request.get_header_value("Authorization"), token)) {
       return httplib::Server::HandlerResponse::Unhandled;
     }
+    // Browsers then ask for it (docs/status-page.md).
+    response.set_header("WWW-Authenticate", "Basic realm=\"" + std::string(kAuthRealm) + "\", charset=\"UTF-8\"");
     reply(response, 401, Json{{"error", "missing or wrong API token (Authorization: Bearer ...)"}});
     return httplib::Server::HandlerResponse::Handled;
   });
   server_->set_payload_max_length(64u << 20);
-  server_->Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
-    std::promise<std::string> text;
-    asio::post(io_, [&] { text.set_value(driver_.metrics()); });
-    response.set_content(text.get_future().get(), metrics::content_type);
+  // Prometheus' text format (docs/metrics.md); the gauges read the driver's state, on its thread.
+  server_->Get("/metrics", [=, this](const httplib::Request&, httplib::Response& response) {
+    text_on_io(response, metrics::content_type, [this] { return driver_.metrics(); });
   });
   server_->Get("/v1/agents", [=, this](const httplib::Request&, httplib::Response& response) {
     on_io(response, 200, [this] { return driver_.agents(); });
@@ -79,6 +101,41 @@ void Api::start(const std::string& address) {
   });
   server_->Get(R"(/v1/jobs/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {
     on_io(response, 200, [this, &request, id_of] { return driver_.job(id_of(request)); });
+  });
+  server_->Get(R"(/v1/jobs/([^/]+)/gantt\.svg)", [=, this](const httplib::Request& request, httplib::Response& response) {
+    text_on_io(response, "image/svg+xml; charset=utf-8",
+               [this, &request, id_of] { return report::gantt_svg(driver_.job(id_of(request))); });
+  });
+  // The status page (docs/status-page.md): "/" shows the newest job, "/jobs/{id}" another.
+  const auto status_page = [=, this](httplib::Response& response, const std::string* id) {
+    text_on_io(response, "text/html; charset=utf-8", [this, &response, id] {
+      report::StatusPage page;
+      page.coordinator = driver_.status();
+      page.agents = driver_.agents();
+      page.jobs = driver_.jobs();
+      const Json& jobs = page.jobs.at("jobs");
+      const std::string shown = id ? *id : jobs.empty() ? "" : jobs.back().at("id").get<std::string>();
+      if (!shown.empty()) {
+        try {
+          std::size_t end = 0;
+          const std::uint64_t number = std::stoull(shown, &end);
+          if (end != shown.size()) throw std::invalid_argument(shown);
+          page.job = driver_.job(number);
+        } catch (const RequestError& e) {
+          page.error = e.what();
+          response.status = e.status();
+        } catch (const std::logic_error&) {  // not a number
+          page.error = "no job " + shown;
+          response.status = 404;
+        }
+      }
+      return report::status_page_html(page);
+    });
+  };
+  server_->Get("/", [=](const httplib::Request&, httplib::Response& response) { status_page(response, nullptr); });
+  server_->Get(R"(/jobs/([^/]+))", [=](const httplib::Request& request, httplib::Response& response) {
+    const std::string id = request.matches[1];
+    status_page(response, &id);
   });
   server_->Post(R"(/v1/jobs/([^/]+)/cancel)", [=, this](const httplib::Request& request, httplib::Response& response) {
     on_io(response, 200, [this, &request, id_of] { return driver_.cancel(id_of(request)); });

@@ -20,6 +20,42 @@ constexpr auto use_nothrow = asio::experimental::as_tuple(asio::use_awaitable);
 
 bool ended(const std::string& state) { return state == "done" || state == "failed" || state == "cancelled"; }
 
+// What the model expects of one node in one step: the bytes of its flows, and β + its
+// longest flow / d (every flow runs at d, so a step's prediction is its slowest node's).
+struct PlannedNode {
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+};
+
+// The nodes with a flow in `step` (as sender or receiver), senders first, in cluster order.
+std::vector<std::pair<std::string, PlannedNode>> planned_nodes(const CompiledPlan& plan, const Clusters& clusters,
+                                                               const StepPlan& step) {
+  std::vector<std::pair<std::string, PlannedNode>> out;
+  const auto add = [&](const std::string& node, const Flow& flow) {
+    auto it = std::ranges::find_if(out, [&](const auto& entry) { return entry.first == node; });
+    if (it == out.end()) it = out.insert(out.end(), {node, PlannedNode{0, plan.step_startup}});
+    it->second.bytes += flow.bytes;
+    const double seconds = plan.step_startup + (plan.flow_rate > 0 ? static_cast<double>(flow.bytes) / plan.flow_rate : 0);
+    it->second.seconds = std::max(it->second.seconds, seconds);
+  };
+  for (const Flow& f : step.flows) add(clusters.senders.at(f.sender), f);
+  for (const Flow& f : step.flows) add(clusters.receivers.at(f.receiver), f);
+  return out;
+}
+
+// What one node reported for a finished step (its StepReport).
+struct NodeTiming {
+  double seconds = 0;
+  std::uint64_t bytes = 0;
+};
+
+// A finished step as it really ran: its (last) release, seconds after the job started,
+// and the report of every node with a flow in it.
+struct StepTiming {
+  double started = 0;
+  std::map<std::string, NodeTiming> nodes;
+};
+
 }  // namespace
 
 struct Driver::Job {
@@ -42,6 +78,9 @@ struct Driver::Job {
   std::set<std::string> accepted;
   std::map<std::string, std::string> refused;
   std::map<std::string, protocol::StepReport> reports;
+  // Per-node timing of the steps this coordinator ran (in memory only: a resumed job's
+  // earlier steps have their journaled totals but no per-node timing).
+  std::map<std::uint32_t, StepTiming> timing;
 };
 
 Driver::Driver(asio::io_context& io, AgentRegistry& agents, Journal& journal, DriverOptions options, Log log)
@@ -307,10 +346,11 @@ asio::awaitable<void> Driver::run(Job& job) {
     int attempt = 0;
     double measured = 0;
     std::string failure;
+    Clock::time_point released{};
     while (!ok && attempt < options_.step_attempts && !job.cancel_requested) {
       ++attempt;
       job.reports.clear();
-      const auto released = Clock::now();
+      released = Clock::now();
       for (const auto& [node, plan] : plans) {
         protocol::Envelope envelope;
         envelope.mutable_step_release()->set_job(id);
@@ -361,6 +401,12 @@ asio::awaitable<void> Driver::run(Job& job) {
                       .measured = measured, .bytes = step_bytes, .finished = utc_now()};
     journal_.record_step(job.id, record);
     job.steps.push_back(record);
+    StepTiming& timing = job.timing[s];
+    timing.started = std::chrono::duration<double>(released - job.started).count();
+    for (const auto& [node, planned] : planned_nodes(*job.plan, job.spec.clusters, step)) {
+      const protocol::StepReport& report = job.reports.at(node);
+      timing.nodes[node] = NodeTiming{report.seconds(), report.bytes()};
+    }
     job.bytes_done += step_bytes;
     metrics_.add("baton_steps_total");
     metrics_.observe("baton_step_seconds", {}, measured);
@@ -398,17 +444,32 @@ Driver::Json Driver::job(std::uint64_t id) const {
   out["elapsed_seconds"] = elapsed;
   if (job.plan) {
     Json steps = Json::array();
+    double planned_start = 0;  // Σ predicted of the steps before
     for (std::size_t s = 0; s < job.plan->steps.size(); ++s) {
       const StepPlan& planned = job.plan->steps[s];
       std::uint64_t bytes = 0;
       for (const Flow& f : planned.flows) bytes += f.bytes;
       Json step{{"index", s}, {"flows", planned.flows.size()}, {"bytes", bytes},
-                {"predicted_seconds", planned.predicted_seconds}};
+                {"predicted_seconds", planned.predicted_seconds}, {"planned_start_seconds", planned_start}};
+      planned_start += planned.predicted_seconds;
       const auto done = std::ranges::find_if(job.steps, [&](const StepRecord& r) { return r.step == s; });
       if (done != job.steps.end()) {
         step["measured_seconds"] = done->measured;
         step["attempts"] = done->attempts;
       }
+      const auto timing = job.timing.find(static_cast<std::uint32_t>(s));
+      if (timing != job.timing.end()) step["started_seconds"] = timing->second.started;
+      Json per_node = Json::object();
+      for (const auto& [node, expected] : planned_nodes(*job.plan, job.spec.clusters, planned)) {
+        Json entry{{"planned_bytes", expected.bytes}, {"planned_seconds", expected.seconds}};
+        if (timing != job.timing.end()) {
+          const NodeTiming& real = timing->second.nodes.at(node);
+          entry["bytes"] = real.bytes;
+          entry["seconds"] = real.seconds;
+        }
+        per_node[node] = std::move(entry);
+      }
+      step["nodes"] = std::move(per_node);
       steps.push_back(std::move(step));
     }
     double measured = 0;

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <string>
@@ -33,6 +34,14 @@ const char* const kReport = R"({"algorithm": "oggp", "k": 3, "steps": [
   {"index": 0, "flows": 3, "bytes": 30000000, "predicted_seconds": 0.802,
    "measured_seconds": 0.85, "attempts": 1}],
   "predicted_seconds": 2.41, "lower_bound_seconds": 2.2, "measured_seconds": 2.6})";
+
+// A finished job with per-node timing (docs/runtime.md): one step, a0 → b1.
+const char* const kJobWithNodes = R"({"id": "5", "state": "done", "senders": ["a0"], "receivers": ["b1"],
+  "report": {"algorithm": "ggp", "k": 1, "predicted_seconds": 0.5, "lower_bound_seconds": 0.5,
+    "measured_seconds": 0.55, "steps": [{"index": 0, "flows": 1, "bytes": 4096, "predicted_seconds": 0.5,
+    "planned_start_seconds": 0, "measured_seconds": 0.52, "attempts": 1, "started_seconds": 0.01,
+    "nodes": {"a0": {"planned_bytes": 4096, "planned_seconds": 0.5, "bytes": 4096, "seconds": 0.51},
+              "b1": {"planned_bytes": 4096, "planned_seconds": 0.5, "bytes": 4096, "seconds": 0.505}}}]}})";
 
 class FakeCoordinator {
  public:
@@ -78,6 +87,10 @@ class FakeCoordinator {
         job["bytes_done"] = n < 2 ? 10000000 * (n + 1) : 30000000;
         if (n >= 2) job["report"] = json::parse(kReport);
         res.set_content(job.dump(), "application/json");
+      } else if (id == "5") {
+        res.set_content(kJobWithNodes, "application/json");
+      } else if (id == "8") {
+        res.set_content(R"({"id": "8", "state": "queued"})", "application/json");
       } else if (id == "9") {
         res.set_content(R"({"id": "9", "state": "failed", "error": "agent b1 lost"})",
                         "application/json");
@@ -263,4 +276,116 @@ BOOST_AUTO_TEST_CASE(a_bad_job_file_exits_2_naming_it) {
   BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   BOOST_TEST(has(r.err, file), r.err);
   BOOST_TEST(fake.requests().empty());
+}
+
+BOOST_AUTO_TEST_CASE(report_prints_the_steps_then_each_node_planned_against_measured) {
+  FakeCoordinator fake;
+  const auto r = fake.run({"report", "5"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(has(r.out, "algorithm: ggp  k: 1"), r.out);
+  BOOST_TEST(has(r.out, "STEP  NODE  PLANNED START  PLANNED S  PLANNED BYTES  STARTED  MEASURED S  BYTES"), r.out);
+  BOOST_TEST(has(r.out, "0     a0    0.000          0.500      4.10 kB        0.010    0.510       4.10 kB"), r.out);
+  BOOST_TEST(has(r.out, "0     b1    0.000          0.500      4.10 kB        0.010    0.505       4.10 kB"), r.out);
+  const auto j = fake.run({"report", "5", "-o", "json"});
+  BOOST_TEST_REQUIRE(j.exit_code == 0, j.err);
+  BOOST_TEST(json::parse(j.out) == json::parse(kJobWithNodes).at("report"));
+}
+
+BOOST_AUTO_TEST_CASE(report_svg_writes_the_chart_to_a_file_or_stdout) {
+  FakeCoordinator fake;
+  const TempFile chart("gantt.svg", "old contents");
+  const auto r = fake.run({"report", "5", "--svg", chart.path});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(has(r.out, "STEP  NODE"), r.out);
+  std::ifstream file(chart.path);
+  const std::string svg((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  BOOST_TEST(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), svg.substr(0, 80));
+  BOOST_TEST(svg.ends_with("</svg>\n"));
+  const auto out = fake.run({"report", "5", "--svg", "-"});
+  BOOST_TEST_REQUIRE(out.exit_code == 0, out.err);
+  BOOST_TEST(out.out == svg);  // only the chart on stdout, the same one
+}
+
+BOOST_AUTO_TEST_CASE(report_of_a_job_without_a_report_or_to_an_unwritable_file_fails_clearly) {
+  FakeCoordinator fake;
+  const auto queued = fake.run({"report", "8"});
+  BOOST_TEST(queued.exit_code == 1);
+  BOOST_TEST(queued.err == "batonctl: job 8 has no report yet (state queued)\n");
+  const auto unwritable = fake.run({"report", "5", "--svg", "/nonexistent-dir/gantt.svg"});
+  BOOST_TEST(unwritable.exit_code == 2);
+  BOOST_TEST(unwritable.err == "batonctl: /nonexistent-dir/gantt.svg: cannot write: No such file or directory\n");
+}
+
+BOOST_AUTO_TEST_CASE(every_command_s_help_has_examples_and_the_exit_codes) {
+  const std::vector<std::vector<std::string>> commands{
+      {}, {"submit"}, {"status"}, {"jobs"}, {"agents"}, {"cancel"}, {"watch"}, {"report"}, {"completion"},
+      {"plan", "redistribution"}, {"plan", "multicast"}};
+  for (const auto& command : commands) {
+    std::vector<std::string> argv{BATONCTL_PATH};
+    argv.insert(argv.end(), command.begin(), command.end());
+    argv.push_back("--help");
+    const auto r = run_process(argv);
+    BOOST_TEST(r.exit_code == 0, argv.at(argv.size() - 2));
+    BOOST_TEST(has(r.out, "Example"), r.out);
+    BOOST_TEST(has(r.out, "Exit status: 0"), r.out);
+  }
+}
+
+namespace {
+
+// Runs batonctl's bash completion as readline would: COMP_WORDS set, COMP_CWORD on the
+// last word (the one being completed), in `dir`. Returns COMPREPLY sorted.
+std::vector<std::string> complete(const std::vector<std::string>& words, const std::string& dir = "/") {
+  const auto script = run_process({BATONCTL_PATH, "completion", "bash"});
+  BOOST_TEST_REQUIRE(script.exit_code == 0, script.err);
+  const TempFile file("completion.bash", script.out);
+  std::vector<std::string> argv{"/usr/bin/bash", "-c",
+                                "source \"$1\" && cd \"$2\" && COMP_WORDS=(\"${@:3}\") && "
+                                "COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )) && { _batonctl; true; } && "
+                                "for w in \"${COMPREPLY[@]}\"; do echo \"$w\"; done",
+                                "bash", file.path, dir};
+  argv.insert(argv.end(), words.begin(), words.end());
+  const auto r = run_process(argv);
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(r.err.empty(), r.err);
+  std::vector<std::string> reply;
+  std::size_t start = 0;
+  for (std::size_t end; (end = r.out.find('\n', start)) != std::string::npos; start = end + 1) {
+    reply.push_back(r.out.substr(start, end - start));
+  }
+  std::sort(reply.begin(), reply.end());
+  return reply;
+}
+
+using Words = std::vector<std::string>;
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(bash_completion_offers_commands_subcommands_and_options) {
+  BOOST_TEST((complete({"batonctl", ""}) == Words{"agents", "cancel", "completion", "jobs", "plan", "report",
+                                                   "status", "submit", "watch"}));
+  BOOST_TEST((complete({"batonctl", "re"}) == Words{"report"}));
+  BOOST_TEST((complete({"batonctl", "plan", "re"}) == Words{"redistribution", "reduction"}));
+  BOOST_TEST((complete({"batonctl", "report", "--coordinator", "http://127.0.0.1:1", "--"}) ==
+              Words{"--coordinator", "--help", "--output", "--svg", "--token-file"}));
+  BOOST_TEST((complete({"batonctl", "completion", ""}) == Words{"bash"}));
+}
+
+BOOST_AUTO_TEST_CASE(bash_completion_offers_values_files_and_job_ids) {
+  BOOST_TEST((complete({"batonctl", "jobs", "-o", ""}) == Words{"json", "table"}));
+  // A job takes the algorithms of `batonctl plan redistribution` (docs/runtime.md).
+  BOOST_TEST((complete({"batonctl", "submit", "job.json", "--algo", ""}) ==
+              Words{"all-at-once", "ggp", "h-degree", "h-weight", "oggp", "oggp-plus"}));
+  BOOST_TEST((complete({"batonctl", "plan", "redistribution", "--algo", "h-"}) == Words{"h-degree", "h-weight"}));
+  const std::string dir = "/tmp/baton_test_completion_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/job-a.json") << "{}";
+  std::ofstream(dir + "/job-b.json") << "{}";
+  BOOST_TEST((complete({"batonctl", "submit", "job-"}, dir) == Words{"job-a.json", "job-b.json"}));
+  BOOST_TEST((complete({"batonctl", "report", "1", "--svg", "job-a"}, dir) == Words{"job-a.json"}));
+  std::filesystem::remove_all(dir);
+  // Job ids come from the coordinator named on the command line.
+  FakeCoordinator fake;
+  BOOST_TEST((complete({BATONCTL_PATH, "status", "--coordinator", fake.url(), ""}) == Words{"7", "8"}));
+  BOOST_TEST((complete({BATONCTL_PATH, "status", "--coordinator", "http://127.0.0.1:1", ""}).empty()));
 }

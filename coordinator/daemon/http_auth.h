@@ -1,0 +1,18 @@
+// How an HTTP request proves it knows the API token (docs/runtime.md, docs/status-page.md):
+// `Authorization: Bearer <token>` (batonctl, scripts) or HTTP Basic with the token as the
+// password and any user name (browsers: they ask once, then send it with every request
+// of the status page, its refreshes and links).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace baton::coordinator {
+
+// The realm browsers show when they ask for the token.
+inline constexpr std::string_view kAuthRealm = "Baton coordinator (password: the API token)";
+
+// True when `authorization` (the header's value) carries `token`; `token` must not be empty.
+bool carries_token(std::string_view authorization, const std::string& token);
+
+}  // namespace baton::coordinator

@@ -1,0 +1,98 @@
+// The status page's HTML (coordinator/report/status_page.h) read back by Python's HTML
+// parser: what it lists, that it loads nothing from elsewhere, and that names from agents
+// and jobs cannot inject markup.
+#define BOOST_TEST_MODULE status_page
+#include "coordinator/report/status_page.h"
+#include "tests/status/markup_probe.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using baton::report::StatusPage;
+using baton::report::status_page_html;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+StatusPage sample_page() {
+  StatusPage page;
+  page.coordinator = "job 2 step 1/1";
+  page.agents = Json::parse(R"({"agents": [
+    {"node": "a0", "alive": true, "addresses": ["127.0.0.1:4000"], "transports": ["tcp"], "rate": 1e8,
+     "last_heartbeat_age": 0.1, "job": "2"},
+    {"node": "b0", "alive": false, "addresses": ["127.0.0.1:4001"], "transports": ["tcp"], "rate": 1e8,
+     "last_heartbeat_age": 9.5, "job": ""}]})");
+  page.jobs = Json::parse(R"({"jobs": [
+    {"id": "1", "state": "done", "algorithm": "ggp", "steps": 1, "step": 1, "bytes": 100, "bytes_done": 100, "submitted": "t1"},
+    {"id": "2", "state": "running", "algorithm": "oggp", "steps": 1, "step": 0, "bytes": 100, "bytes_done": 0, "submitted": "t2"}]})");
+  page.job = Json::parse(R"({"id": "2", "state": "running", "algorithm": "oggp", "senders": ["a0"], "receivers": ["b0"],
+    "bytes": 100, "bytes_done": 0, "elapsed_seconds": 0.2,
+    "report": {"algorithm": "oggp", "k": 1, "predicted_seconds": 0.5, "lower_bound_seconds": 0.5, "measured_seconds": 0.2,
+      "steps": [{"index": 0, "flows": 1, "bytes": 100, "predicted_seconds": 0.5, "planned_start_seconds": 0,
+                 "nodes": {"a0": {"planned_bytes": 100, "planned_seconds": 0.5},
+                           "b0": {"planned_bytes": 100, "planned_seconds": 0.5}}}]}})");
+  return page;
+}
+
+std::optional<nlohmann::json> parsed(const StatusPage& page) {
+  const auto probe = baton::test::inspect_html(status_page_html(page));
+  BOOST_WARN_MESSAGE(probe.has_value(), "skipped: no " << baton::test::kPython << " to parse the HTML with");
+  return probe;
+}
+
+int count(const nlohmann::json& html, const char* tag) { return html.at("tags").value(tag, 0); }
+
+bool has(const nlohmann::json& html, const std::string& text) {
+  return html.at("text").get<std::string>().find(text) != std::string::npos;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(lists_agents_and_jobs_and_draws_the_selected_job) {
+  const auto html = parsed(sample_page());
+  if (!html) return;
+  BOOST_TEST(has(*html, "Agents: 1 alive of 2"), html->at("text"));
+  BOOST_TEST(has(*html, "127.0.0.1:4001"));
+  BOOST_TEST(has(*html, "job 2 step 1/1"));
+  BOOST_TEST(count(*html, "svg") == 1);
+  BOOST_TEST(count(*html, "tr") == 3 + 3 + 2);  // header + rows: agents, jobs, the job's steps
+  const auto links = html->at("links").get<std::vector<std::string>>();
+  BOOST_TEST((std::ranges::find(links, "/jobs/1") != links.end()));
+  BOOST_TEST((std::ranges::find(links, "/v1/jobs/2/gantt.svg") != links.end()));
+  BOOST_TEST(count(*html, "meta") == 2);  // charset and the refresh
+}
+
+BOOST_AUTO_TEST_CASE(loads_nothing_from_elsewhere) {
+  const auto html = parsed(sample_page());
+  if (!html) return;
+  for (const char* tag : {"script", "link", "img", "iframe", "object"}) BOOST_TEST(count(*html, tag) == 0, tag);
+  BOOST_TEST(count(*html, "style") == 1);
+}
+
+BOOST_AUTO_TEST_CASE(names_from_agents_and_jobs_cannot_inject_markup) {
+  StatusPage page = sample_page();
+  const std::string evil = "<script>alert(1)</script><img src=x>";
+  page.agents["agents"][0]["node"] = evil;
+  page.jobs["jobs"][0]["algorithm"] = evil;
+  page.job["error"] = evil;
+  const auto html = parsed(page);
+  if (!html) return;
+  BOOST_TEST(count(*html, "script") == 0);
+  BOOST_TEST(count(*html, "img") == 0);
+  BOOST_TEST(has(*html, evil));  // shown as text
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_job_shows_the_error_and_no_chart) {
+  StatusPage page = sample_page();
+  page.job = nullptr;
+  page.error = "no job 99";
+  page.refresh_seconds = 0;
+  const auto html = parsed(page);
+  if (!html) return;
+  BOOST_TEST(has(*html, "no job 99"));
+  BOOST_TEST(count(*html, "svg") == 0);
+  BOOST_TEST(count(*html, "meta") == 1);  // no refresh
+}
