@@ -25,9 +25,12 @@ packages=(
   libsystemd-dev      # daemons: sd_notify (Type=notify, watchdog) and journal logging
   systemd             # tests: systemd-analyze verify on the generated units
   python3-prometheus-client  # tests: reads /metrics back with the Prometheus project's parser
+  prometheus          # tests: promtool check metrics validates /metrics (19 MB; also ships the server)
+  chromium            # tests: the status page in headless Chromium
   # benchmarks
   gnuplot-nox         # charts of benchmark results
   iperf3              # reference throughput beside our TCP transport
+  iproute2            # tests and bench: network-namespace clusters (ip netns, veth, tc)
 )
 
 sudo=()
