@@ -135,17 +135,21 @@ PlanProblem redistribution_plan_problem() {
       "matrix[i][j] / traffic[i][j] is what sender i owes receiver j (0 = nothing).\n"
       "Limits: at most 1024 senders and 1024 receivers; each entry at most 2^32 step\n"
       "start-ups long; traffic in whole bytes (at most 2^53).\n"
-      "Algorithms: oggp (default; GGP taking the perfect matching with the heaviest\n"
-      "lightest edge), ggp (8/3-approximation), oggp-plus (OGGP improved by a search that\n"
-      "never returns a worse plan; slower), h-weight and h-degree (fast heuristics),\n"
-      "all-at-once (every transfer in one step: the unscheduled baseline, which ignores k).\n"
+      "Algorithms: oggp (default here, as in FORMATS.md; GGP taking the perfect matching\n"
+      "with the heaviest lightest edge), oggp-plus (the coordinator's default: OGGP's\n"
+      "plan, or a cheaper one built step by step so that each step adds least to the\n"
+      "lower bound eta; never worse than OGGP, so within 8/3 of the optimum; up to ~10x\n"
+      "OGGP's time when steps are a few beta long, OGGP's time when they are much\n"
+      "longer), ggp (8/3-approximation), h-weight and h-degree (fast heuristics),\n"
+      "all-at-once (every transfer in one step: the unscheduled\n"
+      "baseline, which ignores k).\n"
       "Output: {\"problem\", \"algorithm\", \"k\", \"beta\", \"steps\": [{\"duration\",\n"
       "\"transfers\": [{\"src\", \"dst\", \"amount\"}]}], \"cost\", \"lower_bound\"}; cost is the\n"
       "sum of (beta + duration) and lower_bound is the paper's eta.\n"
       "Example:\n"
       "  echo '{\"k\": 2, \"beta\": 1, \"matrix\": [[2, 1], [1, 2]]}' | batonctl plan redistribution -";
   p.algorithms = kpbs::algorithm_names();
-  p.default_algorithm = std::string(kpbs::name(kpbs::kDefaultAlgorithm));
+  p.default_algorithm = std::string(kpbs::name(kpbs::kPlanCommandDefault));
   p.plan = plan_redistribution;
   return p;
 }

@@ -66,6 +66,8 @@ BOOST_AUTO_TEST_CASE(normalized_form_for_every_algorithm) {
   }
 }
 
+// FORMATS.md's contract: without --algo the plan command keeps OGGP (the coordinator's
+// jobs default to oggp-plus: job_spec_test).
 BOOST_AUTO_TEST_CASE(default_algorithm_is_oggp_and_file_argument_works) {
   const auto r = plan(kShortPaper);
   BOOST_TEST_REQUIRE(r.exit_code == 0);

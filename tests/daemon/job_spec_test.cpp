@@ -45,7 +45,7 @@ BOOST_AUTO_TEST_CASE(a_pattern_expands_to_every_byte_once) {
   std::uint64_t total = 0;
   for (const bc::TransferSpec& t : spec.transfers) total += t.length;
   BOOST_TEST(total == 1000u);
-  BOOST_TEST((spec.algorithm == baton::schedule::kpbs::Algorithm::oggp));  // the default
+  BOOST_TEST((spec.algorithm == baton::schedule::kpbs::Algorithm::oggp_plus));  // the default
 }
 
 BOOST_AUTO_TEST_CASE(bad_jobs_are_named) {

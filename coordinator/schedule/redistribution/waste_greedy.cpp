@@ -226,6 +226,14 @@ bool ends_an_edge(const RemainingWork& work, const CandidateStep& step) {
                      [&](int i) { return work.edge(i).left <= step.duration; });
 }
 
+// A step and how it ranks: by score (less first), ties by time sent (more first).
+struct Candidate {
+  CandidateStep step;
+  double score = 0;
+  double sent = 0;
+  bool before(const Candidate& o) const { return score != o.score ? score < o.score : sent > o.sent; }
+};
+
 double sent_by(const RemainingWork& work, const CandidateStep& step) {
   double sent = 0;
   for (int i : step.edges) sent += std::min(work.edge(i).left, step.duration);
@@ -240,28 +248,47 @@ std::optional<Schedule> waste_greedy(const Problem& problem, const WasteGreedyOp
   StepBuilder builder(work, problem.k, options);
   builder.prepare({});
   Schedule schedule;
-  CandidateStep best, trial;
+  CandidateStep trial;
+  Candidate best;
+  std::vector<Candidate> ranked;
   double spent = 0;  // cost of the steps so far
   while (!work.done()) {
-    best.edges.clear();
-    double best_score = 0, best_sent = 0;
+    // Every step keeps only its best candidate, except a first step taken further down
+    // the ranking: that one ranks them all.
+    const bool rank_all = schedule.steps.empty() && options.first_step_rank > 0;
+    bool found = false;
+    ranked.clear();
     for (double t : builder.durations(std::max(2, options.durations))) {
       builder.build(t, trial);
       if (!ends_an_edge(work, trial)) continue;
       const double sent = sent_by(work, trial);
       const double waste = work.waste(trial);
       const double score = options.choice == StepChoice::least_waste ? waste : waste / sent;
-      if (best.edges.empty() || score < best_score || (score == best_score && sent > best_sent)) {
-        std::swap(best, trial);
-        best_score = score;
-        best_sent = sent;
+      if (rank_all) {
+        std::sort(trial.edges.begin(), trial.edges.end());
+        const bool seen = std::any_of(ranked.begin(), ranked.end(), [&](const Candidate& c) {
+          return c.step.duration == trial.duration && c.step.edges == trial.edges;
+        });
+        if (!seen) ranked.push_back({trial, score, sent});
+      } else if (!found || Candidate{{}, score, sent}.before(best)) {
+        std::swap(best.step, trial);
+        best.score = score;
+        best.sent = sent;
+        found = true;
       }
     }
+    if (rank_all) {
+      const auto pick = static_cast<std::size_t>(options.first_step_rank);
+      if (pick >= ranked.size()) return std::nullopt;
+      std::stable_sort(ranked.begin(), ranked.end(), [](const Candidate& a, const Candidate& b) { return a.before(b); });
+      std::swap(best, ranked[pick]);
+    }
+    const CandidateStep& chosen = best.step;
     Step step;
-    step.transfers = work.apply(best);
-    builder.prepare(best.edges);
+    step.transfers = work.apply(chosen);
+    builder.prepare(chosen.edges);
     schedule.steps.push_back(std::move(step));
-    spent += problem.beta + best.duration;
+    spent += problem.beta + chosen.duration;
     if (spent + work.eta() >= options.give_up_at) return std::nullopt;
   }
   set_durations(schedule);

@@ -55,6 +55,11 @@ struct WasteGreedyOptions {
   // How many candidate durations a step tries: the distinct remaining times when there
   // are no more, else that many spread evenly over them in sorted order, both ends kept.
   int durations = 16;
+  // Takes the first step this far down the ranking of its candidates (0: the best;
+  // candidates with the same matching and duration count once), every later step being
+  // the best again: a look-ahead over the first step (oggp_plus.h). Returns nullopt when
+  // the first step has no more candidates than that.
+  int first_step_rank = 0;
 };
 
 std::optional<Schedule> waste_greedy(const Problem& problem, const WasteGreedyOptions& options = {});

@@ -10,6 +10,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kpbs = baton::schedule::kpbs;
@@ -68,27 +69,73 @@ BOOST_AUTO_TEST_CASE(valid_and_never_worse_than_oggp) {
   BOOST_TEST(better > 200);  // it does more than fall back
 }
 
-// At least as good as each plan it is made of: OGGP, each variant of kVariants, and
-// kFallback where no variant beat OGGP.
+// At least as good as each plan it is made of: OGGP, each variant of kVariants, kFallback
+// where no variant beat OGGP, and the look-ahead's plans where it runs.
 BOOST_AUTO_TEST_CASE(no_worse_than_any_of_its_parts) {
   std::mt19937_64 rng(24);
-  int fell_back = 0;
+  int fell_back = 0, looked_ahead = 0;
   for (int n = 0; n < 300; ++n) {
     const kpbs::Problem p = kpbs::test::random_problem(rng, kShapes[n % 8]);
     const double plus = kpbs::cost(kpbs::oggp_plus(p), p.beta), oggp = kpbs::cost(kpbs::oggp(p), p.beta);
-    if (oggp <= kpbs::lower_bound(p).eta * (1 + kpbs::kGoodEnough)) continue;
+    const double eta = kpbs::lower_bound(p).eta;
+    if (oggp <= eta * (1 + kpbs::kGoodEnough)) continue;
     bool beaten = false;
+    double before_look_ahead = oggp;
     for (const auto& variant : kpbs::kVariants) {
       const double c = kpbs::cost(*kpbs::waste_greedy(p, variant), p.beta);
       BOOST_TEST(plus <= c);
       beaten = beaten || c < oggp;
+      before_look_ahead = std::min(before_look_ahead, c);
     }
     if (!beaten) {
-      BOOST_TEST(plus <= kpbs::cost(*kpbs::waste_greedy(p, kpbs::kFallback), p.beta));
+      const double c = kpbs::cost(*kpbs::waste_greedy(p, kpbs::kFallback), p.beta);
+      BOOST_TEST(plus <= c);
+      before_look_ahead = std::min(before_look_ahead, c);
       ++fell_back;
+    }
+    if (p.k > kpbs::kLookAheadMaxK || before_look_ahead <= eta * (1 + kpbs::kLookAheadAbove)) continue;
+    for (int rank = 1; rank <= kpbs::kLookAheadRanks; ++rank) {
+      kpbs::WasteGreedyOptions variant = kpbs::kLookAhead;
+      variant.first_step_rank = rank;
+      if (const auto s = kpbs::waste_greedy(p, variant)) {
+        BOOST_TEST(plus <= kpbs::cost(*s, p.beta));
+        ++looked_ahead;
+      }
     }
   }
   BOOST_TEST(fell_back > 0);
+  BOOST_TEST(looked_ahead > 0);
+}
+
+// The worst graphs of the Section 8 benchmark (bench/kpbs_optimality, 100 graphs per k,
+// small weights) at k = 2 and 3 before the look-ahead over the first step: OGGP+ was at
+// 65 (η 61, OGGP 66; optimum 63 by the exact solver) and 57 (η 52, OGGP 58). The issue's
+// target: cut OGGP's excess over η by at least 25 % on the worst case.
+BOOST_AUTO_TEST_CASE(worst_benchmark_graphs_at_small_k_cut_oggps_excess_by_a_quarter) {
+  struct Entry {
+    std::size_t sender, receiver;
+    double time;
+  };
+  const auto graph = [](int k, std::initializer_list<Entry> entries) {
+    kpbs::Problem p{kpbs::Matrix(20, 20), k, 1.0};
+    for (const Entry& e : entries) p.times.at(e.sender, e.receiver) = e.time;
+    return p;
+  };
+  const kpbs::Problem graphs[] = {
+      graph(2, {{0, 13, 17}, {1, 8, 8}, {4, 1, 6}, {8, 12, 16}, {9, 3, 4}, {10, 4, 8}, {11, 8, 8}, {14, 4, 7},
+                {14, 6, 16}, {14, 7, 2}, {14, 14, 1}, {17, 5, 2}, {17, 9, 11}, {18, 13, 2}}),
+      graph(3, {{3, 13, 9}, {4, 14, 18}, {4, 18, 6}, {6, 19, 4}, {9, 4, 4}, {9, 15, 15}, {10, 5, 12}, {11, 5, 5},
+                {11, 8, 11}, {15, 13, 20}, {16, 2, 5}, {16, 15, 14}, {16, 19, 12}, {18, 15, 6}}),
+  };
+  for (const kpbs::Problem& p : graphs) {
+    BOOST_TEST_CONTEXT("k = " << p.k) {
+      const double eta = kpbs::lower_bound(p).eta;
+      const kpbs::Validation oggp = kpbs::validate(p.times, p.k, p.beta, kpbs::oggp(p));
+      const kpbs::Validation plus = kpbs::validate(p.times, p.k, p.beta, kpbs::oggp_plus(p));
+      BOOST_TEST(plus.ok(), (plus.ok() ? "" : plus.errors.front()));
+      BOOST_TEST(plus.cost - eta <= 0.75 * (oggp.cost - eta));
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(keeps_oggps_plan_when_oggp_is_within_good_enough_of_eta) {

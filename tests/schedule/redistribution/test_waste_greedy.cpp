@@ -11,6 +11,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <tuple>
+#include <vector>
 
 namespace kpbs = baton::schedule::kpbs;
 
@@ -135,6 +137,41 @@ BOOST_AUTO_TEST_CASE(gives_up_once_it_cannot_beat_the_bound_it_is_given) {
     BOOST_TEST_REQUIRE(under.has_value());
     BOOST_TEST(kpbs::cost(*under, p.beta) == full);
   }
+}
+
+// first_step_rank r: a valid plan whose first step is none of the first steps of ranks
+// below r (distinct candidates), or nullopt once the first step has no r + 1 candidates.
+BOOST_AUTO_TEST_CASE(first_step_rank_takes_another_first_step) {
+  const auto first_step = [](const kpbs::Schedule& s) {
+    std::vector<std::tuple<std::size_t, std::size_t, double>> transfers;
+    for (const kpbs::Transfer& t : s.steps.front().transfers) transfers.emplace_back(t.src, t.dst, t.amount);
+    std::sort(transfers.begin(), transfers.end());
+    return transfers;
+  };
+  std::mt19937_64 rng(14);
+  int ranked = 0;
+  for (int n = 0; n < 200; ++n) {
+    const kpbs::Problem p = kpbs::test::random_problem(rng, kShapes[n % 4]);
+    if (kpbs::lower_bound(p).eta == 0) continue;
+    BOOST_TEST_CONTEXT(kShapes[n % 4].name << " #" << n) {
+      std::vector<decltype(first_step(kpbs::Schedule{}))> seen{first_step(*kpbs::waste_greedy(p))};
+      for (int rank = 1; rank <= 3; ++rank) {
+        const auto s = kpbs::waste_greedy(p, {.first_step_rank = rank});
+        if (!s) break;
+        const kpbs::Validation v = kpbs::validate(p.times, p.k, p.beta, *s);
+        BOOST_TEST(v.ok(), (v.ok() ? "" : v.errors.front()));
+        BOOST_TEST(v.cost >= kpbs::lower_bound(p).eta * (1 - 1e-12));
+        BOOST_TEST((std::find(seen.begin(), seen.end(), first_step(*s)) == seen.end()));
+        seen.push_back(first_step(*s));
+        ++ranked;
+      }
+    }
+  }
+  BOOST_TEST(ranked > 300);
+  // One edge: its only first step sends it whole.
+  const kpbs::Problem one{kpbs::Matrix{{5}}, 1, 1.0};
+  BOOST_TEST(kpbs::waste_greedy(one, {.first_step_rank = 0}).has_value());
+  BOOST_TEST(!kpbs::waste_greedy(one, {.first_step_rank = 1}).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(nothing_to_send_gives_no_step) {
