@@ -42,7 +42,9 @@ class Connection {
   Connection& operator=(const Connection&) = delete;
 
   // Sends `header` followed by `payload` (gathered; both must stay valid until the
-  // operation completes). Fails with errc::idle_timeout if it cannot finish in `timeout`.
+  // operation completes). Fails with errc::idle_timeout if the peer takes nothing for
+  // `timeout` (TCP: no byte moves for that long, however long the whole frame takes;
+  // libfabric: the frame is one operation, which must complete within it).
   Task<std::error_code> send_frame(const HeaderBytes& header, std::span<const std::byte> payload,
                                    std::chrono::milliseconds timeout);
 

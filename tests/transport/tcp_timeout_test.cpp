@@ -1,0 +1,136 @@
+// The TCP connection's timeouts bound silence, not duration: a frame that trickles in
+// slower than the timeout but never stalls for that long arrives; a peer that stalls
+// mid-frame for longer fails with idle_timeout (and the frame is never handed on).
+#define BOOST_TEST_MODULE transport_tcp_timeouts
+#include <boost/test/unit_test.hpp>
+
+#include <asio.hpp>
+
+#include <chrono>
+#include <vector>
+
+#include "transport/async.h"
+#include "transport/buffer.h"
+#include "transport/errors.h"
+#include "transport/frame.h"
+#include "transport/tcp/buffer.h"
+#include "transport/tcp/connection.h"
+
+using namespace baton::transport;
+using namespace std::chrono_literals;
+using Socket = asio::ip::tcp::socket;
+
+namespace {
+
+constexpr std::size_t kPayload = 64 * 1024;
+constexpr std::size_t kSlices = 8;
+constexpr auto kTimeout = 300ms;
+
+// A connected pair: `ours` wrapped in the transport's Connection (with socket buffers of
+// `socket_buffer` bytes, 0 = the kernel's), `raw` the peer's plain socket.
+struct Pair {
+  asio::io_context io;
+  Socket raw{io};
+  std::unique_ptr<tcp::Connection> ours;
+
+  explicit Pair(std::size_t socket_buffer = 0) {
+    asio::ip::tcp::acceptor acceptor(io, {asio::ip::address_v4::loopback(), 0});
+    raw.connect(acceptor.local_endpoint());
+    if (socket_buffer != 0) {
+      raw.set_option(asio::socket_base::receive_buffer_size(static_cast<int>(socket_buffer)));
+    }
+    ours = std::make_unique<tcp::Connection>(acceptor.accept(), socket_buffer);
+  }
+};
+
+// Writes one data frame of kPayload bytes in kSlices pieces, `pause` apart; `stall` is
+// added once, after the first half.
+Task<void> trickle(Socket& socket, std::chrono::milliseconds pause, std::chrono::milliseconds stall) {
+  std::vector<std::byte> payload(kPayload, std::byte{0x5a});
+  const HeaderBytes header = encode_header({.kind = FrameKind::data, .job = 1, .step = 1, .length = kPayload,
+                                            .offset = 0, .range_end = kPayload, .checksum = 0});
+  co_await asio::async_write(socket, asio::buffer(header), use_nothrow);
+  asio::steady_timer timer(socket.get_executor());
+  const std::size_t slice = kPayload / kSlices;
+  for (std::size_t i = 0; i < kSlices; ++i) {
+    timer.expires_after(pause + (i == kSlices / 2 ? stall : 0ms));
+    co_await timer.async_wait(use_nothrow);
+    co_await asio::async_write(socket, asio::buffer(payload.data() + i * slice, slice), use_nothrow);
+  }
+}
+
+ReceivedFrame receive_trickled(std::chrono::milliseconds pause, std::chrono::milliseconds stall,
+                               std::chrono::steady_clock::duration& took) {
+  Pair p;
+  BufferPool pool(p.io.get_executor(), {.buffer_count = 1, .buffer_size = kPayload + frame_header_size},
+                  tcp::host_memory());
+  ReceivedFrame frame;
+  const auto start = std::chrono::steady_clock::now();
+  asio::co_spawn(p.io, trickle(p.raw, pause, stall), asio::detached);
+  asio::co_spawn(
+      p.io,
+      [&]() -> Task<void> {
+        Buffer buffer = co_await pool.acquire();
+        frame = co_await p.ours->receive_frame(buffer, kTimeout);
+        took = std::chrono::steady_clock::now() - start;
+        p.raw.close();
+      },
+      asio::detached);
+  p.io.run();
+  return frame;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_frame_slower_than_the_timeout_arrives_while_bytes_keep_moving) {
+  std::chrono::steady_clock::duration took{};
+  // 8 slices 150 ms apart: 1.2 s for the frame, four times the 300 ms timeout.
+  const ReceivedFrame frame = receive_trickled(150ms, 0ms, took);
+  BOOST_TEST(!frame.error, frame.error.message());
+  BOOST_TEST(frame.payload.size() == kPayload);
+  BOOST_TEST((took > 4 * kTimeout));
+}
+
+BOOST_AUTO_TEST_CASE(a_stall_longer_than_the_timeout_mid_frame_fails) {
+  std::chrono::steady_clock::duration took{};
+  const ReceivedFrame frame = receive_trickled(50ms, 1000ms, took);
+  BOOST_TEST((frame.error == errc::idle_timeout), frame.error.message());
+  BOOST_TEST(frame.payload.empty());
+  // Four slices (200 ms) then silence: the timeout fires 300 ms into it, well before the
+  // stall ends.
+  BOOST_TEST((took < 900ms));
+}
+
+// The sending side: a 16 MiB frame through 64 KiB socket buffers to a peer that reads
+// 1 MiB every 50 ms takes ~0.8 s, well past the 300 ms timeout, and still goes through.
+BOOST_AUTO_TEST_CASE(a_send_slower_than_the_timeout_completes_while_the_peer_reads) {
+  constexpr std::size_t kBig = 16 << 20;
+  Pair p(64 * 1024);
+  std::vector<std::byte> payload(kBig, std::byte{0x33});
+  const HeaderBytes header = encode_header({.kind = FrameKind::data, .job = 1, .step = 1,
+                                            .length = static_cast<std::uint32_t>(kBig), .offset = 0,
+                                            .range_end = kBig, .checksum = 0});
+  std::error_code sent = errc::connection_failed;
+  std::size_t read = 0;
+  const auto start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::duration took{};
+  asio::co_spawn(p.io, [&]() -> Task<void> {
+    sent = co_await p.ours->send_frame(header, payload, kTimeout);
+    took = std::chrono::steady_clock::now() - start;
+  }, asio::detached);
+  asio::co_spawn(p.io, [&]() -> Task<void> {
+    std::vector<std::byte> slice(1 << 20);
+    asio::steady_timer timer(p.io);
+    while (read < kBig + frame_header_size) {
+      timer.expires_after(50ms);
+      co_await timer.async_wait(use_nothrow);
+      auto [ec, n] = co_await asio::async_read(p.raw, asio::buffer(slice.data(), std::min(slice.size(), kBig + frame_header_size - read)), use_nothrow);
+      if (ec) break;
+      read += n;
+    }
+  }, asio::detached);
+  p.io.run();
+  BOOST_TEST(!sent, sent.message());
+  BOOST_TEST(read == kBig + frame_header_size);
+  BOOST_TEST((took > 2 * kTimeout));
+}
