@@ -13,7 +13,7 @@ AgentConfig load_agent_config(const std::filesystem::path& path) {
   try {
     const toml::value file = toml::parse(path.string());
     const std::set<std::string> known{"node_id", "coordinator", "secret_file", "data_root", "data_address", "rate",
-                                      "transport", "fabric_provider", "buffer_count", "buffer_size",
+                                      "transport", "fabric_provider", "buffer_count", "buffer_size", "flow_silence_seconds",
                                       "log_level", "metrics_address"};
     for (const auto& [key, value] : file.as_table()) {
       if (!known.contains(key)) throw std::runtime_error("unknown key '" + key + "'");
@@ -40,6 +40,9 @@ AgentConfig load_agent_config(const std::filesystem::path& path) {
     if (size < 4096 || size > (1 << 30)) throw std::runtime_error("buffer_size must be within [4096, 2^30]");
     config.transport.context.pool = {.buffer_count = static_cast<std::size_t>(count),
                                      .buffer_size = static_cast<std::size_t>(size)};
+    const auto silence = baton::config::field_or<double>(file, "flow_silence_seconds", 30.0);
+    if (!(silence >= 1 && silence <= 3600)) throw std::runtime_error("flow_silence_seconds must be within [1, 3600]");
+    config.transport.context.frame_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(silence * 1000));
     config.metrics_address = baton::config::field_or<std::string>(file, "metrics_address", "");
     config.log_level = baton::config::field_or<std::string>(file, "log_level", config.log_level);
     if (config.log_level != "info" && config.log_level != "debug") {

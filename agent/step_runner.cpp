@@ -168,6 +168,11 @@ transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index) {
   co_return report;
 }
 
+transport::SendOptions StepRunner::send_options() const {
+  return {.max_chunk = context_.pool().buffer_size() - transport::frame_header_size,
+          .frame_timeout = context_.options().frame_timeout};
+}
+
 transport::Task<void> StepRunner::send(std::shared_ptr<StepState> state, const protocol::Flow& flow) {
   const std::string where = "step " + std::to_string(state->step) + " to " + flow.peer() + " (" + flow.peer_address() + ")";
   auto connected = co_await context_.connect(flow.peer_address());
@@ -193,7 +198,7 @@ transport::Task<void> StepRunner::send(std::shared_ptr<StepState> state, const p
                                      .length = chunk.length()};
       if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "sent"}}, 1);
       const transport::FlowReport sent =
-          co_await transport::send_flow(connection, spec, source, pacer, context_.pool(), options_.send);
+          co_await transport::send_flow(connection, spec, source, pacer, context_.pool(), send_options());
       if (state->metrics) {
         state->metrics->adjust("baton_agent_flows_active", {{"direction", "sent"}}, -1);
         count_flow(*state->metrics, "sent", sent.bytes_verified, sent.error);

@@ -30,7 +30,6 @@ struct StepOptions {
   // step_timeout_factor × the planned duration).
   std::chrono::milliseconds min_step_timeout{30'000};
   double step_timeout_factor = 4.0;
-  transport::SendOptions send{};
   // Where flows are counted (agent/agent_metrics.h); none when null.
   std::shared_ptr<metrics::Registry> metrics{};
 };
@@ -67,6 +66,9 @@ class StepRunner {
   // A fresh state for step `index` with its destinations open; it becomes current_.
   std::shared_ptr<StepState> prepare(std::uint32_t index);
   transport::Task<void> send(std::shared_ptr<StepState> state, const protocol::Flow& flow);
+  // Chunks that fit this node's pool buffers, and the transport's silence timeout (the
+  // same one the data plane receives with).
+  transport::SendOptions send_options() const;
 
   transport::Context& context_;
   Storage& storage_;

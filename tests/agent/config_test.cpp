@@ -60,4 +60,12 @@ BOOST_AUTO_TEST_CASE(the_metrics_address_is_optional) {
   BOOST_TEST(load_agent_config(config_with(b, "metrics_address = \"127.0.0.1:9105\"\n")).metrics_address == "127.0.0.1:9105");
 }
 
+BOOST_AUTO_TEST_CASE(flow_silence_defaults_to_30_s_and_is_bounded) {
+  TempDir a, b, c;
+  BOOST_TEST(load_agent_config(config_with(a, "")).transport.context.frame_timeout.count() == 30'000);
+  BOOST_TEST(load_agent_config(config_with(b, "flow_silence_seconds = 2.5\n")).transport.context.frame_timeout.count() == 2'500);
+  const std::string zero = error_of(config_with(c, "flow_silence_seconds = 0\n"));
+  BOOST_TEST(zero.find("flow_silence_seconds must be within [1, 3600]") != std::string::npos, zero);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
