@@ -31,7 +31,7 @@ struct Flow {
 
 struct StepPlan {
   std::vector<Flow> flows;
-  double predicted_seconds = 0;  // β + longest flow / d
+  double predicted_seconds = 0;  // β + longest flow / d (all-at-once: fluid sharing, plan_compiler.cpp)
 };
 
 struct CompiledPlan {
