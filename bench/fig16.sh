@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Fig. 16 of the KPBS paper (Section 8.3) reproduced: two clusters of 10 nodes in network
+# namespaces, node links shaped to d = D/k and the backbone to D (the paper: 100 Mbit/s
+# switches, cards limited to 100/k Mbit/s), the same traffic (every pair's size uniform,
+# seeded) moved by the real daemons with all-at-once (plain TCP, no schedule), GGP and
+# OGGP, R times each in rotating order, for k = 3, 5 and 7. Every run's destination bytes
+# are checked against the sources. Root only; docs/fig16.md has the results.
+#
+#   sudo bench/fig16.sh [--repeats R] [--min-mb A] [--max-mb B] [--seed S]
+#                       [--backbone-mbit D] [--queue-packets Q] [--bin BUILD_DIR] [--out DIR]
+#
+# Defaults: R = 3, sizes uniform in [1, 4] MB (10^6 bytes), seed 16, D = 100 Mbit/s,
+# Q = 100, BUILD_DIR = build/release (built like scripts/run.sh), DIR = docs/bench.
+# About 25 s per run, 27 runs: ~15 minutes. Writes DIR/fig16.jsonl (one JSON line per
+# run), DIR/fig16-summary.json and DIR/fig16.csv (bench/fig16_summary.py) and
+# DIR/fig16.svg (bench/fig16.gp).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+
+repeats=3
+min_mb=1
+max_mb=4
+seed=16
+backbone_mbit=100
+queue_packets=100
+bin=
+out=docs/bench
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --repeats) repeats=$2; shift ;;
+    --min-mb) min_mb=$2; shift ;;
+    --max-mb) max_mb=$2; shift ;;
+    --seed) seed=$2; shift ;;
+    --backbone-mbit) backbone_mbit=$2; shift ;;
+    --queue-packets) queue_packets=$2; shift ;;
+    --bin) bin=$2; shift ;;
+    --out) out=$2; shift ;;
+    *) echo "fig16.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ "$(id -u)" -eq 0 ] || { echo "fig16.sh: needs root (network namespaces and tc)" >&2; exit 1; }
+[[ "$repeats" =~ ^[1-9][0-9]*$ ]] || { echo "fig16.sh: --repeats must be a positive integer" >&2; exit 2; }
+if [ -z "$bin" ]; then
+  bin=build/release
+  cmake -S . -B "$bin" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBATON_BUILD_TESTS=OFF -DBATON_BUILD_BENCH=OFF >/dev/null
+  cmake --build "$bin" -j "$(nproc)" --target batonctl baton-coordinator baton-agent
+fi
+
+prefix=fig16
+work=$(mktemp -d /tmp/baton-fig16.XXXXXX)
+cluster() { scripts/netns-cluster.sh "$@" --prefix "$prefix" --queue-packets "$queue_packets"; }
+daemons() { scripts/netns-daemons.sh "$1" "$work" --prefix "$prefix" "${@:2}"; }
+traffic() { python3 scripts/netns_traffic.py "$@"; }
+cleanup() {
+  daemons stop || true
+  cluster down || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# TCP segments retransmitted by all senders so far (each namespace has its own counters).
+retransmits() {
+  local total=0 i n
+  for i in $(seq 10); do
+    n=$(ip netns exec "$prefix-s$i" awk '/^Tcp:/ { if (seen) print $13; seen = 1 }' /proc/net/snmp)
+    total=$((total + n))
+  done
+  echo "$total"
+}
+
+mkdir -p "$out"
+results=$out/fig16.jsonl
+: > "$results"
+backbone_bytes=$(awk -v m="$backbone_mbit" 'BEGIN { printf "%d", m * 1000000 / 8 }')
+algorithms=(all-at-once ggp oggp)
+cluster up 10 10 --node-rate "$backbone_mbit" --backbone-rate "$backbone_mbit"
+traffic make "$work" --senders 10 --receivers 10 --min-mb "$min_mb" --max-mb "$max_mb" --seed "$seed"
+for k in 3 5 7; do
+  # d = D/k in whole bytes/s, and the backbone exactly k x d.
+  node_bytes=$((backbone_bytes / k))
+  cluster shape --node-rate "$(awk -v b=$node_bytes 'BEGIN { printf "%.6f", b * 8 / 1e6 }')" \
+                --backbone-rate "$(awk -v b=$((k * node_bytes)) 'BEGIN { printf "%.6f", b * 8 / 1e6 }')"
+  daemons start --bin "$bin" --rate $((node_bytes * 1448 / 1514))
+  for repeat in $(seq "$repeats"); do
+    for a in 0 1 2; do
+      algo=${algorithms[$(((a + repeat - 1) % 3))]}
+      traffic clear "$work"
+      traffic job "$work" --algo "$algo" --node-rate $node_bytes --backbone-rate $((k * node_bytes)) --beta 0.01 \
+        > "$work/job.json"
+      sync
+      before=$(retransmits)
+      id=$(daemons ctl -- submit "$work/job.json")
+      daemons ctl -- watch "$id" > "$work/watch.log" 2>&1 || { cat "$work/watch.log" >&2; exit 1; }
+      daemons ctl -- status "$id" -o json > "$work/run.json"
+      after=$(retransmits)
+      traffic verify "$work" >&2
+      python3 - "$work/run.json" "$k" "$algo" "$repeat" "$node_bytes" "$((after - before))" >> "$results" <<'PY'
+import json, os, sys
+job = json.load(open(sys.argv[1]))
+k, algo, repeat, node_bytes, retrans = int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+r = job["report"]
+assert job["state"] == "done" and r["k"] == k, (job["state"], r["k"], k)
+print(json.dumps({"k": k, "algorithm": algo, "repeat": repeat, "measured_seconds": r["measured_seconds"],
+                  "predicted_seconds": r["predicted_seconds"], "lower_bound_seconds": r["lower_bound_seconds"],
+                  "steps": len(r["steps"]), "bytes": sum(s["bytes"] for s in r["steps"]),
+                  "node_rate": node_bytes, "backbone_rate": k * node_bytes, "flow_rate": r["flow_rate"],
+                  "tcp_retransmits": retrans, "load1": os.getloadavg()[0]}))
+PY
+      tail -n 1 "$results"
+    done
+  done
+done
+python3 bench/fig16_summary.py "$results" --json "$out/fig16-summary.json" --csv "$out/fig16.csv"
+gnuplot -e "csv='$out/fig16.csv'; svg='$out/fig16.svg'" bench/fig16.gp
+echo "fig16.sh: results in $results, $out/fig16-summary.json, $out/fig16.csv, chart $out/fig16.svg"

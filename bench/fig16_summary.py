@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Summarizes bench/fig16.sh's runs (one JSON line each) per k and algorithm.
+
+  fig16_summary.py RESULTS.jsonl [--json SUMMARY.json] [--csv CHART.csv]
+
+Prints a table and the paper's targets: OGGP at least 10 % faster than all-at-once, its
+measured time within 15 % of the model's prediction, and its spread (max - min over the
+repeats) smaller than all-at-once's. The CSV has one row per k for bench/fig16.gp.
+"""
+import argparse
+import json
+import statistics
+import sys
+
+ALGORITHMS = ("all-at-once", "ggp", "oggp")
+
+
+def summarize(runs):
+    out = []
+    for k in sorted({r["k"] for r in runs}):
+        row = {"k": k}
+        for algo in ALGORITHMS:
+            times = [r["measured_seconds"] for r in runs if r["k"] == k and r["algorithm"] == algo]
+            mine = [r for r in runs if r["k"] == k and r["algorithm"] == algo]
+            if not times:
+                sys.exit(f"fig16_summary.py: no run of {algo} at k = {k}")
+            row[algo] = {"runs": len(times), "mean": statistics.fmean(times), "min": min(times), "max": max(times),
+                         "stddev": statistics.stdev(times) if len(times) > 1 else 0.0,
+                         "spread": max(times) - min(times),
+                         "predicted": mine[0]["predicted_seconds"], "lower_bound": mine[0]["lower_bound_seconds"],
+                         "steps": mine[0]["steps"],
+                         "tcp_retransmits": statistics.fmean(r["tcp_retransmits"] for r in mine)}
+        aao, ggp, oggp = (row[a] for a in ALGORITHMS)
+        row["oggp_over_all_at_once"] = oggp["mean"] / aao["mean"]
+        row["ggp_over_all_at_once"] = ggp["mean"] / aao["mean"]
+        row["oggp_over_predicted"] = oggp["mean"] / oggp["predicted"]
+        row["targets"] = {"oggp_10pct_faster": row["oggp_over_all_at_once"] <= 0.9,
+                          "oggp_within_15pct_of_prediction": abs(row["oggp_over_predicted"] - 1) <= 0.15,
+                          "oggp_spread_smaller": oggp["spread"] < aao["spread"]}
+        out.append(row)
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results")
+    parser.add_argument("--json")
+    parser.add_argument("--csv")
+    args = parser.parse_args()
+    with open(args.results) as f:
+        runs = [json.loads(line) for line in f if line.strip()]
+    rows = summarize(runs)
+    print(f"{'k':>2} {'algorithm':<12} {'runs':>4} {'mean s':>8} {'min s':>8} {'max s':>8} {'stddev':>7} "
+          f"{'predicted':>9} {'bound':>7} {'steps':>5} {'retrans':>8}")
+    for row in rows:
+        for algo in ALGORITHMS:
+            a = row[algo]
+            print(f"{row['k']:>2} {algo:<12} {a['runs']:>4} {a['mean']:>8.2f} {a['min']:>8.2f} {a['max']:>8.2f} "
+                  f"{a['stddev']:>7.3f} {a['predicted']:>9.2f} {a['lower_bound']:>7.2f} {a['steps']:>5} "
+                  f"{a['tcp_retransmits']:>8.0f}")
+        t = row["targets"]
+        print(f"   OGGP/all-at-once {row['oggp_over_all_at_once']:.3f} (target <= 0.90: "
+              f"{'met' if t['oggp_10pct_faster'] else 'MISSED'}), GGP/all-at-once {row['ggp_over_all_at_once']:.3f}, "
+              f"OGGP/predicted {row['oggp_over_predicted']:.3f} (target within 15 %: "
+              f"{'met' if t['oggp_within_15pct_of_prediction'] else 'MISSED'}), spread OGGP "
+              f"{row['oggp']['spread']:.2f} s vs all-at-once {row['all-at-once']['spread']:.2f} s "
+              f"({'met' if t['oggp_spread_smaller'] else 'MISSED'})")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+            f.write("\n")
+    if args.csv:
+        with open(args.csv, "w") as f:
+            f.write("k," + ",".join(f"{a}_mean,{a}_min,{a}_max" for a in ALGORITHMS) + ",oggp_predicted,lower_bound\n")
+            for row in rows:
+                cells = [str(row["k"])]
+                for algo in ALGORITHMS:
+                    cells += [f"{row[algo][x]:.4f}" for x in ("mean", "min", "max")]
+                cells += [f"{row['oggp']['predicted']:.4f}", f"{row['oggp']['lower_bound']:.4f}"]
+                f.write(",".join(cells) + "\n")
+
+
+if __name__ == "__main__":
+    main()
