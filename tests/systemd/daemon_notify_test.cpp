@@ -1,13 +1,12 @@
 // The real daemons under a stand-in service manager: NOTIFY_SOCKET and WATCHDOG_USEC set
 // as systemd sets them for a Type=notify unit, every message read from the socket.
 #include "tests/integration/cluster.h"
+#include "tests/support/ports.h"
 #include "tests/systemd/notify_socket.h"
 
 #include <boost/test/unit_test.hpp>
 #include <httplib.h>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -37,18 +36,6 @@ struct ManagedEnvironment {
   }
 };
 
-// A loopback port nothing listens on (bound, then closed).
-int closed_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-  socklen_t length = sizeof address;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
 
 std::string joined(const std::vector<std::string>& messages) {
   std::string all;
@@ -122,7 +109,7 @@ BOOST_AUTO_TEST_CASE(an_agent_without_its_coordinator_never_says_ready_and_still
   NotifySocket socket;
   std::filesystem::create_directories(cluster.dir() / "lonely" / "data");
   std::ofstream(cluster.dir() / "lonely" / "agent.toml")
-      << "node_id = \"lonely\"\ncoordinator = \"127.0.0.1:" << closed_port()
+      << "node_id = \"lonely\"\ncoordinator = \"127.0.0.1:" << baton::test::unused_loopback_port()
       << "\"\nsecret_file = \"../secret\"\ndata_root = \"data\"\n";
   std::unique_ptr<Daemon> agent;
   {

@@ -3,12 +3,11 @@
 // and an agent on loopback, and checks what systemctl reports (active, STATUS=, reload,
 // a clean stop). Needs systemd as PID 1, root, and no Baton units installed already;
 // otherwise it exits 77 (CTest: skipped) and says why. It leaves the user baton behind.
+#include "tests/support/ports.h"
 #include "tests/support/run_process.h"
 
 #include <boost/test/unit_test.hpp>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -55,17 +54,6 @@ struct RequireSystemd {
   }
 };
 
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-  socklen_t length = sizeof address;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
 
 baton::test::ProcessResult systemctl(const std::vector<std::string>& arguments) {
   std::vector<std::string> argv{"/usr/bin/systemctl"};
@@ -125,9 +113,9 @@ BOOST_AUTO_TEST_CASE(the_units_start_report_status_reload_and_stop_under_systemd
     BOOST_REQUIRE_MESSAGE(group.exit_code == 0, group.err);
     fs::permissions(etc / "secret", fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
   }
-  const std::string coordinator = "127.0.0.1:" + std::to_string(free_port());
+  const std::string coordinator = "127.0.0.1:" + std::to_string(baton::test::unused_loopback_port());
   std::ofstream(etc / "coordinator.toml") << "agent_address = \"" << coordinator << "\"\napi_address = \"127.0.0.1:"
-                                          << free_port() << "\"\nsecret_file = \"secret\"\n";
+                                          << baton::test::unused_loopback_port() << "\"\nsecret_file = \"secret\"\n";
   fs::create_directories(live.prefix / "data");
   std::ofstream(etc / "agent.toml") << "node_id = \"live\"\ncoordinator = \"" << coordinator
                                     << "\"\nsecret_file = \"secret\"\ndata_root = \"" << (live.prefix / "data").string()

@@ -30,9 +30,12 @@ std::error_code peer_gone(const asio::error_code& ec, bool mid_frame) {
 // while every flow still makes progress (found with all-at-once on 10 x 10 shaped nodes).
 
 // Reads exactly `into`, failing when nothing arrives for `timeout`. `started` tells whether
-// part of the frame was already read (a close is then a truncation).
-Task<std::error_code> read_exactly(asio::ip::tcp::socket& socket, std::span<std::byte> into,
-                                   asio::steady_timer& timer, std::chrono::milliseconds timeout, bool started) {
+// part of the frame was already read (a close is then a truncation). With `sum`, each
+// piece is hashed as it lands (the receiver would otherwise wait for the whole payload and
+// then read it all again to hash it).
+Task<std::error_code> read_exactly(asio::ip::tcp::socket& socket, std::span<std::byte> into, asio::steady_timer& timer,
+                                   std::chrono::milliseconds timeout, bool started, RangeChecksum* sum = nullptr) {
+  if (sum != nullptr) sum->reset();
   for (std::size_t done = 0; done < into.size();) {
     timer.expires_after(timeout);
     auto outcome = co_await (socket.async_read_some(asio::buffer(into.data() + done, into.size() - done), use_nothrow) ||
@@ -40,24 +43,7 @@ Task<std::error_code> read_exactly(asio::ip::tcp::socket& socket, std::span<std:
     if (outcome.index() == 1) co_return errc::idle_timeout;
     const auto [ec, n] = std::get<0>(outcome);
     if (ec) co_return peer_gone(ec, started || done + n > 0);
-    done += n;
-  }
-  co_return std::error_code{};
-}
-
-// Reads exactly `into` like read_exactly, hashing each piece as it lands (the receiver
-// would otherwise wait for the whole payload and then read it all again to hash it).
-Task<std::error_code> read_hashing(asio::ip::tcp::socket& socket, std::span<std::byte> into,
-                                   asio::steady_timer& timer, std::chrono::milliseconds timeout, RangeChecksum& sum) {
-  sum.reset();
-  for (std::size_t done = 0; done < into.size();) {
-    timer.expires_after(timeout);
-    auto outcome = co_await (socket.async_read_some(asio::buffer(into.data() + done, into.size() - done), use_nothrow) ||
-                             timer.async_wait(use_nothrow));
-    if (outcome.index() == 1) co_return errc::idle_timeout;
-    const auto [ec, n] = std::get<0>(outcome);
-    if (ec) co_return peer_gone(ec, true);
-    sum.update(into.subspan(done, n));
+    if (sum != nullptr) sum->update(into.subspan(done, n));
     done += n;
   }
   co_return std::error_code{};
@@ -120,7 +106,7 @@ Task<ReceivedFrame> Connection::read_frame(std::span<std::byte> into, std::chron
     co_return frame;
   }
   const auto payload = into.subspan(frame_header_size, frame.header.length);
-  if ((frame.error = co_await read_hashing(socket_, payload, timer, timeout, payload_sum_))) co_return frame;
+  if ((frame.error = co_await read_exactly(socket_, payload, timer, timeout, true, &payload_sum_))) co_return frame;
   frame.payload = payload;
   frame.payload_checksum = payload_sum_.value();
   co_return frame;
