@@ -1,25 +1,20 @@
 #include "coordinator/batonctl/job_report.h"
 
+#include "coordinator/report/markup.h"
+
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 namespace baton::cli {
 namespace {
-
-std::string fixed(double value, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, value);
-  return buf;
-}
 
 // Any JSON scalar as a cell; strings without quotes, arrays joined with ",".
 std::string cell(const Json* value) {
   if (value == nullptr || value->is_null()) return "-";
   if (value->is_string()) return value->get<std::string>();
   if (value->is_boolean()) return value->get<bool>() ? "yes" : "no";
-  if (value->is_number_float()) return fixed(value->get<double>(), 3);
+  if (value->is_number_float()) return report::fixed(value->get<double>(), 3);
   if (value->is_array()) {
     std::string out;
     for (const Json& v : *value) out += (out.empty() ? "" : ",") + cell(&v);
@@ -42,7 +37,7 @@ bool number(const Json* value, double* out) {
 
 std::string bytes_cell(const Json* value) {
   double b = 0;
-  return number(value, &b) ? format_bytes(b) : cell(value);
+  return number(value, &b) ? report::bytes_text(b) : cell(value);
 }
 
 std::string seconds_cell(const Json* value) {
@@ -90,17 +85,7 @@ std::string format_table(const std::vector<std::string>& header,
   return out;
 }
 
-std::string format_bytes(double bytes) {
-  static const char* const units[] = {"B", "kB", "MB", "GB", "TB"};
-  int u = 0;
-  while (std::fabs(bytes) >= 1000 && u < 4) {
-    bytes /= 1000;
-    ++u;
-  }
-  return u == 0 ? fixed(bytes, 0) + " B" : fixed(bytes, 2) + " " + units[u];
-}
-
-std::string format_seconds(double seconds) { return fixed(seconds, 3); }
+std::string format_seconds(double seconds) { return report::fixed(seconds, 3); }
 
 const Json* job_field(const Json& job, const std::string& name) {
   if (const Json* v = member(job, name)) return v;
@@ -143,16 +128,16 @@ std::string progress_line(const Json& job, double bytes_per_second) {
   if (steps_value != nullptr && steps_value->is_array()) steps = double(steps_value->size());
   else number(steps_value, &steps);
   if (number(job_field(job, "step"), &step) && steps > 0)
-    out << "  step " << fixed(std::min(step + 1, steps), 0) << "/" << fixed(steps, 0);
+    out << "  step " << report::fixed(std::min(step + 1, steps), 0) << "/" << report::fixed(steps, 0);
   const bool have_done = number(job_field(job, "bytes_done"), &done);
   const bool have_total = number(job_field(job, "bytes"), &total);
   if (have_done || have_total)
-    out << "  " << (have_done ? format_bytes(done) : "-") << " / "
-        << (have_total ? format_bytes(total) : "-");
+    out << "  " << (have_done ? report::bytes_text(done) : "-") << " / "
+        << (have_total ? report::bytes_text(total) : "-");
   if (bytes_per_second >= 0) {
-    out << "  " << format_bytes(bytes_per_second) << "/s";
+    out << "  " << report::bytes_text(bytes_per_second) << "/s";
     if (have_done && have_total && bytes_per_second > 0)
-      out << "  ETA " << fixed(std::max(0.0, total - done) / bytes_per_second, 0) << " s";
+      out << "  ETA " << report::fixed(std::max(0.0, total - done) / bytes_per_second, 0) << " s";
   }
   return out.str();
 }
@@ -179,7 +164,7 @@ std::string report_text(const Json& report) {
   out += "total: measured " + seconds_cell(member(report, "measured_seconds")) + " s, predicted " +
          seconds_cell(member(report, "predicted_seconds")) + " s, lower bound " +
          seconds_cell(member(report, "lower_bound_seconds")) + " s, measured/predicted " +
-         (have_measured && have_predicted && predicted > 0 ? fixed(measured / predicted, 2) : "-") +
+         (have_measured && have_predicted && predicted > 0 ? report::fixed(measured / predicted, 2) : "-") +
          '\n';
   return out;
 }

@@ -13,7 +13,6 @@ namespace baton::cli {
 std::string format_table(const std::vector<std::string>& header,
                          const std::vector<std::vector<std::string>>& rows);
 
-std::string format_bytes(double bytes);      // "1.50 MB" (decimal units), "512 B"
 std::string format_seconds(double seconds);  // "2.600"
 
 // A job's field: job[name], else job["progress"][name]; nullptr when neither exists.

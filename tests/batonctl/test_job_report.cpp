@@ -2,6 +2,8 @@
 #define BOOST_TEST_MODULE job_report
 #include "coordinator/batonctl/job_report.h"
 
+#include "coordinator/report/markup.h"
+
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -21,8 +23,8 @@ BOOST_AUTO_TEST_CASE(table_columns_are_aligned) {
 }
 
 BOOST_AUTO_TEST_CASE(bytes_and_seconds) {
-  BOOST_TEST(cli::format_bytes(512) == "512 B");
-  BOOST_TEST(cli::format_bytes(30000000) == "30.00 MB");
+  BOOST_TEST(baton::report::bytes_text(512) == "512 B");
+  BOOST_TEST(baton::report::bytes_text(30000000) == "30.00 MB");
   BOOST_TEST(cli::format_seconds(0.8021) == "0.802");
 }
 
