@@ -1,6 +1,7 @@
 // Metrics in Prometheus' text exposition format 0.0.4 (docs/metrics.md): counters, gauges
 // and histograms, grouped in families declared once with their help text, rendered for
-// an HTTP scrape. Debian has no Prometheus client library for C++; the format is small.
+// an HTTP scrape. Debian does package prometheus-cpp (prometheus-cpp-dev), which this
+// should give way to (docs/metrics.md); every exposition is checked by promtool meanwhile.
 //
 // Threading: every member function may be called from any thread (one mutex): the
 // daemons count on their event loop and render on their HTTP server's threads.
