@@ -4,61 +4,20 @@
 
 #include <httplib.h>
 
-#include <sys/socket.h>
-
-#include <chrono>
-#include <charconv>
-#include <stdexcept>
-
 namespace baton::metrics {
 
 HttpServer::HttpServer(std::function<std::string()> render)
-    : render_(std::move(render)), server_(std::make_unique<httplib::Server>()) {}
+    : render_(std::move(render)), server_(std::make_unique<httplib::Server>()), serving_(*server_) {}
 
 HttpServer::~HttpServer() { stop(); }
 
 void HttpServer::start(const std::string& address) {
-  const auto colon = address.rfind(':');
-  if (colon == std::string::npos || colon == 0) {
-    throw std::runtime_error("metrics address '" + address + "' is not host:port");
-  }
-  std::string host = address.substr(0, colon);
-  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  const std::string port_text = address.substr(colon + 1);
-  int port = -1;
-  const auto [end, error] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (error != std::errc{} || end != port_text.data() + port_text.size() || port < 0 || port > 65535) {
-    throw std::runtime_error("metrics address '" + address + "' has no port number in [0, 65535]");
-  }
-
   server_->Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
     response.set_content(render_(), content_type);
   });
-  // SO_REUSEADDR only: cpp-httplib's default SO_REUSEPORT would let a second daemon bind the
-  // same port and take half the scrapes.
-  server_->set_socket_options([](socket_t socket) {
-    const int yes = 1;
-    ::setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  });
-  if (port == 0) port = server_->bind_to_any_port(host);
-  else if (!server_->bind_to_port(host, port)) port = -1;
-  if (port <= 0) {
-    throw std::runtime_error("cannot serve metrics at " + address + " (address in use, or not this host's?)");
-  }
-  address_ = address.substr(0, colon) + ":" + std::to_string(port);
-  thread_ = std::thread([this] {
-    server_->listen_after_bind();
-    listened_ = true;
-  });
+  serving_.start(address, "metrics");
 }
 
-void HttpServer::stop() {
-  if (!thread_.joinable()) return;
-  // The server counts as running only once its thread is in the accept loop; a stop()
-  // before that would be lost and the join would wait forever.
-  while (!server_->is_running() && !listened_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  server_->stop();
-  thread_.join();
-}
+void HttpServer::stop() { serving_.stop(); }
 
 }  // namespace baton::metrics

@@ -3,11 +3,11 @@
 // `render` must be thread-safe (Registry::render is) and outlive the server.
 #pragma once
 
-#include <atomic>
+#include "http/server_thread.h"
+
 #include <functional>
 #include <memory>
 #include <string>
-#include <thread>
 
 namespace httplib {
 class Server;
@@ -27,14 +27,12 @@ class HttpServer {
   void start(const std::string& address);
   void stop();
   // The bound "host:port" (the real port when started with 0).
-  std::string address() const { return address_; }
+  std::string address() const { return serving_.address(); }
 
  private:
   std::function<std::string()> render_;
   std::unique_ptr<httplib::Server> server_;
-  std::thread thread_;
-  std::atomic<bool> listened_ = false;  // the server's thread has left its accept loop
-  std::string address_;
+  http::ServerThread serving_;
 };
 
 }  // namespace baton::metrics

@@ -23,28 +23,15 @@ void reply(httplib::Response& response, int status, const Json& body) {
 }  // namespace
 
 Api::Api(asio::io_context& io, Driver& driver, std::string token)
-    : io_(io), driver_(driver), token_(std::move(token)), server_(std::make_unique<httplib::Server>()) {}
+    : io_(io), driver_(driver), token_(std::move(token)), server_(std::make_unique<httplib::Server>()),
+      serving_(*server_) {}
 
 Api::~Api() { stop(); }
 
 void Api::start(const std::string& address) {
-  // Runs `work` on the io thread and answers with its JSON, or with the error it threw.
-  const auto on_io = [this](httplib::Response& response, int status, std::function<Json()> work) {
-    std::promise<void> done;
-    asio::post(io_, [&] {
-      try {
-        reply(response, status, work());
-      } catch (const RequestError& e) {
-        reply(response, e.status(), Json{{"error", e.what()}});
-      } catch (const std::exception& e) {
-        reply(response, 500, Json{{"error", e.what()}});
-      }
-      done.set_value();
-    });
-    done.get_future().wait();  // the daemon stops the API before its io_context
-  };
-  // The same for an answer that is not JSON (the status page, the Gantt chart); errors
-  // are still JSON. `work` may set the status.
+  // Runs `work` on the io thread and answers with what it returns, as `type`, or with the
+  // error it threw as JSON: a RequestError's status, 409 for a job that cannot be drawn yet
+  // (std::invalid_argument, from report/), 500 otherwise.
   const auto text_on_io = [this](httplib::Response& response, const char* type, std::function<std::string()> work) {
     std::promise<void> done;
     asio::post(io_, [&] {
@@ -59,7 +46,14 @@ void Api::start(const std::string& address) {
       }
       done.set_value();
     });
-    done.get_future().wait();
+    done.get_future().wait();  // the daemon stops the API before its io_context
+  };
+  // The same with a JSON answer and `status`.
+  const auto on_io = [text_on_io](httplib::Response& response, int status, std::function<Json()> work) {
+    text_on_io(response, "application/json", [&] {
+      response.status = status;
+      return work().dump() + "\n";
+    });
   };
   const auto id_of = [](const httplib::Request& request) -> std::uint64_t {
     try {
@@ -141,20 +135,7 @@ void Api::start(const std::string& address) {
     on_io(response, 200, [this, &request, id_of] { return driver_.cancel(id_of(request)); });
   });
 
-  const auto colon = address.rfind(':');
-  if (colon == std::string::npos) throw std::runtime_error("API address '" + address + "' is not host:port");
-  const std::string host = address.substr(0, colon);
-  int port = 0;
-  try {
-    port = std::stoi(address.substr(colon + 1));
-  } catch (const std::exception&) {
-    throw std::runtime_error("API address '" + address + "' has no port number");
-  }
-  if (port == 0) port = server_->bind_to_any_port(host);
-  else if (!server_->bind_to_port(host, port)) port = -1;
-  if (port <= 0) throw std::runtime_error("cannot serve the API at " + address);
-  address_ = host + ":" + std::to_string(port);
-  thread_ = std::thread([this] { server_->listen_after_bind(); });
+  serving_.start(address, "API");
 }
 
 void Api::set_token(std::string token) {
@@ -162,9 +143,6 @@ void Api::set_token(std::string token) {
   token_ = std::move(token);
 }
 
-void Api::stop() {
-  if (server_) server_->stop();
-  if (thread_.joinable()) thread_.join();
-}
+void Api::stop() { serving_.stop(); }
 
 }  // namespace baton::coordinator

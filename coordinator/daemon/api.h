@@ -4,13 +4,13 @@
 #pragma once
 
 #include "coordinator/daemon/driver.h"
+#include "http/server_thread.h"
 
 #include <asio/io_context.hpp>
 
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 
 namespace httplib {
 class Server;
@@ -27,7 +27,7 @@ class Api {
   // Binds "host:port" (port 0: any) and starts serving. Throws std::runtime_error naming it.
   void start(const std::string& address);
   void stop();
-  std::string address() const { return address_; }
+  std::string address() const { return serving_.address(); }
   // Replaces the bearer token ("" : none), e.g. on SIGHUP; safe while serving.
   void set_token(std::string token);
 
@@ -37,8 +37,7 @@ class Api {
   std::mutex token_mutex_;  // the server's threads read token_
   std::string token_;
   std::unique_ptr<httplib::Server> server_;
-  std::thread thread_;
-  std::string address_;
+  http::ServerThread serving_;
 };
 
 }  // namespace baton::coordinator

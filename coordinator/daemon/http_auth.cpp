@@ -1,44 +1,41 @@
 #include "coordinator/daemon/http_auth.h"
 
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+
 #include <optional>
 
 namespace baton::coordinator {
 namespace {
 
-// RFC 4648 base64 (padding optional); nullopt for any other character.
+// Standard base64 with padding (what browsers send), by OpenSSL; nullopt when malformed.
 std::optional<std::string> base64_decode(std::string_view text) {
-  std::string out;
-  unsigned buffer = 0;
-  int bits = 0;
-  for (const char c : text) {
-    unsigned value = 0;
-    if (c >= 'A' && c <= 'Z') value = static_cast<unsigned>(c - 'A');
-    else if (c >= 'a' && c <= 'z') value = static_cast<unsigned>(c - 'a') + 26;
-    else if (c >= '0' && c <= '9') value = static_cast<unsigned>(c - '0') + 52;
-    else if (c == '+') value = 62;
-    else if (c == '/') value = 63;
-    else if (c == '=') break;
-    else return std::nullopt;
-    buffer = (buffer << 6) | value;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((buffer >> bits) & 0xff);
-    }
-  }
+  if (text.empty() || text.size() % 4 != 0 || text.size() > 4096) return std::nullopt;
+  std::string out(text.size() / 4 * 3, '\0');
+  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
+  if (n < 0) return std::nullopt;
+  // EVP_DecodeBlock counts the padding as zero bytes.
+  const std::size_t padding = text.ends_with("==") ? 2 : text.ends_with('=') ? 1 : 0;
+  out.resize(static_cast<std::size_t>(n) - padding);
   return out;
+}
+
+// Equality in time that does not depend on where the strings differ.
+bool same(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 }  // namespace
 
 bool carries_token(std::string_view authorization, const std::string& token) {
-  if (authorization == "Bearer " + token) return true;
-  constexpr std::string_view basic = "Basic ";
+  constexpr std::string_view bearer = "Bearer ", basic = "Basic ";
+  if (authorization.starts_with(bearer)) return same(authorization.substr(bearer.size()), token);
   if (!authorization.starts_with(basic)) return false;
   const std::optional<std::string> credentials = base64_decode(authorization.substr(basic.size()));
   if (!credentials) return false;
   const auto colon = credentials->find(':');
-  return colon != std::string::npos && credentials->substr(colon + 1) == token;
+  return colon != std::string::npos && same(std::string_view(*credentials).substr(colon + 1), token);
 }
 
 }  // namespace baton::coordinator

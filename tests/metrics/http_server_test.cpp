@@ -56,7 +56,7 @@ BOOST_AUTO_TEST_CASE(addresses_it_cannot_serve_are_named) {
   HttpServer taken([] { return std::string(); });
   taken.start("127.0.0.1:0");
   const std::string error = error_of(taken.address());
-  BOOST_TEST(error.find("cannot serve metrics at " + taken.address()) != std::string::npos, error);
+  BOOST_TEST(error.find("cannot serve the metrics address '" + taken.address() + "'") != std::string::npos, error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
