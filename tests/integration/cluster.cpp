@@ -34,16 +34,22 @@ std::string write_random_file(const std::filesystem::path& path, std::size_t byt
   return data;
 }
 
-Cluster::Cluster() {
+Cluster::Cluster(std::string api_token) : api_token_(std::move(api_token)) {
   std::string tmpl = (std::filesystem::temp_directory_path() / "baton-it.XXXXXX").string();
   if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
   dir_ = tmpl;
   secret_ = "integration-test-secret-0123456789";
   write_text(dir_ / "secret", secret_ + "\n");
-  write_text(dir_ / "coordinator.toml",
-             "id = \"coord\"\nagent_address = \"127.0.0.1:0\"\napi_address = \"127.0.0.1:0\"\n"
-             "secret_file = \"secret\"\nstate_dir = \"state\"\nheartbeat_seconds = 0.2\n");
+  if (!api_token_.empty()) write_text(dir_ / "token", api_token_ + "\n");
+  write_coordinator_config("127.0.0.1:0", "127.0.0.1:0");
   start_coordinator();
+}
+
+void Cluster::write_coordinator_config(const std::string& api, const std::string& agents) {
+  write_text(dir_ / "coordinator.toml", "id = \"coord\"\nagent_address = \"" + agents + "\"\napi_address = \"" + api +
+                                            "\"\nsecret_file = \"secret\"\nstate_dir = \"state\"\n"
+                                            "heartbeat_seconds = 0.2\n" +
+                                            (api_token_.empty() ? "" : "api_token_file = \"token\"\n"));
 }
 
 void Cluster::start_coordinator() {
@@ -67,9 +73,7 @@ void Cluster::crash_and_restart_coordinator(bool forget_state) {
   coordinator_->stop();
   if (forget_state) std::filesystem::remove_all(dir_ / "state");
   // The same addresses, so the agents' configuration still leads here.
-  write_text(dir_ / "coordinator.toml", "id = \"coord\"\nagent_address = \"" + agents_address_ + "\"\napi_address = \"" +
-                                            api_ + "\"\nsecret_file = \"secret\"\nstate_dir = \"state\"\n"
-                                            "heartbeat_seconds = 0.2\n");
+  write_coordinator_config(api_, agents_address_);
   const std::string agents_before = agents_address_, api_before = api_;
   start_coordinator();
   if (agents_address_ != agents_before || api_ != api_before) {
@@ -116,6 +120,7 @@ std::string Cluster::agent_log(const std::string& node) const {
 
 std::pair<int, Json> Cluster::get(const std::string& path) {
   httplib::Client client("http://" + api_);
+  if (!api_token_.empty()) client.set_bearer_token_auth(api_token_);
   const auto result = client.Get(path);
   if (!result) return {0, Json{}};
   return {result->status, Json::parse(result->body, nullptr, false)};
@@ -123,6 +128,7 @@ std::pair<int, Json> Cluster::get(const std::string& path) {
 
 std::pair<int, Json> Cluster::post(const std::string& path, const std::string& body) {
   httplib::Client client("http://" + api_);
+  if (!api_token_.empty()) client.set_bearer_token_auth(api_token_);
   const auto result = client.Post(path, body, "application/json");
   if (!result) return {0, Json{}};
   return {result->status, Json::parse(result->body, nullptr, false)};

@@ -19,7 +19,8 @@ using Json = nlohmann::json;
 
 class Cluster {
  public:
-  Cluster();
+  // `api_token` non-empty: the coordinator's API requires it (get() and post() send it).
+  explicit Cluster(std::string api_token = {});
   ~Cluster();
 
   // Starts an agent named `node` (its data root is root(node)); `secret` overrides the
@@ -53,6 +54,9 @@ class Cluster {
   std::string secret_;
   std::string api_;
   std::string agents_address_;
+  std::string api_token_;
+  // Writes coordinator.toml for the API and agent addresses (port 0 at first).
+  void write_coordinator_config(const std::string& api, const std::string& agents);
   void start_coordinator();
 
   std::unique_ptr<Daemon> coordinator_;

@@ -7,10 +7,7 @@
 #include <boost/test/unit_test.hpp>
 #include <httplib.h>
 
-#include <filesystem>
-#include <fstream>
 #include <regex>
-#include <thread>
 
 using baton::test::check_with_promtool;
 using baton::test::Cluster;
@@ -113,36 +110,17 @@ BOOST_AUTO_TEST_CASE(after_a_job_the_counters_agree_with_its_report) {
 }
 
 BOOST_AUTO_TEST_CASE(the_metrics_endpoint_needs_no_api_token_but_the_api_still_does) {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "baton-metrics-token.XXXXXX").string();
-  BOOST_TEST_REQUIRE(mkdtemp(tmpl.data()) != nullptr);
-  const std::filesystem::path dir = tmpl;
-  std::ofstream(dir / "secret") << "integration-test-secret-0123456789\n";
-  std::ofstream(dir / "token") << "metrics-token-0123456789abcdef\n";
-  std::ofstream(dir / "coordinator.toml") << "id = \"coord\"\nagent_address = \"127.0.0.1:0\"\n"
-                                             "api_address = \"127.0.0.1:0\"\nsecret_file = \"secret\"\n"
-                                             "api_token_file = \"token\"\nstate_dir = \"state\"\n";
-  {
-    baton::test::Daemon coordinator({BATON_COORDINATOR_PATH, "--config", (dir / "coordinator.toml").string(),
-                                     "--ready-file", (dir / "ready.json").string()},
-                                    (dir / "coordinator.log").string());
-    for (int i = 0; i < 200 && baton::test::read_file(dir / "ready.json").empty(); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    const std::string ready = baton::test::read_file(dir / "ready.json");
-    BOOST_TEST_REQUIRE(!ready.empty(), coordinator.log());
-    httplib::Client client("http://" + Json::parse(ready).at("api").get<std::string>());
-
-    const auto metrics = client.Get("/metrics");
-    BOOST_TEST_REQUIRE(static_cast<bool>(metrics));
-    BOOST_TEST(metrics->status == 200);
-    BOOST_TEST(metrics->get_header_value("Content-Type").starts_with("text/plain; version=0.0.4"));
-    check_with_promtool(metrics->body);
-    BOOST_TEST(sample(parse_exposition(metrics->body), "baton_agents{state=alive}") == 0);
-    const auto agents = client.Get("/v1/agents");
-    BOOST_TEST_REQUIRE(static_cast<bool>(agents));
-    BOOST_TEST(agents->status == 401);
-  }
-  std::filesystem::remove_all(dir);
+  baton::test::Cluster cluster("metrics-token-0123456789abcdef");
+  httplib::Client client("http://" + cluster.api_address());
+  const auto metrics = client.Get("/metrics");
+  BOOST_TEST_REQUIRE(static_cast<bool>(metrics));
+  BOOST_TEST(metrics->status == 200);
+  BOOST_TEST(metrics->get_header_value("Content-Type").starts_with("text/plain; version=0.0.4"));
+  check_with_promtool(metrics->body);
+  BOOST_TEST(sample(parse_exposition(metrics->body), "baton_agents{state=alive}") == 0);
+  const auto agents = client.Get("/v1/agents");
+  BOOST_TEST_REQUIRE(static_cast<bool>(agents));
+  BOOST_TEST(agents->status == 401);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

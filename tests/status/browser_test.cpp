@@ -6,7 +6,6 @@
 #define BOOST_TEST_MODULE status_browser
 #include "tests/integration/cluster.h"
 #include "tests/status/markup_probe.h"
-#include "tests/support/daemon.h"
 #include "tests/support/run_process.h"
 
 #include <boost/test/unit_test.hpp>
@@ -15,7 +14,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 using baton::test::Cluster;
 using baton::test::Json;
@@ -154,39 +152,21 @@ BOOST_AUTO_TEST_CASE(chromium_shows_the_agents_the_job_and_its_chart) {
 
 BOOST_AUTO_TEST_CASE(with_an_api_token_the_page_asks_for_it_and_shows_with_it) {
   if (!have_chromium()) return;
-  std::string tmpl = (std::filesystem::temp_directory_path() / "baton-page-token.XXXXXX").string();
-  BOOST_TEST_REQUIRE(mkdtemp(tmpl.data()) != nullptr);
-  const std::filesystem::path dir = tmpl;
   const std::string token = "page-token-0123456789abcdef";
-  std::ofstream(dir / "secret") << "integration-test-secret-0123456789\n";
-  std::ofstream(dir / "token") << token << "\n";
-  std::ofstream(dir / "coordinator.toml") << "id = \"coord\"\nagent_address = \"127.0.0.1:0\"\napi_address = \"127.0.0.1:0\"\n"
-                                             "secret_file = \"secret\"\napi_token_file = \"token\"\nstate_dir = \"state\"\n";
-  {
-    baton::test::Daemon coordinator({BATON_COORDINATOR_PATH, "--config", (dir / "coordinator.toml").string(),
-                                     "--ready-file", (dir / "ready.json").string()},
-                                    (dir / "coordinator.log").string());
-    for (int i = 0; i < 200 && baton::test::read_file(dir / "ready.json").empty(); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    const std::string ready = baton::test::read_file(dir / "ready.json");
-    BOOST_TEST_REQUIRE(!ready.empty(), coordinator.log());
-    const std::string api = Json::parse(ready).at("api").get<std::string>();
+  baton::test::Cluster cluster(token);
+  const std::string api = cluster.api_address();
+  httplib::Client client("http://" + api);
+  const auto refused = client.Get("/");
+  BOOST_TEST_REQUIRE(static_cast<bool>(refused));
+  BOOST_TEST(refused->status == 401);
+  BOOST_TEST(refused->get_header_value("WWW-Authenticate").starts_with("Basic realm="));
+  client.set_basic_auth("anyone", token);
+  const auto page = client.Get("/");
+  BOOST_TEST_REQUIRE(static_cast<bool>(page));
+  BOOST_TEST(page->status == 200);
 
-    httplib::Client client("http://" + api);
-    const auto refused = client.Get("/");
-    BOOST_TEST_REQUIRE(static_cast<bool>(refused));
-    BOOST_TEST(refused->status == 401);
-    BOOST_TEST(refused->get_header_value("WWW-Authenticate").starts_with("Basic realm="));
-    client.set_basic_auth("anyone", token);
-    const auto page = client.Get("/");
-    BOOST_TEST_REQUIRE(static_cast<bool>(page));
-    BOOST_TEST(page->status == 200);
-
-    // A browser given the token as the password (here in the URL) sees the page.
-    const auto dom = chromium(dir / "chromium", {"--dump-dom", "http://baton:" + token + "@" + api + "/"});
-    BOOST_TEST_REQUIRE(dom.exit_code == 0, dom.err);
-    BOOST_TEST(dom.out.find("Agents: 0 alive of 0") != std::string::npos, dom.out);
-  }
-  std::filesystem::remove_all(dir);
+  // A browser given the token as the password (here in the URL) sees the page.
+  const auto dom = chromium(cluster.dir() / "chromium", {"--dump-dom", "http://baton:" + token + "@" + api + "/"});
+  BOOST_TEST_REQUIRE(dom.exit_code == 0, dom.err);
+  BOOST_TEST(dom.out.find("Agents: 0 alive of 0") != std::string::npos, dom.out);
 }
