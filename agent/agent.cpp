@@ -140,6 +140,11 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   say("registered with coordinator " + coordinator + " at " + options_.coordinator + " as " + options_.node_id +
       ", data at " + data_.address());
   if (runner_) co_await send(job_status());
+  if (undelivered_report_) {
+    protocol::Envelope report = std::move(*undelivered_report_);
+    undelivered_report_.reset();
+    co_await send_report(std::move(report));
+  }
 
   auto alive = std::make_shared<bool>(true);
   asio::co_spawn(context_.executor(), heartbeats(channel, every, alive), asio::detached);
@@ -160,8 +165,12 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
           protocol::StepReport* report = refusal.mutable_step_report();
           report->set_job(release.job());
           report->set_step(release.step());
-          if (!runner_ || runner_->plan().job() != release.job() || job_state_ != "running") {
-            report->set_error("this agent holds no running plan for job " + release.job());
+          // A job this agent has "done" is still the coordinator's until it ends it: a step
+          // that failed elsewhere is released again to every agent, the last one included.
+          if (!runner_ || runner_->plan().job() != release.job() || job_state_ == "aborted") {
+            report->set_error("this agent holds no plan for job " + release.job());
+          } else if (release.step() >= static_cast<std::uint32_t>(runner_->plan().steps_size())) {
+            report->set_error("job " + release.job() + " has no step " + std::to_string(release.step()));
           } else if (running_step_) {
             report->set_error("step " + std::to_string(*running_step_) + " is still running");
           } else if (!running_) {
@@ -259,7 +268,7 @@ transport::Task<void> Agent::run_step(std::uint32_t step) {
                    : "failed: " + report.error()));
   running_step_.reset();
   if (report.ok() && steps_done_ == static_cast<std::uint32_t>(runner_->plan().steps_size())) job_state_ = "done";
-  co_await send(std::move(envelope));
+  co_await send_report(std::move(envelope));
   if (job_state_ == "aborted") co_await send(job_status());
   if (pending_plan_) {
     const protocol::Plan plan = std::move(*pending_plan_);
@@ -269,14 +278,24 @@ transport::Task<void> Agent::run_step(std::uint32_t step) {
   if (!running_ && channel_) channel_->close();
 }
 
-transport::Task<void> Agent::send(protocol::Envelope envelope) {
+transport::Task<bool> Agent::send(protocol::Envelope envelope) {
   const std::shared_ptr<protocol::Channel> channel = channel_;
-  if (!channel) co_return;  // no session: the coordinator learns the state from JobStatus on reconnect
+  if (!channel) co_return false;  // no session: the coordinator learns the state from JobStatus on reconnect
   try {
     co_await channel->send(std::move(envelope), options_.io_timeout);
+    co_return true;
   } catch (const std::exception& e) {
     say(std::string("sending to the coordinator: ") + e.what());
+    co_return false;
   }
+}
+
+transport::Task<void> Agent::send_report(protocol::Envelope report) {
+  // A named copy and a named result: GCC 12 miscompiles `if (!co_await send(report))`
+  // (the agent died of SIGILL in this frame).
+  protocol::Envelope copy = report;
+  const bool sent = co_await send(std::move(copy));
+  if (!sent) undelivered_report_ = std::move(report);
 }
 
 protocol::Envelope Agent::job_status() const {

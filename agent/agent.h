@@ -80,7 +80,11 @@ class Agent {
   transport::Task<void> heartbeats(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every,
                                    std::shared_ptr<bool> alive);
   transport::Task<void> run_step(std::uint32_t step);
-  transport::Task<void> send(protocol::Envelope envelope);
+  // Sends on the live session; false when there is none or it broke.
+  transport::Task<bool> send(protocol::Envelope envelope);
+  // A step report must reach the coordinator even when its session broke meanwhile (an
+  // agent it declared dead and that came back): kept, and sent after the next register.
+  transport::Task<void> send_report(protocol::Envelope report);
   void handle_plan(const protocol::Plan& plan);
   void handle_abort(const protocol::Abort& abort);
   void say(const std::string& line) const;
@@ -101,6 +105,7 @@ class Agent {
   // The same job's plan re-sent (a restarted coordinator) while a step ran: answered
   // once the step ends.
   std::optional<protocol::Plan> pending_plan_;
+  std::optional<protocol::Envelope> undelivered_report_;
   bool running_ = false;
   bool stopped_ = false;
   bool registered_ = false;

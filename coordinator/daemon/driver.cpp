@@ -348,6 +348,17 @@ asio::awaitable<void> Driver::run(Job& job) {
     std::string failure;
     Clock::time_point released{};
     while (!ok && attempt < options_.step_attempts && !job.cancel_requested) {
+      if (attempt > 0) {
+        // Before a retry, every agent must be back and done with the failed attempt: one
+        // still running it, or reconnecting after it was declared dead, would refuse the
+        // release and waste the attempt.
+        co_await wait_until(
+            [&] {
+              return job.cancel_requested ||
+                     (all_alive() && std::ranges::all_of(plans, [&](const auto& p) { return job.reports.contains(p.first); }));
+            },
+            Clock::now() + options_.agents_timeout);
+      }
       ++attempt;
       job.reports.clear();
       released = Clock::now();

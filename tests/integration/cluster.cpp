@@ -111,6 +111,18 @@ void Cluster::stop_agent(const std::string& node) {
   }
 }
 
+void Cluster::pause_agent(const std::string& node) {
+  for (auto& [name, agent] : agents_) {
+    if (name == node) ::kill(agent->pid(), SIGSTOP);
+  }
+}
+
+void Cluster::resume_agent(const std::string& node) {
+  for (auto& [name, agent] : agents_) {
+    if (name == node) ::kill(agent->pid(), SIGCONT);
+  }
+}
+
 std::string Cluster::agent_log(const std::string& node) const {
   for (const auto& [name, agent] : agents_) {
     if (name == node) return agent->log();

@@ -27,6 +27,10 @@ class Cluster {
   // cluster's (a wrong one must be refused); `extra_config` lines go into its agent.toml.
   void start_agent(const std::string& node, const std::string& secret = {}, const std::string& extra_config = {});
   void stop_agent(const std::string& node);
+  // SIGSTOP / SIGCONT: a node that hangs for a while (its peers and the coordinator see
+  // silence) and then goes on where it was.
+  void pause_agent(const std::string& node);
+  void resume_agent(const std::string& node);
   // Kills the coordinator with SIGKILL (a crash: nothing flushed, nothing said to the
   // agents) and starts a new one on the same addresses, with the same state directory
   // or, when `forget_state`, an empty one (a lost disk).

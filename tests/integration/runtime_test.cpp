@@ -240,4 +240,39 @@ BOOST_AUTO_TEST_CASE(an_agent_still_running_a_job_the_new_coordinator_never_had_
   BOOST_TEST((read_file(t.cluster.root("b1") / "again.bin") == t.a0.substr(0, 100'000)));
 }
 
+// A node hangs during the job's only (so last) step: its sender gives up on it, the others
+// finish. The retry must run on every agent, including those that had finished the step.
+BOOST_AUTO_TEST_CASE(a_failed_last_step_is_retried_by_every_agent_including_those_that_finished_it) {
+  Cluster cluster;
+  const std::string a0 = write_random_file(cluster.root("a0") / "in.bin", 1'000'000, 3);
+  const std::string a1 = write_random_file(cluster.root("a1") / "in.bin", 1'000'000, 4);
+  cluster.start_agent("a0", {}, "flow_silence_seconds = 1\n");  // gives up on a silent peer after 1 s
+  for (const char* node : {"a1", "b0", "b1"}) cluster.start_agent(node);
+  BOOST_REQUIRE_MESSAGE(cluster.wait_alive(4), cluster.coordinator_log());
+  // k = 2: one step of two 1 MB flows at 1 MB/s each.
+  const Json job{{"senders", {"a0", "a1"}},
+                 {"receivers", {"b0", "b1"}},
+                 {"platform", platform(1e6, 2e6)},
+                 {"transfers", {transfer("a0", 0, 1'000'000, "b0", "out.bin", 0), transfer("a1", 0, 1'000'000, "b1", "out.bin", 0)}}};
+  const std::string id = submit(cluster, job);
+  const std::string started = "job " + id + " step 0: started";
+  for (int i = 0; i < 500 && count(cluster.agent_log("b0"), started) == 0; ++i) std::this_thread::sleep_for(10ms);
+  BOOST_REQUIRE_MESSAGE(count(cluster.agent_log("b0"), started) == 1u, cluster.agent_log("b0"));
+  cluster.pause_agent("b0");
+  std::this_thread::sleep_for(2500ms);
+  cluster.resume_agent("b0");
+
+  const Json done = cluster.wait_job(id);
+  BOOST_TEST(done.value("state", "") == "done", done.dump() << "\n" << cluster.coordinator_log());
+  BOOST_TEST((read_file(cluster.root("b0") / "out.bin") == a0));
+  BOOST_TEST((read_file(cluster.root("b1") / "out.bin") == a1));
+  BOOST_TEST(done.at("report").at("steps").at(0).value("attempts", 0) >= 2, done.dump());
+  BOOST_TEST(cluster.coordinator_log().find("job " + id + " step 0: attempt 1 failed") != std::string::npos,
+             cluster.coordinator_log());
+  // a1 and b1 finished the step in the first attempt, and ran it again.
+  for (const char* node : {"a1", "b1"}) {
+    BOOST_TEST(count(cluster.agent_log(node), "job " + id + " step 0: done") >= 2u, node << ":\n" << cluster.agent_log(node));
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
