@@ -32,6 +32,12 @@ Task<ReceivedFrame> Connection::receive_control(std::chrono::milliseconds timeou
 void Connection::fail(std::error_code error) noexcept {
   if (failure_) return;
   failure_ = error;
+  if (error == errc::idle_timeout) {
+    try {
+      stall_diagnosis_ = link_state();
+    } catch (...) {  // fail() must not throw; the diagnosis is a courtesy
+    }
+  }
   close();
 }
 

@@ -68,6 +68,10 @@ class Connection {
 
   // Who is at the other end, for error messages ("127.0.0.1:40312", "fabric peer 3").
   virtual std::string peer() const = 0;
+  // When the connection failed with errc::idle_timeout: what the link layer knew at that
+  // moment (TCP: retransmission back-off, or a peer that stopped reading), for the flow's
+  // error. Empty otherwise, or when the link layer knows nothing.
+  const std::string& stall_diagnosis() const noexcept { return stall_diagnosis_; }
 
  protected:
   Connection() = default;
@@ -77,9 +81,12 @@ class Connection {
   virtual Task<ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) = 0;
   // Ends pending operations and releases the link; called once, on the first failure.
   virtual void close() noexcept = 0;
+  // The link's state in words, asked just before close() when the failure is silence.
+  virtual std::string link_state() { return {}; }
 
  private:
   std::error_code failure_;
+  std::string stall_diagnosis_;
 };
 
 }  // namespace baton::transport

@@ -78,6 +78,7 @@ Task<FlowReport> receive_flow(Connection& connection, SinkResolver resolve, Buff
       report.error = frame.error;
       report.detail = !begun ? "waiting for the begin frame (a peer that connects and says nothing ends here)"
                              : "waiting for the frame at offset " + std::to_string(next);
+      if (!connection.stall_diagnosis().empty()) report.detail += "; " + connection.stall_diagnosis();
       co_return report;
     }
     const FrameHeader& h = frame.header;

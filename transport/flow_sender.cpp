@@ -15,6 +15,7 @@ std::string chunk_range(std::uint64_t offset, std::uint64_t length) {
 
 FlowReport failed(FlowReport report, Connection& connection, std::error_code error, std::string detail) {
   connection.fail(error);
+  if (!connection.stall_diagnosis().empty()) detail += "; " + connection.stall_diagnosis();
   report.error = error;
   report.detail = std::move(detail);
   return report;

@@ -134,3 +134,24 @@ BOOST_AUTO_TEST_CASE(a_send_slower_than_the_timeout_completes_while_the_peer_rea
   BOOST_TEST(read == kBig + frame_header_size);
   BOOST_TEST((took > 2 * kTimeout));
 }
+
+// A peer whose kernel is alive but whose application reads nothing: the send goes silent,
+// and the connection's stall diagnosis says why (a closed receive window), for the flow's error.
+BOOST_AUTO_TEST_CASE(a_peer_that_stops_reading_is_told_apart_in_the_link_state) {
+  constexpr std::size_t kBig = 16 << 20;
+  Pair p(64 * 1024);
+  std::vector<std::byte> payload(kBig, std::byte{0x44});
+  const HeaderBytes header = encode_header({.kind = FrameKind::data, .job = 1, .step = 1,
+                                            .length = static_cast<std::uint32_t>(kBig), .offset = 0,
+                                            .range_end = kBig, .checksum = 0});
+  std::error_code sent;
+  std::string state;
+  asio::co_spawn(p.io, [&]() -> Task<void> {
+    sent = co_await p.ours->send_frame(header, payload, 1500ms);
+    state = p.ours->stall_diagnosis();
+  }, asio::detached);
+  p.io.run();
+  BOOST_TEST((sent == errc::idle_timeout), sent.message());
+  BOOST_TEST(state.find("receive window is closed") != std::string::npos, state);
+  BOOST_TEST(state.find("segments unacknowledged") != std::string::npos, state);
+}

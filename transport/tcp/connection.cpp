@@ -10,6 +10,7 @@
 #include <asio/write.hpp>
 
 #include "transport/errors.h"
+#include "transport/tcp/link_state.h"
 
 namespace baton::transport::tcp {
 namespace {
@@ -111,6 +112,8 @@ Task<ReceivedFrame> Connection::read_frame(std::span<std::byte> into, std::chron
   frame.payload_checksum = payload_sum_.value();
   co_return frame;
 }
+
+std::string Connection::link_state() { return socket_.is_open() ? tcp::link_state(socket_.native_handle()) : std::string{}; }
 
 void Connection::close() noexcept {
   asio::error_code ignored;

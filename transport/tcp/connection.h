@@ -24,6 +24,7 @@ class Connection final : public transport::Connection {
   Task<ReceivedFrame> do_receive(Buffer& into, std::chrono::milliseconds timeout) override;
   Task<ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) override;
   void close() noexcept override;
+  std::string link_state() override;
 
  private:
   Task<ReceivedFrame> read_frame(std::span<std::byte> into, std::chrono::milliseconds timeout);
