@@ -12,7 +12,8 @@
 # Defaults: R = 3, sizes uniform in [1, 4] MB (10^6 bytes), seed 16, D = 100 Mbit/s,
 # Q = 100, BUILD_DIR = build/release (built like scripts/run.sh), DIR = docs/bench.
 # About 25 s per run, 27 runs: ~15 minutes. Writes DIR/fig16.jsonl (one JSON line per
-# run), DIR/fig16-summary.json and DIR/fig16.csv (bench/fig16_summary.py) and
+# run), DIR/fig16-summary.json and DIR/fig16.csv (bench/fig16_summary.py),
+# DIR/fig16-coordinator.log (the coordinator logs of all runs) and
 # DIR/fig16.svg (bench/fig16.gp).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,7 +54,10 @@ work=$(mktemp -d /tmp/baton-fig16.XXXXXX)
 cluster() { scripts/netns-cluster.sh "$@" --prefix "$prefix" --queue-packets "$queue_packets"; }
 daemons() { scripts/netns-daemons.sh "$1" "$work" --prefix "$prefix" "${@:2}"; }
 traffic() { python3 scripts/netns_traffic.py "$@"; }
+# The coordinator's log of each k (it names every failed step attempt) is kept.
+keep_log() { [ ! -f "$work/coordinator.log" ] || cat "$work/coordinator.log" >> "$out/fig16-coordinator.log" || true; }
 cleanup() {
+  keep_log
   daemons stop || true
   cluster down || true
   rm -rf "$work"
@@ -73,6 +77,7 @@ retransmits() {
 mkdir -p "$out"
 results=$out/fig16.jsonl
 : > "$results"
+: > "$out/fig16-coordinator.log"
 backbone_bytes=$(awk -v m="$backbone_mbit" 'BEGIN { printf "%d", m * 1000000 / 8 }')
 algorithms=(all-at-once ggp oggp)
 cluster up 10 10 --node-rate "$backbone_mbit" --backbone-rate "$backbone_mbit"
@@ -82,7 +87,11 @@ for k in 3 5 7; do
   node_bytes=$((backbone_bytes / k))
   cluster shape --node-rate "$(awk -v b=$node_bytes 'BEGIN { printf "%.6f", b * 8 / 1e6 }')" \
                 --backbone-rate "$(awk -v b=$((k * node_bytes)) 'BEGIN { printf "%.6f", b * 8 / 1e6 }')"
-  daemons start --bin "$bin" --rate $((node_bytes * 1448 / 1514))
+  # Plain TCP never gives up on a live connection; in retransmission back-off (RTO up to
+  # 120 s on Linux) a flow of the unscheduled baseline can move nothing for tens of
+  # seconds and still finish. 150 s of silence keeps our own timeout out of its way.
+  keep_log
+  daemons start --bin "$bin" --rate $((node_bytes * 1448 / 1514)) --silence 150
   for repeat in $(seq "$repeats"); do
     for a in 0 1 2; do
       algo=${algorithms[$(((a + repeat - 1) % 3))]}
@@ -104,7 +113,8 @@ r = job["report"]
 assert job["state"] == "done" and r["k"] == k, (job["state"], r["k"], k)
 print(json.dumps({"k": k, "algorithm": algo, "repeat": repeat, "measured_seconds": r["measured_seconds"],
                   "predicted_seconds": r["predicted_seconds"], "lower_bound_seconds": r["lower_bound_seconds"],
-                  "steps": len(r["steps"]), "bytes": sum(s["bytes"] for s in r["steps"]),
+                  "steps": len(r["steps"]), "attempts": sum(s.get("attempts", 1) for s in r["steps"]),
+                  "bytes": sum(s["bytes"] for s in r["steps"]),
                   "node_rate": node_bytes, "backbone_rate": k * node_bytes, "flow_rate": r["flow_rate"],
                   "tcp_retransmits": retrans, "load1": os.getloadavg()[0]}))
 PY

@@ -5,6 +5,7 @@
 # and one agent per node namespace, with its data address on its own eth0 address.
 #
 #   scripts/netns-daemons.sh start WORK --bin BUILD_DIR --rate BYTES_PER_S [--prefix P]
+#                                      [--silence SECONDS]
 #   scripts/netns-daemons.sh stop WORK
 #   scripts/netns-daemons.sh ctl WORK [--prefix P] -- BATONCTL_ARGS...
 #
@@ -12,22 +13,25 @@
 # nodes are named s1..sN1 and r1..rN2 like their namespaces. `start` waits until every
 # agent is registered; `stop` ends the processes it started (pids in WORK/pids).
 # `ctl` runs BUILD_DIR's batonctl inside P-gw1 against the coordinator's API.
+# --silence sets the agents' flow_silence_seconds (default: the agent's own, 30 s).
 set -euo pipefail
 
 die() { echo "netns-daemons.sh: $*" >&2; exit 1; }
 
 command=${1:-}
 work=${2:-}
-[ -n "$command" ] && [ -n "$work" ] || { sed -n '7,9p' "$0" | sed 's/^#  */usage: /' >&2; exit 2; }
+[ -n "$command" ] && [ -n "$work" ] || { sed -n '7,10p' "$0" | sed 's/^#  */usage: /' >&2; exit 2; }
 shift 2
 prefix=baton
 bin=
 rate=
+silence=
 while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) prefix=$2; shift ;;
     --bin) bin=$2; shift ;;
     --rate) rate=$2; shift ;;
+    --silence) silence=$2; shift ;;
     --) shift; break ;;
     *) die "unknown argument '$1'" ;;
   esac
@@ -63,6 +67,7 @@ stop() {
 start() {
   [ -x "$bin/agent/baton-agent" ] || die "no baton-agent under --bin '$bin'"
   [[ "$rate" =~ ^[1-9][0-9]*$ ]] || die "--rate must be a positive whole number of bytes/s (got '$rate')"
+  [ -z "$silence" ] || [[ "$silence" =~ ^[1-9][0-9]*$ ]] || die "--silence must be a positive whole number of seconds (got '$silence')"
   ip netns list | grep -q "^$prefix-gw1" || die "no namespace $prefix-gw1 (run scripts/netns-cluster.sh up first)"
   stop
   echo "$bin" > "$work/bin"
@@ -99,6 +104,7 @@ data_address = "$address:7072"
 rate = $rate
 buffer_count = 16
 buffer_size = 1048576
+${silence:+flow_silence_seconds = $silence}
 TOML
     ip netns exec "$prefix-$node" "$bin/agent/baton-agent" --config "$work/$node/agent.toml" 2> "$work/$node/agent.log" &
     echo $! >> "$work/pids"
