@@ -116,7 +116,10 @@ print(json.dumps({"k": k, "algorithm": algo, "repeat": repeat, "measured_seconds
                   "steps": len(r["steps"]), "attempts": sum(s.get("attempts", 1) for s in r["steps"]),
                   "bytes": sum(s["bytes"] for s in r["steps"]),
                   "node_rate": node_bytes, "backbone_rate": k * node_bytes, "flow_rate": r["flow_rate"],
-                  "tcp_retransmits": retrans, "load1": os.getloadavg()[0]}))
+                  "tcp_retransmits": retrans, "load1": os.getloadavg()[0],
+                  # one step (all-at-once): when each node finished it, to tell the bulk from stragglers
+                  "node_seconds": sorted(n["seconds"] for n in r["steps"][0]["nodes"].values())
+                                  if len(r["steps"]) == 1 else None}))
 PY
       tail -n 1 "$results"
     done
