@@ -136,9 +136,14 @@ transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index) {
   }
   if (timed_out) {
     std::size_t missing = state->incoming.size() - state->incoming_done;
-    state->fail("step " + std::to_string(index) + " timed out after " + std::to_string(timeout.count()) + " ms with " +
-                std::to_string(missing) + " incoming chunk(s) missing and " + std::to_string(state->sends_running) +
-                " send flow(s) unfinished");
+    std::string why = "step " + std::to_string(index) + " timed out after " + std::to_string(timeout.count()) +
+                      " ms with " + std::to_string(missing) + " incoming chunk(s) missing and " +
+                      std::to_string(state->sends_running) + " send flow(s) unfinished";
+    // Why a send is stuck (TCP: retransmission back-off, or a receiver that reads nothing).
+    for (transport::Connection* c : state->connections) {
+      if (const std::string link = c->link_state(); !link.empty()) why += "; to " + c->peer() + ": " + link;
+    }
+    state->fail(why);
   }
   // On failure, end the sends still running and wait for them: they use this step's state.
   if (!state->error.empty()) {

@@ -1,11 +1,12 @@
 # The chart of bench/fig16.sh: mean makespan per k for all-at-once, GGP and OGGP (bars,
 # min-max over the repeats as error bars), OGGP's predicted time and the lower bound.
-#   gnuplot -e "csv='docs/bench/fig16.csv'; svg='docs/bench/fig16.svg'" bench/fig16.gp
+#   gnuplot -e "csv='docs/bench/fig16.csv'; svg='docs/bench/fig16.svg'; queue='100'" bench/fig16.gp
 set terminal svg size 720,420 dynamic font "sans,12"
 set output svg
 set datafile separator ","
 set datafile columnheaders
-set title "Fig. 16 on namespaces: 10 x 10 nodes, D = 100 Mbit/s, d = D/k"
+if (!exists("queue")) queue = "100"
+set title sprintf("Fig. 16 on namespaces: 10 x 10 nodes, D = 100 Mbit/s, d = D/k, queues of %s frames", queue)
 set xlabel "k = floor(D/d)"
 set ylabel "makespan (s)"
 set yrange [0:*]

@@ -126,5 +126,5 @@ PY
   done
 done
 python3 bench/fig16_summary.py "$results" --json "$out/fig16-summary.json" --csv "$out/fig16.csv"
-gnuplot -e "csv='$out/fig16.csv'; svg='$out/fig16.svg'" bench/fig16.gp
+gnuplot -e "csv='$out/fig16.csv'; svg='$out/fig16.svg'; queue='$queue_packets'" bench/fig16.gp
 echo "fig16.sh: results in $results, $out/fig16-summary.json, $out/fig16.csv, chart $out/fig16.svg"

@@ -72,6 +72,9 @@ class Connection {
   // moment (TCP: retransmission back-off, or a peer that stopped reading), for the flow's
   // error. Empty otherwise, or when the link layer knows nothing.
   const std::string& stall_diagnosis() const noexcept { return stall_diagnosis_; }
+  // The same, asked now (empty after close or when the link layer knows nothing): for a
+  // step that timed out with this connection still sending.
+  virtual std::string link_state() { return {}; }
 
  protected:
   Connection() = default;
@@ -81,8 +84,6 @@ class Connection {
   virtual Task<ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) = 0;
   // Ends pending operations and releases the link; called once, on the first failure.
   virtual void close() noexcept = 0;
-  // The link's state in words, asked just before close() when the failure is silence.
-  virtual std::string link_state() { return {}; }
 
  private:
   std::error_code failure_;

@@ -12,6 +12,7 @@
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
 #include <asio/io_context.hpp>
+#include <asio/ip/tcp.hpp>
 
 #include <numeric>
 
@@ -191,6 +192,30 @@ BOOST_AUTO_TEST_CASE(a_chunk_that_never_comes_fails_the_step_in_time) {
   BOOST_TEST(o.receiver.error().find("1 incoming chunk(s) missing") != std::string::npos, o.receiver.error());
   BOOST_TEST(o.receiver.digests_size() == 1);  // what did land is still reported
   BOOST_TEST((o.took < 5s));
+}
+
+// A receiver that accepts and then reads nothing (a hung process): the sender's step times
+// out, and its error says what TCP saw on the stuck connection.
+BOOST_AUTO_TEST_CASE(a_step_stuck_on_a_peer_that_reads_nothing_names_the_closed_window) {
+  TwoAgents t;
+  auto& [io, a, b] = t;
+  auto in = pattern(32 << 20, 5);
+  a.storage.register_region("in", in);
+  asio::ip::tcp::acceptor hung(io, {asio::ip::address_v4::loopback(), 0});
+  asio::ip::tcp::socket held(io);
+  hung.async_accept(held, [](const asio::error_code&) {});
+  const std::string address = "127.0.0.1:" + std::to_string(hung.local_endpoint().port());
+  Pair plan = one_step(address, 0, {{0, 0, 0, in.size(), 0}}, {});
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, quick());
+  bp::StepReport r;
+  bool done = false;
+  asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await sender.run(0); done = true; }, asio::detached);
+  const auto start = std::chrono::steady_clock::now();
+  while (!done && std::chrono::steady_clock::now() - start < 20s) io.run_one_for(100ms);
+  BOOST_REQUIRE(done);
+  BOOST_TEST(!r.ok());
+  BOOST_TEST(r.error().find("1 send flow(s) unfinished") != std::string::npos, r.error());
+  BOOST_TEST(r.error().find("the peer's receive window is closed") != std::string::npos, r.error());
 }
 
 BOOST_AUTO_TEST_CASE(an_unplanned_chunk_is_refused_and_fails_its_sender) {

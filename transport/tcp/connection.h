@@ -17,6 +17,7 @@ class Connection final : public transport::Connection {
   // Takes an open, connected socket; sets TCP_NODELAY and, if not 0, the socket buffers.
   Connection(asio::ip::tcp::socket socket, std::size_t socket_buffer_bytes);
   std::string peer() const override { return peer_; }
+  std::string link_state() override;
 
  protected:
   Task<std::error_code> do_send(const HeaderBytes& header, std::span<const std::byte> payload,
@@ -24,7 +25,6 @@ class Connection final : public transport::Connection {
   Task<ReceivedFrame> do_receive(Buffer& into, std::chrono::milliseconds timeout) override;
   Task<ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) override;
   void close() noexcept override;
-  std::string link_state() override;
 
  private:
   Task<ReceivedFrame> read_frame(std::span<std::byte> into, std::chrono::milliseconds timeout);
