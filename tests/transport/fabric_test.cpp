@@ -1,15 +1,17 @@
-// The libfabric transport's own pieces: the out-of-band address text and the hello a
-// connecting peer sends (bad ones must be refused, not trusted).
+// The libfabric transport's own pieces: the out-of-band address text, the hello a
+// connecting peer sends (bad ones must be refused, not trusted) and the rxm defaults.
 #define BOOST_TEST_MODULE transport_fabric
 #include <boost/test/unit_test.hpp>
 
 #include <cstddef>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "transport/fabric/connection.h"
 #include "transport/fabric/endpoint.h"
 #include "transport/fabric/listener.h"
+#include "transport/fabric/rxm_defaults.h"
 
 using namespace baton::transport::fabric;
 
@@ -53,4 +55,17 @@ BOOST_AUTO_TEST_CASE(tags_of_connections_and_directions_never_collide) {
   BOOST_TEST(data_tag(7, true) != data_tag(7, false));
   BOOST_TEST(data_tag(7, true) != data_tag(8, false));
   BOOST_TEST(welcome_tag(1) != hello_tag);
+}
+
+// The rxm memory defaults fill in what the environment leaves unset, never override what
+// an operator set, and are applied once (libfabric reads them only at its first use).
+BOOST_AUTO_TEST_CASE(rxm_memory_defaults_never_override_the_environment) {
+  ::unsetenv("FI_OFI_RXM_BUFFER_SIZE");
+  ::setenv("FI_OFI_RXM_USE_SRX", "1", 1);
+  apply_rxm_memory_defaults();
+  BOOST_TEST(std::string(std::getenv("FI_OFI_RXM_BUFFER_SIZE")) == "4096");
+  BOOST_TEST(std::string(std::getenv("FI_OFI_RXM_USE_SRX")) == "1");
+  ::unsetenv("FI_OFI_RXM_BUFFER_SIZE");
+  apply_rxm_memory_defaults();
+  BOOST_TEST(std::getenv("FI_OFI_RXM_BUFFER_SIZE") == nullptr);
 }

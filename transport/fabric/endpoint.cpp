@@ -12,6 +12,7 @@
 
 #include "transport/errors.h"
 #include "transport/fabric/buffer.h"
+#include "transport/fabric/rxm_defaults.h"
 
 namespace baton::transport::fabric {
 namespace {
@@ -91,6 +92,7 @@ Endpoint::Opened Endpoint::open(asio::any_io_executor executor, const EndpointOp
     return Opened{.endpoint = nullptr, .error = error, .detail = "libfabric provider '" + options.provider + "': " + detail};
   };
 
+  apply_rxm_memory_defaults();  // before libfabric's first fi_getinfo reads them
   InfoPtr hints(fi_allocinfo());
   if (!hints) return failed(std::make_error_code(std::errc::not_enough_memory), "fi_allocinfo failed");
   hints->caps = FI_TAGGED;
