@@ -80,6 +80,13 @@ ReceivedFrame receive_trickled(std::chrono::milliseconds pause, std::chrono::mil
   return frame;
 }
 
+// The header of a 16 MiB data frame: far more than 64 KiB socket buffers hold.
+constexpr std::size_t kBig = 16 << 20;
+HeaderBytes big_header() {
+  return encode_header({.kind = FrameKind::data, .job = 1, .step = 1, .length = static_cast<std::uint32_t>(kBig),
+                        .offset = 0, .range_end = kBig, .checksum = 0});
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(a_frame_slower_than_the_timeout_arrives_while_bytes_keep_moving) {
@@ -104,12 +111,9 @@ BOOST_AUTO_TEST_CASE(a_stall_longer_than_the_timeout_mid_frame_fails) {
 // The sending side: a 16 MiB frame through 64 KiB socket buffers to a peer that reads
 // 1 MiB every 50 ms takes ~0.8 s, well past the 300 ms timeout, and still goes through.
 BOOST_AUTO_TEST_CASE(a_send_slower_than_the_timeout_completes_while_the_peer_reads) {
-  constexpr std::size_t kBig = 16 << 20;
   Pair p(64 * 1024);
   std::vector<std::byte> payload(kBig, std::byte{0x33});
-  const HeaderBytes header = encode_header({.kind = FrameKind::data, .job = 1, .step = 1,
-                                            .length = static_cast<std::uint32_t>(kBig), .offset = 0,
-                                            .range_end = kBig, .checksum = 0});
+  const HeaderBytes header = big_header();
   std::error_code sent = errc::connection_failed;
   std::size_t read = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -138,12 +142,9 @@ BOOST_AUTO_TEST_CASE(a_send_slower_than_the_timeout_completes_while_the_peer_rea
 // A peer whose kernel is alive but whose application reads nothing: the send goes silent,
 // and the connection's stall diagnosis says why (a closed receive window), for the flow's error.
 BOOST_AUTO_TEST_CASE(a_peer_that_stops_reading_is_told_apart_in_the_link_state) {
-  constexpr std::size_t kBig = 16 << 20;
   Pair p(64 * 1024);
   std::vector<std::byte> payload(kBig, std::byte{0x44});
-  const HeaderBytes header = encode_header({.kind = FrameKind::data, .job = 1, .step = 1,
-                                            .length = static_cast<std::uint32_t>(kBig), .offset = 0,
-                                            .range_end = kBig, .checksum = 0});
+  const HeaderBytes header = big_header();
   std::error_code sent;
   std::string state;
   asio::co_spawn(p.io, [&]() -> Task<void> {
