@@ -229,7 +229,10 @@ BOOST_AUTO_TEST_CASE(an_agent_still_running_a_job_the_new_coordinator_never_had_
   // The agents tell the new coordinator they hold job `id` running; it has no such job
   // and aborts it there, so they take new work.
   const std::string released = "job " + id + ": aborted by the coordinator: this coordinator has no job " + id;
-  for (int i = 0; i < 500 && count(t.cluster.agent_log("b0"), released) == 0; ++i) std::this_thread::sleep_for(10ms);
+  // Each agent is released when it registers again, and they come back at their own pace.
+  for (const char* node : {"a0", "a1", "b0", "b1"}) {
+    for (int i = 0; i < 1000 && count(t.cluster.agent_log(node), released) == 0; ++i) std::this_thread::sleep_for(10ms);
+  }
   for (const char* node : {"a0", "a1", "b0", "b1"}) {
     BOOST_TEST(count(t.cluster.agent_log(node), released) == 1u, node << ":\n" << t.cluster.agent_log(node));
   }
