@@ -22,6 +22,8 @@ bool ended(const std::string& state) { return state == "done" || state == "faile
 
 // What the model expects of one node in one step: the bytes of its flows, and β + its
 // longest flow / d (every flow runs at d, so a step's prediction is its slowest node's).
+// An all-at-once step's flows share the node's link instead: β + all its bytes / d, the
+// node's part of the fluid prediction (plan_compiler.cpp; the backbone may slow it more).
 struct PlannedNode {
   std::uint64_t bytes = 0;
   double seconds = 0;
@@ -31,12 +33,15 @@ struct PlannedNode {
 std::vector<std::pair<std::string, PlannedNode>> planned_nodes(const CompiledPlan& plan, const Clusters& clusters,
                                                                const StepPlan& step) {
   std::vector<std::pair<std::string, PlannedNode>> out;
+  const bool shared = plan.algorithm == schedule::kpbs::name(schedule::kpbs::Algorithm::all_at_once);
+  const auto at_d = [&](std::uint64_t bytes) {
+    return plan.step_startup + (plan.flow_rate > 0 ? static_cast<double>(bytes) / plan.flow_rate : 0);
+  };
   const auto add = [&](const std::string& node, const Flow& flow) {
     auto it = std::ranges::find_if(out, [&](const auto& entry) { return entry.first == node; });
     if (it == out.end()) it = out.insert(out.end(), {node, PlannedNode{0, plan.step_startup}});
     it->second.bytes += flow.bytes;
-    const double seconds = plan.step_startup + (plan.flow_rate > 0 ? static_cast<double>(flow.bytes) / plan.flow_rate : 0);
-    it->second.seconds = std::max(it->second.seconds, seconds);
+    it->second.seconds = shared ? at_d(it->second.bytes) : std::max(it->second.seconds, at_d(flow.bytes));
   };
   for (const Flow& f : step.flows) add(clusters.senders.at(f.sender), f);
   for (const Flow& f : step.flows) add(clusters.receivers.at(f.receiver), f);

@@ -5,6 +5,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <map>
 #include <thread>
 
 using baton::test::Cluster;
@@ -241,6 +242,34 @@ BOOST_AUTO_TEST_CASE(an_agent_still_running_a_job_the_new_coordinator_never_had_
   const Json done = t.cluster.wait_job(submit(t.cluster, job));
   BOOST_TEST(done.value("state", "") == "done", done.dump() << "\n" << t.cluster.coordinator_log());
   BOOST_TEST((read_file(t.cluster.root("b1") / "again.bin") == t.a0.substr(0, 100'000)));
+}
+
+// An all-at-once step: every flow at once, unpaced. Each node's planned time is its bytes
+// through its own link (β + bytes / d), not its longest flow, and none exceeds the step's
+// prediction (which also counts the backbone).
+BOOST_AUTO_TEST_CASE(an_all_at_once_job_plans_each_node_by_all_its_bytes) {
+  TwoByTwo t;
+  Json job{{"senders", {"a0", "a1"}},
+           {"receivers", {"b0", "b1"}},
+           {"algorithm", "all-at-once"},
+           {"platform", platform(20e6, 40e6)},
+           {"transfers",
+            {transfer("a0", 0, 1'000'000, "b0", "out.bin", 0), transfer("a0", 1'000'000, 500'000, "b1", "out.bin", 0),
+             transfer("a1", 0, 400'000, "b1", "out.bin", 500'000)}}};
+  const Json done = t.cluster.wait_job(submit(t.cluster, job));
+  BOOST_TEST_REQUIRE(done.value("state", "") == "done", done.dump() << "\n" << t.cluster.coordinator_log());
+  BOOST_TEST((read_file(t.cluster.root("b0") / "out.bin") == t.a0.substr(0, 1'000'000)));
+  BOOST_TEST((read_file(t.cluster.root("b1") / "out.bin") == t.a0.substr(1'000'000, 500'000) + t.a1.substr(0, 400'000)));
+  const Json& report = done.at("report");
+  const double d = report.at("flow_rate").get<double>();
+  BOOST_TEST_REQUIRE(report.at("steps").size() == 1u);
+  const Json& step = report.at("steps").at(0);
+  const std::map<std::string, double> bytes{{"a0", 1.5e6}, {"a1", 0.4e6}, {"b0", 1e6}, {"b1", 0.9e6}};
+  for (const auto& [node, n] : bytes) {
+    const double planned = step.at("nodes").at(node).at("planned_seconds").get<double>();
+    BOOST_TEST(planned == 0.001 + n / d, boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(planned <= step.at("predicted_seconds").get<double>() + 1e-9, node);
+  }
 }
 
 // A node hangs during the job's only (so last) step: its sender gives up on it, the others
