@@ -295,7 +295,10 @@ transport::Task<void> Agent::send_report(protocol::Envelope report) {
   // (the agent died of SIGILL in this frame).
   protocol::Envelope copy = report;
   const bool sent = co_await send(std::move(copy));
-  if (!sent) undelivered_report_ = std::move(report);
+  // The newest report supersedes an older one still waiting: sent later, that one would
+  // overwrite this step's (a retry's) outcome at the coordinator.
+  if (sent) undelivered_report_.reset();
+  else undelivered_report_ = std::move(report);
 }
 
 protocol::Envelope Agent::job_status() const {
