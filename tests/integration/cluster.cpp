@@ -111,17 +111,15 @@ void Cluster::stop_agent(const std::string& node) {
   }
 }
 
-void Cluster::pause_agent(const std::string& node) {
+void Cluster::signal_agent(const std::string& node, int signal) {
   for (auto& [name, agent] : agents_) {
-    if (name == node) ::kill(agent->pid(), SIGSTOP);
+    if (name == node) ::kill(agent->pid(), signal);
   }
 }
 
-void Cluster::resume_agent(const std::string& node) {
-  for (auto& [name, agent] : agents_) {
-    if (name == node) ::kill(agent->pid(), SIGCONT);
-  }
-}
+void Cluster::pause_agent(const std::string& node) { signal_agent(node, SIGSTOP); }
+
+void Cluster::resume_agent(const std::string& node) { signal_agent(node, SIGCONT); }
 
 std::string Cluster::agent_log(const std::string& node) const {
   for (const auto& [name, agent] : agents_) {

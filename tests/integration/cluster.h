@@ -62,6 +62,7 @@ class Cluster {
   // Writes coordinator.toml for the API and agent addresses (port 0 at first).
   void write_coordinator_config(const std::string& api, const std::string& agents);
   void start_coordinator();
+  void signal_agent(const std::string& node, int signal);
 
   std::unique_ptr<Daemon> coordinator_;
   std::vector<std::pair<std::string, std::unique_ptr<Daemon>>> agents_;
