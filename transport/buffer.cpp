@@ -83,6 +83,14 @@ Buffer BufferPool::make_buffer(std::size_t index) noexcept {
   return Buffer(this, index, {memory_.get() + index * options_.buffer_size, options_.buffer_size});
 }
 
+bool BufferPool::holds(std::span<const std::byte> bytes) const noexcept {
+  // Compared as integers: pointers into different objects have no order in C++.
+  const auto begin = reinterpret_cast<std::uintptr_t>(memory_.get());
+  const auto end = begin + options_.buffer_count * options_.buffer_size;
+  const auto first = reinterpret_cast<std::uintptr_t>(bytes.data());
+  return !bytes.empty() && first >= begin && first <= end && bytes.size() <= end - first;
+}
+
 std::optional<Buffer> BufferPool::try_acquire() {
   if (free_.empty()) return std::nullopt;
   const std::size_t index = free_.back();

@@ -97,6 +97,8 @@ class BufferPool {
   std::size_t waits() const noexcept { return waits_; }
 
   const MemoryRegistration& registration() const noexcept { return registration_; }
+  // Whether `bytes` lie wholly inside the pool's region (so its registration covers them).
+  bool holds(std::span<const std::byte> bytes) const noexcept;
 
  private:
   friend class Buffer;

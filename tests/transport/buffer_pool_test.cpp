@@ -35,6 +35,27 @@ BOOST_AUTO_TEST_CASE(hands_out_distinct_buffers_until_empty) {
   BOOST_TEST(pool.high_water() == 4u);
 }
 
+// The fabric sender gathers a payload from the pool only when the pool's registration
+// covers every byte of it.
+BOOST_AUTO_TEST_CASE(holds_only_spans_wholly_inside_its_region) {
+  asio::io_context io;
+  BufferPool pool(io.get_executor(), {.buffer_count = 2, .buffer_size = 100});
+  auto first = pool.try_acquire();
+  auto second = pool.try_acquire();
+  BOOST_TEST_REQUIRE((first && second));
+  const std::span<const std::byte> a = first->bytes();
+  const std::span<const std::byte> b = second->bytes();
+  const std::byte* region = std::min(a.data(), b.data());
+  BOOST_TEST(pool.holds(a));
+  BOOST_TEST(pool.holds(a.subspan(7, 13)));
+  BOOST_TEST(pool.holds({region, 200}));  // across both buffers, still the one region
+  BOOST_TEST(!pool.holds({region, 201}));  // one byte past the end
+  BOOST_TEST(!pool.holds({region + 200, 1}));
+  BOOST_TEST(!pool.holds(a.first(0)));  // nothing to send from it
+  std::vector<std::byte> elsewhere(10);
+  BOOST_TEST(!pool.holds(elsewhere));
+}
+
 BOOST_AUTO_TEST_CASE(acquire_waits_for_a_release_in_fifo_order) {
   asio::io_context io;
   BufferPool pool(io.get_executor(), {.buffer_count = 1, .buffer_size = 64});

@@ -2,10 +2,13 @@
 // tags that no other connection uses. Frames travel as tagged messages (header and payload
 // in one message), ordered send-after-send (FI_ORDER_SAS). See transport/connection.h.
 //
-// Memory: data frames are received into pool buffers (registered with the domain). Sends
-// are staged in a registered buffer the connection owns (one frame, reused), and control
-// frames are received into a small one: a sender never holds a pool buffer while waiting
-// on its peer, so flows sharing a small pool cannot deadlock one another.
+// Memory: data frames are received into pool buffers (registered with the domain). A
+// payload that already sits in the pool (a file chunk read into a pool buffer) is sent from
+// there, gathered behind the header; any other payload is staged in a registered buffer
+// the connection owns (one frame, reused), so that a send libfabric keeps after a timeout
+// never pins the caller's memory. Control frames are received into a small buffer the
+// connection owns: a sender never holds a pool buffer while waiting on its peer, so flows
+// sharing a small pool cannot deadlock one another.
 #pragma once
 
 #include <array>
@@ -63,6 +66,16 @@ class Connection final : public transport::Connection {
 Task<Outcome> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t peer, std::uint64_t tag,
                            std::span<const std::byte> first, std::span<const std::byte> second,
                            Endpoint::time_point deadline);
+
+// Sends `header` (copied into `op`'s own memory) and `payload`, which lies in `pool`, as
+// one tagged message gathered from both. On return `op` is null if libfabric kept it.
+// Decision: a kept send does not keep the pool buffer (the flow releases it when the send
+// fails). The pool lives until the endpoint is shut, so the late send reads valid memory;
+// if the buffer was reused meanwhile, the receiver sees a payload that does not match the
+// header's checksum and writes none of it.
+Task<Outcome> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, const BufferPool& pool,
+                            fi_addr_t peer, std::uint64_t tag, std::span<const std::byte> header,
+                            std::span<const std::byte> payload, Endpoint::time_point deadline);
 
 // Receives one tagged message of at most `capacity` bytes into `op`'s own memory.
 Task<Outcome> receive_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t from, std::uint64_t tag,

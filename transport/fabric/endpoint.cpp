@@ -163,6 +163,8 @@ bool Endpoint::needs_local_descriptors() const noexcept {
   return (info_->domain_attr->mr_mode & FI_MR_LOCAL) != 0 || (info_->mode & FI_LOCAL_MR) != 0;
 }
 
+std::size_t Endpoint::send_iov_limit() const noexcept { return info_->tx_attr->iov_limit; }
+
 std::optional<fi_addr_t> Endpoint::insert(const std::string& hex_address, std::string& detail) {
   const auto bytes = from_hex(hex_address);
   if (!bytes) {

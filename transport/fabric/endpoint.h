@@ -92,6 +92,8 @@ class Endpoint {
   std::string address() const;
   // Whether every buffer passed to libfabric needs a registration descriptor (FI_MR_LOCAL).
   bool needs_local_descriptors() const noexcept;
+  // How many pieces one send may gather (the provider's tx iov_limit).
+  std::size_t send_iov_limit() const noexcept;
   fid_domain* domain() const noexcept { return domain_.get(); }
   fid_ep* ep() const noexcept { return ep_.get(); }
 
