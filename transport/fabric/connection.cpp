@@ -1,9 +1,6 @@
 #include "transport/fabric/connection.h"
 
-#include <array>
 #include <cstring>
-
-#include <sys/uio.h>
 
 #include <rdma/fi_tagged.h>
 
@@ -41,14 +38,14 @@ Task<Outcome> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, 
   }
   std::memcpy(op->heap.data(), header.data(), header.size());
   // fi_tsendv takes non-const pieces; libfabric only reads a send's memory.
-  const std::array<iovec, 2> pieces{iovec{op->heap.data(), header.size()},
-                                    iovec{const_cast<std::byte*>(payload.data()), payload.size()}};
-  const std::array<void*, 2> descriptors{header_descriptor, pool.registration().descriptor};
+  op->pieces = {iovec{op->heap.data(), header.size()}, iovec{const_cast<std::byte*>(payload.data()), payload.size()}};
+  op->piece_descriptors = {header_descriptor, pool.registration().descriptor};
   fid_ep* ep = endpoint.ep();
+  const iovec* pieces = op->pieces.data();
+  void** descriptors = op->piece_descriptors.data();
   void* context = &op->context;
   co_return co_await endpoint.execute(
-      op, [=] { return fi_tsendv(ep, pieces.data(), const_cast<void**>(descriptors.data()), pieces.size(), peer, tag, context); },
-      deadline);
+      op, [=] { return fi_tsendv(ep, pieces, descriptors, 2, peer, tag, context); }, deadline);
 }
 
 Task<Outcome> receive_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t from, std::uint64_t tag,

@@ -13,6 +13,7 @@
 // Threading: one io_context thread (FI_THREAD_DOMAIN).
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -22,6 +23,8 @@
 #include <string>
 #include <system_error>
 #include <vector>
+
+#include <sys/uio.h>
 
 #include <asio/any_io_executor.hpp>
 #include <asio/steady_timer.hpp>
@@ -66,6 +69,10 @@ struct Operation {
   std::vector<std::byte> heap;               // the operation's own memory (sends, control receives)
   std::shared_ptr<void> heap_registration;   // its registration, when the provider needs one
   void* heap_descriptor = nullptr;
+  // A gathered send's pieces and their descriptors, kept as long as the operation (a
+  // provider may read them until the send completes, even after a timeout).
+  std::array<iovec, 2> pieces{};
+  std::array<void*, 2> piece_descriptors{};
 };
 
 struct Outcome {
