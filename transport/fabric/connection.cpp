@@ -1,23 +1,34 @@
 #include "transport/fabric/connection.h"
 
 #include <cstring>
+#include <optional>
 
 #include <rdma/fi_tagged.h>
 
 #include "transport/errors.h"
 
 namespace baton::transport::fabric {
+namespace {
+
+// Gives `op` at least `size` bytes of its own (registered) memory and sets `descriptor`;
+// a failed registration comes back as the operation's outcome.
+std::optional<Outcome> own_memory(Endpoint& endpoint, Operation& op, std::size_t size, void*& descriptor) {
+  try {
+    descriptor = endpoint.heap_memory(op, size);
+  } catch (const std::system_error& error) {
+    return Outcome{errc::fabric_error, error.what()};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 Task<Outcome> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t peer, std::uint64_t tag,
                            std::span<const std::byte> first, std::span<const std::byte> second,
                            Endpoint::time_point deadline) {
   const std::size_t total = first.size() + second.size();
   void* descriptor = nullptr;
-  try {
-    descriptor = endpoint.heap_memory(*op, total);
-  } catch (const std::system_error& error) {
-    co_return Outcome{errc::fabric_error, error.what()};
-  }
+  if (auto failed = own_memory(endpoint, *op, total, descriptor)) co_return std::move(*failed);
   std::byte* message = op->heap.data();
   if (!first.empty()) std::memcpy(message, first.data(), first.size());
   if (!second.empty()) std::memcpy(message + first.size(), second.data(), second.size());
@@ -31,11 +42,7 @@ Task<Outcome> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, 
                             fi_addr_t peer, std::uint64_t tag, std::span<const std::byte> header,
                             std::span<const std::byte> payload, Endpoint::time_point deadline) {
   void* header_descriptor = nullptr;
-  try {
-    header_descriptor = endpoint.heap_memory(*op, header.size());
-  } catch (const std::system_error& error) {
-    co_return Outcome{errc::fabric_error, error.what()};
-  }
+  if (auto failed = own_memory(endpoint, *op, header.size(), header_descriptor)) co_return std::move(*failed);
   std::memcpy(op->heap.data(), header.data(), header.size());
   // fi_tsendv takes non-const pieces; libfabric only reads a send's memory.
   op->pieces = {iovec{op->heap.data(), header.size()}, iovec{const_cast<std::byte*>(payload.data()), payload.size()}};
@@ -51,11 +58,7 @@ Task<Outcome> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, 
 Task<Outcome> receive_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t from, std::uint64_t tag,
                               std::size_t capacity, Endpoint::time_point deadline) {
   void* descriptor = nullptr;
-  try {
-    descriptor = endpoint.heap_memory(*op, capacity);
-  } catch (const std::system_error& error) {
-    co_return Outcome{errc::fabric_error, error.what()};
-  }
+  if (auto failed = own_memory(endpoint, *op, capacity, descriptor)) co_return std::move(*failed);
   std::byte* memory = op->heap.data();
   fid_ep* ep = endpoint.ep();
   void* context = &op->context;
