@@ -113,7 +113,8 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   // A named Identity, not a braced temporary: GCC 12 mis-destroys aggregate temporaries
   // passed by value into a coroutine (ASan: "free on address which was not malloc()-ed").
   protocol::Identity self{.role = "agent", .node_id = options_.node_id, .secret = options_.secret};
-  const std::string coordinator = co_await protocol::handshake(*channel, self, "coordinator", options_.io_timeout);
+  const std::string coordinator =
+      co_await protocol::handshake(*channel, protocol::Side::initiator, self, "coordinator", options_.io_timeout);
   protocol::Envelope hello;
   protocol::Register* reg = hello.mutable_register_();
   reg->set_node_id(options_.node_id);

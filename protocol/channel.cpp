@@ -28,9 +28,17 @@ Channel::Channel(asio::ip::tcp::socket socket, std::uint32_t max_frame)
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
 }
 
+void Channel::protect(std::string_view send_key, std::string_view receive_key) {
+  send_mac_.emplace(send_key);
+  receive_mac_.emplace(receive_key);
+  decoder_.set_max_frame(max_frame_);
+}
+
 asio::awaitable<void> Channel::send(Envelope envelope, std::chrono::milliseconds timeout) {
+  std::string payload = encode(std::move(envelope));
+  if (send_mac_) payload.append(security::view(send_mac_->next(payload)));
   std::string frame;
-  append_frame(frame, encode(std::move(envelope)), max_frame_);
+  append_frame(frame, payload, max_frame_);
   outgoing_.push_back(std::move(frame));
   if (writing_) co_return;  // the active writer sends it
   writing_ = true;
@@ -58,7 +66,7 @@ asio::awaitable<void> Channel::send(Envelope envelope, std::chrono::milliseconds
 asio::awaitable<Envelope> Channel::receive(std::chrono::milliseconds timeout) {
   asio::steady_timer timer(socket_.get_executor(), timeout);
   for (;;) {
-    if (auto payload = decoder_.next()) co_return decode(*payload);
+    if (auto payload = decoder_.next()) co_return open(*payload);
     auto outcome = co_await (socket_.async_read_some(asio::buffer(read_buffer_), use_nothrow) || timer.async_wait(use_nothrow));
     if (outcome.index() == 1) {
       close();
@@ -72,6 +80,21 @@ asio::awaitable<Envelope> Channel::receive(std::chrono::milliseconds timeout) {
     }
     decoder_.feed(std::string_view(read_buffer_.data(), n));  // throws FrameError above the cap
   }
+}
+
+Envelope Channel::open(std::string_view payload) {
+  if (!receive_mac_) return decode(payload);
+  if (payload.size() < security::kMacBytes) {
+    close();
+    throw ChannelError(peer_ + " sent a message too short to carry its seal");
+  }
+  const std::string_view body = payload.substr(0, payload.size() - security::kMacBytes);
+  const std::string_view seal = payload.substr(body.size());
+  if (!security::equal_in_constant_time(seal, security::view(receive_mac_->next(body)))) {
+    close();
+    throw ChannelError(peer_ + " sent a message whose seal does not match this session's key (forged, replayed or altered)");
+  }
+  return decode(body);
 }
 
 asio::awaitable<void> Channel::refuse(std::string reason) {

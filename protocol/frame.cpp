@@ -22,6 +22,11 @@ void append_frame(std::string& out, std::string_view payload, std::uint32_t max_
   out.append(payload);
 }
 
+void FrameDecoder::set_max_frame(std::uint32_t max_frame) {
+  max_frame_ = max_frame;
+  check_header();
+}
+
 void FrameDecoder::feed(std::string_view bytes) {
   if (start_ > 0 && start_ >= buffer_.size() / 2) {  // drop consumed bytes now and then
     buffer_.erase(0, start_);

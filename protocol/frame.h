@@ -14,6 +14,8 @@ namespace baton::protocol {
 
 inline constexpr std::size_t kFrameHeaderBytes = 4;
 inline constexpr std::uint32_t kDefaultMaxFrame = 16u << 20;  // 16 MiB: a plan of ~100k chunks
+// The cap while a peer has not authenticated: a Hello, a Proof or a Refusal fits.
+inline constexpr std::uint32_t kHandshakeMaxFrame = 4096;
 
 class FrameError : public std::runtime_error {
  public:
@@ -27,6 +29,10 @@ void append_frame(std::string& out, std::string_view payload, std::uint32_t max_
 class FrameDecoder {
  public:
   explicit FrameDecoder(std::uint32_t max_frame = kDefaultMaxFrame) : max_frame_(max_frame) {}
+
+  // Lowers or raises the cap for frames not yet announced (a handshake reads under a
+  // small one).
+  void set_max_frame(std::uint32_t max_frame);
 
   // Adds received bytes. Throws FrameError when a header announces more than the cap.
   void feed(std::string_view bytes);

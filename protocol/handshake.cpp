@@ -1,18 +1,26 @@
 #include "protocol/handshake.h"
 
-#include "protocol/auth.h"
+#include "security/key_schedule.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 namespace baton::protocol {
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+std::chrono::milliseconds left(Clock::time_point deadline) {
+  return std::max(std::chrono::milliseconds(1),
+                  std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
+}
+
 // The peer's next message, which must be `expected`; a Refusal or anything else ends the
 // handshake.
 asio::awaitable<Envelope> expect(Channel& channel, Envelope::BodyCase expected, std::string_view name,
-                                 std::chrono::milliseconds timeout) {
-  Envelope envelope = co_await channel.receive(timeout);
+                                 Clock::time_point deadline) {
+  Envelope envelope = co_await channel.receive(left(deadline));
   if (envelope.body_case() == Envelope::kRefusal) {
     channel.close();
     throw AuthError(channel.peer() + " refused us: " + envelope.refusal().reason());
@@ -25,40 +33,64 @@ asio::awaitable<Envelope> expect(Channel& channel, Envelope::BodyCase expected, 
   co_return envelope;
 }
 
-}  // namespace
+asio::awaitable<void> send_hello(Channel& channel, const security::Hello& hello, Clock::time_point deadline) {
+  Envelope envelope;
+  envelope.mutable_hello()->set_role(hello.role);
+  envelope.mutable_hello()->set_node_id(hello.node_id);
+  envelope.mutable_hello()->set_nonce(hello.nonce);
+  co_await channel.send(std::move(envelope), left(deadline));
+}
 
-asio::awaitable<std::string> handshake(Channel& channel, Identity self, std::string peer_role,
-                                       std::chrono::milliseconds timeout) {
-  const std::string nonce = make_nonce();
-  Envelope hello;
-  hello.mutable_hello()->set_role(self.role);
-  hello.mutable_hello()->set_node_id(self.node_id);
-  hello.mutable_hello()->set_nonce(nonce);
-  co_await channel.send(std::move(hello), timeout);
-
-  const Envelope theirs = co_await expect(channel, Envelope::kHello, "hello", timeout);
-  const Hello& peer = theirs.hello();
-  if (peer.role() != peer_role || peer.nonce().size() != kNonceBytes || peer.node_id().empty() ||
-      peer.node_id().size() > 256) {
-    const std::string why = "a " + peer_role + " with a " + std::to_string(kNonceBytes) +
-                            "-byte nonce and a node id of 1 to 256 bytes was expected";
+asio::awaitable<security::Hello> receive_hello(Channel& channel, const std::string& peer_role, Clock::time_point deadline) {
+  const Envelope envelope = co_await expect(channel, Envelope::kHello, "hello", deadline);
+  security::Hello hello{.role = envelope.hello().role(), .node_id = envelope.hello().node_id(),
+                        .nonce = envelope.hello().nonce()};
+  if (const std::string why = security::check_hello(hello, peer_role); !why.empty()) {
     co_await channel.refuse(why);
     throw AuthError(channel.peer() + ": " + why);
   }
+  co_return hello;
+}
 
-  Envelope proof;
-  proof.mutable_proof()->set_mac(prove(self.secret, {.role = self.role, .node_id = self.node_id,
-                                                     .verifier_nonce = peer.nonce(), .prover_nonce = nonce}));
-  co_await channel.send(std::move(proof), timeout);
+asio::awaitable<void> send_proof(Channel& channel, const security::Mac& mac, Clock::time_point deadline) {
+  Envelope envelope;
+  envelope.mutable_proof()->set_mac(std::string(security::view(mac)));
+  co_await channel.send(std::move(envelope), left(deadline));
+}
 
-  const Envelope answer = co_await expect(channel, Envelope::kProof, "proof", timeout);
-  if (!verify(self.secret, {.role = peer.role(), .node_id = peer.node_id(), .verifier_nonce = nonce,
-                            .prover_nonce = peer.nonce()},
-              answer.proof().mac())) {
+asio::awaitable<void> check_proof(Channel& channel, const security::Mac& expected, const std::string& peer_id,
+                                  Clock::time_point deadline) {
+  const Envelope answer = co_await expect(channel, Envelope::kProof, "proof", deadline);
+  if (!security::equal_in_constant_time(answer.proof().mac(), security::view(expected))) {
     co_await channel.refuse("authentication failed: the proof does not match this cluster's secret");
-    throw AuthError(channel.peer() + " (" + peer.node_id() + ") failed authentication: wrong cluster secret");
+    throw AuthError(channel.peer() + " (" + peer_id + ") failed authentication: wrong cluster secret");
   }
-  co_return peer.node_id();
+}
+
+}  // namespace
+
+asio::awaitable<std::string> handshake(Channel& channel, Side side, Identity self, std::string peer_role,
+                                       std::chrono::milliseconds deadline_after) {
+  const Clock::time_point deadline = Clock::now() + deadline_after;
+  channel.limit_frames(kHandshakeMaxFrame);
+  const security::Hello mine = security::make_hello(self.role, self.node_id);
+  if (side == Side::initiator) {
+    co_await send_hello(channel, mine, deadline);
+    const security::Hello theirs = co_await receive_hello(channel, peer_role, deadline);
+    const security::SessionKeys keys = security::derive_session_keys(self.secret, "control", mine, theirs);
+    co_await send_proof(channel, keys.initiator_finished, deadline);
+    co_await check_proof(channel, keys.responder_finished, theirs.node_id, deadline);
+    channel.protect(keys.initiator_to_responder, keys.responder_to_initiator);
+    co_return theirs.node_id;
+  }
+  const security::Hello theirs = co_await receive_hello(channel, peer_role, deadline);
+  co_await send_hello(channel, mine, deadline);
+  const security::SessionKeys keys = security::derive_session_keys(self.secret, "control", theirs, mine);
+  // The responder checks before it proves anything (docs/security.md).
+  co_await check_proof(channel, keys.initiator_finished, theirs.node_id, deadline);
+  co_await send_proof(channel, keys.responder_finished, deadline);
+  channel.protect(keys.responder_to_initiator, keys.initiator_to_responder);
+  co_return theirs.node_id;
 }
 
 std::string load_secret(const std::string& path) {
@@ -68,9 +100,9 @@ std::string load_secret(const std::string& path) {
   bytes << file.rdbuf();
   std::string secret = bytes.str();
   while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
-  if (secret.size() < kMinSecretBytes) {
+  if (secret.size() < security::kMinSecretBytes) {
     throw std::runtime_error("the cluster secret in " + path + " has " + std::to_string(secret.size()) +
-                             " bytes; at least " + std::to_string(kMinSecretBytes) + " are needed");
+                             " bytes; at least " + std::to_string(security::kMinSecretBytes) + " are needed");
   }
   return secret;
 }

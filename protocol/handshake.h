@@ -1,6 +1,9 @@
-// The mutual handshake that opens every control session (docs/runtime.md, step 1): both
-// sides send Hello with a fresh nonce, then a Proof over both nonces (auth.h), and check
-// the peer's. Nothing else is read before both proofs check out.
+// The mutual handshake that opens every control session (docs/security.md): the agent
+// (initiator) and the coordinator (responder) exchange Hellos with fresh nonces, then
+// Finished proofs from the key schedule in security/key_schedule.h, the initiator's first;
+// the responder proves only once it has checked the initiator's. Nothing else is read
+// before both proofs check out, frames are capped at kHandshakeMaxFrame until then, and
+// afterwards every message on the channel is sealed with the session's keys.
 #pragma once
 
 #include "protocol/channel.h"
@@ -10,7 +13,6 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 
 namespace baton::protocol {
 
@@ -22,20 +24,24 @@ class AuthError : public std::runtime_error {
 struct Identity {
   std::string role;     // "coordinator" or "agent"
   std::string node_id;  // this side's id
-  std::string secret;   // the cluster's shared secret (at least kMinSecretBytes)
+  std::string secret;   // the cluster's shared secret (at least security::kMinSecretBytes)
 };
 
-// Runs the handshake and returns the peer's node id. A peer with another role than
-// `peer_role`, a wrong proof or a Refusal ends it: the peer is told why (Refusal) and
-// AuthError is thrown. Channel errors propagate as they are.
+// Which end of the connection this side is: the one that connected initiates.
+enum class Side { initiator, responder };
+
+// Runs the handshake within `deadline` (all of it, not per message) and returns the
+// peer's node id; the channel is then protected (Channel::protect). A peer with another
+// role than `peer_role`, a wrong proof or a Refusal ends it: the peer is told why
+// (Refusal) and AuthError is thrown. Channel errors propagate as they are.
 // (Parameters are taken by value: a coroutine's reference parameters could outlive the
 // caller's temporaries.)
-asio::awaitable<std::string> handshake(Channel& channel, Identity self, std::string peer_role,
-                                       std::chrono::milliseconds timeout);
+asio::awaitable<std::string> handshake(Channel& channel, Side side, Identity self, std::string peer_role,
+                                       std::chrono::milliseconds deadline);
 
 // Reads the cluster's secret from a file (trailing newlines dropped). Throws
 // std::runtime_error naming the file if it cannot be read or holds fewer than
-// kMinSecretBytes bytes.
+// security::kMinSecretBytes bytes.
 std::string load_secret(const std::string& path);
 
 }  // namespace baton::protocol

@@ -67,7 +67,7 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
   std::string node;
   bool registered = false;
   try {
-    node = co_await protocol::handshake(*channel, self_, "agent", timeout);
+    node = co_await protocol::handshake(*channel, protocol::Side::responder, self_, "agent", timeout);
     const protocol::Envelope first = co_await channel->receive(timeout);
     if (first.body_case() != protocol::Envelope::kRegister || first.register_().node_id() != node) {
       co_await channel->refuse("expected register for node " + node + ", got " + std::string(protocol::type_name(first)));

@@ -111,9 +111,11 @@ BOOST_AUTO_TEST_CASE(an_agent_with_the_wrong_secret_is_never_registered) {
   BOOST_REQUIRE(status == 200);
   BOOST_TEST(body.at("agents").size() == 1u, body.dump());
   BOOST_TEST(body.at("agents")[0].at("node").get<std::string>() == "good");
-  // Each side checks the other's proof: whichever notices first says so and refuses.
-  BOOST_TEST(cluster.agent_log("evil").find("failed authentication: wrong cluster secret") != std::string::npos,
+  // The agent proves first; the coordinator checks before it proves anything and refuses.
+  BOOST_TEST(cluster.agent_log("evil").find("refused us: authentication failed") != std::string::npos,
              cluster.agent_log("evil"));
+  BOOST_TEST(cluster.coordinator_log().find("failed authentication: wrong cluster secret") != std::string::npos,
+             cluster.coordinator_log());
   BOOST_TEST(cluster.coordinator_log().find("agent evil registered") == std::string::npos, cluster.coordinator_log());
 }
 

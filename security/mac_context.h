@@ -1,0 +1,33 @@
+// An HMAC-SHA256 key set up once (OpenSSL's EVP_MAC), then used for any number of
+// messages: each compute() starts from a copy of the keyed state, so a per-frame MAC
+// costs the message's hashing and not the key's two extra blocks.
+#pragma once
+
+#include "security/hmac.h"
+
+#include <initializer_list>
+#include <memory>
+#include <string_view>
+
+struct evp_mac_ctx_st;
+
+namespace baton::security {
+
+class MacContext {
+ public:
+  explicit MacContext(std::string_view key);
+  ~MacContext();
+  MacContext(MacContext&&) noexcept;
+  MacContext& operator=(MacContext&&) noexcept;
+
+  // HMAC-SHA256(key, parts[0] || parts[1] || ...). Throws std::runtime_error if OpenSSL fails.
+  Mac compute(std::initializer_list<std::string_view> parts) const;
+
+ private:
+  struct Free {
+    void operator()(evp_mac_ctx_st* ctx) const noexcept;
+  };
+  std::unique_ptr<evp_mac_ctx_st, Free> keyed_;
+};
+
+}  // namespace baton::security
