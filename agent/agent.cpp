@@ -236,7 +236,8 @@ void Agent::handle_plan(const protocol::Plan& plan) {
     say("job " + plan.job() + ": plan refused: " + reason);
   } else {
     data_.set_runner(nullptr);
-    runner_ = std::make_unique<StepRunner>(context_, storage_, plan, options_.steps);
+    runner_ = std::make_unique<StepRunner>(context_, storage_, plan,
+                                           transport::NodeIdentity{options_.node_id, options_.secret}, options_.steps);
     data_.set_runner(runner_.get());
     job_state_ = "running";
     steps_done_ = 0;

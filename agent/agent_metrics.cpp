@@ -28,6 +28,8 @@ std::string error_kind(std::error_code error) {
     case errc::provider_unavailable: return "provider_unavailable";
     case errc::fabric_error: return "fabric_error";
     case errc::bad_address: return "bad_address";
+    case errc::authentication_failed: return "authentication_failed";
+    case errc::frame_authentication_failed: return "frame_authentication_failed";
   }
   return error.message();
 }

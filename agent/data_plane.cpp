@@ -9,7 +9,8 @@
 
 namespace baton::agent {
 
-DataPlane::DataPlane(transport::Context& context, const std::string& address) : context_(context) {
+DataPlane::DataPlane(transport::Context& context, const std::string& address, transport::NodeIdentity self)
+    : context_(context), self_(std::move(self)) {
   transport::Listening listening = context.listen(address);
   if (listening.error) {
     throw std::runtime_error("cannot listen for data at " + address + ": " + listening.error.message() + " " +
@@ -37,12 +38,16 @@ transport::Task<void> DataPlane::accept_loop(std::shared_ptr<bool> running) {
 
 transport::Task<void> DataPlane::serve(std::unique_ptr<transport::Connection> connection,
                                        std::shared_ptr<bool> running) {
+  // Nothing is read from a sender but its handshake until it has proven the secret.
+  const transport::Authentication sender =
+      co_await transport::authenticate_as_receiver(*connection, self_, handshake_deadline);
+  if (!sender.ok()) co_return;
   // One connection carries one sender's chunks of a step, one flow after another.
   while (*running) {
     std::function<void(const transport::FlowReport&)> finished;
     auto resolve = [&](const transport::FlowSpec& flow) -> transport::ResolvedSink {
       if (runner_ == nullptr) return {nullptr, "this agent runs no job"};
-      IncomingFlow incoming = runner_->resolve(flow);
+      IncomingFlow incoming = runner_->resolve(flow, sender.peer);
       finished = std::move(incoming.finished);
       return incoming.resolved;
     };

@@ -1,11 +1,14 @@
-// The node's data listener: accepts connections from peer agents at any time and hands
-// each incoming flow to the step runner of the job in progress, which decides where its
-// bytes go or refuses it (docs/runtime.md, "The data plane").
+// The node's data listener: accepts connections from peer agents at any time, has each
+// sender prove the cluster secret and its node id (transport/authenticate.h) within a few
+// seconds, and hands each incoming flow, with the node it comes from, to the step runner
+// of the job in progress, which decides where its bytes go or refuses it (docs/runtime.md,
+// "The data plane"; docs/security.md).
 //
 // Threading: runs on the transport context's executor.
 #pragma once
 
 #include "agent/step_runner.h"
+#include "transport/authenticate.h"
 #include "transport/context.h"
 
 #include <memory>
@@ -15,9 +18,12 @@ namespace baton::agent {
 
 class DataPlane {
  public:
-  // Listens at `address` (TCP "host:port", port 0 = any). Throws std::runtime_error
-  // naming the address when it cannot.
-  DataPlane(transport::Context& context, const std::string& address);
+  // How long a sender has to authenticate after connecting.
+  static constexpr std::chrono::milliseconds handshake_deadline{5000};
+
+  // Listens at `address` (TCP "host:port", port 0 = any) for senders that prove `self`'s
+  // cluster secret. Throws std::runtime_error naming the address when it cannot.
+  DataPlane(transport::Context& context, const std::string& address, transport::NodeIdentity self);
   ~DataPlane();
   DataPlane(const DataPlane&) = delete;
   DataPlane& operator=(const DataPlane&) = delete;
@@ -38,6 +44,7 @@ class DataPlane {
   transport::Task<void> serve(std::unique_ptr<transport::Connection> connection, std::shared_ptr<bool> running);
 
   transport::Context& context_;
+  transport::NodeIdentity self_;
   std::unique_ptr<transport::Listener> listener_;
   StepRunner* runner_ = nullptr;
   std::shared_ptr<bool> running_ = std::make_shared<bool>(false);

@@ -41,7 +41,8 @@ EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<
   auto opened = transport::open_context(p.io.get_executor(), options.transport);
   if (!opened.context) throw std::runtime_error("embedded agent " + options.node_id + ": transport: " + opened.detail);
   p.context = std::move(opened.context);
-  p.data = std::make_unique<agent::DataPlane>(*p.context, options.data_address);
+  p.data = std::make_unique<agent::DataPlane>(*p.context, options.data_address,
+                                              transport::NodeIdentity{options.node_id, options.secret});
   agent::AgentOptions agent_options{.node_id = options.node_id,
                                     .coordinator = options.coordinator,
                                     .secret = options.secret,

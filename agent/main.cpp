@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
     auto opened = baton::transport::open_context(io.get_executor(), config.transport);
     if (!opened.context) throw std::runtime_error("transport: " + opened.detail);
     baton::transport::Context& context = *opened.context;
-    baton::agent::DataPlane data(context, config.data_address);
+    baton::agent::DataPlane data(context, config.data_address, {config.node_id, config.secret});
     baton::agent::FileStorage storage(root);
     baton::agent::AgentOptions options{.node_id = config.node_id, .coordinator = config.coordinator,
                                        .secret = config.secret, .rate = config.rate,

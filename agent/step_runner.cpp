@@ -17,6 +17,7 @@ namespace baton::agent {
 struct StepRunner::StepState {
   struct Incoming {
     const protocol::Chunk* chunk = nullptr;
+    const std::string* sender = nullptr;  // the node the plan has send it
     std::unique_ptr<transport::Sink> file;
     std::unique_ptr<ShiftedSink> sink;
     bool started = false;
@@ -29,6 +30,7 @@ struct StepRunner::StepState {
   std::size_t incoming_done = 0;
   std::size_t sends_running = 0;
   std::uint64_t bytes_sent = 0;
+  std::vector<protocol::ChunkDigest> sent;  // one per chunk sent and acknowledged
   std::shared_ptr<metrics::Registry> metrics;  // the runner's options', shared with late flows
   std::string error;  // the first failure
   std::vector<transport::Connection*> connections;
@@ -47,8 +49,10 @@ struct StepRunner::StepState {
   bool complete() const { return !error.empty() || (incoming_done == incoming.size() && sends_running == 0); }
 };
 
-StepRunner::StepRunner(transport::Context& context, Storage& storage, protocol::Plan plan, StepOptions options)
-    : context_(context), storage_(storage), plan_(std::move(plan)), options_(options), wake_(context.executor()) {}
+StepRunner::StepRunner(transport::Context& context, Storage& storage, protocol::Plan plan, transport::NodeIdentity self,
+                       StepOptions options)
+    : context_(context), storage_(storage), plan_(std::move(plan)), self_(std::move(self)), options_(options),
+      wake_(context.executor()) {}
 
 StepRunner::~StepRunner() {
   if (current_) {
@@ -83,6 +87,7 @@ std::shared_ptr<StepRunner::StepState> StepRunner::prepare(std::uint32_t index) 
       for (const protocol::Chunk& chunk : flow.chunks()) {
         StepState::Incoming in;
         in.chunk = &chunk;
+        in.sender = &flow.peer();
         try {
           in.file = storage_.sink(chunk.dst_file());
         } catch (const std::exception& e) {
@@ -166,6 +171,7 @@ transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index) {
     digest->set_xxh3(in.checksum);
     received += in.chunk->length();
   }
+  for (const protocol::ChunkDigest& digest : state->sent) *report.add_sent() = digest;
   report.set_ok(state->error.empty());
   report.set_error(state->error);
   report.set_bytes(received + state->bytes_sent);
@@ -188,31 +194,12 @@ transport::Task<void> StepRunner::send(std::shared_ptr<StepState> state, const p
   } else {
     transport::Connection& connection = *connected.connection;
     state->connections.push_back(&connection);
-    transport::SteadyPacer pacer({.rate_bytes_per_second = static_cast<std::uint64_t>(flow.rate()), .burst_bytes = 0},
-                                 nullptr, std::chrono::steady_clock::now());
-    for (const protocol::Chunk& chunk : flow.chunks()) {
-      std::unique_ptr<transport::Source> file;
-      try {
-        file = storage_.source(chunk.src_file());
-      } catch (const std::exception& e) {
-        state->fail(where + ": " + e.what());
-        break;
-      }
-      const ShiftedSource source(*file, chunk.stream_offset(), chunk.src_offset(), chunk.length());
-      const transport::FlowSpec spec{.job = state->job, .step = state->step, .offset = chunk.stream_offset(),
-                                     .length = chunk.length()};
-      if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "sent"}}, 1);
-      const transport::FlowReport sent =
-          co_await transport::send_flow(connection, spec, source, pacer, context_.pool(), send_options());
-      if (state->metrics) {
-        state->metrics->adjust("baton_agent_flows_active", {{"direction", "sent"}}, -1);
-        count_flow(*state->metrics, "sent", sent.bytes_verified, sent.error);
-      }
-      if (!sent.ok()) {
-        state->fail(where + ": transfer " + std::to_string(chunk.transfer()) + ": " + sent.describe());
-        break;
-      }
-      state->bytes_sent += chunk.length();
+    const transport::Authentication receiver = co_await transport::authenticate_as_sender(
+        connection, self_, flow.peer(), std::max(context_.options().frame_timeout, std::chrono::milliseconds(5000)));
+    if (receiver.ok()) {
+      co_await send_chunks(state, connection, flow, where);
+    } else {
+      state->fail(where + ": authentication: " + receiver.error.message() + ": " + receiver.detail);
     }
     std::erase(state->connections, &connection);
   }
@@ -220,7 +207,42 @@ transport::Task<void> StepRunner::send(std::shared_ptr<StepState> state, const p
   state->wake();
 }
 
-IncomingFlow StepRunner::resolve(const transport::FlowSpec& flow) {
+transport::Task<void> StepRunner::send_chunks(std::shared_ptr<StepState> state, transport::Connection& connection,
+                                              const protocol::Flow& flow, std::string where) {
+  transport::SteadyPacer pacer({.rate_bytes_per_second = static_cast<std::uint64_t>(flow.rate()), .burst_bytes = 0},
+                               nullptr, std::chrono::steady_clock::now());
+  for (const protocol::Chunk& chunk : flow.chunks()) {
+    std::unique_ptr<transport::Source> file;
+    try {
+      file = storage_.source(chunk.src_file());
+    } catch (const std::exception& e) {
+      state->fail(where + ": " + e.what());
+      co_return;
+    }
+    const ShiftedSource source(*file, chunk.stream_offset(), chunk.src_offset(), chunk.length());
+    const transport::FlowSpec spec{.job = state->job, .step = state->step, .offset = chunk.stream_offset(),
+                                   .length = chunk.length()};
+    if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "sent"}}, 1);
+    const transport::FlowReport sent =
+        co_await transport::send_flow(connection, spec, source, pacer, context_.pool(), send_options());
+    if (state->metrics) {
+      state->metrics->adjust("baton_agent_flows_active", {{"direction", "sent"}}, -1);
+      count_flow(*state->metrics, "sent", sent.bytes_verified, sent.error);
+    }
+    if (!sent.ok()) {
+      state->fail(where + ": transfer " + std::to_string(chunk.transfer()) + ": " + sent.describe());
+      co_return;
+    }
+    state->bytes_sent += chunk.length();
+    protocol::ChunkDigest& digest = state->sent.emplace_back();
+    digest.set_transfer(chunk.transfer());
+    digest.set_dst_offset(chunk.dst_offset());
+    digest.set_length(chunk.length());
+    digest.set_xxh3(sent.checksum);
+  }
+}
+
+IncomingFlow StepRunner::resolve(const transport::FlowSpec& flow, const std::string& sender) {
   // The barrier guarantees a sender starts step s only after every agent reported step
   // s - 1 (or its failed attempt at s): a flow arriving before our own release of its step
   // finds our previous step over, and prepares its step here for run() to pick up.
@@ -235,6 +257,10 @@ IncomingFlow StepRunner::resolve(const transport::FlowSpec& flow) {
   }
   for (StepState::Incoming& in : state->incoming) {
     if (in.chunk->stream_offset() != flow.offset || in.chunk->length() != flow.length) continue;
+    if (*in.sender != sender) {
+      return refuse("the chunk at stream offset " + std::to_string(flow.offset) + " of step " +
+                    std::to_string(flow.step) + " comes from " + *in.sender + " in the plan, not from " + sender);
+    }
     if (in.started) return refuse("the chunk at stream offset " + std::to_string(flow.offset) + " arrived twice");
     in.started = true;
     if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "received"}}, 1);

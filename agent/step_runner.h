@@ -13,6 +13,7 @@
 
 #include "agent/storage.h"
 #include "protocol/baton.pb.h"
+#include "transport/authenticate.h"
 #include "transport/context.h"
 #include "transport/flow.h"
 
@@ -44,8 +45,10 @@ struct IncomingFlow {
 
 class StepRunner {
  public:
-  // `plan` must have passed check_plan. The context and storage outlive the runner.
-  StepRunner(transport::Context& context, Storage& storage, protocol::Plan plan, StepOptions options = {});
+  // `plan` must have passed check_plan. The context and storage outlive the runner. Sends
+  // authenticate as `self` to each receiver (transport/authenticate.h).
+  StepRunner(transport::Context& context, Storage& storage, protocol::Plan plan, transport::NodeIdentity self,
+             StepOptions options = {});
   ~StepRunner();
 
   const protocol::Plan& plan() const noexcept { return plan_; }
@@ -58,7 +61,9 @@ class StepRunner {
   // and run() returns promptly.
   void abort(const std::string& reason);
 
-  IncomingFlow resolve(const transport::FlowSpec& flow);
+  // Where a flow announced by node `sender` (authenticated) goes: only a chunk the plan
+  // has `sender` send to this node in the running step, and only once.
+  IncomingFlow resolve(const transport::FlowSpec& flow, const std::string& sender);
 
  private:
   struct StepState;
@@ -66,6 +71,9 @@ class StepRunner {
   // A fresh state for step `index` with its destinations open; it becomes current_.
   std::shared_ptr<StepState> prepare(std::uint32_t index);
   transport::Task<void> send(std::shared_ptr<StepState> state, const protocol::Flow& flow);
+  // The flow's chunks, one after another, over an authenticated connection.
+  transport::Task<void> send_chunks(std::shared_ptr<StepState> state, transport::Connection& connection,
+                                    const protocol::Flow& flow, std::string where);
   // Chunks that fit this node's pool buffers, and the transport's silence timeout (the
   // same one the data plane receives with).
   transport::SendOptions send_options() const;
@@ -73,6 +81,7 @@ class StepRunner {
   transport::Context& context_;
   Storage& storage_;
   protocol::Plan plan_;
+  transport::NodeIdentity self_;
   StepOptions options_;
   std::shared_ptr<StepState> current_;
   asio::steady_timer wake_;

@@ -7,7 +7,14 @@ namespace baton::transport {
 Task<std::error_code> Connection::send_frame(const HeaderBytes& header, std::span<const std::byte> payload,
                                              std::chrono::milliseconds timeout) {
   if (failure_) co_return failure_;
-  const std::error_code error = co_await do_send(header, payload, timeout);
+  HeaderBytes sealed = header;  // lives in this frame until the send completes
+  try {
+    seal_.seal(sealed);
+  } catch (const std::exception&) {  // OpenSSL failed, or the sequence ran out
+    fail(errc::frame_authentication_failed);
+    co_return failure_;
+  }
+  const std::error_code error = co_await do_send(sealed, payload, timeout);
   if (error) fail(error);
   co_return error;
 }

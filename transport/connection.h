@@ -23,6 +23,7 @@
 #include "transport/async.h"
 #include "transport/buffer.h"
 #include "transport/frame.h"
+#include "transport/frame_seal.h"
 
 namespace baton::transport {
 
@@ -50,7 +51,7 @@ class Connection {
 
   // Receives one frame into the pool buffer `into`: its header and then its payload, which
   // must fit in into.bytes().size() - frame_header_size bytes (else errc::oversized_frame).
-  // The header's structure is checked (decode_header); its fields are the caller's to check.
+  // The header's seal and structure are checked (frame_seal.h); its fields are the caller's to check.
   // If the operation fails while a NIC may still write into the memory (a receive that
   // could not be cancelled), the implementation keeps the buffer (`into` becomes empty) and
   // returns it to the pool only once the NIC has let go: memory is never reused too early.
@@ -61,6 +62,11 @@ class Connection {
   // Senders wait for their ack this way, so a sender never holds a pool buffer while it
   // waits on its peer (which could otherwise deadlock a pool shared by many flows).
   Task<ReceivedFrame> receive_control(std::chrono::milliseconds timeout);
+
+  // Seals every later frame with the session keys of the data-plane handshake
+  // (authenticate.h) and accepts only frames sealed by the peer's: frame_seal.h.
+  void protect(std::string_view send_key, std::string_view receive_key) { seal_.protect(send_key, receive_key); }
+  bool is_protected() const noexcept { return seal_.is_protected(); }
 
   // Records `error` as this connection's failure (if it is the first) and closes it.
   void fail(std::error_code error) noexcept;
@@ -84,8 +90,11 @@ class Connection {
   virtual Task<ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) = 0;
   // Ends pending operations and releases the link; called once, on the first failure.
   virtual void close() noexcept = 0;
+  // Implementations check and decode every received header through this, once per frame.
+  FrameSeal& seal() noexcept { return seal_; }
 
  private:
+  FrameSeal seal_;
   std::error_code failure_;
   std::string stall_diagnosis_;
 };

@@ -25,6 +25,8 @@ class TransportCategory final : public std::error_category {
       case errc::provider_unavailable: return "requested libfabric provider is not available";
       case errc::fabric_error: return "libfabric error";
       case errc::bad_address: return "address could not be parsed";
+      case errc::authentication_failed: return "peer failed authentication";
+      case errc::frame_authentication_failed: return "frame failed authentication (forged, replayed or altered)";
     }
     return "unknown transport error";
   }

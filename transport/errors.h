@@ -28,6 +28,8 @@ enum class errc {
   provider_unavailable,     // the requested libfabric provider is not on this machine
   fabric_error,             // libfabric reported an error (see the report's detail)
   bad_address,              // an address string could not be parsed
+  authentication_failed,    // the peer did not prove the cluster secret, or is not the node expected
+  frame_authentication_failed,  // a frame's seal does not match the session's key: forged, replayed or altered
 };
 
 const std::error_category& transport_category() noexcept;

@@ -6,8 +6,6 @@
 namespace baton::transport {
 namespace {
 
-constexpr std::size_t sealed_bytes = 48;
-
 template <class T>
 void put(HeaderBytes& out, std::size_t at, T value) noexcept {
   for (std::size_t i = 0; i < sizeof(T); ++i) {
@@ -33,6 +31,8 @@ const char* to_string(FrameKind kind) noexcept {
     case FrameKind::end: return "end";
     case FrameKind::ack: return "ack";
     case FrameKind::reject: return "reject";
+    case FrameKind::hello: return "hello";
+    case FrameKind::proof: return "proof";
   }
   return "unknown";
 }
@@ -48,7 +48,7 @@ HeaderBytes encode_header(const FrameHeader& header) noexcept {
   put<std::uint64_t>(out, 24, header.offset);
   put<std::uint64_t>(out, 32, header.range_end);
   put<std::uint64_t>(out, 40, header.checksum);
-  put<std::uint64_t>(out, 48, xxh3_64(std::span<const std::byte>(out).first(sealed_bytes)));
+  put<std::uint64_t>(out, 48, xxh3_64(std::span<const std::byte>(out).first(frame_sealed_bytes)));
   return out;
 }
 
@@ -56,12 +56,17 @@ std::error_code decode_header(std::span<const std::byte, frame_header_size> byte
                               FrameHeader& out) noexcept {
   if (get<std::uint32_t>(bytes, 0) != frame_magic) return errc::bad_magic;
   if (get<std::uint16_t>(bytes, 4) != frame_version) return errc::unsupported_version;
-  if (get<std::uint64_t>(bytes, 48) != xxh3_64(bytes.first(sealed_bytes))) {
+  if (get<std::uint64_t>(bytes, frame_sealed_bytes) != xxh3_64(bytes.first(frame_sealed_bytes))) {
     return errc::header_checksum_mismatch;
   }
+  return decode_fields(bytes, out);
+}
+
+std::error_code decode_fields(std::span<const std::byte, frame_header_size> bytes, FrameHeader& out) noexcept {
+  if (get<std::uint32_t>(bytes, 0) != frame_magic) return errc::bad_magic;
+  if (get<std::uint16_t>(bytes, 4) != frame_version) return errc::unsupported_version;
   const auto kind = get<std::uint16_t>(bytes, 6);
-  if (kind < static_cast<std::uint16_t>(FrameKind::begin) ||
-      kind > static_cast<std::uint16_t>(FrameKind::reject)) {
+  if (kind < static_cast<std::uint16_t>(FrameKind::begin) || kind > static_cast<std::uint16_t>(FrameKind::proof)) {
     return errc::unexpected_frame;
   }
   out.kind = static_cast<FrameKind>(kind);

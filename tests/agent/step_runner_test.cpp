@@ -1,10 +1,12 @@
 // Step runners of two real agents (each its own TCP transport context and data listener
 // on loopback) move registered memory regions by a hand-written plan: bytes land exactly
-// at their destination offsets, reports are truthful, and every failure ends the step
-// with a reason instead of a hang.
+// at their destination offsets, reports are truthful, every failure ends the step with a
+// reason instead of a hang, and only the authenticated node the plan names can write.
 #include "agent/data_plane.h"
 #include "agent/memory_storage.h"
 #include "agent/step_runner.h"
+#include "transport/authenticate.h"
+#include "transport/flow.h"
 #include "transport/open.h"
 
 #include <boost/test/unit_test.hpp>
@@ -23,6 +25,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
+const std::string kSecret = "step-runner-test-cluster-secret";
+
 std::vector<std::byte> pattern(std::size_t n, unsigned seed) {
   std::vector<std::byte> v(n);
   for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::byte>((i * 131 + seed * 7 + i / 251) & 0xff);
@@ -31,16 +35,17 @@ std::vector<std::byte> pattern(std::size_t n, unsigned seed) {
 
 // One agent: a transport context, a data listener and its memory regions.
 struct Node {
-  explicit Node(asio::io_context& io) {
+  Node(asio::io_context& io, std::string name, std::string secret = kSecret) : identity{std::move(name), std::move(secret)} {
     bt::TransportConfig config;
     config.context.pool = {.buffer_count = 8, .buffer_size = 64 * 1024};
     config.context.frame_timeout = 2000ms;
     auto opened = bt::open_context(io.get_executor(), config);
     BOOST_REQUIRE_MESSAGE(opened.context, opened.detail);
     context = std::move(opened.context);
-    data = std::make_unique<ba::DataPlane>(*context, "127.0.0.1:0");
+    data = std::make_unique<ba::DataPlane>(*context, "127.0.0.1:0", identity);
     data->start();
   }
+  bt::NodeIdentity identity;
   std::unique_ptr<bt::Context> context;
   std::unique_ptr<ba::DataPlane> data;
   ba::MemoryStorage storage;
@@ -50,10 +55,21 @@ struct Node {
 // end before the transport contexts go (a pending flow holds pool buffers).
 struct TwoAgents {
   asio::io_context io;
-  Node a{io}, b{io};
+  Node a{io, "a"}, b{io, "b"};
   ~TwoAgents() {
     a.data->stop();
     b.data->stop();
+    io.restart();
+    io.run_for(5s);
+  }
+};
+
+// Three: the third is another member of the cluster, for what a plan does not name.
+struct ThreeAgents {
+  asio::io_context io;
+  Node a{io, "a"}, b{io, "b"}, c{io, "c"};
+  ~ThreeAgents() {
+    for (Node* n : {&a, &b, &c}) n->data->stop();
     io.restart();
     io.run_for(5s);
   }
@@ -137,8 +153,8 @@ BOOST_AUTO_TEST_CASE(chunks_land_at_their_destination_offsets) {
   // Two transfers in one flow: in[1000, 101000) -> out[250000, 350000) and in[200000, 250000) -> out[7, 50007).
   const std::vector<std::array<std::uint64_t, 5>> chunks{{4, 1000, 250'000, 100'000, 0}, {9, 200'000, 7, 50'000, 100'000}};
   Pair plan = one_step(b.data->address(), 0, chunks, chunks);
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, quick());
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
   b.data->set_runner(&receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.sender.ok(), o.sender.error());
@@ -164,8 +180,8 @@ BOOST_AUTO_TEST_CASE(a_paced_flow_takes_as_long_as_its_rate_says) {
   b.storage.register_region("out", out);
   const std::vector<std::array<std::uint64_t, 5>> chunks{{0, 0, 0, 1'000'000, 0}};
   Pair plan = one_step(b.data->address(), 2'000'000, chunks, chunks);  // 1 MB at 2 MB/s: 0.5 s
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, quick());
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
   b.data->set_runner(&receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
@@ -183,8 +199,8 @@ BOOST_AUTO_TEST_CASE(a_chunk_that_never_comes_fails_the_step_in_time) {
   b.storage.register_region("out", out);
   // The receiver expects a second chunk the sender's plan does not have.
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 5000, 0}}, {{0, 0, 0, 5000, 0}, {1, 5000, 5000, 5000, 5000}});
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, quick());
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
   b.data->set_runner(&receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.sender.ok(), o.sender.error());
@@ -194,19 +210,26 @@ BOOST_AUTO_TEST_CASE(a_chunk_that_never_comes_fails_the_step_in_time) {
   BOOST_TEST((o.took < 5s));
 }
 
-// A receiver that accepts and then reads nothing (a hung process): the sender's step times
+// A receiver that accepts, authenticates and then reads nothing (a hung process): the sender's step times
 // out, and its error says what TCP saw on the stuck connection.
 BOOST_AUTO_TEST_CASE(a_step_stuck_on_a_peer_that_reads_nothing_names_the_closed_window) {
   TwoAgents t;
   auto& [io, a, b] = t;
   auto in = pattern(32 << 20, 5);
   a.storage.register_region("in", in);
-  asio::ip::tcp::acceptor hung(io, {asio::ip::address_v4::loopback(), 0});
-  asio::ip::tcp::socket held(io);
-  hung.async_accept(held, [](const asio::error_code&) {});
-  const std::string address = "127.0.0.1:" + std::to_string(hung.local_endpoint().port());
+  // Node b's transport accepts, completes the handshake, then reads nothing.
+  bt::Listening listening = b.context->listen("127.0.0.1:0");
+  BOOST_REQUIRE_MESSAGE(listening.listener, listening.detail);
+  std::unique_ptr<bt::Connection> held;
+  asio::co_spawn(io, [&]() -> bt::Task<void> {
+    bt::Accepted accepted = co_await listening.listener->accept(5s);
+    if (accepted.error) co_return;
+    held = std::move(accepted.connection);
+    co_await bt::authenticate_as_receiver(*held, b.identity, 5s);
+  }, asio::detached);
+  const std::string address = listening.listener->address();
   Pair plan = one_step(address, 0, {{0, 0, 0, in.size(), 0}}, {});
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
   bp::StepReport r;
   bool done = false;
   asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await sender.run(0); done = true; }, asio::detached);
@@ -226,8 +249,8 @@ BOOST_AUTO_TEST_CASE(an_unplanned_chunk_is_refused_and_fails_its_sender) {
   a.storage.register_region("in", in);
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4000, 0}}, {{0, 0, 0, 5000, 0}});
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, quick());
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
   b.data->set_runner(&receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
@@ -242,15 +265,15 @@ BOOST_AUTO_TEST_CASE(a_missing_region_and_an_unreachable_peer_are_named) {
   std::vector<std::byte> out(100);
   b.storage.register_region("out", out);
   Pair plan = one_step("127.0.0.1:1", 0, {{0, 0, 0, 100, 0}}, {{0, 0, 0, 100, 0}});
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, quick());
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
   b.data->set_runner(&receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("cannot connect") != std::string::npos, o.sender.error());
   a.storage.register_region("in", out);
   b.storage.unregister_region("out");
-  ba::StepRunner receiver2(*b.context, b.storage, plan.receiver, quick());
+  ba::StepRunner receiver2(*b.context, b.storage, plan.receiver, b.identity, quick());
   bp::StepReport r;
   bool done = false;
   asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await receiver2.run(0); done = true; }, asio::detached);
@@ -266,11 +289,103 @@ BOOST_AUTO_TEST_CASE(a_step_without_flows_reports_at_once) {
   plan.set_job("j");
   plan.set_job_number(2);
   plan.set_k(1);
-  ba::StepRunner runner(*a.context, a.storage, plan, quick());
+  ba::StepRunner runner(*a.context, a.storage, plan, a.identity, quick());
   bool ok = false;
   asio::co_spawn(io, [&]() -> bt::Task<void> { ok = (co_await runner.run(3)).ok(); }, asio::detached);
   io.run_for(500ms);
   BOOST_TEST(ok);
+}
+
+// The security review's attack: a peer holding no secret connects to a receiver's data
+// port during its step and sends a well-formed flow for a planned chunk. Nothing is
+// written, and the flow is refused before its begin frame is read.
+BOOST_AUTO_TEST_CASE(a_flow_from_a_peer_without_the_secret_writes_nothing) {
+  TwoAgents t;
+  auto& [io, a, b] = t;
+  std::vector<std::byte> out(8192, std::byte{0});
+  b.storage.register_region("out", out);
+  Pair plan = one_step(b.data->address(), 0, {}, {{0, 0, 0, 4096, 0}});
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
+  b.data->set_runner(&receiver);
+  std::vector<std::byte> marker(4096, std::byte{0xEE});
+  const bt::MemorySource source(marker);
+  bt::FlowReport attack;
+  bool receiver_done = false;
+  bp::StepReport r;
+  asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await receiver.run(0); receiver_done = true; }, asio::detached);
+  asio::co_spawn(io, [&]() -> bt::Task<void> {
+    auto connected = co_await a.context->connect(b.data->address());
+    if (connected.error) co_return;
+    bt::SteadyPacer pacer({.rate_bytes_per_second = 0, .burst_bytes = 0}, nullptr, std::chrono::steady_clock::now());
+    // Named, not braced temporaries: GCC 12 mis-destroys those passed into a coroutine.
+    const bt::FlowSpec planned{.job = 1, .step = 0, .offset = 0, .length = 4096};
+    const bt::SendOptions options{};
+    attack = co_await bt::send_flow(*connected.connection, planned, source, pacer, a.context->pool(), options);
+  }, asio::detached);
+  const auto start = std::chrono::steady_clock::now();
+  while (!receiver_done && std::chrono::steady_clock::now() - start < 20s) io.run_one_for(100ms);
+  BOOST_TEST(!attack.ok());
+  BOOST_TEST(!r.ok());
+  BOOST_TEST(r.error().find("1 incoming chunk(s) missing") != std::string::npos, r.error());
+  BOOST_TEST((std::all_of(out.begin(), out.end(), [](std::byte x) { return x == std::byte{0}; })));
+}
+
+BOOST_AUTO_TEST_CASE(a_sender_with_a_wrong_secret_is_refused_on_both_ends) {
+  TwoAgents t;
+  auto& [io, a, b] = t;
+  auto in = pattern(4096, 6);
+  std::vector<std::byte> out(4096, std::byte{0});
+  a.storage.register_region("in", in);
+  b.storage.register_region("out", out);
+  Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, {"a", "not-the-cluster-secret-at-all"}, quick());
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
+  b.data->set_runner(&receiver);
+  const Outcome o = run_step(io, sender, receiver);
+  BOOST_TEST(!o.sender.ok());
+  BOOST_TEST(o.sender.error().find("authentication: ") != std::string::npos, o.sender.error());
+  BOOST_TEST(o.sender.error().find("does not match this cluster's secret") != std::string::npos, o.sender.error());
+  BOOST_TEST(!o.receiver.ok());
+  BOOST_TEST((std::all_of(out.begin(), out.end(), [](std::byte x) { return x == std::byte{0}; })));
+}
+
+// Another member of the cluster (it holds the secret) sends a chunk the plan has node a
+// send: the receiver refuses it, and the sender learns why.
+BOOST_AUTO_TEST_CASE(a_chunk_from_a_node_the_plan_does_not_name_is_refused) {
+  ThreeAgents t;
+  auto& [io, a, b, c] = t;
+  auto in = pattern(4096, 7);
+  std::vector<std::byte> out(4096, std::byte{0});
+  c.storage.register_region("in", in);
+  b.storage.register_region("out", out);
+  Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});
+  ba::StepRunner intruder(*c.context, c.storage, plan.sender, c.identity, quick());
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
+  b.data->set_runner(&receiver);
+  const Outcome o = run_step(io, intruder, receiver);
+  BOOST_TEST(!o.sender.ok());
+  BOOST_TEST(o.sender.error().find("comes from a in the plan, not from c") != std::string::npos, o.sender.error());
+  BOOST_TEST((std::all_of(out.begin(), out.end(), [](std::byte x) { return x == std::byte{0}; })));
+}
+
+// The plan's address leads to another node than the plan's receiver: the sender finds out
+// in the handshake and sends nothing.
+BOOST_AUTO_TEST_CASE(a_sender_that_reaches_another_node_sends_nothing) {
+  ThreeAgents t;
+  auto& [io, a, b, c] = t;
+  auto in = pattern(4096, 8);
+  std::vector<std::byte> out(4096, std::byte{0});
+  a.storage.register_region("in", in);
+  c.storage.register_region("out", out);
+  Pair plan = one_step(c.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});  // peer "b", c's address
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
+  ba::StepRunner receiver(*c.context, c.storage, plan.receiver, c.identity, quick());
+  c.data->set_runner(&receiver);
+  const Outcome o = run_step(io, sender, receiver);
+  BOOST_TEST(!o.sender.ok());
+  BOOST_TEST(o.sender.error().find("expected node 'b' at this address, reached 'c'") != std::string::npos,
+             o.sender.error());
+  BOOST_TEST((std::all_of(out.begin(), out.end(), [](std::byte x) { return x == std::byte{0}; })));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

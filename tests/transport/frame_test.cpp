@@ -30,7 +30,7 @@ BOOST_AUTO_TEST_SUITE(frame)
 BOOST_AUTO_TEST_CASE(layout_matches_the_documented_offsets) {
   const HeaderBytes bytes = encode_header(sample());
   BOOST_TEST(std::memcmp(bytes.data(), "BATN", 4) == 0);
-  BOOST_TEST(read_le(bytes, 4, 2) == 1u);
+  BOOST_TEST(read_le(bytes, 4, 2) == 2u);
   BOOST_TEST(read_le(bytes, 6, 2) == 2u);
   BOOST_TEST(read_le(bytes, 8, 8) == 0x0102030405060708ULL);
   BOOST_TEST(read_le(bytes, 16, 4) == 0xA0B0C0D0u);

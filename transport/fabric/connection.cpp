@@ -66,13 +66,13 @@ Task<Outcome> receive_message(Endpoint& endpoint, std::unique_ptr<Operation>& op
       op, [=] { return fi_trecv(ep, memory, capacity, descriptor, from, tag, 0, context); }, deadline);
 }
 
-ReceivedFrame parse_frame(std::span<std::byte> memory, std::size_t received) {
+ReceivedFrame parse_frame(std::span<std::byte> memory, std::size_t received, FrameSeal& seal) {
   ReceivedFrame frame;
   if (received < frame_header_size) {
     frame.error = errc::truncated_frame;
     return frame;
   }
-  if ((frame.error = decode_header(memory.first<frame_header_size>(), frame.header))) return frame;
+  if ((frame.error = seal.open(memory.first<frame_header_size>(), frame.header))) return frame;
   if (frame.header.length != received - frame_header_size) {
     // A message is all or nothing: fewer bytes than announced means the sender cut it short.
     frame.error = frame.header.length > received - frame_header_size ? errc::truncated_frame : errc::unexpected_frame;
@@ -116,7 +116,7 @@ Task<ReceivedFrame> Connection::do_receive(Buffer& into, std::chrono::millisecon
   if (!op) co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
   into = std::move(op->buffer);
   if (outcome.error) co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
-  co_return parse_frame(memory, op->length);
+  co_return parse_frame(memory, op->length, seal());
 }
 
 Task<ReceivedFrame> Connection::do_receive_control(std::chrono::milliseconds timeout) {
@@ -128,7 +128,7 @@ Task<ReceivedFrame> Connection::do_receive_control(std::chrono::milliseconds tim
   if (!op) co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
   control_ = std::move(op);
   if (outcome.error) co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
-  co_return parse_frame(control_->heap, control_->length);
+  co_return parse_frame(control_->heap, control_->length, seal());
 }
 
 }  // namespace baton::transport::fabric

@@ -82,6 +82,6 @@ Task<Outcome> receive_message(Endpoint& endpoint, std::unique_ptr<Operation>& op
                               std::size_t capacity, Endpoint::time_point deadline);
 
 // Checks a received frame of `received` bytes in `memory` (header, then payload).
-ReceivedFrame parse_frame(std::span<std::byte> memory, std::size_t received);
+ReceivedFrame parse_frame(std::span<std::byte> memory, std::size_t received, FrameSeal& seal);
 
 }  // namespace baton::transport::fabric

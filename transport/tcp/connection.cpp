@@ -101,7 +101,7 @@ Task<ReceivedFrame> Connection::read_frame(std::span<std::byte> into, std::chron
   asio::steady_timer timer(socket_.get_executor());
   const auto header_bytes = into.first<frame_header_size>();
   if ((frame.error = co_await read_exactly(socket_, header_bytes, timer, timeout, false))) co_return frame;
-  if ((frame.error = decode_header(header_bytes, frame.header))) co_return frame;
+  if ((frame.error = seal().open(header_bytes, frame.header))) co_return frame;
   if (frame.header.length > into.size() - frame_header_size) {
     frame.error = errc::oversized_frame;
     co_return frame;
