@@ -1,5 +1,7 @@
 #include "coordinator/daemon/driver.h"
 
+#include "coordinator/daemon/digest_match.h"
+
 #include "coordinator/batonctl/json_input.h"
 #include "coordinator/jobs/agent_plans.h"
 
@@ -397,6 +399,8 @@ asio::awaitable<void> Driver::run(Job& job) {
           failure += (failure.empty() ? "" : "; ") + node + ": " + report->second.error();
         }
       }
+      // End to end: what landed is what was sent, chunk by chunk (digest_match.h).
+      if (all && failure.empty()) failure = match_digests(job.reports);
       ok = all && failure.empty() && !job.cancel_requested;
       if (!ok && !job.cancel_requested) metrics_.add("baton_step_attempts_failed_total");
       if (!ok && !job.cancel_requested && log_) {
