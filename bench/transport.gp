@@ -13,7 +13,7 @@ set boxwidth 0.9
 set key top left
 set grid ytics
 set yrange [0:*]
-plot data using 2:xtic(1) title 'iperf3', '' using 5 title 'iperf3 -l 1M', '' using 3 title 'Baton TCP', '' using 4 title 'Baton fabric (tcp;ofi\_rxm)'
+plot data using 2:xtic(1) title 'iperf3', '' using 5 title 'iperf3 -l 1M', '' using 6 title 'Baton TCP, unsealed', '' using 3 title 'Baton TCP', '' using 4 title 'Baton fabric (tcp;ofi\_rxm)'
 
 set output outdir.'/transport_pacing.svg'
 set title 'Pacing: worst deviation over one-second windows (target ±2 %)'

@@ -44,13 +44,14 @@ awk "$extract"'
     t = field("transport", $0); f = field("flows", $0); rate[f, t] = field("gbit_per_s", $0); flows[f] = 1
   }
   END {
-    print "# flows iperf3 tcp fabric/tcp;ofi_rxm iperf3-l1048576 (Gbit/s)"
+    print "# flows iperf3 tcp fabric/tcp;ofi_rxm iperf3-l1048576 tcp-unsealed (Gbit/s)"
     n = split("1 4 16", order, " ")
     for (i = 1; i <= n; i++) {
       f = order[i]; if (!(f in flows)) continue
-      printf "%s %s %s %s %s\n", f, ((f, "iperf3") in rate ? rate[f, "iperf3"] : "NaN"), ((f, "tcp") in rate ? rate[f, "tcp"] : "NaN"),
+      printf "%s %s %s %s %s %s\n", f, ((f, "iperf3") in rate ? rate[f, "iperf3"] : "NaN"), ((f, "tcp") in rate ? rate[f, "tcp"] : "NaN"),
              ((f, "fabric/tcp;ofi_rxm") in rate ? rate[f, "fabric/tcp;ofi_rxm"] : "NaN"),
-             ((f, "iperf3-l1048576") in rate ? rate[f, "iperf3-l1048576"] : "NaN")
+             ((f, "iperf3-l1048576") in rate ? rate[f, "iperf3-l1048576"] : "NaN"),
+             ((f, "tcp-unsealed") in rate ? rate[f, "tcp-unsealed"] : "NaN")
     }
   }' "$results" > "$out/transport_throughput.dat"
 awk "$extract"'

@@ -1,5 +1,7 @@
 #include "bench/transport_common.h"
 
+#include "transport/authenticate.h"
+
 #include <fstream>
 #include <future>
 #include <optional>
@@ -13,6 +15,8 @@
 
 namespace baton::bench {
 namespace {
+
+const std::string kBenchSecret = "a secret shared by the two bench nodes";
 
 using transport::Task;
 
@@ -103,6 +107,20 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
     }
     sends[i] = std::move(connected.connection);
     receives[i] = std::move(got.connection);
+    if (options.authenticated) {
+      const transport::NodeIdentity sending_node{"bench-sender", kBenchSecret}, receiving_node{"bench-receiver", kBenchSecret};
+      auto receiver_side = asio::co_spawn(
+          receiving.io(), transport::authenticate_as_receiver(*receives[i], receiving_node, std::chrono::seconds(10)),
+          asio::use_future);
+      const auto sender_side = asio::co_spawn(
+          sending.io(), transport::authenticate_as_sender(*sends[i], sending_node, "bench-receiver", std::chrono::seconds(10)),
+          asio::use_future).get();
+      const auto receiver_result = receiver_side.get();
+      if (!sender_side.ok() || !receiver_result.ok()) {
+        result.error = "authentication: " + (sender_side.ok() ? receiver_result.detail : sender_side.detail);
+        break;
+      }
+    }
   }
 
   std::vector<std::future<std::string>> outcomes;

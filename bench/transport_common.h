@@ -28,6 +28,9 @@ struct FlowRunOptions {
   std::uint64_t rate_per_flow = 0;  // bytes/s, 0 = unpaced
   transport::ContextOptions context{};
   bool record_arrivals = false;
+  // Run the data-plane handshake on every connection first, so frames are sealed with
+  // HMAC-SHA256 as between agents (transport/authenticate.h); false keeps XXH3 seals.
+  bool authenticated = true;
 };
 
 struct FlowRunResult {

@@ -1,7 +1,11 @@
 // Loopback throughput of each transport with 1, 4 and 16 flows, side by side with iperf3
 // in the same run, and the ratios (our TCP vs iperf3; fabric vs our TCP).
 //
-//   build/ci/bench/transport_throughput [--quick] [--bytes N] [--repeat R] [--transports tcp,fabric/tcp;ofi_rxm]
+//   build/ci/bench/transport_throughput [--quick] [--bytes N] [--repeat R] [--transports tcp,tcp-unsealed,fabric/tcp;ofi_rxm]
+//
+// Our transports run authenticated, as between agents: the data-plane handshake, then an
+// HMAC-SHA256 seal on every frame. "<transport>-unsealed" skips both (XXH3 seals, as before
+// authentication), for the cost of it side by side: the ratio "tcp/tcp-unsealed".
 //
 // The machine is shared, so the tools alternate (iperf3, iperf3 with writes as large as our
 // frames ("iperf3-l1048576"), ours, fabric, iperf3, ...) for R rounds moving the same bytes,
@@ -104,7 +108,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Loopback throughput of the Baton transports beside iperf3"};
   bool quick = false;
   std::uint64_t bytes = 0;
-  std::string transports = "tcp,fabric/tcp;ofi_rxm";
+  std::string transports = "tcp,tcp-unsealed,fabric/tcp;ofi_rxm";
   std::string flow_list = "1,4,16";
   std::size_t buffer_size = 1 << 20;
   bool with_iperf3 = true;
@@ -112,7 +116,7 @@ int main(int argc, char** argv) {
   int repeat = 0;
   app.add_flag("--quick", quick, "small sizes, one round (CI smoke run)");
   app.add_option("--bytes", bytes, "bytes per run (split across flows); default 4 GiB, 256 MiB with --quick");
-  app.add_option("--transports", transports, "comma-separated: tcp, fabric/<provider>");
+  app.add_option("--transports", transports, "comma-separated: tcp, fabric/<provider>, each optionally -unsealed");
   app.add_option("--flows", flow_list, "comma-separated flow counts");
   app.add_option("--repeat", repeat, "rounds, alternating the tools; medians are compared (default 3, 1 with --quick)");
   app.add_option("--iperf3", with_iperf3, "run iperf3 beside (default true)");
@@ -153,7 +157,9 @@ int main(int argc, char** argv) {
           continue;
         }
         baton::bench::FlowRunOptions options;
-        options.transport = tool;
+        const bool unsealed = tool.ends_with("-unsealed");
+        options.transport = unsealed ? tool.substr(0, tool.size() - std::string_view("-unsealed").size()) : tool;
+        options.authenticated = !unsealed;
         options.flows = flows;
         options.bytes_per_flow = bytes / flows;
         options.context.pool = {.buffer_count = 64, .buffer_size = buffer_size};
@@ -184,6 +190,7 @@ int main(int argc, char** argv) {
     for (const auto& transport : split(transports)) {
       if (transport != "tcp") ratio(transport, "tcp");
     }
+    ratio("tcp", "tcp-unsealed");
     std::cout.flush();
   }
   return 0;
