@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   # toolchain
   g++ cmake ninja-build pkg-config
+  ccache              # rebuilds share unchanged objects between the build trees
   python3             # scripts: run.sh summaries, benchmark chart data
   # libraries
   libboost-test-dev   # Boost.Test: every test suite
