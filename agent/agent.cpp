@@ -187,6 +187,9 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
         case protocol::Envelope::kAbort:
           handle_abort(message.abort());
           break;
+        case protocol::Envelope::kJobEnded:
+          if (runner_ && runner_->plan().job() == message.job_ended().job()) runner_->close();
+          break;
         case protocol::Envelope::kRefusal:
           throw protocol::ChannelError("coordinator refused us: " + message.refusal().reason());
         default:
@@ -252,6 +255,7 @@ void Agent::handle_abort(const protocol::Abort& abort) {
   if (!runner_ || runner_->plan().job() != abort.job()) return;
   say("job " + abort.job() + ": aborted by the coordinator: " + abort.reason());
   runner_->abort(abort.reason());
+  runner_->close();
   job_state_ = "aborted";
   if (!running_step_) asio::co_spawn(context_.executor(), send(job_status()), asio::detached);
   // else: run_step reports the aborted step and then the job status

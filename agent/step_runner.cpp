@@ -243,6 +243,7 @@ transport::Task<void> StepRunner::send_chunks(std::shared_ptr<StepState> state, 
 }
 
 IncomingFlow StepRunner::resolve(const transport::FlowSpec& flow, const std::string& sender) {
+  if (closed_) return {{nullptr, "job " + plan_.job() + " has ended on this node"}, nullptr};
   // The barrier guarantees a sender starts step s only after every agent reported step
   // s - 1 (or its failed attempt at s): a flow arriving before our own release of its step
   // finds our previous step over, and prepares its step here for run() to pick up.

@@ -61,8 +61,12 @@ class StepRunner {
   // and run() returns promptly.
   void abort(const std::string& reason);
 
+  // The job is over (ended or aborted by the coordinator): every later flow is refused.
+  void close() noexcept { closed_ = true; }
+
   // Where a flow announced by node `sender` (authenticated) goes: only a chunk the plan
-  // has `sender` send to this node in the running step, and only once.
+  // has `sender` send to this node in the running step, only once, and nothing once the
+  // job is closed.
   IncomingFlow resolve(const transport::FlowSpec& flow, const std::string& sender);
 
  private:
@@ -84,6 +88,7 @@ class StepRunner {
   transport::NodeIdentity self_;
   StepOptions options_;
   std::shared_ptr<StepState> current_;
+  bool closed_ = false;
   asio::steady_timer wake_;
 };
 

@@ -37,6 +37,7 @@ std::string_view type_name(const Envelope& envelope) {
     case Envelope::kRegistered: return "registered";
     case Envelope::kPlanRefused: return "plan_refused";
     case Envelope::kJobStatus: return "job_status";
+    case Envelope::kJobEnded: return "job_ended";
     case Envelope::BODY_NOT_SET: break;
   }
   return "unknown";

@@ -440,6 +440,11 @@ asio::awaitable<void> Driver::run(Job& job) {
     }
   }
   job.step = static_cast<std::uint32_t>(job.plan->steps.size());
+  for (const auto& [node, plan] : plans) {  // no flow of this job is accepted from now on
+    protocol::Envelope envelope;
+    envelope.mutable_job_ended()->set_job(id);
+    agents_.send(node, std::move(envelope));
+  }
   finish(job, "done", "");
 }
 

@@ -388,4 +388,32 @@ BOOST_AUTO_TEST_CASE(a_sender_that_reaches_another_node_sends_nothing) {
   BOOST_TEST((std::all_of(out.begin(), out.end(), [](std::byte x) { return x == std::byte{0}; })));
 }
 
+// The review overwrote a finished file with the same flow after its job: once the
+// coordinator ends the job, the same sender and the same chunk are refused.
+BOOST_AUTO_TEST_CASE(nothing_is_accepted_after_the_job_ends) {
+  TwoAgents t;
+  auto& [io, a, b] = t;
+  auto in = pattern(4096, 9);
+  std::vector<std::byte> out(4096, std::byte{0});
+  a.storage.register_region("in", in);
+  b.storage.register_region("out", out);
+  Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
+  b.data->set_runner(&receiver);
+  const Outcome first = run_step(io, sender, receiver);
+  BOOST_REQUIRE(first.receiver.ok());
+  receiver.close();
+  std::fill(in.begin(), in.end(), std::byte{0xEE});
+  ba::StepRunner again(*a.context, a.storage, plan.sender, a.identity, quick());
+  bp::StepReport r;
+  bool done = false;
+  asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await again.run(0); done = true; }, asio::detached);
+  const auto start = std::chrono::steady_clock::now();
+  while (!done && std::chrono::steady_clock::now() - start < 20s) io.run_one_for(100ms);
+  BOOST_TEST(!r.ok());
+  BOOST_TEST(r.error().find("job job-1 has ended on this node") != std::string::npos, r.error());
+  BOOST_TEST((out == pattern(4096, 9)));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
