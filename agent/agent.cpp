@@ -3,7 +3,9 @@
 #include "agent/agent_metrics.h"
 #include "protocol/handshake.h"
 
+#include <asio/bind_executor.hpp>
 #include <asio/co_spawn.hpp>
+#include <asio/post.hpp>
 #include <asio/detached.hpp>
 #include <asio/connect.hpp>
 #include <asio/experimental/awaitable_operators.hpp>
@@ -122,6 +124,7 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   for (const std::string& t : options_.transports) reg->add_transports(t);
   reg->set_rate(options_.rate);
   reg->set_pool_bytes(context_.options().pool.buffer_count * context_.options().pool.buffer_size);
+  reg->set_storage_id(options_.storage_id);
   co_await channel->send(std::move(hello), options_.io_timeout);
   const protocol::Envelope answer = co_await channel->receive(options_.io_timeout);
   if (answer.body_case() == protocol::Envelope::kRefusal) {
@@ -187,8 +190,18 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
         case protocol::Envelope::kAbort:
           handle_abort(message.abort());
           break;
+        case protocol::Envelope::kStepCancel: {
+          const protocol::StepCancel& cancel = message.step_cancel();
+          if (runner_ && runner_->plan().job() == cancel.job() && running_step_ == cancel.step()) {
+            runner_->abort("cancelled by the coordinator: " + cancel.reason());
+          }
+          break;
+        }
         case protocol::Envelope::kJobEnded:
-          if (runner_ && runner_->plan().job() == message.job_ended().job()) runner_->close();
+          if (runner_ && runner_->plan().job() == message.job_ended().job()) {
+            runner_->close();
+            asio::co_spawn(context_.executor(), commit(runner_->plan()), asio::detached);
+          }
           break;
         case protocol::Envelope::kRefusal:
           throw protocol::ChannelError("coordinator refused us: " + message.refusal().reason());
@@ -231,6 +244,7 @@ void Agent::handle_plan(const protocol::Plan& plan) {
     reason = "a step of job " + runner_->plan().job() + " is still running";
   } else {
     reason = check_(plan);
+    if (reason.empty()) reason = prepare_staging(plan);
   }
   if (!reason.empty()) {
     answer.mutable_plan_refused()->set_job(plan.job());
@@ -251,11 +265,53 @@ void Agent::handle_plan(const protocol::Plan& plan) {
   asio::co_spawn(context_.executor(), send(std::move(answer)), asio::detached);
 }
 
+std::string Agent::prepare_staging(const protocol::Plan& plan) {
+  if (plan.staged_size() == 0) return "";
+  if (!options_.staging) return "this agent cannot stage in-place destinations (memory regions)";
+  try {
+    for (const protocol::StagedFile& staged : plan.staged()) options_.staging->prepare(staged);
+  } catch (const std::exception& e) {
+    return std::string("cannot stage an in-place destination: ") + e.what();
+  }
+  return "";
+}
+
+transport::Task<void> Agent::commit(protocol::Plan plan) {
+  std::string error;
+  if (plan.staged_size() > 0 && options_.staging) {
+    const auto session_executor = co_await asio::this_coro::executor;
+    co_await asio::post(asio::bind_executor(file_work_.get_executor(), asio::use_awaitable));
+    try {
+      for (const protocol::StagedFile& staged : plan.staged()) {
+        options_.staging->commit(staged, written_ranges(plan, staged.staging()));
+      }
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    co_await asio::post(asio::bind_executor(session_executor, asio::use_awaitable));
+    say("job " + plan.job() + ": " + (error.empty() ? std::to_string(plan.staged_size()) + " staged file(s) in place"
+                                                    : "staged files not put in place: " + error));
+  }
+  protocol::Envelope answer;
+  answer.mutable_job_committed()->set_job(plan.job());
+  answer.mutable_job_committed()->set_error(error);
+  co_await send(std::move(answer));
+}
+
 void Agent::handle_abort(const protocol::Abort& abort) {
   if (!runner_ || runner_->plan().job() != abort.job()) return;
   say("job " + abort.job() + ": aborted by the coordinator: " + abort.reason());
   runner_->abort(abort.reason());
   runner_->close();
+  if (options_.staging) {  // the destinations stay as they were
+    for (const protocol::StagedFile& staged : runner_->plan().staged()) {
+      try {
+        options_.staging->discard(staged);
+      } catch (const std::exception& e) {
+        say("job " + abort.job() + ": cannot remove staging file: " + e.what());
+      }
+    }
+  }
   job_state_ = "aborted";
   if (!running_step_) asio::co_spawn(context_.executor(), send(job_status()), asio::detached);
   // else: run_step reports the aborted step and then the job status

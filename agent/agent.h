@@ -10,10 +10,13 @@
 #pragma once
 
 #include "agent/data_plane.h"
+#include "agent/staging.h"
 #include "agent/step_runner.h"
 #include "agent/storage.h"
 #include "metrics/registry.h"
 #include "protocol/channel.h"
+
+#include <asio/thread_pool.hpp>
 
 #include <chrono>
 #include <functional>
@@ -34,6 +37,11 @@ struct AgentOptions {
   std::chrono::milliseconds io_timeout{5000};
   std::chrono::milliseconds max_backoff{5000};
   StepOptions steps{};
+  // Where this node's objects live (Register.storage_id; agent/file_staging.h).
+  std::string storage_id{};
+  // Stages an in-place job's destinations (agent/staging.h); null: a plan that stages
+  // any is refused (an embedded agent's memory regions).
+  Staging* staging = nullptr;
   // One line per event (connected, plan accepted, step done, ...); nothing when empty.
   std::function<void(std::string_view)> log;
 };
@@ -87,6 +95,11 @@ class Agent {
   transport::Task<void> send_report(protocol::Envelope report);
   void handle_plan(const protocol::Plan& plan);
   void handle_abort(const protocol::Abort& abort);
+  // Stages the plan's in-place destinations; "" or why not (the plan is then refused).
+  std::string prepare_staging(const protocol::Plan& plan);
+  // The job ended at the coordinator: puts its staged files in place, off the session's
+  // thread (the copies may be long), and answers JobCommitted.
+  transport::Task<void> commit(protocol::Plan plan);
   void say(const std::string& line) const;
   protocol::Envelope job_status() const;
 
@@ -109,6 +122,7 @@ class Agent {
   bool running_ = false;
   bool stopped_ = false;
   bool registered_ = false;
+  asio::thread_pool file_work_{1};  // staging commits; joined first on destruction
 };
 
 }  // namespace baton::agent

@@ -120,4 +120,59 @@ std::uint64_t DataRoot::file_size(std::string_view name) const {
   return static_cast<std::uint64_t>(st.st_size);
 }
 
+bool DataRoot::exists(std::string_view name) const {
+  require_name(name);
+  open_how how{};
+  how.flags = O_PATH | O_CLOEXEC;
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+  long fd;
+  do fd = ::syscall(SYS_openat2, dir_.get(), std::string(name).c_str(), &how, sizeof how);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0 && errno == ENOENT) return false;
+  if (fd < 0) throw_open_error(errno, name, path_);
+  ::close(static_cast<int>(fd));
+  return true;
+}
+
+Fd DataRoot::parent_of(std::string_view name) const {
+  const auto slash = name.rfind('/');
+  const std::string parent = slash == std::string_view::npos ? std::string(".") : std::string(name.substr(0, slash));
+  return open_beneath(dir_.get(), parent, O_RDONLY | O_DIRECTORY, 0, name);
+}
+
+namespace {
+
+std::string_view base_name(std::string_view name) {
+  const auto slash = name.rfind('/');
+  return slash == std::string_view::npos ? name : name.substr(slash + 1);
+}
+
+std::string_view directory_of(std::string_view name) {
+  const auto slash = name.rfind('/');
+  return slash == std::string_view::npos ? std::string_view{} : name.substr(0, slash);
+}
+
+}  // namespace
+
+void DataRoot::replace(std::string_view from, std::string_view to) const {
+  require_name(from);
+  require_name(to);
+  if (directory_of(from) != directory_of(to)) {
+    throw std::invalid_argument(std::string(from) + " and " + std::string(to) + " are not in one directory");
+  }
+  const Fd dir = parent_of(to);
+  if (::renameat(dir.get(), std::string(base_name(from)).c_str(), dir.get(), std::string(base_name(to)).c_str()) != 0) {
+    throw_open_error(errno, from, path_);
+  }
+  if (::fsync(dir.get()) != 0) throw_open_error(errno, to, path_);
+}
+
+void DataRoot::remove(std::string_view name) const {
+  require_name(name);
+  const Fd dir = parent_of(name);
+  if (::unlinkat(dir.get(), std::string(base_name(name)).c_str(), 0) != 0 && errno != ENOENT) {
+    throw_open_error(errno, name, path_);
+  }
+}
+
 }  // namespace baton::agent

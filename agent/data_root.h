@@ -50,11 +50,20 @@ class DataRoot {
   Fd open_destination(std::string_view name) const;
   // The size of an existing file under the root. Throws like open_source.
   std::uint64_t file_size(std::string_view name) const;
+  // Whether `name` exists under the root (any kind of file). Throws for a bad name.
+  bool exists(std::string_view name) const;
+  // Renames `from` over `to`, two names in one directory under the root, and makes the
+  // rename durable (fsync of that directory). Throws like open_source.
+  void replace(std::string_view from, std::string_view to) const;
+  // Removes `name` if it exists. Throws like open_source for anything but a missing file.
+  void remove(std::string_view name) const;
 
  private:
   Fd open_beneath(int dirfd, const std::string& relative, std::uint64_t flags, std::uint64_t mode,
                   std::string_view name) const;
   void make_parents(std::string_view name) const;
+  // The directory holding `name`, opened beneath the root (for *at calls and fsync).
+  Fd parent_of(std::string_view name) const;
 
   std::filesystem::path path_;
   Fd dir_;

@@ -10,6 +10,7 @@
 #include <asio/post.hpp>
 
 #include <future>
+#include <unistd.h>
 #include <stdexcept>
 #include <thread>
 
@@ -49,6 +50,8 @@ EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<
                                     .rate = options.rate,
                                     .transports = {p.context->name()},
                                     .log = std::move(options.log)};
+  // Regions belong to this process alone; none can be staged.
+  agent_options.storage_id = "memory:" + options.node_id + ":" + std::to_string(::getpid());
   // Plans name regions: a chunk must stay inside its region at both ends.
   agent::PlanObjects regions{
       .check_name = [](const std::string& name) { return name.empty() ? std::string("empty name") : std::string(); },

@@ -4,6 +4,7 @@
 #include "agent/agent.h"
 #include "agent/config.h"
 #include "agent/data_root.h"
+#include "agent/file_staging.h"
 #include "agent/file_storage.h"
 #include "agent/plan_check.h"
 #include "metrics/http_server.h"
@@ -38,11 +39,14 @@ int main(int argc, char** argv) {
     baton::transport::Context& context = *opened.context;
     baton::agent::DataPlane data(context, config.data_address, {config.node_id, config.secret});
     baton::agent::FileStorage storage(root);
+    baton::agent::FileStaging staging(root);
     baton::agent::AgentOptions options{.node_id = config.node_id, .coordinator = config.coordinator,
                                        .secret = config.secret, .rate = config.rate,
                                        .transports = {context.name()}, .log = [&](std::string_view line) {
                                          spdlog::info("{}: {}", config.node_id, line);
                                        }};
+    options.storage_id = baton::agent::storage_id(root);
+    options.staging = &staging;
     baton::agent::Agent agent(context, data, storage, options,
                               [&](const baton::protocol::Plan& plan) { return baton::agent::check_plan(plan, root); });
     data.start();

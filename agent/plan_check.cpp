@@ -115,11 +115,16 @@ std::string check_plan(const protocol::Plan& plan, const PlanObjects& objects) {
       if (!std::isfinite(rate) || rate < 0) return at + ", flow " + to_string(f) + ": bad rate " + to_string(rate);
       if (rate > 0) scheduled = true;
     }
-    // 1-port: in a paced (scheduled) step this agent talks to one peer, which also keeps
-    // the step within k as far as this agent can see (its plan holds only its own flows).
-    // Rate 0 (the all-at-once baseline, every flow at once) is exempt from both.
-    if (scheduled && step.flows_size() > 1)
-      return at + ": " + to_string(step.flows_size()) + " flows in a scheduled step, 1-port allows one";
+    // 1-port: in a paced (scheduled) step this agent sends to one peer and receives from
+    // one, which also keeps the step within k as far as it can see (its plan holds only its
+    // own flows). A node in both clusters (an in-place job) is a sender and a receiver of
+    // the model, with a port each. Rate 0 (the all-at-once baseline) is exempt from both.
+    const auto sends = std::count_if(step.flows().begin(), step.flows().end(), [](const auto& f) { return f.send(); });
+    const auto receives = step.flows_size() - sends;
+    if (scheduled && (sends > 1 || receives > 1)) {
+      return at + ": " + to_string(sends > 1 ? sends : receives) + (sends > 1 ? " send" : " receive") +
+             " flows in a scheduled step, 1-port allows one";
+    }
 
     Ranges stream;  // this step's incoming chunks, in stream_offset space
     std::size_t chunk = 0;

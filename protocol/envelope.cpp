@@ -38,6 +38,8 @@ std::string_view type_name(const Envelope& envelope) {
     case Envelope::kPlanRefused: return "plan_refused";
     case Envelope::kJobStatus: return "job_status";
     case Envelope::kJobEnded: return "job_ended";
+    case Envelope::kStepCancel: return "step_cancel";
+    case Envelope::kJobCommitted: return "job_committed";
     case Envelope::BODY_NOT_SET: break;
   }
   return "unknown";

@@ -85,7 +85,7 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
     }
     AgentInfo info{.node = node, .addresses = {reg.data_addresses().begin(), reg.data_addresses().end()},
                    .transports = {reg.transports().begin(), reg.transports().end()}, .rate = reg.rate(),
-                   .pool_bytes = reg.pool_bytes(), .peer = channel->peer(), .alive = true,
+                   .pool_bytes = reg.pool_bytes(), .storage_id = reg.storage_id(), .peer = channel->peer(), .alive = true,
                    .last_heard = std::chrono::steady_clock::now()};
     agents_[node] = info;
     sessions_[node] = channel;
@@ -95,6 +95,7 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
     answer.mutable_registered()->set_heartbeat_seconds(std::chrono::duration<double>(heartbeat_).count());
     co_await channel->send(std::move(answer), timeout);
     if (log_) log_("agent " + node + " registered from " + channel->peer() + ", data at " + info.addresses.front());
+    if (handler_) handler_(node, first);  // the driver learns of every new session
 
     while (*running && channel->is_open()) {
       const protocol::Envelope message = co_await channel->receive(heartbeat_ * 3);
@@ -107,6 +108,7 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
         case protocol::Envelope::kPlanRefused:
         case protocol::Envelope::kStepReport:
         case protocol::Envelope::kJobStatus:
+        case protocol::Envelope::kJobCommitted:
           if (handler_) handler_(node, message);
           break;
         default:

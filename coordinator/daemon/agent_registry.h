@@ -1,7 +1,8 @@
 // The coordinator's agent registry (docs/runtime.md, "Control sessions" 1–3): accepts
 // agents' control connections, authenticates them with the cluster secret, registers them,
 // echoes their heartbeats and declares an agent dead after three silent intervals. Every
-// other message an agent sends goes to the handler (the job driver).
+// other message an agent sends goes to the handler (the job driver), its Register too
+// (after the agent is registered), so the driver learns of every new session.
 //
 // Threading: everything runs on the io_context's thread.
 #pragma once
@@ -28,6 +29,7 @@ struct AgentInfo {
   std::vector<std::string> transports;
   double rate = 0;
   std::uint64_t pool_bytes = 0;
+  std::string storage_id;               // equal for agents that share a data root
   std::string peer;                     // where its control connection comes from
   bool alive = false;
   std::chrono::steady_clock::time_point last_heard{};

@@ -4,13 +4,17 @@
 
 #include "coordinator/batonctl/json_input.h"
 #include "coordinator/jobs/agent_plans.h"
+#include "coordinator/jobs/staging.h"
 
+#include <asio/bind_executor.hpp>
 #include <asio/co_spawn.hpp>
+#include <asio/post.hpp>
 #include <asio/detached.hpp>
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/use_awaitable.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 
@@ -81,10 +85,21 @@ struct Driver::Job {
   Clock::time_point started{};
   double measured_seconds = 0;
   std::vector<StepRecord> steps;  // finished ones
+  // The nodes known to hold this job's plan: they accepted it, or said so in a JobStatus
+  // after registering. A node that registers anew (a restarted agent) holds nothing until
+  // it accepts the plan again.
+  std::set<std::string> holding;
   // Answers of the current phase, by node.
   std::set<std::string> accepted;
   std::map<std::string, std::string> refused;
   std::map<std::string, protocol::StepReport> reports;
+  // The attempt at step `cancelled_step` ended early (StepCancel, with this reason): an
+  // agent that comes back without having reported it is told again.
+  std::optional<std::uint32_t> cancelled_step;
+  std::string cancel_reason;
+  // Answers to JobEnded: staged files in place, or why not.
+  std::set<std::string> committed;
+  std::map<std::string, std::string> commit_errors;
   // Per-node timing of the steps this coordinator ran (in memory only: a resumed job's
   // earlier steps have their journaled totals but no per-node timing).
   std::map<std::uint32_t, StepTiming> timing;
@@ -161,6 +176,11 @@ std::uint64_t Driver::submit(const std::string& json) {
     for (const std::string& n : unknown) names += (names.empty() ? "" : ", ") + n;
     throw RequestError(400, "unknown nodes (no agent ever registered as): " + names);
   }
+  try {
+    staged_destinations(spec.transfers, storages(spec.clusters));  // an in-place job must be safe to stage
+  } catch (const std::invalid_argument& e) {
+    throw RequestError(400, e.what());
+  }
   const std::uint64_t id = journal_.add_job(json);  // journaled before anything runs
   auto job = std::make_unique<Job>();
   job->id = id;
@@ -195,6 +215,16 @@ std::string Driver::status() const {
          std::to_string(job.plan->steps.size());
 }
 
+std::map<std::string, std::string> Driver::storages(const Clusters& clusters) const {
+  std::map<std::string, std::string> out;
+  for (const auto* list : {&clusters.senders, &clusters.receivers}) {
+    for (const std::string& node : *list) {
+      if (const auto info = agents_.find(node)) out[node] = info->storage_id;
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> Driver::nodes(const Job& job) const {
   std::vector<std::string> all = job.spec.clusters.senders;
   all.insert(all.end(), job.spec.clusters.receivers.begin(), job.spec.clusters.receivers.end());
@@ -202,6 +232,13 @@ std::vector<std::string> Driver::nodes(const Job& job) const {
 }
 
 void Driver::on_job_status(const std::string& node, const protocol::JobStatus& status) {
+  if (current_ && std::to_string(current_->id) == status.job()) {
+    Job& job = *current_;
+    if (status.state() == "aborted") job.holding.erase(node);
+    else job.holding.insert(node);
+    if (job.cancelled_step && !job.reports.contains(node)) send_step_cancel(job, node);
+    wake();
+  }
   if (status.state() != "running") return;
   // An agent still holding a job this coordinator will not run (it ended while the agent
   // was away, or the journal never had it) would refuse every other plan: release it.
@@ -221,15 +258,31 @@ void Driver::on_message(const std::string& node, const protocol::Envelope& messa
     on_job_status(node, message.job_status());
     return;
   }
+  if (message.body_case() == protocol::Envelope::kRegister) {
+    // A new session: the agent may be a new process that lost the plan. One that kept it
+    // says so in the JobStatus that follows its registration.
+    if (current_) current_->holding.erase(node);
+    wake();
+    return;
+  }
   if (!current_) return;
   Job& job = *current_;
   const std::string id = std::to_string(job.id);
   switch (message.body_case()) {
     case protocol::Envelope::kPlanAccepted:
-      if (message.plan_accepted().job() == id) job.accepted.insert(node);
+      if (message.plan_accepted().job() == id) {
+        job.accepted.insert(node);
+        job.holding.insert(node);
+      }
       break;
     case protocol::Envelope::kPlanRefused:
       if (message.plan_refused().job() == id) job.refused[node] = message.plan_refused().reason();
+      break;
+    case protocol::Envelope::kJobCommitted:
+      if (message.job_committed().job() == id) {
+        if (message.job_committed().error().empty()) job.committed.insert(node);
+        else job.commit_errors[node] = message.job_committed().error();
+      }
       break;
     case protocol::Envelope::kStepReport:
       if (message.step_report().job() == id && message.step_report().step() == job.step) {
@@ -249,6 +302,39 @@ asio::awaitable<bool> Driver::wait_until(std::function<bool()> done, Clock::time
     co_await wake_.async_wait(use_nothrow);
   }
   co_return true;
+}
+
+asio::awaitable<std::string> Driver::give_plan_again(Job& job, const std::map<std::string, protocol::Plan>& plans) {
+  std::vector<std::string> missing;
+  for (const auto& [node, plan] : plans) {
+    if (!job.holding.contains(node)) missing.push_back(node);
+  }
+  if (missing.empty()) co_return "";
+  job.accepted.clear();
+  job.refused.clear();
+  for (const std::string& node : missing) {
+    if (log_) log_("job " + std::to_string(job.id) + ": agent " + node + " registered anew; sending its plan again");
+    protocol::Envelope envelope;
+    *envelope.mutable_plan() = plans.at(node);
+    agents_.send(node, std::move(envelope));
+  }
+  co_await wait_until(
+      [&] {
+        return job.cancel_requested || std::ranges::all_of(missing, [&](const std::string& node) {
+                 return job.accepted.contains(node) || job.refused.contains(node);
+               });
+      },
+      Clock::now() + options_.plan_timeout);
+  std::string why;
+  for (const std::string& node : missing) {
+    const auto refused = job.refused.find(node);
+    if (refused != job.refused.end()) {
+      why += (why.empty() ? "" : "; ") + ("agent " + node + " refused the plan again: " + refused->second);
+    } else if (!job.accepted.contains(node) && !job.cancel_requested) {
+      why += (why.empty() ? "" : "; ") + ("agent " + node + " did not answer the plan again in time");
+    }
+  }
+  co_return why;
 }
 
 asio::awaitable<void> Driver::run_loop() {
@@ -285,7 +371,22 @@ asio::awaitable<void> Driver::run(Job& job) {
   const std::string id = std::to_string(job.id);
   job.state = "planning";
   journal_.set_state(job.id, "planning");
-  job.plan = compile_plan(job.spec.clusters, job.spec.transfers, job.spec.platform, job.spec.algorithm);
+  // Planning a large job takes a while: on a thread of its own, so heartbeats and the
+  // API go on meanwhile (the security review's 2.7 s stall declared 9 agents dead).
+  co_await asio::post(asio::bind_executor(planner_.get_executor(), asio::use_awaitable));
+  std::optional<CompiledPlan> compiled;  // job.plan is the io thread's: the API reads it
+  std::string planning_error;
+  try {
+    compiled = compile_plan(job.spec.clusters, job.spec.transfers, job.spec.platform, job.spec.algorithm);
+  } catch (const std::exception& e) {
+    planning_error = e.what();
+  }
+  co_await asio::post(asio::bind_executor(io_.get_executor(), asio::use_awaitable));
+  if (!compiled) {
+    finish(job, "failed", "planning: " + planning_error);
+    co_return;
+  }
+  job.plan = std::move(compiled);
   for (const TransferSpec& t : job.spec.transfers) job.bytes_total += t.length;
   for (const StepRecord& s : job.steps) job.bytes_done += s.bytes;
 
@@ -309,8 +410,16 @@ asio::awaitable<void> Driver::run(Job& job) {
   std::map<std::string, std::string> addresses;
   for (const std::string& n : nodes(job)) addresses[n] = agents_.find(n)->addresses.front();
   const bool unpaced = job.spec.algorithm == schedule::kpbs::Algorithm::all_at_once;
-  const auto plans = build_agent_plans(*job.plan, job.spec.clusters, job.spec.transfers, addresses,
-                                       {.id = id, .number = job.id, .unpaced = unpaced});
+  auto plans = build_agent_plans(*job.plan, job.spec.clusters, job.spec.transfers, addresses,
+                                 {.id = id, .number = job.id, .unpaced = unpaced});
+  // In place: what the job reads is not overwritten before the job ends (staging.h). The
+  // tag holds the submission time, so a stale staging file of another life of job `id`
+  // (a coordinator whose journal was lost) is never taken for this one's.
+  std::string tag = id + "-";
+  for (const char c : job.submitted) {
+    if (std::isalnum(static_cast<unsigned char>(c))) tag += c;
+  }
+  stage_plans(plans, staged_destinations(job.spec.transfers, storages(job.spec.clusters)), tag);
 
   job.state = "running";
   journal_.set_state(job.id, "running");
@@ -361,13 +470,22 @@ asio::awaitable<void> Driver::run(Job& job) {
         // release and waste the attempt.
         co_await wait_until(
             [&] {
-              return job.cancel_requested ||
-                     (all_alive() && std::ranges::all_of(plans, [&](const auto& p) { return job.reports.contains(p.first); }));
+              return job.cancel_requested || (all_alive() && std::ranges::all_of(plans, [&](const auto& p) {
+                                                return job.reports.contains(p.first) || !job.holding.contains(p.first);
+                                              }));
             },
             Clock::now() + options_.agents_timeout);
       }
       ++attempt;
+      // An agent that restarted (kill -9, a reboot) gets its plan again before the release.
+      if (std::string lost = co_await give_plan_again(job, plans); !lost.empty()) {
+        failure = std::move(lost);
+        metrics_.add("baton_step_attempts_failed_total");
+        if (log_) log_("job " + id + " step " + std::to_string(s) + ": attempt " + std::to_string(attempt) + " failed: " + failure);
+        continue;
+      }
       job.reports.clear();
+      job.cancelled_step.reset();
       released = Clock::now();
       for (const auto& [node, plan] : plans) {
         protocol::Envelope envelope;
@@ -378,25 +496,39 @@ asio::awaitable<void> Driver::run(Job& job) {
       const auto timeout = std::max<std::chrono::milliseconds>(
           options_.min_step_timeout, std::chrono::milliseconds(static_cast<std::int64_t>(
                                          std::ceil(step.predicted_seconds * 4000 + 10'000))));
+      const auto failed_report = [&] {
+        return std::ranges::any_of(job.reports, [](const auto& entry) { return !entry.second.ok(); });
+      };
       const bool all = co_await wait_until(
           [&] {
-            if (job.cancel_requested) return true;
+            if (job.cancel_requested || failed_report()) return true;  // a failed node fails the attempt now
             for (const auto& [node, plan] : plans) {
               const auto info = agents_.find(node);
-              if (!info || !info->alive) return true;  // a dead agent fails the step now
+              if (!info || !info->alive) return true;  // so does a dead agent
             }
             return job.reports.size() == plans.size();
           },
           released + timeout);
       measured = std::chrono::duration<double>(Clock::now() - released).count();
       failure.clear();
+      const bool cut_short = all && job.reports.size() < plans.size();
       for (const auto& [node, plan] : plans) {
         const auto report = job.reports.find(node);
         const auto info = agents_.find(node);
         if (report == job.reports.end()) {
-          failure += (failure.empty() ? "" : "; ") + node + (info && info->alive ? " did not report" : " is dead");
+          if (!info || !info->alive) failure += (failure.empty() ? "" : "; ") + node + " is dead";
+          else if (!cut_short) failure += (failure.empty() ? "" : "; ") + node + " did not report";
         } else if (!report->second.ok()) {
           failure += (failure.empty() ? "" : "; ") + node + ": " + report->second.error();
+        }
+      }
+      // The attempt failed elsewhere: the nodes still in it stop waiting for chunks that will
+      // not come, and report (the retry waits for them).
+      if (cut_short || !all) {
+        job.cancelled_step = s;
+        job.cancel_reason = failure.empty() ? "the attempt timed out" : failure;
+        for (const auto& [node, plan] : plans) {
+          if (!job.reports.contains(node)) send_step_cancel(job, node);
         }
       }
       // End to end: what landed is what was sent, chunk by chunk (digest_match.h).
@@ -440,12 +572,51 @@ asio::awaitable<void> Driver::run(Job& job) {
     }
   }
   job.step = static_cast<std::uint32_t>(job.plan->steps.size());
+  if (const std::string why = co_await end_on_agents(job, plans); !why.empty()) {
+    finish(job, "failed", why);
+    co_return;
+  }
+  finish(job, "done", "");
+}
+
+asio::awaitable<std::string> Driver::end_on_agents(Job& job, const std::map<std::string, protocol::Plan>& plans) {
+  const std::string id = std::to_string(job.id);
+  // An agent that restarted since its last step holds no plan, so no staged files to commit.
+  co_await wait_until([&] { return std::ranges::all_of(plans, [&](const auto& p) { return alive(p.first); }); },
+                      Clock::now() + options_.agents_timeout);
+  if (std::string lost = co_await give_plan_again(job, plans); !lost.empty()) co_return lost;
+  job.committed.clear();
+  job.commit_errors.clear();
   for (const auto& [node, plan] : plans) {  // no flow of this job is accepted from now on
     protocol::Envelope envelope;
     envelope.mutable_job_ended()->set_job(id);
     agents_.send(node, std::move(envelope));
   }
-  finish(job, "done", "");
+  co_await wait_until([&] { return job.committed.size() + job.commit_errors.size() == plans.size(); },
+                      Clock::now() + options_.commit_timeout);
+  std::string why;
+  for (const auto& [node, plan] : plans) {
+    const auto error = job.commit_errors.find(node);
+    if (error != job.commit_errors.end()) {
+      why += (why.empty() ? "" : "; ") + ("agent " + node + " could not put its staged files in place: " + error->second);
+    } else if (!job.committed.contains(node)) {
+      why += (why.empty() ? "" : "; ") + ("agent " + node + " did not confirm the end of the job in time");
+    }
+  }
+  co_return why;
+}
+
+void Driver::send_step_cancel(const Job& job, const std::string& node) {
+  protocol::Envelope envelope;
+  envelope.mutable_step_cancel()->set_job(std::to_string(job.id));
+  envelope.mutable_step_cancel()->set_step(*job.cancelled_step);
+  envelope.mutable_step_cancel()->set_reason(job.cancel_reason);
+  agents_.send(node, std::move(envelope));
+}
+
+bool Driver::alive(const std::string& node) const {
+  const auto info = agents_.find(node);
+  return info && info->alive;
 }
 
 Driver::Json Driver::job(std::uint64_t id) const {

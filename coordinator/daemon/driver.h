@@ -3,7 +3,8 @@
 // one at a time behind the papers' barrier, retries a failed step, and journals the job
 // before it starts and at every step. Jobs run one at a time.
 //
-// Threading: everything runs on the io_context's thread; the API reaches it by posting.
+// Threading: everything runs on the io_context's thread (the API reaches it by posting),
+// except compiling a job's plan, which runs on a planner thread while the job waits.
 #pragma once
 
 #include "coordinator/daemon/agent_registry.h"
@@ -14,6 +15,7 @@
 
 #include <asio/io_context.hpp>
 #include <asio/steady_timer.hpp>
+#include <asio/thread_pool.hpp>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -31,6 +33,9 @@ struct DriverOptions {
   // predicted), so an agent's timeout report arrives before the driver gives up on it.
   std::chrono::milliseconds min_step_timeout{35'000};
   std::chrono::milliseconds agents_timeout{30'000};        // a resumed job waits this long for its agents
+  // For every agent to confirm the job's end: staged files of an in-place job are completed
+  // (the bytes the job did not write are copied in) and renamed into place.
+  std::chrono::milliseconds commit_timeout{120'000};
 };
 
 // Bad requests the API answers with an HTTP status.
@@ -78,6 +83,17 @@ class Driver {
   asio::awaitable<void> run_loop();
   asio::awaitable<void> run(Job& job);
   asio::awaitable<bool> wait_until(std::function<bool()> done, std::chrono::steady_clock::time_point deadline);
+  // Sends its plan again to every node of the job that no longer holds it (an agent that
+  // restarted) and waits for their answers: "" when each accepted, else who did not and why.
+  asio::awaitable<std::string> give_plan_again(Job& job, const std::map<std::string, protocol::Plan>& plans);
+  // Ends the job on its agents (JobEnded) and waits for each to answer JobCommitted: "" when
+  // every one did without error, else who did not and why.
+  asio::awaitable<std::string> end_on_agents(Job& job, const std::map<std::string, protocol::Plan>& plans);
+  bool alive(const std::string& node) const;
+  // Tells `node` to end its attempt at job.cancelled_step now (StepCancel).
+  void send_step_cancel(const Job& job, const std::string& node);
+  // Each node's storage id, as its agent registered it.
+  std::map<std::string, std::string> storages(const Clusters& clusters) const;
   void finish(Job& job, const std::string& state, const std::string& error);
   void on_job_status(const std::string& node, const protocol::JobStatus& status);
   std::vector<std::string> nodes(const Job& job) const;
@@ -93,6 +109,7 @@ class Driver {
   Job* current_ = nullptr;
   asio::steady_timer wake_;
   metrics::Registry metrics_;
+  asio::thread_pool planner_{1};  // compiles plans off the io thread; joined first on destruction
 };
 
 }  // namespace baton::coordinator

@@ -105,9 +105,20 @@ BOOST_AUTO_TEST_CASE(unpaced_step_may_have_more_flows_than_k) {
   BOOST_TEST(check() == "");
 }
 
-BOOST_AUTO_TEST_CASE(two_flows_in_a_scheduled_step_break_1_port) {
+// A node in both clusters (an in-place job) has a send port and a receive port.
+BOOST_AUTO_TEST_CASE(one_send_and_one_receive_in_a_scheduled_step_keep_1_port) {
   plan.mutable_steps(2)->mutable_flows(0)->set_rate(1e6);
-  BOOST_TEST(check() == "step 5: 2 flows in a scheduled step, 1-port allows one");
+  BOOST_TEST(check() == "");
+}
+
+BOOST_AUTO_TEST_CASE(two_sends_or_two_receives_in_a_scheduled_step_break_1_port) {
+  plan.mutable_steps(2)->mutable_flows(0)->set_rate(1e6);
+  plan.mutable_steps(2)->mutable_flows(1)->set_send(true);
+  plan.mutable_steps(2)->mutable_flows(1)->set_peer_address("127.0.0.1:9001");
+  BOOST_TEST(check() == "step 5: 2 send flows in a scheduled step, 1-port allows one");
+  plan.mutable_steps(2)->mutable_flows(0)->set_send(false);
+  plan.mutable_steps(2)->mutable_flows(1)->set_send(false);
+  BOOST_TEST(check().starts_with("step 5: 2 receive flows in a scheduled step, 1-port allows one"), check());
 }
 
 BOOST_AUTO_TEST_CASE(negative_or_non_finite_rate_is_refused) {

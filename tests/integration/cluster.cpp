@@ -68,9 +68,10 @@ void Cluster::start_coordinator() {
   agents_address_ = addresses.at("agents").get<std::string>();
 }
 
-void Cluster::crash_and_restart_coordinator(bool forget_state) {
+void Cluster::crash_and_restart_coordinator(bool forget_state, std::chrono::milliseconds down) {
   ::kill(coordinator_->pid(), SIGKILL);
   coordinator_->stop();
+  std::this_thread::sleep_for(down);
   if (forget_state) std::filesystem::remove_all(dir_ / "state");
   // The same addresses, so the agents' configuration still leads here.
   write_coordinator_config(api_, agents_address_);
@@ -100,9 +101,23 @@ void Cluster::start_agent(const std::string& node, const std::string& secret, co
                                       "\"\nsecret_file = \"" + secret_file +
                                       "\"\ndata_root = \"data\"\ndata_address = \"127.0.0.1:0\"\n"
                                       "rate = 100000000\nbuffer_count = 8\nbuffer_size = 262144\n" + extra_config);
-  agents_.emplace_back(node, std::make_unique<Daemon>(
-                                 std::vector<std::string>{BATON_AGENT_PATH, "--config", (home / "agent.toml").string()},
-                                 (home / "agent.log").string()));
+  agents_.emplace_back(node, launch_agent(node));
+}
+
+std::unique_ptr<Daemon> Cluster::launch_agent(const std::string& node) const {
+  const std::filesystem::path home = dir_ / node;
+  return std::make_unique<Daemon>(std::vector<std::string>{BATON_AGENT_PATH, "--config", (home / "agent.toml").string()},
+                                  (home / "agent.log").string());
+}
+
+void Cluster::crash_and_restart_agent(const std::string& node, std::chrono::milliseconds down) {
+  for (auto& [name, agent] : agents_) {
+    if (name != node) continue;
+    ::kill(agent->pid(), SIGKILL);
+    agent->stop();  // reaps it
+    std::this_thread::sleep_for(down);
+    agent = launch_agent(node);
+  }
 }
 
 void Cluster::stop_agent(const std::string& node) {

@@ -27,14 +27,18 @@ class Cluster {
   // cluster's (a wrong one must be refused); `extra_config` lines go into its agent.toml.
   void start_agent(const std::string& node, const std::string& secret = {}, const std::string& extra_config = {});
   void stop_agent(const std::string& node);
+  // Kills the agent with SIGKILL (a crash: nothing flushed, nothing said to anyone) and,
+  // `down` later, starts it again from its configuration: a new process that remembers
+  // nothing but its data root.
+  void crash_and_restart_agent(const std::string& node, std::chrono::milliseconds down);
   // SIGSTOP / SIGCONT: a node that hangs for a while (its peers and the coordinator see
   // silence) and then goes on where it was.
   void pause_agent(const std::string& node);
   void resume_agent(const std::string& node);
   // Kills the coordinator with SIGKILL (a crash: nothing flushed, nothing said to the
-  // agents) and starts a new one on the same addresses, with the same state directory
-  // or, when `forget_state`, an empty one (a lost disk).
-  void crash_and_restart_coordinator(bool forget_state = false);
+  // agents) and, `down` later, starts a new one on the same addresses, with the same state
+  // directory or, when `forget_state`, an empty one (a lost disk).
+  void crash_and_restart_coordinator(bool forget_state = false, std::chrono::milliseconds down = {});
   // Waits until `count` agents are alive in GET /v1/agents; false after `timeout`.
   bool wait_alive(std::size_t count, std::chrono::milliseconds timeout = std::chrono::seconds(20));
 
@@ -63,6 +67,7 @@ class Cluster {
   void write_coordinator_config(const std::string& api, const std::string& agents);
   void start_coordinator();
   void signal_agent(const std::string& node, int signal);
+  std::unique_ptr<Daemon> launch_agent(const std::string& node) const;
 
   std::unique_ptr<Daemon> coordinator_;
   std::vector<std::pair<std::string, std::unique_ptr<Daemon>>> agents_;
