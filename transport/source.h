@@ -10,9 +10,14 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <system_error>
 
 namespace baton::transport {
+
+// "a fifo", "a socket", "a directory", ... for the type bits of a stat(2) st_mode: for
+// errors that refuse what is not a regular file.
+std::string_view file_kind(std::uint32_t st_mode) noexcept;
 
 class Source {
  public:
@@ -43,13 +48,15 @@ class MemorySource final : public Source {
   std::span<const std::byte> bytes_;
 };
 
-// A file opened read-only; chunks are read with pread into a pool buffer.
+// A regular file opened read-only; chunks are read with pread into a pool buffer.
 class FileSource final : public Source {
  public:
-  // Throws std::system_error naming the path if it cannot be opened.
+  // Throws std::system_error naming the path if it cannot be opened or is not a regular
+  // file (a FIFO is refused, never waited on).
   explicit FileSource(const std::string& path);
   // Adopts `fd`, a descriptor open for reading (the agent opens files inside its data
-  // root itself); `name` is for error messages. Throws std::system_error if fstat fails.
+  // root itself); `name` is for error messages. Throws std::system_error (and closes
+  // `fd`) if fstat fails or it is not a regular file.
   FileSource(int fd, const std::string& name);
   ~FileSource() override;
   FileSource(const FileSource&) = delete;
@@ -74,9 +81,11 @@ class MemorySink final : public Sink {
   std::span<std::byte> bytes_;
 };
 
-// A file opened for writing in place (created if missing, never truncated).
+// A regular file opened for writing in place (created if missing, never truncated).
 class FileSink final : public Sink {
  public:
+  // Throws std::system_error naming the path if it cannot be opened or is not a regular
+  // file (a FIFO is refused, never waited on).
   explicit FileSink(const std::string& path);
   // Adopts `fd`, a descriptor open for writing.
   explicit FileSink(int fd) noexcept : fd_(fd) {}
