@@ -1,7 +1,8 @@
 // Runs one agent's part of a job, step by step (docs/runtime.md, "Steps" and "The data
 // plane"): on each release it sends its chunks to their receivers at the planned rate and
 // waits until every chunk due to it has arrived and been verified, then reports the step
-// with one digest per received chunk.
+// with one digest per received chunk. Each file a step names is opened once for the whole
+// step.
 //
 // Incoming flows arrive on the node's data listener (agent/data_plane.h), which asks
 // resolve() where each one goes and calls the answer's `finished` when the flow ends.
