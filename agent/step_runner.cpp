@@ -6,6 +6,8 @@
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
+#include <asio/thread_pool.hpp>
+#include <asio/use_awaitable.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -175,6 +177,11 @@ transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index) {
   }
   state->over = true;
   state->wake_timer = nullptr;
+  // Done means durable: every byte received is on disk before the report says so.
+  if (state->error.empty()) {
+    if (std::string failed = co_await sync_destinations(state); !failed.empty())
+      state->fail("step " + std::to_string(index) + ": " + failed);
+  }
   state->close_files();
 
   std::uint64_t received = 0;
@@ -193,6 +200,29 @@ transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index) {
   report.set_bytes(received + state->bytes_sent);
   report.set_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   co_return report;
+}
+
+namespace {
+
+// Syncs each destination once; "" or the first failure, naming its file.
+transport::Task<std::string> sync_each(std::vector<std::pair<std::string, transport::Sink*>> files) {
+  for (const auto& [name, sink] : files) {
+    if (const std::error_code error = sink->sync()) co_return "cannot make " + name + " durable: " + error.message();
+  }
+  co_return std::string();
+}
+
+}  // namespace
+
+// fdatasync of a large step can take seconds: it runs on a thread of its own, so that the
+// executor keeps serving heartbeats and other connections meanwhile. Nothing else touches
+// the step's destinations then: every flow into them has finished and late ones are refused.
+transport::Task<std::string> StepRunner::sync_destinations(std::shared_ptr<StepState> state) {
+  std::vector<std::pair<std::string, transport::Sink*>> files;
+  for (const auto& [name, sink] : state->destinations) files.emplace_back(name, sink.get());
+  if (files.empty()) co_return std::string();
+  if (!sync_thread_) sync_thread_ = std::make_unique<asio::thread_pool>(1);
+  co_return co_await asio::co_spawn(sync_thread_->get_executor(), sync_each(std::move(files)), asio::use_awaitable);
 }
 
 transport::SendOptions StepRunner::send_options() const {

@@ -132,4 +132,11 @@ std::error_code FileSink::write(std::uint64_t offset, std::span<const std::byte>
   return {};
 }
 
+std::error_code FileSink::sync() {
+  int result;
+  do result = ::fdatasync(fd_);
+  while (result != 0 && errno == EINTR);
+  return result == 0 ? std::error_code{} : last_error();
+}
+
 }  // namespace baton::transport

@@ -34,6 +34,9 @@ class Sink {
   virtual ~Sink() = default;
   // Writes verified bytes at `offset`. An error ends the flow with errc::rejected_by_sink.
   virtual std::error_code write(std::uint64_t offset, std::span<const std::byte> bytes) = 0;
+  // Makes what was written durable (a file: fdatasync). Memory needs nothing. May be
+  // called from another thread than the writes, never at the same time as one.
+  virtual std::error_code sync() { return {}; }
 };
 
 // Memory the caller owns (and keeps alive and unchanged during the flows).
@@ -93,6 +96,8 @@ class FileSink final : public Sink {
   FileSink(const FileSink&) = delete;
   FileSink& operator=(const FileSink&) = delete;
   std::error_code write(std::uint64_t offset, std::span<const std::byte> bytes) override;
+  // fdatasync(2): the data and the size, not the timestamps.
+  std::error_code sync() override;
 
  private:
   int fd_ = -1;

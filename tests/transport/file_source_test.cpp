@@ -1,4 +1,5 @@
-// FileSource and FileSink open regular files only, without ever blocking on a FIFO.
+// FileSource and FileSink open regular files only, without ever blocking on a FIFO, and
+// FileSink::sync reports what fdatasync(2) says.
 #define BOOST_TEST_MODULE transport_files
 #include <boost/test/unit_test.hpp>
 
@@ -7,6 +8,8 @@
 #include "transport/source.h"
 
 #include <array>
+#include <fstream>
+#include <iterator>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -41,4 +44,24 @@ BOOST_AUTO_TEST_CASE(an_adopted_descriptor_that_is_not_a_regular_file_is_refused
   }
   BOOST_TEST(::fcntl(pipe_ends[0], F_GETFD) == -1);  // closed on refusal, as adopted
   ::close(pipe_ends[1]);
+}
+
+BOOST_AUTO_TEST_CASE(sync_reports_what_fdatasync_says) {
+  TempDir dir;
+  const fs::path file = dir.path / "out.bin";
+  {
+    FileSink sink(file.string());
+    const std::string bytes = "durable";
+    BOOST_TEST(!sink.write(3, std::as_bytes(std::span(bytes))));
+    const std::error_code synced = sink.sync();
+    BOOST_TEST(!synced, synced.message());
+  }
+  std::ifstream in(file, std::ios::binary);
+  BOOST_TEST(std::string(std::istreambuf_iterator<char>(in), {}) == std::string("\0\0\0durable", 10));
+  // fdatasync on a pipe fails with EINVAL: the error comes back, it is not swallowed.
+  std::array<int, 2> pipe_ends{};
+  BOOST_REQUIRE(::pipe2(pipe_ends.data(), O_CLOEXEC) == 0);
+  ::close(pipe_ends[0]);
+  FileSink pipe(pipe_ends[1]);
+  BOOST_TEST((pipe.sync() == std::errc::invalid_argument));
 }
