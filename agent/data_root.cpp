@@ -1,5 +1,7 @@
 #include "agent/data_root.h"
 
+#include "transport/source.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <fcntl.h>
@@ -81,9 +83,41 @@ Fd DataRoot::open_beneath(int dirfd, const std::string& relative, std::uint64_t 
   return Fd(static_cast<int>(fd));
 }
 
+std::uint64_t DataRoot::require_regular(int fd, std::string_view name) const {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw_open_error(errno, name, path_);
+  if (!S_ISREG(st.st_mode))
+    throw std::runtime_error(std::string(name) + " is " + std::string(transport::file_kind(st.st_mode)) +
+                             ", not a regular file (under " + path_.string() + ")");
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
+// O_NONBLOCK: opening a FIFO would otherwise wait for its other end for ever (the agent
+// dead to its coordinator). The file is checked on the descriptor actually opened, so a
+// rename between a check and the open cannot slip a FIFO in.
+Fd DataRoot::open_regular(std::string_view name, std::uint64_t flags, std::uint64_t mode) const {
+  Fd fd;
+  try {
+    fd = open_beneath(dir_.get(), std::string(name), flags | O_NONBLOCK, mode, name);
+  } catch (const std::system_error& e) {
+    // A FIFO without a reader or a socket (ENXIO), a directory opened for writing
+    // (EISDIR): the open itself fails, so look at what is there to say what it is.
+    const int error = e.code().value();
+    if (error != ENXIO && error != EISDIR && error != EWOULDBLOCK && error != ENODEV) throw;
+    const Fd probe = open_beneath(dir_.get(), std::string(name), O_PATH, 0, name);
+    require_regular(probe.get(), name);
+    throw;
+  }
+  require_regular(fd.get(), name);
+  // A regular file ignores O_NONBLOCK today; clear it so no I/O path ever sees EAGAIN.
+  const int status = ::fcntl(fd.get(), F_GETFL);
+  if (status < 0 || ::fcntl(fd.get(), F_SETFL, status & ~O_NONBLOCK) != 0) throw_open_error(errno, name, path_);
+  return fd;
+}
+
 Fd DataRoot::open_source(std::string_view name) const {
   require_name(name);
-  return open_beneath(dir_.get(), std::string(name), O_RDONLY, 0, name);
+  return open_regular(name, O_RDONLY, 0);
 }
 
 // Creates each missing parent in turn, inside its parent opened beneath the root, so a
@@ -106,18 +140,26 @@ void DataRoot::make_parents(std::string_view name) const {
 Fd DataRoot::open_destination(std::string_view name) const {
   require_name(name);
   make_parents(name);
-  return open_beneath(dir_.get(), std::string(name), O_WRONLY | O_CREAT, 0644, name);
+  return open_regular(name, O_WRONLY | O_CREAT, 0644);
 }
 
 std::uint64_t DataRoot::file_size(std::string_view name) const {
   require_name(name);
   // O_PATH: no read access needed, and a FIFO cannot block the check.
   const Fd fd = open_beneath(dir_.get(), std::string(name), O_PATH, 0, name);
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) throw_open_error(errno, name, path_);
-  if (!S_ISREG(st.st_mode))
-    throw std::system_error(std::make_error_code(std::errc::invalid_argument), std::string(name) + ": not a regular file");
-  return static_cast<std::uint64_t>(st.st_size);
+  return require_regular(fd.get(), name);
+}
+
+void DataRoot::check_destination(std::string_view name) const {
+  require_name(name);
+  Fd fd;
+  try {
+    fd = open_beneath(dir_.get(), std::string(name), O_PATH, 0, name);
+  } catch (const std::system_error& e) {
+    if (e.code() == std::errc::no_such_file_or_directory) return;  // created when the step runs
+    throw;
+  }
+  require_regular(fd.get(), name);
 }
 
 bool DataRoot::exists(std::string_view name) const {

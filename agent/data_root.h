@@ -1,6 +1,7 @@
 // The agent's data root: the one directory plans may read and write. Names are checked
 // lexically (check_name) and files are opened with openat2(2) RESOLVE_BENEATH, so the
-// kernel refuses any path, symlink included, that leads outside the root.
+// kernel refuses any path, symlink included, that leads outside the root. Only regular
+// files are opened: a FIFO, socket, device or directory is refused without blocking.
 #pragma once
 
 #include <cstdint>
@@ -42,13 +43,15 @@ class DataRoot {
 
   const std::filesystem::path& path() const { return path_; }
 
-  // Read-only. Throws std::invalid_argument for a bad name, std::system_error naming
-  // the file otherwise ("outside the data root" when the kernel says it escapes).
+  // Read-only. Throws std::invalid_argument for a bad name, std::runtime_error naming the
+  // file and what it is when it is not a regular file ("src/x is a fifo, not a regular
+  // file"), std::system_error naming the file otherwise ("outside the data root" when the
+  // kernel says it escapes). Never blocks: a FIFO is refused, not waited on.
   Fd open_source(std::string_view name) const;
   // Write-only, created with mode 0644 if missing, never truncated; missing parent
   // directories inside the root are created. Throws like open_source.
   Fd open_destination(std::string_view name) const;
-  // The size of an existing file under the root. Throws like open_source.
+  // The size of an existing regular file under the root. Throws like open_source.
   std::uint64_t file_size(std::string_view name) const;
   // Whether `name` exists under the root (any kind of file). Throws for a bad name.
   bool exists(std::string_view name) const;
@@ -57,10 +60,19 @@ class DataRoot {
   void replace(std::string_view from, std::string_view to) const;
   // Removes `name` if it exists. Throws like open_source for anything but a missing file.
   void remove(std::string_view name) const;
+  // For the plan check: throws like open_source if `name` exists and is not a regular
+  // file, or cannot be looked at; a missing file is fine (it will be created). Opens
+  // nothing for reading or writing, creates nothing.
+  void check_destination(std::string_view name) const;
 
  private:
   Fd open_beneath(int dirfd, const std::string& relative, std::uint64_t flags, std::uint64_t mode,
                   std::string_view name) const;
+  // Opens `name` with `flags` | O_NONBLOCK, refuses anything but a regular file, then
+  // clears O_NONBLOCK.
+  Fd open_regular(std::string_view name, std::uint64_t flags, std::uint64_t mode) const;
+  // The size of `fd`; throws naming `name` and its kind unless it is a regular file.
+  std::uint64_t require_regular(int fd, std::string_view name) const;
   void make_parents(std::string_view name) const;
   // The directory holding `name`, opened beneath the root (for *at calls and fsync).
   Fd parent_of(std::string_view name) const;

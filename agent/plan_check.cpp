@@ -46,7 +46,7 @@ std::string range(std::uint64_t begin, std::uint64_t length) {
 
 // Checks one chunk; "" or the problem without its step/chunk prefix.
 std::string check_chunk(const protocol::Chunk& c, bool send, const PlanObjects& objects,
-                        std::map<std::string, std::uint64_t>& sizes) {
+                        std::map<std::string, std::uint64_t>& sizes, std::map<std::string, std::uint64_t>& limits) {
   if (c.length() == 0) return "length is 0";
   if (overflows(c.src_offset(), c.length())) return "source offset + length overflows 2^64";
   if (overflows(c.dst_offset(), c.length())) return "destination offset + length overflows 2^64";
@@ -55,15 +55,17 @@ std::string check_chunk(const protocol::Chunk& c, bool send, const PlanObjects& 
   if (auto error = objects.check_name(c.src_file()); !error.empty()) return "source: " + error;
   if (auto error = objects.check_name(c.dst_file()); !error.empty()) return "destination: " + error;
   if (!send) {
-    std::uint64_t limit = 0;
-    try {
-      limit = objects.destination_limit(c.dst_file());
-    } catch (const std::exception& e) {
-      return std::string("destination unusable: ") + e.what();
+    auto limit = limits.find(c.dst_file());
+    if (limit == limits.end()) {
+      try {
+        limit = limits.emplace(c.dst_file(), objects.destination_limit(c.dst_file())).first;
+      } catch (const std::exception& e) {
+        return std::string("destination unusable: ") + e.what();
+      }
     }
-    if (c.dst_offset() + c.length() > limit)
+    if (c.dst_offset() + c.length() > limit->second)
       return "destination range " + range(c.dst_offset(), c.length()) + " is outside " + c.dst_file() + " (" +
-             to_string(limit) + " bytes)";
+             to_string(limit->second) + " bytes)";
     return {};
   }
   auto size = sizes.find(c.src_file());
@@ -86,7 +88,10 @@ std::string check_plan(const protocol::Plan& plan, const DataRoot& root) {
   return check_plan(plan, PlanObjects{
                               .check_name = [](const std::string& name) { return check_name(name); },
                               .source_size = [&](const std::string& name) { return root.file_size(name); },
-                              .destination_limit = [](const std::string&) {
+                              // A destination may be missing (it is created), but one that
+                              // exists must be a regular file: a FIFO would hang the step.
+                              .destination_limit = [&](const std::string& name) {
+                                root.check_destination(name);
                                 return std::numeric_limits<std::uint64_t>::max();
                               },
                           });
@@ -97,6 +102,7 @@ std::string check_plan(const protocol::Plan& plan, const PlanObjects& objects) {
   if (plan.k() < 1) return "plan's k is " + to_string(plan.k()) + ", must be at least 1";
 
   std::map<std::string, std::uint64_t> sizes;          // source files already looked at
+  std::map<std::string, std::uint64_t> limits;         // destinations already looked at
   // Destination ranges are checked across the whole plan, per file: different steps may
   // write different parts of one file, but no byte may be written by two chunks (the
   // result would depend on step order and a re-released step could clobber another's).
@@ -134,7 +140,7 @@ std::string check_plan(const protocol::Plan& plan, const PlanObjects& objects) {
         return at + ", flow " + to_string(f) + ": send flow to " + flow.peer() + " has no peer address";
       for (const auto& c : flow.chunks()) {
         const std::string where = at + ", chunk " + to_string(chunk) + " (transfer " + to_string(c.transfer()) + "): ";
-        if (auto error = check_chunk(c, flow.send(), objects, sizes); !error.empty()) return where + error;
+        if (auto error = check_chunk(c, flow.send(), objects, sizes, limits); !error.empty()) return where + error;
         if (!flow.send()) {
           const Claim claim{c.stream_offset() + c.length(), step.index(), chunk};
           if (auto other = stream.claim(c.stream_offset(), claim))

@@ -6,20 +6,28 @@
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
+#include <asio/thread_pool.hpp>
+#include <asio/use_awaitable.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace baton::agent {
 
 // One step in progress. Shared with the data plane's flows (IncomingFlow::keep_alive) so
 // that a flow still running when the step ends writes into live objects.
+//
+// Each object (file) the step names is opened once, by name, and shared by all its chunks:
+// a step of thousands of chunks into one file holds one descriptor, not thousands. They
+// are closed when the step is over and no flow of it is still writing.
 struct StepRunner::StepState {
+  std::map<std::string, std::unique_ptr<transport::Sink>> destinations;
+  std::map<std::string, std::unique_ptr<transport::Source>> sources;
   struct Incoming {
     const protocol::Chunk* chunk = nullptr;
     const std::string* sender = nullptr;  // the node the plan has send it
-    std::unique_ptr<transport::Sink> file;
-    std::unique_ptr<ShiftedSink> sink;
+    std::unique_ptr<ShiftedSink> sink;    // into destinations[chunk->dst_file()]
     bool started = false;
     bool done = false;
     std::uint64_t checksum = 0;
@@ -28,6 +36,7 @@ struct StepRunner::StepState {
   std::uint32_t step = 0;
   std::vector<Incoming> incoming;
   std::size_t incoming_done = 0;
+  std::size_t flows_receiving = 0;  // accepted by resolve(), not finished yet
   std::size_t sends_running = 0;
   std::uint64_t bytes_sent = 0;
   std::vector<protocol::ChunkDigest> sent;  // one per chunk sent and acknowledged
@@ -46,6 +55,14 @@ struct StepRunner::StepState {
     if (wake_timer != nullptr) wake_timer->cancel();
   }
   void finished(const transport::FlowReport& report);
+  // Closes the step's files once it is over: sources at once (its sends have ended),
+  // destinations when no flow is writing into them any more.
+  void close_files() {
+    sources.clear();
+    if (flows_receiving > 0) return;
+    for (Incoming& in : incoming) in.sink.reset();
+    destinations.clear();
+  }
   bool complete() const { return !error.empty() || (incoming_done == incoming.size() && sends_running == 0); }
 };
 
@@ -82,21 +99,21 @@ std::shared_ptr<StepRunner::StepState> StepRunner::prepare(std::uint32_t index) 
   state->metrics = options_.metrics;
   if (const protocol::Step* planned = find_step(index)) {
     // Open every destination first, so a storage problem fails the step before any byte moves.
-    for (const protocol::Flow& flow : planned->flows()) {
-      if (flow.send()) continue;
-      for (const protocol::Chunk& chunk : flow.chunks()) {
-        StepState::Incoming in;
-        in.chunk = &chunk;
-        in.sender = &flow.peer();
-        try {
-          in.file = storage_.sink(chunk.dst_file());
-        } catch (const std::exception& e) {
-          state->fail(e.what());
-          break;
+    try {
+      for (const protocol::Flow& flow : planned->flows()) {
+        if (flow.send()) continue;
+        for (const protocol::Chunk& chunk : flow.chunks()) {
+          auto file = state->destinations.find(chunk.dst_file());
+          if (file == state->destinations.end())
+            file = state->destinations.emplace(chunk.dst_file(), storage_.sink(chunk.dst_file())).first;
+          StepState::Incoming& in = state->incoming.emplace_back();
+          in.chunk = &chunk;
+          in.sender = &flow.peer();
+          in.sink = std::make_unique<ShiftedSink>(*file->second, chunk.stream_offset(), chunk.dst_offset(), chunk.length());
         }
-        in.sink = std::make_unique<ShiftedSink>(*in.file, chunk.stream_offset(), chunk.dst_offset(), chunk.length());
-        state->incoming.push_back(std::move(in));
       }
+    } catch (const std::exception& e) {
+      state->fail(e.what());
     }
   }
   if (current_) current_->wake_timer = nullptr;
@@ -160,6 +177,12 @@ transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index) {
   }
   state->over = true;
   state->wake_timer = nullptr;
+  // Done means durable: every byte received is on disk before the report says so.
+  if (state->error.empty()) {
+    if (std::string failed = co_await sync_destinations(state); !failed.empty())
+      state->fail("step " + std::to_string(index) + ": " + failed);
+  }
+  state->close_files();
 
   std::uint64_t received = 0;
   for (const StepState::Incoming& in : state->incoming) {
@@ -177,6 +200,29 @@ transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index) {
   report.set_bytes(received + state->bytes_sent);
   report.set_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   co_return report;
+}
+
+namespace {
+
+// Syncs each destination once; "" or the first failure, naming its file.
+transport::Task<std::string> sync_each(std::vector<std::pair<std::string, transport::Sink*>> files) {
+  for (const auto& [name, sink] : files) {
+    if (const std::error_code error = sink->sync()) co_return "cannot make " + name + " durable: " + error.message();
+  }
+  co_return std::string();
+}
+
+}  // namespace
+
+// fdatasync of a large step can take seconds: it runs on a thread of its own, so that the
+// executor keeps serving heartbeats and other connections meanwhile. Nothing else touches
+// the step's destinations then: every flow into them has finished and late ones are refused.
+transport::Task<std::string> StepRunner::sync_destinations(std::shared_ptr<StepState> state) {
+  std::vector<std::pair<std::string, transport::Sink*>> files;
+  for (const auto& [name, sink] : state->destinations) files.emplace_back(name, sink.get());
+  if (files.empty()) co_return std::string();
+  if (!sync_thread_) sync_thread_ = std::make_unique<asio::thread_pool>(1);
+  co_return co_await asio::co_spawn(sync_thread_->get_executor(), sync_each(std::move(files)), asio::use_awaitable);
 }
 
 transport::SendOptions StepRunner::send_options() const {
@@ -212,14 +258,16 @@ transport::Task<void> StepRunner::send_chunks(std::shared_ptr<StepState> state, 
   transport::SteadyPacer pacer({.rate_bytes_per_second = static_cast<std::uint64_t>(flow.rate()), .burst_bytes = 0},
                                nullptr, std::chrono::steady_clock::now());
   for (const protocol::Chunk& chunk : flow.chunks()) {
-    std::unique_ptr<transport::Source> file;
-    try {
-      file = storage_.source(chunk.src_file());
-    } catch (const std::exception& e) {
-      state->fail(where + ": " + e.what());
-      co_return;
+    auto file = state->sources.find(chunk.src_file());
+    if (file == state->sources.end()) {
+      try {
+        file = state->sources.emplace(chunk.src_file(), storage_.source(chunk.src_file())).first;
+      } catch (const std::exception& e) {
+        state->fail(where + ": " + e.what());
+        co_return;
+      }
     }
-    const ShiftedSource source(*file, chunk.stream_offset(), chunk.src_offset(), chunk.length());
+    const ShiftedSource source(*file->second, chunk.stream_offset(), chunk.src_offset(), chunk.length());
     const transport::FlowSpec spec{.job = state->job, .step = state->step, .offset = chunk.stream_offset(),
                                    .length = chunk.length()};
     if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "sent"}}, 1);
@@ -264,6 +312,7 @@ IncomingFlow StepRunner::resolve(const transport::FlowSpec& flow, const std::str
     }
     if (in.started) return refuse("the chunk at stream offset " + std::to_string(flow.offset) + " arrived twice");
     in.started = true;
+    ++state->flows_receiving;
     if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "received"}}, 1);
     return IncomingFlow{{in.sink.get(), {}}, [state](const transport::FlowReport& r) { state->finished(r); }};
   }
@@ -276,7 +325,11 @@ void StepRunner::StepState::finished(const transport::FlowReport& report) {
     metrics->adjust("baton_agent_flows_active", {{"direction", "received"}}, -1);
     count_flow(*metrics, "received", report.bytes_verified, report.error);
   }
-  if (over) return;
+  --flows_receiving;
+  if (over) {
+    close_files();
+    return;
+  }
   for (Incoming& in : incoming) {
     if (!in.started || in.done || in.chunk->stream_offset() != report.flow.offset) continue;
     if (report.ok()) {

@@ -1,7 +1,8 @@
 // Runs one agent's part of a job, step by step (docs/runtime.md, "Steps" and "The data
 // plane"): on each release it sends its chunks to their receivers at the planned rate and
-// waits until every chunk due to it has arrived and been verified, then reports the step
-// with one digest per received chunk.
+// waits until every chunk due to it has arrived and been verified, makes the files it
+// wrote durable (fdatasync, once per file), then reports the step with one digest per
+// received chunk. Each file a step names is opened once for the whole step.
 //
 // Incoming flows arrive on the node's data listener (agent/data_plane.h), which asks
 // resolve() where each one goes and calls the answer's `finished` when the flow ends.
@@ -18,6 +19,7 @@
 #include "transport/flow.h"
 
 #include <asio/steady_timer.hpp>
+#include <asio/thread_pool.hpp>
 
 #include <chrono>
 #include <functional>
@@ -78,6 +80,8 @@ class StepRunner {
   // The flow's chunks, one after another, over an authenticated connection.
   transport::Task<void> send_chunks(std::shared_ptr<StepState> state, transport::Connection& connection,
                                     const protocol::Flow& flow, std::string where);
+  // Syncs the step's destinations off the executor; "" or what failed, naming the file.
+  transport::Task<std::string> sync_destinations(std::shared_ptr<StepState> state);
   // Chunks that fit this node's pool buffers, and the transport's silence timeout (the
   // same one the data plane receives with).
   transport::SendOptions send_options() const;
@@ -90,6 +94,7 @@ class StepRunner {
   std::shared_ptr<StepState> current_;
   bool closed_ = false;
   asio::steady_timer wake_;
+  std::unique_ptr<asio::thread_pool> sync_thread_;  // created at the first step with destinations
 };
 
 }  // namespace baton::agent

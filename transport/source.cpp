@@ -18,7 +18,49 @@ bool inside(std::uint64_t offset, std::size_t length, std::uint64_t size) noexce
 
 std::error_code last_error() noexcept { return {errno, std::system_category()}; }
 
+// Opens `path` without blocking (a FIFO would otherwise wait for its other end for ever),
+// refuses anything but a regular file, then clears O_NONBLOCK. Throws naming `path`.
+int open_regular(const std::string& path, int flags, const std::string& purpose) {
+  const int fd = ::open(path.c_str(), flags | O_NONBLOCK | O_CLOEXEC, 0644);
+  struct stat info {};
+  if (fd < 0) {
+    const auto error = last_error();
+    // A FIFO without a reader or a socket fails with ENXIO: say what is there instead.
+    if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
+      throw std::system_error(error, "cannot open " + path + purpose + ": it is " + std::string(file_kind(info.st_mode)));
+    throw std::system_error(error, "cannot open " + path + purpose);
+  }
+  std::string why;
+  std::error_code error;
+  if (::fstat(fd, &info) != 0) {
+    error = last_error();
+  } else if (!S_ISREG(info.st_mode)) {
+    error = std::make_error_code(std::errc::invalid_argument);
+    why = ": it is " + std::string(file_kind(info.st_mode)) + ", not a regular file";
+  } else if (const int status = ::fcntl(fd, F_GETFL); status < 0 || ::fcntl(fd, F_SETFL, status & ~O_NONBLOCK) != 0) {
+    error = last_error();
+  }
+  if (error) {
+    ::close(fd);
+    throw std::system_error(error, "cannot open " + path + purpose + why);
+  }
+  return fd;
+}
+
 }  // namespace
+
+std::string_view file_kind(std::uint32_t st_mode) noexcept {
+  switch (st_mode & S_IFMT) {
+    case S_IFREG: return "a regular file";
+    case S_IFIFO: return "a fifo";
+    case S_IFSOCK: return "a socket";
+    case S_IFCHR: return "a character device";
+    case S_IFBLK: return "a block device";
+    case S_IFDIR: return "a directory";
+    case S_IFLNK: return "a symbolic link";
+    default: return "a special file";
+  }
+}
 
 std::optional<std::span<const std::byte>> Source::view(std::uint64_t, std::size_t) const { return std::nullopt; }
 
@@ -33,8 +75,7 @@ std::error_code MemorySource::read(std::uint64_t offset, std::span<std::byte> in
   return {};
 }
 
-FileSource::FileSource(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-  if (fd_ < 0) throw std::system_error(last_error(), "cannot open " + path + " for reading");
+FileSource::FileSource(const std::string& path) : fd_(open_regular(path, O_RDONLY, " for reading")) {
   take_size(path);
 }
 
@@ -46,6 +87,11 @@ void FileSource::take_size(const std::string& name) {
     const auto error = last_error();
     ::close(fd_);
     throw std::system_error(error, "cannot stat " + name);
+  }
+  if (!S_ISREG(info.st_mode)) {
+    ::close(fd_);
+    throw std::system_error(std::make_error_code(std::errc::invalid_argument),
+                            name + " is " + std::string(file_kind(info.st_mode)) + ", not a regular file");
   }
   size_ = static_cast<std::uint64_t>(info.st_size);
 }
@@ -71,9 +117,7 @@ std::error_code MemorySink::write(std::uint64_t offset, std::span<const std::byt
   return {};
 }
 
-FileSink::FileSink(const std::string& path) : fd_(::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) {
-  if (fd_ < 0) throw std::system_error(last_error(), "cannot open " + path + " for writing");
-}
+FileSink::FileSink(const std::string& path) : fd_(open_regular(path, O_WRONLY | O_CREAT, " for writing")) {}
 
 FileSink::~FileSink() { ::close(fd_); }
 
@@ -86,6 +130,13 @@ std::error_code FileSink::write(std::uint64_t offset, std::span<const std::byte>
     done += static_cast<std::size_t>(n);
   }
   return {};
+}
+
+std::error_code FileSink::sync() {
+  int result;
+  do result = ::fdatasync(fd_);
+  while (result != 0 && errno == EINTR);
+  return result == 0 ? std::error_code{} : last_error();
 }
 
 }  // namespace baton::transport

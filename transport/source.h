@@ -10,9 +10,14 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <system_error>
 
 namespace baton::transport {
+
+// "a fifo", "a socket", "a directory", ... for the type bits of a stat(2) st_mode: for
+// errors that refuse what is not a regular file.
+std::string_view file_kind(std::uint32_t st_mode) noexcept;
 
 class Source {
  public:
@@ -29,6 +34,9 @@ class Sink {
   virtual ~Sink() = default;
   // Writes verified bytes at `offset`. An error ends the flow with errc::rejected_by_sink.
   virtual std::error_code write(std::uint64_t offset, std::span<const std::byte> bytes) = 0;
+  // Makes what was written durable (a file: fdatasync). Memory needs nothing. May be
+  // called from another thread than the writes, never at the same time as one.
+  virtual std::error_code sync() { return {}; }
 };
 
 // Memory the caller owns (and keeps alive and unchanged during the flows).
@@ -43,13 +51,15 @@ class MemorySource final : public Source {
   std::span<const std::byte> bytes_;
 };
 
-// A file opened read-only; chunks are read with pread into a pool buffer.
+// A regular file opened read-only; chunks are read with pread into a pool buffer.
 class FileSource final : public Source {
  public:
-  // Throws std::system_error naming the path if it cannot be opened.
+  // Throws std::system_error naming the path if it cannot be opened or is not a regular
+  // file (a FIFO is refused, never waited on).
   explicit FileSource(const std::string& path);
   // Adopts `fd`, a descriptor open for reading (the agent opens files inside its data
-  // root itself); `name` is for error messages. Throws std::system_error if fstat fails.
+  // root itself); `name` is for error messages. Throws std::system_error (and closes
+  // `fd`) if fstat fails or it is not a regular file.
   FileSource(int fd, const std::string& name);
   ~FileSource() override;
   FileSource(const FileSource&) = delete;
@@ -74,9 +84,11 @@ class MemorySink final : public Sink {
   std::span<std::byte> bytes_;
 };
 
-// A file opened for writing in place (created if missing, never truncated).
+// A regular file opened for writing in place (created if missing, never truncated).
 class FileSink final : public Sink {
  public:
+  // Throws std::system_error naming the path if it cannot be opened or is not a regular
+  // file (a FIFO is refused, never waited on).
   explicit FileSink(const std::string& path);
   // Adopts `fd`, a descriptor open for writing.
   explicit FileSink(int fd) noexcept : fd_(fd) {}
@@ -84,6 +96,8 @@ class FileSink final : public Sink {
   FileSink(const FileSink&) = delete;
   FileSink& operator=(const FileSink&) = delete;
   std::error_code write(std::uint64_t offset, std::span<const std::byte> bytes) override;
+  // fdatasync(2): the data and the size, not the timestamps.
+  std::error_code sync() override;
 
  private:
   int fd_ = -1;

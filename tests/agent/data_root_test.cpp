@@ -1,4 +1,5 @@
 #include "agent/data_root.h"
+#include "tests/agent/promptly.h"
 #include "tests/agent/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
@@ -7,12 +8,16 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <system_error>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
 using baton::agent::check_name;
 using baton::agent::DataRoot;
+using baton::agent::test::error_within;
 using baton::agent::test::TempDir;
 
 namespace {
@@ -149,6 +154,79 @@ BOOST_AUTO_TEST_CASE(fd_is_closed_and_moved) {
     BOOST_TEST(moved.get() == raw);
   }
   BOOST_TEST(::fcntl(raw, F_GETFD) == -1);
+}
+
+// The review's hang: a plan naming a FIFO blocked the agent in open(2) for ever. Now
+// every way in refuses it at once, naming the file and what it is.
+BOOST_AUTO_TEST_CASE(a_fifo_is_refused_at_once_on_both_ends) {
+  TempDir dir;
+  fs::create_directory(dir.path / "d");
+  BOOST_REQUIRE(::mkfifo((dir.path / "d/p").c_str(), 0644) == 0);
+  DataRoot root(dir.path);
+  const std::string expected = "d/p is a fifo, not a regular file (under " + dir.path.string() + ")";
+  const auto source = error_within([&] { root.open_source("d/p"); }, dir.path / "d/p");
+  BOOST_REQUIRE_MESSAGE(source.has_value(), "open_source blocked on a FIFO");
+  BOOST_TEST(*source == expected);
+  const auto destination = error_within([&] { root.open_destination("d/p"); }, dir.path / "d/p");
+  BOOST_REQUIRE_MESSAGE(destination.has_value(), "open_destination blocked on a FIFO");
+  BOOST_TEST(*destination == expected);
+  BOOST_TEST((error_within([&] { root.check_destination("d/p"); }, dir.path / "d/p") == expected));
+  BOOST_TEST((error_within([&] { root.file_size("d/p"); }, dir.path / "d/p") == expected));
+}
+
+// A reader waiting on the FIFO does not make it acceptable either.
+BOOST_AUTO_TEST_CASE(a_fifo_with_a_reader_is_refused_as_a_destination) {
+  TempDir dir;
+  BOOST_REQUIRE(::mkfifo((dir.path / "p").c_str(), 0644) == 0);
+  const int reader = ::open((dir.path / "p").c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  BOOST_REQUIRE(reader >= 0);
+  DataRoot root(dir.path);
+  const auto error = error_within([&] { root.open_destination("p"); }, dir.path / "p");
+  ::close(reader);
+  BOOST_REQUIRE(error.has_value());
+  BOOST_TEST(error->starts_with("p is a fifo, not a regular file"), *error);
+}
+
+BOOST_AUTO_TEST_CASE(sockets_and_directories_are_named_for_what_they_are) {
+  TempDir dir;
+  fs::create_directory(dir.path / "sub");
+  const int listening = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  BOOST_REQUIRE(listening >= 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  const std::string socket_path = (dir.path / "s").string();
+  BOOST_REQUIRE(socket_path.size() < sizeof address.sun_path);
+  socket_path.copy(address.sun_path, socket_path.size());
+  BOOST_REQUIRE(::bind(listening, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
+  DataRoot root(dir.path);
+  const auto thrown = [](auto call) {
+    try {
+      call();
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  BOOST_TEST(thrown([&] { root.open_source("s"); }).starts_with("s is a socket, not a regular file"));
+  BOOST_TEST(thrown([&] { root.open_destination("s"); }).starts_with("s is a socket, not a regular file"));
+  BOOST_TEST(thrown([&] { root.open_source("sub"); }).starts_with("sub is a directory, not a regular file"));
+  BOOST_TEST(thrown([&] { root.open_destination("sub"); }).starts_with("sub is a directory, not a regular file"));
+  BOOST_TEST(thrown([&] { root.check_destination("sub"); }).starts_with("sub is a directory, not a regular file"));
+  BOOST_TEST(thrown([&] { root.open_destination("/dev/null"); }) == "absolute file name /dev/null");
+  ::close(listening);
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_destination_passes_the_check_and_a_regular_one_opens_blocking) {
+  TempDir dir;
+  dir.write("x", "1");
+  DataRoot root(dir.path);
+  BOOST_CHECK_NO_THROW(root.check_destination("a/b/new.bin"));
+  BOOST_TEST(!fs::exists(dir.path / "a"));  // the check creates nothing
+  BOOST_CHECK_NO_THROW(root.check_destination("x"));
+  const auto source = root.open_source("x");
+  const auto destination = root.open_destination("x");
+  BOOST_TEST((::fcntl(source.get(), F_GETFL) & O_NONBLOCK) == 0);
+  BOOST_TEST((::fcntl(destination.get(), F_GETFL) & O_NONBLOCK) == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,10 +1,13 @@
 #include "agent/plan_check.h"
+#include "tests/agent/promptly.h"
 #include "tests/agent/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
 #include <limits>
+
+#include <sys/stat.h>
 
 namespace fs = std::filesystem;
 using baton::agent::check_plan;
@@ -173,6 +176,31 @@ BOOST_AUTO_TEST_CASE(source_symlinked_outside_the_root_is_refused) {
 BOOST_AUTO_TEST_CASE(missing_source_is_refused) {
   chunk(2, 0, 0)->set_src_file("src/missing.bin");
   BOOST_TEST(check().starts_with("step 5, chunk 0 (transfer 5): source unusable: src/missing.bin"));
+}
+
+BOOST_AUTO_TEST_CASE(a_fifo_source_is_refused_at_once_naming_it) {
+  BOOST_REQUIRE(::mkfifo((dir.path / "src/p").c_str(), 0644) == 0);
+  chunk(2, 0, 0)->set_src_file("src/p");
+  std::string error;
+  const auto thrown = baton::agent::test::error_within([&] { error = check(); }, dir.path / "src/p");
+  BOOST_REQUIRE_MESSAGE(thrown == "", "check_plan blocked or threw on a FIFO");
+  BOOST_TEST(error == "step 5, chunk 0 (transfer 5): source unusable: src/p is a fifo, not a regular file (under " +
+                          dir.path.string() + ")");
+}
+
+BOOST_AUTO_TEST_CASE(a_destination_that_exists_and_is_not_a_regular_file_is_refused) {
+  fs::create_directory(dir.path / "out");
+  BOOST_REQUIRE(::mkfifo((dir.path / "out/y.bin").c_str(), 0644) == 0);
+  std::string error;
+  const auto thrown = baton::agent::test::error_within([&] { error = check(); }, dir.path / "out/y.bin");
+  BOOST_REQUIRE_MESSAGE(thrown == "", "check_plan blocked or threw on a FIFO");
+  BOOST_TEST(error == "step 2, chunk 0 (transfer 3): destination unusable: out/y.bin is a fifo, not a regular file (under " +
+                          dir.path.string() + ")");
+  fs::remove(dir.path / "out/y.bin");
+  fs::create_directory(dir.path / "out/y.bin");
+  BOOST_TEST(check().starts_with("step 2, chunk 0 (transfer 3): destination unusable: out/y.bin is a directory"));
+  fs::remove(dir.path / "out/y.bin");
+  BOOST_TEST(check() == "");  // missing is fine: the step creates it
 }
 
 BOOST_AUTO_TEST_CASE(source_range_past_the_end_is_refused) {
