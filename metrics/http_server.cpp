@@ -1,5 +1,6 @@
 #include "metrics/http_server.h"
 
+#include "http/server.h"
 #include "metrics/registry.h"
 
 #include <httplib.h>
@@ -7,7 +8,7 @@
 namespace baton::metrics {
 
 HttpServer::HttpServer(std::function<std::string()> render)
-    : render_(std::move(render)), server_(std::make_unique<httplib::Server>()), serving_(*server_) {}
+    : render_(std::move(render)), server_(std::make_unique<http::Server>()), serving_(*server_) {}
 
 HttpServer::~HttpServer() { stop(); }
 

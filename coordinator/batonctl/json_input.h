@@ -28,7 +28,10 @@ inline constexpr std::size_t kMaxInputBytes = std::size_t{256} << 20;
 // Reads a whole file, or standard input when path is "-"; refuses more than kMaxInputBytes.
 std::string read_input(const std::string& path);
 
-// Parses a JSON document; empty or unparsable text is an InputError naming the byte.
+// Parses one JSON document with nothing but whitespace after it. Every bad input is an
+// InputError naming the byte (counted from 1) or the field: empty text, a NUL byte,
+// nesting deeper than 64 levels (checked before parsing, without recursion), a syntax
+// error or invalid UTF-8, a number beyond a double (1e999999), a member given twice.
 Json parse_document(std::string_view text);
 
 // The path of a member or an element, for error messages: "platform.step_startup", "traffic[2]".

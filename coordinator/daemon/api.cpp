@@ -3,6 +3,7 @@
 #include "coordinator/daemon/http_auth.h"
 #include "coordinator/report/gantt_svg.h"
 #include "coordinator/report/status_page.h"
+#include "http/server.h"
 #include "metrics/registry.h"
 
 #include <asio/post.hpp>
@@ -23,7 +24,7 @@ void reply(httplib::Response& response, int status, const Json& body) {
 }  // namespace
 
 Api::Api(asio::io_context& io, Driver& driver, std::string token)
-    : io_(io), driver_(driver), token_(std::move(token)), server_(std::make_unique<httplib::Server>()),
+    : io_(io), driver_(driver), token_(std::move(token)), server_(std::make_unique<http::Server>()),
       serving_(*server_) {}
 
 Api::~Api() { stop(); }

@@ -12,7 +12,6 @@ using cli::InputError;
 using cli::Json;
 
 constexpr std::size_t kMaxNodes = 4096;
-constexpr std::size_t kMaxTransfers = 1'000'000;
 constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
 
 std::vector<std::string> node_list(const Json& job, std::string_view name) {
@@ -47,7 +46,7 @@ Layout layout(const std::string& name, std::string_view path) {
 }
 
 std::vector<TransferSpec> transfers(const Json& job) {
-  const Json& list = cli::require_array(job["transfers"], "transfers", 1, kMaxTransfers);
+  const Json& list = cli::require_array(job["transfers"], "transfers", 1, kMaxJobTransfers);
   std::vector<TransferSpec> out;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string path = cli::element_path("transfers", i);
@@ -72,6 +71,13 @@ std::vector<TransferSpec> pattern(const Json& job, const Clusters& clusters) {
   if (pattern.to == Layout::block_cyclic) pattern.to_block = whole(p, "pattern", "to_block", 1);
   if (p.contains("src_file")) pattern.src_file = text(p, "pattern", "src_file");
   if (p.contains("dst_file")) pattern.dst_file = text(p, "pattern", "dst_file");
+  // Counted before expanding: a few bytes of JSON with tiny blocks would otherwise make
+  // the coordinator build hundreds of millions of transfers.
+  const std::uint64_t count = count_transfers(pattern, clusters.senders.size(), clusters.receivers.size());
+  if (count > kMaxJobTransfers) {
+    throw InputError("pattern: expands to " + std::to_string(count) + " transfers, more than the limit " +
+                     std::to_string(kMaxJobTransfers) + "; use larger blocks");
+  }
   return expand(pattern, clusters);
 }
 

@@ -1,12 +1,28 @@
 #include "coordinator/jobs/agent_plans.h"
 
+#include "protocol/frame.h"
+#include "security/hmac.h"
+
 #include <algorithm>
+#include <iomanip>
 #include <limits>
+#include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace baton::coordinator {
 
 namespace {
+
+// What a Plan gains on its way into a frame: the Envelope's version field (at most 6
+// bytes), the plan's field tag and length (at most 1 + 5), and the session's MAC.
+constexpr std::size_t kEnvelopeOverhead = 6 + 1 + 5 + security::kMacBytes;
+
+std::string mib(std::size_t bytes) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1 << 20) << " MiB";
+  return out.str();
+}
 
 const std::string& address_of(const std::map<std::string, std::string>& addresses, const std::string& node) {
   const auto it = addresses.find(node);
@@ -26,29 +42,40 @@ void fill_chunk(protocol::Chunk& out, const Chunk& chunk, const TransferSpec& t,
 
 }  // namespace
 
+std::size_t max_agent_plan_bytes() { return protocol::kDefaultMaxFrame - kEnvelopeOverhead; }
+
 std::map<std::string, protocol::Plan> build_agent_plans(const CompiledPlan& plan, const Clusters& clusters,
                                                         const std::vector<TransferSpec>& transfers,
                                                         const std::map<std::string, std::string>& addresses,
                                                         const AgentJob& job) {
-  if (plan.steps.size() > std::numeric_limits<std::uint32_t>::max())
-    throw std::invalid_argument("plan has too many steps");
-  // Every node of both clusters gets a plan with every step, so it can report each one.
-  std::map<std::string, protocol::Plan> plans;
+  std::set<std::string> nodes;  // a node in both clusters gets one plan
   for (const auto* cluster : {&clusters.senders, &clusters.receivers}) {
     for (const std::string& node : *cluster) {
       address_of(addresses, node);
-      if (plans.contains(node)) continue;  // a node in both clusters gets one plan
-      protocol::Plan& p = plans[node];
-      p.set_job(job.id);
-      p.set_job_number(job.number);
-      p.set_k(plan.k);
-      for (std::size_t s = 0; s < plan.steps.size(); ++s) {
-        protocol::Step& step = *p.add_steps();
-        step.set_index(static_cast<std::uint32_t>(s));
-        step.set_predicted_seconds(plan.steps[s].predicted_seconds);
-      }
+      nodes.insert(node);
     }
   }
+  // Every node's plan lists every step: with too many steps for this many nodes the job
+  // fails here, having built one node's list of steps rather than all of them.
+  protocol::Plan skeleton;
+  skeleton.set_job(job.id);
+  skeleton.set_job_number(job.number);
+  skeleton.set_k(plan.k);
+  std::size_t listed = 0;  // the steps' bytes so far: stop building once they cannot fit
+  for (std::size_t s = 0; s < plan.steps.size() && listed <= max_agent_plan_bytes(); ++s) {
+    protocol::Step& step = *skeleton.add_steps();
+    step.set_index(static_cast<std::uint32_t>(s));
+    step.set_predicted_seconds(plan.steps[s].predicted_seconds);
+    listed += step.ByteSizeLong();
+  }
+  const std::size_t skeleton_bytes = skeleton.ByteSizeLong();
+  if (skeleton_bytes > max_agent_plan_bytes() || skeleton_bytes * nodes.size() > kMaxTotalPlanBytes) {
+    throw PlanTooLarge("the plan has " + std::to_string(plan.steps.size()) + " steps, listed in the plan of each of " +
+                       std::to_string(nodes.size()) + " nodes: more than the limits of " + mib(max_agent_plan_bytes()) +
+                       " per node and " + mib(kMaxTotalPlanBytes) + " in all; split the job");
+  }
+  std::map<std::string, protocol::Plan> plans;
+  for (const std::string& node : nodes) plans[node] = skeleton;
   const double rate = job.unpaced ? 0.0 : plan.flow_rate;
 
   for (std::size_t s = 0; s < plan.steps.size(); ++s) {
@@ -83,6 +110,20 @@ std::map<std::string, protocol::Plan> build_agent_plans(const CompiledPlan& plan
         offset += chunk.length;
       }
     }
+  }
+  std::size_t total = 0;
+  for (const auto& [node, p] : plans) {
+    const std::size_t bytes = p.ByteSizeLong();
+    if (bytes > max_agent_plan_bytes()) {
+      throw PlanTooLarge("the plan for node '" + node + "' is " + std::to_string(bytes) + " bytes (" + mib(bytes) +
+                         "), more than the " + std::to_string(max_agent_plan_bytes()) +
+                         " bytes a control frame holds; spread the job over more nodes or split it");
+    }
+    total += bytes;
+  }
+  if (total > kMaxTotalPlanBytes) {
+    throw PlanTooLarge("the nodes' plans hold " + std::to_string(total) + " bytes (" + mib(total) +
+                       ") together, more than the limit " + std::to_string(kMaxTotalPlanBytes) + "; split the job");
   }
   return plans;
 }

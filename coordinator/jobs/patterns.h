@@ -31,6 +31,13 @@ struct RedistributionPattern {
 // Throws std::invalid_argument for an empty array, no nodes, or a zero block size.
 std::vector<TransferSpec> expand(const RedistributionPattern& pattern, const Clusters& clusters);
 
+// How many transfers expand() returns, from the sizes alone (nothing is materialised, so a
+// job can be refused before it costs memory or time): exact when the nodes of each
+// cluster are distinct, an upper bound otherwise (pieces of a node named twice may merge).
+// Every piece boundary changes the source or the destination node, so nothing else merges.
+// Throws like expand().
+std::uint64_t count_transfers(const RedistributionPattern& pattern, std::size_t senders, std::size_t receivers);
+
 // Where global byte `index` lives in a layout over `nodes` nodes: (node, offset in its file).
 std::pair<std::size_t, std::uint64_t> locate(Layout layout, std::uint64_t block, std::uint64_t bytes,
                                              std::size_t nodes, std::uint64_t index);

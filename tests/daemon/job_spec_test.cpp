@@ -62,4 +62,49 @@ BOOST_AUTO_TEST_CASE(bad_jobs_are_named) {
   BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 10, "to": "diagonal"}})").find("pattern.to") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(a_pattern_that_expands_too_far_is_refused_before_expanding) {
+  // The security review's 309-byte job: 256 MiB in 1-byte blocks, 2^28 transfers (about
+  // 40 GB of them, had they been built).
+  const std::string job = R"({"senders": ["a0", "a1"], "receivers": ["b0", "b1"], )" + kPlatform +
+                          R"(, "pattern": {"bytes": 268435456, "to": "block-cyclic", "to_block": 1}})";
+  BOOST_TEST(refusal(job) == "pattern: expands to 268435456 transfers, more than the limit " +
+                                 std::to_string(bc::kMaxJobTransfers) + "; use larger blocks");
+  // One more transfer than the limit is refused too: 2 × 2 nodes, blocks of 1 byte.
+  const std::string over = R"({"senders": ["a0", "a1"], "receivers": ["b0", "b1"], )" + kPlatform +
+                           R"(, "pattern": {"bytes": )" + std::to_string(bc::kMaxJobTransfers + 1) +
+                           R"(, "from": "block-cyclic", "from_block": 1, "to": "block-cyclic", "to_block": 1}})";
+  BOOST_TEST(refusal(over).find("pattern: expands to " + std::to_string(bc::kMaxJobTransfers + 1) + " transfers") == 0u,
+             refusal(over));
+}
+
+BOOST_AUTO_TEST_CASE(hostile_json_is_refused_with_what_is_wrong) {
+  const std::string head = R"({"senders": ["a"], "receivers": ["b"], )" + kPlatform;
+  // 2 000 000 levels: refused by the pre-scan at level 65, without recursion.
+  BOOST_TEST(refusal(std::string(2'000'000, '[')) == "input: nested deeper than 64 levels at byte 65");
+  BOOST_TEST(refusal(R"({"senders": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["a"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]})")
+                 .find("nested deeper than 64 levels") != std::string::npos);
+  // Brackets inside strings do not count.
+  BOOST_TEST(refusal(R"({"senders": [")" + std::string(100, '[') + R"("], "receivers": ["b"], )" + kPlatform +
+                     R"(, "pattern": {"bytes": 10, "to": "block"}})") == "accepted");
+  BOOST_TEST(refusal(R"({"senders": ["a"], "receivers": ["b"], "platform": {"sender_rate": 1e999999}})") ==
+             "platform.sender_rate: number 1e999999 is out of range (at byte 68)");
+  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 1)" + std::string(400, '0') + "}}")
+                 .find("pattern.bytes: number 1000") == 0u);
+  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 100000000000000000000000}})") ==
+             "pattern.bytes: must be <= 9223372036854775807");
+  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 9.223372036854775808e18}})") ==  // 2^63
+             "pattern.bytes: must be <= 9223372036854775807");
+  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": -1e300}})") == "pattern.bytes: must be >= 1");
+  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 10}})" + std::string(1, '\0')) ==
+             "input: NUL byte at byte " + std::to_string(head.size() + 28) + " (JSON holds none)");
+  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 10}} {})").find("input: not valid JSON at byte") == 0u);
+  BOOST_TEST(refusal("") == "input: empty (expected a JSON object)");
+  BOOST_TEST(refusal(" \r\n") == "input: empty (expected a JSON object)");
+  BOOST_TEST(refusal("{\"senders\": [\"\xff\"]}") ==
+             "input: not valid JSON at byte 15 (in senders[0]): syntax error while parsing value - invalid string: "
+             "ill-formed UTF-8 byte");
+  BOOST_TEST(refusal(R"({"senders": ["a"], "senders": ["b"]})") == "senders: given twice");
+  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 10, "to": "block", "to": "block"}})") == "pattern.to: given twice");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

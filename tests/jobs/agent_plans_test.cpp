@@ -1,6 +1,9 @@
 // The agents' plans: each node's flows, peers, rates, and stream offsets that lay every
 // receiver's incoming chunks of a step end to end (docs/runtime.md, "The data plane").
 #include "coordinator/jobs/agent_plans.h"
+#include "protocol/envelope.h"
+#include "protocol/frame.h"
+#include "security/hmac.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -175,6 +178,71 @@ BOOST_AUTO_TEST_CASE(random_jobs_have_consistent_streams) {
         for (std::size_t i = 0; i < t.size(); ++i) BOOST_TEST(per_transfer[i] == t[i].length);
       }
     }
+  }
+}
+
+
+namespace {
+
+// a0 sends `count` transfers, alternately to b0 and b1, each naming files of ~4 KB: a0's
+// plan holds every chunk, each receiver's half of them.
+std::map<std::string, bp::Plan> plans_with_long_names(std::size_t count) {
+  const bc::Clusters c{{"a0"}, {"b0", "b1"}};
+  std::vector<bc::TransferSpec> t;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string name = std::string(4000, 'f') + std::to_string(i);
+    t.push_back({"a0", name, 0, 1000, i % 2 == 0 ? "b0" : "b1", name, 0});
+  }
+  const bc::CompiledPlan plan = bc::compile_plan(c, t, {1e6, 1e6, 1e6, 0.001}, kpbs::Algorithm::oggp);
+  return bc::build_agent_plans(plan, c, t, addresses(c), {"job-9", 9, false});
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_plan_too_large_for_one_control_frame_names_the_node) {
+  try {
+    plans_with_long_names(2400);  // a0: ~19.6 MB; b0 and b1: ~9.8 MB each
+    BOOST_FAIL("a plan over the frame limit was built");
+  } catch (const bc::PlanTooLarge& e) {
+    const std::string what = e.what();
+    BOOST_TEST_MESSAGE(what);
+    BOOST_TEST(what.find("node 'a0'") != std::string::npos, what);
+    BOOST_TEST(what.find(std::to_string(bc::max_agent_plan_bytes()) + " bytes") != std::string::npos, what);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_plan_under_the_limit_fits_in_a_sealed_frame) {
+  const auto plans = plans_with_long_names(1800);  // a0: ~14.7 MB
+  const bp::Plan& biggest = plans.at("a0");
+  BOOST_TEST(biggest.ByteSizeLong() <= bc::max_agent_plan_bytes());
+  BOOST_TEST(biggest.ByteSizeLong() > bc::max_agent_plan_bytes() * 3 / 4);  // the test is near the limit
+  // What the control session sends: the Envelope, then the MAC, in one frame.
+  bp::Envelope envelope;
+  *envelope.mutable_plan() = biggest;
+  const std::size_t overhead = bp::encode(envelope).size() + baton::security::kMacBytes - biggest.ByteSizeLong();
+  BOOST_TEST(overhead <= bp::kDefaultMaxFrame - bc::max_agent_plan_bytes());
+  std::string frame;
+  BOOST_CHECK_NO_THROW(bp::append_frame(frame, bp::encode(envelope) + std::string(baton::security::kMacBytes, 'm')));
+}
+
+BOOST_AUTO_TEST_CASE(too_many_steps_for_all_the_nodes_are_refused_before_building) {
+  // 4096 + 4096 nodes, each plan listing 32769 steps: at least 512 MiB of plans. Building
+  // them first would take tens of GiB.
+  bc::Clusters c;
+  for (int i = 0; i < 4096; ++i) {
+    c.senders.push_back("a" + std::to_string(i));
+    c.receivers.push_back("b" + std::to_string(i));
+  }
+  bc::CompiledPlan plan;
+  plan.k = 1;
+  plan.steps.resize(bc::kMaxTotalPlanBytes / 2 / 8192 + 1);
+  try {
+    bc::build_agent_plans(plan, c, {}, addresses(c), {"job-10", 10, false});
+    BOOST_FAIL("a plan with too many steps was built");
+  } catch (const bc::PlanTooLarge& e) {
+    const std::string what = e.what();
+    BOOST_TEST(what.find("32769 steps") != std::string::npos, what);
+    BOOST_TEST(what.find("8192 nodes") != std::string::npos, what);
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <limits>
 #include <map>
 #include <random>
 
@@ -86,11 +87,60 @@ BOOST_AUTO_TEST_CASE(contiguous_pieces_are_merged) {
   for (const auto& t : transfers) BOOST_TEST(t.length == 100u);
 }
 
+BOOST_AUTO_TEST_CASE(the_count_is_the_number_of_transfers_expanded) {
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<std::uint64_t> bytes(1, 20000), block(1, 700);
+  std::uniform_int_distribution<std::size_t> nodes(1, 12);
+  const bc::Layout layouts[] = {bc::Layout::block, bc::Layout::block_cyclic};
+  for (int n = 0; n < 2000; ++n) {
+    bc::RedistributionPattern p{.bytes = bytes(rng), .from = layouts[n % 2], .from_block = block(rng),
+                                .to = layouts[(n / 2) % 2], .to_block = block(rng)};
+    if (n % 7 == 0) p.to_block = p.from_block * 3;  // common boundaries counted once
+    const std::size_t P = nodes(rng), Q = nodes(rng);
+    BOOST_TEST_CONTEXT("#" << n << " bytes " << p.bytes << " P " << P << " Q " << Q << " blocks " << p.from_block
+                           << "/" << p.to_block) {
+      BOOST_TEST(bc::count_transfers(p, P, Q) == bc::expand(p, clusters(P, Q)).size());
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(huge_expansions_are_counted_without_building_them) {
+  // 256 MiB in 1-byte blocks: every byte its own transfer (the security review's job).
+  const bc::RedistributionPattern tiny{.bytes = 256u << 20, .to = bc::Layout::block_cyclic, .to_block = 1};
+  BOOST_TEST(bc::count_transfers(tiny, 2, 2) == 268435456u);
+  // 1 TiB block → block-cyclic in 1 MiB blocks over 64 × 64 nodes: one transfer per block,
+  // and one more where a source's piece ends inside a block (docs/runtime.md, "Limits").
+  const bc::RedistributionPattern tebibyte{.bytes = 1ull << 40, .to = bc::Layout::block_cyclic, .to_block = 1u << 20};
+  BOOST_TEST(bc::count_transfers(tebibyte, 64, 64) == 1u << 20);  // piece ends fall on block ends
+  BOOST_TEST(bc::count_transfers(tebibyte, 3, 64) == (1u << 20) + 2u);          // here they do not
+  // The largest array: the count neither overflows nor double-counts common multiples.
+  const std::uint64_t max = std::numeric_limits<std::int64_t>::max();
+  const bc::RedistributionPattern bytes{.bytes = max, .from = bc::Layout::block_cyclic, .from_block = 1,
+                                        .to = bc::Layout::block_cyclic, .to_block = 3};
+  BOOST_TEST(bc::count_transfers(bytes, 2, 2) == max);
+  const bc::RedistributionPattern coprime{.bytes = max, .from = bc::Layout::block_cyclic, .from_block = max / 2,
+                                          .to = bc::Layout::block_cyclic, .to_block = max / 2 - 1};
+  BOOST_TEST(bc::count_transfers(coprime, 2, 2) == 5u);  // cuts at d, s, 2d, 2s
+}
+
+BOOST_AUTO_TEST_CASE(block_cyclic_over_one_node_is_one_piece) {
+  // 1 GiB in 1-byte blocks on one node each side is one contiguous range: one transfer,
+  // found without walking 2^30 blocks.
+  const bc::RedistributionPattern p{.bytes = 1u << 30, .from = bc::Layout::block_cyclic, .from_block = 1,
+                                    .to = bc::Layout::block_cyclic, .to_block = 1};
+  BOOST_TEST(bc::count_transfers(p, 1, 1) == 1u);
+  const auto transfers = bc::expand(p, clusters(1, 1));
+  BOOST_REQUIRE(transfers.size() == 1u);
+  BOOST_TEST(transfers[0].length == 1u << 30);
+}
+
 BOOST_AUTO_TEST_CASE(bad_patterns_are_refused) {
   BOOST_CHECK_THROW(bc::expand({.bytes = 0}, clusters(1, 1)), std::invalid_argument);
   BOOST_CHECK_THROW(bc::expand({.bytes = 10, .to = bc::Layout::block_cyclic, .to_block = 0}, clusters(1, 1)),
                     std::invalid_argument);
   BOOST_CHECK_THROW(bc::expand({.bytes = 10}, clusters(0, 1)), std::invalid_argument);
+  BOOST_CHECK_THROW(bc::count_transfers({.bytes = 0}, 1, 1), std::invalid_argument);
+  BOOST_CHECK_THROW(bc::count_transfers({.bytes = 10, .from = bc::Layout::block_cyclic}, 1, 1), std::invalid_argument);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

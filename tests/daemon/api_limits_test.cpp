@@ -1,0 +1,134 @@
+// A real coordinator's API under hostile input (docs/runtime.md, "Limits" and "HTTP
+// limits"): bodies that crashed it or answered 500 are refused with 400 and one line
+// naming what is wrong, and slow or idle clients cannot keep an operator from an answer.
+#define BOOST_TEST_MODULE coordinator_api_limits
+#include "tests/integration/cluster.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <future>
+#include <thread>
+
+using baton::test::Cluster;
+using baton::test::Json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+const std::string kToken = "api-limits-token";
+
+// A TCP connection to the API that says as little as its test wants.
+class RawClient {
+ public:
+  explicit RawClient(const std::string& address) {
+    const auto colon = address.rfind(':');
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_port = htons(static_cast<std::uint16_t>(std::stoi(address.substr(colon + 1))));
+    ::inet_pton(AF_INET, address.substr(0, colon).c_str(), &to.sin_addr);
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    BOOST_REQUIRE(fd_ >= 0);
+    BOOST_REQUIRE(::connect(fd_, reinterpret_cast<const sockaddr*>(&to), sizeof to) == 0);
+    timeval patience{0, 1000};  // recv below only looks whether the server closed
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
+  }
+  ~RawClient() { ::close(fd_); }
+  RawClient(const RawClient&) = delete;
+  RawClient& operator=(const RawClient&) = delete;
+
+  // Sends one byte; false once the server has closed the connection.
+  bool trickle(char byte) {
+    char ignored[64];
+    if (::recv(fd_, ignored, sizeof ignored, 0) == 0) return false;
+    return ::send(fd_, &byte, 1, MSG_NOSIGNAL) == 1;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+std::string error_of(const std::pair<int, Json>& answer) {
+  return answer.second.is_object() ? answer.second.value("error", "") : "";
+}
+
+struct Coordinator {
+  Cluster cluster{kToken};
+};
+
+}  // namespace
+
+BOOST_FIXTURE_TEST_SUITE(api_limits, Coordinator)
+
+BOOST_AUTO_TEST_CASE(hostile_bodies_are_answered_400_naming_what_is_wrong) {
+  const std::string platform =
+      R"("platform": {"sender_rate": 1e6, "receiver_rate": 1e6, "backbone_rate": 1e6, "step_startup": 0})";
+  const std::string good = R"({"senders": ["a"], "receivers": ["b"], )" + platform + R"(, "pattern": {"bytes": 10}})";
+  const std::pair<std::string, std::string> cases[] = {
+      {std::string(2'000'000, '['), "input: nested deeper than 64 levels at byte 65"},
+      {R"({"senders": ["a"], "receivers": ["b"], "platform": {"sender_rate": 1e999999}})",
+       "platform.sender_rate: number 1e999999 is out of range (at byte 68)"},
+      {good + std::string(1, '\0'), "input: NUL byte at byte " + std::to_string(good.size() + 1) + " (JSON holds none)"},
+      {good + " garbage", "input: not valid JSON at byte " + std::to_string(good.size() + 2)},
+      {"", "input: empty (expected a JSON object)"},
+      {"{\"senders\": [\"\xc3\x28\"]}", "ill-formed UTF-8"},
+      // The security review's 309-byte job that made the coordinator allocate 1.2 GiB.
+      {R"({"senders": ["a0", "a1"], "receivers": ["b0", "b1"], )" + platform +
+           R"(, "pattern": {"bytes": 268435456, "to": "block-cyclic", "to_block": 1}})",
+       "pattern: expands to 268435456 transfers, more than the limit 2097152; use larger blocks"},
+  };
+  for (const auto& [body, wanted] : cases) {
+    const auto started = Clock::now();
+    const auto answer = cluster.post("/v1/jobs", body);
+    const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    BOOST_TEST_CONTEXT("wanted: " << wanted) {
+      BOOST_TEST(answer.first == 400, answer.second.dump() << "\n" << cluster.coordinator_log());
+      BOOST_TEST(error_of(answer).find(wanted) != std::string::npos, error_of(answer));
+      BOOST_TEST(error_of(answer).find('\n') == std::string::npos);
+      BOOST_TEST(seconds < 2.0);  // refused, not worked on
+    }
+  }
+  // Still serving, and no job was taken.
+  const auto [status, jobs] = cluster.get("/v1/jobs");
+  BOOST_TEST(status == 200);
+  BOOST_TEST(jobs.at("jobs").size() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(sixty_four_slow_clients_do_not_keep_an_operator_waiting) {
+  std::vector<std::unique_ptr<RawClient>> slow;
+  for (int i = 0; i < 64; ++i) slow.push_back(std::make_unique<RawClient>(cluster.api_address()));
+  // Half say nothing, half start a request and go on a byte at a time.
+  for (std::size_t i = 0; i < slow.size(); i += 2) slow[i]->trickle('G');
+  const auto started = Clock::now();
+  auto answer = std::async(std::launch::async, [&] { return cluster.get("/v1/jobs"); });
+  for (int round = 0; round < 50 && answer.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready;
+       ++round) {
+    for (std::size_t i = 0; i < slow.size(); i += 2) slow[i]->trickle('E');
+  }
+  const auto [status, jobs] = answer.get();
+  const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  BOOST_TEST_MESSAGE("GET /v1/jobs beside 64 slow clients: " << seconds << " s");
+  BOOST_TEST(status == 200, cluster.coordinator_log());
+  BOOST_TEST(seconds < 3.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_request_sent_a_byte_at_a_time_is_cut_off) {
+  RawClient slow(cluster.api_address());
+  const auto started = Clock::now();
+  bool open = true;
+  // Each byte well within any per-read timeout; the whole request never within 10 s.
+  for (int i = 0; i < 40 && open; ++i) {
+    open = slow.trickle(i == 0 ? 'G' : 'x');
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  BOOST_TEST(!open, "still open after " << seconds << " s");
+  BOOST_TEST(seconds < 12.0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
