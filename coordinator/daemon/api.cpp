@@ -1,5 +1,6 @@
 #include "coordinator/daemon/api.h"
 
+#include "coordinator/batonctl/json_input.h"
 #include "coordinator/daemon/http_auth.h"
 #include "coordinator/report/gantt_svg.h"
 #include "coordinator/report/status_page.h"
@@ -92,7 +93,18 @@ void Api::start(const std::string& address) {
     on_io(response, 200, [this] { return driver_.jobs(); });
   });
   server_->Post("/v1/jobs", [=, this](const httplib::Request& request, httplib::Response& response) {
-    on_io(response, 201, [this, &request] { return Json{{"id", std::to_string(driver_.submit(request.body))}}; });
+    // Parsed and expanded here, on the HTTP thread: a job at the size limits takes seconds,
+    // which the io thread (heartbeats) cannot spare.
+    JobSpec spec;
+    try {
+      spec = parse_job_spec(request.body);
+    } catch (const cli::InputError& e) {
+      reply(response, 400, Json{{"error", e.what()}});
+      return;
+    }
+    on_io(response, 201, [this, &request, &spec] {
+      return Json{{"id", std::to_string(driver_.submit(std::move(spec), request.body))}};
+    });
   });
   server_->Get(R"(/v1/jobs/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {
     on_io(response, 200, [this, &request, id_of] { return driver_.job(id_of(request)); });

@@ -158,13 +158,7 @@ void Driver::start() {
   asio::co_spawn(io_, run_loop(), asio::detached);
 }
 
-std::uint64_t Driver::submit(const std::string& json) {
-  JobSpec spec;
-  try {
-    spec = parse_job_spec(json);
-  } catch (const cli::InputError& e) {
-    throw RequestError(400, e.what());
-  }
+std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
   std::vector<std::string> unknown;
   for (const auto* list : {&spec.clusters.senders, &spec.clusters.receivers}) {
     for (const std::string& node : *list) {
@@ -407,11 +401,16 @@ asio::awaitable<void> Driver::run(Job& job) {
     finish(job, "failed", "agents not alive: " + dead);
     co_return;
   }
-  std::map<std::string, std::string> addresses;
-  for (const std::string& n : nodes(job)) addresses[n] = agents_.find(n)->addresses.front();
+  // Each node's data address, as the plans name it.
+  const auto current_addresses = [&] {
+    std::map<std::string, std::string> out;
+    for (const std::string& n : nodes(job)) {
+      if (const auto info = agents_.find(n)) out[n] = info->addresses.front();
+    }
+    return out;
+  };
+  std::map<std::string, std::string> addresses = current_addresses();
   const bool unpaced = job.spec.algorithm == schedule::kpbs::Algorithm::all_at_once;
-  auto plans = build_agent_plans(*job.plan, job.spec.clusters, job.spec.transfers, addresses,
-                                 {.id = id, .number = job.id, .unpaced = unpaced});
   // In place: what the job reads is not overwritten before the job ends (staging.h). The
   // tag holds the submission time, so a stale staging file of another life of job `id`
   // (a coordinator whose journal was lost) is never taken for this one's.
@@ -419,7 +418,23 @@ asio::awaitable<void> Driver::run(Job& job) {
   for (const char c : job.submitted) {
     if (std::isalnum(static_cast<unsigned char>(c))) tag += c;
   }
-  stage_plans(plans, staged_destinations(job.spec.transfers, storages(job.spec.clusters)), tag);
+  const auto make_plans = [&] {
+    auto out = build_agent_plans(*job.plan, job.spec.clusters, job.spec.transfers, addresses,
+                                 {.id = id, .number = job.id, .unpaced = unpaced});
+    stage_plans(out, staged_destinations(job.spec.transfers, storages(job.spec.clusters)), tag);
+    return out;
+  };
+  auto plans = make_plans();
+  // A restarted agent listens for data elsewhere: every plan that names it changes, and
+  // every agent gets its plan again before the next release.
+  const auto follow_moved_agents = [&] {
+    std::map<std::string, std::string> now = current_addresses();
+    if (now == addresses) return;
+    addresses = std::move(now);
+    plans = make_plans();
+    job.holding.clear();
+    if (log_) log_("job " + id + ": an agent's data address changed; sending every plan again");
+  };
 
   job.state = "running";
   journal_.set_state(job.id, "running");
@@ -465,9 +480,10 @@ asio::awaitable<void> Driver::run(Job& job) {
     Clock::time_point released{};
     while (!ok && attempt < options_.step_attempts && !job.cancel_requested) {
       if (attempt > 0) {
-        // Before a retry, every agent must be back and done with the failed attempt: one
-        // still running it, or reconnecting after it was declared dead, would refuse the
-        // release and waste the attempt.
+        // A moment before a retry (a peer restarting, a link coming back), then every agent
+        // must be back and done with the failed attempt: one still running it, or
+        // reconnecting after it was declared dead, would refuse the release and waste it.
+        co_await wait_until([&] { return job.cancel_requested; }, Clock::now() + options_.retry_pause * attempt);
         co_await wait_until(
             [&] {
               return job.cancel_requested || (all_alive() && std::ranges::all_of(plans, [&](const auto& p) {
@@ -478,6 +494,7 @@ asio::awaitable<void> Driver::run(Job& job) {
       }
       ++attempt;
       // An agent that restarted (kill -9, a reboot) gets its plan again before the release.
+      follow_moved_agents();
       if (std::string lost = co_await give_plan_again(job, plans); !lost.empty()) {
         failure = std::move(lost);
         metrics_.add("baton_step_attempts_failed_total");
@@ -503,15 +520,15 @@ asio::awaitable<void> Driver::run(Job& job) {
           [&] {
             if (job.cancel_requested || failed_report()) return true;  // a failed node fails the attempt now
             for (const auto& [node, plan] : plans) {
-              const auto info = agents_.find(node);
-              if (!info || !info->alive) return true;  // so does a dead agent
+              if (!alive(node) && !job.reports.contains(node)) return true;  // so does a dead agent
             }
             return job.reports.size() == plans.size();
           },
           released + timeout);
       measured = std::chrono::duration<double>(Clock::now() - released).count();
       failure.clear();
-      const bool cut_short = all && job.reports.size() < plans.size();
+      const bool complete = job.reports.size() == plans.size();
+      const bool cut_short = all && !complete;
       for (const auto& [node, plan] : plans) {
         const auto report = job.reports.find(node);
         const auto info = agents_.find(node);
@@ -532,8 +549,8 @@ asio::awaitable<void> Driver::run(Job& job) {
         }
       }
       // End to end: what landed is what was sent, chunk by chunk (digest_match.h).
-      if (all && failure.empty()) failure = match_digests(job.reports);
-      ok = all && failure.empty() && !job.cancel_requested;
+      if (complete && failure.empty()) failure = match_digests(job.reports);
+      ok = complete && failure.empty() && !job.cancel_requested;
       if (!ok && !job.cancel_requested) metrics_.add("baton_step_attempts_failed_total");
       if (!ok && !job.cancel_requested && log_) {
         log_("job " + id + " step " + std::to_string(s) + ": attempt " + std::to_string(attempt) + " failed: " + failure);

@@ -28,6 +28,7 @@ namespace baton::coordinator {
 
 struct DriverOptions {
   int step_attempts = 3;                                   // a failed step runs at most this often
+  std::chrono::milliseconds retry_pause{500};              // × the attempts so far, before a retry
   std::chrono::milliseconds plan_timeout{10'000};          // for every agent to accept its plan
   // A step's wait: max(this, 4 × predicted + 10 s); longer than an agent's own (30 s, 4 ×
   // predicted), so an agent's timeout report arrives before the driver gives up on it.
@@ -60,9 +61,10 @@ class Driver {
   // unfinished step once their agents are back) and starts the run loop.
   void start();
 
-  // Checks and queues a job; returns its id. RequestError(400) names a bad field or the
-  // nodes that are not registered.
-  std::uint64_t submit(const std::string& json);
+  // Queues a job the caller parsed from `json` (parse_job_spec, off the io thread) and
+  // journals `json`; returns its id. RequestError(400) names the nodes that are not
+  // registered, or why an in-place job cannot be staged.
+  std::uint64_t submit(JobSpec spec, const std::string& json);
   // RequestError(404) for an unknown job, 409 when it already ended.
   Json cancel(std::uint64_t id);
   Json job(std::uint64_t id) const;
