@@ -1,0 +1,143 @@
+// Real agents in one process for the step runner's tests: each a TCP transport context,
+// a data listener on loopback and memory regions, and a hand-written one-step plan.
+#pragma once
+
+#include "agent/data_plane.h"
+#include "agent/memory_storage.h"
+#include "agent/step_runner.h"
+#include "transport/open.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/io_context.hpp>
+
+#include <array>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace baton::test::agents {
+
+namespace ba = baton::agent;
+namespace bp = baton::protocol;
+namespace bt = baton::transport;
+using namespace std::chrono_literals;
+
+inline const std::string kSecret = "step-runner-test-cluster-secret";
+
+inline std::vector<std::byte> pattern(std::size_t n, unsigned seed) {
+  std::vector<std::byte> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::byte>((i * 131 + seed * 7 + i / 251) & 0xff);
+  return v;
+}
+
+// One agent: a transport context, a data listener and its memory regions.
+struct Node {
+  Node(asio::io_context& io, std::string name, std::string secret = kSecret) : identity{std::move(name), std::move(secret)} {
+    bt::TransportConfig config;
+    config.context.pool = {.buffer_count = 8, .buffer_size = 64 * 1024};
+    config.context.frame_timeout = 2000ms;
+    auto opened = bt::open_context(io.get_executor(), config);
+    BOOST_REQUIRE_MESSAGE(opened.context, opened.detail);
+    context = std::move(opened.context);
+    data = std::make_unique<ba::DataPlane>(*context, "127.0.0.1:0", identity);
+    data->start();
+  }
+  bt::NodeIdentity identity;
+  std::unique_ptr<bt::Context> context;
+  std::unique_ptr<ba::DataPlane> data;
+  ba::MemoryStorage storage;
+};
+
+// Two agents on one io_context. Teardown stops their listeners and lets every coroutine
+// end before the transport contexts go (a pending flow holds pool buffers).
+struct TwoAgents {
+  asio::io_context io;
+  Node a{io, "a"}, b{io, "b"};
+  ~TwoAgents() {
+    a.data->stop();
+    b.data->stop();
+    io.restart();
+    io.run_for(5s);
+  }
+};
+
+// Three: the third is another member of the cluster, for what a plan does not name.
+struct ThreeAgents {
+  asio::io_context io;
+  Node a{io, "a"}, b{io, "b"}, c{io, "c"};
+  ~ThreeAgents() {
+    for (Node* n : {&a, &b, &c}) n->data->stop();
+    io.restart();
+    io.run_for(5s);
+  }
+};
+
+inline bp::Chunk* add_chunk(bp::Flow* flow, std::uint64_t transfer, std::uint64_t src_offset, std::uint64_t dst_offset,
+                     std::uint64_t length, std::uint64_t stream_offset) {
+  bp::Chunk* c = flow->add_chunks();
+  c->set_transfer(transfer);
+  c->set_src_file("in");
+  c->set_src_offset(src_offset);
+  c->set_dst_file("out");
+  c->set_dst_offset(dst_offset);
+  c->set_length(length);
+  c->set_stream_offset(stream_offset);
+  return c;
+}
+
+// A plan of one step: `sender` sends `chunks` (transfer, src, dst, length, stream) to
+// `receiver`; each side's plan holds its own copy of the flow.
+struct Pair {
+  bp::Plan sender, receiver;
+};
+
+inline Pair one_step(const std::string& receiver_address, double rate,
+              const std::vector<std::array<std::uint64_t, 5>>& send_chunks,
+              const std::vector<std::array<std::uint64_t, 5>>& receive_chunks) {
+  Pair p;
+  for (bp::Plan* plan : {&p.sender, &p.receiver}) {
+    plan->set_job("job-1");
+    plan->set_job_number(1);
+    plan->set_k(1);
+    bp::Step* step = plan->add_steps();
+    step->set_index(0);
+    step->set_predicted_seconds(0.01);
+    bp::Flow* flow = step->add_flows();
+    const bool send = plan == &p.sender;
+    flow->set_send(send);
+    flow->set_peer(send ? "b" : "a");
+    flow->set_rate(rate);
+    if (send) flow->set_peer_address(receiver_address);
+    for (const auto& c : send ? send_chunks : receive_chunks) add_chunk(flow, c[0], c[1], c[2], c[3], c[4]);
+  }
+  return p;
+}
+
+struct Outcome {
+  bp::StepReport sender, receiver;
+  std::chrono::steady_clock::duration took{};
+};
+
+// Runs step 0 on both runners at once.
+inline Outcome run_step(asio::io_context& io, ba::StepRunner& sender, ba::StepRunner& receiver) {
+  Outcome out;
+  int done = 0;
+  const auto start = std::chrono::steady_clock::now();
+  asio::co_spawn(io, [&]() -> bt::Task<void> { out.receiver = co_await receiver.run(0); ++done; }, asio::detached);
+  asio::co_spawn(io, [&]() -> bt::Task<void> { out.sender = co_await sender.run(0); ++done; }, asio::detached);
+  while (done < 2 && std::chrono::steady_clock::now() - start < 60s) io.run_one_for(100ms);
+  out.took = std::chrono::steady_clock::now() - start;
+  return out;
+}
+
+inline ba::StepOptions quick() {
+  ba::StepOptions o;
+  o.min_step_timeout = 1500ms;
+  return o;
+}
+
+}  // namespace baton::test::agents
