@@ -1,6 +1,7 @@
 // baton-agent: the node daemon. Registers with the coordinator and runs the steps of the
 // jobs it is given, moving files under its data root (docs/runtime.md). Under systemd it
 // speaks the notify protocol (docs/systemd.md).
+#include "admission/descriptors.h"
 #include "agent/agent.h"
 #include "agent/config.h"
 #include "agent/data_root.h"
@@ -28,6 +29,12 @@ int main(int argc, char** argv) {
   google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string& message) {
     spdlog::debug("protobuf: {}", message);
   });
+
+  // Every connection costs a descriptor: take all the hard limit allows (systemd's units
+  // set LimitNOFILE=), before any listener sizes its pending-connection caps from it.
+  const baton::admission::DescriptorLimit descriptors = baton::admission::raise_descriptor_limit();
+  if (!descriptors.error.empty()) spdlog::warn("open-file limit not raised: {}", descriptors.error);
+  spdlog::info("open-file limit {} (hard limit {})", descriptors.soft, descriptors.hard);
 
   try {
     const auto config = baton::agent::load_agent_config(config_path);

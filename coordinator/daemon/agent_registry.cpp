@@ -3,12 +3,15 @@
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
 #include <asio/experimental/as_tuple.hpp>
+#include <asio/steady_timer.hpp>
 #include <asio/use_awaitable.hpp>
 
 namespace baton::coordinator {
 
-AgentRegistry::AgentRegistry(asio::io_context& io, protocol::Identity self, std::chrono::milliseconds heartbeat, Log log)
-    : io_(io), self_(std::move(self)), heartbeat_(heartbeat), log_(std::move(log)), acceptor_(io) {}
+AgentRegistry::AgentRegistry(asio::io_context& io, protocol::Identity self, std::chrono::milliseconds heartbeat, Log log,
+                             admission::PendingLimits pending)
+    : io_(io), self_(std::move(self)), heartbeat_(heartbeat), log_(std::move(log)), acceptor_(io), pending_(pending),
+      dropped_reported_at_(std::chrono::steady_clock::now() - std::chrono::seconds(10)) {}
 
 AgentRegistry::~AgentRegistry() { stop(); }
 
@@ -53,21 +56,63 @@ void AgentRegistry::stop() {
 
 asio::awaitable<void> AgentRegistry::accept_loop() {
   const std::shared_ptr<bool> running = running_;
+  bool exhausted = false;  // descriptors ran out, and we said so
+  asio::steady_timer backoff(io_);
   while (*running) {
-    auto [ec, socket] = co_await acceptor_.async_accept(asio::experimental::as_tuple(asio::use_awaitable));
+    // Named, not a structured binding: GCC 12 mis-handles those across a co_await.
+    std::tuple<std::error_code, asio::ip::tcp::socket> accepted =
+        co_await acceptor_.async_accept(asio::experimental::as_tuple(asio::use_awaitable));
+    const std::error_code ec = std::get<0>(accepted);
     if (!*running) break;
-    if (ec) continue;
-    asio::co_spawn(io_, serve(std::make_shared<protocol::Channel>(std::move(socket))), asio::detached);
+    if (admission::descriptors_exhausted(ec)) {
+      // The connection stays queued in the kernel: accepting again at once would fail at
+      // once, for ever, at full CPU. Wait, then try again (and never stop accepting).
+      if (!exhausted && log_) log_("cannot accept agents for now: " + ec.message() + "; retrying every " +
+                                   std::to_string(admission::accept_backoff.count()) + " ms");
+      exhausted = true;
+      backoff.expires_after(admission::accept_backoff);
+      const std::tuple<std::error_code> waited = co_await backoff.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
+      (void)waited;  // expired or cancelled: either way, accept again (or see that we stopped)
+      continue;
+    }
+    if (ec) continue;  // a peer that gave up while queued
+    if (exhausted && log_) log_("accepting agents again");
+    exhausted = false;
+    std::error_code no_address;
+    std::string address = std::get<1>(accepted).remote_endpoint(no_address).address().to_string();
+    asio::co_spawn(io_, serve(std::make_shared<protocol::Channel>(std::move(std::get<1>(accepted))), std::move(address)),
+                   asio::detached);
   }
 }
 
-asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> channel) {
+void AgentRegistry::report_dropped() {
+  const auto now = std::chrono::steady_clock::now();
+  if (pending_.dropped() == dropped_reported_ || now - dropped_reported_at_ < std::chrono::seconds(10)) return;
+  if (log_) {
+    log_(std::to_string(pending_.dropped() - dropped_reported_) + " unauthenticated connection(s) dropped to make room " +
+         "(at most " + std::to_string(pending_.limits().total) + " pending, " + std::to_string(pending_.limits().per_address) +
+         " per address)");
+  }
+  dropped_reported_ = pending_.dropped();
+  dropped_reported_at_ = now;
+}
+
+asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> channel, std::string address) {
   const std::shared_ptr<bool> running = running_;
   const auto timeout = std::chrono::milliseconds(5000);
   std::string node;
   bool registered = false;
+  // Until the handshake completes this connection holds a pending place, which a newer
+  // one may take (closing it: counted in report_dropped, not logged one by one).
+  bool dropped = false;
+  admission::PendingConnections::Ticket pending = pending_.admit(address, [channel, &dropped] {
+    dropped = true;
+    channel->close();
+  });
+  report_dropped();
   try {
-    node = co_await protocol::handshake(*channel, protocol::Side::responder, self_, "agent", timeout);
+    node = co_await protocol::handshake(*channel, protocol::Side::responder, self_, "agent", handshake_deadline);
+    pending.release();
     const protocol::Envelope first = co_await channel->receive(timeout);
     if (first.body_case() != protocol::Envelope::kRegister || first.register_().node_id() != node) {
       co_await channel->refuse("expected register for node " + node + ", got " + std::string(protocol::type_name(first)));
@@ -118,7 +163,7 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
       }
     }
   } catch (const std::exception& e) {
-    if (log_) log_("agent " + (node.empty() ? channel->peer() : node) + ": session ended: " + e.what());
+    if (log_ && !dropped) log_("agent " + (node.empty() ? channel->peer() : node) + ": session ended: " + e.what());
   }
   channel->close();
   if (registered && sessions_[node] == channel) {

@@ -4,9 +4,16 @@
 // other message an agent sends goes to the handler (the job driver), its Register too
 // (after the agent is registered), so the driver learns of every new session.
 //
+// Before a peer has authenticated it gets little: frames of at most 4 KiB, one deadline for
+// the whole handshake, and a place among a capped number of pending connections
+// (admission/pending_connections.h); an accept that finds descriptors exhausted waits a
+// moment instead of spinning (docs/security.md, "Before authentication").
+//
 // Threading: everything runs on the io_context's thread.
 #pragma once
 
+#include "admission/descriptors.h"
+#include "admission/pending_connections.h"
 #include "protocol/channel.h"
 #include "protocol/handshake.h"
 
@@ -40,7 +47,11 @@ class AgentRegistry {
   using Handler = std::function<void(const std::string& node, const protocol::Envelope& message)>;
   using Log = std::function<void(const std::string& line)>;
 
-  AgentRegistry(asio::io_context& io, protocol::Identity self, std::chrono::milliseconds heartbeat, Log log);
+  // How long a connecting agent has to complete the handshake.
+  static constexpr std::chrono::milliseconds handshake_deadline{5000};
+
+  AgentRegistry(asio::io_context& io, protocol::Identity self, std::chrono::milliseconds heartbeat, Log log,
+                admission::PendingLimits pending = admission::limits_for(admission::descriptor_limit()));
   ~AgentRegistry();
 
   // Listens for agents at "host:port" (port 0: any). Throws std::runtime_error naming it.
@@ -56,9 +67,14 @@ class AgentRegistry {
   std::vector<AgentInfo> agents() const;
   std::optional<AgentInfo> find(const std::string& node) const;
 
+  // Connections not yet authenticated, and how many of them were dropped to make room.
+  const admission::PendingConnections& pending() const noexcept { return pending_; }
+
  private:
   asio::awaitable<void> accept_loop();
-  asio::awaitable<void> serve(std::shared_ptr<protocol::Channel> channel);
+  asio::awaitable<void> serve(std::shared_ptr<protocol::Channel> channel, std::string address);
+  // Logs, at most every few seconds, how many pending connections were dropped.
+  void report_dropped();
 
   asio::io_context& io_;
   protocol::Identity self_;
@@ -66,6 +82,9 @@ class AgentRegistry {
   Log log_;
   Handler handler_;
   asio::ip::tcp::acceptor acceptor_;
+  admission::PendingConnections pending_;
+  std::uint64_t dropped_reported_ = 0;
+  std::chrono::steady_clock::time_point dropped_reported_at_{};
   std::map<std::string, AgentInfo> agents_;
   std::map<std::string, std::shared_ptr<protocol::Channel>> sessions_;
   std::shared_ptr<bool> running_ = std::make_shared<bool>(false);

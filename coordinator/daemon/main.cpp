@@ -1,6 +1,7 @@
 // baton-coordinator: the daemon. Plans jobs, drives the agents step by step, journals
 // everything, and serves batonctl's API (docs/runtime.md). Under systemd it speaks the
 // notify protocol (docs/systemd.md).
+#include "admission/descriptors.h"
 #include "coordinator/daemon/agent_registry.h"
 #include "coordinator/daemon/api.h"
 #include "coordinator/daemon/config.h"
@@ -30,6 +31,12 @@ int main(int argc, char** argv) {
   google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string& message) {
     spdlog::debug("protobuf: {}", message);
   });
+
+  // Every connection costs a descriptor: take all the hard limit allows (systemd's units
+  // set LimitNOFILE=), before any listener sizes its pending-connection caps from it.
+  const baton::admission::DescriptorLimit descriptors = baton::admission::raise_descriptor_limit();
+  if (!descriptors.error.empty()) spdlog::warn("open-file limit not raised: {}", descriptors.error);
+  spdlog::info("open-file limit {} (hard limit {})", descriptors.soft, descriptors.hard);
 
   try {
     const auto config = baton::coordinator::load_coordinator_config(config_path);

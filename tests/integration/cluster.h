@@ -52,6 +52,7 @@ class Cluster {
   Json wait_job(const std::string& id, std::chrono::milliseconds timeout = std::chrono::seconds(120));
 
   std::string coordinator_log() const { return coordinator_->log(); }
+  pid_t coordinator_pid() const { return coordinator_->pid(); }
   std::string api_address() const { return api_; }
   std::string agents_address() const { return agents_address_; }
   std::string secret() const { return secret_; }

@@ -164,6 +164,8 @@ BOOST_AUTO_TEST_CASE(the_units_name_the_prefix_given_at_install_time) {
     BOOST_TEST(setting(text, "Documentation") == "file://" + (stage.prefix / "share/doc/baton/systemd.md").string());
     BOOST_TEST(setting(text, "Type") == "notify");
     BOOST_TEST(setting(text, "User") == "baton");
+    // Every connection costs a descriptor: room for many (docs/security.md).
+    BOOST_TEST(setting(text, "LimitNOFILE") == "65536");
   }
   BOOST_TEST(fs::exists(stage.prefix / "share/doc/baton/systemd.md"));
   BOOST_TEST(fs::exists(stage.prefix / "bin/batonctl"));

@@ -1,0 +1,59 @@
+#include "tests/support/exhausted_descriptors.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+namespace baton::test {
+namespace {
+
+// The highest descriptor open in this process.
+int highest_open_descriptor() {
+  int highest = 2;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    highest = std::max(highest, std::stoi(entry.path().filename().string()));
+  }
+  return highest;
+}
+
+}  // namespace
+
+ExhaustedDescriptors::ExhaustedDescriptors(std::size_t spare) {
+  if (::getrlimit(RLIMIT_NOFILE, &saved_) != 0) throw std::runtime_error("getrlimit(RLIMIT_NOFILE) failed");
+  rlimit low = saved_;
+  low.rlim_cur = static_cast<rlim_t>(highest_open_descriptor() + 1 + 16 + static_cast<int>(spare));
+  if (low.rlim_cur > saved_.rlim_cur) throw std::runtime_error("the open-file limit is already too low to lower");
+  if (::setrlimit(RLIMIT_NOFILE, &low) != 0) throw std::runtime_error("setrlimit(RLIMIT_NOFILE) failed");
+  lowered_ = true;
+  // Bounded: at most the limit's worth of descriptors.
+  for (rlim_t i = 0; i < low.rlim_cur; ++i) {
+    const int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) break;
+    fillers_.push_back(fd);
+  }
+  for (std::size_t i = 0; i < spare && !fillers_.empty(); ++i) {
+    ::close(fillers_.back());
+    fillers_.pop_back();
+  }
+}
+
+void ExhaustedDescriptors::release() {
+  for (const int fd : fillers_) ::close(fd);
+  fillers_.clear();
+  if (lowered_) ::setrlimit(RLIMIT_NOFILE, &saved_);
+  lowered_ = false;
+}
+
+std::chrono::microseconds process_cpu_time() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  const auto micros = [](const timeval& t) {
+    return std::chrono::seconds(t.tv_sec) + std::chrono::microseconds(t.tv_usec);
+  };
+  return micros(usage.ru_utime) + micros(usage.ru_stime);
+}
+
+}  // namespace baton::test
