@@ -14,7 +14,7 @@
 #include <asio/steady_timer.hpp>
 #include <asio/write.hpp>
 
-using namespace baton::test::agents;
+using namespace baton::agent::test;
 using asio::ip::tcp;
 
 namespace {
