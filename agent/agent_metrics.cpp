@@ -30,6 +30,7 @@ std::string error_kind(std::error_code error) {
     case errc::bad_address: return "bad_address";
     case errc::authentication_failed: return "authentication_failed";
     case errc::frame_authentication_failed: return "frame_authentication_failed";
+    case errc::source_too_short: return "source_too_short";
   }
   return error.message();
 }

@@ -278,7 +278,8 @@ transport::Task<void> StepRunner::send_chunks(std::shared_ptr<StepState> state, 
       count_flow(*state->metrics, "sent", sent.bytes_verified, sent.error);
     }
     if (!sent.ok()) {
-      state->fail(where + ": transfer " + std::to_string(chunk.transfer()) + ": " + sent.describe());
+      state->fail(where + ": transfer " + std::to_string(chunk.transfer()) + " (from " + chunk.src_file() + "): " +
+                  sent.describe());
       co_return;
     }
     state->bytes_sent += chunk.length();

@@ -27,6 +27,7 @@ class TransportCategory final : public std::error_category {
       case errc::bad_address: return "address could not be parsed";
       case errc::authentication_failed: return "peer failed authentication";
       case errc::frame_authentication_failed: return "frame failed authentication (forged, replayed or altered)";
+      case errc::source_too_short: return "the source file ends before this range (truncated since it was planned)";
     }
     return "unknown transport error";
   }

@@ -30,6 +30,7 @@ enum class errc {
   bad_address,              // an address string could not be parsed
   authentication_failed,    // the peer did not prove the cluster secret, or is not the node expected
   frame_authentication_failed,  // a frame's seal does not match the session's key: forged, replayed or altered
+  source_too_short,         // a source file ends before the range to send: it shrank after it was planned
 };
 
 const std::error_category& transport_category() noexcept;

@@ -99,13 +99,13 @@ void FileSource::take_size(const std::string& name) {
 FileSource::~FileSource() { ::close(fd_); }
 
 std::error_code FileSource::read(std::uint64_t offset, std::span<std::byte> into) const {
-  if (!inside(offset, into.size(), size_)) return std::make_error_code(std::errc::invalid_argument);
+  if (!inside(offset, into.size(), size_)) return errc::source_too_short;
   std::size_t done = 0;
   while (done < into.size()) {
     const auto n = ::pread(fd_, into.data() + done, into.size() - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return last_error();
-    if (n == 0) return std::make_error_code(std::errc::io_error);  // file shrank under us
+    if (n == 0) return errc::source_too_short;  // it shrank while we read it
     done += static_cast<std::size_t>(n);
   }
   return {};

@@ -103,7 +103,7 @@ job = json.load(sys.stdin)
 state, report = job["state"], job["report"]
 if state != "done":
     sys.exit("state " + state + ": " + str(job.get("error")))
-retried = [s["step"] for s in report["steps"] if s.get("attempts", 1) > 1]
+retried = [i for i, s in enumerate(report["steps"]) if s.get("attempts", 1) > 1]
 print("link cut: done in %.1f s, steps retried: %s" % (report["measured_seconds"], retried))
 if not retried:
     sys.exit("no step was retried: the link cut did not land mid-job")' || fail "link cut: the job's report"
