@@ -56,6 +56,8 @@ Json parse_document(std::string_view text) {
     return Json::parse(text);
   } catch (const Json::parse_error& e) {
     throw InputError("input: not valid JSON at byte " + std::to_string(e.byte));
+  } catch (const Json::out_of_range& e) {  // a number beyond a double, such as 1e999
+    throw InputError(std::string("input: ") + e.what());
   }
 }
 
