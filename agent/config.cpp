@@ -11,7 +11,7 @@ namespace baton::agent {
 
 AgentConfig load_agent_config(const std::filesystem::path& path) {
   try {
-    const toml::value file = toml::parse(path.string());
+    const toml::value file = baton::config::parse_file(path);
     const std::set<std::string> known{"node_id", "coordinator", "secret_file", "data_root", "data_address", "rate",
                                       "transport", "fabric_provider", "buffer_count", "buffer_size", "flow_silence_seconds",
                                       "log_level", "metrics_address"};

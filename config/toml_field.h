@@ -7,11 +7,50 @@
 
 #include <toml.hpp>
 
+#include <cstddef>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
 namespace baton::config {
+
+// The offset of the first byte that does not start or continue a well-formed UTF-8
+// sequence (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF), or npos.
+inline std::size_t invalid_utf8_at(const std::string& text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    const std::size_t n = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+    if (n == 0 || text.size() - i < n) return i;
+    const auto second = n > 1 ? static_cast<unsigned char>(text[i + 1]) : 0x80;
+    const unsigned char low = b == 0xE0 ? 0xA0 : b == 0xF0 ? 0x90 : 0x80;
+    const unsigned char high = b == 0xED ? 0x9F : b == 0xF4 ? 0x8F : 0xBF;
+    if (n > 1 && (second < low || second > high)) return i;
+    for (std::size_t k = 2; k < n; ++k) {
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return i;
+    }
+    i += n;
+  }
+  return std::string::npos;
+}
+
+// Reads and parses a TOML file. A TOML file must be UTF-8 (the spec says so), and bytes
+// that are not are refused here: toml11 3.7's own check reads past the end of its buffer
+// while reporting a bad sequence in a literal string (found by fuzz/agent_config_fuzz.cpp).
+inline toml::value parse_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot be read");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (const std::size_t at = invalid_utf8_at(bytes); at != std::string::npos) {
+    throw std::runtime_error("not UTF-8 text (byte " + std::to_string(at) + ")");
+  }
+  std::istringstream text(bytes);
+  return toml::parse(text, path.string());
+}
 
 template <class T>
 T field_or(const toml::value& file, const std::string& key, T fallback) {

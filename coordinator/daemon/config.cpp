@@ -11,7 +11,7 @@ namespace baton::coordinator {
 
 CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
   try {
-    const toml::value file = toml::parse(path.string());
+    const toml::value file = baton::config::parse_file(path);
     const std::set<std::string> known{"id", "agent_address", "api_address", "secret_file", "api_token_file",
                                       "state_dir", "heartbeat_seconds", "log_level"};
     for (const auto& [key, value] : file.as_table()) {
