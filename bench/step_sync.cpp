@@ -11,6 +11,7 @@
 //   {"bench":"step_sync_run","round":1,"sync":true,"bytes":...,"seconds":...,"sync_seconds":...,"mib_per_s":...}
 //   {"bench":"step_sync","sync":true,"rounds":3,"seconds":<median>,"sync_seconds":<median>,"mib_per_s":<median>}
 //   {"bench":"step_sync_ratio","what":"sync/nosync seconds","value":<median ratio>}
+#include "bench/median.h"
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -110,13 +111,9 @@ bp::Plan plan_for(bool send, const std::string& address, std::uint64_t bytes, st
   return plan;
 }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 }  // namespace
+
+using baton::bench::median;
 
 int main(int argc, char** argv) {
   std::uint64_t mib = 256, chunk_mib = 16;

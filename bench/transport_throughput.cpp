@@ -14,6 +14,7 @@
 //   {"bench":"throughput","transport":"tcp","flows":4,"rounds":3,"gbit_per_s":<median>}
 //   {"bench":"ratio","flows":1,"what":"tcp/iperf3","value":0.87}
 // bench/transport_bench.sh runs it with the other transport benchmarks and draws the chart.
+#include "bench/median.h"
 #include <unistd.h>
 #include <sys/wait.h>
 
@@ -96,13 +97,9 @@ std::vector<std::string> split(const std::string& text) {
   return parts;
 }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 }  // namespace
+
+using baton::bench::median;
 
 int main(int argc, char** argv) {
   CLI::App app{"Loopback throughput of the Baton transports beside iperf3"};
