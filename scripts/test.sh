@@ -18,6 +18,9 @@ while [ $# -gt 0 ]; do
 done
 
 jobs=$(nproc)
+# ccache (when installed) keys objects on paths relative to this checkout, so a fresh clone
+# anywhere on a machine that built Baton before reuses its objects: CI builds two trees.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 for b in "${builds[@]}"; do
   case "$b" in
     ci)   flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DBATON_WERROR=ON) ;;
