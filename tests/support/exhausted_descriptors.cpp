@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <system_error>
 #include <string>
 
 namespace baton::test {
@@ -22,6 +23,13 @@ int highest_open_descriptor() {
 }  // namespace
 
 ExhaustedDescriptors::ExhaustedDescriptors(std::size_t spare) {
+  // UBSan checks a call on an object of a shared library (the error categories of
+  // libstdc++, which every socket error compares) by reading the process's mappings, once
+  // per type: with no descriptor left it cannot, and reports a false "invalid vptr". Make
+  // those checks now, while descriptors remain; later ones hit UBSan's cache.
+  const std::error_code system(EAGAIN, std::system_category()), generic(EAGAIN, std::generic_category());
+  volatile bool same = system == generic || generic == system;
+  (void)same;
   if (::getrlimit(RLIMIT_NOFILE, &saved_) != 0) throw std::runtime_error("getrlimit(RLIMIT_NOFILE) failed");
   rlimit low = saved_;
   low.rlim_cur = static_cast<rlim_t>(highest_open_descriptor() + 1 + 16 + static_cast<int>(spare));

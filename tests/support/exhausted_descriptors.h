@@ -3,6 +3,10 @@
 // free descriptor below it, leaving `spare` free (for a client socket). Everything is
 // given back — the descriptors closed, the limit restored — by release() or at the end
 // of the scope, so that a failing check never leaves the test process crippled.
+// Under UBSan, the first check of each dynamic type reads the process's mappings and needs
+// a descriptor: with none left it reports a false "invalid vptr". Run the code under test
+// once before exhausting (its types are then in UBSan's cache); the constructor does so
+// for the error categories every socket error compares.
 #pragma once
 
 #include <sys/resource.h>
