@@ -338,8 +338,8 @@ void StepRunner::StepState::finished(const transport::FlowReport& report) {
       in.checksum = report.checksum;
       ++incoming_done;
     } else {
-      fail("step " + std::to_string(step) + ": receiving transfer " + std::to_string(in.chunk->transfer()) + ": " +
-           report.describe());
+      fail("step " + std::to_string(step) + ": receiving transfer " + std::to_string(in.chunk->transfer()) + " (" +
+           (in.sender ? *in.sender + "'s " : std::string()) + in.chunk->src_file() + "): " + report.describe());
     }
     wake();
     return;

@@ -525,6 +525,13 @@ asio::awaitable<void> Driver::run(Job& job) {
             return job.reports.size() == plans.size();
           },
           released + timeout);
+      if (all && failed_report() && job.reports.size() < plans.size()) {
+        // The nodes that see a failure report within moments of each other: a second more,
+        // so the error carries each one's view (the sender's missing source, not only its
+        // receiver's broken flow). The others are cancelled below.
+        co_await wait_until([&] { return job.cancel_requested || job.reports.size() == plans.size(); },
+                            std::min(released + timeout, Clock::now() + std::chrono::seconds(1)));
+      }
       measured = std::chrono::duration<double>(Clock::now() - released).count();
       failure.clear();
       const bool complete = job.reports.size() == plans.size();

@@ -27,8 +27,9 @@ Json transfer(const std::string& src, std::uint64_t src_offset, std::uint64_t le
           {"dst_node", dst}, {"dst_file", "out.bin"}, {"dst_offset", dst_offset}};
 }
 
-// Eight 250 kB transfers at 1 MB/s per flow, k = 1: eight steps of about a quarter second,
-// so a fault lands mid-job whatever the machine's speed.
+// Eight 250 kB transfers, two for each sender-receiver pair, at 1 MB/s per flow, k = 1:
+// four steps of one pair's 500 kB, about half a second each, so a fault lands mid-job
+// whatever the machine's speed.
 Json slow_job() {
   Json transfers = Json::array();
   for (std::uint64_t i = 0; i < 4; ++i) {
@@ -69,7 +70,7 @@ struct TwoByTwo {
   // Waits until the job has finished `steps` steps (the fault then lands in a later one).
   void wait_steps(const std::string& id, std::uint64_t steps) {
     for (int i = 0; i < 2000; ++i) {
-      if (cluster.get("/v1/jobs/" + id).second.value("bytes_done", std::uint64_t{0}) >= steps * 250'000) return;
+      if (cluster.get("/v1/jobs/" + id).second.value("bytes_done", std::uint64_t{0}) >= steps * 500'000) return;
       std::this_thread::sleep_for(5ms);
     }
     BOOST_FAIL("job " << id << " did not finish " << steps << " steps:\n" << cluster.coordinator_log());
@@ -92,7 +93,7 @@ BOOST_AUTO_TEST_SUITE(faults)
 BOOST_AUTO_TEST_CASE(a_receiver_killed_mid_job_and_restarted_gets_its_plan_again_and_the_job_finishes) {
   TwoByTwo t;
   const std::string id = t.submit(slow_job());
-  t.wait_steps(id, 2);
+  t.wait_steps(id, 1);
   t.cluster.crash_and_restart_agent("b0", 2s);
   t.require_done_and_verified(id);
   BOOST_TEST(t.cluster.coordinator_log().find("agent b0 registered anew; sending its plan again") != std::string::npos,
@@ -102,7 +103,7 @@ BOOST_AUTO_TEST_CASE(a_receiver_killed_mid_job_and_restarted_gets_its_plan_again
 BOOST_AUTO_TEST_CASE(a_sender_killed_mid_job_and_restarted_gets_its_plan_again_and_the_job_finishes) {
   TwoByTwo t;
   const std::string id = t.submit(slow_job());
-  t.wait_steps(id, 3);
+  t.wait_steps(id, 2);
   t.cluster.crash_and_restart_agent("a1", 2s);
   t.require_done_and_verified(id);
   BOOST_TEST(t.cluster.coordinator_log().find("agent a1 registered anew; sending its plan again") != std::string::npos,
@@ -112,7 +113,7 @@ BOOST_AUTO_TEST_CASE(a_sender_killed_mid_job_and_restarted_gets_its_plan_again_a
 BOOST_AUTO_TEST_CASE(the_coordinator_killed_mid_job_and_restarted_seconds_later_finishes_the_job) {
   TwoByTwo t;
   const std::string id = t.submit(slow_job());
-  t.wait_steps(id, 2);
+  t.wait_steps(id, 1);
   t.cluster.crash_and_restart_coordinator(false, 2s);
   t.require_done_and_verified(id);
 }
@@ -133,14 +134,16 @@ BOOST_AUTO_TEST_CASE(a_receiver_stopped_longer_than_a_step_timeout_then_continue
 BOOST_AUTO_TEST_CASE(a_source_deleted_mid_job_fails_it_promptly_naming_the_node_and_the_file) {
   TwoByTwo t;
   const std::string id = t.submit(slow_job());
+  // Two of its four steps done: the last one has not opened its source yet. Which sender
+  // it belongs to is the planner's choice, so both sources go.
   t.wait_steps(id, 2);
   const auto deleted = std::chrono::steady_clock::now();
-  std::filesystem::remove(t.cluster.root("a1") / "in.bin");
+  for (const char* node : {"a0", "a1"}) std::filesystem::remove(t.cluster.root(node) / "in.bin");
   const Json failed = t.cluster.wait_job(id);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - deleted).count();
   BOOST_TEST_REQUIRE(failed.value("state", "") == "failed", failed.dump());
   const std::string error = failed.value("error", "");
-  BOOST_TEST(error.find("a1") != std::string::npos, error);
+  BOOST_TEST((error.find("a0") != std::string::npos || error.find("a1") != std::string::npos), error);
   BOOST_TEST(error.find("in.bin") != std::string::npos, error);
   BOOST_TEST(seconds < 20.0, "failed after " << seconds << " s: " << error);
 }
@@ -148,12 +151,12 @@ BOOST_AUTO_TEST_CASE(a_source_deleted_mid_job_fails_it_promptly_naming_the_node_
 BOOST_AUTO_TEST_CASE(a_source_truncated_mid_job_fails_it_naming_the_node_and_the_cause) {
   TwoByTwo t;
   const std::string id = t.submit(slow_job());
-  t.wait_steps(id, 2);
-  std::filesystem::resize_file(t.cluster.root("a0") / "in.bin", 100'000);
+  t.wait_steps(id, 2);  // as above: both sources, before the last step reads
+  for (const char* node : {"a0", "a1"}) std::filesystem::resize_file(t.cluster.root(node) / "in.bin", 100'000);
   const Json failed = t.cluster.wait_job(id);
   BOOST_TEST_REQUIRE(failed.value("state", "") == "failed", failed.dump());
   const std::string error = failed.value("error", "");
-  BOOST_TEST(error.find("a0") != std::string::npos, error);
+  BOOST_TEST((error.find("a0") != std::string::npos || error.find("a1") != std::string::npos), error);
   BOOST_TEST(error.find("in.bin") != std::string::npos, error);
 }
 
