@@ -1,4 +1,4 @@
-// Baton inside an application (DESIGN.md, agent/; docs/embedding.md): a coupled
+// Baton inside an application (docs/embedding.md): a coupled
 // simulation registers its arrays as named memory regions and takes part in jobs as a
 // node, without a separate baton-agent process. Plans name regions where the daemon's
 // name files; the coordinator, the protocol and the transport are the same.

@@ -1,5 +1,5 @@
 // Storage over memory an application registered under names: the embedded agent's way
-// to send from and receive into its own arrays without files (DESIGN.md, agent/).
+// to send from and receive into its own arrays without files (docs/embedding.md).
 // Writes outside a region are refused; a name nobody registered is an error naming it.
 #pragma once
 

@@ -14,7 +14,7 @@
 
 namespace baton::cli {
 
-using Json = nlohmann::ordered_json;  // keeps keys in the order FORMATS.md shows them
+using Json = nlohmann::ordered_json;  // keeps keys in the order docs/formats.md shows them
 
 // Bad user input: the message names the field and what is wrong with it.
 class InputError : public std::runtime_error {

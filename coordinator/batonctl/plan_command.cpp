@@ -35,7 +35,7 @@ void add_plan_command(CLI::App& app, int* exit_code) {
   plan->footer(
       "FILE is a path, or - for standard input. Exit status: 0 on success, 2 for bad input\n"
       "(one line on stderr names the field), 1 for an internal error.\n"
-      "The formats are a stable contract, described in FORMATS.md.");
+      "The formats are a stable contract, described in docs/formats.md.");
   for (PlanProblem& p : plan_problems()) {
     auto problem = std::make_shared<PlanProblem>(std::move(p));
     CLI::App* sub = plan->add_subcommand(problem->name, problem->summary);

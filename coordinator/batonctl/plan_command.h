@@ -1,5 +1,5 @@
 // `batonctl plan PROBLEM FILE [--algo NAME]`: the offline face of the schedulers.
-// The contract of every problem's input and output is ../shared/FORMATS.md.
+// The contract of every problem's input and output is docs/formats.md.
 #pragma once
 
 #include "coordinator/batonctl/json_input.h"

@@ -1,4 +1,4 @@
-// `batonctl plan redistribution`: KPBS schedules in FORMATS.md's shapes.
+// `batonctl plan redistribution`: KPBS schedules in docs/formats.md's shapes.
 #include "coordinator/batonctl/plan_problems.h"
 #include "coordinator/schedule/redistribution/algorithms.h"
 #include "coordinator/schedule/redistribution/lower_bound.h"
@@ -135,7 +135,7 @@ PlanProblem redistribution_plan_problem() {
       "matrix[i][j] / traffic[i][j] is what sender i owes receiver j (0 = nothing).\n"
       "Limits: at most 1024 senders and 1024 receivers; each entry at most 2^32 step\n"
       "start-ups long; traffic in whole bytes (at most 2^53).\n"
-      "Algorithms: oggp (default here, as in FORMATS.md; GGP taking the perfect matching\n"
+      "Algorithms: oggp (default here, as in docs/formats.md; GGP taking the perfect matching\n"
       "with the heaviest lightest edge), oggp-plus (the coordinator's default: OGGP's\n"
       "plan, or a cheaper one built step by step so that each step adds least to the\n"
       "lower bound eta; never worse than OGGP, so within 8/3 of the optimum; up to ~10x\n"

@@ -1,5 +1,5 @@
 // `batonctl plan reduction` and `batonctl plan allreduce`: reduction schedules on
-// heterogeneous nodes (snf-reduction-heterogeneous.txt) in FORMATS.md's shapes.
+// heterogeneous nodes (snf-reduction-heterogeneous.txt) in docs/formats.md's shapes.
 #include "coordinator/batonctl/plan_problems.h"
 #include "coordinator/schedule/reduction/algorithms.h"
 #include "coordinator/schedule/reduction/validator.h"
@@ -60,7 +60,7 @@ Json plan_reduction(const Json& input, const std::string& algorithm_name, std::u
 }
 
 Json plan_allreduce(const Json& input, const std::string& algorithm_name, std::uint64_t) {
-  // "destination" is accepted so one file serves both problems, and ignored (FORMATS.md).
+  // "destination" is accepted so one file serves both problems, and ignored (docs/formats.md).
   require_object(input, "", {"times", "destination"});
   const auto algorithm = red::parse_allreduce_algorithm(algorithm_name);
   if (!algorithm) throw InputError("--algo: unknown algorithm '" + algorithm_name + "'");

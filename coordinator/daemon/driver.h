@@ -1,4 +1,4 @@
-// The job driver (docs/runtime.md, "Steps"; DESIGN.md "A redistribution, end to end"):
+// The job driver (docs/runtime.md, "Steps"):
 // queues submitted jobs, plans each one, sends every agent its plan, releases the steps
 // one at a time behind the papers' barrier, retries a failed step, and journals the job
 // before it starts and at every step. Jobs run one at a time.

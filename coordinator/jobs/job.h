@@ -1,5 +1,5 @@
 // A redistribution job as the coordinator receives it: byte ranges of files on source
-// nodes to copy into files on destination nodes (DESIGN.md, "A redistribution, end to end").
+// nodes to copy into files on destination nodes (docs/runtime.md).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The plan compiler (DESIGN.md step 2): sums a job's transfers into the traffic matrix,
+// The plan compiler (docs/runtime.md): sums a job's transfers into the traffic matrix,
 // schedules it, and cuts every step's amounts into byte ranges of the job's files —
 // preemption becomes splitting a range across steps.
 #pragma once

@@ -1,4 +1,4 @@
-// `batonctl plan buffered-multicast` as a user runs it: the real binary, FORMATS.md's shapes,
+// `batonctl plan buffered-multicast` as a user runs it: the real binary, docs/formats.md's shapes,
 // its plans re-checked by the independent validator, and bad input refused with exit 2 and
 // one line naming the field.
 #define BOOST_TEST_MODULE plan_buffered_multicast_cli
@@ -48,7 +48,7 @@ bm::Schedule schedule_of(const json& out) {
   return s;
 }
 
-// Plans `p` through the binary and checks the output against FORMATS.md and the validator;
+// Plans `p` through the binary and checks the output against docs/formats.md and the validator;
 // returns the document.
 json plan_and_check(const bm::Problem& p, const std::string& algorithm) {
   const auto r = plan(problem_json(p).dump(), {"--algo", algorithm});
@@ -87,7 +87,7 @@ BOOST_AUTO_TEST_CASE(both_algorithms_give_valid_plans_in_formats_shape) {
       BOOST_TEST(out.at("bound") == 7);  // 3·⌈3/2⌉ + 2 − 1
       BOOST_TEST(out.at("rounds").get<int>() <= 7);
       const std::vector<std::string> keys{"problem", "algorithm", "rounds", "degree", "bound", "sends"};
-      // The keys in FORMATS.md's order (JSON does not require it, but people read it).
+      // The keys in docs/formats.md's order (JSON does not require it, but people read it).
       const auto r = plan(problem_json(kExample).dump(), {"--algo", algo});
       const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(r.out);
       std::vector<std::string> seen;

@@ -1,4 +1,4 @@
-// `batonctl plan multicast` as a user runs it: the real binary, FORMATS.md's shapes, its
+// `batonctl plan multicast` as a user runs it: the real binary, docs/formats.md's shapes, its
 // plans checked by the independent validator, and every kind of bad input refused with
 // exit 2 and one line naming the field.
 #define BOOST_TEST_MODULE plan_multicast_cli
@@ -62,7 +62,7 @@ mc::Problem figure_4_problem() {
   return p;
 }
 
-// A small heterogeneous instance with a link matrix, as the FORMATS.md example.
+// A small heterogeneous instance with a link matrix, as the docs/formats.md example.
 const std::string kSmall = R"({
   "nodes": [{"send_fixed": 80e-6, "send_per_byte": 1e-9, "recv_fixed": 90e-6, "recv_per_byte": 2e-9},
             {"send_fixed": 300e-6, "send_per_byte": 5e-9, "recv_fixed": 200e-6, "recv_per_byte": 1e-9},

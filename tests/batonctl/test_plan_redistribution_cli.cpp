@@ -1,4 +1,4 @@
-// `batonctl plan redistribution` as a user runs it: the real binary, FORMATS.md's shapes,
+// `batonctl plan redistribution` as a user runs it: the real binary, docs/formats.md's shapes,
 // its plans checked by the independent validator, and every kind of bad input refused
 // with exit 2 and one line naming the field.
 #define BOOST_TEST_MODULE plan_redistribution_cli
@@ -66,7 +66,7 @@ BOOST_AUTO_TEST_CASE(normalized_form_for_every_algorithm) {
   }
 }
 
-// FORMATS.md's contract: without --algo the plan command keeps OGGP (the coordinator's
+// docs/formats.md's contract: without --algo the plan command keeps OGGP (the coordinator's
 // jobs default to oggp-plus: job_spec_test).
 BOOST_AUTO_TEST_CASE(default_algorithm_is_oggp_and_file_argument_works) {
   const auto r = plan(kShortPaper);
@@ -74,7 +74,7 @@ BOOST_AUTO_TEST_CASE(default_algorithm_is_oggp_and_file_argument_works) {
   BOOST_TEST(json::parse(r.out).at("algorithm") == "oggp");
 }
 
-// FORMATS.md's platform example: d = 12.5 MB/s, k = min(2, 2, ⌊37.5/12.5⌋) = 2.
+// docs/formats.md's platform example: d = 12.5 MB/s, k = min(2, 2, ⌊37.5/12.5⌋) = 2.
 BOOST_AUTO_TEST_CASE(platform_form_gives_whole_bytes_and_seconds) {
   const std::string input = R"({"platform": {"sender_rate": 12500000, "receiver_rate": 12500000,
       "backbone_rate": 37500000, "step_startup": 0.002},

@@ -1,5 +1,5 @@
 // `batonctl plan reduction` and `batonctl plan allreduce` as a user runs them: the real
-// binary, FORMATS.md's shapes, plans re-checked by the independent validators, and bad
+// binary, docs/formats.md's shapes, plans re-checked by the independent validators, and bad
 // input refused with exit 2 and one line naming the field.
 #define BOOST_TEST_MODULE plan_reduction_cli
 #include "coordinator/schedule/reduction/validator.h"

@@ -4,7 +4,7 @@
 // source) and must reach a set of other processors (its destinations). The paper draws an
 // instance as a directed multigraph: one edge source → destination per (message,
 // destination) pair, the edges of one message bundled together. Every processor has
-// `buffers` (the paper's l) receive buffers; the buffer rules are those of FORMATS.md and
+// `buffers` (the paper's l) receive buffers; the buffer rules are those of docs/formats.md and
 // are simulated by validator.h.
 //
 // Edges are numbered in input order: message 0's destinations first, then message 1's, ...
@@ -47,7 +47,7 @@ std::size_t edge_count(const Problem& problem);
 // its number of destinations. Size messages + 1.
 std::vector<std::size_t> edge_offsets(const Problem& problem);
 
-// The bound of Theorem 3.3 as FORMATS.md states it: d·⌈d/l⌉ + l − 1, which is the paper's
+// The bound of Theorem 3.3 as docs/formats.md states it: d·⌈d/l⌉ + l − 1, which is the paper's
 // d²/l + l − 1 when l divides d. (The theorem prints d²/l + l + 1, but its own last line
 // sums d·(d/l − 1) + d + l − 1, which is d²/l + l − 1, as the abstract says; we use − 1.)
 std::uint64_t round_bound(std::size_t degree, std::size_t buffers);

@@ -1,5 +1,5 @@
 // An independent check of a buffered multicast schedule: it shares no code with the
-// planners and simulates the buffer rules of FORMATS.md round by round.
+// planners and simulates the buffer rules of docs/formats.md round by round.
 //
 // The rules: rounds start at 1. A processor sends at most one message per round; a sent
 // message reaches all the destinations of that send in its round. A message arriving in a

@@ -23,7 +23,7 @@ struct Algorithm {
   friend bool operator==(const Algorithm&, const Algorithm&) = default;
 };
 
-// "fef", "ecf", "wr", "eaf", "rr", "rrs", "ecfp", "wrp", "eafp", "rrp", "rrsp" (FORMATS.md).
+// "fef", "ecf", "wr", "eaf", "rr", "rrs", "ecfp", "wrp", "eafp", "rrp", "rrsp" (docs/formats.md).
 std::string name(Algorithm algorithm);
 std::optional<Algorithm> parse_algorithm(std::string_view name);
 std::vector<std::string> algorithm_names();

@@ -1,5 +1,5 @@
 // An independent check of any redistribution schedule against the problem it claims to
-// solve: the KPBS rules (Section 2.2 of the kpbs paper) and FORMATS.md's accounting. It
+// solve: the KPBS rules (Section 2.2 of the kpbs paper) and docs/formats.md's accounting. It
 // shares no code with the schedulers.
 #pragma once
 

@@ -19,7 +19,7 @@ namespace baton::schedule::reduction {
 enum class ReductionAlgorithm { snf, dp, bnb, binomial };
 enum class AllReduceAlgorithm { snf_fnf, binomial };
 
-// "snf", "dp", "bnb", "binomial" and "snf-fnf", "binomial" (FORMATS.md).
+// "snf", "dp", "bnb", "binomial" and "snf-fnf", "binomial" (docs/formats.md).
 std::string_view name(ReductionAlgorithm algorithm);
 std::string_view name(AllReduceAlgorithm algorithm);
 std::optional<ReductionAlgorithm> parse_reduction_algorithm(std::string_view name);

@@ -12,7 +12,7 @@ namespace baton::schedule::reduction {
 
 enum class Phase { reduce, broadcast };
 
-// "reduce" / "broadcast" (FORMATS.md).
+// "reduce" / "broadcast" (docs/formats.md).
 std::string_view name(Phase phase);
 
 struct PhasedTransfer {

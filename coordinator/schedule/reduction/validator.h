@@ -1,5 +1,5 @@
 // Independent checks of reduction and all-reduction schedules against the rules of
-// FORMATS.md ("Reduction and all-reduction"), recomputing the makespan. They know nothing
+// docs/formats.md ("Reduction and all-reduction"), recomputing the makespan. They know nothing
 // of how a schedule was made; batonctl runs them on every plan before printing it.
 #pragma once
 

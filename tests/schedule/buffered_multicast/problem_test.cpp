@@ -65,7 +65,7 @@ BOOST_AUTO_TEST_CASE(ordered_coloring_bound_is_d_ceil_d_over_l_plus_l_minus_1) {
       BOOST_TEST(bm::round_bound(d, d / 2) == 2 * d + d / 2 - 1);  // l = d/2
     }
   }
-  BOOST_TEST(bm::round_bound(3, 2) == 7u);   // FORMATS.md's example: 3·2 + 1
+  BOOST_TEST(bm::round_bound(3, 2) == 7u);   // docs/formats.md's example: 3·2 + 1
   BOOST_TEST(bm::round_bound(5, 2) == 16u);  // 5·3 + 1 when l does not divide d
   BOOST_TEST(bm::round_bound(3, 5) == 7u);   // l > d: 3·1 + 4
   BOOST_TEST(bm::round_bound(0, 4) == 3u);   // the formula taken literally

@@ -1,4 +1,4 @@
-// The validator on hand-made schedules whose outcome follows from FORMATS.md's rules.
+// The validator on hand-made schedules whose outcome follows from docs/formats.md's rules.
 #include "coordinator/schedule/buffered_multicast/validator.h"
 
 #include <boost/test/unit_test.hpp>
