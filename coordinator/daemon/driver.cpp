@@ -616,15 +616,21 @@ asio::awaitable<std::string> Driver::end_on_agents(Job& job, const std::map<std:
     envelope.mutable_job_ended()->set_job(id);
     agents_.send(node, std::move(envelope));
   }
-  co_await wait_until([&] { return job.committed.size() + job.commit_errors.size() == plans.size(); },
-                      Clock::now() + options_.commit_timeout);
+  co_await wait_until(
+      [&] {
+        return std::ranges::all_of(plans, [&](const auto& p) {
+          return job.committed.contains(p.first) || job.commit_errors.contains(p.first) || !alive(p.first);
+        });
+      },
+      Clock::now() + options_.commit_timeout);
   std::string why;
   for (const auto& [node, plan] : plans) {
     const auto error = job.commit_errors.find(node);
     if (error != job.commit_errors.end()) {
       why += (why.empty() ? "" : "; ") + ("agent " + node + " could not put its staged files in place: " + error->second);
     } else if (!job.committed.contains(node)) {
-      why += (why.empty() ? "" : "; ") + ("agent " + node + " did not confirm the end of the job in time");
+      why += (why.empty() ? "" : "; ") + ("agent " + node + (alive(node) ? " did not confirm the end of the job in time"
+                                                                          : " died before it confirmed the end of the job"));
     }
   }
   co_return why;
