@@ -21,7 +21,8 @@ CREATE TABLE jobs (
   submitted TEXT NOT NULL,
   spec TEXT NOT NULL,
   state TEXT NOT NULL,
-  error TEXT NOT NULL DEFAULT ''
+  error TEXT NOT NULL DEFAULT '',
+  report TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE steps (
   job INTEGER NOT NULL REFERENCES jobs(id),
@@ -41,9 +42,15 @@ std::int64_t to_sql_id(std::uint64_t id) {
   return static_cast<std::int64_t>(id);
 }
 
+// Schema 1 → 2: a finished job's final report.
+constexpr const char* kMigrateFrom1 = "ALTER TABLE jobs ADD COLUMN report TEXT NOT NULL DEFAULT ''";
+
+constexpr const char* kJobColumns = "SELECT id, submitted, spec, state, error, report FROM jobs";
+
 JobRecord read_job(SQLite::Statement& q) {
   return {static_cast<std::uint64_t>(q.getColumn(0).getInt64()), q.getColumn(1).getString(),
-          q.getColumn(2).getString(), q.getColumn(3).getString(), q.getColumn(4).getString()};
+          q.getColumn(2).getString(), q.getColumn(3).getString(), q.getColumn(4).getString(),
+          q.getColumn(5).getString()};
 }
 
 }  // namespace
@@ -77,6 +84,9 @@ Journal::Journal(const std::filesystem::path& path) : path_(path) {
         throw fail("not a Baton journal (schema_version 0 but the file has tables)");
       db_->exec(kSchema);
       db_->exec("PRAGMA user_version=" + std::to_string(kSchemaVersion));
+    } else if (version == 1) {
+      db_->exec(kMigrateFrom1);
+      db_->exec("PRAGMA user_version=" + std::to_string(kSchemaVersion));
     } else if (version != kSchemaVersion) {
       throw fail("schema_version " + std::to_string(version) + ", expected " + std::to_string(kSchemaVersion));
     }
@@ -109,6 +119,14 @@ void Journal::set_state(std::uint64_t id, const std::string& state, const std::s
   if (q.exec() == 0) throw std::invalid_argument("no job " + std::to_string(id));
 }
 
+void Journal::set_report(std::uint64_t id, const std::string& report_json) {
+  std::lock_guard lock(mutex_);
+  SQLite::Statement q(*db_, "UPDATE jobs SET report = ? WHERE id = ?");
+  q.bind(1, report_json);
+  q.bind(2, to_sql_id(id));
+  if (q.exec() == 0) throw std::invalid_argument("no job " + std::to_string(id));
+}
+
 void Journal::record_step(std::uint64_t id, const StepRecord& step) {
   if (step.bytes > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
     throw std::invalid_argument("step " + std::to_string(step.step) + ": bytes exceed 2^63");
@@ -135,7 +153,7 @@ void Journal::record_step(std::uint64_t id, const StepRecord& step) {
 
 std::vector<JobRecord> Journal::jobs() {
   std::lock_guard lock(mutex_);
-  SQLite::Statement q(*db_, "SELECT id, submitted, spec, state, error FROM jobs ORDER BY id");
+  SQLite::Statement q(*db_, std::string(kJobColumns) + " ORDER BY id");
   std::vector<JobRecord> out;
   while (q.executeStep()) out.push_back(read_job(q));
   return out;
@@ -144,7 +162,7 @@ std::vector<JobRecord> Journal::jobs() {
 std::optional<JobRecord> Journal::job(std::uint64_t id) {
   if (id > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
   std::lock_guard lock(mutex_);
-  SQLite::Statement q(*db_, "SELECT id, submitted, spec, state, error FROM jobs WHERE id = ?");
+  SQLite::Statement q(*db_, std::string(kJobColumns) + " WHERE id = ?");
   q.bind(1, static_cast<std::int64_t>(id));
   if (!q.executeStep()) return std::nullopt;
   return read_job(q);

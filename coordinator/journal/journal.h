@@ -23,6 +23,7 @@ struct JobRecord {
   std::string spec;       // the job's JSON as submitted
   std::string state;      // queued, planning, running, done, failed, cancelled
   std::string error;      // why it failed; empty otherwise
+  std::string report;     // a finished job's final report (the API's JSON); empty before
 };
 
 struct StepRecord {
@@ -36,7 +37,7 @@ struct StepRecord {
 
 class Journal {
  public:
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;  // 2: jobs.report (a version-1 file is migrated on open)
 
   // Opens or creates the journal at `path`. Throws std::runtime_error naming the path
   // when the file is not SQLite, is another schema version, or cannot be opened.
@@ -49,6 +50,9 @@ class Journal {
   std::uint64_t add_job(const std::string& spec_json);
   // Throws std::invalid_argument for an unknown job or state.
   void set_state(std::uint64_t id, const std::string& state, const std::string& error = "");
+  // Keeps a finished job's final report, so a restarted coordinator can show it. Throws
+  // std::invalid_argument for an unknown job.
+  void set_report(std::uint64_t id, const std::string& report_json);
   // Inserts or replaces the step's row. Throws std::invalid_argument for an unknown job.
   void record_step(std::uint64_t id, const StepRecord& step);
 

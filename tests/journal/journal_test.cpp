@@ -113,6 +113,31 @@ BOOST_AUTO_TEST_CASE(unfinished_follows_states) {
   BOOST_TEST(j.unfinished().empty());
 }
 
+BOOST_AUTO_TEST_CASE(a_version_1_journal_is_migrated_and_keeps_its_jobs) {
+  TempDir dir;
+  const fs::path path = dir.path / "v1.sqlite";
+  {
+    // The schema of version 1, as docs/journal.md gave it, with one finished job.
+    SQLite::Database db(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    db.exec("CREATE TABLE jobs (id INTEGER PRIMARY KEY AUTOINCREMENT, submitted TEXT NOT NULL, spec TEXT NOT NULL,"
+            " state TEXT NOT NULL, error TEXT NOT NULL DEFAULT '')");
+    db.exec("CREATE TABLE steps (job INTEGER NOT NULL REFERENCES jobs(id), step INTEGER NOT NULL, attempts INTEGER"
+            " NOT NULL, predicted REAL NOT NULL, measured REAL NOT NULL, bytes INTEGER NOT NULL, finished TEXT,"
+            " PRIMARY KEY (job, step))");
+    db.exec("INSERT INTO jobs (submitted, spec, state) VALUES ('2026-11-20T10:00:00Z', '{}', 'done')");
+    db.exec("PRAGMA user_version=1");
+  }
+  bc::Journal j(path);
+  const auto job = j.job(1);
+  BOOST_REQUIRE(job.has_value());
+  BOOST_TEST(job->state == "done");
+  BOOST_TEST(job->report.empty());
+  j.set_report(1, R"({"id": "1"})");
+  BOOST_TEST(j.job(1)->report == R"({"id": "1"})");
+  BOOST_TEST(j.add_job("{}") == 2u);  // ids go on from where version 1 left them
+  BOOST_CHECK_THROW(j.set_report(7, "{}"), std::invalid_argument);
+}
+
 BOOST_AUTO_TEST_CASE(bad_files_are_named) {
   TempDir dir;
   const fs::path garbage = dir.path / "garbage.sqlite";
@@ -127,7 +152,7 @@ BOOST_AUTO_TEST_CASE(bad_files_are_named) {
     SQLite::Database db(other.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     db.exec("PRAGMA user_version=99");
   }
-  check_error([&] { bc::Journal j(other); }, {other.string(), "schema_version 99", "expected 1"});
+  check_error([&] { bc::Journal j(other); }, {other.string(), "schema_version 99", "expected 2"});
 
   const fs::path foreign = dir.path / "foreign.sqlite";
   {
