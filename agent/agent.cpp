@@ -60,12 +60,21 @@ void Agent::say(const std::string& line) const {
   if (options_.log) options_.log(line);
 }
 
+std::string_view Agent::name(JobState state) {
+  switch (state) {
+    case JobState::running: return "running";
+    case JobState::done: return "done";
+    case JobState::aborted: return "aborted";
+  }
+  return "unknown";
+}
+
 std::string Agent::status() const {
   if (!runner_) return registered_ ? "idle" : "connecting to " + options_.coordinator;
   const protocol::Plan& plan = runner_->plan();
   const std::string where = "job " + plan.job() + " step ";
   if (running_step_) return where + std::to_string(*running_step_ + 1) + "/" + std::to_string(plan.steps_size());
-  return "job " + plan.job() + " " + job_state_ + " (" + std::to_string(steps_done_) + "/" +
+  return "job " + plan.job() + " " + std::string(name(job_state_)) + " (" + std::to_string(steps_done_) + "/" +
          std::to_string(plan.steps_size()) + " steps)";
 }
 
@@ -171,17 +180,19 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
           report->set_step(release.step());
           // A job this agent has "done" is still the coordinator's until it ends it: a step
           // that failed elsewhere is released again to every agent, the last one included.
-          if (!runner_ || runner_->plan().job() != release.job() || job_state_ == "aborted") {
+          if (!runner_ || runner_->plan().job() != release.job() || job_state_ == JobState::aborted) {
             report->set_error("this agent holds no plan for job " + release.job());
           } else if (release.step() >= static_cast<std::uint32_t>(runner_->plan().steps_size())) {
             report->set_error("job " + release.job() + " has no step " + std::to_string(release.step()));
+          } else if (release.timeout_ms() == 0) {
+            report->set_error("the release of step " + std::to_string(release.step()) + " carries no timeout");
           } else if (running_step_) {
             report->set_error("step " + std::to_string(*running_step_) + " is still running");
           } else if (!running_) {
             report->set_error("the agent is stopping");
           } else {
             running_step_ = release.step();
-            asio::co_spawn(context_.executor(), run_step(release.step()), asio::detached);
+            asio::co_spawn(context_.executor(), run_step(release.step(), std::chrono::milliseconds(release.timeout_ms())), asio::detached);
             break;
           }
           co_await send(std::move(refusal));
@@ -233,7 +244,7 @@ transport::Task<void> Agent::heartbeats(std::shared_ptr<protocol::Channel> chann
 void Agent::handle_plan(const protocol::Plan& plan) {
   protocol::Envelope answer;
   std::string reason;
-  if (runner_ && job_state_ == "running" && runner_->plan().job() != plan.job()) {
+  if (runner_ && job_state_ == JobState::running && runner_->plan().job() != plan.job()) {
     reason = "this agent is running job " + runner_->plan().job();
   } else if (running_step_ && runner_->plan().job() == plan.job()) {
     pending_plan_ = plan;  // a restarted coordinator resuming this job: answer after the step
@@ -256,7 +267,7 @@ void Agent::handle_plan(const protocol::Plan& plan) {
     runner_ = std::make_unique<StepRunner>(context_, storage_, plan,
                                            transport::NodeIdentity{options_.node_id, options_.secret}, options_.steps);
     data_.set_runner(runner_.get());
-    job_state_ = "running";
+    job_state_ = JobState::running;
     steps_done_ = 0;
     answer.mutable_plan_accepted()->set_job(plan.job());
     metrics_->add("baton_agent_plans_total", {{"answer", "accepted"}});
@@ -312,15 +323,15 @@ void Agent::handle_abort(const protocol::Abort& abort) {
       }
     }
   }
-  job_state_ = "aborted";
+  job_state_ = JobState::aborted;
   if (!running_step_) asio::co_spawn(context_.executor(), send(job_status()), asio::detached);
   // else: run_step reports the aborted step and then the job status
 }
 
-transport::Task<void> Agent::run_step(std::uint32_t step) {
+transport::Task<void> Agent::run_step(std::uint32_t step, std::chrono::milliseconds timeout) {
   say("job " + runner_->plan().job() + " step " + std::to_string(step) + ": started");
   protocol::Envelope envelope;
-  *envelope.mutable_step_report() = co_await runner_->run(step);
+  *envelope.mutable_step_report() = co_await runner_->run(step, timeout);
   const protocol::StepReport& report = envelope.step_report();
   if (report.ok()) steps_done_ = std::max(steps_done_, step + 1);
   metrics_->add("baton_agent_steps_total", {{"result", report.ok() ? "ok" : "failed"}});
@@ -329,9 +340,9 @@ transport::Task<void> Agent::run_step(std::uint32_t step) {
       (report.ok() ? "done, " + std::to_string(report.bytes()) + " bytes in " + std::to_string(report.seconds()) + " s"
                    : "failed: " + report.error()));
   running_step_.reset();
-  if (report.ok() && steps_done_ == static_cast<std::uint32_t>(runner_->plan().steps_size())) job_state_ = "done";
+  if (report.ok() && steps_done_ == static_cast<std::uint32_t>(runner_->plan().steps_size())) job_state_ = JobState::done;
   co_await send_report(std::move(envelope));
-  if (job_state_ == "aborted") co_await send(job_status());
+  if (job_state_ == JobState::aborted) co_await send(job_status());
   if (pending_plan_) {
     const protocol::Plan plan = std::move(*pending_plan_);
     pending_plan_.reset();
@@ -367,7 +378,11 @@ protocol::Envelope Agent::job_status() const {
   protocol::Envelope envelope;
   protocol::JobStatus* status = envelope.mutable_job_status();
   status->set_job(runner_->plan().job());
-  status->set_state(job_state_);
+  switch (job_state_) {
+    case JobState::running: status->set_state(protocol::JobStatus::RUNNING); break;
+    case JobState::done: status->set_state(protocol::JobStatus::DONE); break;
+    case JobState::aborted: status->set_state(protocol::JobStatus::ABORTED); break;
+  }
   status->set_steps_done(steps_done_);
   return envelope;
 }

@@ -68,11 +68,15 @@ class Agent {
   // What the agent is doing, for logs and systemd's STATUS: "idle", "job 7 step 3/10".
   std::string status() const;
 
-  // The job whose plan the agent holds, if any: its id, "running" | "done" | "aborted",
-  // and how many of its steps this agent finished.
+  // Where the job whose plan the agent holds stands (protocol JobStatus.State).
+  enum class JobState { running, done, aborted };
+  static std::string_view name(JobState state);
+
+  // The job whose plan the agent holds, if any: its id, its state, and how many of its
+  // steps this agent finished.
   struct JobProgress {
     std::string job;
-    std::string state;
+    JobState state = JobState::running;
     std::uint32_t steps_done = 0;
     std::uint32_t steps = 0;
   };
@@ -87,7 +91,7 @@ class Agent {
   transport::Task<void> session(std::shared_ptr<protocol::Channel> channel);
   transport::Task<void> heartbeats(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every,
                                    std::shared_ptr<bool> alive);
-  transport::Task<void> run_step(std::uint32_t step);
+  transport::Task<void> run_step(std::uint32_t step, std::chrono::milliseconds timeout);
   // Sends on the live session; false when there is none or it broke.
   transport::Task<bool> send(protocol::Envelope envelope);
   // A step report must reach the coordinator even when its session broke meanwhile (an
@@ -112,7 +116,7 @@ class Agent {
 
   std::shared_ptr<protocol::Channel> channel_;  // the live session, if any
   std::unique_ptr<StepRunner> runner_;          // the job's plan, while the agent holds one
-  std::string job_state_;                       // "running", "done", "aborted"
+  JobState job_state_ = JobState::running;
   std::uint32_t steps_done_ = 0;
   std::optional<std::uint32_t> running_step_;
   // The same job's plan re-sent (a restarted coordinator) while a step ran: answered

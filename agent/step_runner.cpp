@@ -121,7 +121,7 @@ std::shared_ptr<StepRunner::StepState> StepRunner::prepare(std::uint32_t index) 
   return state;
 }
 
-transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index) {
+transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index, std::chrono::milliseconds timeout) {
   const auto started = std::chrono::steady_clock::now();
   protocol::StepReport report;
   report.set_job(plan_.job());
@@ -133,7 +133,6 @@ transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index) {
   if (!state || state->step != index || state->over || state->run_started) state = prepare(index);
   state->run_started = true;
   const protocol::Step* planned = find_step(index);
-  const double predicted = planned != nullptr ? planned->predicted_seconds() : 0;
   state->wake_timer = &wake_;
   if (planned != nullptr && state->error.empty()) {
     for (const protocol::Flow& flow : planned->flows()) {
@@ -143,9 +142,6 @@ transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index) {
     }
   }
 
-  const auto timeout = std::max<std::chrono::milliseconds>(
-      options_.min_step_timeout,
-      std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(predicted * options_.step_timeout_factor * 1000))));
   const auto deadline = started + timeout;
   bool timed_out = false;
   while (!state->complete()) {

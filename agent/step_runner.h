@@ -29,10 +29,6 @@
 namespace baton::agent {
 
 struct StepOptions {
-  // A step fails when its chunks have not all arrived by max(min_step_timeout,
-  // step_timeout_factor × the planned duration).
-  std::chrono::milliseconds min_step_timeout{30'000};
-  double step_timeout_factor = 4.0;
   // Where flows are counted (agent/agent_metrics.h); none when null.
   std::shared_ptr<metrics::Registry> metrics{};
 };
@@ -55,9 +51,11 @@ class StepRunner {
 
   const protocol::Plan& plan() const noexcept { return plan_; }
 
-  // Runs step `index` and reports it. Never throws for a network or storage problem: the
-  // report says what went wrong (ok = false, error names the peer and chunk).
-  transport::Task<protocol::StepReport> run(std::uint32_t index);
+  // Runs step `index` and reports it; the step fails if its flows have not all ended
+  // `timeout` after it started (the coordinator's StepRelease.timeout_ms). Never throws for
+  // a network or storage problem: the report says what went wrong (ok = false, error names
+  // the peer and chunk).
+  transport::Task<protocol::StepReport> run(std::uint32_t index, std::chrono::milliseconds timeout);
 
   // Ends the running step (if any) as failed with `reason`: its connections are closed
   // and run() returns promptly.

@@ -150,8 +150,6 @@ int main(int argc, char** argv) {
     ba::DataRoot send_root(root / "send"), receive_root(root / "receive");
     ba::FileStorage send_files(send_root), receive_files(receive_root);
     TimedSync receiver_storage(receive_files);
-    ba::StepOptions options;
-    options.min_step_timeout = std::chrono::minutes(10);
     const bp::Plan sender_plan = plan_for(true, b.data->address(), bytes, chunk_mib << 20);
     const bp::Plan receiver_plan = plan_for(false, b.data->address(), bytes, chunk_mib << 20);
     std::vector<double> seconds[2], sync_seconds[2], rates[2];
@@ -164,13 +162,13 @@ int main(int argc, char** argv) {
         ::syncfs(root_fd);
         receiver_storage.enabled = sync;
         receiver_storage.sync_seconds = 0;
-        ba::StepRunner sender(*a.context, send_files, sender_plan, a.identity, options);
-        ba::StepRunner receiver(*b.context, receiver_storage, receiver_plan, b.identity, options);
+        ba::StepRunner sender(*a.context, send_files, sender_plan, a.identity);
+        ba::StepRunner receiver(*b.context, receiver_storage, receiver_plan, b.identity);
         b.data->set_runner(&receiver);
         bp::StepReport sent, received;
         int done = 0;
-        asio::co_spawn(io, [&]() -> bt::Task<void> { received = co_await receiver.run(0); ++done; }, asio::detached);
-        asio::co_spawn(io, [&]() -> bt::Task<void> { sent = co_await sender.run(0); ++done; }, asio::detached);
+        asio::co_spawn(io, [&]() -> bt::Task<void> { received = co_await receiver.run(0, std::chrono::minutes(10)); ++done; }, asio::detached);
+        asio::co_spawn(io, [&]() -> bt::Task<void> { sent = co_await sender.run(0, std::chrono::minutes(10)); ++done; }, asio::detached);
         while (done < 2) io.run_one();
         b.data->set_runner(nullptr);
         if (!sent.ok() || !received.ok()) {

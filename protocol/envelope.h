@@ -10,7 +10,7 @@
 
 namespace baton::protocol {
 
-inline constexpr std::uint32_t kProtocolVersion = 1;
+inline constexpr std::uint32_t kProtocolVersion = 2;  // 2: JobStatus.state an enum, StepRelease.timeout_ms
 
 // A message this build cannot accept: its text says why, for a Refusal and the log.
 class ProtocolError : public std::runtime_error {

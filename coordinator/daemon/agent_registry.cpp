@@ -130,7 +130,7 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
     }
     AgentInfo info{.node = node, .addresses = {reg.data_addresses().begin(), reg.data_addresses().end()},
                    .transports = {reg.transports().begin(), reg.transports().end()}, .rate = reg.rate(),
-                   .pool_bytes = reg.pool_bytes(), .storage_id = reg.storage_id(), .peer = channel->peer(), .alive = true,
+                   .storage_id = reg.storage_id(), .peer = channel->peer(), .alive = true,
                    .last_heard = std::chrono::steady_clock::now()};
     agents_[node] = info;
     sessions_[node] = channel;

@@ -14,6 +14,7 @@
 
 #include "admission/descriptors.h"
 #include "admission/pending_connections.h"
+#include "coordinator/daemon/agent_directory.h"
 #include "protocol/channel.h"
 #include "protocol/handshake.h"
 
@@ -30,19 +31,7 @@
 
 namespace baton::coordinator {
 
-struct AgentInfo {
-  std::string node;
-  std::vector<std::string> addresses;   // data addresses
-  std::vector<std::string> transports;
-  double rate = 0;
-  std::uint64_t pool_bytes = 0;
-  std::string storage_id;               // equal for agents that share a data root
-  std::string peer;                     // where its control connection comes from
-  bool alive = false;
-  std::chrono::steady_clock::time_point last_heard{};
-};
-
-class AgentRegistry {
+class AgentRegistry final : public AgentDirectory {
  public:
   using Handler = std::function<void(const std::string& node, const protocol::Envelope& message)>;
   using Log = std::function<void(const std::string& line)>;
@@ -61,11 +50,9 @@ class AgentRegistry {
 
   void set_handler(Handler handler) { handler_ = std::move(handler); }
 
-  // Sends to a registered, live agent; false if it has no session.
-  bool send(const std::string& node, protocol::Envelope message);
-
-  std::vector<AgentInfo> agents() const;
-  std::optional<AgentInfo> find(const std::string& node) const;
+  bool send(const std::string& node, protocol::Envelope message) override;
+  std::vector<AgentInfo> agents() const override;
+  std::optional<AgentInfo> find(const std::string& node) const override;
 
   // Connections not yet authenticated, and how many of them were dropped to make room.
   const admission::PendingConnections& pending() const noexcept { return pending_; }

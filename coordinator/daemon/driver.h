@@ -1,27 +1,37 @@
-// The job driver (docs/runtime.md, "Steps"):
-// queues submitted jobs, plans each one, sends every agent its plan, releases the steps
-// one at a time behind the papers' barrier, retries a failed step, and journals the job
-// before it starts and at every step. Jobs run one at a time.
+// The job driver (docs/runtime.md, "Steps"): queues submitted jobs and runs them one at a
+// time through the phases of a job's life:
+//
+//   plan → await agents → distribute plans → run each step (attempts) → record → end on
+//   the agents → finish
+//
+// A step is released to every agent at once behind the papers' barrier and retried when
+// an attempt fails; the journal holds the job before it starts and every finished step,
+// so a restarted coordinator resumes it (start()).
 //
 // Threading: everything runs on the io_context's thread (the API reaches it by posting),
 // except compiling a job's plan, which runs on a planner thread while the job waits.
+// Waiting is on events: an agent's message, a cancel or a submit wakes the waiting phase.
 #pragma once
 
-#include "coordinator/daemon/agent_registry.h"
+#include "coordinator/daemon/agent_directory.h"
+#include "coordinator/daemon/clock.h"
+#include "coordinator/daemon/driver_metrics.h"
+#include "coordinator/daemon/event_wait.h"
+#include "coordinator/daemon/job_plans.h"
 #include "coordinator/daemon/job_spec.h"
-#include "coordinator/jobs/plan_compiler.h"
+#include "coordinator/daemon/tracked_job.h"
 #include "coordinator/journal/journal.h"
-#include "metrics/registry.h"
 
 #include <asio/io_context.hpp>
-#include <asio/steady_timer.hpp>
 #include <asio/thread_pool.hpp>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 namespace baton::coordinator {
@@ -30,13 +40,20 @@ struct DriverOptions {
   int step_attempts = 3;                                   // a failed step runs at most this often
   std::chrono::milliseconds retry_pause{500};              // × the attempts so far, before a retry
   std::chrono::milliseconds plan_timeout{10'000};          // for every agent to accept its plan
-  // A step's wait: max(this, 4 × predicted + 10 s); longer than an agent's own (30 s, 4 ×
-  // predicted), so an agent's timeout report arrives before the driver gives up on it.
-  std::chrono::milliseconds min_step_timeout{35'000};
+  // The step timeout, one rule for both ends: an agent fails a step whose flows have not all
+  // ended max(min_step_timeout, step_timeout_factor × predicted) after its release (sent in
+  // StepRelease); the driver waits report_grace longer, so that the agent's report of the
+  // timeout, naming what was missing, arrives before the driver gives up on it.
+  std::chrono::milliseconds min_step_timeout{30'000};
+  double step_timeout_factor = 4.0;
+  std::chrono::milliseconds report_grace{5'000};
   std::chrono::milliseconds agents_timeout{30'000};        // a resumed job waits this long for its agents
   // For every agent to confirm the job's end: staged files of an in-place job are completed
   // (the bytes the job did not write are copied in) and renamed into place.
   std::chrono::milliseconds commit_timeout{120'000};
+  // A job that saw a failure report waits this much more for the others, so that its error
+  // carries each one's view (the sender's missing source, not only its receiver's flow).
+  std::chrono::milliseconds failure_grace{1'000};
 };
 
 // Bad requests the API answers with an HTTP status.
@@ -54,11 +71,12 @@ class Driver {
   using Json = nlohmann::ordered_json;
   using Log = std::function<void(const std::string& line)>;
 
-  Driver(asio::io_context& io, AgentRegistry& agents, Journal& journal, DriverOptions options, Log log);
+  Driver(asio::io_context& io, AgentDirectory& agents, Journal& journal, Clock& clock, DriverOptions options, Log log);
   ~Driver();
 
-  // Queues the jobs a previous coordinator left unfinished (they resume at their first
-  // unfinished step once their agents are back) and starts the run loop.
+  // Learns every job of the journal: the ended ones with their final reports, and the
+  // unfinished ones queued again (they resume at their first unfinished step once their
+  // agents are back). Then starts the run loop.
   void start();
 
   // Queues a job the caller parsed from `json` (parse_job_spec, off the io thread) and
@@ -81,36 +99,61 @@ class Driver {
   std::string metrics();
 
  private:
-  struct Job;
+  // How a step's attempts ended.
+  struct StepOutcome {
+    bool ok = false;
+    int attempts = 0;
+    double measured = 0;             // seconds, release to the last report (the last attempt)
+    Clock::time_point released{};    // of the last attempt
+    std::string failure;             // why the last attempt failed
+  };
+
+  // A job that ended under an earlier coordinator, as the journal holds it.
+  void remember_ended(const JobRecord& record, JobState state);
   asio::awaitable<void> run_loop();
-  asio::awaitable<void> run(Job& job);
-  asio::awaitable<bool> wait_until(std::function<bool()> done, std::chrono::steady_clock::time_point deadline);
+  // A job's life, phase by phase. Each phase that returns false has finished the job.
+  asio::awaitable<void> run(TrackedJob& job);
+  asio::awaitable<bool> plan(TrackedJob& job);
+  asio::awaitable<bool> await_agents(TrackedJob& job);
+  asio::awaitable<bool> distribute_plans(TrackedJob& job, JobPlans& plans);
+  asio::awaitable<StepOutcome> run_step(TrackedJob& job, JobPlans& plans, std::uint32_t step);
+  // REQUIRES: every node of the job holds its plan (give_plan_again).
+  asio::awaitable<StepOutcome> attempt_step(TrackedJob& job, JobPlans& plans, std::uint32_t step);
+  // Before a retry: a pause, then every agent back and done with the failed attempt.
+  asio::awaitable<void> prepare_retry(TrackedJob& job, JobPlans& plans, int attempts_so_far);
+  void record_step(TrackedJob& job, std::uint32_t step, const StepOutcome& outcome);
   // Sends its plan again to every node of the job that no longer holds it (an agent that
   // restarted) and waits for their answers: "" when each accepted, else who did not and why.
-  asio::awaitable<std::string> give_plan_again(Job& job, const std::map<std::string, protocol::Plan>& plans);
+  asio::awaitable<std::string> give_plan_again(TrackedJob& job, const JobPlans& plans);
   // Ends the job on its agents (JobEnded) and waits for each to answer JobCommitted: "" when
   // every one did without error, else who did not and why.
-  asio::awaitable<std::string> end_on_agents(Job& job, const std::map<std::string, protocol::Plan>& plans);
+  asio::awaitable<std::string> end_on_agents(TrackedJob& job, const JobPlans& plans);
+  // Aborts the job on every agent (telling them `reason`) and finishes it with `error`.
+  void abort(TrackedJob& job, const JobPlans& plans, JobState state, const std::string& error, const std::string& reason);
+  void finish(TrackedJob& job, JobState state, const std::string& error);
+
   bool alive(const std::string& node) const;
+  bool all_alive(const TrackedJob& job) const;
   // Tells `node` to end its attempt at job.cancelled_step now (StepCancel).
-  void send_step_cancel(const Job& job, const std::string& node);
-  // Each node's storage id, as its agent registered it.
+  void send_step_cancel(const TrackedJob& job, const std::string& node);
+  // Each node's storage id and data address, as its agent registered them.
   std::map<std::string, std::string> storages(const Clusters& clusters) const;
-  void finish(Job& job, const std::string& state, const std::string& error);
+  std::map<std::string, std::string> addresses(const TrackedJob& job) const;
   void on_job_status(const std::string& node, const protocol::JobStatus& status);
-  std::vector<std::string> nodes(const Job& job) const;
-  void wake() { wake_.cancel(); }
+  // The agents' step timeout (DriverOptions::min_step_timeout).
+  std::chrono::milliseconds step_timeout(const StepPlan& step) const;
 
   asio::io_context& io_;
-  AgentRegistry& agents_;
+  AgentDirectory& agents_;
   Journal& journal_;
+  Clock& clock_;
   DriverOptions options_;
   Log log_;
-  std::map<std::uint64_t, std::unique_ptr<Job>> jobs_;
+  std::map<std::uint64_t, std::unique_ptr<TrackedJob>> jobs_;
   std::deque<std::uint64_t> queue_;
-  Job* current_ = nullptr;
-  asio::steady_timer wake_;
-  metrics::Registry metrics_;
+  TrackedJob* current_ = nullptr;
+  EventWait events_;
+  DriverMetrics metrics_;
   asio::thread_pool planner_{1};  // compiles plans off the io thread; joined first on destruction
 };
 

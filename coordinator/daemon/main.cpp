@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
     asio::io_context io;
     const auto log = [](const std::string& line) { spdlog::info("{}", line); };
     baton::coordinator::AgentRegistry agents(io, {"coordinator", config.id, config.secret}, config.heartbeat, log);
-    baton::coordinator::Driver driver(io, agents, journal, {}, log);
+    baton::coordinator::SteadyClock clock;
+    baton::coordinator::Driver driver(io, agents, journal, clock, {}, log);
     agents.set_handler([&](const std::string& node, const baton::protocol::Envelope& m) { driver.on_message(node, m); });
     agents.listen(config.agent_address);
     baton::coordinator::Api api(io, driver, config.api_token);

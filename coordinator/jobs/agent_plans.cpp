@@ -76,7 +76,7 @@ std::map<std::string, protocol::Plan> build_agent_plans(const CompiledPlan& plan
   }
   std::map<std::string, protocol::Plan> plans;
   for (const std::string& node : nodes) plans[node] = skeleton;
-  const double rate = job.unpaced ? 0.0 : plan.flow_rate;
+  const double rate = plan.shared_links ? 0.0 : plan.flow_rate;  // all-at-once runs unpaced
 
   for (std::size_t s = 0; s < plan.steps.size(); ++s) {
     const int si = static_cast<int>(s);

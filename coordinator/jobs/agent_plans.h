@@ -18,7 +18,6 @@ namespace baton::coordinator {
 struct AgentJob {
   std::string id;                 // Plan.job
   std::uint64_t number = 0;       // Plan.job_number: the job in transport frames
-  bool unpaced = false;           // all-at-once baseline: every flow's rate is 0
 };
 
 // A node's plan does not fit in one control frame (protocol::kDefaultMaxFrame): sent, it

@@ -59,6 +59,21 @@ double predicted_seconds(const kpbs::Step& step, bool scheduled, double beta, do
   return beta + std::max({step.duration, busiest / d, total / (k * d)});
 }
 
+// Every node's part of `step` (PlannedNode), senders first, in cluster order.
+std::vector<PlannedNode> planned_nodes(const StepPlan& step, const Clusters& clusters, bool shared, double beta, double d) {
+  std::vector<PlannedNode> out;
+  const auto at_d = [&](std::uint64_t bytes) { return beta + (d > 0 ? static_cast<double>(bytes) / d : 0); };
+  const auto add = [&](const std::string& node, const Flow& flow) {
+    auto it = std::ranges::find_if(out, [&](const PlannedNode& p) { return p.node == node; });
+    if (it == out.end()) it = out.insert(out.end(), PlannedNode{node, 0, beta});
+    it->bytes += flow.bytes;
+    it->seconds = shared ? at_d(it->bytes) : std::max(it->seconds, at_d(flow.bytes));
+  };
+  for (const Flow& f : step.flows) add(clusters.senders.at(f.sender), f);
+  for (const Flow& f : step.flows) add(clusters.receivers.at(f.receiver), f);
+  return out;
+}
+
 }  // namespace
 
 CompiledPlan compile_plan(const Clusters& clusters, const std::vector<TransferSpec>& transfers,
@@ -84,18 +99,21 @@ CompiledPlan compile_plan(const Clusters& clusters, const std::vector<TransferSp
 
   CompiledPlan plan;
   plan.algorithm = std::string(kpbs::name(algorithm));
+  plan.shared_links = !kpbs::obeys_kpbs(algorithm);
   plan.k = normalized.k;
   plan.flow_rate = d;
   plan.step_startup = platform.step_startup;
   plan.lower_bound_seconds = kpbs::lower_bound(normalized).eta;
   for (const kpbs::Step& step : schedule.steps) {
     StepPlan out;
-    out.predicted_seconds = predicted_seconds(step, kpbs::obeys_kpbs(algorithm), platform.step_startup, d, normalized.k);
+    out.predicted_seconds = predicted_seconds(step, !plan.shared_links, platform.step_startup, d, normalized.k);
     for (const kpbs::Transfer& t : step.transfers) {
       Flow flow{t.src, t.dst, 0, {}};
       pairs[t.src * n2 + t.dst].take(static_cast<std::uint64_t>(t.amount), transfers, flow);
+      out.bytes += flow.bytes;
       out.flows.push_back(std::move(flow));
     }
+    out.nodes = planned_nodes(out, clusters, plan.shared_links, platform.step_startup, d);
     plan.predicted_seconds += out.predicted_seconds;
     plan.steps.push_back(std::move(out));
   }

@@ -29,13 +29,29 @@ struct Flow {
   std::vector<Chunk> chunks;
 };
 
+// What the model expects of one node in one step: the bytes of its flows and its time.
+// A scheduled step's flows each run at d, so a node takes β + its longest flow / d; an
+// all-at-once step's flows share the node's link, so it takes β + all its bytes / d (its
+// part of the fluid prediction; the backbone may slow it more).
+struct PlannedNode {
+  std::string node;
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+};
+
 struct StepPlan {
   std::vector<Flow> flows;
   double predicted_seconds = 0;  // β + longest flow / d (all-at-once: fluid sharing, plan_compiler.cpp)
+  std::uint64_t bytes = 0;       // Σ of the flows' bytes
+  // The nodes with a flow in the step, senders first, in cluster order.
+  std::vector<PlannedNode> nodes;
 };
 
 struct CompiledPlan {
   std::string algorithm;
+  // The flows of a step share the nodes' links instead of each running at d: the
+  // all-at-once baseline, which the agents run unpaced and the model predicts as fluid.
+  bool shared_links = false;
   int k = 0;
   double flow_rate = 0;            // d, bytes/s: the pace of every flow
   double step_startup = 0;         // β, s

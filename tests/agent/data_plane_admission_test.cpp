@@ -44,8 +44,8 @@ struct SmallStep {
     t.a.storage.register_region("in", in);
     t.b.storage.register_region("out", out);
     Pair plan = one_step(t.b.data->address(), 0, {{0, 0, 0, in.size(), 0}}, {{0, 0, 0, in.size(), 0}});
-    ba::StepRunner sender(*t.a.context, t.a.storage, plan.sender, t.a.identity, quick());
-    ba::StepRunner receiver(*t.b.context, t.b.storage, plan.receiver, t.b.identity, quick());
+    ba::StepRunner sender(*t.a.context, t.a.storage, plan.sender, t.a.identity);
+    ba::StepRunner receiver(*t.b.context, t.b.storage, plan.receiver, t.b.identity);
     t.b.data->set_runner(&receiver);
     Outcome o = run_step(t.io, sender, receiver);
     t.b.data->set_runner(nullptr);

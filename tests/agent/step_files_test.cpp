@@ -109,12 +109,10 @@ BOOST_AUTO_TEST_CASE(thousands_of_chunks_of_one_file_share_one_descriptor) {
   for (std::uint64_t i = 0; i < chunks; ++i) plan_chunks.push_back({i, i * size, (chunks - 1 - i) * size, size, i * size});
   Pair plan = one_step(b.data->address(), 0, plan_chunks, plan_chunks);
   const DescriptorLimit limit(256);
-  ba::StepOptions options;
-  options.min_step_timeout = 60s;
-  ba::StepRunner sender(*a.context, sender_storage, plan.sender, a.identity, options);
-  ba::StepRunner receiver(*b.context, receiver_storage, plan.receiver, b.identity, options);
+  ba::StepRunner sender(*a.context, sender_storage, plan.sender, a.identity);
+  ba::StepRunner receiver(*b.context, receiver_storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
-  const Outcome o = run_step(io, sender, receiver);
+  const Outcome o = run_step(io, sender, receiver, 60s);
   BOOST_TEST(o.sender.ok(), o.sender.error());
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
   BOOST_TEST(o.receiver.digests_size() == static_cast<int>(chunks));
@@ -147,8 +145,8 @@ BOOST_AUTO_TEST_CASE(a_step_is_reported_after_each_file_it_wrote_is_synced_once)
   for (bp::Plan* p : {&plan.sender, &plan.receiver}) {
     for (int c = 4; c < 6; ++c) p->mutable_steps(0)->mutable_flows(0)->mutable_chunks(c)->set_dst_file("out2");
   }
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
-  ba::StepRunner receiver(*b.context, recorder, plan.receiver, b.identity, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
+  ba::StepRunner receiver(*b.context, recorder, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
@@ -172,8 +170,8 @@ BOOST_AUTO_TEST_CASE(a_failed_sync_fails_the_step_naming_the_file) {
   SyncRecorder recorder(b.storage);
   recorder.sync_error = std::make_error_code(std::errc::io_error);
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 8192, 0}}, {{0, 0, 0, 8192, 0}});
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
-  ba::StepRunner receiver(*b.context, recorder, plan.receiver, b.identity, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
+  ba::StepRunner receiver(*b.context, recorder, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.sender.ok(), o.sender.error());
@@ -195,8 +193,8 @@ BOOST_AUTO_TEST_CASE(the_executor_keeps_running_while_a_step_syncs) {
   SyncRecorder recorder(b.storage);
   recorder.sync_time = 600ms;
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 8192, 0}}, {{0, 0, 0, 8192, 0}});
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
-  ba::StepRunner receiver(*b.context, recorder, plan.receiver, b.identity, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
+  ba::StepRunner receiver(*b.context, recorder, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
   asio::co_spawn(io, [&]() -> bt::Task<void> {
     asio::steady_timer tick(io);

@@ -121,22 +121,20 @@ struct Outcome {
   std::chrono::steady_clock::duration took{};
 };
 
+// A step timeout short enough for tests that wait for one.
+inline constexpr std::chrono::milliseconds kQuickTimeout{1500};
+
 // Runs step 0 on both runners at once.
-inline Outcome run_step(asio::io_context& io, ba::StepRunner& sender, ba::StepRunner& receiver) {
+inline Outcome run_step(asio::io_context& io, ba::StepRunner& sender, ba::StepRunner& receiver,
+                        std::chrono::milliseconds timeout = kQuickTimeout) {
   Outcome out;
   int done = 0;
   const auto start = std::chrono::steady_clock::now();
-  asio::co_spawn(io, [&]() -> bt::Task<void> { out.receiver = co_await receiver.run(0); ++done; }, asio::detached);
-  asio::co_spawn(io, [&]() -> bt::Task<void> { out.sender = co_await sender.run(0); ++done; }, asio::detached);
+  asio::co_spawn(io, [&]() -> bt::Task<void> { out.receiver = co_await receiver.run(0, timeout); ++done; }, asio::detached);
+  asio::co_spawn(io, [&]() -> bt::Task<void> { out.sender = co_await sender.run(0, timeout); ++done; }, asio::detached);
   while (done < 2 && std::chrono::steady_clock::now() - start < 60s) io.run_one_for(100ms);
   out.took = std::chrono::steady_clock::now() - start;
   return out;
-}
-
-inline ba::StepOptions quick() {
-  ba::StepOptions o;
-  o.min_step_timeout = 1500ms;
-  return o;
 }
 
 }  // namespace baton::agent::test

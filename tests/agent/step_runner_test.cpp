@@ -29,8 +29,8 @@ BOOST_AUTO_TEST_CASE(chunks_land_at_their_destination_offsets) {
   // Two transfers in one flow: in[1000, 101000) -> out[250000, 350000) and in[200000, 250000) -> out[7, 50007).
   const std::vector<std::array<std::uint64_t, 5>> chunks{{4, 1000, 250'000, 100'000, 0}, {9, 200'000, 7, 50'000, 100'000}};
   Pair plan = one_step(b.data->address(), 0, chunks, chunks);
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.sender.ok(), o.sender.error());
@@ -56,8 +56,8 @@ BOOST_AUTO_TEST_CASE(a_paced_flow_takes_as_long_as_its_rate_says) {
   b.storage.register_region("out", out);
   const std::vector<std::array<std::uint64_t, 5>> chunks{{0, 0, 0, 1'000'000, 0}};
   Pair plan = one_step(b.data->address(), 2'000'000, chunks, chunks);  // 1 MB at 2 MB/s: 0.5 s
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
@@ -75,8 +75,8 @@ BOOST_AUTO_TEST_CASE(a_chunk_that_never_comes_fails_the_step_in_time) {
   b.storage.register_region("out", out);
   // The receiver expects a second chunk the sender's plan does not have.
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 5000, 0}}, {{0, 0, 0, 5000, 0}, {1, 5000, 5000, 5000, 5000}});
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.sender.ok(), o.sender.error());
@@ -105,10 +105,10 @@ BOOST_AUTO_TEST_CASE(a_step_stuck_on_a_peer_that_reads_nothing_names_the_closed_
   }, asio::detached);
   const std::string address = listening.listener->address();
   Pair plan = one_step(address, 0, {{0, 0, 0, in.size(), 0}}, {});
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   bp::StepReport r;
   bool done = false;
-  asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await sender.run(0); done = true; }, asio::detached);
+  asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await sender.run(0, kQuickTimeout); done = true; }, asio::detached);
   const auto start = std::chrono::steady_clock::now();
   while (!done && std::chrono::steady_clock::now() - start < 20s) io.run_one_for(100ms);
   BOOST_REQUIRE(done);
@@ -125,8 +125,8 @@ BOOST_AUTO_TEST_CASE(an_unplanned_chunk_is_refused_and_fails_its_sender) {
   a.storage.register_region("in", in);
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4000, 0}}, {{0, 0, 0, 5000, 0}});
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
@@ -141,18 +141,18 @@ BOOST_AUTO_TEST_CASE(a_missing_region_and_an_unreachable_peer_are_named) {
   std::vector<std::byte> out(100);
   b.storage.register_region("out", out);
   Pair plan = one_step("127.0.0.1:1", 0, {{0, 0, 0, 100, 0}}, {{0, 0, 0, 100, 0}});
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("cannot connect") != std::string::npos, o.sender.error());
   a.storage.register_region("in", out);
   b.storage.unregister_region("out");
-  ba::StepRunner receiver2(*b.context, b.storage, plan.receiver, b.identity, quick());
+  ba::StepRunner receiver2(*b.context, b.storage, plan.receiver, b.identity);
   bp::StepReport r;
   bool done = false;
-  asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await receiver2.run(0); done = true; }, asio::detached);
+  asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await receiver2.run(0, kQuickTimeout); done = true; }, asio::detached);
   for (int i = 0; i < 50 && !done; ++i) io.run_one_for(100ms);
   BOOST_TEST(!r.ok());
   BOOST_TEST(r.error() == "no memory region named 'out' is registered");
@@ -165,9 +165,9 @@ BOOST_AUTO_TEST_CASE(a_step_without_flows_reports_at_once) {
   plan.set_job("j");
   plan.set_job_number(2);
   plan.set_k(1);
-  ba::StepRunner runner(*a.context, a.storage, plan, a.identity, quick());
+  ba::StepRunner runner(*a.context, a.storage, plan, a.identity);
   bool ok = false;
-  asio::co_spawn(io, [&]() -> bt::Task<void> { ok = (co_await runner.run(3)).ok(); }, asio::detached);
+  asio::co_spawn(io, [&]() -> bt::Task<void> { ok = (co_await runner.run(3, kQuickTimeout)).ok(); }, asio::detached);
   io.run_for(500ms);
   BOOST_TEST(ok);
 }
@@ -181,14 +181,14 @@ BOOST_AUTO_TEST_CASE(a_flow_from_a_peer_without_the_secret_writes_nothing) {
   std::vector<std::byte> out(8192, std::byte{0});
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {}, {{0, 0, 0, 4096, 0}});
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
   std::vector<std::byte> marker(4096, std::byte{0xEE});
   const bt::MemorySource source(marker);
   bt::FlowReport attack;
   bool receiver_done = false;
   bp::StepReport r;
-  asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await receiver.run(0); receiver_done = true; }, asio::detached);
+  asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await receiver.run(0, kQuickTimeout); receiver_done = true; }, asio::detached);
   asio::co_spawn(io, [&]() -> bt::Task<void> {
     auto connected = co_await a.context->connect(b.data->address());
     if (connected.error) co_return;
@@ -214,8 +214,8 @@ BOOST_AUTO_TEST_CASE(a_sender_with_a_wrong_secret_is_refused_on_both_ends) {
   a.storage.register_region("in", in);
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, {"a", "not-the-cluster-secret-at-all"}, quick());
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, {"a", "not-the-cluster-secret-at-all"});
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
@@ -235,8 +235,8 @@ BOOST_AUTO_TEST_CASE(a_chunk_from_a_node_the_plan_does_not_name_is_refused) {
   c.storage.register_region("in", in);
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});
-  ba::StepRunner intruder(*c.context, c.storage, plan.sender, c.identity, quick());
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
+  ba::StepRunner intruder(*c.context, c.storage, plan.sender, c.identity);
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
   const Outcome o = run_step(io, intruder, receiver);
   BOOST_TEST(!o.sender.ok());
@@ -254,8 +254,8 @@ BOOST_AUTO_TEST_CASE(a_sender_that_reaches_another_node_sends_nothing) {
   a.storage.register_region("in", in);
   c.storage.register_region("out", out);
   Pair plan = one_step(c.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});  // peer "b", c's address
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
-  ba::StepRunner receiver(*c.context, c.storage, plan.receiver, c.identity, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
+  ba::StepRunner receiver(*c.context, c.storage, plan.receiver, c.identity);
   c.data->set_runner(&receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
@@ -274,17 +274,17 @@ BOOST_AUTO_TEST_CASE(nothing_is_accepted_after_the_job_ends) {
   a.storage.register_region("in", in);
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});
-  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity, quick());
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity, quick());
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
+  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
   const Outcome first = run_step(io, sender, receiver);
   BOOST_REQUIRE(first.receiver.ok());
   receiver.close();
   std::fill(in.begin(), in.end(), std::byte{0xEE});
-  ba::StepRunner again(*a.context, a.storage, plan.sender, a.identity, quick());
+  ba::StepRunner again(*a.context, a.storage, plan.sender, a.identity);
   bp::StepReport r;
   bool done = false;
-  asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await again.run(0); done = true; }, asio::detached);
+  asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await again.run(0, kQuickTimeout); done = true; }, asio::detached);
   const auto start = std::chrono::steady_clock::now();
   while (!done && std::chrono::steady_clock::now() - start < 20s) io.run_one_for(100ms);
   BOOST_TEST(!r.ok());

@@ -52,7 +52,7 @@ BOOST_AUTO_TEST_CASE(two_by_two_by_hand) {
   plan.steps[1].predicted_seconds = 0.25;
   plan.steps[2].predicted_seconds = 0.125;  // an empty step still reaches every node
 
-  const auto plans = bc::build_agent_plans(plan, c, t, addresses(c), {"job-7", 7, false});
+  const auto plans = bc::build_agent_plans(plan, c, t, addresses(c), {"job-7", 7});
   BOOST_REQUIRE_EQUAL(plans.size(), 4u);
   for (const auto& [node, p] : plans) {
     BOOST_TEST(p.job() == "job-7");
@@ -104,8 +104,10 @@ BOOST_AUTO_TEST_CASE(two_by_two_by_hand) {
   BOOST_TEST(plans.at("b1").steps(1).flows(0).chunks(0).stream_offset() == 0u);
   BOOST_TEST(plans.at("a1").steps(1).flows(0).peer_address() == "10.0.0.1:9003");
 
-  // Unpaced: every rate is 0.
-  const auto unpaced = bc::build_agent_plans(plan, c, t, addresses(c), {"job-7", 7, true});
+  // Flows that share the links (all-at-once) are unpaced: every rate is 0.
+  bc::CompiledPlan shared = plan;
+  shared.shared_links = true;
+  const auto unpaced = bc::build_agent_plans(shared, c, t, addresses(c), {"job-7", 7});
   for (const auto& [node, p] : unpaced)
     for (const bp::Step& s : p.steps())
       for (const bp::Flow& f : s.flows()) BOOST_TEST(f.rate() == 0.0);
@@ -118,7 +120,7 @@ BOOST_AUTO_TEST_CASE(missing_address_names_the_node) {
   auto a = addresses(c);
   a.erase("b1");  // a node without flows still needs one: it must be reachable as an agent
   try {
-    bc::build_agent_plans(plan, c, t, a, {"j", 1, false});
+    bc::build_agent_plans(plan, c, t, a, {"j", 1});
     BOOST_FAIL("no exception");
   } catch (const std::invalid_argument& e) {
     BOOST_TEST(std::string(e.what()).find("'b1'") != std::string::npos);
@@ -144,7 +146,7 @@ BOOST_AUTO_TEST_CASE(random_jobs_have_consistent_streams) {
     for (kpbs::Algorithm alg : {kpbs::Algorithm::oggp, kpbs::Algorithm::all_at_once}) {
       BOOST_TEST_CONTEXT("#" << n << " " << kpbs::name(alg)) {
         const bc::CompiledPlan plan = bc::compile_plan(c, t, {12.5e6, 12.5e6, 37.5e6, 0.002}, alg);
-        const auto plans = bc::build_agent_plans(plan, c, t, addresses(c), {"j", 3, alg == kpbs::Algorithm::all_at_once});
+        const auto plans = bc::build_agent_plans(plan, c, t, addresses(c), {"j", 3});
         BOOST_TEST(plans.size() == c.senders.size() + c.receivers.size());
         // (step, receiver, stream_offset) -> (transfer, length, src_offset, dst_offset), per side.
         using Key = std::tuple<std::uint32_t, std::string, std::uint64_t>;
@@ -194,7 +196,7 @@ std::map<std::string, bp::Plan> plans_with_long_names(std::size_t count) {
     t.push_back({"a0", name, 0, 1000, i % 2 == 0 ? "b0" : "b1", name, 0});
   }
   const bc::CompiledPlan plan = bc::compile_plan(c, t, {1e6, 1e6, 1e6, 0.001}, kpbs::Algorithm::oggp);
-  return bc::build_agent_plans(plan, c, t, addresses(c), {"job-9", 9, false});
+  return bc::build_agent_plans(plan, c, t, addresses(c), {"job-9", 9});
 }
 
 }  // namespace
@@ -237,7 +239,7 @@ BOOST_AUTO_TEST_CASE(too_many_steps_for_all_the_nodes_are_refused_before_buildin
   plan.k = 1;
   plan.steps.resize(bc::kMaxTotalPlanBytes / 2 / 8192 + 1);
   try {
-    bc::build_agent_plans(plan, c, {}, addresses(c), {"job-10", 10, false});
+    bc::build_agent_plans(plan, c, {}, addresses(c), {"job-10", 10});
     BOOST_FAIL("a plan with too many steps was built");
   } catch (const bc::PlanTooLarge& e) {
     const std::string what = e.what();

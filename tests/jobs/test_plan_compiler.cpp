@@ -8,6 +8,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <string>
 
 namespace bc = baton::coordinator;
 namespace kpbs = baton::schedule::kpbs;
@@ -63,6 +64,28 @@ void check_plan(const bc::Clusters& c, const std::vector<bc::TransferSpec>& tran
     }
     const double expected = platform.step_startup + busiest / plan.flow_rate;
     BOOST_TEST(step.predicted_seconds == expected, boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(step.bytes == total);
+    BOOST_TEST(plan.shared_links == (algorithm == kpbs::Algorithm::all_at_once));
+    // Each node's part: its bytes, and β + its longest flow at d (all-at-once: all its
+    // bytes at d). Senders first, each node once.
+    std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> node_bytes;  // total, longest flow
+    for (const bc::Flow& flow : step.flows) {
+      for (const std::string& node : {c.senders[flow.sender], c.receivers[flow.receiver]}) {
+        node_bytes[node].first += flow.bytes;
+        node_bytes[node].second = std::max(node_bytes[node].second, flow.bytes);
+      }
+    }
+    BOOST_TEST(step.nodes.size() == node_bytes.size());
+    for (const bc::PlannedNode& p : step.nodes) {
+      BOOST_TEST_CONTEXT(p.node) {
+        const auto& [bytes, longest_flow] = node_bytes.at(p.node);
+        BOOST_TEST(p.bytes == bytes);
+        const std::uint64_t at_d = algorithm == kpbs::Algorithm::all_at_once ? bytes : longest_flow;
+        BOOST_TEST(p.seconds == platform.step_startup + static_cast<double>(at_d) / plan.flow_rate,
+                   boost::test_tools::tolerance(1e-9));
+      }
+    }
+    if (!step.nodes.empty() && !step.flows.empty()) BOOST_TEST(step.nodes.front().node == c.senders[step.flows.front().sender]);
     predicted += step.predicted_seconds;
   }
   for (std::size_t i = 0; i < transfers.size(); ++i) BOOST_TEST(covered[i] == transfers[i].length);

@@ -1,0 +1,34 @@
+// What the job driver needs of the agents: who is registered and alive, and a way to send
+// each one a message. The daemon's AgentRegistry is one; the driver's unit test has a fake.
+#pragma once
+
+#include "protocol/baton.pb.h"
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace baton::coordinator {
+
+struct AgentInfo {
+  std::string node;
+  std::vector<std::string> addresses;   // data addresses
+  std::vector<std::string> transports;
+  double rate = 0;
+  std::string storage_id;               // equal for agents that share a data root
+  std::string peer;                     // where its control connection comes from
+  bool alive = false;
+  std::chrono::steady_clock::time_point last_heard{};
+};
+
+class AgentDirectory {
+ public:
+  virtual ~AgentDirectory() = default;
+  // Sends to a registered, live agent; false if it has no session.
+  virtual bool send(const std::string& node, protocol::Envelope message) = 0;
+  virtual std::vector<AgentInfo> agents() const = 0;
+  virtual std::optional<AgentInfo> find(const std::string& node) const = 0;
+};
+
+}  // namespace baton::coordinator

@@ -1,0 +1,43 @@
+#include "coordinator/daemon/driver_metrics.h"
+
+namespace baton::coordinator {
+
+DriverMetrics::DriverMetrics() {
+  using metrics::Type;
+  registry_.declare("baton_agents", Type::gauge, "Agents known to the registry, by liveness (heartbeats).");
+  registry_.declare("baton_jobs", Type::gauge, "Jobs waiting or running now, by state.");
+  registry_.declare("baton_jobs_finished_total", Type::counter, "Jobs that ended, by final state.");
+  registry_.declare("baton_steps_total", Type::counter, "Steps every agent reported done.");
+  registry_.declare("baton_step_attempts_failed_total", Type::counter,
+                    "Step attempts that failed (each is retried up to the attempt limit).");
+  registry_.declare("baton_step_seconds", Type::histogram, "Measured duration of completed steps, release to last report.",
+                    {0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300});
+  registry_.declare("baton_step_predicted_seconds_total", Type::counter, "The model's predicted time of completed steps.");
+  registry_.declare("baton_step_measured_seconds_total", Type::counter, "Measured time of completed steps.");
+  registry_.declare("baton_bytes_moved_total", Type::counter, "Bytes of completed steps (each byte once, sender to receiver).");
+}
+
+void DriverMetrics::attempt_failed() { registry_.add("baton_step_attempts_failed_total"); }
+
+void DriverMetrics::step_done(const StepRecord& step) {
+  registry_.add("baton_steps_total");
+  registry_.observe("baton_step_seconds", {}, step.measured);
+  registry_.add("baton_step_predicted_seconds_total", {}, step.predicted);
+  registry_.add("baton_step_measured_seconds_total", {}, step.measured);
+  registry_.add("baton_bytes_moved_total", {}, static_cast<double>(step.bytes));
+}
+
+void DriverMetrics::job_finished(JobState state) {
+  registry_.add("baton_jobs_finished_total", {{"state", std::string(name(state))}});
+}
+
+std::string DriverMetrics::render(std::size_t agents_alive, std::size_t agents_dead, std::size_t jobs_queued,
+                                  bool job_running) {
+  registry_.set("baton_agents", {{"state", "alive"}}, static_cast<double>(agents_alive));
+  registry_.set("baton_agents", {{"state", "dead"}}, static_cast<double>(agents_dead));
+  registry_.set("baton_jobs", {{"state", "queued"}}, static_cast<double>(jobs_queued));
+  registry_.set("baton_jobs", {{"state", "running"}}, job_running ? 1 : 0);
+  return registry_.render();
+}
+
+}  // namespace baton::coordinator

@@ -1,0 +1,29 @@
+// The job driver's metrics (docs/metrics.md): what it counts as jobs and steps go by, and
+// the gauges it reads at each scrape.
+#pragma once
+
+#include "coordinator/daemon/job_state.h"
+#include "coordinator/journal/journal.h"
+#include "metrics/registry.h"
+
+#include <cstddef>
+#include <string>
+
+namespace baton::coordinator {
+
+class DriverMetrics {
+ public:
+  DriverMetrics();
+
+  void attempt_failed();
+  void step_done(const StepRecord& step);
+  void job_finished(JobState state);
+
+  // The exposition, with the gauges set to these numbers.
+  std::string render(std::size_t agents_alive, std::size_t agents_dead, std::size_t jobs_queued, bool job_running);
+
+ private:
+  metrics::Registry registry_;
+};
+
+}  // namespace baton::coordinator

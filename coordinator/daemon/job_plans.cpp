@@ -1,0 +1,42 @@
+#include "coordinator/daemon/job_plans.h"
+
+#include "coordinator/jobs/agent_plans.h"
+#include "coordinator/jobs/staging.h"
+
+#include <cctype>
+
+namespace baton::coordinator {
+
+JobPlans::JobPlans(const TrackedJob& job, NodeMap storages, NodeMap addresses)
+    : job_(job), storages_(std::move(storages)), addresses_(std::move(addresses)) {
+  // The staging files' tag holds the submission time, so a stale staging file of another
+  // life of this job id (a coordinator whose journal was lost) is never taken for this one's.
+  staging_tag_ = std::to_string(job.id) + "-";
+  for (const char c : job.submitted) {
+    if (std::isalnum(static_cast<unsigned char>(c))) staging_tag_ += c;
+  }
+  build();
+}
+
+bool JobPlans::follow(NodeMap addresses) {
+  if (addresses == addresses_) return false;
+  addresses_ = std::move(addresses);
+  build();
+  return true;
+}
+
+std::vector<std::string> JobPlans::nodes() const {
+  std::vector<std::string> out;
+  for (const auto& [node, plan] : plans_) out.push_back(node);
+  return out;
+}
+
+void JobPlans::build() {
+  const JobSpec& spec = *job_.spec;
+  plans_ = build_agent_plans(*job_.plan, spec.clusters, spec.transfers, addresses_,
+                             {.id = std::to_string(job_.id), .number = job_.id});
+  // In place: what the job reads is not overwritten before the job ends.
+  stage_plans(plans_, staged_destinations(spec.transfers, storages_), staging_tag_);
+}
+
+}  // namespace baton::coordinator

@@ -1,0 +1,87 @@
+// Everything the coordinator knows of one job: what was asked, its plan, where it stands,
+// the agents' answers of the phase it is in, and how its steps ran. The driver owns these
+// (one per job it knows); the views (job_view.h) read them.
+#pragma once
+
+#include "coordinator/daemon/clock.h"
+#include "coordinator/daemon/job_spec.h"
+#include "coordinator/daemon/job_state.h"
+#include "coordinator/jobs/plan_compiler.h"
+#include "coordinator/journal/journal.h"
+#include "protocol/baton.pb.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace baton::coordinator {
+
+// What one node reported for a finished step (its StepReport).
+struct NodeTiming {
+  double seconds = 0;
+  std::uint64_t bytes = 0;
+};
+
+// A finished step as it really ran: its (last) release, seconds after the job started,
+// and the report of every node with a flow in it.
+struct StepTiming {
+  double started = 0;
+  std::map<std::string, NodeTiming> nodes;
+};
+
+struct TrackedJob {
+  std::uint64_t id = 0;
+  std::string submitted;
+  // The job as submitted; a job of the journal whose request no longer parses keeps none.
+  std::optional<JobSpec> spec;
+  JobState state = JobState::queued;
+  std::string error;
+  bool cancel_requested = false;
+  bool resumed = false;           // left unfinished by a previous coordinator
+  std::uint32_t resume_from = 0;  // steps already done (a resumed job)
+  std::optional<CompiledPlan> plan;
+  std::uint64_t bytes_total = 0;
+  std::uint64_t bytes_done = 0;
+  std::uint32_t step = 0;  // the step running (or next)
+  Clock::time_point started{};
+  double measured_seconds = 0;
+  std::vector<StepRecord> steps;  // finished ones
+
+  // The nodes known to hold this job's plan: they accepted it, or said so in a JobStatus
+  // after registering. A node that registers anew (a restarted agent) holds nothing until
+  // it accepts the plan again.
+  std::set<std::string> holding;
+  // Answers to the plan, by node.
+  std::set<std::string> accepted;
+  std::map<std::string, std::string> refused;
+  // Reports of the step running.
+  std::map<std::string, protocol::StepReport> reports;
+  // The attempt at step `cancelled_step` ended early (StepCancel, with this reason): an
+  // agent that comes back without having reported it is told again.
+  std::optional<std::uint32_t> cancelled_step;
+  std::string cancel_reason;
+  // Answers to JobEnded: staged files in place, or why not.
+  std::set<std::string> committed;
+  std::map<std::string, std::string> commit_errors;
+  // A job that ended under an earlier coordinator: its final view, as the journal kept it.
+  std::optional<nlohmann::ordered_json> journaled_view;
+
+  // Per-node timing of the steps this coordinator ran (in memory only: a resumed job's
+  // earlier steps have their journaled totals but no per-node timing).
+  std::map<std::uint32_t, StepTiming> timing;
+
+  // Every node of the job, senders first.
+  std::vector<std::string> nodes() const {
+    if (!spec) return {};
+    std::vector<std::string> all = spec->clusters.senders;
+    all.insert(all.end(), spec->clusters.receivers.begin(), spec->clusters.receivers.end());
+    return all;
+  }
+};
+
+}  // namespace baton::coordinator

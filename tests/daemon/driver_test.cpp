@@ -1,0 +1,363 @@
+// The job driver against a fake agent directory and a clock moved by hand: a job's phases,
+// its retries, timeouts and cancels, checked from the messages the driver sends and the
+// journal it writes, with no process, socket or real waiting.
+#include "coordinator/daemon/driver.h"
+
+#include "coordinator/daemon/job_spec.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <asio/io_context.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace bc = baton::coordinator;
+namespace bp = baton::protocol;
+using namespace std::chrono_literals;
+
+namespace {
+
+class FakeAgents final : public bc::AgentDirectory {
+ public:
+  explicit FakeAgents(const std::vector<std::string>& nodes) {
+    for (const std::string& n : nodes) {
+      bc::AgentInfo& info = agents_[n];
+      info.node = n;
+      info.addresses = {n + ":9000"};
+      info.storage_id = "disk-" + n;
+      info.alive = true;
+    }
+  }
+  bool send(const std::string& node, bp::Envelope message) override {
+    if (!agents_.at(node).alive) return false;
+    sent.emplace_back(node, std::move(message));
+    return true;
+  }
+  std::vector<bc::AgentInfo> agents() const override {
+    std::vector<bc::AgentInfo> out;
+    for (const auto& [n, info] : agents_) out.push_back(info);
+    return out;
+  }
+  std::optional<bc::AgentInfo> find(const std::string& node) const override {
+    const auto it = agents_.find(node);
+    if (it == agents_.end()) return std::nullopt;
+    return it->second;
+  }
+  void set_alive(const std::string& node, bool alive) { agents_.at(node).alive = alive; }
+
+  // What the driver sent, in order; taken by the test as it reads it.
+  std::vector<std::pair<std::string, bp::Envelope>> sent;
+
+ private:
+  std::map<std::string, bc::AgentInfo> agents_;
+};
+
+class ManualClock final : public bc::Clock {
+ public:
+  time_point now() const override { return now_; }
+  duration real_wait(time_point) const override { return std::chrono::hours(1); }
+  void on_moved(std::function<void()> moved) override { moved_ = std::move(moved); }
+  void advance(duration by) {
+    now_ += by;
+    if (moved_) moved_();
+  }
+
+ private:
+  time_point now_{std::chrono::hours(1000)};
+  std::function<void()> moved_;
+};
+
+// Two senders, two receivers, 4 MB each way at 1 MB/s with β = 0.5 s: OGGP plans two steps
+// of two 2 MB flows (predicted 2.5 s each).
+const std::string kJob = R"({"senders": ["s0", "s1"], "receivers": ["r0", "r1"], "algorithm": "oggp",
+  "platform": {"sender_rate": 1e6, "receiver_rate": 1e6, "backbone_rate": 2e6, "step_startup": 0.5},
+  "transfers": [
+    {"src_node": "s0", "src_file": "a", "src_offset": 0, "length": 2000000, "dst_node": "r0", "dst_file": "x", "dst_offset": 0},
+    {"src_node": "s0", "src_file": "a", "src_offset": 2000000, "length": 2000000, "dst_node": "r1", "dst_file": "x", "dst_offset": 0},
+    {"src_node": "s1", "src_file": "b", "src_offset": 0, "length": 2000000, "dst_node": "r0", "dst_file": "x", "dst_offset": 2000000},
+    {"src_node": "s1", "src_file": "b", "src_offset": 2000000, "length": 2000000, "dst_node": "r1", "dst_file": "x", "dst_offset": 2000000}]})";
+
+struct Fixture {
+  std::filesystem::path dir;
+  asio::io_context io;
+  FakeAgents agents{{"s0", "s1", "r0", "r1"}};
+  ManualClock clock;
+  std::unique_ptr<bc::Journal> journal;
+  std::unique_ptr<bc::Driver> driver;
+  std::map<std::string, bp::Plan> plans;  // as each node last received it
+
+  Fixture() {
+    std::string pattern = "/tmp/baton-driver-XXXXXX";
+    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    dir = pattern;
+    journal = std::make_unique<bc::Journal>(dir / "journal.sqlite");
+    driver = std::make_unique<bc::Driver>(io, agents, *journal, clock, bc::DriverOptions{}, nullptr);
+    driver->start();
+  }
+  ~Fixture() {
+    driver.reset();
+    std::filesystem::remove_all(dir);
+  }
+
+  // Runs the driver until `done` holds (the planner runs on a thread of its own, so this
+  // also waits in real time, at most 10 s).
+  void run_until(const std::function<bool()>& done) {
+    const auto limit = std::chrono::steady_clock::now() + 10s;
+    while (!done() && std::chrono::steady_clock::now() < limit) {
+      io.restart();
+      io.run_for(5ms);
+    }
+    BOOST_REQUIRE(done());
+  }
+  void settle() { run_until([] { return true; }), io.restart(), io.poll(); }
+
+  // The messages of one kind sent since the last call, by node; the others are kept.
+  std::map<std::string, bp::Envelope> take(bp::Envelope::BodyCase kind) {
+    std::map<std::string, bp::Envelope> out;
+    std::erase_if(agents.sent, [&](auto& entry) {
+      if (entry.second.body_case() != kind) return false;
+      if (kind == bp::Envelope::kPlan) plans[entry.first] = entry.second.plan();
+      out[entry.first] = std::move(entry.second);
+      return true;
+    });
+    return out;
+  }
+  std::map<std::string, bp::Envelope> await(bp::Envelope::BodyCase kind, std::size_t count) {
+    std::map<std::string, bp::Envelope> got;
+    run_until([&] {
+      got.merge(take(kind));
+      return got.size() >= count;
+    });
+    return got;
+  }
+
+  void deliver(const std::string& node, bp::Envelope message) {
+    driver->on_message(node, message);
+    settle();
+  }
+  void accept_plans(const std::map<std::string, bp::Envelope>& sent) {
+    for (const auto& [node, envelope] : sent) {
+      bp::Envelope answer;
+      answer.mutable_plan_accepted()->set_job(envelope.plan().job());
+      deliver(node, answer);
+    }
+  }
+  // `node`'s report of `step` as an honest agent makes it from its plan: a sender lists the
+  // chunks it sent, a receiver the chunks that landed, each with the same digest.
+  bp::Envelope report(const std::string& node, std::uint32_t step, bool ok = true, const std::string& error = "") {
+    bp::Envelope envelope;
+    bp::StepReport& r = *envelope.mutable_step_report();
+    const bp::Plan& plan = plans.at(node);
+    r.set_job(plan.job());
+    r.set_step(step);
+    r.set_ok(ok);
+    r.set_error(error);
+    for (const bp::Flow& flow : plan.steps(static_cast<int>(step)).flows()) {
+      for (const bp::Chunk& c : flow.chunks()) {
+        bp::ChunkDigest& d = flow.send() ? *r.add_sent() : *r.add_digests();
+        d.set_transfer(c.transfer());
+        d.set_dst_offset(c.dst_offset());
+        d.set_length(c.length());
+        d.set_xxh3(c.transfer() * 1'000'003 + c.dst_offset());
+        r.set_bytes(r.bytes() + c.length());
+      }
+    }
+    r.set_seconds(2.0);
+    return envelope;
+  }
+  void commit_all() {
+    for (const auto& [node, envelope] : await(bp::Envelope::kJobEnded, 4)) {
+      bp::Envelope answer;
+      answer.mutable_job_committed()->set_job(envelope.job_ended().job());
+      deliver(node, answer);
+    }
+  }
+  std::uint64_t submit() { return driver->submit(bc::parse_job_spec(kJob), kJob); }
+  std::string state(std::uint64_t id) { return driver->job(id)["state"].get<std::string>(); }
+};
+
+}  // namespace
+
+BOOST_FIXTURE_TEST_SUITE(driver, Fixture)
+
+BOOST_AUTO_TEST_CASE(a_job_goes_through_its_phases_to_done) {
+  const std::uint64_t id = submit();
+  BOOST_TEST(state(id) == "queued");
+  accept_plans(await(bp::Envelope::kPlan, 4));
+  BOOST_TEST(state(id) == "running");
+  BOOST_TEST(driver->job(id)["steps"].get<int>() == 2);
+  for (std::uint32_t step = 0; step < 2; ++step) {
+    const auto released = await(bp::Envelope::kStepRelease, 4);
+    for (const auto& [node, envelope] : released) {
+      BOOST_TEST(envelope.step_release().step() == step);
+      BOOST_TEST(envelope.step_release().timeout_ms() == 30'000u);  // max(30 s, 4 × 2.5 s)
+    }
+    clock.advance(2500ms);  // the step takes exactly what the model predicts
+    for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, step));
+  }
+  commit_all();
+  run_until([&] { return state(id) == "done"; });
+  const auto job = driver->job(id);
+  BOOST_TEST(job["bytes_done"].get<std::uint64_t>() == 8'000'000u);
+  // Measured on the driver's clock: release to the last report.
+  for (const auto& step : job["report"]["steps"]) {
+    BOOST_TEST(step["measured_seconds"].get<double>() == 2.5);
+    BOOST_TEST(step["predicted_seconds"].get<double>() == 2.5);
+    BOOST_TEST(step["attempts"].get<int>() == 1);
+    BOOST_TEST(step["nodes"]["s0"]["planned_bytes"].get<std::uint64_t>() == 2'000'000u);
+    BOOST_TEST(step["nodes"]["r1"]["seconds"].get<double>() == 2.0);
+  }
+  BOOST_TEST(job["report"]["steps"][1]["started_seconds"].get<double>() == 2.5);
+  // Journaled: the state and both steps.
+  BOOST_TEST(journal->job(id)->state == "done");
+  BOOST_TEST(journal->steps(id).size() == 2u);
+  BOOST_TEST(agents.sent.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_restarted_coordinator_knows_the_jobs_of_its_journal) {
+  const std::uint64_t id = submit();
+  accept_plans(await(bp::Envelope::kPlan, 4));
+  for (std::uint32_t step = 0; step < 2; ++step) {
+    await(bp::Envelope::kStepRelease, 4);
+    clock.advance(3s);
+    for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, step));
+  }
+  commit_all();
+  run_until([&] { return state(id) == "done"; });
+  const auto before = driver->job(id);
+  const auto list_before = driver->jobs();
+
+  // A new coordinator on the same journal (on an io_context of its own: the first one's
+  // coroutines stay parked on theirs).
+  asio::io_context io2;
+  bc::Driver restarted(io2, agents, *journal, clock, bc::DriverOptions{}, nullptr);
+  restarted.start();
+  io2.poll();
+  BOOST_TEST(restarted.job(id) == before);
+  BOOST_TEST(restarted.job(id)["report"]["steps"][1]["measured_seconds"].get<double>() == 3.0);
+  BOOST_TEST(restarted.jobs() == list_before);
+  BOOST_TEST(restarted.submit(bc::parse_job_spec(kJob), kJob) == id + 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_silent_step_times_out_is_cancelled_and_retried) {
+  const std::uint64_t id = submit();
+  accept_plans(await(bp::Envelope::kPlan, 4));
+  await(bp::Envelope::kStepRelease, 4);
+  deliver("s0", report("s0", 0));
+  // No other report: nothing happens until the agents' step timeout, max(30 s, 4 × 2.5 s),
+  // and the 5 s the driver waits for their reports of it.
+  clock.advance(34s);
+  settle();
+  BOOST_TEST(take(bp::Envelope::kStepCancel).empty());
+  clock.advance(1s);
+  settle();
+  const auto cancels = take(bp::Envelope::kStepCancel);
+  BOOST_TEST(cancels.size() == 3u);  // the nodes that did not report
+  BOOST_TEST(!cancels.contains("s0"));
+  BOOST_TEST(cancels.at("r0").step_cancel().reason().find("r0 did not report") != std::string::npos);
+  for (const std::string node : {"s1", "r0", "r1"}) deliver(node, report(node, 0, false, "cancelled"));
+  // The retry waits retry_pause × 1, then releases the step again.
+  BOOST_TEST(take(bp::Envelope::kStepRelease).empty());
+  clock.advance(500ms);
+  await(bp::Envelope::kStepRelease, 4);
+  for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, 0));
+  await(bp::Envelope::kStepRelease, 4);
+  for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, 1));
+  commit_all();
+  run_until([&] { return state(id) == "done"; });
+  BOOST_TEST(driver->job(id)["report"]["steps"][0]["attempts"].get<int>() == 2);
+}
+
+BOOST_AUTO_TEST_CASE(a_step_failing_every_attempt_fails_the_job_and_aborts_every_agent) {
+  const std::uint64_t id = submit();
+  accept_plans(await(bp::Envelope::kPlan, 4));
+  for (int attempt = 1; attempt <= 3; ++attempt) {
+    await(bp::Envelope::kStepRelease, 4);
+    for (const std::string node : {"s0", "s1", "r0", "r1"}) {
+      deliver(node, report(node, 0, node != "s1", "source a: No such file or directory"));
+    }
+    clock.advance(std::chrono::milliseconds(500 * attempt));
+  }
+  const auto aborts = await(bp::Envelope::kAbort, 4);
+  BOOST_TEST(aborts.at("r1").abort().reason() == "step 0 failed");
+  run_until([&] { return state(id) == "failed"; });
+  BOOST_TEST(driver->job(id)["error"].get<std::string>() ==
+             "step 0 failed 3 times: s1: source a: No such file or directory");
+  BOOST_TEST(journal->job(id)->state == "failed");
+}
+
+BOOST_AUTO_TEST_CASE(a_dead_agent_fails_the_attempt_at_once_and_the_retry_waits_for_it) {
+  submit();
+  accept_plans(await(bp::Envelope::kPlan, 4));
+  await(bp::Envelope::kStepRelease, 4);
+  agents.set_alive("r1", false);
+  driver->on_message("r1", bp::Envelope{});  // any event; the driver looks at the agents again
+  settle();
+  // No step timeout waited: the live nodes are told to stop now.
+  const auto cancels = take(bp::Envelope::kStepCancel);
+  BOOST_TEST(cancels.size() == 3u);
+  BOOST_TEST(cancels.at("s0").step_cancel().reason() == "r1 is dead");
+  for (const std::string node : {"s0", "s1", "r0"}) deliver(node, report(node, 0, false, "cancelled"));
+  clock.advance(500ms);
+  settle();
+  BOOST_TEST(take(bp::Envelope::kStepRelease).empty());  // r1 is still dead
+  // r1 comes back as a new process: it registers, holds no plan, gets it again first.
+  agents.set_alive("r1", true);
+  bp::Envelope registered;
+  registered.mutable_register_()->set_node_id("r1");
+  deliver("r1", registered);
+  const auto again = await(bp::Envelope::kPlan, 1);
+  BOOST_TEST(again.contains("r1"));
+  BOOST_TEST(take(bp::Envelope::kStepRelease).empty());  // not before r1 accepted it
+  accept_plans(again);
+  BOOST_TEST(await(bp::Envelope::kStepRelease, 4).size() == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(a_cancel_mid_step_aborts_the_job_on_every_agent) {
+  const std::uint64_t id = submit();
+  accept_plans(await(bp::Envelope::kPlan, 4));
+  await(bp::Envelope::kStepRelease, 4);
+  BOOST_TEST(driver->cancel(id)["id"].get<std::string>() == std::to_string(id));
+  settle();
+  const auto aborts = await(bp::Envelope::kAbort, 4);
+  BOOST_TEST(aborts.at("s0").abort().reason() == "cancelled by the operator");
+  run_until([&] { return state(id) == "cancelled"; });
+  BOOST_TEST(driver->job(id)["error"].get<std::string>() == "cancelled at step 0");
+  BOOST_CHECK_THROW(driver->cancel(id), bc::RequestError);
+}
+
+BOOST_AUTO_TEST_CASE(mismatched_digests_fail_the_attempt) {
+  submit();
+  accept_plans(await(bp::Envelope::kPlan, 4));
+  await(bp::Envelope::kStepRelease, 4);
+  for (const std::string node : {"s0", "s1", "r0"}) deliver(node, report(node, 0));
+  bp::Envelope forged = report("r1", 0);
+  forged.mutable_step_report()->mutable_digests(0)->set_xxh3(42);
+  deliver("r1", forged);
+  clock.advance(500ms);
+  settle();
+  // Not done: the step is released again.
+  const auto released = await(bp::Envelope::kStepRelease, 4);
+  BOOST_TEST(released.at("r1").step_release().step() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_job_naming_an_unknown_node_is_refused_at_submit) {
+  const std::string json = R"({"senders": ["s0"], "receivers": ["nobody"], "platform": {"sender_rate": 1e6,
+    "receiver_rate": 1e6, "backbone_rate": 1e6, "step_startup": 0}, "transfers": [{"src_node": "s0", "src_file": "a",
+    "src_offset": 0, "length": 1, "dst_node": "nobody", "dst_file": "x", "dst_offset": 0}]})";
+  try {
+    driver->submit(bc::parse_job_spec(json), json);
+    BOOST_FAIL("accepted");
+  } catch (const bc::RequestError& e) {
+    BOOST_TEST(e.status() == 400);
+    BOOST_TEST(std::string(e.what()) == "unknown nodes (no agent ever registered as): nobody");
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
