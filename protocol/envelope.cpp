@@ -40,6 +40,9 @@ std::string_view type_name(const Envelope& envelope) {
     case Envelope::kJobEnded: return "job_ended";
     case Envelope::kStepCancel: return "step_cancel";
     case Envelope::kJobCommitted: return "job_committed";
+    case Envelope::kStepProgress: return "step_progress";
+    case Envelope::kObjectQuery: return "object_query";
+    case Envelope::kObjectAnswer: return "object_answer";
     case Envelope::BODY_NOT_SET: break;
   }
   return "unknown";

@@ -10,7 +10,10 @@
 
 namespace baton::protocol {
 
-inline constexpr std::uint32_t kProtocolVersion = 2;  // 2: JobStatus.state an enum, StepRelease.timeout_ms
+// 2: JobStatus.state an enum, StepRelease.timeout_ms. 3: collectives (Plan.kind, dataflow
+// tasks; an agent of version 2 would take such a plan for an empty one), StepProgress,
+// ObjectQuery/ObjectAnswer, Register.combine_speeds.
+inline constexpr std::uint32_t kProtocolVersion = 3;
 
 // A message this build cannot accept: its text says why, for a Refusal and the log.
 class ProtocolError : public std::runtime_error {
