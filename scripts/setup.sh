@@ -33,6 +33,7 @@ packages=(
   gnuplot-nox         # charts of benchmark results
   iperf3              # reference throughput beside our TCP transport
   iproute2            # tests and bench: network-namespace clusters (ip netns, veth, tc)
+  openmpi-bin libopenmpi-dev  # bench: Open MPI's collectives beside Baton's (bench/mpi_collectives.cpp)
 )
 
 sudo=()

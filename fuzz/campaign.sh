@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Fuzzes every target (or those named) one after another, each until it has run RUNS
+# inputs or SECONDS have passed, at the lowest CPU priority, and prints one JSON line per
+# target with libFuzzer's final figures (docs/fuzzing.md, "Running a campaign").
+#   fuzz/campaign.sh [--runs N] [--seconds S] [--build DIR] [TARGET ...]
+# Needs the fuzz tree (cmake --preset fuzz && cmake --build --preset fuzz). New inputs go
+# to DIR/corpus/TARGET; findings to DIR/TARGET-crash-* (and timeout-, oom-); each run's log
+# to DIR/campaign/TARGET.log. Merge what adds coverage into fuzz/corpus yourself:
+#   DIR/fuzz/TARGET_fuzz -merge=1 fuzz/corpus/TARGET DIR/corpus/TARGET
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs=10000000
+seconds=3600
+build=build/fuzz
+targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runs) runs="$2"; shift ;;
+    --seconds) seconds="$2"; shift ;;
+    --build) build="$2"; shift ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -*) echo "campaign.sh: unknown option '$1' (--runs N, --seconds S, --build DIR)" >&2; exit 2 ;;
+    *) targets+=("$1") ;;
+  esac
+  shift
+done
+if [ ${#targets[@]} -eq 0 ]; then
+  for f in fuzz/*_fuzz.cpp; do t=$(basename "$f" _fuzz.cpp); targets+=("$t"); done
+fi
+mkdir -p "$build/campaign"
+for t in "${targets[@]}"; do
+  binary="$build/fuzz/${t}_fuzz"
+  [ -x "$binary" ] || { echo "campaign.sh: no $binary (build the fuzz tree: cmake --build --preset fuzz)" >&2; exit 2; }
+  mkdir -p "$build/corpus/$t"
+  log="$build/campaign/$t.log"
+  started=$(date +%s)
+  touch "$build/campaign/$t.started"
+  status=0
+  nice -n 19 "$binary" -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="$build/$t-" "$build/corpus/$t" "fuzz/corpus/$t" >"$log" 2>&1 || status=$?
+  elapsed=$(( $(date +%s) - started ))
+  # libFuzzer's final stats: stat::number_of_executed_units, and cov/ft of its last status line.
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
+  ft=$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
+  findings=$(find "$build" -maxdepth 1 -name "$t-*" -newer "$build/campaign/$t.started" 2>/dev/null | wc -l)
+  printf '{"target": "%s", "executions": %s, "seconds": %s, "cov": %s, "ft": %s, "exit": %s, "findings": %s}\n' \
+    "$t" "${execs:-0}" "$elapsed" "${cov:-0}" "${ft:-0}" "$status" "$findings"
+done
