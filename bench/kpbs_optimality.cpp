@@ -17,9 +17,9 @@
 // line per weight range: OGGP+'s cut of OGGP's mean and worst excess over η. Every plan
 // is checked by the validator; the exit code is 1 if any is invalid.
 #include "bench/kpbs_random.h"
-#include "coordinator/schedule/redistribution/algorithms.h"
-#include "coordinator/schedule/redistribution/lower_bound.h"
-#include "coordinator/schedule/redistribution/validator.h"
+#include "coordinator/schedule/kpbs/algorithms.h"
+#include "coordinator/schedule/kpbs/lower_bound.h"
+#include "coordinator/schedule/kpbs/validator.h"
 #include "coordinator/schedule/redistribution_exact/exact.h"
 
 #include <algorithm>

@@ -9,9 +9,9 @@
 // One JSON object per (weights, k, algorithm). The paper used 100,000 graphs per point;
 // the default here is 1000 (--quick: 100).
 #include "bench/kpbs_random.h"
-#include "coordinator/schedule/redistribution/algorithms.h"
-#include "coordinator/schedule/redistribution/lower_bound.h"
-#include "coordinator/schedule/redistribution/validator.h"
+#include "coordinator/schedule/kpbs/algorithms.h"
+#include "coordinator/schedule/kpbs/lower_bound.h"
+#include "coordinator/schedule/kpbs/validator.h"
 
 #include <algorithm>
 #include <chrono>

@@ -2,7 +2,7 @@
 // then the edges, then the weights, each uniformly at random.
 #pragma once
 
-#include "coordinator/schedule/redistribution/problem.h"
+#include "coordinator/schedule/kpbs/problem.h"
 
 #include <algorithm>
 #include <numeric>

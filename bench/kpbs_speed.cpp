@@ -9,9 +9,9 @@
 // that passes --scratch-limit seconds (default 600) is reported as "timed_out" with the
 // steps it managed; the speed-up printed then is a lower bound.
 #include "bench/kpbs_random.h"
-#include "coordinator/schedule/redistribution/ggp.h"
-#include "coordinator/schedule/redistribution/oggp.h"
-#include "coordinator/schedule/redistribution/validator.h"
+#include "coordinator/schedule/kpbs/ggp.h"
+#include "coordinator/schedule/kpbs/oggp.h"
+#include "coordinator/schedule/kpbs/validator.h"
 
 #include <chrono>
 #include <ctime>

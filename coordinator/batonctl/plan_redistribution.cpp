@@ -1,10 +1,10 @@
 // `batonctl plan redistribution`: KPBS schedules in docs/formats.md's shapes.
 #include "coordinator/batonctl/plan_problems.h"
-#include "coordinator/schedule/redistribution/algorithms.h"
-#include "coordinator/schedule/redistribution/lower_bound.h"
-#include "coordinator/schedule/redistribution/platform.h"
-#include "coordinator/schedule/redistribution/regular_extension.h"
-#include "coordinator/schedule/redistribution/validator.h"
+#include "coordinator/schedule/kpbs/algorithms.h"
+#include "coordinator/schedule/kpbs/lower_bound.h"
+#include "coordinator/schedule/kpbs/platform.h"
+#include "coordinator/schedule/kpbs/regular_extension.h"
+#include "coordinator/schedule/kpbs/validator.h"
 
 #include <cmath>
 #include <stdexcept>

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "coordinator/jobs/job.h"
-#include "coordinator/schedule/redistribution/algorithms.h"
-#include "coordinator/schedule/redistribution/platform.h"
+#include "coordinator/schedule/kpbs/algorithms.h"
+#include "coordinator/schedule/kpbs/platform.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 #include "coordinator/jobs/plan_compiler.h"
 
-#include "coordinator/schedule/redistribution/lower_bound.h"
-#include "coordinator/schedule/redistribution/validator.h"
+#include "coordinator/schedule/kpbs/lower_bound.h"
+#include "coordinator/schedule/kpbs/validator.h"
 
 #include <algorithm>
 #include <map>

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "coordinator/jobs/job.h"
-#include "coordinator/schedule/redistribution/algorithms.h"
-#include "coordinator/schedule/redistribution/platform.h"
+#include "coordinator/schedule/kpbs/algorithms.h"
+#include "coordinator/schedule/kpbs/platform.h"
 
 #include <cstdint>
 #include <string>

@@ -2,8 +2,8 @@
 // its plans checked by the independent validator, and every kind of bad input refused
 // with exit 2 and one line naming the field.
 #define BOOST_TEST_MODULE plan_redistribution_cli
-#include "coordinator/schedule/redistribution/lower_bound.h"
-#include "coordinator/schedule/redistribution/validator.h"
+#include "coordinator/schedule/kpbs/lower_bound.h"
+#include "coordinator/schedule/kpbs/validator.h"
 #include "tests/support/run_process.h"
 
 #include <boost/test/unit_test.hpp>

@@ -1,8 +1,8 @@
 #include "coordinator/schedule/redistribution_exact/exact.h"
 
-#include "coordinator/schedule/redistribution/lower_bound.h"
-#include "coordinator/schedule/redistribution/oggp_plus.h"
-#include "coordinator/schedule/redistribution/validator.h"
+#include "coordinator/schedule/kpbs/lower_bound.h"
+#include "coordinator/schedule/kpbs/oggp_plus.h"
+#include "coordinator/schedule/kpbs/validator.h"
 #include "coordinator/schedule/redistribution_exact/valid_matchings.h"
 
 #include <glpk.h>

@@ -20,8 +20,8 @@
 // whole y_M. Solved with GLPK's branch and cut (glp_intopt), started from a given plan.
 #pragma once
 
-#include "coordinator/schedule/redistribution/problem.h"
-#include "coordinator/schedule/redistribution/schedule.h"
+#include "coordinator/schedule/kpbs/problem.h"
+#include "coordinator/schedule/kpbs/schedule.h"
 
 #include <cstddef>
 #include <optional>

@@ -1,7 +1,7 @@
 // The valid matchings of a small KPBS instance: the candidate steps of the exact solver.
 #pragma once
 
-#include "coordinator/schedule/redistribution/problem.h"
+#include "coordinator/schedule/kpbs/problem.h"
 
 #include <cstddef>
 #include <cstdint>
