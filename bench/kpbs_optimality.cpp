@@ -6,7 +6,7 @@
 //   bench/kpbs_optimality_chart.sh optimality.jsonl docs/redistribution-beyond-oggp.svg
 //
 // Part "exact": random n×n instances (n = 4 or 5) with m = 6..12 edges, weights 1..20,
-// β = 1, k = 2..4, solved by the exact solver (redistribution_exact/exact.h) within the
+// β = 1, k = 2..4, solved by the exact solver (kpbs_exact/exact.h) within the
 // time limit (default 5 s, --quick 1 s). One JSON line per (k, m, algorithm): on the
 // instances solved to optimality, the mean and max of cost/optimum; how many hit the
 // limit, and for those the mean gap between the best plan and the solver's bound.
@@ -20,7 +20,7 @@
 #include "coordinator/schedule/kpbs/algorithms.h"
 #include "coordinator/schedule/kpbs/lower_bound.h"
 #include "coordinator/schedule/kpbs/validator.h"
-#include "coordinator/schedule/redistribution_exact/exact.h"
+#include "coordinator/schedule/kpbs_exact/exact.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -31,6 +31,7 @@
 #include <vector>
 
 namespace kpbs = baton::schedule::kpbs;
+namespace kpbs_exact = baton::schedule::kpbs_exact;
 
 namespace {
 
@@ -71,10 +72,10 @@ void exact_part(const Settings& settings) {
         const std::size_t side = m <= 8 ? 4 : 5;
         const kpbs::Problem p{baton::bench::paper_random_matrix(rng, side, side, m, m, 20), k, 1.0};
         const double start = cpu_seconds();
-        const kpbs::ExactResult exact = kpbs::solve_exact(p, {.time_limit_seconds = settings.time_limit});
+        const kpbs_exact::ExactResult exact = kpbs_exact::solve_exact(p, {.time_limit_seconds = settings.time_limit});
         solve_seconds += cpu_seconds() - start;
         checked_cost(p, exact.schedule);
-        if (exact.status != kpbs::ExactStatus::optimal) {
+        if (exact.status != kpbs_exact::ExactStatus::optimal) {
           ++limited;
           gap_sum += exact.gap();
           continue;

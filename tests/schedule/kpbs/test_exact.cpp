@@ -1,10 +1,10 @@
-// The exact KPBS solver (redistribution_exact/exact.h) against the papers, the lower
+// The exact KPBS solver (kpbs_exact/exact.h) against the papers, the lower
 // bound, the heuristics it must never lose to, and an independent brute force.
 #include "coordinator/schedule/kpbs/algorithms.h"
 #include "coordinator/schedule/kpbs/lower_bound.h"
 #include "coordinator/schedule/kpbs/validator.h"
-#include "coordinator/schedule/redistribution_exact/exact.h"
-#include "coordinator/schedule/redistribution_exact/valid_matchings.h"
+#include "coordinator/schedule/kpbs_exact/exact.h"
+#include "coordinator/schedule/kpbs_exact/valid_matchings.h"
 #include "random_problems.h"
 
 #include <boost/test/unit_test.hpp>
@@ -15,6 +15,7 @@
 #include <vector>
 
 namespace kpbs = baton::schedule::kpbs;
+namespace kpbs_exact = baton::schedule::kpbs_exact;
 
 namespace {
 
@@ -151,13 +152,13 @@ kpbs::Problem short_paper_example() {
   return {kpbs::Matrix{{3, 2, 0, 0}, {2, 0, 2, 0}, {0, 0, 4, 2}, {0, 1.5, 1, 1}}, 4, 3.0};
 }
 
-void check_result(const kpbs::Problem& p, const kpbs::ExactResult& r) {
+void check_result(const kpbs::Problem& p, const kpbs_exact::ExactResult& r) {
   const kpbs::Validation v = kpbs::validate(p.times, p.k, p.beta, r.schedule);
   BOOST_TEST(v.ok(), (v.ok() ? "" : v.errors.front()));
   BOOST_TEST(v.cost == r.cost, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(r.lower_bound >= kpbs::lower_bound(p).eta * (1 - 1e-12));  // never below η
   BOOST_TEST(r.lower_bound <= r.cost * (1 + 1e-12));
-  if (r.status == kpbs::ExactStatus::optimal) BOOST_TEST(r.lower_bound == r.cost);
+  if (r.status == kpbs_exact::ExactStatus::optimal) BOOST_TEST(r.lower_bound == r.cost);
 }
 
 }  // namespace
@@ -168,8 +169,8 @@ BOOST_AUTO_TEST_SUITE(exact)
 // optimum; OGGP needs 22.
 BOOST_AUTO_TEST_CASE(short_paper_example_optimum_is_sixteen) {
   const kpbs::Problem p = short_paper_example();
-  const kpbs::ExactResult r = kpbs::solve_exact(p);
-  BOOST_TEST((r.status == kpbs::ExactStatus::optimal));
+  const kpbs_exact::ExactResult r = kpbs_exact::solve_exact(p);
+  BOOST_TEST((r.status == kpbs_exact::ExactStatus::optimal));
   BOOST_TEST(r.cost == 16.0, boost::test_tools::tolerance(1e-9));
   check_result(p, r);
 }
@@ -177,8 +178,8 @@ BOOST_AUTO_TEST_CASE(short_paper_example_optimum_is_sixteen) {
 // The short paper's Section 2.3 / the kpbs paper's Fig. 7: GGP's cost 4 is η, so optimal.
 BOOST_AUTO_TEST_CASE(ggp_walkthrough_optimum_is_four) {
   const kpbs::Problem p{kpbs::Matrix{{2, 0, 0, 0}, {0, 1, 1, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}, 3, 1.0};
-  const kpbs::ExactResult r = kpbs::solve_exact(p, {.start = kpbs::plan(p, kpbs::Algorithm::ggp)});
-  BOOST_TEST((r.status == kpbs::ExactStatus::optimal));
+  const kpbs_exact::ExactResult r = kpbs_exact::solve_exact(p, {.start = kpbs::plan(p, kpbs::Algorithm::ggp)});
+  BOOST_TEST((r.status == kpbs_exact::ExactStatus::optimal));
   BOOST_TEST(r.cost == 4.0, boost::test_tools::tolerance(1e-9));
   check_result(p, r);
 }
@@ -195,8 +196,8 @@ BOOST_AUTO_TEST_CASE(three_partition_reduction_costs_b_exactly_for_yes_instances
   };
   const kpbs::Problem yes = instance({4, 4, 5, 4, 4, 5});  // {4,4,5} twice
   const kpbs::Problem no = instance({4, 4, 4, 4, 4, 6});   // 12 or 14, never 13
-  const kpbs::ExactResult ry = kpbs::solve_exact(yes), rn = kpbs::solve_exact(no);
-  BOOST_TEST_REQUIRE((ry.status == kpbs::ExactStatus::optimal && rn.status == kpbs::ExactStatus::optimal));
+  const kpbs_exact::ExactResult ry = kpbs_exact::solve_exact(yes), rn = kpbs_exact::solve_exact(no);
+  BOOST_TEST_REQUIRE((ry.status == kpbs_exact::ExactStatus::optimal && rn.status == kpbs_exact::ExactStatus::optimal));
   BOOST_TEST(ry.cost == 32.0, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(rn.cost > 32.0 + 1e-6);
   check_result(yes, ry);
@@ -214,10 +215,10 @@ BOOST_AUTO_TEST_CASE(agrees_with_brute_force_on_tiny_instances) {
   for (const auto& shape : shapes) {
     for (int n = 0; n < 40; ++n) {
       const kpbs::Problem p = kpbs::test::random_problem(rng, shape);
-      if (kpbs::edge_list(p).ends.size() > 4) continue;
+      if (kpbs_exact::edge_list(p).ends.size() > 4) continue;
       BOOST_TEST_CONTEXT(shape.name << " #" << n << " k = " << p.k) {
-        const kpbs::ExactResult r = kpbs::solve_exact(p);
-        BOOST_TEST((r.status == kpbs::ExactStatus::optimal));
+        const kpbs_exact::ExactResult r = kpbs_exact::solve_exact(p);
+        BOOST_TEST((r.status == kpbs_exact::ExactStatus::optimal));
         BOOST_TEST(r.cost == BruteForce(p).optimum(), boost::test_tools::tolerance(1e-7));
         check_result(p, r);
         ++compared;
@@ -233,9 +234,9 @@ BOOST_AUTO_TEST_CASE(between_eta_and_the_heuristics_on_small_instances) {
   const kpbs::test::Shape shape{"small", 4, 0.5, 1, 20, true};
   for (int n = 0; n < 40; ++n) {
     const kpbs::Problem p = kpbs::test::random_problem(rng, shape);
-    if (kpbs::edge_list(p).ends.size() > 9) continue;
+    if (kpbs_exact::edge_list(p).ends.size() > 9) continue;
     BOOST_TEST_CONTEXT("#" << n) {
-      const kpbs::ExactResult r = kpbs::solve_exact(p, {.time_limit_seconds = 5});
+      const kpbs_exact::ExactResult r = kpbs_exact::solve_exact(p, {.time_limit_seconds = 5});
       check_result(p, r);
       for (kpbs::Algorithm a : {kpbs::Algorithm::ggp, kpbs::Algorithm::oggp, kpbs::Algorithm::oggp_plus}) {
         BOOST_TEST(r.cost <= kpbs::cost(kpbs::plan(p, a), p.beta) * (1 + 1e-12));
@@ -256,7 +257,7 @@ BOOST_AUTO_TEST_CASE(valid_plans_for_extreme_times) {
   for (const auto& shape : shapes) {
     for (int n = 0; n < 15; ++n) {
       const kpbs::Problem p = kpbs::test::random_problem(rng, shape);
-      BOOST_TEST_CONTEXT(shape.name << " #" << n) { check_result(p, kpbs::solve_exact(p)); }
+      BOOST_TEST_CONTEXT(shape.name << " #" << n) { check_result(p, kpbs_exact::solve_exact(p)); }
     }
   }
 }
@@ -265,9 +266,9 @@ BOOST_AUTO_TEST_CASE(time_limit_gives_a_valid_plan_and_a_bound) {
   // 5 × 5 with 14 edges and k = 3: far more than a millisecond of search.
   const kpbs::Problem p{kpbs::Matrix{{7, 3, 0, 12, 5}, {0, 9, 4, 0, 11}, {6, 0, 8, 2, 0}, {13, 0, 0, 5, 1}, {0, 10, 3, 0, 0}},
                         3, 1.0};
-  const kpbs::ExactResult r = kpbs::solve_exact(p, {.time_limit_seconds = 0.001});
+  const kpbs_exact::ExactResult r = kpbs_exact::solve_exact(p, {.time_limit_seconds = 0.001});
   check_result(p, r);
-  BOOST_TEST((r.status == kpbs::ExactStatus::time_limit));
+  BOOST_TEST((r.status == kpbs_exact::ExactStatus::time_limit));
   BOOST_TEST(r.gap() >= 0);
 }
 
@@ -276,30 +277,30 @@ BOOST_AUTO_TEST_CASE(refuses_instances_over_its_caps) {
   for (std::size_t i = 0; i < 6; ++i) {
     for (std::size_t j = 0; j < 6; ++j) p.times.at(i, j) = 1;
   }
-  const kpbs::ExactResult r = kpbs::solve_exact(p);  // 36 edges > max_edges
-  BOOST_TEST((r.status == kpbs::ExactStatus::too_large));
+  const kpbs_exact::ExactResult r = kpbs_exact::solve_exact(p);  // 36 edges > max_edges
+  BOOST_TEST((r.status == kpbs_exact::ExactStatus::too_large));
   BOOST_TEST(r.schedule.steps.empty());
-  BOOST_TEST(!kpbs::maximal_valid_matchings(p, 100).has_value());  // C(6,3)²·3! = 2400 > 100
+  BOOST_TEST(!kpbs_exact::maximal_valid_matchings(p, 100).has_value());  // C(6,3)²·3! = 2400 > 100
 }
 
 BOOST_AUTO_TEST_CASE(maximal_valid_matchings_of_a_small_graph) {
   // Edges (row-major): a = 0→0, b = 0→1, c = 1→0, d = 1→1: a 4-cycle. With k = 2 the
   // maximal valid matchings are {a, d} and {b, c}; with k = 1 every single edge.
   const kpbs::Problem p{kpbs::Matrix{{1, 1}, {1, 1}}, 2, 1.0};
-  auto two = kpbs::maximal_valid_matchings(p, 100);
+  auto two = kpbs_exact::maximal_valid_matchings(p, 100);
   BOOST_TEST_REQUIRE(two.has_value());
   std::sort(two->begin(), two->end());
   BOOST_TEST((*two == std::vector<std::uint64_t>{0b0110, 0b1001}));
-  auto one = kpbs::maximal_valid_matchings({p.times, 1, 1.0}, 100);
+  auto one = kpbs_exact::maximal_valid_matchings({p.times, 1, 1.0}, 100);
   BOOST_TEST_REQUIRE(one.has_value());
   BOOST_TEST(one->size() == 4u);
-  BOOST_TEST(kpbs::first_superset(*two, 0b0010) >= 0);
-  BOOST_TEST(kpbs::first_superset(*two, 0b0011) == -1);  // a and b share sender 0
+  BOOST_TEST(kpbs_exact::first_superset(*two, 0b0010) >= 0);
+  BOOST_TEST(kpbs_exact::first_superset(*two, 0b0011) == -1);  // a and b share sender 0
 }
 
 BOOST_AUTO_TEST_CASE(nothing_to_send_is_optimal_with_no_step) {
-  const kpbs::ExactResult r = kpbs::solve_exact({kpbs::Matrix(2, 3), 2, 1.0});
-  BOOST_TEST((r.status == kpbs::ExactStatus::optimal));
+  const kpbs_exact::ExactResult r = kpbs_exact::solve_exact({kpbs::Matrix(2, 3), 2, 1.0});
+  BOOST_TEST((r.status == kpbs_exact::ExactStatus::optimal));
   BOOST_TEST(r.schedule.steps.empty());
   BOOST_TEST(r.cost == 0.0);
 }

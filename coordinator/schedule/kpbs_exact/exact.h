@@ -26,7 +26,7 @@
 #include <cstddef>
 #include <optional>
 
-namespace baton::schedule::kpbs {
+namespace baton::schedule::kpbs_exact {
 
 struct ExactOptions {
   double time_limit_seconds = 10;   // GLPK's tm_lim
@@ -34,7 +34,7 @@ struct ExactOptions {
   std::size_t max_matchings = 20000;  // more maximal valid matchings: refused (too_large)
   // A valid plan to start from (the solver's first incumbent, so the answer is never
   // worse than it). Default: oggp_plus's plan.
-  std::optional<Schedule> start = std::nullopt;
+  std::optional<kpbs::Schedule> start = std::nullopt;
 };
 
 enum class ExactStatus {
@@ -46,13 +46,13 @@ enum class ExactStatus {
 
 struct ExactResult {
   ExactStatus status = ExactStatus::too_large;
-  Schedule schedule;         // valid for the problem (empty when too_large)
+  kpbs::Schedule schedule;   // valid for the problem (empty when too_large)
   double cost = 0;           // Σ (β + duration) of `schedule`
   double lower_bound = 0;    // max(η, the solver's bound); == cost when optimal
   std::size_t matchings = 0;  // columns of the program
   double gap() const { return lower_bound > 0 ? cost / lower_bound - 1 : 0; }
 };
 
-ExactResult solve_exact(const Problem& problem, const ExactOptions& options = {});
+ExactResult solve_exact(const kpbs::Problem& problem, const ExactOptions& options = {});
 
-}  // namespace baton::schedule::kpbs
+}  // namespace baton::schedule::kpbs_exact

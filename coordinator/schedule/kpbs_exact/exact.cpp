@@ -1,9 +1,9 @@
-#include "coordinator/schedule/redistribution_exact/exact.h"
+#include "coordinator/schedule/kpbs_exact/exact.h"
 
 #include "coordinator/schedule/kpbs/lower_bound.h"
 #include "coordinator/schedule/kpbs/oggp_plus.h"
 #include "coordinator/schedule/kpbs/validator.h"
-#include "coordinator/schedule/redistribution_exact/valid_matchings.h"
+#include "coordinator/schedule/kpbs_exact/valid_matchings.h"
 
 #include <glpk.h>
 
@@ -15,8 +15,12 @@
 #include <stdexcept>
 #include <vector>
 
-namespace baton::schedule::kpbs {
+namespace baton::schedule::kpbs_exact {
 namespace {
+
+using kpbs::Schedule;
+using kpbs::Step;
+using kpbs::Transfer;
 
 struct ProblemDeleter {
   void operator()(glp_prob* p) const { glp_delete_prob(p); }
@@ -173,14 +177,14 @@ Schedule to_schedule(const Program& p, glp_prob* lp, double beta) {
     }
     if (!step.transfers.empty()) schedule.steps.push_back(std::move(step));
   }
-  set_durations(schedule);
+  kpbs::set_durations(schedule);
   return schedule;
 }
 
 }  // namespace
 
-ExactResult solve_exact(const Problem& problem, const ExactOptions& options) {
-  check(problem);
+ExactResult solve_exact(const kpbs::Problem& problem, const ExactOptions& options) {
+  kpbs::check(problem);
   ExactResult result;
   Program p;
   p.edges = edge_list(problem);
@@ -195,8 +199,8 @@ ExactResult solve_exact(const Problem& problem, const ExactOptions& options) {
   for (double w : p.edges.times) p.units.push_back(w / problem.beta);
   result.matchings = p.matchings.size();
 
-  const LowerBound eta = lower_bound(problem);
-  const Schedule start = options.start ? *options.start : oggp_plus(problem);
+  const kpbs::LowerBound eta = kpbs::lower_bound(problem);
+  const Schedule start = options.start ? *options.start : kpbs::oggp_plus(problem);
   GlpkProblem lp = build(p, eta.eta_s);
   const std::vector<double> start_x = start_values(p, start, problem.beta, glp_get_num_cols(lp.get()));
 
@@ -223,10 +227,10 @@ ExactResult solve_exact(const Problem& problem, const ExactOptions& options) {
   Schedule plan = has_plan ? to_schedule(p, lp.get(), problem.beta) : start;
   // GLPK works to absolute tolerances (1e-7): with times far below β a solution can leave
   // an edge unsent. Such a plan is not used, and then nothing GLPK said is trusted.
-  const bool trusted = validate(problem.times, problem.k, problem.beta, plan).ok();
+  const bool trusted = kpbs::validate(problem.times, problem.k, problem.beta, plan).ok();
   if (!trusted) plan = start;
-  double plan_cost = cost(plan, problem.beta);
-  const double start_cost = cost(start, problem.beta);
+  double plan_cost = kpbs::cost(plan, problem.beta);
+  const double start_cost = kpbs::cost(start, problem.beta);
   if (start_cost < plan_cost) {  // GLPK may not have taken the start plan as its incumbent
     plan = start;
     plan_cost = start_cost;
@@ -246,4 +250,4 @@ ExactResult solve_exact(const Problem& problem, const ExactOptions& options) {
   return result;
 }
 
-}  // namespace baton::schedule::kpbs
+}  // namespace baton::schedule::kpbs_exact

@@ -1,10 +1,10 @@
-#include "coordinator/schedule/redistribution_exact/valid_matchings.h"
+#include "coordinator/schedule/kpbs_exact/valid_matchings.h"
 
 #include <bit>
 
-namespace baton::schedule::kpbs {
+namespace baton::schedule::kpbs_exact {
 
-EdgeList edge_list(const Problem& problem) {
+EdgeList edge_list(const kpbs::Problem& problem) {
   EdgeList list;
   for (std::size_t i = 0; i < problem.times.senders(); ++i) {
     for (std::size_t j = 0; j < problem.times.receivers(); ++j) {
@@ -79,7 +79,7 @@ class Enumerator {
 
 }  // namespace
 
-std::optional<std::vector<std::uint64_t>> maximal_valid_matchings(const Problem& problem, std::size_t limit) {
+std::optional<std::vector<std::uint64_t>> maximal_valid_matchings(const kpbs::Problem& problem, std::size_t limit) {
   const EdgeList edges = edge_list(problem);
   if (edges.ends.size() > 64) return std::nullopt;
   Enumerator enumerator(edges, problem.k, limit);
@@ -94,4 +94,4 @@ int first_superset(const std::vector<std::uint64_t>& matchings, std::uint64_t ma
   return -1;
 }
 
-}  // namespace baton::schedule::kpbs
+}  // namespace baton::schedule::kpbs_exact

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace baton::schedule::kpbs {
+namespace baton::schedule::kpbs_exact {
 
 struct EdgeList {
   std::vector<std::pair<std::size_t, std::size_t>> ends;  // (sender, receiver) of edge e
@@ -17,7 +17,7 @@ struct EdgeList {
 };
 
 // The pairs with data, in row-major order: edge e is bit e of a matching's mask.
-EdgeList edge_list(const Problem& problem);
+EdgeList edge_list(const kpbs::Problem& problem);
 
 // Every matching of at most k edges to which no edge can be added: it has k edges, or
 // every other edge shares a sender or a receiver with it. Only these are needed: adding
@@ -26,9 +26,9 @@ EdgeList edge_list(const Problem& problem);
 // Masks over edge_list(problem) (so at most 64 edges), in a fixed order; nullopt when
 // there are more than `limit` of them or the search visits more than 256·limit partial
 // matchings (so it never runs long).
-std::optional<std::vector<std::uint64_t>> maximal_valid_matchings(const Problem& problem, std::size_t limit);
+std::optional<std::vector<std::uint64_t>> maximal_valid_matchings(const kpbs::Problem& problem, std::size_t limit);
 
 // The index of the first of `matchings` that contains every edge of `mask`, or -1.
 int first_superset(const std::vector<std::uint64_t>& matchings, std::uint64_t mask);
 
-}  // namespace baton::schedule::kpbs
+}  // namespace baton::schedule::kpbs_exact
