@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 
 namespace {
 

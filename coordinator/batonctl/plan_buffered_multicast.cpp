@@ -12,7 +12,7 @@
 namespace baton::cli {
 namespace {
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 
 // Limits of one plan. Planning is linear, so these bound the memory of the JSON documents
 // (input and output) rather than planning time.

@@ -18,7 +18,7 @@
 
 #include <unistd.h>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 using baton::test::run_process;
 using nlohmann::json;
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 namespace {
 
 constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
@@ -78,4 +78,4 @@ Schedule schedule_by_color(const Problem& problem, const EdgeColoring& coloring,
   return schedule;
 }
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

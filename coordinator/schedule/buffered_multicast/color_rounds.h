@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 struct EdgeColoring {
   std::vector<std::size_t> bundle;  // i of each message, 1-based (bundle_order.h)
@@ -27,4 +27,4 @@ struct EdgeColoring {
 Schedule schedule_by_color(const Problem& problem, const EdgeColoring& coloring,
                            std::size_t period);
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 std::vector<std::size_t> incoming_values(const Problem& problem, std::span<const std::size_t> order) {
   if (problem.buffers < 1) throw std::invalid_argument("buffers must be >= 1");
@@ -27,4 +27,4 @@ std::vector<std::size_t> incoming_values(const Problem& problem, std::span<const
   return value;
 }
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 namespace {
 
 // Every edge number, stably ordered by the label of its bundle: a counting sort over 1..d.
@@ -39,4 +39,4 @@ Schedule ordered_coloring(const Problem& problem) {
   return schedule_by_color(problem, colors, d);
 }
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 namespace {
 
 class Random {
@@ -83,4 +83,4 @@ Problem random_instance(const RandomInstanceOptions& options) {
   return problem;
 }
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

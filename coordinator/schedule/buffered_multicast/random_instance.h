@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 struct RandomInstanceOptions {
   std::size_t processors = 16;
@@ -28,4 +28,4 @@ struct RandomInstanceOptions {
 // options (senders > processors, degree or buffers < 1).
 Problem random_instance(const RandomInstanceOptions& options);
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 namespace {
 
 constexpr std::size_t kept_errors = 5;
@@ -177,4 +177,4 @@ Validation validate(const Problem& problem, const Schedule& schedule) {
   return v;
 }
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

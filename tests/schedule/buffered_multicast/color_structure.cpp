@@ -6,7 +6,7 @@
 #include <tuple>
 #include <vector>
 
-namespace baton::schedule::buffered::test {
+namespace baton::schedule::buffered_multicast::test {
 
 std::string color_shape_error(const Problem& problem, const Schedule& schedule, ColorShape shape) {
   if (shape.period == 0) return schedule.sends.empty() ? "" : "a send without any edge to color";
@@ -48,4 +48,4 @@ std::string color_shape_error(const Problem& problem, const Schedule& schedule, 
   return "";
 }
 
-}  // namespace baton::schedule::buffered::test
+}  // namespace baton::schedule::buffered_multicast::test

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 using Sizes = std::vector<std::size_t>;
 
 namespace {

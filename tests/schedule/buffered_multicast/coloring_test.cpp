@@ -9,7 +9,7 @@
 
 #include <stdexcept>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 
 BOOST_AUTO_TEST_SUITE(buffered_coloring)
 

@@ -10,7 +10,7 @@
 #include <map>
 #include <optional>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 
 namespace {
 

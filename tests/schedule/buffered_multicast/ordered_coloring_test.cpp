@@ -11,7 +11,7 @@
 
 #include <string>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 
 namespace {
 

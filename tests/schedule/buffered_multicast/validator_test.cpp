@@ -3,7 +3,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 
 namespace {
 
