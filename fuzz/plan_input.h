@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "coordinator/batonctl/plan_problems.h"
+#include "coordinator/json/input.h"
 
 namespace baton::fuzz {
 
@@ -24,8 +25,8 @@ inline void plan_from_input(const cli::PlanProblem& problem, const std::uint8_t*
   }
   if (std::find(problem.algorithms.begin(), problem.algorithms.end(), algorithm) == problem.algorithms.end()) return;
   try {
-    (void)problem.plan(cli::parse_document(text), algorithm, 1);
-  } catch (const cli::InputError&) {
+    (void)problem.plan(json::parse_document(text), algorithm, 1);
+  } catch (const json::InputError&) {
   }
 }
 

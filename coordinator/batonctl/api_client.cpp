@@ -6,6 +6,9 @@
 #include <utility>
 
 namespace baton::cli {
+
+using json::Json;
+
 namespace {
 
 void configure(httplib::Client& client, const std::string& url, const std::string& token) {

@@ -17,6 +17,12 @@
 #include <thread>
 
 namespace baton::cli {
+
+using json::InputError;
+using json::Json;
+using json::parse_document;
+using json::read_input;
+
 namespace {
 
 // Options every job subcommand takes.

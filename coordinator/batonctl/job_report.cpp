@@ -7,6 +7,9 @@
 #include <sstream>
 
 namespace baton::cli {
+
+using json::Json;
+
 namespace {
 
 // Any JSON scalar as a cell; strings without quotes, arrays joined with ",".

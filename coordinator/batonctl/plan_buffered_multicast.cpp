@@ -10,6 +10,16 @@
 #include <vector>
 
 namespace baton::cli {
+
+using json::InputError;
+using json::Json;
+using json::element_path;
+using json::member_path;
+using json::require_array;
+using json::require_integer;
+using json::require_member;
+using json::require_object;
+
 namespace {
 
 namespace bm = baton::schedule::buffered_multicast;

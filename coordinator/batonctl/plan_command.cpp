@@ -9,6 +9,11 @@
 
 namespace baton::cli {
 
+using json::InputError;
+using json::Json;
+using json::parse_document;
+using json::read_input;
+
 std::vector<PlanProblem> plan_problems() {
   return {redistribution_plan_problem(), reduction_plan_problem(), allreduce_plan_problem(),
           multicast_plan_problem(), buffered_multicast_plan_problem()};

@@ -2,7 +2,7 @@
 // The contract of every problem's input and output is docs/formats.md.
 #pragma once
 
-#include "coordinator/batonctl/json_input.h"
+#include "coordinator/json/input.h"
 
 #include <CLI/CLI.hpp>
 
@@ -22,7 +22,7 @@ struct PlanProblem {
   std::vector<std::string> algorithms;  // accepted --algo values
   std::string default_algorithm;
   bool takes_seed = false;              // accepts --seed N
-  std::function<Json(const Json& input, const std::string& algorithm, std::uint64_t seed)> plan;
+  std::function<json::Json(const json::Json& input, const std::string& algorithm, std::uint64_t seed)> plan;
 };
 
 // The problems batonctl knows, in the order `--help` lists them.

@@ -12,6 +12,17 @@
 #include <vector>
 
 namespace baton::cli {
+
+using json::InputError;
+using json::Json;
+using json::element_path;
+using json::member_path;
+using json::require_array;
+using json::require_integer;
+using json::require_member;
+using json::require_number;
+using json::require_object;
+
 namespace {
 
 namespace mc = baton::schedule::multicast;

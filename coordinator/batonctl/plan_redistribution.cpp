@@ -11,6 +11,17 @@
 #include <string>
 
 namespace baton::cli {
+
+using json::InputError;
+using json::Json;
+using json::element_path;
+using json::require_array;
+using json::require_integer;
+using json::require_member;
+using json::require_number;
+using json::require_object;
+using json::require_positive;
+
 namespace {
 
 namespace kpbs = baton::schedule::kpbs;

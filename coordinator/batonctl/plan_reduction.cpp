@@ -9,6 +9,16 @@
 #include <vector>
 
 namespace baton::cli {
+
+using json::InputError;
+using json::Json;
+using json::element_path;
+using json::require_array;
+using json::require_integer;
+using json::require_member;
+using json::require_object;
+using json::require_positive;
+
 namespace {
 
 namespace red = baton::schedule::reduction;

@@ -1,6 +1,6 @@
 #include "coordinator/daemon/api.h"
 
-#include "coordinator/batonctl/json_input.h"
+#include "coordinator/json/input.h"
 #include "coordinator/daemon/http_auth.h"
 #include "coordinator/report/gantt_svg.h"
 #include "coordinator/report/status_page.h"
@@ -98,7 +98,7 @@ void Api::start(const std::string& address) {
     JobSpec spec;
     try {
       spec = parse_job_spec(request.body);
-    } catch (const cli::InputError& e) {
+    } catch (const json::InputError& e) {
       reply(response, 400, Json{{"error", e.what()}});
       return;
     }

@@ -23,9 +23,9 @@ struct JobSpec {
   schedule::kpbs::Algorithm algorithm = schedule::kpbs::kDefaultAlgorithm;
 };
 
-// Parses and checks a job's JSON. Throws cli::InputError (one line naming the field) for
+// Parses and checks a job's JSON. Throws json::InputError (one line naming the field) for
 // bad input, including transfers that fail check_transfers and a pattern that would
 // expand to more than kMaxJobTransfers (refused before it is expanded).
-JobSpec parse_job_spec(const std::string& json);
+JobSpec parse_job_spec(const std::string& document);
 
 }  // namespace baton::coordinator

@@ -8,7 +8,7 @@
 
 #include <string>
 
-using baton::cli::Json;
+using baton::json::Json;
 namespace cli = baton::cli;
 
 namespace {

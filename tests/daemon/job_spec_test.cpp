@@ -1,7 +1,7 @@
 // Job submissions: what the API accepts, and a one-line error naming the field for
 // everything it does not.
-#include "coordinator/batonctl/json_input.h"
 #include "coordinator/daemon/job_spec.h"
+#include "coordinator/json/input.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -15,7 +15,7 @@ const std::string kPlatform =
 std::string refusal(const std::string& json) {
   try {
     bc::parse_job_spec(json);
-  } catch (const baton::cli::InputError& e) {
+  } catch (const baton::json::InputError& e) {
     return e.what();
   }
   return "accepted";

@@ -1,7 +1,9 @@
-// Reading user-supplied JSON with errors that name the offending field.
+// Reading user-supplied JSON with errors that name the offending field: batonctl's input
+// files and the coordinator's job API share it.
 //
 // Every function throws InputError whose message is one line that starts with the
-// field's path ("matrix[1][2]: must be >= 0"). batonctl prints that line and exits 2.
+// field's path ("matrix[1][2]: must be >= 0"). batonctl prints that line and exits 2; the
+// API answers it with 400.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -12,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace baton::cli {
+namespace baton::json {
 
 using Json = nlohmann::ordered_json;  // keeps keys in the order docs/formats.md shows them
 
@@ -60,4 +62,4 @@ double require_positive(const Json& value, std::string_view path);
 std::int64_t require_integer(const Json& value, std::string_view path, std::int64_t min,
                              std::int64_t max);
 
-}  // namespace baton::cli
+}  // namespace baton::json

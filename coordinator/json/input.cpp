@@ -1,4 +1,4 @@
-#include "coordinator/batonctl/json_input.h"
+#include "coordinator/json/input.h"
 
 #include <cerrno>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace baton::cli {
+namespace baton::json {
 namespace {
 
 std::string type_name(const Json& value) {
@@ -312,4 +312,4 @@ std::int64_t require_integer(const Json& value, std::string_view path, std::int6
   return whole;
 }
 
-}  // namespace baton::cli
+}  // namespace baton::json
