@@ -16,7 +16,7 @@
 
 namespace baton::fuzz {
 
-inline void plan_from_input(const cli::PlanProblem& problem, const std::uint8_t* data, std::size_t size) {
+inline void plan_from_input(const batonctl::PlanProblem& problem, const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   std::string algorithm = problem.default_algorithm;
   if (const auto newline = text.find('\n'); newline != std::string_view::npos && !text.starts_with('{')) {

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <utility>
 
-namespace baton::cli {
+namespace baton::batonctl {
 
 using json::Json;
 
@@ -58,4 +58,4 @@ Json ApiClient::post(const std::string& path, const Json& body) const {
   return answer_of(client.Post(path, body.dump(), "application/json"), url_);
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

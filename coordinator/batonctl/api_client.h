@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace baton::cli {
+namespace baton::batonctl {
 
 // The coordinator answered with an error status; what() is its "error" text.
 class ApiError : public std::runtime_error {
@@ -40,4 +40,4 @@ class ApiClient {
   std::string token_;
 };
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

@@ -7,7 +7,7 @@
 #include <set>
 #include <vector>
 
-namespace baton::cli {
+namespace baton::batonctl {
 namespace {
 
 // What the script knows of one command: "/plan/redistribution" → its words.
@@ -133,4 +133,4 @@ void add_completion_command(CLI::App& app, int* exit_code) {
   });
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

@@ -16,7 +16,7 @@
 #include <memory>
 #include <thread>
 
-namespace baton::cli {
+namespace baton::batonctl {
 
 using json::InputError;
 using json::Json;
@@ -284,4 +284,4 @@ void add_job_commands(CLI::App& app, int* exit_code) {
   }
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <sstream>
 
-namespace baton::cli {
+namespace baton::batonctl {
 
 using json::Json;
 
@@ -191,4 +191,4 @@ std::string nodes_table(const Json& report) {
                       rows);
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace baton::cli {
+namespace baton::batonctl {
 
 // Columns padded to their widest cell, separated by two spaces; one line per row.
 std::string format_table(const std::vector<std::string>& header,
@@ -37,4 +37,4 @@ std::string report_text(const json::Json& report);
 // has not run. Empty when the report has no per-node timing.
 std::string nodes_table(const json::Json& report);
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace baton::cli {
+namespace baton::batonctl {
 
 using json::InputError;
 using json::Json;
@@ -167,4 +167,4 @@ PlanProblem buffered_multicast_plan_problem() {
   return p;
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

@@ -7,7 +7,7 @@
 #include <memory>
 #include <ostream>
 
-namespace baton::cli {
+namespace baton::batonctl {
 
 using json::InputError;
 using json::Json;
@@ -62,4 +62,4 @@ void add_plan_command(CLI::App& app, int* exit_code) {
   }
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

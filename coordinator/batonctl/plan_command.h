@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace baton::cli {
+namespace baton::batonctl {
 
 // One problem `batonctl plan` can solve. `plan` reads the parsed input document and returns
 // the output document; it throws InputError for bad input.
@@ -37,4 +37,4 @@ int run_plan(const PlanProblem& problem, const std::string& file, const std::str
 // command that ran is written to *exit_code.
 void add_plan_command(CLI::App& app, int* exit_code);
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

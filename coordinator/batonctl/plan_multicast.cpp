@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace baton::cli {
+namespace baton::batonctl {
 
 using json::InputError;
 using json::Json;
@@ -210,4 +210,4 @@ PlanProblem multicast_plan_problem() {
   return p;
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

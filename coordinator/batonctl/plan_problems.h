@@ -3,7 +3,7 @@
 
 #include "coordinator/batonctl/plan_command.h"
 
-namespace baton::cli {
+namespace baton::batonctl {
 
 PlanProblem redistribution_plan_problem();  // plan_redistribution.cpp
 PlanProblem reduction_plan_problem();       // plan_reduction.cpp
@@ -11,4 +11,4 @@ PlanProblem allreduce_plan_problem();       // plan_reduction.cpp
 PlanProblem multicast_plan_problem();       // plan_multicast.cpp
 PlanProblem buffered_multicast_plan_problem();  // plan_buffered_multicast.cpp
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

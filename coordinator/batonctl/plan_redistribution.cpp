@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace baton::cli {
+namespace baton::batonctl {
 
 using json::InputError;
 using json::Json;
@@ -165,4 +165,4 @@ PlanProblem redistribution_plan_problem() {
   return p;
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

@@ -9,7 +9,7 @@
 #include <string>
 
 using baton::json::Json;
-namespace cli = baton::cli;
+namespace batonctl = baton::batonctl;
 
 namespace {
 bool has(const std::string& text, const std::string& part) {
@@ -18,14 +18,14 @@ bool has(const std::string& text, const std::string& part) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(table_columns_are_aligned) {
-  const std::string t = cli::format_table({"A", "BB"}, {{"xyz", "1"}, {"q", "22"}});
+  const std::string t = batonctl::format_table({"A", "BB"}, {{"xyz", "1"}, {"q", "22"}});
   BOOST_TEST(t == "A    BB\nxyz  1\nq    22\n");
 }
 
 BOOST_AUTO_TEST_CASE(bytes_and_seconds) {
   BOOST_TEST(baton::report::bytes_text(512) == "512 B");
   BOOST_TEST(baton::report::bytes_text(30000000) == "30.00 MB");
-  BOOST_TEST(cli::format_seconds(0.8021) == "0.802");
+  BOOST_TEST(batonctl::format_seconds(0.8021) == "0.802");
 }
 
 BOOST_AUTO_TEST_CASE(report_has_steps_and_totals_with_the_ratio) {
@@ -35,7 +35,7 @@ BOOST_AUTO_TEST_CASE(report_has_steps_and_totals_with_the_ratio) {
       {"index": 1, "flows": 2, "bytes": 1500, "predicted_seconds": 1.608,
        "measured_seconds": 1.75, "attempts": 2}],
     "predicted_seconds": 2.41, "lower_bound_seconds": 2.2, "measured_seconds": 2.6})");
-  const std::string t = cli::report_text(report);
+  const std::string t = batonctl::report_text(report);
   BOOST_TEST(has(t, "algorithm: oggp  k: 3"), t);
   BOOST_TEST(has(t, "STEP  FLOWS  BYTES     PREDICTED S  MEASURED S  ATTEMPTS\n"), t);
   BOOST_TEST(has(t, "0     3      30.00 MB  0.802        0.850       1\n"), t);
@@ -46,36 +46,36 @@ BOOST_AUTO_TEST_CASE(report_has_steps_and_totals_with_the_ratio) {
 }
 
 BOOST_AUTO_TEST_CASE(report_without_numbers_shows_dashes) {
-  const std::string t = cli::report_text(Json::parse(R"({"steps": []})"));
+  const std::string t = batonctl::report_text(Json::parse(R"({"steps": []})"));
   BOOST_TEST(has(t, "total: measured - s, predicted - s, lower bound - s, measured/predicted -"), t);
 }
 
 BOOST_AUTO_TEST_CASE(progress_line_has_step_bytes_rate_and_eta) {
   const Json job = Json::parse(
       R"({"id": "7", "state": "running", "steps": 4, "step": 1, "bytes": 40000000, "bytes_done": 10000000})");
-  BOOST_TEST(cli::progress_line(job, 5000000) ==
+  BOOST_TEST(batonctl::progress_line(job, 5000000) ==
              "running  step 2/4  10.00 MB / 40.00 MB  5.00 MB/s  ETA 6 s");
-  BOOST_TEST(cli::progress_line(job, -1) == "running  step 2/4  10.00 MB / 40.00 MB");
+  BOOST_TEST(batonctl::progress_line(job, -1) == "running  step 2/4  10.00 MB / 40.00 MB");
   const Json nested = Json::parse(
       R"({"state": "running", "progress": {"steps": 4, "step": 3, "bytes": 10, "bytes_done": 10}})");
-  BOOST_TEST(cli::progress_line(nested, -1) == "running  step 4/4  10 B / 10 B");
+  BOOST_TEST(batonctl::progress_line(nested, -1) == "running  step 4/4  10 B / 10 B");
 }
 
 BOOST_AUTO_TEST_CASE(jobs_and_agents_tables) {
-  const std::string jobs = cli::jobs_table(Json::parse(R"({"jobs": [
+  const std::string jobs = batonctl::jobs_table(Json::parse(R"({"jobs": [
       {"id": "7", "state": "running", "algorithm": "oggp", "steps": 3, "step": 1,
        "bytes": 30000000, "bytes_done": 1000, "submitted": "2026-11-22T08:00:00Z"}]})"));
   BOOST_TEST(has(jobs, "ID  STATE    ALGORITHM  STEPS  STEP  BYTES     DONE     SUBMITTED\n"), jobs);
   BOOST_TEST(has(jobs, "7   running  oggp       3      1     30.00 MB  1.00 kB  2026-11-22T08:00:00Z\n"),
              jobs);
-  const std::string agents = cli::agents_table(Json::parse(R"({"agents": [
+  const std::string agents = batonctl::agents_table(Json::parse(R"({"agents": [
       {"node": "a0", "alive": true, "addresses": ["10.0.0.1:7000", "10.0.1.1:7000"],
        "transports": ["tcp"], "rate": 12500000, "last_heartbeat_age": 0.5, "job": null}]})"));
   BOOST_TEST(has(agents, "a0    yes    10.0.0.1:7000,10.0.1.1:7000  tcp         12.50 MB  0.500"), agents);
 }
 
 BOOST_AUTO_TEST_CASE(status_text_lists_fields_and_report) {
-  const std::string t = cli::job_status_text(Json::parse(R"({"id": "9", "state": "failed",
+  const std::string t = batonctl::job_status_text(Json::parse(R"({"id": "9", "state": "failed",
       "error": "agent b1 lost", "report": {"steps": [], "predicted_seconds": 2.0,
       "measured_seconds": 3.0, "lower_bound_seconds": 1.5}})"));
   BOOST_TEST(has(t, "id:        9\n"), t);
