@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
   app.add_option("-c,--config", config_path, "configuration file (TOML)")->required();
   app.add_flag("-v,--verbose", verbose, "debug detail in the log (overrides log_level)");
   CLI11_PARSE(app, argc, argv);
-  baton::service::setup_logging("baton-agent", verbose);
+  baton::systemd::setup_logging("baton-agent", verbose);
   google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string& message) {
     spdlog::debug("protobuf: {}", message);
   });
@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
 
   try {
     const auto config = baton::agent::load_agent_config(config_path);
-    if (!verbose) baton::service::set_log_level(config.log_level);
+    if (!verbose) baton::systemd::set_log_level(config.log_level);
     const baton::agent::DataRoot root(config.data_root);
     asio::io_context io;
     auto opened = baton::transport::open_context(io.get_executor(), config.transport);
@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
                  config.data_root.string(), config.coordinator);
 
     // systemd: READY once listening and registered, STATUS as the agent's status changes.
-    baton::service::Notifier notifier(io.get_executor());
+    baton::systemd::Notifier notifier(io.get_executor());
     notifier.start_watchdog();
     asio::steady_timer report(io);
     std::function<void(std::error_code)> tell = [&](std::error_code error) {
@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
       notifier.reloading();
       try {
         const auto fresh = baton::agent::load_agent_config(config_path);
-        if (!verbose) baton::service::set_log_level(fresh.log_level);
+        if (!verbose) baton::systemd::set_log_level(fresh.log_level);
         spdlog::info("{}: SIGHUP: configuration re-read, log_level {}{}", config.node_id, verbose ? "debug (-v)" : fresh.log_level,
                      "; other settings take effect at the next restart");
       } catch (const std::exception& e) {

@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-namespace baton::service {
+namespace baton::systemd {
 
 Notifier::Notifier(asio::any_io_executor executor) : timer_(std::move(executor)) {
   const char* socket = std::getenv("NOTIFY_SOCKET");
@@ -58,4 +58,4 @@ void Notifier::ping() {
   });
 }
 
-}  // namespace baton::service
+}  // namespace baton::systemd

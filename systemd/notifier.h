@@ -12,7 +12,7 @@
 #include <chrono>
 #include <string>
 
-namespace baton::service {
+namespace baton::systemd {
 
 class Notifier {
  public:
@@ -49,4 +49,4 @@ class Notifier {
   asio::steady_timer timer_;
 };
 
-}  // namespace baton::service
+}  // namespace baton::systemd

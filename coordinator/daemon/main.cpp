@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
   app.add_option("--ready-file", ready_file, "write {\"api\": ..., \"agents\": ...} here once listening");
   app.add_flag("-v,--verbose", verbose, "debug detail in the log (overrides log_level)");
   CLI11_PARSE(app, argc, argv);
-  baton::service::setup_logging("baton-coordinator", verbose);
+  baton::systemd::setup_logging("baton-coordinator", verbose);
   // Refused garbage from the network must not make libprotobuf write to stderr on its own.
   google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string& message) {
     spdlog::debug("protobuf: {}", message);
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
 
   try {
     const auto config = baton::coordinator::load_coordinator_config(config_path);
-    if (!verbose) baton::service::set_log_level(config.log_level);
+    if (!verbose) baton::systemd::set_log_level(config.log_level);
     std::filesystem::create_directories(config.state_dir);
     baton::coordinator::Journal journal(config.state_dir / "journal.sqlite");
     asio::io_context io;
@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
     // systemd: READY once both listeners are up and the signals below are handled (a
     // reload right after READY must not meet SIGHUP's default action); STATUS as the
     // driver's changes.
-    baton::service::Notifier notifier(io.get_executor());
+    baton::systemd::Notifier notifier(io.get_executor());
     notifier.start_watchdog();
     asio::steady_timer report(io);
     std::function<void(std::error_code)> tell = [&](std::error_code error) {
@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
       notifier.reloading();
       try {
         const auto fresh = baton::coordinator::load_coordinator_config(config_path);
-        if (!verbose) baton::service::set_log_level(fresh.log_level);
+        if (!verbose) baton::systemd::set_log_level(fresh.log_level);
         api.set_token(fresh.api_token);
         spdlog::info("SIGHUP: configuration re-read: log_level {}, API token {}; other settings take effect at the "
                      "next restart",
