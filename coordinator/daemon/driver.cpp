@@ -86,7 +86,7 @@ void Driver::remember_ended(const JobRecord& record, JobState state) {
   if (!job->journaled_view) {  // a journal of schema 1: the record and its steps
     try {
       job->spec = parse_job_spec(record.spec);
-      for (const TransferSpec& t : job->spec->transfers) job->bytes_total += t.length;
+      for (const jobs::TransferSpec& t : job->spec->transfers) job->bytes_total += t.length;
     } catch (const std::exception&) {
       // shown without senders, receivers or algorithm
     }
@@ -108,7 +108,7 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
   }
   if (!unknown.empty()) throw RequestError(400, "unknown nodes (no agent ever registered as): " + unknown);
   try {
-    staged_destinations(spec.transfers, storages(spec.clusters));  // an in-place job must be safe to stage
+    jobs::staged_destinations(spec.transfers, storages(spec.clusters));  // an in-place job must be safe to stage
   } catch (const std::invalid_argument& e) {
     throw RequestError(400, e.what());
   }
@@ -286,10 +286,10 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   job.state = JobState::planning;
   journal_.set_state(job.id, std::string(name(job.state)));
   co_await asio::post(asio::bind_executor(planner_.get_executor(), asio::use_awaitable));
-  std::optional<CompiledPlan> compiled;  // job.plan is the io thread's: the API reads it
+  std::optional<jobs::CompiledPlan> compiled;  // job.plan is the io thread's: the API reads it
   std::string planning_error;
   try {
-    compiled = compile_plan(job.spec->clusters, job.spec->transfers, job.spec->platform, job.spec->algorithm);
+    compiled = jobs::compile_plan(job.spec->clusters, job.spec->transfers, job.spec->platform, job.spec->algorithm);
   } catch (const std::exception& e) {
     planning_error = e.what();
   }
@@ -299,7 +299,7 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
     co_return false;
   }
   job.plan = std::move(compiled);
-  for (const TransferSpec& t : job.spec->transfers) job.bytes_total += t.length;
+  for (const jobs::TransferSpec& t : job.spec->transfers) job.bytes_total += t.length;
   for (const StepRecord& s : job.steps) job.bytes_done += s.bytes;
   co_return true;
 }
@@ -437,7 +437,7 @@ asio::awaitable<Driver::StepOutcome> Driver::attempt_step(TrackedJob& job, JobPl
 }
 
 void Driver::record_step(TrackedJob& job, std::uint32_t step, const StepOutcome& outcome) {
-  const StepPlan& planned = job.plan->steps[step];
+  const jobs::StepPlan& planned = job.plan->steps[step];
   const StepRecord record{.step = step, .attempts = static_cast<std::uint32_t>(outcome.attempts),
                           .predicted = planned.predicted_seconds, .measured = outcome.measured,
                           .bytes = planned.bytes, .finished = utc_now()};
@@ -445,7 +445,7 @@ void Driver::record_step(TrackedJob& job, std::uint32_t step, const StepOutcome&
   job.steps.push_back(record);
   StepTiming& timing = job.timing[step];
   timing.started = seconds_between(job.started, outcome.released);
-  for (const PlannedNode& node : planned.nodes) {
+  for (const jobs::PlannedNode& node : planned.nodes) {
     const protocol::StepReport& report = job.reports.at(node.node);
     timing.nodes[node.node] = NodeTiming{report.seconds(), report.bytes()};
   }
@@ -547,7 +547,7 @@ void Driver::finish(TrackedJob& job, JobState state, const std::string& error) {
 
 // ---- Helpers ----
 
-std::chrono::milliseconds Driver::step_timeout(const StepPlan& step) const {
+std::chrono::milliseconds Driver::step_timeout(const jobs::StepPlan& step) const {
   const double proportional = std::ceil(step.predicted_seconds * options_.step_timeout_factor * 1000);
   // A StepRelease carries it in 32 bits of milliseconds: 49 days is past any sane step.
   return std::clamp(milliseconds(static_cast<std::int64_t>(std::min(proportional, 4.0e9))), options_.min_step_timeout,
@@ -571,7 +571,7 @@ bool Driver::all_alive(const TrackedJob& job) const {
   return std::ranges::all_of(job.nodes(), [&](const std::string& n) { return alive(n); });
 }
 
-std::map<std::string, std::string> Driver::storages(const Clusters& clusters) const {
+std::map<std::string, std::string> Driver::storages(const jobs::Clusters& clusters) const {
   std::map<std::string, std::string> out;
   for (const auto* list : {&clusters.senders, &clusters.receivers}) {
     for (const std::string& node : *list) {

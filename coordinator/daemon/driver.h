@@ -137,11 +137,11 @@ class Driver {
   // Tells `node` to end its attempt at job.cancelled_step now (StepCancel).
   void send_step_cancel(const TrackedJob& job, const std::string& node);
   // Each node's storage id and data address, as its agent registered them.
-  std::map<std::string, std::string> storages(const Clusters& clusters) const;
+  std::map<std::string, std::string> storages(const jobs::Clusters& clusters) const;
   std::map<std::string, std::string> addresses(const TrackedJob& job) const;
   void on_job_status(const std::string& node, const protocol::JobStatus& status);
   // The agents' step timeout (DriverOptions::min_step_timeout).
-  std::chrono::milliseconds step_timeout(const StepPlan& step) const;
+  std::chrono::milliseconds step_timeout(const jobs::StepPlan& step) const;
 
   asio::io_context& io_;
   AgentDirectory& agents_;

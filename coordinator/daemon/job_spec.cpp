@@ -39,15 +39,15 @@ std::uint64_t whole(const Json& object, std::string_view parent, std::string_vie
       json::require_integer(json::require_member(object, parent, name), json::member_path(parent, name), min, kMaxInt));
 }
 
-Layout layout(const std::string& name, std::string_view path) {
-  if (name == "block") return Layout::block;
-  if (name == "block-cyclic") return Layout::block_cyclic;
+jobs::Layout layout(const std::string& name, std::string_view path) {
+  if (name == "block") return jobs::Layout::block;
+  if (name == "block-cyclic") return jobs::Layout::block_cyclic;
   throw InputError(std::string(path) + ": must be \"block\" or \"block-cyclic\", not \"" + name + "\"");
 }
 
-std::vector<TransferSpec> transfers(const Json& job) {
+std::vector<jobs::TransferSpec> transfers(const Json& job) {
   const Json& list = json::require_array(job["transfers"], "transfers", 1, kMaxJobTransfers);
-  std::vector<TransferSpec> out;
+  std::vector<jobs::TransferSpec> out;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string path = json::element_path("transfers", i);
     const Json& t = json::require_object(list[i], path, {"src_node", "src_file", "src_offset", "length", "dst_node",
@@ -60,25 +60,25 @@ std::vector<TransferSpec> transfers(const Json& job) {
   return out;
 }
 
-std::vector<TransferSpec> pattern(const Json& job, const Clusters& clusters) {
+std::vector<jobs::TransferSpec> pattern(const Json& job, const jobs::Clusters& clusters) {
   const Json& p = json::require_object(job["pattern"], "pattern",
                                       {"bytes", "from", "from_block", "to", "to_block", "src_file", "dst_file"});
-  RedistributionPattern pattern;
+  jobs::RedistributionPattern pattern;
   pattern.bytes = whole(p, "pattern", "bytes", 1);
   if (p.contains("from")) pattern.from = layout(text(p, "pattern", "from"), "pattern.from");
   if (p.contains("to")) pattern.to = layout(text(p, "pattern", "to"), "pattern.to");
-  if (pattern.from == Layout::block_cyclic) pattern.from_block = whole(p, "pattern", "from_block", 1);
-  if (pattern.to == Layout::block_cyclic) pattern.to_block = whole(p, "pattern", "to_block", 1);
+  if (pattern.from == jobs::Layout::block_cyclic) pattern.from_block = whole(p, "pattern", "from_block", 1);
+  if (pattern.to == jobs::Layout::block_cyclic) pattern.to_block = whole(p, "pattern", "to_block", 1);
   if (p.contains("src_file")) pattern.src_file = text(p, "pattern", "src_file");
   if (p.contains("dst_file")) pattern.dst_file = text(p, "pattern", "dst_file");
   // Counted before expanding: a few bytes of JSON with tiny blocks would otherwise make
   // the coordinator build hundreds of millions of transfers.
-  const std::uint64_t count = count_transfers(pattern, clusters.senders.size(), clusters.receivers.size());
+  const std::uint64_t count = jobs::count_transfers(pattern, clusters.senders.size(), clusters.receivers.size());
   if (count > kMaxJobTransfers) {
     throw InputError("pattern: expands to " + std::to_string(count) + " transfers, more than the limit " +
                      std::to_string(kMaxJobTransfers) + "; use larger blocks");
   }
-  return expand(pattern, clusters);
+  return jobs::expand(pattern, clusters);
 }
 
 }  // namespace
@@ -109,7 +109,7 @@ JobSpec parse_job_spec(const std::string& document) {
   }
   try {
     spec.transfers = job.contains("transfers") ? transfers(job) : pattern(job, spec.clusters);
-    check_transfers(spec.clusters, spec.transfers);
+    jobs::check_transfers(spec.clusters, spec.transfers);
   } catch (const std::invalid_argument& e) {
     throw InputError(e.what());
   }

@@ -17,8 +17,8 @@ namespace baton::coordinator {
 inline constexpr std::size_t kMaxJobTransfers = std::size_t{1} << 21;
 
 struct JobSpec {
-  Clusters clusters;
-  std::vector<TransferSpec> transfers;
+  jobs::Clusters clusters;
+  std::vector<jobs::TransferSpec> transfers;
   schedule::kpbs::Platform platform;
   schedule::kpbs::Algorithm algorithm = schedule::kpbs::kDefaultAlgorithm;
 };

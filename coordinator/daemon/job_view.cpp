@@ -12,7 +12,7 @@ std::string algorithm_of(const TrackedJob& job) {
 }
 
 Json step_json(const TrackedJob& job, std::size_t index, double planned_start) {
-  const StepPlan& planned = job.plan->steps[index];
+  const jobs::StepPlan& planned = job.plan->steps[index];
   Json step{{"index", index}, {"flows", planned.flows.size()}, {"bytes", planned.bytes},
             {"predicted_seconds", planned.predicted_seconds}, {"planned_start_seconds", planned_start}};
   const auto done = std::ranges::find_if(job.steps, [&](const StepRecord& r) { return r.step == index; });
@@ -23,7 +23,7 @@ Json step_json(const TrackedJob& job, std::size_t index, double planned_start) {
   const auto timing = job.timing.find(static_cast<std::uint32_t>(index));
   if (timing != job.timing.end()) step["started_seconds"] = timing->second.started;
   Json per_node = Json::object();
-  for (const PlannedNode& expected : planned.nodes) {
+  for (const jobs::PlannedNode& expected : planned.nodes) {
     Json entry{{"planned_bytes", expected.bytes}, {"planned_seconds", expected.seconds}};
     if (timing != job.timing.end()) {
       const NodeTiming& real = timing->second.nodes.at(expected.node);

@@ -44,7 +44,7 @@ struct TrackedJob {
   bool cancel_requested = false;
   bool resumed = false;           // left unfinished by a previous coordinator
   std::uint32_t resume_from = 0;  // steps already done (a resumed job)
-  std::optional<CompiledPlan> plan;
+  std::optional<jobs::CompiledPlan> plan;
   std::uint64_t bytes_total = 0;
   std::uint64_t bytes_done = 0;
   std::uint32_t step = 0;  // the step running (or next)

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 
 // Who the job is, as the agents see it.
 struct AgentJob {
@@ -48,4 +48,4 @@ std::map<std::string, protocol::Plan> build_agent_plans(const CompiledPlan& plan
                                                         const std::map<std::string, std::string>& addresses,
                                                         const AgentJob& job);
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

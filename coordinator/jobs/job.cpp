@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <tuple>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 namespace {
 
 bool contains(const std::vector<std::string>& nodes, const std::string& node) {
@@ -48,4 +48,4 @@ void check_transfers(const Clusters& clusters, const std::vector<TransferSpec>& 
   }
 }
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

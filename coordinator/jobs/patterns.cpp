@@ -4,7 +4,7 @@
 #include <numeric>
 #include <stdexcept>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 namespace {
 
 // The size of one contiguous piece of the layout: ⌈bytes/nodes⌉ for block, b for block-cyclic.
@@ -74,4 +74,4 @@ std::vector<TransferSpec> expand(const RedistributionPattern& p, const Clusters&
   return out;
 }
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

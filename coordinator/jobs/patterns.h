@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 
 enum class Layout {
   block,         // node p holds the p-th of P contiguous pieces of ⌈bytes/P⌉ bytes
@@ -42,4 +42,4 @@ std::uint64_t count_transfers(const RedistributionPattern& pattern, std::size_t 
 std::pair<std::size_t, std::uint64_t> locate(Layout layout, std::uint64_t block, std::uint64_t bytes,
                                              std::size_t nodes, std::uint64_t index);
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

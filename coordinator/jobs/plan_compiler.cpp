@@ -7,7 +7,7 @@
 #include <map>
 #include <stdexcept>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 namespace kpbs = schedule::kpbs;
 namespace {
 
@@ -120,4 +120,4 @@ CompiledPlan compile_plan(const Clusters& clusters, const std::vector<TransferSp
   return plan;
 }
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 
 // A piece of one transfer of the job, moved in one step.
 struct Chunk {
@@ -65,4 +65,4 @@ struct CompiledPlan {
 CompiledPlan compile_plan(const Clusters& clusters, const std::vector<TransferSpec>& transfers,
                           const schedule::kpbs::Platform& platform, schedule::kpbs::Algorithm algorithm);
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

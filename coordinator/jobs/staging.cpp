@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 
 std::set<NodeFile> staged_destinations(const std::vector<TransferSpec>& transfers,
                                        const std::map<std::string, std::string>& storage_of) {
@@ -60,4 +60,4 @@ void stage_plans(std::map<std::string, protocol::Plan>& plans, const std::set<No
   }
 }
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 
 // A destination file of one node: (node, file).
 using NodeFile = std::pair<std::string, std::string>;
@@ -34,4 +34,4 @@ std::string staging_name(const std::string& file, const std::string& tag);
 // the staged files in the plans of the nodes that write them.
 void stage_plans(std::map<std::string, protocol::Plan>& plans, const std::set<NodeFile>& staged, const std::string& tag);
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

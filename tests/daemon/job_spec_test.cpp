@@ -43,7 +43,7 @@ BOOST_AUTO_TEST_CASE(a_pattern_expands_to_every_byte_once) {
                                               kPlatform + R"(, "pattern": {"bytes": 1000, "to": "block-cyclic",
       "to_block": 64}})");
   std::uint64_t total = 0;
-  for (const bc::TransferSpec& t : spec.transfers) total += t.length;
+  for (const baton::jobs::TransferSpec& t : spec.transfers) total += t.length;
   BOOST_TEST(total == 1000u);
   BOOST_TEST((spec.algorithm == baton::schedule::kpbs::Algorithm::oggp_plus));  // the default
 }
