@@ -26,7 +26,7 @@ double seconds_between(Clock::time_point from, Clock::time_point to) {
 
 }  // namespace
 
-Driver::Driver(asio::io_context& io, AgentDirectory& agents, Journal& journal, Clock& clock, DriverOptions options,
+Driver::Driver(asio::io_context& io, AgentDirectory& agents, journal::Journal& journal, Clock& clock, DriverOptions options,
                Log log)
     : io_(io),
       agents_(agents),
@@ -41,12 +41,12 @@ Driver::~Driver() = default;
 // ---- Requests (the API, on the io thread) ----
 
 void Driver::start() {
-  for (const JobRecord& record : journal_.jobs()) {
+  for (const journal::JobRecord& record : journal_.jobs()) {
     const std::optional<JobState> state = parse_job_state(record.state);
     if (state && ended(*state)) remember_ended(record, *state);
   }
   for (const std::uint64_t id : journal_.unfinished()) {
-    const std::optional<JobRecord> record = journal_.job(id);
+    const std::optional<journal::JobRecord> record = journal_.job(id);
     auto job = std::make_unique<TrackedJob>();
     job->id = id;
     job->submitted = record->submitted;
@@ -58,7 +58,7 @@ void Driver::start() {
       jobs_[id] = std::move(job);
       continue;
     }
-    for (const StepRecord& s : journal_.steps(id)) {
+    for (const journal::StepRecord& s : journal_.steps(id)) {
       if (s.finished.empty()) continue;
       job->steps.push_back(s);
       job->resume_from = std::max(job->resume_from, s.step + 1);
@@ -70,7 +70,7 @@ void Driver::start() {
   asio::co_spawn(io_, run_loop(), asio::detached);
 }
 
-void Driver::remember_ended(const JobRecord& record, JobState state) {
+void Driver::remember_ended(const journal::JobRecord& record, JobState state) {
   auto job = std::make_unique<TrackedJob>();
   job->id = record.id;
   job->submitted = record.submitted;
@@ -90,7 +90,7 @@ void Driver::remember_ended(const JobRecord& record, JobState state) {
     } catch (const std::exception&) {
       // shown without senders, receivers or algorithm
     }
-    for (const StepRecord& s : journal_.steps(record.id)) {
+    for (const journal::StepRecord& s : journal_.steps(record.id)) {
       if (s.finished.empty()) continue;
       job->steps.push_back(s);
       job->bytes_done += s.bytes;
@@ -300,7 +300,7 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   }
   job.plan = std::move(compiled);
   for (const jobs::TransferSpec& t : job.spec->transfers) job.bytes_total += t.length;
-  for (const StepRecord& s : job.steps) job.bytes_done += s.bytes;
+  for (const journal::StepRecord& s : job.steps) job.bytes_done += s.bytes;
   co_return true;
 }
 
@@ -438,9 +438,9 @@ asio::awaitable<Driver::StepOutcome> Driver::attempt_step(TrackedJob& job, JobPl
 
 void Driver::record_step(TrackedJob& job, std::uint32_t step, const StepOutcome& outcome) {
   const jobs::StepPlan& planned = job.plan->steps[step];
-  const StepRecord record{.step = step, .attempts = static_cast<std::uint32_t>(outcome.attempts),
+  const journal::StepRecord record{.step = step, .attempts = static_cast<std::uint32_t>(outcome.attempts),
                           .predicted = planned.predicted_seconds, .measured = outcome.measured,
-                          .bytes = planned.bytes, .finished = utc_now()};
+                          .bytes = planned.bytes, .finished = journal::utc_now()};
   journal_.record_step(job.id, record);
   job.steps.push_back(record);
   StepTiming& timing = job.timing[step];

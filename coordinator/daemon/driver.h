@@ -71,7 +71,7 @@ class Driver {
   using Json = nlohmann::ordered_json;
   using Log = std::function<void(const std::string& line)>;
 
-  Driver(asio::io_context& io, AgentDirectory& agents, Journal& journal, Clock& clock, DriverOptions options, Log log);
+  Driver(asio::io_context& io, AgentDirectory& agents, journal::Journal& journal, Clock& clock, DriverOptions options, Log log);
   ~Driver();
 
   // Learns every job of the journal: the ended ones with their final reports, and the
@@ -109,7 +109,7 @@ class Driver {
   };
 
   // A job that ended under an earlier coordinator, as the journal holds it.
-  void remember_ended(const JobRecord& record, JobState state);
+  void remember_ended(const journal::JobRecord& record, JobState state);
   asio::awaitable<void> run_loop();
   // A job's life, phase by phase. Each phase that returns false has finished the job.
   asio::awaitable<void> run(TrackedJob& job);
@@ -145,7 +145,7 @@ class Driver {
 
   asio::io_context& io_;
   AgentDirectory& agents_;
-  Journal& journal_;
+  journal::Journal& journal_;
   Clock& clock_;
   DriverOptions options_;
   Log log_;

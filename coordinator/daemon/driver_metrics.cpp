@@ -19,7 +19,7 @@ DriverMetrics::DriverMetrics() {
 
 void DriverMetrics::attempt_failed() { registry_.add("baton_step_attempts_failed_total"); }
 
-void DriverMetrics::step_done(const StepRecord& step) {
+void DriverMetrics::step_done(const journal::StepRecord& step) {
   registry_.add("baton_steps_total");
   registry_.observe("baton_step_seconds", {}, step.measured);
   registry_.add("baton_step_predicted_seconds_total", {}, step.predicted);

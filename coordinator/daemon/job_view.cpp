@@ -15,7 +15,7 @@ Json step_json(const TrackedJob& job, std::size_t index, double planned_start) {
   const jobs::StepPlan& planned = job.plan->steps[index];
   Json step{{"index", index}, {"flows", planned.flows.size()}, {"bytes", planned.bytes},
             {"predicted_seconds", planned.predicted_seconds}, {"planned_start_seconds", planned_start}};
-  const auto done = std::ranges::find_if(job.steps, [&](const StepRecord& r) { return r.step == index; });
+  const auto done = std::ranges::find_if(job.steps, [&](const journal::StepRecord& r) { return r.step == index; });
   if (done != job.steps.end()) {
     step["measured_seconds"] = done->measured;
     step["attempts"] = done->attempts;
@@ -63,7 +63,7 @@ Json job_json(const TrackedJob& job, Clock::time_point now) {
     planned_start += job.plan->steps[s].predicted_seconds;
   }
   double measured = 0;
-  for (const StepRecord& r : job.steps) measured += r.measured;
+  for (const journal::StepRecord& r : job.steps) measured += r.measured;
   out["report"] = Json{{"algorithm", job.plan->algorithm},
                        {"k", job.plan->k},
                        {"flow_rate", job.plan->flow_rate},

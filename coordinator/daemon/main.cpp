@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
     const auto config = baton::coordinator::load_coordinator_config(config_path);
     if (!verbose) baton::systemd::set_log_level(config.log_level);
     std::filesystem::create_directories(config.state_dir);
-    baton::coordinator::Journal journal(config.state_dir / "journal.sqlite");
+    baton::journal::Journal journal(config.state_dir / "journal.sqlite");
     asio::io_context io;
     const auto log = [](const std::string& line) { spdlog::info("{}", line); };
     baton::coordinator::AgentRegistry agents(io, {"coordinator", config.id, config.secret}, config.heartbeat, log);

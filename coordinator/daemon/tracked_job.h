@@ -50,7 +50,7 @@ struct TrackedJob {
   std::uint32_t step = 0;  // the step running (or next)
   Clock::time_point started{};
   double measured_seconds = 0;
-  std::vector<StepRecord> steps;  // finished ones
+  std::vector<journal::StepRecord> steps;  // finished ones
 
   // The nodes known to hold this job's plan: they accepted it, or said so in a JobStatus
   // after registering. A node that registers anew (a restarted agent) holds nothing until

@@ -9,7 +9,7 @@
 #include <limits>
 #include <stdexcept>
 
-namespace baton::coordinator {
+namespace baton::journal {
 
 namespace {
 
@@ -193,4 +193,4 @@ std::vector<std::uint64_t> Journal::unfinished() {
   return out;
 }
 
-}  // namespace baton::coordinator
+}  // namespace baton::journal

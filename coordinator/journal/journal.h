@@ -15,7 +15,7 @@ namespace SQLite {
 class Database;
 }
 
-namespace baton::coordinator {
+namespace baton::journal {
 
 struct JobRecord {
   std::uint64_t id = 0;
@@ -72,4 +72,4 @@ class Journal {
 // The current time as the journal writes it.
 std::string utc_now();
 
-}  // namespace baton::coordinator
+}  // namespace baton::journal
