@@ -14,7 +14,7 @@ struct LowerBound {
 // Decision: η_d uses P(G)/k as Proposition 1 prints it, not ⌈P(G)/k⌉ as the short paper
 // (Section 1.3) does. With rational weights the ceiling is not a lower bound: two disjoint
 // edges of time 0.5 with k = 2 and β = 1 are sent in one step of cost 1.5, below
-// max(0.5, ⌈0.5⌉) + 1 = 2. (tests/schedule/kpbs/test_lower_bound.cpp checks it.)
+// max(0.5, ⌈0.5⌉) + 1 = 2. (tests/schedule/kpbs/lower_bound_test.cpp checks it.)
 LowerBound lower_bound(const Problem& problem);
 
 }  // namespace baton::schedule::kpbs
