@@ -1,7 +1,6 @@
 // batonctl's job commands as a user runs them: the real binary against a fake coordinator
 // (an httplib::Server in this process serving docs/runtime.md's canned answers and
 // recording what it was asked).
-#define BOOST_TEST_MODULE job_commands_cli
 #include "tests/support/run_process.h"
 
 #include <boost/test/unit_test.hpp>

@@ -1,5 +1,4 @@
 // The report and table formatting of batonctl's job commands, from hand-written JSON.
-#define BOOST_TEST_MODULE job_report
 #include "coordinator/batonctl/job_report.h"
 
 #include "coordinator/report/markup.h"

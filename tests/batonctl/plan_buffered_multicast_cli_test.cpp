@@ -1,7 +1,6 @@
 // `batonctl plan buffered-multicast` as a user runs it: the real binary, docs/formats.md's shapes,
 // its plans re-checked by the independent validator, and bad input refused with exit 2 and
 // one line naming the field.
-#define BOOST_TEST_MODULE plan_buffered_multicast_cli
 #include "coordinator/schedule/buffered_multicast/examples.h"
 #include "coordinator/schedule/buffered_multicast/problem.h"
 #include "coordinator/schedule/buffered_multicast/validator.h"

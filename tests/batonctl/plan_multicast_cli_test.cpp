@@ -1,7 +1,6 @@
 // `batonctl plan multicast` as a user runs it: the real binary, docs/formats.md's shapes, its
 // plans checked by the independent validator, and every kind of bad input refused with
 // exit 2 and one line naming the field.
-#define BOOST_TEST_MODULE plan_multicast_cli
 #include "coordinator/schedule/multicast/algorithms.h"
 #include "coordinator/schedule/multicast/lower_bound.h"
 #include "coordinator/schedule/multicast/validator.h"

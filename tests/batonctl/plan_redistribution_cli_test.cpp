@@ -1,7 +1,6 @@
 // `batonctl plan redistribution` as a user runs it: the real binary, docs/formats.md's shapes,
 // its plans checked by the independent validator, and every kind of bad input refused
 // with exit 2 and one line naming the field.
-#define BOOST_TEST_MODULE plan_redistribution_cli
 #include "coordinator/schedule/kpbs/lower_bound.h"
 #include "coordinator/schedule/kpbs/validator.h"
 #include "tests/support/run_process.h"

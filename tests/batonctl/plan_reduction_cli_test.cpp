@@ -1,7 +1,6 @@
 // `batonctl plan reduction` and `batonctl plan allreduce` as a user runs them: the real
 // binary, docs/formats.md's shapes, plans re-checked by the independent validators, and bad
 // input refused with exit 2 and one line naming the field.
-#define BOOST_TEST_MODULE plan_reduction_cli
 #include "coordinator/schedule/reduction/validator.h"
 #include "tests/support/run_process.h"
 

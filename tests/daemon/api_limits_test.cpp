@@ -1,7 +1,6 @@
 // A real coordinator's API under hostile input (docs/runtime.md, "Limits" and "HTTP
 // limits"): bodies that crashed it or answered 500 are refused with 400 and one line
 // naming what is wrong, and slow or idle clients cannot keep an operator from an answer.
-#define BOOST_TEST_MODULE coordinator_api_limits
 #include "tests/integration/cluster.h"
 
 #include <boost/test/unit_test.hpp>

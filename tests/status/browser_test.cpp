@@ -3,7 +3,6 @@
 // The per-node timing it draws is checked against the API's JSON first, and a coordinator
 // with an API token is seen through HTTP Basic. Skipped (saying so) where
 // /usr/bin/chromium is missing.
-#define BOOST_TEST_MODULE status_browser
 #include "tests/integration/cluster.h"
 #include "tests/status/markup_probe.h"
 #include "tests/support/run_process.h"

@@ -1,7 +1,6 @@
 // The Gantt chart (coordinator/report/gantt_svg.h) read back by an independent XML parser:
 // well-formed, one bar per node and step with flows, and bars placed and sized in
 // proportion to the times in the job.
-#define BOOST_TEST_MODULE gantt_svg
 #include "coordinator/report/gantt_svg.h"
 #include "tests/status/markup_probe.h"
 

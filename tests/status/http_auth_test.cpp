@@ -1,6 +1,5 @@
 // The token check of the coordinator's HTTP API (coordinator/daemon/http_auth.h): Bearer
 // for programs, Basic with the token as password for browsers.
-#define BOOST_TEST_MODULE http_auth
 #include "coordinator/daemon/http_auth.h"
 
 #include <boost/test/unit_test.hpp>

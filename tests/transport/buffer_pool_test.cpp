@@ -1,4 +1,3 @@
-#define BOOST_TEST_MODULE transport_pool
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>

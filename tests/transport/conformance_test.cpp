@@ -1,5 +1,4 @@
 // One conformance suite, run against every transport (TCP and each libfabric provider).
-#define BOOST_TEST_MODULE transport_conformance
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 

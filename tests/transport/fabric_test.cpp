@@ -1,6 +1,5 @@
 // The libfabric transport's own pieces: the out-of-band address text, the hello a
 // connecting peer sends (bad ones must be refused, not trusted) and the rxm defaults.
-#define BOOST_TEST_MODULE transport_fabric
 #include <boost/test/unit_test.hpp>
 
 #include <cstddef>

@@ -1,4 +1,3 @@
-#define BOOST_TEST_MODULE transport_framing
 #include <boost/test/unit_test.hpp>
 
 #include <cstring>

@@ -3,7 +3,6 @@
 // the receiver has seen at most burst + rate·t bytes. The average rate gets a wide lower
 // bound (a pacer that is 25 % slow still fails). The ±2 % accuracy over one-second windows
 // is measured by bench/transport_pacing, not asserted here.
-#define BOOST_TEST_MODULE transport_pacing
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>

@@ -1,7 +1,6 @@
 // The TCP connection's timeouts bound silence, not duration: a frame that trickles in
 // slower than the timeout but never stalls for that long arrives; a peer that stalls
 // mid-frame for longer fails with idle_timeout (and the frame is never handed on).
-#define BOOST_TEST_MODULE transport_tcp_timeouts
 #include <boost/test/unit_test.hpp>
 
 #include <asio.hpp>

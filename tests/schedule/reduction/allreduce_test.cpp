@@ -1,6 +1,5 @@
 // All-reduction: SNF reduction + fastest-node-first broadcast (Theorem 3), and the
 // binomial baseline.
-#define BOOST_TEST_MODULE reduction_allreduce
 #include <boost/test/unit_test.hpp>
 
 #include "coordinator/schedule/reduction/binomial_allreduce.h"

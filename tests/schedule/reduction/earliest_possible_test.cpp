@@ -1,5 +1,4 @@
 // EP (Fig. 2), its properties from Section 3, and Lemma 1's receivers.
-#define BOOST_TEST_MODULE reduction_earliest_possible
 #include <boost/test/unit_test.hpp>
 
 #include "coordinator/schedule/reduction/binomial_tree.h"

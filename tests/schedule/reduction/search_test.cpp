@@ -1,5 +1,4 @@
 // The branch-and-bound searches of Section 6.2 and the size of their tree.
-#define BOOST_TEST_MODULE reduction_search
 #include <boost/test/unit_test.hpp>
 
 #include "coordinator/schedule/reduction/generic_search.h"

@@ -1,5 +1,4 @@
 // SNF against the paper's theorems, checked with the independent tree recursion.
-#define BOOST_TEST_MODULE reduction_snf
 #include <boost/test/unit_test.hpp>
 
 #include "coordinator/schedule/reduction/binomial_tree.h"

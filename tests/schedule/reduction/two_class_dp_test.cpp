@@ -1,5 +1,4 @@
 // The two-class dynamic programming (equations 2-3) in its three versions.
-#define BOOST_TEST_MODULE reduction_two_class_dp
 #include <boost/test/unit_test.hpp>
 
 #include "coordinator/schedule/reduction/mcp_table.h"

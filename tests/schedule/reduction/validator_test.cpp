@@ -1,5 +1,4 @@
 // The validators reject every kind of broken schedule and recompute the makespan.
-#define BOOST_TEST_MODULE reduction_validator
 #include <boost/test/unit_test.hpp>
 
 #include "coordinator/schedule/reduction/validator.h"
