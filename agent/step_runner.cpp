@@ -15,8 +15,9 @@
 
 namespace baton::agent {
 
-// One step in progress. Shared with the data plane's flows (IncomingFlow::keep_alive) so
-// that a flow still running when the step ends writes into live objects.
+// One step in progress. Shared with the data plane's flows (resolve() captures it in
+// IncomingFlow::finished) so that a flow still running when the step ends writes into
+// live objects.
 //
 // Each object (file) the step names is opened once, by name, and shared by all its chunks:
 // a step of thousands of chunks into one file holds one descriptor, not thousands. They

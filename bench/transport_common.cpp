@@ -83,7 +83,6 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
     // Contexts must go on their own threads' terms: nothing runs on them yet.
     return result;
   }
-  result.transport_name = sender.context->name();
 
   // Listen and link every flow: connect on the sending thread, accept on the receiving one.
   auto listening = asio::co_spawn(receiving.io(), [&]() -> Task<transport::Listening> {

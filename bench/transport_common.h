@@ -40,7 +40,6 @@ struct FlowRunResult {
   std::uint64_t bytes = 0;
   std::chrono::steady_clock::time_point start;
   std::vector<std::vector<Arrival>> arrivals;  // per flow, if recorded
-  std::string transport_name;
 };
 
 FlowRunResult run_flows(const FlowRunOptions& options);

@@ -48,8 +48,6 @@ void Notifier::start_watchdog() {
   ping();
 }
 
-void Notifier::stop_watchdog() { timer_.cancel(); }
-
 void Notifier::ping() {
   send("WATCHDOG=1");
   timer_.expires_after(watchdog_ / 2);

@@ -36,7 +36,6 @@ class Notifier {
   // Starts sending WATCHDOG=1 every half interval from the executor: a stuck event loop
   // stops the pings and systemd restarts the daemon. Does nothing without WatchdogSec.
   void start_watchdog();
-  void stop_watchdog();
 
  private:
   void send(const std::string& state);
