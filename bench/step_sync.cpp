@@ -12,6 +12,7 @@
 //   {"bench":"step_sync","sync":true,"rounds":3,"seconds":<median>,"sync_seconds":<median>,"mib_per_s":<median>}
 //   {"bench":"step_sync_ratio","what":"sync/nosync seconds","value":<median ratio>}
 #include "bench/median.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 

@@ -121,12 +121,15 @@ BOOST_AUTO_TEST_CASE(worst_benchmark_graphs_at_small_k_cut_oggps_excess_by_a_qua
     for (const Entry& e : entries) p.times.at(e.sender, e.receiver) = e.time;
     return p;
   };
+  // (sender, receiver, time) triples, laid out as a table.
+  // clang-format off
   const kpbs::Problem graphs[] = {
       graph(2, {{0, 13, 17}, {1, 8, 8}, {4, 1, 6}, {8, 12, 16}, {9, 3, 4}, {10, 4, 8}, {11, 8, 8}, {14, 4, 7},
                 {14, 6, 16}, {14, 7, 2}, {14, 14, 1}, {17, 5, 2}, {17, 9, 11}, {18, 13, 2}}),
       graph(3, {{3, 13, 9}, {4, 14, 18}, {4, 18, 6}, {6, 19, 4}, {9, 4, 4}, {9, 15, 15}, {10, 5, 12}, {11, 5, 5},
                 {11, 8, 11}, {15, 13, 20}, {16, 2, 5}, {16, 15, 14}, {16, 19, 12}, {18, 15, 6}}),
   };
+  // clang-format on
   for (const kpbs::Problem& p : graphs) {
     BOOST_TEST_CONTEXT("k = " << p.k) {
       const double eta = kpbs::lower_bound(p).eta;
