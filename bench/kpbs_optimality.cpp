@@ -36,9 +36,9 @@ namespace kpbs_exact = baton::schedule::kpbs_exact;
 namespace {
 
 struct Settings {
-  int samples = 100;        // Section 8 graphs per (weights, k)
-  int exact_samples = 20;   // small instances per (k, m)
-  double time_limit = 5;    // seconds per exact solve
+  int samples = 100;       // Section 8 graphs per (weights, k)
+  int exact_samples = 20;  // small instances per (k, m)
+  double time_limit = 5;   // seconds per exact solve
 };
 
 const kpbs::Algorithm kCompared[] = {kpbs::Algorithm::ggp, kpbs::Algorithm::oggp, kpbs::Algorithm::oggp_plus};
@@ -135,7 +135,8 @@ void section8_part(const Settings& settings) {
             1e6 * seconds[a] / settings.samples, seconds[a] / seconds[kOggp]);
       }
       std::fflush(stdout);
-      const double oggp_mean = ratio_sum[kOggp] / settings.samples - 1, plus_mean = ratio_sum[kPlus] / settings.samples - 1;
+      const double oggp_mean = ratio_sum[kOggp] / settings.samples - 1,
+                   plus_mean = ratio_sum[kPlus] / settings.samples - 1;
       if (oggp_mean > 0) {
         cut_mean_sum += 1 - plus_mean / oggp_mean;
         cut_max_sum += 1 - (ratio_max[kPlus] - 1) / (ratio_max[kOggp] - 1);
@@ -152,7 +153,8 @@ void section8_part(const Settings& settings) {
         "\"oggp_mean_excess_over_all_k\":%.5f,\"oggp_plus_mean_excess_over_all_k\":%.5f,"
         "\"oggp_worst\":%.5f,\"oggp_plus_worst\":%.5f}\n",
         weight_name, points, points ? cut_mean_sum / points : 0.0, points ? cut_max_sum / points : 0.0,
-        oggp_excess > 0 ? 1 - plus_excess / oggp_excess : 0.0, oggp_excess / 20, plus_excess / 20, oggp_worst, plus_worst);
+        oggp_excess > 0 ? 1 - plus_excess / oggp_excess : 0.0, oggp_excess / 20, plus_excess / 20, oggp_worst,
+        plus_worst);
     std::fflush(stdout);
   }
 }

@@ -16,8 +16,8 @@
 // bench/transport_bench.sh runs it with the other transport benchmarks and draws the chart.
 #include "bench/median.h"
 
-#include <unistd.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <csignal>
 

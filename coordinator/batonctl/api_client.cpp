@@ -21,8 +21,7 @@ void configure(httplib::Client& client, const std::string& url, const std::strin
 
 Json answer_of(const httplib::Result& result, const std::string& url) {
   if (!result) {
-    throw ConnectionError("cannot reach the coordinator at " + url + ": " +
-                          httplib::to_string(result.error()));
+    throw ConnectionError("cannot reach the coordinator at " + url + ": " + httplib::to_string(result.error()));
   }
   const int status = result->status;
   Json body = Json::parse(result->body, nullptr, /*allow_exceptions=*/false);
@@ -33,16 +32,14 @@ Json answer_of(const httplib::Result& result, const std::string& url) {
     throw ApiError(status, "the coordinator answered HTTP " + std::to_string(status));
   }
   if (body.is_discarded()) {
-    throw ApiError(status, "the coordinator answered HTTP " + std::to_string(status) +
-                               " with a body that is not JSON");
+    throw ApiError(status, "the coordinator answered HTTP " + std::to_string(status) + " with a body that is not JSON");
   }
   return body;
 }
 
 }  // namespace
 
-ApiClient::ApiClient(std::string url, std::string token)
-    : url_(std::move(url)), token_(std::move(token)) {
+ApiClient::ApiClient(std::string url, std::string token) : url_(std::move(url)), token_(std::move(token)) {
   while (!url_.empty() && url_.back() == '/') url_.pop_back();
 }
 

@@ -10,8 +10,7 @@
 namespace baton::batonctl {
 
 // Columns padded to their widest cell, separated by two spaces; one line per row.
-std::string format_table(const std::vector<std::string>& header,
-                         const std::vector<std::vector<std::string>>& rows);
+std::string format_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows);
 
 std::string format_seconds(double seconds);  // "2.600"
 

@@ -21,7 +21,7 @@ struct PlanProblem {
   std::string details;                  // input format and examples, shown by --help
   std::vector<std::string> algorithms;  // accepted --algo values
   std::string default_algorithm;
-  bool takes_seed = false;              // accepts --seed N
+  bool takes_seed = false;  // accepts --seed N
   std::function<json::Json(const json::Json& input, const std::string& algorithm, std::uint64_t seed)> plan;
 };
 
@@ -30,8 +30,8 @@ std::vector<PlanProblem> plan_problems();
 
 // Runs one planning request: reads FILE ("-" = stdin), plans, prints the JSON document on
 // `out`. Returns the process exit code: 0, or 2 with one line on `err` for bad input.
-int run_plan(const PlanProblem& problem, const std::string& file, const std::string& algorithm,
-             std::uint64_t seed, std::ostream& out, std::ostream& err);
+int run_plan(const PlanProblem& problem, const std::string& file, const std::string& algorithm, std::uint64_t seed,
+             std::ostream& out, std::ostream& err);
 
 // Adds `plan` and its per-problem subcommands to the application. The exit code of the
 // command that ran is written to *exit_code.

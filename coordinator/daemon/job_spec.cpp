@@ -1,7 +1,7 @@
 #include "coordinator/daemon/job_spec.h"
 
-#include "coordinator/json/input.h"
 #include "coordinator/jobs/patterns.h"
+#include "coordinator/json/input.h"
 
 #include <limits>
 
@@ -50,11 +50,14 @@ std::vector<jobs::TransferSpec> transfers(const Json& job) {
   std::vector<jobs::TransferSpec> out;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string path = json::element_path("transfers", i);
-    const Json& t = json::require_object(list[i], path, {"src_node", "src_file", "src_offset", "length", "dst_node",
-                                                        "dst_file", "dst_offset"});
-    out.push_back({.src_node = text(t, path, "src_node"), .src_file = text(t, path, "src_file"),
-                   .src_offset = whole(t, path, "src_offset", 0), .length = whole(t, path, "length", 1),
-                   .dst_node = text(t, path, "dst_node"), .dst_file = text(t, path, "dst_file"),
+    const Json& t = json::require_object(
+        list[i], path, {"src_node", "src_file", "src_offset", "length", "dst_node", "dst_file", "dst_offset"});
+    out.push_back({.src_node = text(t, path, "src_node"),
+                   .src_file = text(t, path, "src_file"),
+                   .src_offset = whole(t, path, "src_offset", 0),
+                   .length = whole(t, path, "length", 1),
+                   .dst_node = text(t, path, "dst_node"),
+                   .dst_file = text(t, path, "dst_file"),
                    .dst_offset = whole(t, path, "dst_offset", 0)});
   }
   return out;
@@ -62,7 +65,7 @@ std::vector<jobs::TransferSpec> transfers(const Json& job) {
 
 std::vector<jobs::TransferSpec> pattern(const Json& job, const jobs::Clusters& clusters) {
   const Json& p = json::require_object(job["pattern"], "pattern",
-                                      {"bytes", "from", "from_block", "to", "to_block", "src_file", "dst_file"});
+                                       {"bytes", "from", "from_block", "to", "to_block", "src_file", "dst_file"});
   jobs::RedistributionPattern pattern;
   pattern.bytes = whole(p, "pattern", "bytes", 1);
   if (p.contains("from")) pattern.from = layout(text(p, "pattern", "from"), "pattern.from");
@@ -96,8 +99,9 @@ JobSpec parse_job_spec(const std::string& document) {
     spec.algorithm = *algorithm;
   }
   const Json& p = json::require_object(json::require_member(job, "", "platform"), "platform",
-                                      {"sender_rate", "receiver_rate", "backbone_rate", "step_startup"});
-  spec.platform.sender_rate = json::require_positive(json::require_member(p, "platform", "sender_rate"), "platform.sender_rate");
+                                       {"sender_rate", "receiver_rate", "backbone_rate", "step_startup"});
+  spec.platform.sender_rate =
+      json::require_positive(json::require_member(p, "platform", "sender_rate"), "platform.sender_rate");
   spec.platform.receiver_rate =
       json::require_positive(json::require_member(p, "platform", "receiver_rate"), "platform.receiver_rate");
   spec.platform.backbone_rate =

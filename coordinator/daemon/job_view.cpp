@@ -13,8 +13,11 @@ std::string algorithm_of(const TrackedJob& job) {
 
 Json step_json(const TrackedJob& job, std::size_t index, double planned_start) {
   const jobs::StepPlan& planned = job.plan->steps[index];
-  Json step{{"index", index}, {"flows", planned.flows.size()}, {"bytes", planned.bytes},
-            {"predicted_seconds", planned.predicted_seconds}, {"planned_start_seconds", planned_start}};
+  Json step{{"index", index},
+            {"flows", planned.flows.size()},
+            {"bytes", planned.bytes},
+            {"predicted_seconds", planned.predicted_seconds},
+            {"planned_start_seconds", planned_start}};
   const auto done = std::ranges::find_if(job.steps, [&](const journal::StepRecord& r) { return r.step == index; });
   if (done != job.steps.end()) {
     step["measured_seconds"] = done->measured;
@@ -93,7 +96,8 @@ Json job_summary_json(const TrackedJob& job) {
               {"submitted", job.submitted}};
 }
 
-Json agents_json(const std::vector<AgentInfo>& agents, const TrackedJob* current, std::chrono::steady_clock::time_point now) {
+Json agents_json(const std::vector<AgentInfo>& agents, const TrackedJob* current,
+                 std::chrono::steady_clock::time_point now) {
   const std::vector<std::string> busy = current ? current->nodes() : std::vector<std::string>{};
   Json list = Json::array();
   for (const AgentInfo& a : agents) {

@@ -10,11 +10,11 @@
 #include "systemd/logging.h"
 #include "systemd/notifier.h"
 
+#include <google/protobuf/stubs/logging.h>
+#include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 #include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
-#include <google/protobuf/stubs/logging.h>
-#include <spdlog/spdlog.h>
 
 #include <fstream>
 
@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
     baton::coordinator::AgentRegistry agents(io, {"coordinator", config.id, config.secret}, config.heartbeat, log);
     baton::coordinator::SteadyClock clock;
     baton::coordinator::Driver driver(io, agents, journal, clock, {}, log);
-    agents.set_handler([&](const std::string& node, const baton::protocol::Envelope& m) { driver.on_message(node, m); });
+    agents.set_handler(
+        [&](const std::string& node, const baton::protocol::Envelope& m) { driver.on_message(node, m); });
     agents.listen(config.agent_address);
     baton::coordinator::Api api(io, driver, config.api_token);
     api.start(config.api_address);
@@ -56,7 +57,8 @@ int main(int argc, char** argv) {
     spdlog::info("coordinator {} listening for agents at {}, API at http://{}, journal {}", config.id, agents.address(),
                  api.address(), journal.path().string());
     if (!ready_file.empty()) {
-      std::ofstream(ready_file) << "{\"api\": \"" << api.address() << "\", \"agents\": \"" << agents.address() << "\"}\n";
+      std::ofstream(ready_file) << "{\"api\": \"" << api.address() << "\", \"agents\": \"" << agents.address()
+                                << "\"}\n";
     }
 
     // systemd: READY once both listeners are up and the signals below are handled (a
@@ -82,9 +84,10 @@ int main(int argc, char** argv) {
         const auto fresh = baton::coordinator::load_coordinator_config(config_path);
         if (!verbose) baton::systemd::set_log_level(fresh.log_level);
         api.set_token(fresh.api_token);
-        spdlog::info("SIGHUP: configuration re-read: log_level {}, API token {}; other settings take effect at the "
-                     "next restart",
-                     verbose ? "debug (-v)" : fresh.log_level, fresh.api_token.empty() ? "none" : "set");
+        spdlog::info(
+            "SIGHUP: configuration re-read: log_level {}, API token {}; other settings take effect at the "
+            "next restart",
+            verbose ? "debug (-v)" : fresh.log_level, fresh.api_token.empty() ? "none" : "set");
       } catch (const std::exception& e) {
         spdlog::error("SIGHUP: keeping the running configuration: {}", e.what());
       }

@@ -16,8 +16,8 @@ namespace baton::jobs {
 
 // Who the job is, as the agents see it.
 struct AgentJob {
-  std::string id;                 // Plan.job
-  std::uint64_t number = 0;       // Plan.job_number: the job in transport frames
+  std::string id;            // Plan.job
+  std::uint64_t number = 0;  // Plan.job_number: the job in transport frames
 };
 
 // A node's plan does not fit in one control frame (protocol::kDefaultMaxFrame): sent, it

@@ -41,8 +41,7 @@ void check_transfers(const Clusters& clusters, const std::vector<TransferSpec>& 
       const TransferSpec& prev = transfers[ranges[r - 1].second];
       if (prev.dst_offset + prev.length > ranges[r].first) {
         throw std::invalid_argument("transfers[" + std::to_string(ranges[r].second) + "]: writes over transfers[" +
-                                    std::to_string(ranges[r - 1].second) + "] in " + file.first + ":" +
-                                    file.second);
+                                    std::to_string(ranges[r - 1].second) + "] in " + file.first + ":" + file.second);
       }
     }
   }

@@ -53,8 +53,8 @@ struct CompiledPlan {
   // all-at-once baseline, which the agents run unpaced and the model predicts as fluid.
   bool shared_links = false;
   int k = 0;
-  double flow_rate = 0;            // d, bytes/s: the pace of every flow
-  double step_startup = 0;         // β, s
+  double flow_rate = 0;     // d, bytes/s: the pace of every flow
+  double step_startup = 0;  // β, s
   std::vector<StepPlan> steps;
   double predicted_seconds = 0;    // Σ over the steps: the model's time
   double lower_bound_seconds = 0;  // η

@@ -40,7 +40,8 @@ std::string staging_name(const std::string& file, const std::string& tag) {
   return directory + "." + name + ".baton-" + tag;
 }
 
-void stage_plans(std::map<std::string, protocol::Plan>& plans, const std::set<NodeFile>& staged, const std::string& tag) {
+void stage_plans(std::map<std::string, protocol::Plan>& plans, const std::set<NodeFile>& staged,
+                 const std::string& tag) {
   for (const auto& [node, file] : staged) {
     const auto found = plans.find(node);
     if (found == plans.end()) continue;

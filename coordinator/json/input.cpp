@@ -14,9 +14,7 @@
 namespace baton::json {
 namespace {
 
-std::string type_name(const Json& value) {
-  return std::string(value.type_name());
-}
+std::string type_name(const Json& value) { return std::string(value.type_name()); }
 
 std::string format_number(double v) {
   std::ostringstream out;
@@ -233,8 +231,7 @@ std::string element_path(std::string_view parent, std::size_t index) {
   return std::string(parent) + "[" + std::to_string(index) + "]";
 }
 
-const Json& require_object(const Json& value, std::string_view path,
-                           std::initializer_list<std::string_view> known) {
+const Json& require_object(const Json& value, std::string_view path, std::initializer_list<std::string_view> known) {
   const std::string where = path.empty() ? std::string("input") : std::string(path);
   if (!value.is_object()) throw InputError(where + ": must be an object, not " + type_name(value));
   for (const auto& [key, member] : value.items()) {
@@ -251,8 +248,7 @@ const Json& require_member(const Json& object, std::string_view parent, std::str
   return *it;
 }
 
-const Json& require_array(const Json& value, std::string_view path, std::size_t min_size,
-                          std::size_t max_size) {
+const Json& require_array(const Json& value, std::string_view path, std::size_t min_size, std::size_t max_size) {
   if (!value.is_array()) {
     throw InputError(std::string(path) + ": must be an array, not " + type_name(value));
   }
@@ -284,12 +280,10 @@ double require_positive(const Json& value, std::string_view path) {
   return v;
 }
 
-std::int64_t require_integer(const Json& value, std::string_view path, std::int64_t min,
-                             std::int64_t max) {
+std::int64_t require_integer(const Json& value, std::string_view path, std::int64_t min, std::int64_t max) {
   if (value.is_number_integer()) {
     // Unsigned values above INT64_MAX arrive as number_unsigned; compare before converting.
-    if (value.is_number_unsigned() &&
-        value.get<std::uint64_t>() > static_cast<std::uint64_t>(max)) {
+    if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(max)) {
       throw InputError(std::string(path) + ": must be <= " + std::to_string(max));
     }
     const std::int64_t v = value.get<std::int64_t>();

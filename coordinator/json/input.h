@@ -42,15 +42,13 @@ std::string element_path(std::string_view parent, std::size_t index);
 
 // The value must be an object; members not in `known` are rejected (a typo would otherwise
 // be silently ignored and change the plan).
-const Json& require_object(const Json& value, std::string_view path,
-                           std::initializer_list<std::string_view> known);
+const Json& require_object(const Json& value, std::string_view path, std::initializer_list<std::string_view> known);
 
 // The member must exist.
 const Json& require_member(const Json& object, std::string_view parent, std::string_view name);
 
 // The value must be an array of at most max_size elements (empty allowed when min_size is 0).
-const Json& require_array(const Json& value, std::string_view path, std::size_t min_size,
-                          std::size_t max_size);
+const Json& require_array(const Json& value, std::string_view path, std::size_t min_size, std::size_t max_size);
 
 // The value must be a finite JSON number within [min, max].
 double require_number(const Json& value, std::string_view path, double min, double max);
@@ -59,7 +57,6 @@ double require_number(const Json& value, std::string_view path, double min, doub
 double require_positive(const Json& value, std::string_view path);
 
 // The value must be a whole number within [min, max] (1e3 counts as whole, 2.5 does not).
-std::int64_t require_integer(const Json& value, std::string_view path, std::int64_t min,
-                             std::int64_t max);
+std::int64_t require_integer(const Json& value, std::string_view path, std::int64_t min, std::int64_t max);
 
 }  // namespace baton::json

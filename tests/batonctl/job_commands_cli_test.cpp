@@ -3,8 +3,8 @@
 // recording what it was asked).
 #include "tests/support/run_process.h"
 
-#include <boost/test/unit_test.hpp>
 #include <httplib.h>
+#include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -54,14 +54,16 @@ class FakeCoordinator {
       res.set_content(R"({"agents": [{"node": "a0", "alive": true, "addresses": ["10.0.0.1:7000"],
         "transports": ["tcp"], "rate": 12500000, "last_heartbeat_age": 0.4, "job": "7"},
         {"node": "b1", "alive": false, "addresses": ["10.0.0.2:7000"], "transports": ["tcp"],
-        "rate": 12500000, "last_heartbeat_age": 31.0, "job": null}]})", "application/json");
+        "rate": 12500000, "last_heartbeat_age": 31.0, "job": null}]})",
+                      "application/json");
     });
     server_.Get("/v1/jobs", [=, this](const httplib::Request& req, httplib::Response& res) {
       record(req);
       res.set_content(R"({"jobs": [{"id": "7", "state": "running", "algorithm": "oggp", "steps": 3,
         "step": 1, "bytes": 30000000, "bytes_done": 10000000, "submitted": "2026-11-22T08:00:00Z"},
         {"id": "8", "state": "queued", "algorithm": "ggp", "steps": 0, "step": 0, "bytes": 4096,
-        "bytes_done": 0, "submitted": "2026-11-22T08:01:00Z"}]})", "application/json");
+        "bytes_done": 0, "submitted": "2026-11-22T08:01:00Z"}]})",
+                      "application/json");
     });
     server_.Post("/v1/jobs", [=, this](const httplib::Request& req, httplib::Response& res) {
       record(req);
@@ -91,8 +93,7 @@ class FakeCoordinator {
       } else if (id == "8") {
         res.set_content(R"({"id": "8", "state": "queued"})", "application/json");
       } else if (id == "9") {
-        res.set_content(R"({"id": "9", "state": "failed", "error": "agent b1 lost"})",
-                        "application/json");
+        res.set_content(R"({"id": "9", "state": "failed", "error": "agent b1 lost"})", "application/json");
       } else {
         res.status = 404;
         res.set_content(R"({"error": "no job )" + id + R"("})", "application/json");
@@ -133,9 +134,7 @@ class FakeCoordinator {
   std::atomic<int> polls_{0};
 };
 
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // A file in /tmp for the duration of one test.
 struct TempFile {
@@ -215,8 +214,10 @@ BOOST_AUTO_TEST_CASE(watch_follows_the_job_to_done_and_prints_the_totals) {
   BOOST_TEST(has(r.out, "job 7: running  step 2/3"), r.out);
   BOOST_TEST(has(r.out, "job 7: done  step 3/3"), r.out);
   BOOST_TEST(has(r.out, "0     3      30.00 MB  0.802        0.850       1"), r.out);
-  BOOST_TEST(has(r.out, "total: measured 2.600 s, predicted 2.410 s, lower bound 2.200 s, "
-                        "measured/predicted 1.08"), r.out);
+  BOOST_TEST(has(r.out,
+                 "total: measured 2.600 s, predicted 2.410 s, lower bound 2.200 s, "
+                 "measured/predicted 1.08"),
+             r.out);
 }
 
 BOOST_AUTO_TEST_CASE(submit_wait_with_json_output_prints_the_final_job) {
@@ -316,9 +317,17 @@ BOOST_AUTO_TEST_CASE(report_of_a_job_without_a_report_or_to_an_unwritable_file_f
 }
 
 BOOST_AUTO_TEST_CASE(every_command_s_help_has_examples_and_the_exit_codes) {
-  const std::vector<std::vector<std::string>> commands{
-      {}, {"submit"}, {"status"}, {"jobs"}, {"agents"}, {"cancel"}, {"watch"}, {"report"}, {"completion"},
-      {"plan", "redistribution"}, {"plan", "multicast"}};
+  const std::vector<std::vector<std::string>> commands{{},
+                                                       {"submit"},
+                                                       {"status"},
+                                                       {"jobs"},
+                                                       {"agents"},
+                                                       {"cancel"},
+                                                       {"watch"},
+                                                       {"report"},
+                                                       {"completion"},
+                                                       {"plan", "redistribution"},
+                                                       {"plan", "multicast"}};
   for (const auto& command : commands) {
     std::vector<std::string> argv{BATONCTL_PATH};
     argv.insert(argv.end(), command.begin(), command.end());
@@ -338,11 +347,14 @@ std::vector<std::string> complete(const std::vector<std::string>& words, const s
   const auto script = run_process({BATONCTL_PATH, "completion", "bash"});
   BOOST_TEST_REQUIRE(script.exit_code == 0, script.err);
   const TempFile file("completion.bash", script.out);
-  std::vector<std::string> argv{"/usr/bin/bash", "-c",
+  std::vector<std::string> argv{"/usr/bin/bash",
+                                "-c",
                                 "source \"$1\" && cd \"$2\" && COMP_WORDS=(\"${@:3}\") && "
                                 "COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )) && { _batonctl; true; } && "
                                 "for w in \"${COMPREPLY[@]}\"; do echo \"$w\"; done",
-                                "bash", file.path, dir};
+                                "bash",
+                                file.path,
+                                dir};
   argv.insert(argv.end(), words.begin(), words.end());
   const auto r = run_process(argv);
   BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
@@ -361,8 +373,8 @@ using Words = std::vector<std::string>;
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(bash_completion_offers_commands_subcommands_and_options) {
-  BOOST_TEST((complete({"batonctl", ""}) == Words{"agents", "cancel", "completion", "jobs", "plan", "report",
-                                                   "status", "submit", "watch"}));
+  BOOST_TEST((complete({"batonctl", ""}) ==
+              Words{"agents", "cancel", "completion", "jobs", "plan", "report", "status", "submit", "watch"}));
   BOOST_TEST((complete({"batonctl", "re"}) == Words{"report"}));
   BOOST_TEST((complete({"batonctl", "plan", "re"}) == Words{"redistribution", "reduction"}));
   BOOST_TEST((complete({"batonctl", "report", "--coordinator", "http://127.0.0.1:1", "--"}) ==

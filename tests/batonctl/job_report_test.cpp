@@ -11,9 +11,7 @@ using baton::json::Json;
 namespace batonctl = baton::batonctl;
 
 namespace {
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(table_columns_are_aligned) {
@@ -40,8 +38,10 @@ BOOST_AUTO_TEST_CASE(report_has_steps_and_totals_with_the_ratio) {
   BOOST_TEST(has(t, "0     3      30.00 MB  0.802        0.850       1\n"), t);
   BOOST_TEST(has(t, "1     2      1.50 kB   1.608        1.750       2\n"), t);
   // 2.6 / 2.41 = 1.0788...
-  BOOST_TEST(has(t, "total: measured 2.600 s, predicted 2.410 s, lower bound 2.200 s, "
-                    "measured/predicted 1.08\n"), t);
+  BOOST_TEST(has(t,
+                 "total: measured 2.600 s, predicted 2.410 s, lower bound 2.200 s, "
+                 "measured/predicted 1.08\n"),
+             t);
 }
 
 BOOST_AUTO_TEST_CASE(report_without_numbers_shows_dashes) {
@@ -52,11 +52,10 @@ BOOST_AUTO_TEST_CASE(report_without_numbers_shows_dashes) {
 BOOST_AUTO_TEST_CASE(progress_line_has_step_bytes_rate_and_eta) {
   const Json job = Json::parse(
       R"({"id": "7", "state": "running", "steps": 4, "step": 1, "bytes": 40000000, "bytes_done": 10000000})");
-  BOOST_TEST(batonctl::progress_line(job, 5000000) ==
-             "running  step 2/4  10.00 MB / 40.00 MB  5.00 MB/s  ETA 6 s");
+  BOOST_TEST(batonctl::progress_line(job, 5000000) == "running  step 2/4  10.00 MB / 40.00 MB  5.00 MB/s  ETA 6 s");
   BOOST_TEST(batonctl::progress_line(job, -1) == "running  step 2/4  10.00 MB / 40.00 MB");
-  const Json nested = Json::parse(
-      R"({"state": "running", "progress": {"steps": 4, "step": 3, "bytes": 10, "bytes_done": 10}})");
+  const Json nested =
+      Json::parse(R"({"state": "running", "progress": {"steps": 4, "step": 3, "bytes": 10, "bytes_done": 10}})");
   BOOST_TEST(batonctl::progress_line(nested, -1) == "running  step 4/4  10 B / 10 B");
 }
 
@@ -65,8 +64,7 @@ BOOST_AUTO_TEST_CASE(jobs_and_agents_tables) {
       {"id": "7", "state": "running", "algorithm": "oggp", "steps": 3, "step": 1,
        "bytes": 30000000, "bytes_done": 1000, "submitted": "2026-11-22T08:00:00Z"}]})"));
   BOOST_TEST(has(jobs, "ID  STATE    ALGORITHM  STEPS  STEP  BYTES     DONE     SUBMITTED\n"), jobs);
-  BOOST_TEST(has(jobs, "7   running  oggp       3      1     30.00 MB  1.00 kB  2026-11-22T08:00:00Z\n"),
-             jobs);
+  BOOST_TEST(has(jobs, "7   running  oggp       3      1     30.00 MB  1.00 kB  2026-11-22T08:00:00Z\n"), jobs);
   const std::string agents = batonctl::agents_table(Json::parse(R"({"agents": [
       {"node": "a0", "alive": true, "addresses": ["10.0.0.1:7000", "10.0.1.1:7000"],
        "transports": ["tcp"], "rate": 12500000, "last_heartbeat_age": 0.5, "job": null}]})"));

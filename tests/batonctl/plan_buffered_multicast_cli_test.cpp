@@ -152,12 +152,10 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line_naming_the_field) {
       {with_messages(R"({"source": -1, "destinations": [1]})"), "messages[0].source: must be >= 0"},
       {with_messages(R"({"source": 0})"), "messages[0].destinations: missing"},
       {with_messages(R"({"source": 0, "destinations": 1})"), "messages[0].destinations: must be an array"},
-      {with_messages(R"({"source": 0, "destinations": []})"),
-       "messages[0].destinations: must hold at least 1 element"},
+      {with_messages(R"({"source": 0, "destinations": []})"), "messages[0].destinations: must hold at least 1 element"},
       {with_messages(ok_message + R"(, {"source": 2, "destinations": [1, 9]})"),
        "messages[1].destinations[1]: processor 9 is out of range (processors: 9)"},
-      {with_messages(R"({"source": 0, "destinations": [1, "2"]})"),
-       "messages[0].destinations[1]: must be a number"},
+      {with_messages(R"({"source": 0, "destinations": [1, "2"]})"), "messages[0].destinations[1]: must be a number"},
       {with_messages(ok_message + R"(, {"source": 2, "destinations": [2]})"),
        "messages[1].destinations[0]: processor 2 is the message's own source"},
       {with_messages(R"({"source": 0, "destinations": [1, 4, 1]})"),
@@ -180,8 +178,7 @@ BOOST_AUTO_TEST_CASE(more_messages_than_the_cap_are_refused) {
   const auto r = plan(R"({"processors": 3, "buffers": 1, "messages": )" + messages + "]}");
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(r.out.empty());
-  BOOST_TEST(r.err.find("messages: holds 1000001 elements, more than the limit of 1000000") !=
-                 std::string::npos,
+  BOOST_TEST(r.err.find("messages: holds 1000001 elements, more than the limit of 1000000") != std::string::npos,
              r.err);
 }
 

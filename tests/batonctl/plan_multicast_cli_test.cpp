@@ -33,8 +33,7 @@ std::vector<mc::TaskList> tasks_of(const json& out) {
       const std::string op = t.at("op").get<std::string>();
       BOOST_TEST((op == "send" || op == "recv"));
       list.push_back({op == "send" ? mc::Op::send : mc::Op::recv, t.at("peer").get<std::size_t>(),
-                      t.at("multicast").get<std::size_t>(), t.at("start").get<double>(),
-                      t.at("end").get<double>()});
+                      t.at("multicast").get<std::size_t>(), t.at("start").get<double>(), t.at("end").get<double>()});
     }
     tasks.push_back(std::move(list));
   }
@@ -114,8 +113,7 @@ BOOST_AUTO_TEST_CASE(every_algorithm_gives_a_valid_plan_in_the_documented_shape)
       BOOST_TEST_REQUIRE(tasks.size() == 3u);
       const mc::Validation v = mc::validate(problem, tasks);
       BOOST_TEST(v.ok(), (v.ok() ? "" : v.errors.front()));
-      BOOST_TEST(out.at("completion_time").get<double>() == v.completion_time,
-                 boost::test_tools::tolerance(1e-12));
+      BOOST_TEST(out.at("completion_time").get<double>() == v.completion_time, boost::test_tools::tolerance(1e-12));
       BOOST_TEST(out.at("lower_bound").get<double>() == mc::earliest_reach_lower_bound(problem),
                  boost::test_tools::tolerance(1e-12));
       BOOST_TEST(out.at("lower_bound").get<double>() <= out.at("completion_time").get<double>());
@@ -198,7 +196,8 @@ BOOST_AUTO_TEST_CASE(bad_link_matrices) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_multicasts) {
-  expect_bad_input(small_with("\"source\": 2", "\"source\": 5"), "multicasts[1].source: node 5 is out of range (nodes: 3)");
+  expect_bad_input(small_with("\"source\": 2", "\"source\": 5"),
+                   "multicasts[1].source: node 5 is out of range (nodes: 3)");
   expect_bad_input(small_with("\"source\": 2", "\"source\": -1"), "multicasts[1].source: must be >= 0");
   expect_bad_input(small_with("\"destinations\": [1, 2]", "\"destinations\": [1, 7]"),
                    "multicasts[0].destinations[1]: node 7 is out of range");

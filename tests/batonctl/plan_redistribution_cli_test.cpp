@@ -32,8 +32,8 @@ kpbs::Schedule schedule_of(const json& out) {
     kpbs::Step st;
     st.duration = step.at("duration").get<double>();
     for (const json& t : step.at("transfers")) {
-      st.transfers.push_back({t.at("src").get<std::size_t>(), t.at("dst").get<std::size_t>(),
-                              t.at("amount").get<double>()});
+      st.transfers.push_back(
+          {t.at("src").get<std::size_t>(), t.at("dst").get<std::size_t>(), t.at("amount").get<double>()});
     }
     s.steps.push_back(std::move(st));
   }
@@ -155,7 +155,8 @@ BOOST_AUTO_TEST_CASE(inputs_above_256_mib_are_refused_unread) {
 }
 
 BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
-  BOOST_TEST(run_process({BATONCTL_PATH, "plan", "redistribution", "-", "--algo", "fastest"}, kShortPaper).exit_code == 2);
+  BOOST_TEST(run_process({BATONCTL_PATH, "plan", "redistribution", "-", "--algo", "fastest"}, kShortPaper).exit_code ==
+             2);
   BOOST_TEST(run_process({BATONCTL_PATH, "plan", "redistribution"}).exit_code == 2);
   BOOST_TEST(run_process({BATONCTL_PATH, "plan", "redistribution", "/nonexistent/p.json"}).exit_code == 2);
   BOOST_TEST(run_process({BATONCTL_PATH}).exit_code == 2);

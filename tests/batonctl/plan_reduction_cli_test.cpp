@@ -27,8 +27,8 @@ baton::test::ProcessResult plan(const std::string& problem, const std::string& i
 }
 
 red::Transfer transfer_of(const json& t) {
-  return {t.at("src").get<std::size_t>(), t.at("dst").get<std::size_t>(),
-          t.at("start").get<double>(), t.at("end").get<double>()};
+  return {t.at("src").get<std::size_t>(), t.at("dst").get<std::size_t>(), t.at("start").get<double>(),
+          t.at("end").get<double>()};
 }
 
 // Exit 2, nothing on stdout, one line on stderr that mentions `field`.
@@ -51,8 +51,7 @@ BOOST_AUTO_TEST_CASE(every_reduction_algorithm_prints_a_valid_plan) {
   const red::Problem problem{.times = {10, 5, 5, 5, 4, 2, 2}, .destination = 0};
   for (const std::string algo : {"snf", "dp", "bnb", "binomial"}) {
     BOOST_TEST_CONTEXT(algo) {
-      const std::string input =
-          algo == "dp" ? R"({"times": [10, 5, 5, 5, 2, 2, 2], "destination": 0})" : kFig1;
+      const std::string input = algo == "dp" ? R"({"times": [10, 5, 5, 5, 2, 2, 2], "destination": 0})" : kFig1;
       const red::Problem p = algo == "dp" ? red::Problem{{10, 5, 5, 5, 2, 2, 2}, 0} : problem;
       const auto r = plan("reduction", input, {"--algo", algo});
       BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
@@ -98,8 +97,7 @@ BOOST_AUTO_TEST_CASE(allreduce_prints_phases_and_a_root) {
       for (const json& t : out.at("transfers")) {
         const std::string phase = t.at("phase");
         BOOST_TEST((phase == "reduce" || phase == "broadcast"));
-        schedule.transfers.push_back(
-            {transfer_of(t), phase == "reduce" ? red::Phase::reduce : red::Phase::broadcast});
+        schedule.transfers.push_back({transfer_of(t), phase == "reduce" ? red::Phase::reduce : red::Phase::broadcast});
       }
       const red::Verdict verdict = red::validate_allreduce(times, schedule);
       BOOST_TEST_REQUIRE(verdict.valid, verdict.error);

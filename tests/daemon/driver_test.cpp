@@ -115,7 +115,9 @@ struct Fixture {
     }
     BOOST_REQUIRE(done());
   }
-  void settle() { run_until([] { return true; }), io.restart(), io.poll(); }
+  void settle() {
+    run_until([] { return true; }), io.restart(), io.poll();
+  }
 
   // The messages of one kind sent since the last call, by node; the others are kept.
   std::map<std::string, bp::Envelope> take(bp::Envelope::BodyCase kind) {

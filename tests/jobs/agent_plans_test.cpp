@@ -183,7 +183,6 @@ BOOST_AUTO_TEST_CASE(random_jobs_have_consistent_streams) {
   }
 }
 
-
 namespace {
 
 // a0 sends `count` transfers, alternately to b0 and b1, each naming files of ~4 KB: a0's

@@ -93,12 +93,15 @@ BOOST_AUTO_TEST_CASE(the_count_is_the_number_of_transfers_expanded) {
   std::uniform_int_distribution<std::size_t> nodes(1, 12);
   const bj::Layout layouts[] = {bj::Layout::block, bj::Layout::block_cyclic};
   for (int n = 0; n < 2000; ++n) {
-    bj::RedistributionPattern p{.bytes = bytes(rng), .from = layouts[n % 2], .from_block = block(rng),
-                                .to = layouts[(n / 2) % 2], .to_block = block(rng)};
+    bj::RedistributionPattern p{.bytes = bytes(rng),
+                                .from = layouts[n % 2],
+                                .from_block = block(rng),
+                                .to = layouts[(n / 2) % 2],
+                                .to_block = block(rng)};
     if (n % 7 == 0) p.to_block = p.from_block * 3;  // common boundaries counted once
     const std::size_t P = nodes(rng), Q = nodes(rng);
-    BOOST_TEST_CONTEXT("#" << n << " bytes " << p.bytes << " P " << P << " Q " << Q << " blocks " << p.from_block
-                           << "/" << p.to_block) {
+    BOOST_TEST_CONTEXT("#" << n << " bytes " << p.bytes << " P " << P << " Q " << Q << " blocks " << p.from_block << "/"
+                           << p.to_block) {
       BOOST_TEST(bj::count_transfers(p, P, Q) == bj::expand(p, clusters(P, Q)).size());
     }
   }
@@ -111,23 +114,29 @@ BOOST_AUTO_TEST_CASE(huge_expansions_are_counted_without_building_them) {
   // 1 TiB block → block-cyclic in 1 MiB blocks over 64 × 64 nodes: one transfer per block,
   // and one more where a source's piece ends inside a block (docs/runtime.md, "Limits").
   const bj::RedistributionPattern tebibyte{.bytes = 1ull << 40, .to = bj::Layout::block_cyclic, .to_block = 1u << 20};
-  BOOST_TEST(bj::count_transfers(tebibyte, 64, 64) == 1u << 20);  // piece ends fall on block ends
-  BOOST_TEST(bj::count_transfers(tebibyte, 3, 64) == (1u << 20) + 2u);          // here they do not
+  BOOST_TEST(bj::count_transfers(tebibyte, 64, 64) == 1u << 20);        // piece ends fall on block ends
+  BOOST_TEST(bj::count_transfers(tebibyte, 3, 64) == (1u << 20) + 2u);  // here they do not
   // The largest array: the count neither overflows nor double-counts common multiples.
   const std::uint64_t max = std::numeric_limits<std::int64_t>::max();
-  const bj::RedistributionPattern bytes{.bytes = max, .from = bj::Layout::block_cyclic, .from_block = 1,
-                                        .to = bj::Layout::block_cyclic, .to_block = 3};
+  const bj::RedistributionPattern bytes{
+      .bytes = max, .from = bj::Layout::block_cyclic, .from_block = 1, .to = bj::Layout::block_cyclic, .to_block = 3};
   BOOST_TEST(bj::count_transfers(bytes, 2, 2) == max);
-  const bj::RedistributionPattern coprime{.bytes = max, .from = bj::Layout::block_cyclic, .from_block = max / 2,
-                                          .to = bj::Layout::block_cyclic, .to_block = max / 2 - 1};
+  const bj::RedistributionPattern coprime{.bytes = max,
+                                          .from = bj::Layout::block_cyclic,
+                                          .from_block = max / 2,
+                                          .to = bj::Layout::block_cyclic,
+                                          .to_block = max / 2 - 1};
   BOOST_TEST(bj::count_transfers(coprime, 2, 2) == 5u);  // cuts at d, s, 2d, 2s
 }
 
 BOOST_AUTO_TEST_CASE(block_cyclic_over_one_node_is_one_piece) {
   // 1 GiB in 1-byte blocks on one node each side is one contiguous range: one transfer,
   // found without walking 2^30 blocks.
-  const bj::RedistributionPattern p{.bytes = 1u << 30, .from = bj::Layout::block_cyclic, .from_block = 1,
-                                    .to = bj::Layout::block_cyclic, .to_block = 1};
+  const bj::RedistributionPattern p{.bytes = 1u << 30,
+                                    .from = bj::Layout::block_cyclic,
+                                    .from_block = 1,
+                                    .to = bj::Layout::block_cyclic,
+                                    .to_block = 1};
   BOOST_TEST(bj::count_transfers(p, 1, 1) == 1u);
   const auto transfers = bj::expand(p, clusters(1, 1));
   BOOST_REQUIRE(transfers.size() == 1u);

@@ -1,7 +1,7 @@
 // The plan compiler: byte ranges that cover every transfer exactly once, steps that keep
 // the KPBS rules, and the model's predicted times.
-#include "coordinator/jobs/patterns.h"
 #include "coordinator/jobs/plan_compiler.h"
+#include "coordinator/jobs/patterns.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -22,8 +22,8 @@ bj::Clusters clusters(std::size_t p, std::size_t q) {
   return c;
 }
 
-void check_plan(const bj::Clusters& c, const std::vector<bj::TransferSpec>& transfers,
-                const kpbs::Platform& platform, kpbs::Algorithm algorithm) {
+void check_plan(const bj::Clusters& c, const std::vector<bj::TransferSpec>& transfers, const kpbs::Platform& platform,
+                kpbs::Algorithm algorithm) {
   const bj::CompiledPlan plan = bj::compile_plan(c, transfers, platform, algorithm);
   std::vector<std::uint64_t> covered(transfers.size(), 0);  // bytes planned, in order
   double predicted = 0;
@@ -85,12 +85,14 @@ void check_plan(const bj::Clusters& c, const std::vector<bj::TransferSpec>& tran
                    boost::test_tools::tolerance(1e-9));
       }
     }
-    if (!step.nodes.empty() && !step.flows.empty()) BOOST_TEST(step.nodes.front().node == c.senders[step.flows.front().sender]);
+    if (!step.nodes.empty() && !step.flows.empty())
+      BOOST_TEST(step.nodes.front().node == c.senders[step.flows.front().sender]);
     predicted += step.predicted_seconds;
   }
   for (std::size_t i = 0; i < transfers.size(); ++i) BOOST_TEST(covered[i] == transfers[i].length);
   BOOST_TEST(plan.predicted_seconds == predicted, boost::test_tools::tolerance(1e-9));
-  if (algorithm != kpbs::Algorithm::all_at_once) BOOST_TEST(plan.predicted_seconds >= plan.lower_bound_seconds * (1 - 1e-9));
+  if (algorithm != kpbs::Algorithm::all_at_once)
+    BOOST_TEST(plan.predicted_seconds >= plan.lower_bound_seconds * (1 - 1e-9));
 }
 
 }  // namespace
@@ -121,8 +123,8 @@ BOOST_AUTO_TEST_CASE(random_jobs_are_covered_exactly) {
 
 BOOST_AUTO_TEST_CASE(block_cyclic_pattern_compiles) {
   const bj::Clusters c = clusters(4, 4);
-  const auto transfers = bj::expand({.bytes = 64 << 20, .from = bj::Layout::block, .to = bj::Layout::block_cyclic,
-                                     .to_block = 1 << 20}, c);
+  const auto transfers = bj::expand(
+      {.bytes = 64 << 20, .from = bj::Layout::block, .to = bj::Layout::block_cyclic, .to_block = 1 << 20}, c);
   check_plan(c, transfers, {100e6, 100e6, 300e6, 0.001}, kpbs::Algorithm::oggp);
 }
 
@@ -145,11 +147,14 @@ BOOST_AUTO_TEST_CASE(all_at_once_is_predicted_with_shared_links) {
 BOOST_AUTO_TEST_CASE(bad_jobs_are_refused) {
   const bj::Clusters c = clusters(2, 2);
   const kpbs::Platform platform{1e6, 1e6, 2e6, 0.01};
-  auto compile = [&](std::vector<bj::TransferSpec> t) { return bj::compile_plan(c, t, platform, kpbs::Algorithm::oggp); };
+  auto compile = [&](std::vector<bj::TransferSpec> t) {
+    return bj::compile_plan(c, t, platform, kpbs::Algorithm::oggp);
+  };
   BOOST_CHECK_THROW(compile({{"a0", "f", 0, 10, "nowhere", "g", 0}}), std::invalid_argument);
   BOOST_CHECK_THROW(compile({{"zz", "f", 0, 10, "b0", "g", 0}}), std::invalid_argument);
   BOOST_CHECK_THROW(compile({{"a0", "f", 0, 0, "b0", "g", 0}}), std::invalid_argument);
-  BOOST_CHECK_THROW(compile({{"a0", "f", 0, 10, "b0", "g", 0}, {"a1", "f", 0, 10, "b0", "g", 5}}), std::invalid_argument);
+  BOOST_CHECK_THROW(compile({{"a0", "f", 0, 10, "b0", "g", 0}, {"a1", "f", 0, 10, "b0", "g", 5}}),
+                    std::invalid_argument);
   BOOST_CHECK_THROW(compile({{"a0", "f", ~0ull - 3, 10, "b0", "g", 0}}), std::invalid_argument);
 }
 

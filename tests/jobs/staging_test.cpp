@@ -11,11 +11,17 @@ namespace {
 
 bj::TransferSpec transfer(const std::string& src, const std::string& src_file, const std::string& dst,
                           const std::string& dst_file) {
-  return {.src_node = src, .src_file = src_file, .src_offset = 0, .length = 10, .dst_node = dst, .dst_file = dst_file,
+  return {.src_node = src,
+          .src_file = src_file,
+          .src_offset = 0,
+          .length = 10,
+          .dst_node = dst,
+          .dst_file = dst_file,
           .dst_offset = 0};
 }
 
-std::string error_of(const std::vector<bj::TransferSpec>& transfers, const std::map<std::string, std::string>& storages) {
+std::string error_of(const std::vector<bj::TransferSpec>& transfers,
+                     const std::map<std::string, std::string>& storages) {
   try {
     bj::staged_destinations(transfers, storages);
   } catch (const std::invalid_argument& e) {
@@ -40,8 +46,9 @@ BOOST_AUTO_TEST_CASE(a_file_read_on_another_storage_is_not_staged) {
   const std::vector<bj::TransferSpec> job{transfer("a", "x.bin", "b", "x.bin")};
   BOOST_TEST(bj::staged_destinations(job, {{"a", "files:m:1:1"}, {"b", "files:m:1:2"}}).empty());
   // Another file on the same storage is not the same file either.
-  BOOST_TEST(bj::staged_destinations({transfer("a", "x.bin", "b", "y.bin")}, {{"a", "files:m:1:1"}, {"b", "files:m:1:1"}})
-                 .empty());
+  BOOST_TEST(
+      bj::staged_destinations({transfer("a", "x.bin", "b", "y.bin")}, {{"a", "files:m:1:1"}, {"b", "files:m:1:1"}})
+          .empty());
 }
 
 BOOST_AUTO_TEST_CASE(two_nodes_sharing_a_data_root_read_and_write_one_file_so_it_is_staged) {
@@ -55,10 +62,10 @@ BOOST_AUTO_TEST_CASE(what_cannot_be_staged_is_refused_with_the_reason) {
   const std::string memory = error_of({transfer("a", "r", "b", "out"), transfer("b", "out", "a", "r")},
                                       {{"a", "memory:a:1"}, {"b", "files:m:1:2"}});
   BOOST_TEST(memory.find("node a reads and writes its memory region 'r'") != std::string::npos, memory);
-  const std::string two_writers =
-      error_of({transfer("c", "x.bin", "a", "x.bin"), transfer("c", "y.bin", "b", "x.bin")},
-               {{"a", "files:m:7:9"}, {"b", "files:m:7:9"}, {"c", "files:m:7:9"}});
-  BOOST_TEST(two_writers.find("nodes a and b share a data root and both write x.bin") != std::string::npos, two_writers);
+  const std::string two_writers = error_of({transfer("c", "x.bin", "a", "x.bin"), transfer("c", "y.bin", "b", "x.bin")},
+                                           {{"a", "files:m:7:9"}, {"b", "files:m:7:9"}, {"c", "files:m:7:9"}});
+  BOOST_TEST(two_writers.find("nodes a and b share a data root and both write x.bin") != std::string::npos,
+             two_writers);
 }
 
 BOOST_AUTO_TEST_CASE(a_node_without_a_known_storage_shares_it_with_no_other) {

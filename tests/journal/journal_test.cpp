@@ -5,11 +5,11 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <boost/test/unit_test.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace bj = baton::journal;
 namespace fs = std::filesystem;
@@ -119,11 +119,13 @@ BOOST_AUTO_TEST_CASE(a_version_1_journal_is_migrated_and_keeps_its_jobs) {
   {
     // The schema of version 1, as docs/journal.md gave it, with one finished job.
     SQLite::Database db(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-    db.exec("CREATE TABLE jobs (id INTEGER PRIMARY KEY AUTOINCREMENT, submitted TEXT NOT NULL, spec TEXT NOT NULL,"
-            " state TEXT NOT NULL, error TEXT NOT NULL DEFAULT '')");
-    db.exec("CREATE TABLE steps (job INTEGER NOT NULL REFERENCES jobs(id), step INTEGER NOT NULL, attempts INTEGER"
-            " NOT NULL, predicted REAL NOT NULL, measured REAL NOT NULL, bytes INTEGER NOT NULL, finished TEXT,"
-            " PRIMARY KEY (job, step))");
+    db.exec(
+        "CREATE TABLE jobs (id INTEGER PRIMARY KEY AUTOINCREMENT, submitted TEXT NOT NULL, spec TEXT NOT NULL,"
+        " state TEXT NOT NULL, error TEXT NOT NULL DEFAULT '')");
+    db.exec(
+        "CREATE TABLE steps (job INTEGER NOT NULL REFERENCES jobs(id), step INTEGER NOT NULL, attempts INTEGER"
+        " NOT NULL, predicted REAL NOT NULL, measured REAL NOT NULL, bytes INTEGER NOT NULL, finished TEXT,"
+        " PRIMARY KEY (job, step))");
     db.exec("INSERT INTO jobs (submitted, spec, state) VALUES ('2026-11-20T10:00:00Z', '{}', 'done')");
     db.exec("PRAGMA user_version=1");
   }

@@ -69,9 +69,7 @@ BOOST_AUTO_TEST_CASE(bytes_that_are_not_a_message_are_refused) {
   expect_receive_error(frame, "not a Baton message");
 }
 
-BOOST_AUTO_TEST_CASE(a_silent_peer_times_out) {
-  expect_receive_error("", "said nothing for 100 ms", 100ms);
-}
+BOOST_AUTO_TEST_CASE(a_silent_peer_times_out) { expect_receive_error("", "said nothing for 100 ms", 100ms); }
 
 BOOST_AUTO_TEST_CASE(a_peer_closing_mid_message_is_named) {
   expect_receive_error(std::string("\x00\x00\x00\x10hal", 7), "in the middle of a message");
@@ -86,8 +84,8 @@ BOOST_AUTO_TEST_CASE(concurrent_senders_never_interleave_their_frames) {
           const std::string reason = (co_await channel.receive(5s)).refusal().reason();
           // Each message is 256 KiB of one letter followed by its number: a frame torn by
           // another writer would mix letters or lose its length.
-          const bool whole = reason.size() > 262144 &&
-                             std::all_of(reason.begin(), reason.begin() + 262144, [&](char c) { return c == reason[0]; });
+          const bool whole = reason.size() > 262144 && std::all_of(reason.begin(), reason.begin() + 262144,
+                                                                   [&](char c) { return c == reason[0]; });
           got.push_back(whole ? std::stoull(reason.substr(262144)) : 999999);
         }
       },
@@ -95,11 +93,15 @@ BOOST_AUTO_TEST_CASE(concurrent_senders_never_interleave_their_frames) {
         auto channel = std::make_shared<bp::Channel>(std::move(s));
         const auto executor = co_await asio::this_coro::executor;
         for (std::uint64_t i = 0; i < 200; ++i) {
-          asio::co_spawn(executor, [channel, i]() -> asio::awaitable<void> {
-            bp::Envelope e;
-            e.mutable_refusal()->set_reason(std::string(262144, static_cast<char>('a' + i % 26)) + std::to_string(i));
-            co_await channel->send(e, 5s);
-          }, asio::detached);
+          asio::co_spawn(
+              executor,
+              [channel, i]() -> asio::awaitable<void> {
+                bp::Envelope e;
+                e.mutable_refusal()->set_reason(std::string(262144, static_cast<char>('a' + i % 26)) +
+                                                std::to_string(i));
+                co_await channel->send(e, 5s);
+              },
+              asio::detached);
         }
         asio::steady_timer wait(executor, 1s);
         co_await wait.async_wait(asio::use_awaitable);

@@ -1,9 +1,9 @@
 // Envelopes: round trips, and clear refusals for garbage, other versions and unknown types.
 #include "protocol/envelope.h"
 
-#include <boost/test/unit_test.hpp>
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/stubs/logging.h>
+#include <boost/test/unit_test.hpp>
 
 #include <random>
 

@@ -53,11 +53,13 @@ BOOST_AUTO_TEST_CASE(an_oversized_frame_after_a_good_one_is_refused) {
   bp::append_frame(stream, "ok");
   stream += std::string("\x00\x10\x00\x00", 4);  // 1 MiB announced, cap 1 KiB
   bp::FrameDecoder decoder(1024);
-  BOOST_CHECK_THROW({
-    decoder.feed(stream);
-    while (decoder.next()) {
-    }
-  }, bp::FrameError);
+  BOOST_CHECK_THROW(
+      {
+        decoder.feed(stream);
+        while (decoder.next()) {
+        }
+      },
+      bp::FrameError);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

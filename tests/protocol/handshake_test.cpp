@@ -173,30 +173,39 @@ BOOST_AUTO_TEST_CASE(a_relay_without_the_secret_cannot_inject_into_either_sessio
   Outcome coordinator, agent;
   std::string coordinator_after, agent_after;
 
-  asio::co_spawn(io, [&]() -> asio::awaitable<void> {
-    tcp::socket s = co_await coordinator_port.async_accept(asio::use_awaitable);
-    co_await handshake_then_receive(std::move(s), bp::Side::responder, kCoordinator, "agent", coordinator,
-                                    &coordinator_after);
-  }, asio::detached);
-  asio::co_spawn(io, [&]() -> asio::awaitable<void> {
-    tcp::socket s(io);
-    co_await s.async_connect(relay_port.local_endpoint(), asio::use_awaitable);
-    co_await handshake_then_receive(std::move(s), bp::Side::initiator, kAgent, "coordinator", agent, &agent_after);
-  }, asio::detached);
-  asio::co_spawn(io, [&]() -> asio::awaitable<void> {
-    bp::Channel to_agent(co_await relay_port.async_accept(asio::use_awaitable));
-    tcp::socket upstream(io);
-    co_await upstream.async_connect(coordinator_port.local_endpoint(), asio::use_awaitable);
-    bp::Channel to_coordinator(std::move(upstream));
-    co_await to_coordinator.send(co_await to_agent.receive(2s), 2s);  // agent's hello
-    co_await to_agent.send(co_await to_coordinator.receive(2s), 2s);  // coordinator's hello
-    co_await to_coordinator.send(co_await to_agent.receive(2s), 2s);  // agent's proof
-    co_await to_agent.send(co_await to_coordinator.receive(2s), 2s);  // coordinator's proof
-    co_await to_agent.send(forged_plan(), 2s);                        // injected both ways
-    co_await to_coordinator.send(forged_plan(), 2s);
-    asio::steady_timer wait(io, 1s);
-    co_await wait.async_wait(asio::use_awaitable);
-  }, asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        tcp::socket s = co_await coordinator_port.async_accept(asio::use_awaitable);
+        co_await handshake_then_receive(std::move(s), bp::Side::responder, kCoordinator, "agent", coordinator,
+                                        &coordinator_after);
+      },
+      asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        tcp::socket s(io);
+        co_await s.async_connect(relay_port.local_endpoint(), asio::use_awaitable);
+        co_await handshake_then_receive(std::move(s), bp::Side::initiator, kAgent, "coordinator", agent, &agent_after);
+      },
+      asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        bp::Channel to_agent(co_await relay_port.async_accept(asio::use_awaitable));
+        tcp::socket upstream(io);
+        co_await upstream.async_connect(coordinator_port.local_endpoint(), asio::use_awaitable);
+        bp::Channel to_coordinator(std::move(upstream));
+        co_await to_coordinator.send(co_await to_agent.receive(2s), 2s);  // agent's hello
+        co_await to_agent.send(co_await to_coordinator.receive(2s), 2s);  // coordinator's hello
+        co_await to_coordinator.send(co_await to_agent.receive(2s), 2s);  // agent's proof
+        co_await to_agent.send(co_await to_coordinator.receive(2s), 2s);  // coordinator's proof
+        co_await to_agent.send(forged_plan(), 2s);                        // injected both ways
+        co_await to_coordinator.send(forged_plan(), 2s);
+        asio::steady_timer wait(io, 1s);
+        co_await wait.async_wait(asio::use_awaitable);
+      },
+      asio::detached);
   io.run_for(10s);
 
   BOOST_TEST(agent.peer.value_or("-") == "coord-1", agent.error);

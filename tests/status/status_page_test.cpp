@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-using baton::report::StatusPage;
 using baton::report::status_page_html;
+using baton::report::StatusPage;
 using Json = nlohmann::ordered_json;
 
 namespace {

@@ -9,8 +9,7 @@ std::vector<std::size_t> incoming_values(const Problem& problem, std::span<const
   std::vector<ProcessorId> destination_of_edge;
   destination_of_edge.reserve(edge_count(problem));
   for (const Message& message : problem.messages) {
-    destination_of_edge.insert(destination_of_edge.end(), message.destinations.begin(),
-                               message.destinations.end());
+    destination_of_edge.insert(destination_of_edge.end(), message.destinations.begin(), message.destinations.end());
   }
   if (order.size() != destination_of_edge.size()) {
     throw std::invalid_argument("incoming order must list every edge once");

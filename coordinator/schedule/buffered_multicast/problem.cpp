@@ -8,9 +8,7 @@
 namespace baton::schedule::buffered_multicast {
 namespace {
 
-std::string message_path(std::size_t m) {
-  return "messages[" + std::to_string(m) + "]";
-}
+std::string message_path(std::size_t m) { return "messages[" + std::to_string(m) + "]"; }
 
 }  // namespace
 

@@ -27,8 +27,7 @@ int BipartiteGraph::add_edge(int left, int right, double weight, EdgeKind kind, 
 
 void BipartiteGraph::forget_dead_edges_of(int left) {
   auto& adj = adjacency_[static_cast<std::size_t>(left)];
-  adj.erase(std::remove_if(adj.begin(), adj.end(), [this](int e) { return !alive(e); }),
-            adj.end());
+  adj.erase(std::remove_if(adj.begin(), adj.end(), [this](int e) { return !alive(e); }), adj.end());
 }
 
 std::vector<double> BipartiteGraph::left_weights() const {

@@ -22,17 +22,16 @@ struct Edge {
   int right = 0;
   double weight = 0;  // > 0 while alive
   EdgeKind kind = EdgeKind::real;
-  int origin = -1;    // for real edges: the index the caller gave the transfer
+  int origin = -1;  // for real edges: the index the caller gave the transfer
 };
 
 class BipartiteGraph {
  public:
   BipartiteGraph(int left_count, int right_count);
 
-  int add_left();   // returns the new vertex
+  int add_left();  // returns the new vertex
   int add_right();
-  int add_edge(int left, int right, double weight, EdgeKind kind = EdgeKind::real,
-               int origin = -1);
+  int add_edge(int left, int right, double weight, EdgeKind kind = EdgeKind::real, int origin = -1);
 
   int left_count() const { return static_cast<int>(adjacency_.size()); }
   int right_count() const { return right_count_; }
@@ -43,9 +42,7 @@ class BipartiteGraph {
   bool alive(int e) const { return edges_[static_cast<std::size_t>(e)].weight > 0; }
 
   // Ids of the edges at a left vertex (dead ones included until forgotten).
-  const std::vector<int>& edges_of(int left) const {
-    return adjacency_[static_cast<std::size_t>(left)];
-  }
+  const std::vector<int>& edges_of(int left) const { return adjacency_[static_cast<std::size_t>(left)]; }
   void forget_dead_edges_of(int left);
 
   // Sum of the weights of the live edges at a vertex: w(s) in the papers.

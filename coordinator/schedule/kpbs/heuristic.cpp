@@ -22,20 +22,20 @@ Schedule run_heuristic(const Problem& problem, const KeepOrder& keep_first) {
   Schedule schedule;
   Matching m(g);
   while (alive > 0) {
-    m.maximize(0);                                   // line 1 (kept from the last step)
+    m.maximize(0);  // line 1 (kept from the last step)
     std::vector<int> kept = m.edges();
-    keep_first(g, kept);                             // line 2
+    keep_first(g, kept);  // line 2
     kept.resize(std::min(kept.size(), static_cast<std::size_t>(problem.k)));
-    double lightest = g.edge(kept.front()).weight;   // line 3
+    double lightest = g.edge(kept.front()).weight;  // line 3
     for (int e : kept) lightest = std::min(lightest, g.edge(e).weight);
     Step step;
-    for (int e : kept) {                             // line 4
+    for (int e : kept) {  // line 4
       Edge& edge = g.edge(e);
       const double amount = std::min(lightest, edge.weight);
       edge.weight -= amount;  // exact 0 for the lightest: x - x == 0
       if (edge.weight == 0) --alive;
-      step.transfers.push_back(Transfer{static_cast<std::size_t>(edge.left),
-                                        static_cast<std::size_t>(edge.right), amount});
+      step.transfers.push_back(
+          Transfer{static_cast<std::size_t>(edge.left), static_cast<std::size_t>(edge.right), amount});
     }
     schedule.steps.push_back(std::move(step));
     m.drop_dead_edges(g);

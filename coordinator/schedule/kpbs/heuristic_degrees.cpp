@@ -20,9 +20,9 @@ Schedule heuristic_degrees(const Problem& problem) {
     }
     auto key = [&](int e) {
       const Edge& edge = g.edge(e);
-      return std::make_tuple(left_degree[static_cast<std::size_t>(edge.left)] +
-                                 right_degree[static_cast<std::size_t>(edge.right)],
-                             edge.weight);
+      return std::make_tuple(
+          left_degree[static_cast<std::size_t>(edge.left)] + right_degree[static_cast<std::size_t>(edge.right)],
+          edge.weight);
     };
     std::stable_sort(matched.begin(), matched.end(), [&](int a, int b) { return key(a) > key(b); });
   });

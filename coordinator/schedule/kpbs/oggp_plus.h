@@ -42,9 +42,9 @@ inline constexpr WasteGreedyOptions kFallback{.choice = StepChoice::least_waste}
 // where the time budget has room: at k ≤ 8 the variants above take ≤ 4× OGGP's time, at
 // k ≈ 20 close to 9×; and only on plans still well above η, a few graphs in a hundred.
 inline constexpr WasteGreedyOptions kLookAhead = kVariants[0];
-inline constexpr int kLookAheadRanks = 3;           // first steps ranked 2nd .. 4th
+inline constexpr int kLookAheadRanks = 3;  // first steps ranked 2nd .. 4th
 inline constexpr int kLookAheadMaxK = 8;
-inline constexpr double kLookAheadAbove = 0.03;     // relative to η
+inline constexpr double kLookAheadAbove = 0.03;  // relative to η
 
 Schedule oggp_plus(const Problem& problem, const PeelOptions& options = {});
 

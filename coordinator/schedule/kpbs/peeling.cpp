@@ -114,8 +114,7 @@ void find_perfect_matching(Matching& m, const BipartiteGraph& graph, const std::
   }
 }
 
-std::vector<PeeledMatching> peel(ExtendedGraph& graph, MatchingChoice choice,
-                                 const PeelOptions& options) {
+std::vector<PeeledMatching> peel(ExtendedGraph& graph, MatchingChoice choice, const PeelOptions& options) {
   BipartiteGraph& j = graph.j;
   std::vector<PeeledMatching> result;
   int alive = 0;
@@ -147,10 +146,9 @@ std::vector<PeeledMatching> peel(ExtendedGraph& graph, MatchingChoice choice,
   return result;
 }
 
-Schedule to_schedule(const std::vector<PeeledMatching>& matchings, const ExtendedGraph& graph,
-                     const Problem& problem) {
-  std::vector<double> left(graph.transfers.size());       // time still to send
-  std::vector<double> units_left = graph.units;           // w_H still to peel
+Schedule to_schedule(const std::vector<PeeledMatching>& matchings, const ExtendedGraph& graph, const Problem& problem) {
+  std::vector<double> left(graph.transfers.size());  // time still to send
+  std::vector<double> units_left = graph.units;      // w_H still to peel
   for (std::size_t t = 0; t < graph.transfers.size(); ++t) {
     left[t] = problem.times.at(graph.transfers[t].first, graph.transfers[t].second);
   }

@@ -31,14 +31,13 @@ struct PeelOptions {
 };
 
 struct PeelInterrupted : std::runtime_error {
-  explicit PeelInterrupted(std::size_t steps)
-      : std::runtime_error("peeling interrupted"), steps_done(steps) {}
+  explicit PeelInterrupted(std::size_t steps) : std::runtime_error("peeling interrupted"), steps_done(steps) {}
   std::size_t steps_done;
 };
 
 struct PeeledMatching {
-  double units = 0;             // s(M): the weight every edge of the step gets (Fig. 5, 5.2)
-  std::vector<int> transfers;   // origins of the real edges in M (virtual ones dropped, step 6)
+  double units = 0;            // s(M): the weight every edge of the step gets (Fig. 5, 5.2)
+  std::vector<int> transfers;  // origins of the real edges in M (virtual ones dropped, step 6)
 };
 
 class Matching;
@@ -51,12 +50,10 @@ void find_perfect_matching(Matching& m, const BipartiteGraph& graph, const std::
                            MatchingChoice choice, const PeelOptions& options, double hint);
 
 // Peels `graph.j` (which it empties) and returns the matchings in peeling order.
-std::vector<PeeledMatching> peel(ExtendedGraph& graph, MatchingChoice choice,
-                                 const PeelOptions& options = {});
+std::vector<PeeledMatching> peel(ExtendedGraph& graph, MatchingChoice choice, const PeelOptions& options = {});
 
 // The short paper's step 7: a step gives each of its edges min(s·β, what is left of it).
 // The last piece of an edge carries exactly what is left, so amounts add up to the matrix.
-Schedule to_schedule(const std::vector<PeeledMatching>& matchings, const ExtendedGraph& graph,
-                     const Problem& problem);
+Schedule to_schedule(const std::vector<PeeledMatching>& matchings, const ExtendedGraph& graph, const Problem& problem);
 
 }  // namespace baton::schedule::kpbs

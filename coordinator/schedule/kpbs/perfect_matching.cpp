@@ -10,18 +10,11 @@ constexpr int kUnreached = std::numeric_limits<int>::max();
 }  // namespace
 
 Matching::Matching(const BipartiteGraph& graph)
-    : graph_(&graph),
-      left_(static_cast<std::size_t>(graph.left_count()), kFree),
-      right_(static_cast<std::size_t>(graph.right_count()), kFree),
-      parent_edge_(left_.size(), kFree),
-      seen_(left_.size(), 0),
-      best_(left_.size(), 0),
-      layer_(left_.size(), 0),
-      next_(left_.size(), 0) {}
+    : graph_(&graph), left_(static_cast<std::size_t>(graph.left_count()), kFree),
+      right_(static_cast<std::size_t>(graph.right_count()), kFree), parent_edge_(left_.size(), kFree),
+      seen_(left_.size(), 0), best_(left_.size(), 0), layer_(left_.size(), 0), next_(left_.size(), 0) {}
 
-bool Matching::perfect() const {
-  return size_ == graph_->left_count() && size_ == graph_->right_count();
-}
+bool Matching::perfect() const { return size_ == graph_->left_count() && size_ == graph_->right_count(); }
 
 std::vector<int> Matching::edges() const {
   std::vector<int> out;
@@ -133,7 +126,7 @@ double Matching::augment_widest(int start, double floor) {
     std::pop_heap(heap_.begin(), heap_.end());
     const auto [value, u] = heap_.back();
     heap_.pop_back();
-    if (value <= best_end) break;  // nothing left in the heap can beat the path found
+    if (value <= best_end) break;                              // nothing left in the heap can beat the path found
     if (value < best_[static_cast<std::size_t>(u)]) continue;  // stale entry
     for (int e : graph_->edges_of(u)) {
       const double w = graph_->edge(e).weight;

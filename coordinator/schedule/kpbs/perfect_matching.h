@@ -30,7 +30,7 @@ class Matching {
   std::vector<int> drop_dead_edges(BipartiteGraph& graph);
 
   void clear();
-  void unmatch(int left);                    // frees a left vertex and its partner
+  void unmatch(int left);                      // frees a left vertex and its partner
   void assign(const std::vector<int>& edges);  // makes exactly these edges the matching
 
   // Augments along the shortest augmenting path from the free left vertex `left` that uses
@@ -47,9 +47,7 @@ class Matching {
   void maximize(double threshold);
 
  private:
-  bool usable(int e, double threshold) const {
-    return graph_->alive(e) && graph_->edge(e).weight >= threshold;
-  }
+  bool usable(int e, double threshold) const { return graph_->alive(e) && graph_->edge(e).weight >= threshold; }
   void apply_path(int last_edge, int start);
   bool hopcroft_karp_phase(double threshold);
   bool hopcroft_karp_dfs(int left, double threshold);
@@ -60,14 +58,14 @@ class Matching {
   int size_ = 0;
 
   // Scratch space reused by every search (no allocation per step).
-  std::vector<int> parent_edge_;       // edge that reached a left vertex
-  std::vector<unsigned> seen_;         // search stamp per left vertex
+  std::vector<int> parent_edge_;  // edge that reached a left vertex
+  std::vector<unsigned> seen_;    // search stamp per left vertex
   unsigned stamp_ = 0;
   std::vector<int> queue_;
-  std::vector<double> best_;           // widest-path value per left vertex
+  std::vector<double> best_;  // widest-path value per left vertex
   std::vector<std::pair<double, int>> heap_;
-  std::vector<int> layer_;             // Hopcroft–Karp BFS layers
-  std::vector<std::size_t> next_;      // Hopcroft–Karp DFS cursor
+  std::vector<int> layer_;         // Hopcroft–Karp BFS layers
+  std::vector<std::size_t> next_;  // Hopcroft–Karp DFS cursor
 };
 
 }  // namespace baton::schedule::kpbs

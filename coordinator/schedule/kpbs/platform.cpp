@@ -49,8 +49,7 @@ Schedule to_bytes(const Schedule& in_time, const PlatformProblem& problem) {
       const std::size_t cell = t.src * cols + t.dst;
       const double total = problem.bytes.at(t.src, t.dst);
       sent_time[cell] += t.amount;
-      const double until =
-          --pieces_left[cell] == 0 ? total : std::min(total, std::round(sent_time[cell] * d));
+      const double until = --pieces_left[cell] == 0 ? total : std::min(total, std::round(sent_time[cell] * d));
       const double amount = until - sent_bytes[cell];
       if (amount <= 0) continue;
       sent_bytes[cell] = until;

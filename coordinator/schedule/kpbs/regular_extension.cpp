@@ -10,9 +10,9 @@ namespace {
 // Fig. 6 for one side: every vertex of `side` that misses weight is joined to new vertices
 // of the other side, each of which is filled up to the regular weight before the next one
 // is opened. `from_left` says whether `side` holds left vertices.
-void fill_side(BipartiteGraph& g, const std::vector<int>& side, const std::vector<double>& weight,
-               double regular, bool from_left) {
-  int current = -1;          // cn of Fig. 6
+void fill_side(BipartiteGraph& g, const std::vector<int>& side, const std::vector<double>& weight, double regular,
+               bool from_left) {
+  int current = -1;            // cn of Fig. 6
   double current_missing = 0;  // mw(cn)
   for (std::size_t i = 0; i < side.size(); ++i) {
     double missing = regular - weight[i];  // mw(s), step 3.1
@@ -65,8 +65,7 @@ ExtendedGraph build_extended_graph(const Problem& problem) {
       if (units > kMaxUnitsPerEntry) {
         throw std::invalid_argument("GGP: an entry exceeds 2^32 start-up times");
       }
-      g.add_edge(row_index[i], col_index[j], units, EdgeKind::real,
-                 static_cast<int>(out.transfers.size()));
+      g.add_edge(row_index[i], col_index[j], units, EdgeKind::real, static_cast<int>(out.transfers.size()));
       out.transfers.emplace_back(i, j);
       out.units.push_back(units);
       total += units;

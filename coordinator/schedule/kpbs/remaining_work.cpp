@@ -6,20 +6,14 @@ namespace baton::schedule::kpbs {
 namespace {
 
 // The amount an edge with `left` to send sends in a step of `duration`.
-double sent_in(double left, double duration) {
-  return left <= duration * (1 + 1e-12) ? left : duration;
-}
+double sent_in(double left, double duration) { return left <= duration * (1 + 1e-12) ? left : duration; }
 
 }  // namespace
 
 RemainingWork::RemainingWork(const Problem& problem)
-    : k_(problem.k),
-      beta_(problem.beta),
-      senders_(static_cast<int>(problem.times.senders())),
-      degree_(problem.times.senders() + problem.times.receivers(), 0),
-      load_(degree_.size(), 0.0),
-      sent_(degree_.size(), 0.0),
-      ended_(degree_.size(), 0) {
+    : k_(problem.k), beta_(problem.beta), senders_(static_cast<int>(problem.times.senders())),
+      degree_(problem.times.senders() + problem.times.receivers(), 0), load_(degree_.size(), 0.0),
+      sent_(degree_.size(), 0.0), ended_(degree_.size(), 0) {
   for (std::size_t i = 0; i < problem.times.senders(); ++i) {
     for (std::size_t j = 0; j < problem.times.receivers(); ++j) {
       const double w = problem.times.at(i, j);
@@ -88,8 +82,8 @@ std::vector<Transfer> RemainingWork::apply(const CandidateStep& step) {
   for (int i : step.edges) {
     LiveEdge& e = edges_[static_cast<std::size_t>(i)];
     const double a = sent_in(e.left, step.duration);
-    transfers.push_back(Transfer{static_cast<std::size_t>(e.sender),
-                                 static_cast<std::size_t>(e.receiver - senders_), a});
+    transfers.push_back(
+        Transfer{static_cast<std::size_t>(e.sender), static_cast<std::size_t>(e.receiver - senders_), a});
     const bool ends = a == e.left;
     e.left = ends ? 0.0 : e.left - a;
     for (int v : {e.sender, e.receiver}) {
@@ -98,8 +92,7 @@ std::vector<Transfer> RemainingWork::apply(const CandidateStep& step) {
     }
     total_ -= a;
   }
-  live_.erase(std::remove_if(live_.begin(), live_.end(), [this](int id) { return edge(id).left == 0; }),
-              live_.end());
+  live_.erase(std::remove_if(live_.begin(), live_.end(), [this](int id) { return edge(id).left == 0; }), live_.end());
   refresh_bound();
   return transfers;
 }

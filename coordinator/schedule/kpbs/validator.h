@@ -12,9 +12,9 @@
 namespace baton::schedule::kpbs {
 
 struct ValidationOptions {
-  double rate = 1;             // amount per time unit (bytes/s in platform form)
-  bool kpbs_rules = true;      // check k and 1-port; off only for the all-at-once baseline
-  double tolerance = 1e-9;     // relative tolerance for sums of amounts and times
+  double rate = 1;          // amount per time unit (bytes/s in platform form)
+  bool kpbs_rules = true;   // check k and 1-port; off only for the all-at-once baseline
+  double tolerance = 1e-9;  // relative tolerance for sums of amounts and times
 };
 
 struct Validation {

@@ -31,10 +31,7 @@ struct Urgency {
 class StepBuilder {
  public:
   StepBuilder(const RemainingWork& work, int k, const WasteGreedyOptions& options)
-      : work_(work),
-        k_(k),
-        options_(options),
-        edges_at_(static_cast<std::size_t>(work.vertices())),
+      : work_(work), k_(k), options_(options), edges_at_(static_cast<std::size_t>(work.vertices())),
         used_(edges_at_.size(), 0) {}
 
   // Call before the first `build` with no edges, then after every step with its edges:
@@ -42,9 +39,7 @@ class StepBuilder {
   void prepare(const std::vector<int>& changed) {
     const auto& edges = work_.edges();
     const auto left_of = [&edges](int i) { return edges[static_cast<std::size_t>(i)].left; };
-    const auto longer_first = [&](int a, int b) {
-      return left_of(a) != left_of(b) ? left_of(a) > left_of(b) : a < b;
-    };
+    const auto longer_first = [&](int a, int b) { return left_of(a) != left_of(b) ? left_of(a) > left_of(b) : a < b; };
     if (by_left_.empty() && changed.empty()) {
       by_left_ = work_.live();
       std::sort(by_left_.begin(), by_left_.end(), longer_first);
@@ -81,7 +76,8 @@ class StepBuilder {
     }
     ends_by_left_.clear();
     for (int i : by_left_) {
-      ends_by_left_.push_back({i, edges[static_cast<std::size_t>(i)].sender, edges[static_cast<std::size_t>(i)].receiver});
+      ends_by_left_.push_back(
+          {i, edges[static_cast<std::size_t>(i)].sender, edges[static_cast<std::size_t>(i)].receiver});
     }
     by_load_.clear();
     degree_critical_.clear();
@@ -106,7 +102,8 @@ class StepBuilder {
     if (times_.size() <= static_cast<std::size_t>(count)) return times_;
     thinned_.clear();
     for (int q = 0; q < count; ++q) {
-      thinned_.push_back(times_[(times_.size() - 1) * static_cast<std::size_t>(q) / static_cast<std::size_t>(count - 1)]);
+      thinned_.push_back(
+          times_[(times_.size() - 1) * static_cast<std::size_t>(q) / static_cast<std::size_t>(count - 1)]);
     }
     return thinned_;
   }
@@ -208,22 +205,21 @@ class StepBuilder {
   struct Ends {
     int id, sender, receiver;
   };
-  std::vector<int> by_left_;                // live edges, longest time left first
-  std::vector<Ends> ends_by_left_;          // the same, with their ends (scanned per build)
-  std::vector<int> by_load_;                // vertices with edges, heaviest load first
-  std::vector<int> degree_critical_;        // vertices whose degree is η_s
+  std::vector<int> by_left_;                       // live edges, longest time left first
+  std::vector<Ends> ends_by_left_;                 // the same, with their ends (scanned per build)
+  std::vector<int> by_load_;                       // vertices with edges, heaviest load first
+  std::vector<int> degree_critical_;               // vertices whose degree is η_s
   int active_senders_ = 0, active_receivers_ = 0;  // with edges left
-  std::vector<unsigned> mark_;              // per edge: == stamp_ when urgent in this build
-                                            // (or, in prepare, changed by the last step)
+  std::vector<unsigned> mark_;                     // per edge: == stamp_ when urgent in this build
+                                                   // (or, in prepare, changed by the last step)
   unsigned stamp_ = 0;
-  std::vector<int> moved_, merged_;         // scratch for prepare
-  std::vector<double> times_, thinned_;     // scratch for durations
+  std::vector<int> moved_, merged_;      // scratch for prepare
+  std::vector<double> times_, thinned_;  // scratch for durations
   std::vector<Urgency> urgent_;
 };
 
 bool ends_an_edge(const RemainingWork& work, const CandidateStep& step) {
-  return std::any_of(step.edges.begin(), step.edges.end(),
-                     [&](int i) { return work.edge(i).left <= step.duration; });
+  return std::any_of(step.edges.begin(), step.edges.end(), [&](int i) { return work.edge(i).left <= step.duration; });
 }
 
 // A step and how it ranks: by score (less first), ties by time sent (more first).
@@ -280,7 +276,8 @@ std::optional<Schedule> waste_greedy(const Problem& problem, const WasteGreedyOp
     if (rank_all) {
       const auto pick = static_cast<std::size_t>(options.first_step_rank);
       if (pick >= ranked.size()) return std::nullopt;
-      std::stable_sort(ranked.begin(), ranked.end(), [](const Candidate& a, const Candidate& b) { return a.before(b); });
+      std::stable_sort(ranked.begin(), ranked.end(),
+                       [](const Candidate& a, const Candidate& b) { return a.before(b); });
       std::swap(best, ranked[pick]);
     }
     const CandidateStep& chosen = best.step;

@@ -89,7 +89,7 @@ GlpkProblem build(Program& p, long eta_s) {
       const int within = new_row(GLP_UP, 0.0);  // x_{M,e} ≤ d_M
       put(within, x, 1.0);
       put(within, at.d(j), -1.0);
-      const int link = new_row(GLP_UP, 0.0);    // x_{M,e} ≤ w_e y_M
+      const int link = new_row(GLP_UP, 0.0);  // x_{M,e} ≤ w_e y_M
       put(link, x, 1.0);
       put(link, at.y(j), -p.units[e]);
       ++x;

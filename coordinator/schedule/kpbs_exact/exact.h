@@ -29,8 +29,8 @@
 namespace baton::schedule::kpbs_exact {
 
 struct ExactOptions {
-  double time_limit_seconds = 10;   // GLPK's tm_lim
-  std::size_t max_edges = 24;       // larger instances are refused (too_large)
+  double time_limit_seconds = 10;     // GLPK's tm_lim
+  std::size_t max_edges = 24;         // larger instances are refused (too_large)
   std::size_t max_matchings = 20000;  // more maximal valid matchings: refused (too_large)
   // A valid plan to start from (the solver's first incumbent, so the answer is never
   // worse than it). Default: oggp_plus's plan.
@@ -46,9 +46,9 @@ enum class ExactStatus {
 
 struct ExactResult {
   ExactStatus status = ExactStatus::too_large;
-  kpbs::Schedule schedule;   // valid for the problem (empty when too_large)
-  double cost = 0;           // Σ (β + duration) of `schedule`
-  double lower_bound = 0;    // max(η, the solver's bound); == cost when optimal
+  kpbs::Schedule schedule;    // valid for the problem (empty when too_large)
+  double cost = 0;            // Σ (β + duration) of `schedule`
+  double lower_bound = 0;     // max(η, the solver's bound); == cost when optimal
   std::size_t matchings = 0;  // columns of the program
   double gap() const { return lower_bound > 0 ? cost / lower_bound - 1 : 0; }
 };

@@ -1,9 +1,9 @@
 // The exact KPBS solver (kpbs_exact/exact.h) against the papers, the lower
 // bound, the heuristics it must never lose to, and an independent brute force.
+#include "coordinator/schedule/kpbs_exact/exact.h"
 #include "coordinator/schedule/kpbs/algorithms.h"
 #include "coordinator/schedule/kpbs/lower_bound.h"
 #include "coordinator/schedule/kpbs/validator.h"
-#include "coordinator/schedule/kpbs_exact/exact.h"
 #include "coordinator/schedule/kpbs_exact/valid_matchings.h"
 #include "random_problems.h"
 
@@ -54,8 +54,10 @@ class BruteForce {
     std::vector<std::size_t> rows, cols;
     for (std::size_t e = 0; e < w_.size(); ++e) {
       if (!(mask >> e & 1)) continue;
-      for (std::size_t r : rows) if (r == ends_[e].first) return false;
-      for (std::size_t c : cols) if (c == ends_[e].second) return false;
+      for (std::size_t r : rows)
+        if (r == ends_[e].first) return false;
+      for (std::size_t c : cols)
+        if (c == ends_[e].second) return false;
       rows.push_back(ends_[e].first);
       cols.push_back(ends_[e].second);
     }
@@ -264,8 +266,8 @@ BOOST_AUTO_TEST_CASE(valid_plans_for_extreme_times) {
 
 BOOST_AUTO_TEST_CASE(time_limit_gives_a_valid_plan_and_a_bound) {
   // 5 × 5 with 14 edges and k = 3: far more than a millisecond of search.
-  const kpbs::Problem p{kpbs::Matrix{{7, 3, 0, 12, 5}, {0, 9, 4, 0, 11}, {6, 0, 8, 2, 0}, {13, 0, 0, 5, 1}, {0, 10, 3, 0, 0}},
-                        3, 1.0};
+  const kpbs::Problem p{
+      kpbs::Matrix{{7, 3, 0, 12, 5}, {0, 9, 4, 0, 11}, {6, 0, 8, 2, 0}, {13, 0, 0, 5, 1}, {0, 10, 3, 0, 0}}, 3, 1.0};
   const kpbs_exact::ExactResult r = kpbs_exact::solve_exact(p, {.time_limit_seconds = 0.001});
   check_result(p, r);
   BOOST_TEST((r.status == kpbs_exact::ExactStatus::time_limit));

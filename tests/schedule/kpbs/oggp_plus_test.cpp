@@ -1,9 +1,9 @@
 // OGGP+ (oggp_plus.h): never worse than OGGP, OGGP's plan where OGGP is within
 // kGoodEnough of η, and better than OGGP on the paper's small-weight setting.
+#include "coordinator/schedule/kpbs/oggp_plus.h"
 #include "coordinator/schedule/kpbs/algorithms.h"
 #include "coordinator/schedule/kpbs/lower_bound.h"
 #include "coordinator/schedule/kpbs/oggp.h"
-#include "coordinator/schedule/kpbs/oggp_plus.h"
 #include "coordinator/schedule/kpbs/platform.h"
 #include "coordinator/schedule/kpbs/validator.h"
 #include "random_problems.h"

@@ -18,8 +18,7 @@ kpbs::Problem short_paper_example() {
   return {kpbs::Matrix{{3, 2, 0, 0}, {2, 0, 2, 0}, {0, 0, 4, 2}, {0, 1.5, 1, 1}}, 4, 3.0};
 }
 
-const kpbs::Algorithm kAll[] = {kpbs::Algorithm::oggp, kpbs::Algorithm::ggp,
-                                kpbs::Algorithm::heuristic_weights,
+const kpbs::Algorithm kAll[] = {kpbs::Algorithm::oggp, kpbs::Algorithm::ggp, kpbs::Algorithm::heuristic_weights,
                                 kpbs::Algorithm::heuristic_degrees};
 
 }  // namespace

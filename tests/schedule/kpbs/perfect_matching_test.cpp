@@ -1,7 +1,7 @@
 // The matching that peeling repairs step after step, checked against from-scratch
 // Hopcroft–Karp and against exhaustive search.
-#include "coordinator/schedule/kpbs/peeling.h"
 #include "coordinator/schedule/kpbs/perfect_matching.h"
+#include "coordinator/schedule/kpbs/peeling.h"
 #include "random_problems.h"
 
 #include <boost/test/unit_test.hpp>

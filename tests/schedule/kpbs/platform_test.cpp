@@ -1,7 +1,7 @@
 // The platform form (Section 2.1 of the kpbs paper): d and k from the rates, schedules
 // mapped back to whole bytes.
-#include "coordinator/schedule/kpbs/algorithms.h"
 #include "coordinator/schedule/kpbs/platform.h"
+#include "coordinator/schedule/kpbs/algorithms.h"
 #include "coordinator/schedule/kpbs/validator.h"
 
 #include <boost/test/unit_test.hpp>
@@ -42,8 +42,8 @@ BOOST_AUTO_TEST_CASE(schedules_map_to_whole_bytes_that_add_up) {
       BOOST_TEST_CONTEXT("#" << n << " " << kpbs::name(a)) {
         const kpbs::Schedule s = kpbs::to_bytes(kpbs::plan(p, a), pp);
         // Whole bytes add up exactly: tolerance 0.
-        const kpbs::Validation v = kpbs::validate(pp.bytes, p.k, p.beta, s,
-                                                  {.rate = kpbs::flow_rate(pp.platform), .tolerance = 0});
+        const kpbs::Validation v =
+            kpbs::validate(pp.bytes, p.k, p.beta, s, {.rate = kpbs::flow_rate(pp.platform), .tolerance = 0});
         BOOST_TEST(v.ok(), (v.ok() ? "" : v.errors.front()));
         for (const auto& step : s.steps) {
           for (const auto& t : step.transfers) BOOST_TEST(t.amount == std::floor(t.amount));

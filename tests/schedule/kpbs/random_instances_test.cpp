@@ -26,8 +26,7 @@ const kpbs::test::Shape kShapes[] = {
     {"one pair", 1, 1.0, 1, 100, true},
 };
 
-const kpbs::Algorithm kAlgorithms[] = {kpbs::Algorithm::oggp, kpbs::Algorithm::ggp,
-                                       kpbs::Algorithm::heuristic_weights,
+const kpbs::Algorithm kAlgorithms[] = {kpbs::Algorithm::oggp, kpbs::Algorithm::ggp, kpbs::Algorithm::heuristic_weights,
                                        kpbs::Algorithm::heuristic_degrees};
 
 }  // namespace
@@ -54,8 +53,8 @@ BOOST_AUTO_TEST_CASE(every_plan_is_valid_and_within_the_bounds) {
         }
       }
       // The unscheduled baseline moves everything, in one step, ignoring k.
-      const kpbs::Validation all = kpbs::validate(p.times, p.k, p.beta, kpbs::plan(p, kpbs::Algorithm::all_at_once),
-                                                  {.kpbs_rules = false});
+      const kpbs::Validation all =
+          kpbs::validate(p.times, p.k, p.beta, kpbs::plan(p, kpbs::Algorithm::all_at_once), {.kpbs_rules = false});
       BOOST_TEST(all.ok());
     }
   }

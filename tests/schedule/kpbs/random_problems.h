@@ -11,11 +11,11 @@ namespace baton::schedule::kpbs::test {
 
 struct Shape {
   std::string name;
-  int max_nodes = 6;        // per side, at least 1
-  double density = 0.5;     // chance that a pair has data
+  int max_nodes = 6;     // per side, at least 1
+  double density = 0.5;  // chance that a pair has data
   double min_weight = 1, max_weight = 20;
-  bool integral = true;     // whole weights (the paper's benchmark) or real ones
-  int k = 0;                // 0: random in 1..max(n1, n2) + 1
+  bool integral = true;  // whole weights (the paper's benchmark) or real ones
+  int k = 0;             // 0: random in 1..max(n1, n2) + 1
   double beta = 1;
 };
 
@@ -24,8 +24,7 @@ inline Problem random_problem(std::mt19937_64& rng, const Shape& shape) {
   const auto n1 = static_cast<std::size_t>(nodes(rng)), n2 = static_cast<std::size_t>(nodes(rng));
   std::bernoulli_distribution edge(shape.density);
   std::uniform_real_distribution<double> real(shape.min_weight, shape.max_weight);
-  std::uniform_int_distribution<long> whole(static_cast<long>(shape.min_weight),
-                                            static_cast<long>(shape.max_weight));
+  std::uniform_int_distribution<long> whole(static_cast<long>(shape.min_weight), static_cast<long>(shape.max_weight));
   Problem p;
   p.times = Matrix(n1, n2);
   for (std::size_t i = 0; i < n1; ++i) {

@@ -63,8 +63,8 @@ BOOST_AUTO_TEST_CASE(no_algorithm_beats_B) {
   // A solvable and an unsolvable instance (sizes 1, 1, 1, 1, 1, 7: no triple sums to 6).
   for (const auto& a : {kSolvable, std::vector<double>{1, 1, 1, 1, 1, 7}}) {
     const Gadget g = gadget(a, 2);
-    for (kpbs::Algorithm alg : {kpbs::Algorithm::oggp, kpbs::Algorithm::ggp,
-                                kpbs::Algorithm::heuristic_weights, kpbs::Algorithm::heuristic_degrees}) {
+    for (kpbs::Algorithm alg : {kpbs::Algorithm::oggp, kpbs::Algorithm::ggp, kpbs::Algorithm::heuristic_weights,
+                                kpbs::Algorithm::heuristic_degrees}) {
       BOOST_TEST_CONTEXT(kpbs::name(alg)) {
         const kpbs::Validation v = kpbs::validate(g.problem.times, 2, 1.0, kpbs::plan(g.problem, alg));
         BOOST_TEST(v.ok());

@@ -1,11 +1,11 @@
 // The waste accounting (remaining_work.h) against the independent lower bound and
 // validator, and waste-greedy (waste_greedy.h) on the papers' examples and random sweeps.
+#include "coordinator/schedule/kpbs/waste_greedy.h"
 #include "coordinator/schedule/kpbs/algorithms.h"
 #include "coordinator/schedule/kpbs/lower_bound.h"
 #include "coordinator/schedule/kpbs/oggp_plus.h"
 #include "coordinator/schedule/kpbs/remaining_work.h"
 #include "coordinator/schedule/kpbs/validator.h"
-#include "coordinator/schedule/kpbs/waste_greedy.h"
 #include "random_problems.h"
 
 #include <boost/test/unit_test.hpp>

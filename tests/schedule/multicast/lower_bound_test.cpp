@@ -56,10 +56,9 @@ BOOST_AUTO_TEST_CASE(mixed_lengths_order_by_earliest_receive_start) {
   p.nodes = {{1, 0, 0, 0}, {4, 0, 0, 0}, {0, 0, 0, 1}};
   p.link_per_byte = bm::uniform_links(3, 0);
   p.multicasts = {{0, 9, {2}}, {1, 1, {2}}};
-  const std::vector<bm::TaskList> schedule{
-      {{bm::Op::send, 2, 0, 0, 1}},
-      {{bm::Op::send, 2, 1, 0, 4}},
-      {{bm::Op::recv, 0, 0, 1, 10}, {bm::Op::recv, 1, 1, 10, 11}}};
+  const std::vector<bm::TaskList> schedule{{{bm::Op::send, 2, 0, 0, 1}},
+                                           {{bm::Op::send, 2, 1, 0, 4}},
+                                           {{bm::Op::recv, 0, 0, 1, 10}, {bm::Op::recv, 1, 1, 10, 11}}};
   const bm::Validation v = bm::validate(p, schedule);
   BOOST_TEST_REQUIRE(v.ok());
   BOOST_TEST(v.completion_time == 11.0);

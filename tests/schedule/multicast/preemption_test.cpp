@@ -96,8 +96,8 @@ BOOST_AUTO_TEST_CASE(commits_obey_the_three_rules_and_never_move_placed_tasks) {
       // Rules 1 and 2: the new send is the sender's last send and follows its receive.
       const bm::TaskList& sends = now.tasks[t.sender];
       std::size_t position = 0;
-      while (!(sends[position].op == Op::send && sends[position].peer == t.receiver &&
-               sends[position].multicast == k)) {
+      while (
+          !(sends[position].op == Op::send && sends[position].peer == t.receiver && sends[position].multicast == k)) {
         ++position;
       }
       BOOST_TEST(sends[position].start == expected_start);
@@ -124,8 +124,7 @@ BOOST_AUTO_TEST_CASE(with_the_same_choices_preemption_never_delays_a_delivery) {
   for (int round = 0; round < 80; ++round) {
     const bm::testing::RandomOptions o{.nodes = 2 + bm::testing::below(rng, 9),
                                        .lengths = static_cast<Lengths>(round % 3)};
-    const bm::Problem p = round % 4 == 0 ? bm::testing::all_to_all(rng, o)
-                                         : bm::testing::random_problem(rng, o);
+    const bm::Problem p = round % 4 == 0 ? bm::testing::all_to_all(rng, o) : bm::testing::random_problem(rng, o);
     for (const char* base : kBases) {
       const bm::Schedule plain = bm::plan(p, {.algorithm = *bm::parse_algorithm(base), .seed = 2});
       bm::PartialSchedule replay(p, bm::Placement::preemptive);

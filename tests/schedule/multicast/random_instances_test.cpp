@@ -27,8 +27,7 @@ void check_all_algorithms(const bm::Problem& problem, const std::string& what) {
     BOOST_TEST_CONTEXT(what << ", " << name) {
       BOOST_TEST(v.ok(), (v.ok() ? "" : v.errors.front()));
       BOOST_TEST(s.selection_order.size() == bm::delivery_count(problem));
-      BOOST_TEST(bm::completion_time(s.tasks) == v.completion_time,
-                 boost::test_tools::tolerance(1e-12));
+      BOOST_TEST(bm::completion_time(s.tasks) == v.completion_time, boost::test_tools::tolerance(1e-12));
       BOOST_TEST(bound <= v.completion_time * (1 + 1e-12));
     }
   }
@@ -41,8 +40,8 @@ BOOST_AUTO_TEST_SUITE(random_instances)
 BOOST_AUTO_TEST_CASE(general_multiple_multicast_on_the_papers_model) {
   std::mt19937_64 rng(20240611);
   for (int round = 0; round < 120; ++round) {
-    const RandomOptions o{.nodes = 2 + bm::testing::below(rng, 9), .costs = CostKind::paper,
-                          .lengths = static_cast<Lengths>(round % 3)};
+    const RandomOptions o{
+        .nodes = 2 + bm::testing::below(rng, 9), .costs = CostKind::paper, .lengths = static_cast<Lengths>(round % 3)};
     check_all_algorithms(bm::testing::random_problem(rng, o), "paper model, round " + std::to_string(round));
   }
 }

@@ -56,8 +56,7 @@ BOOST_AUTO_TEST_CASE(a_busy_receiver_queues_the_message) {
   // P2 receives m0 from P0 (arrival 3, [3, 5]) then m1 from P1 (send [0, 1], arrival 2):
   // the second message waits in the buffer until the first receive ends: [5, 7].
   const bm::Problem p = three_nodes(2);
-  const bm::Simulation s =
-      bm::simulate(p, {{send(2, 0)}, {send(2, 1)}, {recv(0, 0), recv(1, 1)}});
+  const bm::Simulation s = bm::simulate(p, {{send(2, 0)}, {send(2, 1)}, {recv(0, 0), recv(1, 1)}});
   BOOST_TEST_REQUIRE(s.ok());
   BOOST_TEST(s.times[2][0].start == 3.0);
   BOOST_TEST(s.times[2][1].arrival == 2.0);

@@ -70,8 +70,7 @@ BOOST_AUTO_TEST_CASE(ep_properties_of_section_3_hold_on_random_orders) {
     for (std::size_t i = 0; i < slots.size(); ++i) {
       if (i > 0) BOOST_TEST(slots[i - 1].start <= slots[i].start);
       if (slots[i].start > 0) {
-        BOOST_TEST(std::any_of(slots.begin(), slots.end(),
-                               [&](const EpSlot& q) { return q.end == slots[i].start; }));
+        BOOST_TEST(std::any_of(slots.begin(), slots.end(), [&](const EpSlot& q) { return q.end == slots[i].start; }));
       }
     }
   }
@@ -101,8 +100,7 @@ BOOST_AUTO_TEST_CASE(converting_a_schedule_to_ep_never_makes_it_longer) {
   const std::vector<double> speeds{1, 2, 2.5, 6};
   for (int trial = 0; trial < 200; ++trial) {
     const std::size_t n = 2 + trial % 30;
-    const Problem problem{.times = baton::schedule::reduction::test::random_times(rng, n, speeds),
-                          .destination = 0};
+    const Problem problem{.times = baton::schedule::reduction::test::random_times(rng, n, speeds), .destination = 0};
     const Schedule tree = binomial_tree(problem);
     std::vector<std::size_t> order;
     for (const Transfer& t : tree.transfers) order.push_back(t.src);  // sorted by start
@@ -117,8 +115,7 @@ BOOST_AUTO_TEST_CASE(best_ep_order_is_the_optimum) {
   const std::vector<double> speeds{1, 1.4, 2.3, 3};
   for (int trial = 0; trial < 30; ++trial) {
     const std::size_t n = 2 + trial % 7;
-    const Problem problem{.times = baton::schedule::reduction::test::random_times(rng, n, speeds),
-                          .destination = 0};
+    const Problem problem{.times = baton::schedule::reduction::test::random_times(rng, n, speeds), .destination = 0};
     std::vector<std::size_t> order = senders(problem);
     double best = 1e300;
     do {
@@ -147,10 +144,7 @@ BOOST_AUTO_TEST_CASE(predecessors_form_a_tree_rooted_at_the_last_sender) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_orders_are_refused) {
-  BOOST_CHECK_THROW(schedule_sender_order(kFig1, std::vector<std::size_t>{B, C}),
-                    std::invalid_argument);
-  BOOST_CHECK_THROW(schedule_sender_order(kFig1, std::vector<std::size_t>{A, B, C, D, E, F}),
-                    std::invalid_argument);
-  BOOST_CHECK_THROW(schedule_sender_order(kFig1, std::vector<std::size_t>{B, B, C, D, E, F}),
-                    std::invalid_argument);
+  BOOST_CHECK_THROW(schedule_sender_order(kFig1, std::vector<std::size_t>{B, C}), std::invalid_argument);
+  BOOST_CHECK_THROW(schedule_sender_order(kFig1, std::vector<std::size_t>{A, B, C, D, E, F}), std::invalid_argument);
+  BOOST_CHECK_THROW(schedule_sender_order(kFig1, std::vector<std::size_t>{B, B, C, D, E, F}), std::invalid_argument);
 }

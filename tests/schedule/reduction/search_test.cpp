@@ -127,8 +127,7 @@ BOOST_AUTO_TEST_CASE(a_search_stopped_early_says_so) {
   BOOST_TEST(!stopped.complete);
   BOOST_TEST(stopped.visited_nodes == 100u);
   int polls = 0;
-  const SearchResult asked = generic_search(
-      problem, {.max_nodes = 0, .stop_requested = [&] { return ++polls >= 2; }});
+  const SearchResult asked = generic_search(problem, {.max_nodes = 0, .stop_requested = [&] { return ++polls >= 2; }});
   BOOST_TEST(!asked.complete);
   BOOST_TEST(asked.visited_nodes == 2048u);
 }

@@ -31,8 +31,7 @@ double checked_snf(const Problem& problem) {
 
 BOOST_AUTO_TEST_CASE(snf_order_is_slowest_first_ties_by_index) {
   const Problem problem{.times = {3, 1, 3, 2, 1}, .destination = 3};
-  BOOST_TEST(snf_order(problem) == (std::vector<std::size_t>{0, 2, 1, 4}),
-             boost::test_tools::per_element());
+  BOOST_TEST(snf_order(problem) == (std::vector<std::size_t>{0, 2, 1, 4}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(theorem1_snf_is_optimal_on_power_of_two_clusters) {
@@ -40,8 +39,7 @@ BOOST_AUTO_TEST_CASE(theorem1_snf_is_optimal_on_power_of_two_clusters) {
   const std::vector<std::vector<double>> clusters{{1, 2, 4, 8}, {1, 2}, {1, 4, 16}, {0.5, 1, 4}};
   for (int trial = 0; trial < 120; ++trial) {
     const std::size_t n = 2 + trial % 10;
-    const Problem problem{.times = random_times(rng, n, clusters[trial % clusters.size()]),
-                          .destination = trial % n};
+    const Problem problem{.times = random_times(rng, n, clusters[trial % clusters.size()]), .destination = trial % n};
     BOOST_TEST(checked_snf(problem) == sender_optimum(problem));
   }
 }

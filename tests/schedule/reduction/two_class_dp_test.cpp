@@ -16,8 +16,7 @@ namespace {
 constexpr DpVariant kVariants[] = {DpVariant::naive, DpVariant::binary_search, DpVariant::pruned};
 
 McpTable table(std::size_t f, std::size_t s, double slow_time, DpVariant variant) {
-  return fill_mcp_table({.max_fast = f, .max_slow = s, .fast_time = 1, .slow_time = slow_time,
-                         .variant = variant});
+  return fill_mcp_table({.max_fast = f, .max_slow = s, .fast_time = 1, .slow_time = slow_time, .variant = variant});
 }
 
 }  // namespace

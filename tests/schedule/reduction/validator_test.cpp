@@ -9,9 +9,7 @@ namespace {
 
 // 4 nodes, destination 0: 3 -> 2 and 1 -> 0 at time 0, then 2 -> 0.
 const Problem kProblem{.times = {1, 2, 1, 3}, .destination = 0};
-Schedule good_reduction() {
-  return {{{3, 2, 0, 3}, {1, 0, 0, 2}, {2, 0, 3, 4}}};
-}
+Schedule good_reduction() { return {{{3, 2, 0, 3}, {1, 0, 0, 2}, {2, 0, 3, 4}}}; }
 
 // The reduction above to root 0, then 0 -> 1, 0 -> 2, 1 -> 3.
 AllReduceSchedule good_allreduce() {
