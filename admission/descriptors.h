@@ -13,7 +13,7 @@ namespace baton::admission {
 struct DescriptorLimit {
   std::uint64_t soft = 0;  // in force now
   std::uint64_t hard = 0;
-  std::string error;       // why it could not be raised ("" when it was, or already was)
+  std::string error;  // why it could not be raised ("" when it was, or already was)
 };
 
 // Raises the soft RLIMIT_NOFILE to the hard limit (an unlimited hard limit: to the

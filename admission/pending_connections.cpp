@@ -36,7 +36,8 @@ PendingLimits limits_for(std::uint64_t descriptors) {
 }
 
 PendingConnections::PendingConnections(PendingLimits limits)
-    : limits_{.total = std::max<std::size_t>(limits.total, 1), .per_address = std::max<std::size_t>(limits.per_address, 1)},
+    : limits_{.total = std::max<std::size_t>(limits.total, 1),
+              .per_address = std::max<std::size_t>(limits.per_address, 1)},
       table_(std::make_shared<Table>()) {}
 
 PendingConnections::~PendingConnections() = default;
@@ -83,8 +84,8 @@ void PendingConnections::Ticket::release() noexcept {
   const std::shared_ptr<Table> table = table_.lock();
   table_.reset();
   if (!table || id_ == 0) return;
-  const auto at = std::find_if(table->entries.begin(), table->entries.end(),
-                               [&](const Table::Entry& e) { return e.id == id_; });
+  const auto at =
+      std::find_if(table->entries.begin(), table->entries.end(), [&](const Table::Entry& e) { return e.id == id_; });
   id_ = 0;
   if (at != table->entries.end()) table->remove(at);  // its drop is discarded, not called
 }

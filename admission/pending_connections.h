@@ -19,8 +19,8 @@
 namespace baton::admission {
 
 struct PendingLimits {
-  std::size_t total = 512;        // pending connections per daemon (per listener)
-  std::size_t per_address = 64;   // of which from one source address
+  std::size_t total = 512;       // pending connections per daemon (per listener)
+  std::size_t per_address = 64;  // of which from one source address
 };
 
 // The limits for a process that may hold `descriptors` open files: at most a quarter of

@@ -5,11 +5,11 @@
 
 #include <asio/bind_executor.hpp>
 #include <asio/co_spawn.hpp>
-#include <asio/post.hpp>
-#include <asio/detached.hpp>
 #include <asio/connect.hpp>
+#include <asio/detached.hpp>
 #include <asio/experimental/awaitable_operators.hpp>
 #include <asio/ip/tcp.hpp>
+#include <asio/post.hpp>
 #include <asio/steady_timer.hpp>
 
 #include <algorithm>
@@ -80,7 +80,9 @@ std::string Agent::status() const {
 
 std::optional<Agent::JobProgress> Agent::job_progress() const {
   if (!runner_) return std::nullopt;
-  return JobProgress{.job = runner_->plan().job(), .state = job_state_, .steps_done = steps_done_,
+  return JobProgress{.job = runner_->plan().job(),
+                     .state = job_state_,
+                     .steps_done = steps_done_,
                      .steps = static_cast<std::uint32_t>(runner_->plan().steps_size())};
 }
 
@@ -98,7 +100,8 @@ transport::Task<void> Agent::session_loop() {
   milliseconds backoff(200);
   while (running_) {
     try {
-      auto channel = std::make_shared<protocol::Channel>(co_await connect_to(options_.coordinator, options_.io_timeout));
+      auto channel =
+          std::make_shared<protocol::Channel>(co_await connect_to(options_.coordinator, options_.io_timeout));
       co_await session(channel);
       backoff = milliseconds(200);  // it worked for a while: retry soon
     } catch (const std::exception& e) {
@@ -137,7 +140,8 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   co_await channel->send(std::move(hello), options_.io_timeout);
   const protocol::Envelope answer = co_await channel->receive(options_.io_timeout);
   if (answer.body_case() == protocol::Envelope::kRefusal) {
-    throw protocol::ChannelError("coordinator " + coordinator + " refused to register us: " + answer.refusal().reason());
+    throw protocol::ChannelError("coordinator " + coordinator +
+                                 " refused to register us: " + answer.refusal().reason());
   }
   if (answer.body_case() != protocol::Envelope::kRegistered) {
     co_await channel->refuse("expected registered, got " + std::string(protocol::type_name(answer)));
@@ -167,11 +171,8 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
     while (channel->is_open()) {
       const protocol::Envelope message = co_await channel->receive(every * 3);
       switch (message.body_case()) {
-        case protocol::Envelope::kHeartbeat:
-          break;
-        case protocol::Envelope::kPlan:
-          handle_plan(message.plan());
-          break;
+        case protocol::Envelope::kHeartbeat: break;
+        case protocol::Envelope::kPlan: handle_plan(message.plan()); break;
         case protocol::Envelope::kStepRelease: {
           const protocol::StepRelease& release = message.step_release();
           protocol::Envelope refusal;
@@ -192,15 +193,14 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
             report->set_error("the agent is stopping");
           } else {
             running_step_ = release.step();
-            asio::co_spawn(context_.executor(), run_step(release.step(), std::chrono::milliseconds(release.timeout_ms())), asio::detached);
+            asio::co_spawn(context_.executor(),
+                           run_step(release.step(), std::chrono::milliseconds(release.timeout_ms())), asio::detached);
             break;
           }
           co_await send(std::move(refusal));
           break;
         }
-        case protocol::Envelope::kAbort:
-          handle_abort(message.abort());
-          break;
+        case protocol::Envelope::kAbort: handle_abort(message.abort()); break;
         case protocol::Envelope::kStepCancel: {
           const protocol::StepCancel& cancel = message.step_cancel();
           if (runner_ && runner_->plan().job() == cancel.job() && running_step_ == cancel.step()) {
@@ -248,8 +248,7 @@ void Agent::handle_plan(const protocol::Plan& plan) {
     reason = "this agent is running job " + runner_->plan().job();
   } else if (running_step_ && runner_->plan().job() == plan.job()) {
     pending_plan_ = plan;  // a restarted coordinator resuming this job: answer after the step
-    say("job " + plan.job() + ": plan received again; answering once step " + std::to_string(*running_step_) +
-        " ends");
+    say("job " + plan.job() + ": plan received again; answering once step " + std::to_string(*running_step_) + " ends");
     return;
   } else if (running_step_) {
     reason = "a step of job " + runner_->plan().job() + " is still running";
@@ -300,8 +299,9 @@ transport::Task<void> Agent::commit(protocol::Plan plan) {
       error = e.what();
     }
     co_await asio::post(asio::bind_executor(session_executor, asio::use_awaitable));
-    say("job " + plan.job() + ": " + (error.empty() ? std::to_string(plan.staged_size()) + " staged file(s) in place"
-                                                    : "staged files not put in place: " + error));
+    say("job " + plan.job() + ": " +
+        (error.empty() ? std::to_string(plan.staged_size()) + " staged file(s) in place"
+                       : "staged files not put in place: " + error));
   }
   protocol::Envelope answer;
   answer.mutable_job_committed()->set_job(plan.job());
@@ -340,7 +340,8 @@ transport::Task<void> Agent::run_step(std::uint32_t step, std::chrono::milliseco
       (report.ok() ? "done, " + std::to_string(report.bytes()) + " bytes in " + std::to_string(report.seconds()) + " s"
                    : "failed: " + report.error()));
   running_step_.reset();
-  if (report.ok() && steps_done_ == static_cast<std::uint32_t>(runner_->plan().steps_size())) job_state_ = JobState::done;
+  if (report.ok() && steps_done_ == static_cast<std::uint32_t>(runner_->plan().steps_size()))
+    job_state_ = JobState::done;
   co_await send_report(std::move(envelope));
   if (job_state_ == JobState::aborted) co_await send(job_status());
   if (pending_plan_) {

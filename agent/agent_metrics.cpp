@@ -42,10 +42,12 @@ void declare_agent_metrics(metrics::Registry& registry) {
   registry.declare("baton_agent_bytes_total", Type::counter,
                    "Payload bytes of completed flows, verified (XXH3), by direction (sent, received).");
   registry.declare("baton_agent_flows_active", Type::gauge, "Transport flows running now, by direction.");
-  registry.declare("baton_agent_flow_errors_total", Type::counter, "Transport flows that failed, by direction and kind of error.");
+  registry.declare("baton_agent_flow_errors_total", Type::counter,
+                   "Transport flows that failed, by direction and kind of error.");
   registry.declare("baton_agent_checksum_failures_total", Type::counter,
                    "Flows that ended on a checksum mismatch (the chunk is never written), by direction.");
-  registry.declare("baton_agent_steps_total", Type::counter, "Steps this agent ran and reported, by result (ok, failed).");
+  registry.declare("baton_agent_steps_total", Type::counter,
+                   "Steps this agent ran and reported, by result (ok, failed).");
   registry.declare("baton_agent_step_seconds", Type::histogram, "Duration of this agent's part of a step.",
                    {0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300});
   registry.declare("baton_agent_plans_total", Type::counter, "Plans received, by answer (accepted, refused).");

@@ -12,17 +12,21 @@ namespace baton::agent {
 AgentConfig load_agent_config(const std::filesystem::path& path) {
   try {
     const toml::value file = baton::config::parse_file(path);
-    const std::set<std::string> known{"node_id", "coordinator", "secret_file", "data_root", "data_address", "rate",
-                                      "transport", "fabric_provider", "buffer_count", "buffer_size", "flow_silence_seconds",
-                                      "log_level", "metrics_address"};
+    const std::set<std::string> known{
+        "node_id",        "coordinator",     "secret_file",  "data_root",   "data_address",         "rate",
+        "transport",      "fabric_provider", "buffer_count", "buffer_size", "flow_silence_seconds", "log_level",
+        "metrics_address"};
     for (const auto& [key, value] : file.as_table()) {
       if (!known.contains(key)) throw std::runtime_error("unknown key '" + key + "'");
     }
     const std::filesystem::path base = path.parent_path();
-    const auto relative = [&](const std::string& p) { return std::filesystem::path(p).is_absolute() ? p : (base / p).string(); };
+    const auto relative = [&](const std::string& p) {
+      return std::filesystem::path(p).is_absolute() ? p : (base / p).string();
+    };
     AgentConfig config;
     config.node_id = toml::find<std::string>(file, "node_id");
-    if (config.node_id.empty() || config.node_id.size() > 256) throw std::runtime_error("node_id must have 1 to 256 bytes");
+    if (config.node_id.empty() || config.node_id.size() > 256)
+      throw std::runtime_error("node_id must have 1 to 256 bytes");
     config.coordinator = toml::find<std::string>(file, "coordinator");
     config.secret = protocol::load_secret(relative(toml::find<std::string>(file, "secret_file")));
     config.data_root = relative(toml::find<std::string>(file, "data_root"));
@@ -33,7 +37,8 @@ AgentConfig load_agent_config(const std::filesystem::path& path) {
     if (config.transport.kind != "tcp" && config.transport.kind != "fabric") {
       throw std::runtime_error("transport must be \"tcp\" or \"fabric\", not \"" + config.transport.kind + "\"");
     }
-    config.transport.provider = baton::config::field_or<std::string>(file, "fabric_provider", config.transport.provider);
+    config.transport.provider =
+        baton::config::field_or<std::string>(file, "fabric_provider", config.transport.provider);
     const auto count = baton::config::field_or<std::int64_t>(file, "buffer_count", 64);
     const auto size = baton::config::field_or<std::int64_t>(file, "buffer_size", 1 << 20);
     if (count < 1 || count > 65536) throw std::runtime_error("buffer_count must be within [1, 65536]");

@@ -10,14 +10,14 @@ namespace baton::agent {
 
 struct AgentConfig {
   std::string node_id;
-  std::string coordinator;                    // "host:port" of the coordinator's agent listener
-  std::string secret;                         // read from secret_file
-  std::filesystem::path data_root;            // the only place plans may read and write
-  std::string data_address = "127.0.0.1:0";   // where peers connect for data (port 0: any)
-  double rate = 0;                            // bytes/s, told to the coordinator
-  transport::TransportConfig transport{};     // kind, provider, pool
-  std::string log_level = "info";             // "info" or "debug"; re-read on SIGHUP
-  std::string metrics_address;                // "host:port" of GET /metrics; empty: none
+  std::string coordinator;                   // "host:port" of the coordinator's agent listener
+  std::string secret;                        // read from secret_file
+  std::filesystem::path data_root;           // the only place plans may read and write
+  std::string data_address = "127.0.0.1:0";  // where peers connect for data (port 0: any)
+  double rate = 0;                           // bytes/s, told to the coordinator
+  transport::TransportConfig transport{};    // kind, provider, pool
+  std::string log_level = "info";            // "info" or "debug"; re-read on SIGHUP
+  std::string metrics_address;               // "host:port" of GET /metrics; empty: none
 };
 
 // Reads the file; throws std::runtime_error naming the file and the key for anything

@@ -62,8 +62,9 @@ transport::Task<void> DataPlane::serve(std::unique_ptr<transport::Connection> co
   // Nothing is read from a sender but its handshake until it has proven the secret, and
   // until then a newer connection may take its place (closing it).
   transport::Connection* pending_connection = connection.get();
-  admission::PendingConnections::Ticket pending = pending_.admit(
-      source_address(connection->peer()), [pending_connection] { pending_connection->fail(transport::errc::connection_failed); });
+  admission::PendingConnections::Ticket pending =
+      pending_.admit(source_address(connection->peer()),
+                     [pending_connection] { pending_connection->fail(transport::errc::connection_failed); });
   const transport::Authentication sender =
       co_await transport::authenticate_as_receiver(*connection, self_, handshake_deadline);
   pending.release();
@@ -78,8 +79,9 @@ transport::Task<void> DataPlane::serve(std::unique_ptr<transport::Connection> co
       return incoming.resolved;
     };
     const transport::FlowReport report = co_await transport::receive_flow(
-        *connection, resolve, context_.pool(), transport::ReceiveOptions{.expected = {}, .max_range = std::uint64_t{1} << 50,
-                                                                         .frame_timeout = context_.options().frame_timeout});
+        *connection, resolve, context_.pool(),
+        transport::ReceiveOptions{
+            .expected = {}, .max_range = std::uint64_t{1} << 50, .frame_timeout = context_.options().frame_timeout});
     if (finished) finished(report);
     if (!report.ok()) break;  // the sender closed after its last chunk, or the flow failed
   }

@@ -2,15 +2,15 @@
 
 #include "transport/source.h"
 
-#include <algorithm>
-#include <cerrno>
 #include <fcntl.h>
 #include <linux/openat2.h>
-#include <stdexcept>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <system_error>
 #include <unistd.h>
+#include <algorithm>
+#include <cerrno>
+#include <stdexcept>
+#include <system_error>
 
 namespace baton::agent {
 

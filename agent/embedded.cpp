@@ -9,8 +9,8 @@
 #include <asio/io_context.hpp>
 #include <asio/post.hpp>
 
-#include <future>
 #include <unistd.h>
+#include <future>
 #include <stdexcept>
 #include <thread>
 
@@ -58,8 +58,9 @@ EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<
       .source_size = [&p](const std::string& name) { return p.storage.region_size(name); },
       .destination_limit = [&p](const std::string& name) { return p.storage.region_size(name); },
   };
-  p.agent = std::make_unique<agent::Agent>(*p.context, *p.data, p.storage, std::move(agent_options),
-                                           [regions](const protocol::Plan& plan) { return agent::check_plan(plan, regions); });
+  p.agent = std::make_unique<agent::Agent>(
+      *p.context, *p.data, p.storage, std::move(agent_options),
+      [regions](const protocol::Plan& plan) { return agent::check_plan(plan, regions); });
   p.data->start();
   p.agent->start();
   p.thread = std::thread([&p] { p.io.run(); });

@@ -1,11 +1,11 @@
 #include "agent/file_staging.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <fstream>
 #include <stdexcept>
-#include <sys/stat.h>
 #include <system_error>
-#include <unistd.h>
 #include <vector>
 
 namespace baton::agent {

@@ -12,11 +12,11 @@
 #include "systemd/logging.h"
 #include "systemd/notifier.h"
 
+#include <google/protobuf/stubs/logging.h>
+#include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 #include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
-#include <google/protobuf/stubs/logging.h>
-#include <spdlog/spdlog.h>
 
 int main(int argc, char** argv) {
   CLI::App app{"baton-agent: moves this node's part of Baton jobs"};
@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
   app.add_option("-c,--config", config_path, "configuration file (TOML)")->required();
   app.add_flag("-v,--verbose", verbose, "debug detail in the log (overrides log_level)");
   CLI11_PARSE(app, argc, argv);
-  baton::service::setup_logging("baton-agent", verbose);
+  baton::systemd::setup_logging("baton-agent", verbose);
   google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string& message) {
     spdlog::debug("protobuf: {}", message);
   });
@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
 
   try {
     const auto config = baton::agent::load_agent_config(config_path);
-    if (!verbose) baton::service::set_log_level(config.log_level);
+    if (!verbose) baton::systemd::set_log_level(config.log_level);
     const baton::agent::DataRoot root(config.data_root);
     asio::io_context io;
     auto opened = baton::transport::open_context(io.get_executor(), config.transport);
@@ -47,11 +47,13 @@ int main(int argc, char** argv) {
     baton::agent::DataPlane data(context, config.data_address, {config.node_id, config.secret});
     baton::agent::FileStorage storage(root);
     baton::agent::FileStaging staging(root);
-    baton::agent::AgentOptions options{.node_id = config.node_id, .coordinator = config.coordinator,
-                                       .secret = config.secret, .rate = config.rate,
-                                       .transports = {context.name()}, .log = [&](std::string_view line) {
-                                         spdlog::info("{}: {}", config.node_id, line);
-                                       }};
+    baton::agent::AgentOptions options{
+        .node_id = config.node_id,
+        .coordinator = config.coordinator,
+        .secret = config.secret,
+        .rate = config.rate,
+        .transports = {context.name()},
+        .log = [&](std::string_view line) { spdlog::info("{}: {}", config.node_id, line); }};
     options.storage_id = baton::agent::storage_id(root);
     options.staging = &staging;
     baton::agent::Agent agent(context, data, storage, options,
@@ -63,11 +65,11 @@ int main(int argc, char** argv) {
       metrics.start(config.metrics_address);
       spdlog::info("{}: metrics at http://{}/metrics", config.node_id, metrics.address());
     }
-    spdlog::info("{}: agent up, data at {} ({}), root {}, coordinator {}", config.node_id, data.address(), context.name(),
-                 config.data_root.string(), config.coordinator);
+    spdlog::info("{}: agent up, data at {} ({}), root {}, coordinator {}", config.node_id, data.address(),
+                 context.name(), config.data_root.string(), config.coordinator);
 
     // systemd: READY once listening and registered, STATUS as the agent's status changes.
-    baton::service::Notifier notifier(io.get_executor());
+    baton::systemd::Notifier notifier(io.get_executor());
     notifier.start_watchdog();
     asio::steady_timer report(io);
     std::function<void(std::error_code)> tell = [&](std::error_code error) {
@@ -86,9 +88,9 @@ int main(int argc, char** argv) {
       notifier.reloading();
       try {
         const auto fresh = baton::agent::load_agent_config(config_path);
-        if (!verbose) baton::service::set_log_level(fresh.log_level);
-        spdlog::info("{}: SIGHUP: configuration re-read, log_level {}{}", config.node_id, verbose ? "debug (-v)" : fresh.log_level,
-                     "; other settings take effect at the next restart");
+        if (!verbose) baton::systemd::set_log_level(fresh.log_level);
+        spdlog::info("{}: SIGHUP: configuration re-read, log_level {}{}", config.node_id,
+                     verbose ? "debug (-v)" : fresh.log_level, "; other settings take effect at the next restart");
       } catch (const std::exception& e) {
         spdlog::error("{}: SIGHUP: keeping the running configuration: {}", config.node_id, e.what());
       }

@@ -90,10 +90,11 @@ std::string check_plan(const protocol::Plan& plan, const DataRoot& root) {
                               .source_size = [&](const std::string& name) { return root.file_size(name); },
                               // A destination may be missing (it is created), but one that
                               // exists must be a regular file: a FIFO would hang the step.
-                              .destination_limit = [&](const std::string& name) {
-                                root.check_destination(name);
-                                return std::numeric_limits<std::uint64_t>::max();
-                              },
+                              .destination_limit =
+                                  [&](const std::string& name) {
+                                    root.check_destination(name);
+                                    return std::numeric_limits<std::uint64_t>::max();
+                                  },
                           });
 }
 
@@ -101,8 +102,8 @@ std::string check_plan(const protocol::Plan& plan, const PlanObjects& objects) {
   if (plan.job().empty()) return "plan has no job id";
   if (plan.k() < 1) return "plan's k is " + to_string(plan.k()) + ", must be at least 1";
 
-  std::map<std::string, std::uint64_t> sizes;          // source files already looked at
-  std::map<std::string, std::uint64_t> limits;         // destinations already looked at
+  std::map<std::string, std::uint64_t> sizes;   // source files already looked at
+  std::map<std::string, std::uint64_t> limits;  // destinations already looked at
   // Destination ranges are checked across the whole plan, per file: different steps may
   // write different parts of one file, but no byte may be written by two chunks (the
   // result would depend on step order and a re-released step could clobber another's).

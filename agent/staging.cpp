@@ -17,7 +17,8 @@ ByteRanges written_ranges(const protocol::Plan& plan, const std::string& staging
   std::sort(ranges.begin(), ranges.end());
   ByteRanges merged;
   for (const auto& r : ranges) {
-    if (!merged.empty() && r.first <= merged.back().second) merged.back().second = std::max(merged.back().second, r.second);
+    if (!merged.empty() && r.first <= merged.back().second)
+      merged.back().second = std::max(merged.back().second, r.second);
     else merged.push_back(r);
   }
   return merged;

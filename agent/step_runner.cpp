@@ -1,7 +1,7 @@
 #include "agent/step_runner.h"
 
-#include "agent/shifted.h"
 #include "agent/agent_metrics.h"
+#include "agent/shifted.h"
 #include "transport/errors.h"
 
 #include <asio/co_spawn.hpp>
@@ -15,8 +15,9 @@
 
 namespace baton::agent {
 
-// One step in progress. Shared with the data plane's flows (IncomingFlow::keep_alive) so
-// that a flow still running when the step ends writes into live objects.
+// One step in progress. Shared with the data plane's flows (resolve() captures it in
+// IncomingFlow::finished) so that a flow still running when the step ends writes into
+// live objects.
 //
 // Each object (file) the step names is opened once, by name, and shared by all its chunks:
 // a step of thousands of chunks into one file holds one descriptor, not thousands. They
@@ -39,9 +40,9 @@ struct StepRunner::StepState {
   std::size_t flows_receiving = 0;  // accepted by resolve(), not finished yet
   std::size_t sends_running = 0;
   std::uint64_t bytes_sent = 0;
-  std::vector<protocol::ChunkDigest> sent;  // one per chunk sent and acknowledged
+  std::vector<protocol::ChunkDigest> sent;     // one per chunk sent and acknowledged
   std::shared_ptr<metrics::Registry> metrics;  // the runner's options', shared with late flows
-  std::string error;  // the first failure
+  std::string error;                           // the first failure
   std::vector<transport::Connection*> connections;
   bool run_started = false;  // released here (else prepared by an early flow)
   bool over = false;         // run() has returned: late flows are refused
@@ -109,7 +110,8 @@ std::shared_ptr<StepRunner::StepState> StepRunner::prepare(std::uint32_t index) 
           StepState::Incoming& in = state->incoming.emplace_back();
           in.chunk = &chunk;
           in.sender = &flow.peer();
-          in.sink = std::make_unique<ShiftedSink>(*file->second, chunk.stream_offset(), chunk.dst_offset(), chunk.length());
+          in.sink =
+              std::make_unique<ShiftedSink>(*file->second, chunk.stream_offset(), chunk.dst_offset(), chunk.length());
         }
       }
     } catch (const std::exception& e) {
@@ -227,7 +229,8 @@ transport::SendOptions StepRunner::send_options() const {
 }
 
 transport::Task<void> StepRunner::send(std::shared_ptr<StepState> state, const protocol::Flow& flow) {
-  const std::string where = "step " + std::to_string(state->step) + " to " + flow.peer() + " (" + flow.peer_address() + ")";
+  const std::string where =
+      "step " + std::to_string(state->step) + " to " + flow.peer() + " (" + flow.peer_address() + ")";
   auto connected = co_await context_.connect(flow.peer_address());
   if (connected.error) {
     state->fail(where + ": cannot connect: " + connected.error.message() + " " + connected.detail);
@@ -264,8 +267,8 @@ transport::Task<void> StepRunner::send_chunks(std::shared_ptr<StepState> state, 
       }
     }
     const ShiftedSource source(*file->second, chunk.stream_offset(), chunk.src_offset(), chunk.length());
-    const transport::FlowSpec spec{.job = state->job, .step = state->step, .offset = chunk.stream_offset(),
-                                   .length = chunk.length()};
+    const transport::FlowSpec spec{
+        .job = state->job, .step = state->step, .offset = chunk.stream_offset(), .length = chunk.length()};
     if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "sent"}}, 1);
     const transport::FlowReport sent =
         co_await transport::send_flow(connection, spec, source, pacer, context_.pool(), send_options());
@@ -274,8 +277,8 @@ transport::Task<void> StepRunner::send_chunks(std::shared_ptr<StepState> state, 
       count_flow(*state->metrics, "sent", sent.bytes_verified, sent.error);
     }
     if (!sent.ok()) {
-      state->fail(where + ": transfer " + std::to_string(chunk.transfer()) + " (from " + chunk.src_file() + "): " +
-                  sent.describe());
+      state->fail(where + ": transfer " + std::to_string(chunk.transfer()) + " (from " + chunk.src_file() +
+                  "): " + sent.describe());
       co_return;
     }
     state->bytes_sent += chunk.length();
@@ -299,7 +302,8 @@ IncomingFlow StepRunner::resolve(const transport::FlowSpec& flow, const std::str
   const std::shared_ptr<StepState> state = current_;
   const auto refuse = [&](std::string why) { return IncomingFlow{{nullptr, std::move(why)}, nullptr}; };
   if (!state || state->over || flow.job != state->job || flow.step != state->step) {
-    return refuse("no step of job " + std::to_string(flow.job) + " step " + std::to_string(flow.step) + " is running here");
+    return refuse("no step of job " + std::to_string(flow.job) + " step " + std::to_string(flow.step) +
+                  " is running here");
   }
   for (StepState::Incoming& in : state->incoming) {
     if (in.chunk->stream_offset() != flow.offset || in.chunk->length() != flow.length) continue;

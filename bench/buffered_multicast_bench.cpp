@@ -22,15 +22,15 @@
 #include "coordinator/schedule/buffered_multicast/validator.h"
 
 #include <algorithm>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <functional>
 #include <iostream>
 #include <string>
 #include <vector>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 
 namespace {
 
@@ -77,8 +77,8 @@ std::vector<std::pair<std::string, std::size_t>> buffer_counts(std::size_t d) {
   return {{"1", 1}, {"2", 2}, {"d/2", d / 2}, {"d", d}};
 }
 
-void print_rounds_row(const std::string& shape, std::size_t d, const std::string& l_kind,
-                      std::size_t l, const std::vector<bm::Problem>& instances) {
+void print_rounds_row(const std::string& shape, std::size_t d, const std::string& l_kind, std::size_t l,
+                      const std::vector<bm::Problem>& instances) {
   double coloring_sum = 0;
   double ordered_sum = 0;
   std::uint64_t coloring_max = 0;
@@ -102,21 +102,20 @@ void print_rounds_row(const std::string& shape, std::size_t d, const std::string
   // any l: some receiver gets all d of its messages at round d or later).
   const std::uint64_t lower_bound = shape == "example-3.2" ? 2 * degree_max - 1 : degree_max;
   const auto n = static_cast<double>(instances.size());
-  std::printf("%s,%zu,%zu,%s,%zu,%zu,%.1f,%llu,%llu,%llu,%.2f,%llu,%.2f,%llu,%.4f\n",
-              shape.c_str(), d, degree_max, l_kind.c_str(), l, instances.size(),
-              static_cast<double>(edges) / n, static_cast<unsigned long long>(lower_bound),
-              static_cast<unsigned long long>(bound),
-              static_cast<unsigned long long>(bm::coloring_round_bound(degree_max, l)),
-              coloring_sum / n, static_cast<unsigned long long>(coloring_max), ordered_sum / n,
-              static_cast<unsigned long long>(ordered_max),
-              static_cast<double>(ordered_max) / static_cast<double>(bound));
+  std::printf(
+      "%s,%zu,%zu,%s,%zu,%zu,%.1f,%llu,%llu,%llu,%.2f,%llu,%.2f,%llu,%.4f\n", shape.c_str(), d, degree_max,
+      l_kind.c_str(), l, instances.size(), static_cast<double>(edges) / n, static_cast<unsigned long long>(lower_bound),
+      static_cast<unsigned long long>(bound), static_cast<unsigned long long>(bm::coloring_round_bound(degree_max, l)),
+      coloring_sum / n, static_cast<unsigned long long>(coloring_max), ordered_sum / n,
+      static_cast<unsigned long long>(ordered_max), static_cast<double>(ordered_max) / static_cast<double>(bound));
 }
 
 void run_rounds(bool quick) {
-  std::printf("shape,d_target,d,l_kind,l,instances,mean_edges,lower_bound,bound,coloring_bound,"
-              "coloring_mean,coloring_max,ordered_mean,ordered_max,ordered_max_over_bound\n");
-  const std::vector<std::size_t> degrees = quick ? std::vector<std::size_t>{4, 6, 8, 16}
-                                                 : std::vector<std::size_t>{4, 6, 8, 16, 32, 64};
+  std::printf(
+      "shape,d_target,d,l_kind,l,instances,mean_edges,lower_bound,bound,coloring_bound,"
+      "coloring_mean,coloring_max,ordered_mean,ordered_max,ordered_max_over_bound\n");
+  const std::vector<std::size_t> degrees =
+      quick ? std::vector<std::size_t>{4, 6, 8, 16} : std::vector<std::size_t>{4, 6, 8, 16, 32, 64};
   const std::size_t seeds = quick ? 5 : 20;
   for (const std::size_t d : degrees) {
     for (const auto& [l_kind, l] : buffer_counts(d)) {
@@ -143,10 +142,11 @@ double cpu_seconds_of(const std::function<void()>& work, int repeats) {
 }
 
 void run_timing(bool quick) {
-  std::printf("messages,processors,edges,d,l,algorithm,plan_cpu_seconds,plan_ns_per_edge,"
-              "validate_cpu_seconds,rounds,bound\n");
-  const std::vector<std::size_t> sizes = quick ? std::vector<std::size_t>{10'000, 100'000}
-                                               : std::vector<std::size_t>{10'000, 100'000, 1'000'000};
+  std::printf(
+      "messages,processors,edges,d,l,algorithm,plan_cpu_seconds,plan_ns_per_edge,"
+      "validate_cpu_seconds,rounds,bound\n");
+  const std::vector<std::size_t> sizes =
+      quick ? std::vector<std::size_t>{10'000, 100'000} : std::vector<std::size_t>{10'000, 100'000, 1'000'000};
   constexpr std::size_t d = 16;
   for (const std::size_t messages : sizes) {
     bm::RandomInstanceOptions o{.buffers = 1, .seed = messages};
@@ -169,8 +169,8 @@ void run_timing(bool quick) {
           std::cerr << "buffered_multicast_bench: invalid schedule: " << v.summary() << '\n';
           std::exit(1);
         }
-        std::printf("%zu,%zu,%zu,%zu,%zu,%s,%.4f,%.1f,%.4f,%llu,%llu\n", p.messages.size(),
-                    p.processors, edges, bm::degree(p), l, algorithm.name.c_str(), plan_seconds,
+        std::printf("%zu,%zu,%zu,%zu,%zu,%s,%.4f,%.1f,%.4f,%llu,%llu\n", p.messages.size(), p.processors, edges,
+                    bm::degree(p), l, algorithm.name.c_str(), plan_seconds,
                     plan_seconds * 1e9 / static_cast<double>(edges), validate_seconds,
                     static_cast<unsigned long long>(v.rounds),
                     static_cast<unsigned long long>(bm::round_bound(bm::degree(p), l)));

@@ -6,7 +6,7 @@
 //   bench/kpbs_optimality_chart.sh optimality.jsonl docs/redistribution-beyond-oggp.svg
 //
 // Part "exact": random n×n instances (n = 4 or 5) with m = 6..12 edges, weights 1..20,
-// β = 1, k = 2..4, solved by the exact solver (redistribution_exact/exact.h) within the
+// β = 1, k = 2..4, solved by the exact solver (kpbs_exact/exact.h) within the
 // time limit (default 5 s, --quick 1 s). One JSON line per (k, m, algorithm): on the
 // instances solved to optimality, the mean and max of cost/optimum; how many hit the
 // limit, and for those the mean gap between the best plan and the solver's bound.
@@ -17,10 +17,10 @@
 // line per weight range: OGGP+'s cut of OGGP's mean and worst excess over η. Every plan
 // is checked by the validator; the exit code is 1 if any is invalid.
 #include "bench/kpbs_random.h"
-#include "coordinator/schedule/redistribution/algorithms.h"
-#include "coordinator/schedule/redistribution/lower_bound.h"
-#include "coordinator/schedule/redistribution/validator.h"
-#include "coordinator/schedule/redistribution_exact/exact.h"
+#include "coordinator/schedule/kpbs/algorithms.h"
+#include "coordinator/schedule/kpbs/lower_bound.h"
+#include "coordinator/schedule/kpbs/validator.h"
+#include "coordinator/schedule/kpbs_exact/exact.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -31,13 +31,14 @@
 #include <vector>
 
 namespace kpbs = baton::schedule::kpbs;
+namespace kpbs_exact = baton::schedule::kpbs_exact;
 
 namespace {
 
 struct Settings {
-  int samples = 100;        // Section 8 graphs per (weights, k)
-  int exact_samples = 20;   // small instances per (k, m)
-  double time_limit = 5;    // seconds per exact solve
+  int samples = 100;       // Section 8 graphs per (weights, k)
+  int exact_samples = 20;  // small instances per (k, m)
+  double time_limit = 5;   // seconds per exact solve
 };
 
 const kpbs::Algorithm kCompared[] = {kpbs::Algorithm::ggp, kpbs::Algorithm::oggp, kpbs::Algorithm::oggp_plus};
@@ -71,10 +72,10 @@ void exact_part(const Settings& settings) {
         const std::size_t side = m <= 8 ? 4 : 5;
         const kpbs::Problem p{baton::bench::paper_random_matrix(rng, side, side, m, m, 20), k, 1.0};
         const double start = cpu_seconds();
-        const kpbs::ExactResult exact = kpbs::solve_exact(p, {.time_limit_seconds = settings.time_limit});
+        const kpbs_exact::ExactResult exact = kpbs_exact::solve_exact(p, {.time_limit_seconds = settings.time_limit});
         solve_seconds += cpu_seconds() - start;
         checked_cost(p, exact.schedule);
-        if (exact.status != kpbs::ExactStatus::optimal) {
+        if (exact.status != kpbs_exact::ExactStatus::optimal) {
           ++limited;
           gap_sum += exact.gap();
           continue;
@@ -134,7 +135,8 @@ void section8_part(const Settings& settings) {
             1e6 * seconds[a] / settings.samples, seconds[a] / seconds[kOggp]);
       }
       std::fflush(stdout);
-      const double oggp_mean = ratio_sum[kOggp] / settings.samples - 1, plus_mean = ratio_sum[kPlus] / settings.samples - 1;
+      const double oggp_mean = ratio_sum[kOggp] / settings.samples - 1,
+                   plus_mean = ratio_sum[kPlus] / settings.samples - 1;
       if (oggp_mean > 0) {
         cut_mean_sum += 1 - plus_mean / oggp_mean;
         cut_max_sum += 1 - (ratio_max[kPlus] - 1) / (ratio_max[kOggp] - 1);
@@ -151,7 +153,8 @@ void section8_part(const Settings& settings) {
         "\"oggp_mean_excess_over_all_k\":%.5f,\"oggp_plus_mean_excess_over_all_k\":%.5f,"
         "\"oggp_worst\":%.5f,\"oggp_plus_worst\":%.5f}\n",
         weight_name, points, points ? cut_mean_sum / points : 0.0, points ? cut_max_sum / points : 0.0,
-        oggp_excess > 0 ? 1 - plus_excess / oggp_excess : 0.0, oggp_excess / 20, plus_excess / 20, oggp_worst, plus_worst);
+        oggp_excess > 0 ? 1 - plus_excess / oggp_excess : 0.0, oggp_excess / 20, plus_excess / 20, oggp_worst,
+        plus_worst);
     std::fflush(stdout);
   }
 }

@@ -9,9 +9,9 @@
 // One JSON object per (weights, k, algorithm). The paper used 100,000 graphs per point;
 // the default here is 1000 (--quick: 100).
 #include "bench/kpbs_random.h"
-#include "coordinator/schedule/redistribution/algorithms.h"
-#include "coordinator/schedule/redistribution/lower_bound.h"
-#include "coordinator/schedule/redistribution/validator.h"
+#include "coordinator/schedule/kpbs/algorithms.h"
+#include "coordinator/schedule/kpbs/lower_bound.h"
+#include "coordinator/schedule/kpbs/validator.h"
 
 #include <algorithm>
 #include <chrono>
@@ -42,8 +42,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const kpbs::Algorithm algorithms[] = {kpbs::Algorithm::ggp, kpbs::Algorithm::oggp,
-                                        kpbs::Algorithm::heuristic_weights,
+  const kpbs::Algorithm algorithms[] = {kpbs::Algorithm::ggp, kpbs::Algorithm::oggp, kpbs::Algorithm::heuristic_weights,
                                         kpbs::Algorithm::heuristic_degrees};
   const std::pair<const char*, long> weights[] = {{"small", 20}, {"large", 100000}};
   std::size_t invalid_total = 0;
@@ -75,9 +74,9 @@ int main(int argc, char** argv) {
             "{\"bench\":\"kpbs_quality\",\"weights\":\"%s\",\"k\":%d,\"algorithm\":\"%s\",\"samples\":%d,"
             "\"ratio_mean\":%.5f,\"ratio_max\":%.5f,\"steps_mean\":%.2f,\"steps_max\":%zu,"
             "\"eta_steps_mean\":%.2f,\"plan_us_mean\":%.1f,\"invalid\":%zu}\n",
-            weight_name, k, std::string(kpbs::name(algorithms[a])).c_str(), samples,
-            tally[a].ratio_sum / samples, tally[a].ratio_max, tally[a].steps_sum / samples,
-            tally[a].steps_max, eta_steps / samples, 1e6 * tally[a].seconds / samples, tally[a].invalid);
+            weight_name, k, std::string(kpbs::name(algorithms[a])).c_str(), samples, tally[a].ratio_sum / samples,
+            tally[a].ratio_max, tally[a].steps_sum / samples, tally[a].steps_max, eta_steps / samples,
+            1e6 * tally[a].seconds / samples, tally[a].invalid);
       }
       std::fflush(stdout);
     }

@@ -2,7 +2,7 @@
 // then the edges, then the weights, each uniformly at random.
 #pragma once
 
-#include "coordinator/schedule/redistribution/problem.h"
+#include "coordinator/schedule/kpbs/problem.h"
 
 #include <algorithm>
 #include <numeric>
@@ -12,8 +12,7 @@
 namespace baton::bench {
 
 inline schedule::kpbs::Matrix paper_random_matrix(std::mt19937_64& rng, std::size_t n1, std::size_t n2,
-                                                  std::size_t min_edges, std::size_t max_edges,
-                                                  long max_weight) {
+                                                  std::size_t min_edges, std::size_t max_edges, long max_weight) {
   std::uniform_int_distribution<std::size_t> edge_count(min_edges, max_edges);
   std::uniform_int_distribution<long> weight(1, max_weight);
   std::vector<std::size_t> cells(n1 * n2);

@@ -9,15 +9,15 @@
 // that passes --scratch-limit seconds (default 600) is reported as "timed_out" with the
 // steps it managed; the speed-up printed then is a lower bound.
 #include "bench/kpbs_random.h"
-#include "coordinator/schedule/redistribution/ggp.h"
-#include "coordinator/schedule/redistribution/oggp.h"
-#include "coordinator/schedule/redistribution/validator.h"
+#include "coordinator/schedule/kpbs/ggp.h"
+#include "coordinator/schedule/kpbs/oggp.h"
+#include "coordinator/schedule/kpbs/validator.h"
 
 #include <chrono>
-#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -58,19 +58,21 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::vector<Instance> instances{{"dense 50x50", 50, 0}, {"dense 100x100", 100, 0},
-                                  {"dense 200x200", 200, 0}};
+  std::vector<Instance> instances{{"dense 50x50", 50, 0}, {"dense 100x100", 100, 0}, {"dense 200x200", 200, 0}};
   if (!quick) {
     instances.push_back({"dense 400x400", 400, 0});
     instances.push_back({"sparse 1000x1000", 1000, 10000});
   }
   std::mt19937_64 rng(2026);
-  struct Fit { double sx = 0, sy = 0, sxx = 0, sxy = 0; int n = 0; };
+  struct Fit {
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int n = 0;
+  };
   Fit fits[2];
   for (const Instance& inst : instances) {
     const std::size_t m = inst.edges ? inst.edges : inst.n * inst.n;
-    kpbs::Problem p{baton::bench::paper_random_matrix(rng, inst.n, inst.n, m, m, 100000),
-                    static_cast<int>(inst.n / 2), 1.0};
+    kpbs::Problem p{baton::bench::paper_random_matrix(rng, inst.n, inst.n, m, m, 100000), static_cast<int>(inst.n / 2),
+                    1.0};
     for (int algo = 0; algo < 2; ++algo) {
       const char* algo_name = algo == 0 ? "ggp" : "oggp";
       double incremental_time = 0;
@@ -107,8 +109,8 @@ int main(int argc, char** argv) {
         std::printf(
             "{\"bench\":\"kpbs_speed\",\"instance\":\"%s\",\"edges\":%zu,\"k\":%d,\"algorithm\":\"%s\","
             "\"variant\":\"%s\",\"cpu_seconds\":%.6f,\"wall_seconds\":%.6f,\"steps\":%zu,\"valid\":%s,\"timed_out\":%s%s}\n",
-            inst.name.c_str(), m, p.k, algo_name, incremental ? "incremental" : "from-scratch", t, wall,
-            steps, valid ? "true" : "false", timed_out ? "true" : "false",
+            inst.name.c_str(), m, p.k, algo_name, incremental ? "incremental" : "from-scratch", t, wall, steps,
+            valid ? "true" : "false", timed_out ? "true" : "false",
             incremental ? ""
                         : (std::string(",\"speedup\":") + std::to_string(t / incremental_time) +
                            (timed_out ? ",\"speedup_is_lower_bound\":true" : ""))
@@ -120,9 +122,10 @@ int main(int argc, char** argv) {
   for (int algo = 0; algo < 2; ++algo) {
     const Fit& f = fits[algo];
     const double slope = (f.n * f.sxy - f.sx * f.sy) / (f.n * f.sxx - f.sx * f.sx);
-    std::printf("{\"bench\":\"kpbs_speed_growth\",\"algorithm\":\"%s\",\"variant\":\"incremental\","
-                "\"family\":\"dense\",\"time_exponent_in_edges\":%.3f}\n",
-                algo == 0 ? "ggp" : "oggp", slope);
+    std::printf(
+        "{\"bench\":\"kpbs_speed_growth\",\"algorithm\":\"%s\",\"variant\":\"incremental\","
+        "\"family\":\"dense\",\"time_exponent_in_edges\":%.3f}\n",
+        algo == 0 ? "ggp" : "oggp", slope);
   }
   return 0;
 }

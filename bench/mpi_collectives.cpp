@@ -177,10 +177,11 @@ int main(int argc, char** argv) {
     seconds.push_back(slowest);
   }
   if (rank == 0) {
-    std::printf("{\"impl\": \"openmpi\", \"op\": \"%s\", \"bytes\": %llu, \"dtype\": \"%s\", \"reduce\": \"%s\", "
-                "\"nodes\": %d, \"root\": %d, \"correct\": %s, \"median_seconds\": %.6f, \"seconds\": [",
-                o.op.c_str(), static_cast<unsigned long long>(o.bytes), o.dtype.c_str(), o.reduce.c_str(), ranks, o.root,
-                all_correct ? "true" : "false", baton::bench::median(seconds));
+    std::printf(
+        "{\"impl\": \"openmpi\", \"op\": \"%s\", \"bytes\": %llu, \"dtype\": \"%s\", \"reduce\": \"%s\", "
+        "\"nodes\": %d, \"root\": %d, \"correct\": %s, \"median_seconds\": %.6f, \"seconds\": [",
+        o.op.c_str(), static_cast<unsigned long long>(o.bytes), o.dtype.c_str(), o.reduce.c_str(), ranks, o.root,
+        all_correct ? "true" : "false", baton::bench::median(seconds));
     for (std::size_t i = 0; i < seconds.size(); ++i) std::printf("%s%.6f", i ? ", " : "", seconds[i]);
     std::printf("]}\n");
   }

@@ -44,12 +44,8 @@ using Clock = std::chrono::steady_clock;
 enum class Network { fast, slow, mixed };
 enum class Lengths { small, large, mixed };
 
-const char* network_name(Network n) {
-  return n == Network::fast ? "fast" : n == Network::slow ? "slow" : "mixed";
-}
-const char* lengths_name(Lengths l) {
-  return l == Lengths::small ? "small" : l == Lengths::large ? "large" : "mixed";
-}
+const char* network_name(Network n) { return n == Network::fast ? "fast" : n == Network::slow ? "slow" : "mixed"; }
+const char* lengths_name(Lengths l) { return l == Lengths::small ? "small" : l == Lengths::large ? "large" : "mixed"; }
 
 constexpr double kFastLink = 8.0 / 1e9;    // s/byte at 1 Gbit/s
 constexpr double kSlowLink = 8.0 / 155e6;  // s/byte at 155 Mbit/s
@@ -66,8 +62,8 @@ double uniform(std::mt19937_64& rng, double lo, double hi) {
 bm::Problem section7_platform(std::mt19937_64& rng, std::size_t nodes, Network network) {
   bm::Problem p;
   for (std::size_t i = 0; i < nodes; ++i) {
-    p.nodes.push_back({uniform(rng, 80e-6, 400e-6), uniform(rng, 1e-10, 1e-8),
-                       uniform(rng, 80e-6, 400e-6), uniform(rng, 1e-10, 1e-8)});
+    p.nodes.push_back({uniform(rng, 80e-6, 400e-6), uniform(rng, 1e-10, 1e-8), uniform(rng, 80e-6, 400e-6),
+                       uniform(rng, 1e-10, 1e-8)});
   }
   p.link_per_byte = bm::uniform_links(nodes, 0);
   for (std::size_t i = 0; i < nodes; ++i) {
@@ -103,8 +99,8 @@ bm::Problem all_to_all(std::mt19937_64& rng, std::size_t nodes, Network network,
 
 // Section 7.3: `sources` distinct random sources, each with a random destination set
 // (every other node with probability 1/2, at least one).
-bm::Problem multiple_multicast(std::mt19937_64& rng, std::size_t nodes, std::size_t sources,
-                               Network network, Lengths lengths) {
+bm::Problem multiple_multicast(std::mt19937_64& rng, std::size_t nodes, std::size_t sources, Network network,
+                               Lengths lengths) {
   bm::Problem p = section7_platform(rng, nodes, network);
   std::vector<bm::NodeId> order(nodes);
   for (bm::NodeId i = 0; i < nodes; ++i) order[i] = i;
@@ -144,8 +140,8 @@ const std::vector<std::string>& algorithms() {
 // Plans every problem with every algorithm, validates, and prints one line per algorithm.
 // `target` marks the patterns of the paper's 2.5x claim (Sections 7.2 and 7.3: all-to-all
 // and multiple multicast, not single broadcast).
-void completion_point(const std::vector<bm::Problem>& problems, const std::string& fields,
-                      std::size_t nodes, bool target, Totals& totals) {
+void completion_point(const std::vector<bm::Problem>& problems, const std::string& fields, std::size_t nodes,
+                      bool target, Totals& totals) {
   std::vector<Stats> stats(algorithms().size());
   for (const bm::Problem& p : problems) {
     const double bound = bm::earliest_reach_lower_bound(p);
@@ -178,10 +174,10 @@ void completion_point(const std::vector<bm::Problem>& problems, const std::strin
   for (std::size_t a = 0; a < algorithms().size(); ++a) {
     const Stats& s = stats[a];
     const double n = s.runs;
-    std::printf("{%s,\"algorithm\":\"%s\",\"runs\":%d,\"completion_mean_s\":%.6g,"
-                "\"lower_bound_mean_s\":%.6g,\"ratio_mean\":%.4f,\"ratio_max\":%.4f}\n",
-                fields.c_str(), algorithms()[a].c_str(), s.runs, s.completion / n, s.bound / n,
-                s.ratio / n, s.worst_ratio);
+    std::printf(
+        "{%s,\"algorithm\":\"%s\",\"runs\":%d,\"completion_mean_s\":%.6g,"
+        "\"lower_bound_mean_s\":%.6g,\"ratio_mean\":%.4f,\"ratio_max\":%.4f}\n",
+        fields.c_str(), algorithms()[a].c_str(), s.runs, s.completion / n, s.bound / n, s.ratio / n, s.worst_ratio);
     if (algorithms()[a] == "wrp" && nodes == 64 && target) {
       totals.wrp_worst_mean_ratio_64 = std::max(totals.wrp_worst_mean_ratio_64, s.ratio / n);
     }
@@ -189,8 +185,7 @@ void completion_point(const std::vector<bm::Problem>& problems, const std::strin
   std::fflush(stdout);
 }
 
-std::string fields(const char* experiment, std::size_t nodes, std::size_t sources, Network network,
-                   Lengths lengths) {
+std::string fields(const char* experiment, std::size_t nodes, std::size_t sources, Network network, Lengths lengths) {
   char buffer[200];
   std::snprintf(buffer, sizeof buffer,
                 "\"experiment\":\"%s\",\"nodes\":%zu,\"sources\":%zu,\"network\":\"%s\",\"messages\":\"%s\"",
@@ -200,8 +195,8 @@ std::string fields(const char* experiment, std::size_t nodes, std::size_t source
 
 // Section 7.1 / Figure 6: single broadcast from every node in turn.
 void broadcast_experiment(const Options& o, std::mt19937_64& rng, Totals& totals) {
-  const std::vector<std::size_t> sizes = o.quick ? std::vector<std::size_t>{8, 16, 32}
-                                                 : std::vector<std::size_t>{8, 16, 32, 64};
+  const std::vector<std::size_t> sizes =
+      o.quick ? std::vector<std::size_t>{8, 16, 32} : std::vector<std::size_t>{8, 16, 32, 64};
   const int configs = o.quick ? 2 : 5;
   for (std::size_t n : sizes) {
     std::vector<bm::Problem> problems;
@@ -213,15 +208,14 @@ void broadcast_experiment(const Options& o, std::mt19937_64& rng, Totals& totals
         problems.push_back(std::move(p));
       }
     }
-    completion_point(problems, fields("broadcast", n, 1, Network::mixed, Lengths::mixed), n, false,
-                     totals);
+    completion_point(problems, fields("broadcast", n, 1, Network::mixed, Lengths::mixed), n, false, totals);
   }
 }
 
 // Section 7.2 / Figures 7 and 8: all-to-all broadcast, fast and slow networks.
 void all_to_all_experiment(const Options& o, std::mt19937_64& rng, Totals& totals) {
-  const std::vector<std::size_t> sizes = o.quick ? std::vector<std::size_t>{8, 16, 32}
-                                                 : std::vector<std::size_t>{8, 16, 32, 64};
+  const std::vector<std::size_t> sizes =
+      o.quick ? std::vector<std::size_t>{8, 16, 32} : std::vector<std::size_t>{8, 16, 32, 64};
   const int configs = o.quick ? 2 : 6;
   for (Network network : {Network::fast, Network::slow}) {
     for (Lengths lengths : {Lengths::small, Lengths::large}) {
@@ -237,8 +231,8 @@ void all_to_all_experiment(const Options& o, std::mt19937_64& rng, Totals& total
 // Section 7.3 / Figures 9-12: multiple multicast on 64 nodes.
 void multiple_experiment(const Options& o, std::mt19937_64& rng, Totals& totals) {
   const std::size_t n = o.quick ? 32 : 64;
-  const std::vector<std::size_t> source_counts = o.quick ? std::vector<std::size_t>{8, 32}
-                                                         : std::vector<std::size_t>{8, 16, 32, 64};
+  const std::vector<std::size_t> source_counts =
+      o.quick ? std::vector<std::size_t>{8, 32} : std::vector<std::size_t>{8, 16, 32, 64};
   const int configs = o.quick ? 2 : 6;
   for (Network network : {Network::fast, Network::slow}) {
     for (Lengths lengths : {Lengths::small, Lengths::large, Lengths::mixed}) {
@@ -330,10 +324,9 @@ double paper_exponent(const std::string& algorithm, std::size_t from, std::size_
 }
 
 // Tables 1 and 2 and the exponents.
-void scheduling_time_experiment(const Options& o, std::mt19937_64& rng, double& wr_exponent,
-                                double& ecf_exponent) {
-  const std::vector<std::size_t> sizes = o.quick ? std::vector<std::size_t>{8, 16, 24, 32}
-                                                 : std::vector<std::size_t>{8, 16, 24, 32, 40, 48, 56, 64};
+void scheduling_time_experiment(const Options& o, std::mt19937_64& rng, double& wr_exponent, double& ecf_exponent) {
+  const std::vector<std::size_t> sizes =
+      o.quick ? std::vector<std::size_t>{8, 16, 24, 32} : std::vector<std::size_t>{8, 16, 24, 32, 40, 48, 56, 64};
   const int instances = o.quick ? 1 : 2;
   // The fit starts at 24 nodes (16 in --quick): smaller schedules take microseconds, and
   // the paper's 16-node entries are rounded to 1 µs.
@@ -345,9 +338,10 @@ void scheduling_time_experiment(const Options& o, std::mt19937_64& rng, double& 
     for (int c = 0; c < instances; ++c) problems.push_back(all_to_all(rng, n, Network::mixed, Lengths::small));
     for (const std::string& a : algorithms()) {
       const double us = scheduling_microseconds(problems, a);
-      std::printf("{\"experiment\":\"scheduling-time\",\"pattern\":\"all-to-all\",\"nodes\":%zu,"
-                  "\"sources\":%zu,\"algorithm\":\"%s\",\"microseconds\":%.4g}\n",
-                  n, n, a.c_str(), us);
+      std::printf(
+          "{\"experiment\":\"scheduling-time\",\"pattern\":\"all-to-all\",\"nodes\":%zu,"
+          "\"sources\":%zu,\"algorithm\":\"%s\",\"microseconds\":%.4g}\n",
+          n, n, a.c_str(), us);
       if (n >= from) measured[a].push_back(us);
     }
     if (n >= from) fit_nodes.push_back(static_cast<double>(n));
@@ -357,26 +351,27 @@ void scheduling_time_experiment(const Options& o, std::mt19937_64& rng, double& 
   for (const std::string& a : algorithms()) {
     const double ours = loglog_slope(fit_nodes, measured[a]);
     const double paper = paper_exponent(a, from, to);
-    std::printf("{\"experiment\":\"exponent\",\"pattern\":\"all-to-all\",\"algorithm\":\"%s\","
-                "\"fit_nodes\":\"%zu-%zu\",\"measured\":%.2f,\"paper_table1\":%.2f}\n",
-                a.c_str(), from, to, ours, paper);
+    std::printf(
+        "{\"experiment\":\"exponent\",\"pattern\":\"all-to-all\",\"algorithm\":\"%s\","
+        "\"fit_nodes\":\"%zu-%zu\",\"measured\":%.2f,\"paper_table1\":%.2f}\n",
+        a.c_str(), from, to, ours, paper);
     if (a == "wr") wr_exponent = ours;
     if (a == "ecf") ecf_exponent = ours;
   }
 
   const std::size_t n = o.quick ? 32 : 64;
   const std::vector<std::size_t> source_counts =
-      o.quick ? std::vector<std::size_t>{4, 8, 16, 32}
-              : std::vector<std::size_t>{4, 8, 16, 24, 32, 48, 56, 64};
+      o.quick ? std::vector<std::size_t>{4, 8, 16, 32} : std::vector<std::size_t>{4, 8, 16, 24, 32, 48, 56, 64};
   for (std::size_t sources : source_counts) {
     std::vector<bm::Problem> problems;
     for (int c = 0; c < instances; ++c) {
       problems.push_back(multiple_multicast(rng, n, sources, Network::mixed, Lengths::small));
     }
     for (const std::string& a : algorithms()) {
-      std::printf("{\"experiment\":\"scheduling-time\",\"pattern\":\"multiple\",\"nodes\":%zu,"
-                  "\"sources\":%zu,\"algorithm\":\"%s\",\"microseconds\":%.4g}\n",
-                  n, sources, a.c_str(), scheduling_microseconds(problems, a));
+      std::printf(
+          "{\"experiment\":\"scheduling-time\",\"pattern\":\"multiple\",\"nodes\":%zu,"
+          "\"sources\":%zu,\"algorithm\":\"%s\",\"microseconds\":%.4g}\n",
+          n, sources, a.c_str(), scheduling_microseconds(problems, a));
     }
     std::fflush(stdout);
   }
@@ -408,27 +403,30 @@ int main(int argc, char** argv) {
   all_to_all_experiment(options, rng, totals);
   multiple_experiment(options, rng, totals);
   for (const auto& [base, counts] : totals.preemptive_later) {
-    std::printf("{\"experiment\":\"preemption\",\"base\":\"%s\",\"preemptive\":\"%sp\","
-                "\"preemptive_later\":%d,\"runs\":%d}\n",
-                base.c_str(), base.c_str(), counts.first, counts.second);
+    std::printf(
+        "{\"experiment\":\"preemption\",\"base\":\"%s\",\"preemptive\":\"%sp\","
+        "\"preemptive_later\":%d,\"runs\":%d}\n",
+        base.c_str(), base.c_str(), counts.first, counts.second);
   }
   double wr_exponent = 0;
   double ecf_exponent = 0;
   scheduling_time_experiment(options, rng, wr_exponent, ecf_exponent);
   if (!options.quick) {
-    std::printf("{\"experiment\":\"target\",\"claim\":\"WRP within 2.5x the lower bound at 64 nodes "
-                "(all-to-all and multiple multicast)\","
-                "\"worst_mean_ratio\":%.3f,\"worst_instance_ratio\":%.3f,\"holds\":%s}\n",
-                totals.wrp_worst_mean_ratio_64, totals.wrp_worst_ratio_64,
-                totals.wrp_worst_mean_ratio_64 <= 2.5 ? "true" : "false");
+    std::printf(
+        "{\"experiment\":\"target\",\"claim\":\"WRP within 2.5x the lower bound at 64 nodes "
+        "(all-to-all and multiple multicast)\","
+        "\"worst_mean_ratio\":%.3f,\"worst_instance_ratio\":%.3f,\"holds\":%s}\n",
+        totals.wrp_worst_mean_ratio_64, totals.wrp_worst_ratio_64,
+        totals.wrp_worst_mean_ratio_64 <= 2.5 ? "true" : "false");
   }
-  std::printf("{\"experiment\":\"target\",\"claim\":\"WR scheduling time O(N^3), ECF O(N^4)\","
-              "\"wr_exponent\":%.2f,\"ecf_exponent\":%.2f}\n",
-              wr_exponent, ecf_exponent);
-  std::printf("{\"experiment\":\"summary\",\"quick\":%s,\"seed\":%llu,\"schedules\":%ld,"
-              "\"invalid\":%ld,\"seconds\":%.1f}\n",
-              options.quick ? "true" : "false", static_cast<unsigned long long>(options.seed),
-              totals.schedules, totals.invalid,
-              std::chrono::duration<double>(Clock::now() - start).count());
+  std::printf(
+      "{\"experiment\":\"target\",\"claim\":\"WR scheduling time O(N^3), ECF O(N^4)\","
+      "\"wr_exponent\":%.2f,\"ecf_exponent\":%.2f}\n",
+      wr_exponent, ecf_exponent);
+  std::printf(
+      "{\"experiment\":\"summary\",\"quick\":%s,\"seed\":%llu,\"schedules\":%ld,"
+      "\"invalid\":%ld,\"seconds\":%.1f}\n",
+      options.quick ? "true" : "false", static_cast<unsigned long long>(options.seed), totals.schedules, totals.invalid,
+      std::chrono::duration<double>(Clock::now() - start).count());
   return totals.invalid == 0 ? 0 : 1;
 }

@@ -69,12 +69,9 @@ constexpr std::array<std::pair<red::DpVariant, const char*>, 3> kVariants{{
 
 int paper_value(red::DpVariant variant, std::size_t f, std::size_t s) {
   switch (variant) {
-    case red::DpVariant::naive:
-      return static_cast<int>(f * s / 2);
-    case red::DpVariant::binary_search:
-      return kTable3[s / 10][f / 10];
-    case red::DpVariant::pruned:
-      return kTable4[s / 10][f / 10];
+    case red::DpVariant::naive: return static_cast<int>(f * s / 2);
+    case red::DpVariant::binary_search: return kTable3[s / 10][f / 10];
+    case red::DpVariant::pruned: return kTable4[s / 10][f / 10];
   }
   return -1;
 }
@@ -89,8 +86,7 @@ void run(double slow_time, std::size_t size, bool print_cells) {
       for (std::size_t f = 0; f <= size; f += 10) {
         for (std::size_t s = 0; s <= size; s += 10) {
           std::printf("cell,%s,%g,%zu,%zu,%llu,%d\n", name, slow_time, f, s,
-                      static_cast<unsigned long long>(table.cell(f, s).lookups),
-                      paper_value(variant, f, s));
+                      static_cast<unsigned long long>(table.cell(f, s).lookups), paper_value(variant, f, s));
         }
       }
     }

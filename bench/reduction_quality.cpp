@@ -58,9 +58,8 @@ double checked_makespan(const red::Problem& problem, const red::Schedule& schedu
 
 void print(int classes, const std::string& speeds, std::size_t nodes, const Tally& t) {
   const double solved = std::max(t.solved, 1);
-  std::printf("%d,%s,%zu,%d,%d,%.6f,%.6f,%.6f,%.6f,%.4f\n", classes, speeds.c_str(), nodes,
-              t.trials, t.solved, t.snf_sum / solved, t.snf_max, t.binomial_sum / solved,
-              t.binomial_max, t.snf_optimal / solved);
+  std::printf("%d,%s,%zu,%d,%d,%.6f,%.6f,%.6f,%.6f,%.4f\n", classes, speeds.c_str(), nodes, t.trials, t.solved,
+              t.snf_sum / solved, t.snf_max, t.binomial_sum / solved, t.binomial_max, t.snf_optimal / solved);
   std::fflush(stdout);
 }
 
@@ -80,9 +79,9 @@ red::Problem random_two_class_cluster(std::mt19937_64& rng, std::size_t n, doubl
 }
 
 void two_classes(const Options& options) {
-  const std::vector<std::size_t> sizes =
-      options.quick ? std::vector<std::size_t>{8, 9, 16, 17}
-                    : std::vector<std::size_t>{8, 9, 16, 17, 32, 33, 64, 65, 128, 129, 256};
+  const std::vector<std::size_t> sizes = options.quick
+                                             ? std::vector<std::size_t>{8, 9, 16, 17}
+                                             : std::vector<std::size_t>{8, 9, 16, 17, 32, 33, 64, 65, 128, 129, 256};
   const int trials = options.quick ? 5 : 30;
   for (double ratio : {1.25, 1.5, 1.75, 2.0, 3.0}) {
     for (std::size_t n : sizes) {
@@ -92,8 +91,7 @@ void two_classes(const Options& options) {
         const red::Problem problem = random_two_class_cluster(rng, n, ratio);
         ++tally.trials;
         const red::DpResult optimum = red::two_class_dp(problem);
-        tally.add(checked_makespan(problem, red::snf(problem)),
-                  checked_makespan(problem, red::binomial_tree(problem)),
+        tally.add(checked_makespan(problem, red::snf(problem)), checked_makespan(problem, red::binomial_tree(problem)),
                   checked_makespan(problem, optimum.schedule));
       }
       char speeds[32];
@@ -104,8 +102,8 @@ void two_classes(const Options& options) {
 }
 
 void three_classes(const Options& options) {
-  const std::vector<std::size_t> sizes = options.quick ? std::vector<std::size_t>{8, 9, 12}
-                                                       : std::vector<std::size_t>{8, 9, 12, 16, 17};
+  const std::vector<std::size_t> sizes =
+      options.quick ? std::vector<std::size_t>{8, 9, 12} : std::vector<std::size_t>{8, 9, 12, 16, 17};
   const int trials = options.quick ? 4 : 20;
   const auto cap = std::chrono::duration<double>(options.quick ? 0.5 : 3.0);
   for (std::size_t n : sizes) {
@@ -117,11 +115,10 @@ void three_classes(const Options& options) {
       ++tally.trials;
       const auto deadline = std::chrono::steady_clock::now() + cap;
       const red::SearchResult optimum = red::guided_search(
-          problem, {.max_nodes = 0,
-                    .stop_requested = [&] { return std::chrono::steady_clock::now() > deadline; }});
+          problem, {.max_nodes = 0, .stop_requested = [&] { return std::chrono::steady_clock::now() > deadline; }});
       if (!optimum.complete) continue;
-      tally.add(checked_makespan(problem, red::snf(problem)),
-                checked_makespan(problem, red::binomial_tree(problem)), optimum.makespan);
+      tally.add(checked_makespan(problem, red::snf(problem)), checked_makespan(problem, red::binomial_tree(problem)),
+                optimum.makespan);
     }
     print(3, "random", n, tally);
   }
@@ -140,8 +137,9 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::printf("classes,speeds,nodes,trials,solved,snf_over_opt_mean,snf_over_opt_max,"
-              "binomial_over_opt_mean,binomial_over_opt_max,snf_optimal_share\n");
+  std::printf(
+      "classes,speeds,nodes,trials,solved,snf_over_opt_mean,snf_over_opt_max,"
+      "binomial_over_opt_mean,binomial_over_opt_max,snf_optimal_share\n");
   two_classes(options);
   three_classes(options);
   return 0;

@@ -33,9 +33,8 @@ struct PaperRow {
 };
 // Table 1: N, the two search ratios (%) and the search-time ratio.
 const std::map<std::size_t, PaperRow> kTable1{
-    {10, {7852, 6.049, 71.854, 25}},      {11, {21544, 3.825, 71.157, 34}},
-    {12, {55243, 3.894, 71.262, 48}},     {13, {163186, 2.277, 70.728, 54}},
-    {14, {440848, 2.247, 70.485, 68}},    {15, {1141417, 1.301, 70.524, 113}},
+    {10, {7852, 6.049, 71.854, 25}},     {11, {21544, 3.825, 71.157, 34}},  {12, {55243, 3.894, 71.262, 48}},
+    {13, {163186, 2.277, 70.728, 54}},   {14, {440848, 2.247, 70.485, 68}}, {15, {1141417, 1.301, 70.524, 113}},
     {16, {3824647, 1.221, 70.174, 118}},
 };
 
@@ -49,9 +48,9 @@ Timed timed(Search search, const red::Problem& problem, double cap_seconds) {
   const auto start = std::chrono::steady_clock::now();
   const auto deadline = start + std::chrono::duration<double>(cap_seconds);
   Timed t;
-  t.result = search(problem, red::SearchOptions{
-                                 .max_nodes = 0,
-                                 .stop_requested = [&] { return std::chrono::steady_clock::now() > deadline; }});
+  t.result = search(problem, red::SearchOptions{.max_nodes = 0, .stop_requested = [&] {
+                                                  return std::chrono::steady_clock::now() > deadline;
+                                                }});
   t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return t;
 }
@@ -74,10 +73,11 @@ int main(int argc, char** argv) {
   }
   const std::size_t last = quick ? 12 : 16;
   const int clusters = quick ? 3 : 10;
-  std::printf("senders,clusters,tree_nodes,tree_leaves,guided_visited,guided_expanded,"
-              "guided_ratio_pct,guided_seconds,generic_visited,generic_expanded,generic_ratio_pct,"
-              "generic_seconds,generic_capped,speedup,paper_tree_nodes,paper_guided_ratio_pct,"
-              "paper_generic_ratio_pct,paper_speedup,guided_to_best,generic_to_best\n");
+  std::printf(
+      "senders,clusters,tree_nodes,tree_leaves,guided_visited,guided_expanded,"
+      "guided_ratio_pct,guided_seconds,generic_visited,generic_expanded,generic_ratio_pct,"
+      "generic_seconds,generic_capped,speedup,paper_tree_nodes,paper_guided_ratio_pct,"
+      "paper_generic_ratio_pct,paper_speedup,guided_to_best,generic_to_best\n");
   for (std::size_t senders = 10; senders <= last; ++senders) {
     std::mt19937_64 rng(senders);
     std::uniform_real_distribution<double> speed(1, 10);
@@ -111,10 +111,9 @@ int main(int argc, char** argv) {
     }
     const PaperRow& paper = kTable1.at(senders);
     std::printf("%zu,%d,%.0f,%.0f,%.0f,%.0f,%.3f,%.4f,%.0f,%.0f,%.3f,%.4f,%d,%.1f,%.0f,%.3f,%.3f,%.0f,%.0f,%.0f\n",
-                senders, clusters, tree / clusters, leaves / clusters, gv / clusters, ge / clusters,
-                100 * gv / tree, gs / clusters, nv / clusters, ne / clusters, 100 * nv / tree,
-                ns / clusters, capped, ns / gs, paper.tree_nodes, paper.guided_ratio,
-                paper.generic_ratio, paper.speedup, gb / clusters, nb / clusters);
+                senders, clusters, tree / clusters, leaves / clusters, gv / clusters, ge / clusters, 100 * gv / tree,
+                gs / clusters, nv / clusters, ne / clusters, 100 * nv / tree, ns / clusters, capped, ns / gs,
+                paper.tree_nodes, paper.guided_ratio, paper.generic_ratio, paper.speedup, gb / clusters, nb / clusters);
     std::fflush(stdout);
   }
   return 0;

@@ -12,6 +12,7 @@
 //   {"bench":"step_sync","sync":true,"rounds":3,"seconds":<median>,"sync_seconds":<median>,"mib_per_s":<median>}
 //   {"bench":"step_sync_ratio","what":"sync/nosync seconds","value":<median ratio>}
 #include "bench/median.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -167,8 +168,20 @@ int main(int argc, char** argv) {
         b.data->set_runner(&receiver);
         bp::StepReport sent, received;
         int done = 0;
-        asio::co_spawn(io, [&]() -> bt::Task<void> { received = co_await receiver.run(0, std::chrono::minutes(10)); ++done; }, asio::detached);
-        asio::co_spawn(io, [&]() -> bt::Task<void> { sent = co_await sender.run(0, std::chrono::minutes(10)); ++done; }, asio::detached);
+        asio::co_spawn(
+            io,
+            [&]() -> bt::Task<void> {
+              received = co_await receiver.run(0, std::chrono::minutes(10));
+              ++done;
+            },
+            asio::detached);
+        asio::co_spawn(
+            io,
+            [&]() -> bt::Task<void> {
+              sent = co_await sender.run(0, std::chrono::minutes(10));
+              ++done;
+            },
+            asio::detached);
         while (done < 2) io.run_one();
         b.data->set_runner(nullptr);
         if (!sent.ok() || !received.ok()) {
@@ -191,10 +204,10 @@ int main(int argc, char** argv) {
     }
     if (status == 0) {
       for (const bool sync : {true, false}) {
-        std::printf("{\"bench\":\"step_sync\",\"sync\":%s,\"rounds\":%d,\"seconds\":%.4f,\"sync_seconds\":%.4f,"
-                    "\"mib_per_s\":%.1f}\n",
-                    sync ? "true" : "false", rounds, median(seconds[sync]), median(sync_seconds[sync]),
-                    median(rates[sync]));
+        std::printf(
+            "{\"bench\":\"step_sync\",\"sync\":%s,\"rounds\":%d,\"seconds\":%.4f,\"sync_seconds\":%.4f,"
+            "\"mib_per_s\":%.1f}\n",
+            sync ? "true" : "false", rounds, median(seconds[sync]), median(sync_seconds[sync]), median(rates[sync]));
       }
       std::vector<double> ratios;
       for (int r = 0; r < rounds; ++r) ratios.push_back(seconds[1][r] / seconds[0][r]);

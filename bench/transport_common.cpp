@@ -77,28 +77,34 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
 
   Node sending, receiving;
   auto sender = transport::open_context(sending.io().get_executor(), config_for(options.transport, options.context));
-  auto receiver = transport::open_context(receiving.io().get_executor(), config_for(options.transport, options.context));
+  auto receiver =
+      transport::open_context(receiving.io().get_executor(), config_for(options.transport, options.context));
   if (sender.error || receiver.error) {
     result.error = sender.error ? sender.detail : receiver.detail;
     // Contexts must go on their own threads' terms: nothing runs on them yet.
     return result;
   }
-  result.transport_name = sender.context->name();
 
   // Listen and link every flow: connect on the sending thread, accept on the receiving one.
-  auto listening = asio::co_spawn(receiving.io(), [&]() -> Task<transport::Listening> {
-    co_return receiver.context->listen(receiver.context->name() == "tcp" ? "127.0.0.1:0" : "");
-  }, asio::use_future).get();
+  auto listening = asio::co_spawn(
+                       receiving.io(),
+                       [&]() -> Task<transport::Listening> {
+                         co_return receiver.context->listen(receiver.context->name() == "tcp" ? "127.0.0.1:0" : "");
+                       },
+                       asio::use_future)
+                       .get();
   if (listening.error) {
     result.error = listening.detail;
     return result;
   }
-  const std::string address = asio::co_spawn(receiving.io(), [&]() -> Task<std::string> {
-    co_return listening.listener->address();
-  }, asio::use_future).get();
+  const std::string address =
+      asio::co_spawn(
+          receiving.io(), [&]() -> Task<std::string> { co_return listening.listener->address(); }, asio::use_future)
+          .get();
   std::vector<std::unique_ptr<transport::Connection>> sends(options.flows), receives(options.flows);
   for (std::size_t i = 0; i < options.flows; ++i) {
-    auto accepted = asio::co_spawn(receiving.io(), listening.listener->accept(std::chrono::seconds(10)), asio::use_future);
+    auto accepted =
+        asio::co_spawn(receiving.io(), listening.listener->accept(std::chrono::seconds(10)), asio::use_future);
     auto connected = asio::co_spawn(sending.io(), sender.context->connect(address), asio::use_future).get();
     auto got = accepted.get();
     if (connected.error || got.error) {
@@ -108,13 +114,16 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
     sends[i] = std::move(connected.connection);
     receives[i] = std::move(got.connection);
     if (options.authenticated) {
-      const transport::NodeIdentity sending_node{"bench-sender", kBenchSecret}, receiving_node{"bench-receiver", kBenchSecret};
+      const transport::NodeIdentity sending_node{"bench-sender", kBenchSecret},
+          receiving_node{"bench-receiver", kBenchSecret};
       auto receiver_side = asio::co_spawn(
           receiving.io(), transport::authenticate_as_receiver(*receives[i], receiving_node, std::chrono::seconds(10)),
           asio::use_future);
-      const auto sender_side = asio::co_spawn(
-          sending.io(), transport::authenticate_as_sender(*sends[i], sending_node, "bench-receiver", std::chrono::seconds(10)),
-          asio::use_future).get();
+      const auto sender_side = asio::co_spawn(sending.io(),
+                                              transport::authenticate_as_sender(
+                                                  *sends[i], sending_node, "bench-receiver", std::chrono::seconds(10)),
+                                              asio::use_future)
+                                   .get();
       const auto receiver_result = receiver_side.get();
       if (!sender_side.ok() || !receiver_result.ok()) {
         result.error = "authentication: " + (sender_side.ok() ? receiver_result.detail : sender_side.detail);
@@ -128,32 +137,39 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
   result.start = start;
   if (result.error.empty()) {
     for (std::size_t i = 0; i < options.flows; ++i) {
-      outcomes.push_back(asio::co_spawn(receiving.io(), [&, i]() -> Task<std::string> {
-        RecordingSink sink(options.record_arrivals ? &result.arrivals[i] : nullptr);
-        for (std::uint64_t done = 0; done < options.bytes_per_flow;) {
-          const auto report = co_await transport::receive_flow(*receives[i], sink, receiver.context->pool(),
-                                                               {.expected = std::nullopt,
-                                                                .max_range = region_size,
-                                                                .frame_timeout = options.context.frame_timeout});
-          if (!report.ok()) co_return report.describe();
-          done += report.flow.length;
-        }
-        co_return std::string();
-      }, asio::use_future));
-      outcomes.push_back(asio::co_spawn(sending.io(), [&, i]() -> Task<std::string> {
-        transport::SteadyPacer pacer({.rate_bytes_per_second = options.rate_per_flow}, nullptr, start);
-        const transport::SendOptions send{.max_chunk = options.context.pool.buffer_size - transport::frame_header_size,
-                                          .frame_timeout = options.context.frame_timeout};
-        std::uint32_t step = 0;
-        for (std::uint64_t done = 0; done < options.bytes_per_flow; ++step) {
-          const std::uint64_t length = std::min(region_size, options.bytes_per_flow - done);
-          const transport::FlowSpec flow{.job = i, .step = step, .offset = 0, .length = length};
-          const auto report = co_await transport::send_flow(*sends[i], flow, source, pacer, sender.context->pool(), send);
-          if (!report.ok()) co_return report.describe();
-          done += length;
-        }
-        co_return std::string();
-      }, asio::use_future));
+      outcomes.push_back(asio::co_spawn(
+          receiving.io(),
+          [&, i]() -> Task<std::string> {
+            RecordingSink sink(options.record_arrivals ? &result.arrivals[i] : nullptr);
+            for (std::uint64_t done = 0; done < options.bytes_per_flow;) {
+              const auto report = co_await transport::receive_flow(
+                  *receives[i], sink, receiver.context->pool(),
+                  {.expected = std::nullopt, .max_range = region_size, .frame_timeout = options.context.frame_timeout});
+              if (!report.ok()) co_return report.describe();
+              done += report.flow.length;
+            }
+            co_return std::string();
+          },
+          asio::use_future));
+      outcomes.push_back(asio::co_spawn(
+          sending.io(),
+          [&, i]() -> Task<std::string> {
+            transport::SteadyPacer pacer({.rate_bytes_per_second = options.rate_per_flow}, nullptr, start);
+            const transport::SendOptions send{
+                .max_chunk = options.context.pool.buffer_size - transport::frame_header_size,
+                .frame_timeout = options.context.frame_timeout};
+            std::uint32_t step = 0;
+            for (std::uint64_t done = 0; done < options.bytes_per_flow; ++step) {
+              const std::uint64_t length = std::min(region_size, options.bytes_per_flow - done);
+              const transport::FlowSpec flow{.job = i, .step = step, .offset = 0, .length = length};
+              const auto report =
+                  co_await transport::send_flow(*sends[i], flow, source, pacer, sender.context->pool(), send);
+              if (!report.ok()) co_return report.describe();
+              done += length;
+            }
+            co_return std::string();
+          },
+          asio::use_future));
     }
     for (auto& outcome : outcomes) {
       const std::string error = outcome.get();
@@ -165,17 +181,25 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
   result.ok = result.error.empty();
 
   // Tear down on the owning threads.
-  asio::co_spawn(sending.io(), [&]() -> Task<void> {
-    sends.clear();
-    sender.context.reset();
-    co_return;
-  }, asio::use_future).get();
-  asio::co_spawn(receiving.io(), [&]() -> Task<void> {
-    receives.clear();
-    listening.listener.reset();
-    receiver.context.reset();
-    co_return;
-  }, asio::use_future).get();
+  asio::co_spawn(
+      sending.io(),
+      [&]() -> Task<void> {
+        sends.clear();
+        sender.context.reset();
+        co_return;
+      },
+      asio::use_future)
+      .get();
+  asio::co_spawn(
+      receiving.io(),
+      [&]() -> Task<void> {
+        receives.clear();
+        listening.listener.reset();
+        receiver.context.reset();
+        co_return;
+      },
+      asio::use_future)
+      .get();
   return result;
 }
 

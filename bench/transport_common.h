@@ -36,11 +36,10 @@ struct FlowRunOptions {
 struct FlowRunResult {
   bool ok = false;
   std::string error;
-  double seconds = 0;            // first byte sent to last ack received
+  double seconds = 0;  // first byte sent to last ack received
   std::uint64_t bytes = 0;
   std::chrono::steady_clock::time_point start;
   std::vector<std::vector<Arrival>> arrivals;  // per flow, if recorded
-  std::string transport_name;
 };
 
 FlowRunResult run_flows(const FlowRunOptions& options);

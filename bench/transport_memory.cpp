@@ -80,27 +80,31 @@ int run_sender(const Setup& setup, int address_pipe) {
   const auto start = std::chrono::steady_clock::now();
   const PatternSource source;
   for (std::size_t i = 0; i < setup.flows; ++i) {
-    asio::co_spawn(io, [&, i]() -> Task<void> {
-      auto connected = co_await opened.context->connect(address);
-      if (connected.error) {
-        error = connected.detail;
-        co_return;
-      }
-      transport::SteadyPacer unpaced({}, nullptr, start);
-      const transport::SendOptions send{.max_chunk = setup.context.pool.buffer_size - transport::frame_header_size,
-                                        .frame_timeout = setup.context.frame_timeout};
-      std::uint32_t step = 0;
-      for (std::uint64_t done = 0; done < setup.bytes_per_flow; ++step) {
-        const std::uint64_t length = std::min(range, setup.bytes_per_flow - done);
-        const auto r = co_await transport::send_flow(*connected.connection, {.job = i, .step = step, .offset = 0, .length = length},
-                                                     source, unpaced, opened.context->pool(), send);
-        if (!r.ok()) {
-          error = r.describe();
-          co_return;
-        }
-        done += length;
-      }
-    }, asio::detached);
+    asio::co_spawn(
+        io,
+        [&, i]() -> Task<void> {
+          auto connected = co_await opened.context->connect(address);
+          if (connected.error) {
+            error = connected.detail;
+            co_return;
+          }
+          transport::SteadyPacer unpaced({}, nullptr, start);
+          const transport::SendOptions send{.max_chunk = setup.context.pool.buffer_size - transport::frame_header_size,
+                                            .frame_timeout = setup.context.frame_timeout};
+          std::uint32_t step = 0;
+          for (std::uint64_t done = 0; done < setup.bytes_per_flow; ++step) {
+            const std::uint64_t length = std::min(range, setup.bytes_per_flow - done);
+            const auto r = co_await transport::send_flow(*connected.connection,
+                                                         {.job = i, .step = step, .offset = 0, .length = length},
+                                                         source, unpaced, opened.context->pool(), send);
+            if (!r.ok()) {
+              error = r.describe();
+              co_return;
+            }
+            done += length;
+          }
+        },
+        asio::detached);
   }
   io.run();
   report(setup, "sender", error, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -126,28 +130,34 @@ int run_receiver(const Setup& setup, int address_pipe) {
   std::vector<std::unique_ptr<transport::Connection>> connections;
   const auto start = std::chrono::steady_clock::now();
   transport::DiscardSink sink;
-  asio::co_spawn(io, [&]() -> Task<void> {
-    for (std::size_t i = 0; i < setup.flows; ++i) {
-      auto accepted = co_await listening.listener->accept(std::chrono::seconds(30));
-      if (accepted.error) {
-        error = accepted.error.message();
-        co_return;
-      }
-      connections.push_back(std::move(accepted.connection));
-      asio::co_spawn(io, [&, c = connections.back().get()]() -> Task<void> {
-        for (std::uint64_t done = 0; done < setup.bytes_per_flow;) {
-          const auto r = co_await transport::receive_flow(*c, sink, opened.context->pool(),
-                                                          {.expected = std::nullopt, .max_range = range,
-                                                           .frame_timeout = setup.context.frame_timeout});
-          if (!r.ok()) {
-            error = r.describe();
+  asio::co_spawn(
+      io,
+      [&]() -> Task<void> {
+        for (std::size_t i = 0; i < setup.flows; ++i) {
+          auto accepted = co_await listening.listener->accept(std::chrono::seconds(30));
+          if (accepted.error) {
+            error = accepted.error.message();
             co_return;
           }
-          done += r.flow.length;
+          connections.push_back(std::move(accepted.connection));
+          asio::co_spawn(
+              io,
+              [&, c = connections.back().get()]() -> Task<void> {
+                for (std::uint64_t done = 0; done < setup.bytes_per_flow;) {
+                  const auto r = co_await transport::receive_flow(
+                      *c, sink, opened.context->pool(),
+                      {.expected = std::nullopt, .max_range = range, .frame_timeout = setup.context.frame_timeout});
+                  if (!r.ok()) {
+                    error = r.describe();
+                    co_return;
+                  }
+                  done += r.flow.length;
+                }
+              },
+              asio::detached);
         }
-      }, asio::detached);
-    }
-  }, asio::detached);
+      },
+      asio::detached);
   io.run();
   report(setup, "receiver", error, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return error.empty() ? 0 : 1;

@@ -28,7 +28,8 @@ WindowStats one_second_windows(const std::vector<baton::bench::Arrival>& arrival
   using clock = std::chrono::steady_clock;
   WindowStats stats{.windows = 0, .min_rate = 1e300, .max_rate = 0};
   if (arrivals.empty()) return stats;
-  const auto origin = arrivals.front().at + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(skip));
+  const auto origin =
+      arrivals.front().at + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(skip));
   std::vector<clock::time_point> at;
   std::vector<std::uint64_t> cumulative;
   std::uint64_t total = 0;
@@ -88,15 +89,17 @@ int main(int argc, char** argv) {
     paced.record_arrivals = true;
     const auto run = baton::bench::run_flows(paced);
     if (!run.ok) {
-      std::cout << R"({"bench":"pacing","rate":)" << rate << R"(,"error":)" << baton::bench::json_string(run.error) << "}\n";
+      std::cout << R"({"bench":"pacing","rate":)" << rate << R"(,"error":)" << baton::bench::json_string(run.error)
+                << "}\n";
       continue;
     }
     const auto stats = one_second_windows(run.arrivals[0], 0.5);
     const double worst = std::max(std::abs(stats.min_rate - rate), std::abs(stats.max_rate - rate)) / rate;
     std::cout << R"({"bench":"pacing","transport":)" << baton::bench::json_string(transport) << R"(,"rate":)" << rate
               << R"(,"windows":)" << stats.windows << R"(,"min":)" << stats.min_rate << R"(,"max":)" << stats.max_rate
-              << R"(,"worst_error":)" << worst << R"(,"within_2pct":)" << (stats.windows > 0 && worst <= 0.02 ? "true" : "false")
-              << R"(,"average":)" << static_cast<double>(run.bytes) / run.seconds << "}\n";
+              << R"(,"worst_error":)" << worst << R"(,"within_2pct":)"
+              << (stats.windows > 0 && worst <= 0.02 ? "true" : "false") << R"(,"average":)"
+              << static_cast<double>(run.bytes) / run.seconds << "}\n";
     std::cout.flush();
   }
   return 0;

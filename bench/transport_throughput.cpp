@@ -15,8 +15,9 @@
 //   {"bench":"ratio","flows":1,"what":"tcp/iperf3","value":0.87}
 // bench/transport_bench.sh runs it with the other transport benchmarks and draws the chart.
 #include "bench/median.h"
-#include <unistd.h>
+
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <csignal>
 

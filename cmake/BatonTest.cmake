@@ -1,10 +1,16 @@
-# baton_add_test(NAME name SOURCES a.cpp ... [LIBS lib ...] [LABELS label ...] [TIMEOUT seconds])
+# baton_add_test(NAME name SOURCES main.cpp a_test.cpp ... [MODULE module] [LIBS lib ...]
+#                [LABELS label ...] [TIMEOUT seconds])
 # Declares one Boost.Test executable (the shared-library runner, so each suite compiles
-# quickly) and registers it with CTest under the same name.
+# quickly) and registers it with CTest under the same name. Its entry point is the folder's
+# main.cpp; where one folder's suites are different modules, main.cpp takes the module's
+# name from MODULE (BATON_TEST_MODULE).
 function(baton_add_test)
-  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "" "NAME;TIMEOUT;MODULE" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES})
   target_compile_definitions(${T_NAME} PRIVATE BOOST_TEST_DYN_LINK)
+  if(T_MODULE)
+    target_compile_definitions(${T_NAME} PRIVATE BATON_TEST_MODULE=${T_MODULE})
+  endif()
   target_link_libraries(${T_NAME} PRIVATE Boost::unit_test_framework baton::build_flags ${T_LIBS})
   add_test(NAME ${T_NAME} COMMAND ${T_NAME} --log_level=warning --report_level=short)
   if(NOT T_TIMEOUT)

@@ -1,11 +1,15 @@
-# baton_check_headers(NAME target DIRECTORIES dir... LIBS lib...)
-# Compiles every public header under the directories in a translation unit of its own,
-# so a header that forgets an include fails the build (as seastar does).
+# baton_check_headers(NAME target DIRECTORIES dir... [EXCLUDE dir...] LIBS lib...)
+# Compiles every public header under the directories (and their subdirectories, but not
+# those under EXCLUDE) in a translation unit of its own, so a header that forgets an
+# include fails the build (as seastar does).
 function(baton_check_headers)
-  cmake_parse_arguments(H "" "NAME" "DIRECTORIES;LIBS" ${ARGN})
+  cmake_parse_arguments(H "" "NAME" "DIRECTORIES;EXCLUDE;LIBS" ${ARGN})
   set(sources "")
   foreach(dir IN LISTS H_DIRECTORIES)
     file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/${dir}/*.h)
+    foreach(excluded IN LISTS H_EXCLUDE)
+      list(FILTER headers EXCLUDE REGEX "^${excluded}/")
+    endforeach()
     foreach(header IN LISTS headers)
       string(MAKE_C_IDENTIFIER "${header}" id)
       set(source ${CMAKE_CURRENT_BINARY_DIR}/header_check/${id}.cpp)

@@ -37,8 +37,8 @@ class ConfigDirectory {
 inline std::filesystem::path config_file(const std::uint8_t* data, std::size_t size) {
   static const ConfigDirectory dir;
   const std::filesystem::path file = dir.path() / "config.toml";
-  std::ofstream(file, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data),
-                                                                  static_cast<std::streamsize>(size));
+  std::ofstream(file, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   return file;
 }
 

@@ -25,8 +25,8 @@ void check_message(std::string_view payload) {
   if (protocol::type_name(envelope) == "unknown") std::abort();  // decode lets only known types through
   if (protocol::decode(protocol::encode(envelope)).body_case() != envelope.body_case()) std::abort();
   if (envelope.body_case() != protocol::Envelope::kHello) return;
-  const security::Hello hello{.role = envelope.hello().role(), .node_id = envelope.hello().node_id(),
-                              .nonce = envelope.hello().nonce()};
+  const security::Hello hello{
+      .role = envelope.hello().role(), .node_id = envelope.hello().node_id(), .nonce = envelope.hello().nonce()};
   if (!security::check_hello(hello, "agent").empty()) return;
   // A hello the check lets through must key a session without error.
   const security::Hello mine = security::make_hello("coordinator", "coordinator");

@@ -40,8 +40,9 @@ transport::Task<void> receive(transport::Connection& connection, CheckingSink& s
         sink.written_end = announced.offset;
         return transport::ResolvedSink{&sink, {}};
       },
-      pool, transport::ReceiveOptions{.expected = std::nullopt, .max_range = 1 << 20,
-                                      .frame_timeout = std::chrono::milliseconds(1000)});
+      pool,
+      transport::ReceiveOptions{
+          .expected = std::nullopt, .max_range = 1 << 20, .frame_timeout = std::chrono::milliseconds(1000)});
 }
 
 void rethrow(std::exception_ptr error) {

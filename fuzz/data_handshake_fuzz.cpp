@@ -27,7 +27,8 @@ std::optional<security::Hello> parse_hello(std::string_view in) {
   std::string fields[3];
   for (std::string& field : fields) {
     if (in.size() < 2) return std::nullopt;
-    const std::size_t n = (static_cast<std::size_t>(static_cast<unsigned char>(in[0])) << 8) | static_cast<unsigned char>(in[1]);
+    const std::size_t n =
+        (static_cast<std::size_t>(static_cast<unsigned char>(in[0])) << 8) | static_cast<unsigned char>(in[1]);
     if (in.size() - 2 < n) return std::nullopt;
     field = in.substr(2, n);
     in.remove_prefix(2 + n);
@@ -63,7 +64,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       [&](std::uint8_t fixups, transport::FrameHeader& header, std::span<std::byte> payload) {
         const std::string_view text(reinterpret_cast<const char*>(payload.data()), payload.size());
         if (header.kind == transport::FrameKind::hello) theirs = parse_hello(text);
-        if (!(fixups & 2) || header.kind != transport::FrameKind::proof || payload.size() != security::kMacBytes) return;
+        if (!(fixups & 2) || header.kind != transport::FrameKind::proof || payload.size() != security::kMacBytes)
+          return;
         const auto& sent = peer_view->sent();
         if (!theirs || sent.empty()) return;
         const std::optional<security::Hello> mine = parse_hello(sent.front().payload);

@@ -12,10 +12,11 @@
 #include <string_view>
 
 #include "coordinator/batonctl/plan_problems.h"
+#include "coordinator/json/input.h"
 
 namespace baton::fuzz {
 
-inline void plan_from_input(const cli::PlanProblem& problem, const std::uint8_t* data, std::size_t size) {
+inline void plan_from_input(const batonctl::PlanProblem& problem, const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   std::string algorithm = problem.default_algorithm;
   if (const auto newline = text.find('\n'); newline != std::string_view::npos && !text.starts_with('{')) {
@@ -24,8 +25,8 @@ inline void plan_from_input(const cli::PlanProblem& problem, const std::uint8_t*
   }
   if (std::find(problem.algorithms.begin(), problem.algorithms.end(), algorithm) == problem.algorithms.end()) return;
   try {
-    (void)problem.plan(cli::parse_document(text), algorithm, 1);
-  } catch (const cli::InputError&) {
+    (void)problem.plan(json::parse_document(text), algorithm, 1);
+  } catch (const json::InputError&) {
   }
 }
 

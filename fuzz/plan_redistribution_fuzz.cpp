@@ -2,7 +2,7 @@
 #include "fuzz/plan_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const baton::cli::PlanProblem problem = baton::cli::redistribution_plan_problem();
+  static const baton::batonctl::PlanProblem problem = baton::batonctl::redistribution_plan_problem();
   baton::fuzz::plan_from_input(problem, data, size);
   return 0;
 }

@@ -40,7 +40,8 @@ class ScriptedConnection final : public transport::Connection {
  protected:
   transport::Task<std::error_code> do_send(const transport::HeaderBytes& header, std::span<const std::byte> payload,
                                            std::chrono::milliseconds timeout) override;
-  transport::Task<transport::ReceivedFrame> do_receive(transport::Buffer& into, std::chrono::milliseconds timeout) override;
+  transport::Task<transport::ReceivedFrame> do_receive(transport::Buffer& into,
+                                                       std::chrono::milliseconds timeout) override;
   transport::Task<transport::ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) override;
   void close() noexcept override { closed_ = true; }
 

@@ -45,26 +45,46 @@ std::string scripted(std::uint8_t fixups, FrameHeader header, const std::string&
 
 void transport_frame() {
   const std::string reason = "sink refused chunk [0, 4096): outside its region";
-  write("transport_frame", "begin", header_bytes({.kind = FrameKind::begin, .job = 7, .step = 1, .length = 0, .offset = 100,
-                                                   .range_end = 200, .checksum = 0}));
-  write("transport_frame", "data", header_bytes({.kind = FrameKind::data, .job = 7, .step = 1, .length = 5, .offset = 100,
-                                                  .range_end = 200, .checksum = xxh3("hello")}) + "hello");
-  write("transport_frame", "reject", header_bytes({.kind = FrameKind::reject, .job = 7, .step = 1,
-                                                    .length = static_cast<std::uint32_t>(reason.size()), .offset = 100,
-                                                    .range_end = 200, .checksum = xxh3(reason)}) + reason);
-  std::string bad = header_bytes({.kind = FrameKind::ack, .job = 1, .step = 0, .length = 0, .offset = 0, .range_end = 0,
-                                  .checksum = 0});
+  write("transport_frame", "begin",
+        header_bytes({.kind = FrameKind::begin,
+                      .job = 7,
+                      .step = 1,
+                      .length = 0,
+                      .offset = 100,
+                      .range_end = 200,
+                      .checksum = 0}));
+  write("transport_frame", "data",
+        header_bytes({.kind = FrameKind::data,
+                      .job = 7,
+                      .step = 1,
+                      .length = 5,
+                      .offset = 100,
+                      .range_end = 200,
+                      .checksum = xxh3("hello")}) +
+            "hello");
+  write("transport_frame", "reject",
+        header_bytes({.kind = FrameKind::reject,
+                      .job = 7,
+                      .step = 1,
+                      .length = static_cast<std::uint32_t>(reason.size()),
+                      .offset = 100,
+                      .range_end = 200,
+                      .checksum = xxh3(reason)}) +
+            reason);
+  std::string bad = header_bytes(
+      {.kind = FrameKind::ack, .job = 1, .step = 0, .length = 0, .offset = 0, .range_end = 0, .checksum = 0});
   bad[50] = static_cast<char>(bad[50] ^ 1);
   write("transport_frame", "bad-seal", bad);
-  bad = header_bytes({.kind = FrameKind::end, .job = 1, .step = 0, .length = 0, .offset = 0, .range_end = 0, .checksum = 0});
+  bad = header_bytes(
+      {.kind = FrameKind::end, .job = 1, .step = 0, .length = 0, .offset = 0, .range_end = 0, .checksum = 0});
   bad[6] = 9;  // no such kind
   write("transport_frame", "bad-kind", bad);
   write("transport_frame", "short", "BATN\x02");
 }
 
 void data_flow() {
-  const FrameHeader begin{.kind = FrameKind::begin, .job = 7, .step = 1, .length = 0, .offset = 100, .range_end = 110,
-                          .checksum = 0};
+  const FrameHeader begin{
+      .kind = FrameKind::begin, .job = 7, .step = 1, .length = 0, .offset = 100, .range_end = 110, .checksum = 0};
   FrameHeader data = begin;
   data.kind = FrameKind::data;
   FrameHeader end = begin;
@@ -73,8 +93,8 @@ void data_flow() {
   FrameHeader second = data;
   second.offset = 106;
   // Fix-ups: 1 = payload checksum, 2 = range digest on the end frame.
-  write("data_flow", "whole", scripted(0, begin, "") + scripted(1, data, "hello,") + scripted(1, second, "flow") +
-                                  scripted(2, end, ""));
+  write("data_flow", "whole",
+        scripted(0, begin, "") + scripted(1, data, "hello,") + scripted(1, second, "flow") + scripted(2, end, ""));
   FrameHeader empty = begin;
   empty.offset = empty.range_end = 5;
   FrameHeader empty_end = empty;
@@ -99,8 +119,8 @@ std::string hello_payload(const security::Hello& hello) {
 }
 
 void data_handshake() {
-  const FrameHeader hello{.kind = FrameKind::hello, .job = 0, .step = 0, .length = 0, .offset = 0, .range_end = 0,
-                          .checksum = 0};
+  const FrameHeader hello{
+      .kind = FrameKind::hello, .job = 0, .step = 0, .length = 0, .offset = 0, .range_end = 0, .checksum = 0};
   FrameHeader proof = hello;
   proof.kind = FrameKind::proof;
   FrameHeader reject = hello;
@@ -110,12 +130,15 @@ void data_handshake() {
   const std::string from_sender = hello_payload({.role = "sender", .node_id = "sender-1", .nonce = nonce});
   const std::string from_receiver = hello_payload({.role = "receiver", .node_id = "receiver-1", .nonce = nonce});
   // First byte: 0 = the receiver's side under test, 1 = the sender's. Fix-ups: 1 = checksum, 2 = honest proof.
-  write("data_handshake", "receiver-ok", std::string(1, '\0') + scripted(1, hello, from_sender) + scripted(3, proof, mac));
-  write("data_handshake", "sender-ok", std::string(1, '\1') + scripted(1, hello, from_receiver) + scripted(3, proof, mac));
-  write("data_handshake", "wrong-proof", std::string(1, '\0') + scripted(1, hello, from_sender) + scripted(1, proof, mac));
-  write("data_handshake", "wrong-node", std::string(1, '\1') +
-                                            scripted(1, hello, hello_payload({.role = "receiver", .node_id = "other",
-                                                                              .nonce = nonce})));
+  write("data_handshake", "receiver-ok",
+        std::string(1, '\0') + scripted(1, hello, from_sender) + scripted(3, proof, mac));
+  write("data_handshake", "sender-ok",
+        std::string(1, '\1') + scripted(1, hello, from_receiver) + scripted(3, proof, mac));
+  write("data_handshake", "wrong-proof",
+        std::string(1, '\0') + scripted(1, hello, from_sender) + scripted(1, proof, mac));
+  write("data_handshake", "wrong-node",
+        std::string(1, '\1') +
+            scripted(1, hello, hello_payload({.role = "receiver", .node_id = "other", .nonce = nonce})));
   write("data_handshake", "wrong-role", std::string(1, '\0') + scripted(1, hello, from_receiver));
   write("data_handshake", "bad-hello", std::string(1, '\0') + scripted(1, hello, from_sender.substr(0, 9)));
   write("data_handshake", "rejected", std::string(1, '\1') + scripted(1, reject, "no such node"));

@@ -144,10 +144,12 @@ bool Server::process_and_close_socket(socket_t sock) {
   bool served = false;
   if (!admit(peer)) {
     // Said without waiting: a client over its share gets no thread for long.
-    const std::string body = "{\"error\": \"too many connections from " + peer + " (at most " +
-                             std::to_string(kMaxPerAddress) + ")\"}\n";
-    const std::string answer = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
-                               "Connection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    const std::string body =
+        "{\"error\": \"too many connections from " + peer + " (at most " + std::to_string(kMaxPerAddress) + ")\"}\n";
+    const std::string answer =
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+        "Connection: close\r\nContent-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n" + body;
     [[maybe_unused]] const ssize_t sent = ::send(sock, answer.data(), answer.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   } else {
     const std::function<bool()> stopping = [this] { return this->stopping(); };

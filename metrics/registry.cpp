@@ -1,9 +1,9 @@
 #include "metrics/registry.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <stdexcept>
 
 namespace baton::metrics {
@@ -72,7 +72,8 @@ void Registry::declare(const std::string& name, Type type, std::string help, std
 Registry::Family& Registry::family(std::string_view name, Type type) {
   const auto found = families_.find(name);
   if (found == families_.end()) throw std::logic_error("metric '" + std::string(name) + "' was never declared");
-  if (found->second.type != type) throw std::logic_error("metric '" + std::string(name) + "' is not a " + type_name(type));
+  if (found->second.type != type)
+    throw std::logic_error("metric '" + std::string(name) + "' is not a " + type_name(type));
   return found->second;
 }
 
@@ -117,7 +118,8 @@ std::string Registry::render() const {
       std::uint64_t cumulative = 0;
       for (std::size_t b = 0; b < f.buckets.size(); ++b) {
         cumulative += b < s.counts.size() ? s.counts[b] : 0;
-        out += name + "_bucket" + label_set(labels, "le", number(f.buckets[b])) + " " + std::to_string(cumulative) + "\n";
+        out +=
+            name + "_bucket" + label_set(labels, "le", number(f.buckets[b])) + " " + std::to_string(cumulative) + "\n";
       }
       out += name + "_bucket" + label_set(labels, "le", "+Inf") + " " + std::to_string(s.count) + "\n";
       out += name + "_sum" + label_set(labels) + " " + number(s.value) + "\n";

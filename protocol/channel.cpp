@@ -46,7 +46,8 @@ asio::awaitable<void> Channel::send(Envelope envelope, std::chrono::milliseconds
     const std::string next = std::move(outgoing_.front());
     outgoing_.pop_front();
     asio::steady_timer timer(socket_.get_executor(), timeout);
-    auto outcome = co_await (asio::async_write(socket_, asio::buffer(next), use_nothrow) || timer.async_wait(use_nothrow));
+    auto outcome =
+        co_await (asio::async_write(socket_, asio::buffer(next), use_nothrow) || timer.async_wait(use_nothrow));
     std::string failure;
     if (outcome.index() == 1) {
       failure = "sending to " + peer_ + " timed out after " + std::to_string(timeout.count()) + " ms";
@@ -67,7 +68,8 @@ asio::awaitable<Envelope> Channel::receive(std::chrono::milliseconds timeout) {
   asio::steady_timer timer(socket_.get_executor(), timeout);
   for (;;) {
     if (auto payload = decoder_.next()) co_return open(*payload);
-    auto outcome = co_await (socket_.async_read_some(asio::buffer(read_buffer_), use_nothrow) || timer.async_wait(use_nothrow));
+    auto outcome =
+        co_await (socket_.async_read_some(asio::buffer(read_buffer_), use_nothrow) || timer.async_wait(use_nothrow));
     if (outcome.index() == 1) {
       close();
       throw ChannelError(peer_ + " said nothing for " + std::to_string(timeout.count()) + " ms");
@@ -92,7 +94,8 @@ Envelope Channel::open(std::string_view payload) {
   const std::string_view seal = payload.substr(body.size());
   if (!security::equal_in_constant_time(seal, security::view(receive_mac_->next(body)))) {
     close();
-    throw ChannelError(peer_ + " sent a message whose seal does not match this session's key (forged, replayed or altered)");
+    throw ChannelError(peer_ +
+                       " sent a message whose seal does not match this session's key (forged, replayed or altered)");
   }
   return decode(body);
 }

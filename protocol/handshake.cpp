@@ -26,7 +26,8 @@ asio::awaitable<Envelope> expect(Channel& channel, Envelope::BodyCase expected, 
     throw AuthError(channel.peer() + " refused us: " + envelope.refusal().reason());
   }
   if (envelope.body_case() != expected) {
-    const std::string why = "expected " + std::string(name) + " during the handshake, got " + std::string(type_name(envelope));
+    const std::string why =
+        "expected " + std::string(name) + " during the handshake, got " + std::string(type_name(envelope));
     co_await channel.refuse(why);
     throw AuthError(channel.peer() + ": " + why);
   }
@@ -41,10 +42,11 @@ asio::awaitable<void> send_hello(Channel& channel, const security::Hello& hello,
   co_await channel.send(std::move(envelope), left(deadline));
 }
 
-asio::awaitable<security::Hello> receive_hello(Channel& channel, const std::string& peer_role, Clock::time_point deadline) {
+asio::awaitable<security::Hello> receive_hello(Channel& channel, const std::string& peer_role,
+                                               Clock::time_point deadline) {
   const Envelope envelope = co_await expect(channel, Envelope::kHello, "hello", deadline);
-  security::Hello hello{.role = envelope.hello().role(), .node_id = envelope.hello().node_id(),
-                        .nonce = envelope.hello().nonce()};
+  security::Hello hello{
+      .role = envelope.hello().role(), .node_id = envelope.hello().node_id(), .nonce = envelope.hello().nonce()};
   if (const std::string why = security::check_hello(hello, peer_role); !why.empty()) {
     co_await channel.refuse(why);
     throw AuthError(channel.peer() + ": " + why);

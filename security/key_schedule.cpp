@@ -58,10 +58,10 @@ SessionKeys derive_session_keys(std::string_view secret, std::string_view plane,
     if (std::string why = check_hello(*hello, hello->role); !why.empty()) throw std::invalid_argument(why);
   }
   std::string transcript;
-  for (std::string_view field : {std::string_view("baton-handshake-v2"), plane, std::string_view(initiator.role),
-                                 std::string_view(initiator.node_id), std::string_view(initiator.nonce),
-                                 std::string_view(responder.role), std::string_view(responder.node_id),
-                                 std::string_view(responder.nonce)}) {
+  for (std::string_view field :
+       {std::string_view("baton-handshake-v2"), plane, std::string_view(initiator.role),
+        std::string_view(initiator.node_id), std::string_view(initiator.nonce), std::string_view(responder.role),
+        std::string_view(responder.node_id), std::string_view(responder.nonce)}) {
     append_field(transcript, field);
   }
   const std::string th = sha256(transcript);

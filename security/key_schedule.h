@@ -34,8 +34,8 @@ struct Hello {
 };
 
 struct SessionKeys {
-  Mac initiator_finished;           // what the initiator must send
-  Mac responder_finished;           // what the responder must send
+  Mac initiator_finished;              // what the initiator must send
+  Mac responder_finished;              // what the responder must send
   std::string initiator_to_responder;  // traffic MAC key, initiator's messages
   std::string responder_to_initiator;  // traffic MAC key, responder's messages
 };

@@ -18,7 +18,8 @@ MacContext::MacContext(std::string_view key) {
   char digest[] = "SHA256";
   const OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
                                OSSL_PARAM_construct_end()};
-  if (!keyed_ || EVP_MAC_init(keyed_.get(), reinterpret_cast<const unsigned char*>(key.data()), key.size(), params) != 1) {
+  if (!keyed_ ||
+      EVP_MAC_init(keyed_.get(), reinterpret_cast<const unsigned char*>(key.data()), key.size(), params) != 1) {
     throw std::runtime_error("cannot set up HMAC-SHA256");
   }
 }

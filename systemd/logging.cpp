@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace baton::service {
+namespace baton::systemd {
 namespace {
 
 // The pattern flag %* : the message's priority as an sd-daemon prefix (sd-daemon(3)).
@@ -71,4 +71,4 @@ bool set_log_level(const std::string& level) {
   return true;
 }
 
-}  // namespace baton::service
+}  // namespace baton::systemd

@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace baton::service {
+namespace baton::systemd {
 
 // Sets spdlog's default logger named `name` for this process, writing to stderr;
 // `verbose` adds debug lines.
@@ -20,4 +20,4 @@ bool set_log_level(const std::string& level);
 // Whether stderr is connected to the journal (JOURNAL_STREAM matches its device:inode).
 bool stderr_is_journal();
 
-}  // namespace baton::service
+}  // namespace baton::systemd

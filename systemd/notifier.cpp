@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-namespace baton::service {
+namespace baton::systemd {
 
 Notifier::Notifier(asio::any_io_executor executor) : timer_(std::move(executor)) {
   const char* socket = std::getenv("NOTIFY_SOCKET");
@@ -48,8 +48,6 @@ void Notifier::start_watchdog() {
   ping();
 }
 
-void Notifier::stop_watchdog() { timer_.cancel(); }
-
 void Notifier::ping() {
   send("WATCHDOG=1");
   timer_.expires_after(watchdog_ / 2);
@@ -58,4 +56,4 @@ void Notifier::ping() {
   });
 }
 
-}  // namespace baton::service
+}  // namespace baton::systemd

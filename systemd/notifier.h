@@ -12,7 +12,7 @@
 #include <chrono>
 #include <string>
 
-namespace baton::service {
+namespace baton::systemd {
 
 class Notifier {
  public:
@@ -36,7 +36,6 @@ class Notifier {
   // Starts sending WATCHDOG=1 every half interval from the executor: a stuck event loop
   // stops the pings and systemd restarts the daemon. Does nothing without WatchdogSec.
   void start_watchdog();
-  void stop_watchdog();
 
  private:
   void send(const std::string& state);
@@ -49,4 +48,4 @@ class Notifier {
   asio::steady_timer timer_;
 };
 
-}  // namespace baton::service
+}  // namespace baton::systemd

@@ -26,8 +26,8 @@ void put_field(std::string& out, std::string_view field) {
 
 std::optional<std::string> take_field(std::string_view& in) {
   if (in.size() < 2) return std::nullopt;
-  const std::size_t n = (static_cast<std::size_t>(static_cast<unsigned char>(in[0])) << 8) |
-                        static_cast<unsigned char>(in[1]);
+  const std::size_t n =
+      (static_cast<std::size_t>(static_cast<unsigned char>(in[0])) << 8) | static_cast<unsigned char>(in[1]);
   if (in.size() - 2 < n) return std::nullopt;
   std::string field(in.substr(2, n));
   in.remove_prefix(2 + n);
@@ -37,8 +37,13 @@ std::optional<std::string> take_field(std::string_view& in) {
 Task<std::error_code> send_control(Connection& connection, FrameKind kind, std::string_view payload,
                                    Clock::time_point deadline) {
   const auto bytes = std::as_bytes(std::span(payload.data(), payload.size()));
-  const FrameHeader header{.kind = kind, .job = 0, .step = 0, .length = static_cast<std::uint32_t>(bytes.size()),
-                           .offset = 0, .range_end = 0, .checksum = xxh3_64(bytes)};
+  const FrameHeader header{.kind = kind,
+                           .job = 0,
+                           .step = 0,
+                           .length = static_cast<std::uint32_t>(bytes.size()),
+                           .offset = 0,
+                           .range_end = 0,
+                           .checksum = xxh3_64(bytes)};
   co_return co_await connection.send_frame(encode_header(header), bytes, left(deadline));
 }
 
@@ -64,14 +69,15 @@ struct Expected {
 
 Task<Expected> expect(Connection& connection, FrameKind kind, Clock::time_point deadline) {
   const ReceivedFrame frame = co_await connection.receive_control(left(deadline));
-  if (frame.error) co_return Expected{std::nullopt, failure(frame.error, std::string("waiting for ") + to_string(kind))};
+  if (frame.error)
+    co_return Expected{std::nullopt, failure(frame.error, std::string("waiting for ") + to_string(kind))};
   if (frame.header.kind == FrameKind::reject) {
     connection.fail(errc::rejected_by_peer);
     co_return Expected{std::nullopt, failure(errc::rejected_by_peer, detail::reject_reason(frame.payload))};
   }
   if (frame.header.kind != kind || frame.header.checksum != xxh3_64(frame.payload)) {
-    Authentication refused = co_await refuse(
-        connection, std::string("expected a well-formed ") + to_string(kind) + " frame, got " + to_string(frame.header.kind));
+    Authentication refused = co_await refuse(connection, std::string("expected a well-formed ") + to_string(kind) +
+                                                             " frame, got " + to_string(frame.header.kind));
     co_return Expected{std::nullopt, std::move(refused)};
   }
   co_return Expected{std::string(reinterpret_cast<const char*>(frame.payload.data()), frame.payload.size()), {}};
@@ -79,8 +85,8 @@ Task<Expected> expect(Connection& connection, FrameKind kind, Clock::time_point 
 
 Task<std::error_code> send_hello(Connection& connection, const security::Hello& hello, Clock::time_point deadline) {
   std::string payload;
-  for (std::string_view field : {std::string_view(hello.role), std::string_view(hello.node_id),
-                                 std::string_view(hello.nonce)}) {
+  for (std::string_view field :
+       {std::string_view(hello.role), std::string_view(hello.node_id), std::string_view(hello.nonce)}) {
     put_field(payload, field);
   }
   co_return co_await send_control(connection, FrameKind::hello, payload, deadline);
@@ -114,8 +120,8 @@ Task<Authentication> check_proof(Connection& connection, const security::Mac& ex
   Expected got = co_await expect(connection, FrameKind::proof, deadline);
   if (!got.payload) co_return std::move(got.failed);
   if (!security::equal_in_constant_time(*got.payload, security::view(expected))) {
-    co_return co_await refuse(connection, "authentication failed: the proof of node '" + peer +
-                                              "' does not match this cluster's secret");
+    co_return co_await refuse(
+        connection, "authentication failed: the proof of node '" + peer + "' does not match this cluster's secret");
   }
   co_return Authentication{.error = {}, .peer = peer, .detail = {}};
 }
@@ -134,7 +140,8 @@ Task<Authentication> authenticate_as_sender(Connection& connection, NodeIdentity
                                               theirs.hello->node_id + "'");
   }
   const security::SessionKeys keys = security::derive_session_keys(self.secret, "data", mine, *theirs.hello);
-  if (auto error = co_await send_control(connection, FrameKind::proof, security::view(keys.initiator_finished), deadline)) {
+  if (auto error =
+          co_await send_control(connection, FrameKind::proof, security::view(keys.initiator_finished), deadline)) {
     co_return failure(error, "sending proof");
   }
   Authentication proven = co_await check_proof(connection, keys.responder_finished, theirs.hello->node_id, deadline);
@@ -153,7 +160,8 @@ Task<Authentication> authenticate_as_receiver(Connection& connection, NodeIdenti
   // The receiver proves nothing before the sender has (docs/security.md).
   Authentication proven = co_await check_proof(connection, keys.initiator_finished, theirs.hello->node_id, deadline);
   if (!proven.ok()) co_return proven;
-  if (auto error = co_await send_control(connection, FrameKind::proof, security::view(keys.responder_finished), deadline)) {
+  if (auto error =
+          co_await send_control(connection, FrameKind::proof, security::view(keys.responder_finished), deadline)) {
     co_return failure(error, "sending proof");
   }
   connection.protect(keys.responder_to_initiator, keys.initiator_to_responder);

@@ -58,16 +58,13 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
 
 Buffer::~Buffer() { release(); }
 
-void* Buffer::descriptor() const noexcept {
-  return pool_ != nullptr ? pool_->registration().descriptor : nullptr;
-}
+void* Buffer::descriptor() const noexcept { return pool_ != nullptr ? pool_->registration().descriptor : nullptr; }
 
 void Buffer::release() noexcept {
   if (pool_ != nullptr) std::exchange(pool_, nullptr)->give_back(index_);
 }
 
-BufferPool::BufferPool(asio::any_io_executor executor, BufferPoolOptions options,
-                       const RegisterMemory& register_memory)
+BufferPool::BufferPool(asio::any_io_executor executor, BufferPoolOptions options, const RegisterMemory& register_memory)
     : options_(options), memory_(allocate(options), &std::free), executor_(std::move(executor)) {
   if (register_memory) {
     registration_ = register_memory({memory_.get(), options_.buffer_count * options_.buffer_size});

@@ -78,8 +78,7 @@ class Buffer {
 class BufferPool {
  public:
   // Throws std::invalid_argument for a count or size of 0 or above the caps.
-  BufferPool(asio::any_io_executor executor, BufferPoolOptions options,
-             const RegisterMemory& register_memory = {});
+  BufferPool(asio::any_io_executor executor, BufferPoolOptions options, const RegisterMemory& register_memory = {});
   ~BufferPool();
   BufferPool(const BufferPool&) = delete;
   BufferPool& operator=(const BufferPool&) = delete;
@@ -111,8 +110,8 @@ class BufferPool {
   std::unique_ptr<std::byte, void (*)(void*)> memory_;
   MemoryRegistration registration_;
   asio::any_io_executor executor_;
-  std::vector<std::size_t> free_;    // a stack: the last buffer back is the next out
-  std::deque<Waiter*> waiters_;      // suspended acquire() calls, oldest first
+  std::vector<std::size_t> free_;  // a stack: the last buffer back is the next out
+  std::deque<Waiter*> waiters_;    // suspended acquire() calls, oldest first
   std::size_t high_water_ = 0;
   std::size_t waits_ = 0;
 };

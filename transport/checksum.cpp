@@ -48,7 +48,9 @@ RangeChecksum::~RangeChecksum() = default;
 RangeChecksum::RangeChecksum(RangeChecksum&&) noexcept = default;
 RangeChecksum& RangeChecksum::operator=(RangeChecksum&&) noexcept = default;
 
-void RangeChecksum::update(std::span<const std::byte> bytes) noexcept { hash_update(state_->xxh, bytes.data(), bytes.size()); }
+void RangeChecksum::update(std::span<const std::byte> bytes) noexcept {
+  hash_update(state_->xxh, bytes.data(), bytes.size());
+}
 
 std::uint64_t RangeChecksum::value() const noexcept { return XXH3_64bits_digest(state_->xxh); }
 

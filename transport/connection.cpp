@@ -20,9 +20,11 @@ Task<std::error_code> Connection::send_frame(const HeaderBytes& header, std::spa
 }
 
 Task<ReceivedFrame> Connection::receive_frame(Buffer& into, std::chrono::milliseconds timeout) {
-  if (failure_) co_return ReceivedFrame{.error = failure_, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
+  if (failure_)
+    co_return ReceivedFrame{.error = failure_, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
   if (into.bytes().size() < frame_header_size) {
-    co_return ReceivedFrame{.error = make_error_code(errc::oversized_frame), .header = {}, .payload = {}, .payload_checksum = std::nullopt};
+    co_return ReceivedFrame{
+        .error = make_error_code(errc::oversized_frame), .header = {}, .payload = {}, .payload_checksum = std::nullopt};
   }
   ReceivedFrame frame = co_await do_receive(into, timeout);
   if (frame.error) fail(frame.error);
@@ -30,7 +32,8 @@ Task<ReceivedFrame> Connection::receive_frame(Buffer& into, std::chrono::millise
 }
 
 Task<ReceivedFrame> Connection::receive_control(std::chrono::milliseconds timeout) {
-  if (failure_) co_return ReceivedFrame{.error = failure_, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
+  if (failure_)
+    co_return ReceivedFrame{.error = failure_, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
   ReceivedFrame frame = co_await do_receive_control(timeout);
   if (frame.error) fail(frame.error);
   co_return frame;

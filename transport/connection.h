@@ -13,9 +13,9 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <cstddef>
 #include <span>
 #include <string>
 #include <system_error>

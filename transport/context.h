@@ -77,8 +77,7 @@ class Context {
   const asio::any_io_executor& executor() const noexcept { return executor_; }
 
  protected:
-  Context(asio::any_io_executor executor, ContextOptions options)
-      : executor_(std::move(executor)), options_(options) {}
+  Context(asio::any_io_executor executor, ContextOptions options) : executor_(std::move(executor)), options_(options) {}
   // Implementations call this once in their constructor (fabric registers the memory).
   // Throws std::invalid_argument if the pool options are out of range.
   void make_pool(const RegisterMemory& register_memory) {

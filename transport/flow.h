@@ -43,12 +43,12 @@ struct FlowSpec {
 };
 
 struct FlowReport {
-  std::error_code error;     // empty on success
+  std::error_code error;  // empty on success
   std::string peer;
-  FlowSpec flow;             // as far as it was known (a receiver learns it from begin)
+  FlowSpec flow;                     // as far as it was known (a receiver learns it from begin)
   std::uint64_t bytes_verified = 0;  // contiguous bytes from flow.offset verified (and written)
   std::uint64_t checksum = 0;        // XXH3-64 of the range (valid on success)
-  std::string detail;        // what exactly went wrong (e.g. the chunk's range)
+  std::string detail;                // what exactly went wrong (e.g. the chunk's range)
 
   bool ok() const noexcept { return !error; }
   // One line: "flow job 1 step 2 [0, 4096) with 127.0.0.1:4711: <error>: <detail>; 1024 bytes verified"
@@ -72,13 +72,12 @@ struct ReceiveOptions {
 // Streams `flow` from `source` (offsets are the source's) paced by `pacer`. Sources that
 // cannot give a view are read chunk by chunk into buffers from `pool` (each held only while
 // its chunk is read and sent).
-Task<FlowReport> send_flow(Connection& connection, FlowSpec flow, const Source& source,
-                           SteadyPacer& pacer, BufferPool& pool, SendOptions options);
+Task<FlowReport> send_flow(Connection& connection, FlowSpec flow, const Source& source, SteadyPacer& pacer,
+                           BufferPool& pool, SendOptions options);
 
 // Receives one flow into `sink`, each frame into a buffer from `pool` (waiting for one
 // when the pool is empty).
-Task<FlowReport> receive_flow(Connection& connection, Sink& sink, BufferPool& pool,
-                              ReceiveOptions options);
+Task<FlowReport> receive_flow(Connection& connection, Sink& sink, BufferPool& pool, ReceiveOptions options);
 
 // Where an announced flow's bytes go: a sink, or the reason the flow is refused.
 struct ResolvedSink {
@@ -90,7 +89,6 @@ using SinkResolver = std::function<ResolvedSink(const FlowSpec& announced)>;
 // Receives one flow whose sink is chosen once its begin frame has arrived: a receiver
 // serving many planned flows (an agent in a step) picks the destination by job, step and
 // range, and refuses (errc::unexpected_frame) any flow it did not plan.
-Task<FlowReport> receive_flow(Connection& connection, SinkResolver resolve, BufferPool& pool,
-                              ReceiveOptions options);
+Task<FlowReport> receive_flow(Connection& connection, SinkResolver resolve, BufferPool& pool, ReceiveOptions options);
 
 }  // namespace baton::transport

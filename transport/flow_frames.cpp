@@ -6,24 +6,43 @@
 namespace baton::transport::detail {
 
 FrameHeader begin_frame(const FlowSpec& flow) noexcept {
-  return {.kind = FrameKind::begin, .job = flow.job, .step = flow.step, .length = 0,
-          .offset = flow.offset, .range_end = flow.end(), .checksum = 0};
+  return {.kind = FrameKind::begin,
+          .job = flow.job,
+          .step = flow.step,
+          .length = 0,
+          .offset = flow.offset,
+          .range_end = flow.end(),
+          .checksum = 0};
 }
 
 FrameHeader data_frame(const FlowSpec& flow, std::uint64_t offset, std::span<const std::byte> payload) noexcept {
-  return {.kind = FrameKind::data, .job = flow.job, .step = flow.step,
-          .length = static_cast<std::uint32_t>(payload.size()), .offset = offset, .range_end = flow.end(),
+  return {.kind = FrameKind::data,
+          .job = flow.job,
+          .step = flow.step,
+          .length = static_cast<std::uint32_t>(payload.size()),
+          .offset = offset,
+          .range_end = flow.end(),
           .checksum = xxh3_64(payload)};
 }
 
 FrameHeader end_frame(const FlowSpec& flow, std::uint64_t digest) noexcept {
-  return {.kind = FrameKind::end, .job = flow.job, .step = flow.step, .length = 0,
-          .offset = flow.end(), .range_end = flow.end(), .checksum = digest};
+  return {.kind = FrameKind::end,
+          .job = flow.job,
+          .step = flow.step,
+          .length = 0,
+          .offset = flow.end(),
+          .range_end = flow.end(),
+          .checksum = digest};
 }
 
 FrameHeader ack_frame(const FlowSpec& flow, std::uint64_t digest) noexcept {
-  return {.kind = FrameKind::ack, .job = flow.job, .step = flow.step, .length = 0,
-          .offset = flow.end(), .range_end = flow.end(), .checksum = digest};
+  return {.kind = FrameKind::ack,
+          .job = flow.job,
+          .step = flow.step,
+          .length = 0,
+          .offset = flow.end(),
+          .range_end = flow.end(),
+          .checksum = digest};
 }
 
 void RangeDigest::add(std::uint64_t offset, std::uint64_t length, std::uint64_t chunk_checksum) noexcept {
@@ -35,15 +54,18 @@ void RangeDigest::add(std::uint64_t offset, std::uint64_t length, std::uint64_t 
   sum_.update(triple);
 }
 
-Task<void> send_reject(Connection& connection, FlowSpec flow, std::uint64_t verified_end,
-                       std::string reason, std::chrono::milliseconds timeout) {
+Task<void> send_reject(Connection& connection, FlowSpec flow, std::uint64_t verified_end, std::string reason,
+                       std::chrono::milliseconds timeout) {
   const std::string text = reason.substr(0, max_reject_reason);
   const auto payload = std::as_bytes(std::span(text.data(), text.size()));
-  const FrameHeader header{.kind = FrameKind::reject, .job = flow.job, .step = flow.step,
-                           .length = static_cast<std::uint32_t>(payload.size()), .offset = verified_end,
-                           .range_end = flow.end(), .checksum = xxh3_64(payload)};
-  co_await connection.send_frame(encode_header(header), payload,
-                                 std::min(timeout, std::chrono::milliseconds(1000)));
+  const FrameHeader header{.kind = FrameKind::reject,
+                           .job = flow.job,
+                           .step = flow.step,
+                           .length = static_cast<std::uint32_t>(payload.size()),
+                           .offset = verified_end,
+                           .range_end = flow.end(),
+                           .checksum = xxh3_64(payload)};
+  co_await connection.send_frame(encode_header(header), payload, std::min(timeout, std::chrono::milliseconds(1000)));
 }
 
 std::string reject_reason(std::span<const std::byte> payload) {

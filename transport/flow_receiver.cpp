@@ -19,9 +19,12 @@ struct Problem {
 };
 
 Problem check_begin(const FrameHeader& h, const ReceiveOptions& options) {
-  if (h.kind != FrameKind::begin) return {errc::unexpected_frame, std::string("expected begin, got ") + to_string(h.kind)};
-  if (h.length != 0) return {errc::unexpected_frame, "begin frame with a payload of " + std::to_string(h.length) + " bytes"};
-  if (h.range_end < h.offset) return {errc::unexpected_frame, "begin range " + range_text(h.offset, h.range_end) + " ends before it starts"};
+  if (h.kind != FrameKind::begin)
+    return {errc::unexpected_frame, std::string("expected begin, got ") + to_string(h.kind)};
+  if (h.length != 0)
+    return {errc::unexpected_frame, "begin frame with a payload of " + std::to_string(h.length) + " bytes"};
+  if (h.range_end < h.offset)
+    return {errc::unexpected_frame, "begin range " + range_text(h.offset, h.range_end) + " ends before it starts"};
   if (h.range_end - h.offset > options.max_range) {
     return {errc::oversized_frame, "range of " + std::to_string(h.range_end - h.offset) + " bytes above the cap of " +
                                        std::to_string(options.max_range)};
@@ -38,8 +41,9 @@ Problem check_begin(const FrameHeader& h, const ReceiveOptions& options) {
 
 Problem check_in_flow(const FrameHeader& h, const FlowSpec& flow) {
   if (h.job != flow.job || h.step != flow.step || h.range_end != flow.end()) {
-    return {errc::unexpected_frame, std::string(to_string(h.kind)) + " frame for job " + std::to_string(h.job) + " step " +
-                                        std::to_string(h.step) + " ending at " + std::to_string(h.range_end)};
+    return {errc::unexpected_frame, std::string(to_string(h.kind)) + " frame for job " + std::to_string(h.job) +
+                                        " step " + std::to_string(h.step) + " ending at " +
+                                        std::to_string(h.range_end)};
   }
   return {};
 }
@@ -47,7 +51,8 @@ Problem check_in_flow(const FrameHeader& h, const FlowSpec& flow) {
 Problem check_data(const FrameHeader& h, const ReceivedFrame& frame, const FlowSpec& flow, std::uint64_t next) {
   if (h.length == 0 || h.offset != next || h.length > flow.end() - next) {
     return {errc::unexpected_frame, "chunk " + range_text(h.offset, h.offset + h.length) + " where the chunk at " +
-                                        std::to_string(next) + " (range end " + std::to_string(flow.end()) + ") was due"};
+                                        std::to_string(next) + " (range end " + std::to_string(flow.end()) +
+                                        ") was due"};
   }
   const std::uint64_t checksum = frame.payload_checksum ? *frame.payload_checksum : xxh3_64(frame.payload);
   if (checksum != h.checksum) {
@@ -59,13 +64,18 @@ Problem check_data(const FrameHeader& h, const ReceivedFrame& frame, const FlowS
 }  // namespace
 
 Task<FlowReport> receive_flow(Connection& connection, Sink& sink, BufferPool& pool, ReceiveOptions options) {
-  co_return co_await receive_flow(connection, [&sink](const FlowSpec&) { return ResolvedSink{&sink, {}}; }, pool,
-                                  std::move(options));
+  co_return co_await receive_flow(
+      connection,
+      [&sink](const FlowSpec&) {
+        return ResolvedSink{&sink, {}};
+      },
+      pool, std::move(options));
 }
 
 Task<FlowReport> receive_flow(Connection& connection, SinkResolver resolve, BufferPool& pool, ReceiveOptions options) {
   Sink* sink = nullptr;
-  FlowReport report{.error = {}, .peer = connection.peer(), .flow = {}, .bytes_verified = 0, .checksum = 0, .detail = {}};
+  FlowReport report{
+      .error = {}, .peer = connection.peer(), .flow = {}, .bytes_verified = 0, .checksum = 0, .detail = {}};
   bool begun = false;
   std::uint64_t next = 0;
   detail::RangeDigest digest;
@@ -103,7 +113,8 @@ Task<FlowReport> receive_flow(Connection& connection, SinkResolver resolve, Buff
     if (h.kind == FrameKind::data) {
       if ((problem = check_data(h, frame, report.flow, next))) break;
       if (const auto error = sink->write(h.offset, frame.payload)) {
-        problem = {errc::rejected_by_sink, "chunk " + range_text(h.offset, h.offset + h.length) + ": " + error.message()};
+        problem = {errc::rejected_by_sink,
+                   "chunk " + range_text(h.offset, h.offset + h.length) + ": " + error.message()};
         break;
       }
       digest.add(h.offset, h.length, h.checksum);
@@ -133,7 +144,8 @@ Task<FlowReport> receive_flow(Connection& connection, SinkResolver resolve, Buff
       report.detail = detail::reject_reason(frame.payload);
       co_return report;
     } else {
-      problem = {errc::unexpected_frame, std::string("unexpected ") + to_string(h.kind) + " frame in the middle of a flow"};
+      problem = {errc::unexpected_frame,
+                 std::string("unexpected ") + to_string(h.kind) + " frame in the middle of a flow"};
       break;
     }
   }

@@ -6,8 +6,8 @@ namespace baton::transport {
 
 std::string FlowReport::describe() const {
   std::ostringstream out;
-  out << "flow job " << flow.job << " step " << flow.step << " [" << flow.offset << ", " << flow.end()
-      << ") with " << (peer.empty() ? "unknown peer" : peer) << ": ";
+  out << "flow job " << flow.job << " step " << flow.step << " [" << flow.offset << ", " << flow.end() << ") with "
+      << (peer.empty() ? "unknown peer" : peer) << ": ";
   if (ok()) {
     out << "ok, " << bytes_verified << " bytes verified";
   } else {

@@ -45,9 +45,10 @@ FlowReport judge_reply(FlowReport report, Connection& connection, const Received
 
 }  // namespace
 
-Task<FlowReport> send_flow(Connection& connection, FlowSpec flow, const Source& source,
-                           SteadyPacer& pacer, BufferPool& pool, SendOptions options) {
-  FlowReport report{.error = {}, .peer = connection.peer(), .flow = flow, .bytes_verified = 0, .checksum = 0, .detail = {}};
+Task<FlowReport> send_flow(Connection& connection, FlowSpec flow, const Source& source, SteadyPacer& pacer,
+                           BufferPool& pool, SendOptions options) {
+  FlowReport report{
+      .error = {}, .peer = connection.peer(), .flow = flow, .bytes_verified = 0, .checksum = 0, .detail = {}};
   if (flow.offset > source.size() || flow.length > source.size() - flow.offset) {
     report.error = std::make_error_code(std::errc::invalid_argument);
     report.detail = "range outside the source (" + std::to_string(source.size()) + " bytes)";
@@ -56,15 +57,16 @@ Task<FlowReport> send_flow(Connection& connection, FlowSpec flow, const Source& 
   // A paced flow takes a quarter of the burst at a time, so a wake-up that comes up to
   // three quarters of a burst late still finds its tokens kept, not lost to a full bucket.
   const std::uint64_t piece = pacer.paced() ? std::max<std::uint64_t>(pacer.max_piece() / 4, 1) : pacer.max_piece();
-  const std::uint64_t chunk = std::min({options.max_chunk, piece,
-                                        static_cast<std::uint64_t>(pool.buffer_size() - frame_header_size)});
+  const std::uint64_t chunk =
+      std::min({options.max_chunk, piece, static_cast<std::uint64_t>(pool.buffer_size() - frame_header_size)});
   if (chunk == 0) {
     report.error = std::make_error_code(std::errc::invalid_argument);
     report.detail = "chunk size 0 (max_chunk or pool buffer too small)";
     co_return report;
   }
 
-  if (auto error = co_await connection.send_frame(encode_header(detail::begin_frame(flow)), {}, options.frame_timeout)) {
+  if (auto error =
+          co_await connection.send_frame(encode_header(detail::begin_frame(flow)), {}, options.frame_timeout)) {
     co_return failed(std::move(report), connection, error, "sending begin");
   }
 

@@ -52,8 +52,7 @@ HeaderBytes encode_header(const FrameHeader& header) noexcept {
   return out;
 }
 
-std::error_code decode_header(std::span<const std::byte, frame_header_size> bytes,
-                              FrameHeader& out) noexcept {
+std::error_code decode_header(std::span<const std::byte, frame_header_size> bytes, FrameHeader& out) noexcept {
   if (get<std::uint32_t>(bytes, 0) != frame_magic) return errc::bad_magic;
   if (get<std::uint16_t>(bytes, 4) != frame_version) return errc::unsupported_version;
   if (get<std::uint64_t>(bytes, frame_sealed_bytes) != xxh3_64(bytes.first(frame_sealed_bytes))) {

@@ -31,7 +31,7 @@
 namespace baton::transport {
 
 inline constexpr std::uint32_t frame_magic = 0x4E544142;  // "BATN" read as little-endian bytes
-inline constexpr std::uint16_t frame_version = 2;  // 2: authenticated seals, hello and proof
+inline constexpr std::uint16_t frame_version = 2;         // 2: authenticated seals, hello and proof
 inline constexpr std::size_t frame_header_size = 56;
 inline constexpr std::size_t frame_sealed_bytes = 48;  // what the seal covers
 // Cap on a reject frame's reason text.
@@ -57,8 +57,7 @@ using HeaderBytes = std::array<std::byte, frame_header_size>;
 HeaderBytes encode_header(const FrameHeader& header) noexcept;
 
 // Checks an XXH3 seal and decodes the header. On error `out` is unspecified.
-std::error_code decode_header(std::span<const std::byte, frame_header_size> bytes,
-                              FrameHeader& out) noexcept;
+std::error_code decode_header(std::span<const std::byte, frame_header_size> bytes, FrameHeader& out) noexcept;
 
 // Decodes and checks the structure (magic, version, kind) only: for a seal checked
 // elsewhere. On error `out` is unspecified.

@@ -19,8 +19,10 @@ Opened open_fabric(asio::any_io_executor executor, const TransportConfig& config
   return {.context = std::move(made.context), .error = made.error, .detail = std::move(made.detail), .notice = {}};
 #else
   (void)executor;
-  return {.context = nullptr, .error = errc::provider_unavailable,
-          .detail = "libfabric provider '" + config.provider + "' is not available: this build has no libfabric "
+  return {.context = nullptr,
+          .error = errc::provider_unavailable,
+          .detail = "libfabric provider '" + config.provider +
+                    "' is not available: this build has no libfabric "
                     "transport (configure with -DBATON_WITH_FABRIC=ON)",
           .notice = {}};
 #endif
@@ -36,17 +38,23 @@ void announce(const TransportConfig& config, const std::string& notice) {
 
 Opened open_checked(asio::any_io_executor executor, const TransportConfig& config) {
   if (config.kind == "tcp") {
-    return {.context = std::make_unique<tcp::Context>(std::move(executor), config.context), .error = {}, .detail = {},
+    return {.context = std::make_unique<tcp::Context>(std::move(executor), config.context),
+            .error = {},
+            .detail = {},
             .notice = {}};
   }
   if (config.kind != "fabric") {
-    return {.context = nullptr, .error = std::make_error_code(std::errc::invalid_argument),
-            .detail = "transport kind '" + config.kind + "' is neither 'tcp' nor 'fabric'", .notice = {}};
+    return {.context = nullptr,
+            .error = std::make_error_code(std::errc::invalid_argument),
+            .detail = "transport kind '" + config.kind + "' is neither 'tcp' nor 'fabric'",
+            .notice = {}};
   }
   Opened opened = open_fabric(executor, config);
   if (opened.error != errc::provider_unavailable || !config.fall_back_to_tcp) return opened;
-  Opened fallback{.context = std::make_unique<tcp::Context>(std::move(executor), config.context), .error = {},
-                  .detail = {}, .notice = opened.detail + "; falling back to TCP as configured (fall_back_to_tcp)"};
+  Opened fallback{.context = std::make_unique<tcp::Context>(std::move(executor), config.context),
+                  .error = {},
+                  .detail = {},
+                  .notice = opened.detail + "; falling back to TCP as configured (fall_back_to_tcp)"};
   announce(config, fallback.notice);
   return fallback;
 }
@@ -65,7 +73,9 @@ Opened open_context(asio::any_io_executor executor, const TransportConfig& confi
   try {
     return open_checked(std::move(executor), config);
   } catch (const std::invalid_argument& error) {
-    return {.context = nullptr, .error = std::make_error_code(std::errc::invalid_argument), .detail = error.what(),
+    return {.context = nullptr,
+            .error = std::make_error_code(std::errc::invalid_argument),
+            .detail = error.what(),
             .notice = {}};
   }
 }

@@ -18,8 +18,8 @@
 namespace baton::transport {
 
 struct TransportConfig {
-  std::string kind = "tcp";            // "tcp" or "fabric"
-  std::string provider = "tcp;ofi_rxm";  // libfabric provider name, as `fi_info -l` prints it
+  std::string kind = "tcp";               // "tcp" or "fabric"
+  std::string provider = "tcp;ofi_rxm";   // libfabric provider name, as `fi_info -l` prints it
   std::string fabric_node = "127.0.0.1";  // local address the endpoint binds; "" = provider default
   bool fall_back_to_tcp = false;
   ContextOptions context{};

@@ -36,8 +36,7 @@ constexpr std::uint64_t default_burst(std::uint64_t rate_bytes_per_second) noexc
 
 constexpr TokenBucketOptions bucket_options(PacerOptions options) noexcept {
   return {.rate_bytes_per_second = options.rate_bytes_per_second,
-          .burst_bytes = options.burst_bytes != 0 ? options.burst_bytes
-                                                  : default_burst(options.rate_bytes_per_second)};
+          .burst_bytes = options.burst_bytes != 0 ? options.burst_bytes : default_burst(options.rate_bytes_per_second)};
 }
 
 // The aggregate cap of one node, shared by all its flows.

@@ -27,7 +27,8 @@ int open_regular(const std::string& path, int flags, const std::string& purpose)
     const auto error = last_error();
     // A FIFO without a reader or a socket fails with ENXIO: say what is there instead.
     if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
-      throw std::system_error(error, "cannot open " + path + purpose + ": it is " + std::string(file_kind(info.st_mode)));
+      throw std::system_error(error,
+                              "cannot open " + path + purpose + ": it is " + std::string(file_kind(info.st_mode)));
     throw std::system_error(error, "cannot open " + path + purpose);
   }
   std::string why;
@@ -75,9 +76,7 @@ std::error_code MemorySource::read(std::uint64_t offset, std::span<std::byte> in
   return {};
 }
 
-FileSource::FileSource(const std::string& path) : fd_(open_regular(path, O_RDONLY, " for reading")) {
-  take_size(path);
-}
+FileSource::FileSource(const std::string& path) : fd_(open_regular(path, O_RDONLY, " for reading")) { take_size(path); }
 
 FileSource::FileSource(int fd, const std::string& name) : fd_(fd) { take_size(name); }
 

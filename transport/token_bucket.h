@@ -29,12 +29,10 @@ class TokenBucket {
   using duration = typename Clock::duration;
 
   static constexpr std::uint64_t max_rate = 1'000'000'000'000ULL;  // 1 TB/s
-  static constexpr std::uint64_t max_burst = 1ULL << 30;          // 1 GiB
+  static constexpr std::uint64_t max_burst = 1ULL << 30;           // 1 GiB
 
   TokenBucket(TokenBucketOptions options, time_point now)
-      : rate_(options.rate_bytes_per_second),
-        capacity_(options.burst_bytes * units_per_byte),
-        units_(capacity_),
+      : rate_(options.rate_bytes_per_second), capacity_(options.burst_bytes * units_per_byte), units_(capacity_),
         last_(now) {
     if (options.rate_bytes_per_second == 0 || options.rate_bytes_per_second > max_rate) {
       throw std::invalid_argument("token bucket: rate must be in 1..1e12 bytes/s");

@@ -5,7 +5,10 @@
 #include <chrono>
 #include <utility>
 
-namespace baton::cli {
+namespace baton::batonctl {
+
+using json::Json;
+
 namespace {
 
 void configure(httplib::Client& client, const std::string& url, const std::string& token) {
@@ -18,8 +21,7 @@ void configure(httplib::Client& client, const std::string& url, const std::strin
 
 Json answer_of(const httplib::Result& result, const std::string& url) {
   if (!result) {
-    throw ConnectionError("cannot reach the coordinator at " + url + ": " +
-                          httplib::to_string(result.error()));
+    throw ConnectionError("cannot reach the coordinator at " + url + ": " + httplib::to_string(result.error()));
   }
   const int status = result->status;
   Json body = Json::parse(result->body, nullptr, /*allow_exceptions=*/false);
@@ -30,16 +32,14 @@ Json answer_of(const httplib::Result& result, const std::string& url) {
     throw ApiError(status, "the coordinator answered HTTP " + std::to_string(status));
   }
   if (body.is_discarded()) {
-    throw ApiError(status, "the coordinator answered HTTP " + std::to_string(status) +
-                               " with a body that is not JSON");
+    throw ApiError(status, "the coordinator answered HTTP " + std::to_string(status) + " with a body that is not JSON");
   }
   return body;
 }
 
 }  // namespace
 
-ApiClient::ApiClient(std::string url, std::string token)
-    : url_(std::move(url)), token_(std::move(token)) {
+ApiClient::ApiClient(std::string url, std::string token) : url_(std::move(url)), token_(std::move(token)) {
   while (!url_.empty() && url_.back() == '/') url_.pop_back();
 }
 
@@ -55,4 +55,4 @@ Json ApiClient::post(const std::string& path, const Json& body) const {
   return answer_of(client.Post(path, body.dump(), "application/json"), url_);
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

@@ -2,12 +2,12 @@
 // API"). Every call returns the parsed answer or throws one of the typed errors below.
 #pragma once
 
-#include "coordinator/batonctl/json_input.h"
+#include "coordinator/json/input.h"
 
 #include <stdexcept>
 #include <string>
 
-namespace baton::cli {
+namespace baton::batonctl {
 
 // The coordinator answered with an error status; what() is its "error" text.
 class ApiError : public std::runtime_error {
@@ -30,8 +30,8 @@ class ApiClient {
   // url: "http://host:port"; token: sent as "Authorization: Bearer <token>" unless empty.
   ApiClient(std::string url, std::string token);
 
-  Json get(const std::string& path) const;
-  Json post(const std::string& path, const Json& body) const;
+  json::Json get(const std::string& path) const;
+  json::Json post(const std::string& path, const json::Json& body) const;
 
   const std::string& url() const { return url_; }
 
@@ -40,4 +40,4 @@ class ApiClient {
   std::string token_;
 };
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

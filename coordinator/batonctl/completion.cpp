@@ -7,7 +7,7 @@
 #include <set>
 #include <vector>
 
-namespace baton::cli {
+namespace baton::batonctl {
 namespace {
 
 // What the script knows of one command: "/plan/redistribution" → its words.
@@ -25,7 +25,8 @@ std::string joined(const std::vector<std::string>& words) {
   return out;
 }
 
-void walk(const CLI::App& app, const std::string& path, std::vector<Node>& nodes, std::set<std::string>& value_options) {
+void walk(const CLI::App& app, const std::string& path, std::vector<Node>& nodes,
+          std::set<std::string>& value_options) {
   Node node;
   node.path = path;
   for (const CLI::Option* option : app.get_options()) {
@@ -75,9 +76,13 @@ std::string bash_completion(const CLI::App& app) {
       "    word=\"${COMP_WORDS[i]}\"\n"
       "    case \"$word\" in\n"
       "      --coordinator|--token-file) remote+=(\"$word\" \"${COMP_WORDS[i+1]}\"); (( i++ )) ;;\n"
-      "      " + value_pattern + ") (( i++ )) ;;\n"
+      "      " +
+      value_pattern +
+      ") (( i++ )) ;;\n"
       "      -*) ;;\n"
-      "      *) case \"$path/$word\" in " + known_paths + ") path=\"$path/$word\" ;; esac ;;\n"
+      "      *) case \"$path/$word\" in " +
+      known_paths +
+      ") path=\"$path/$word\" ;; esac ;;\n"
       "    esac\n"
       "  done\n"
       "  case \"$prev\" in\n"
@@ -92,7 +97,9 @@ std::string bash_completion(const CLI::App& app) {
   }
   s += "      esac\n"
        "      return ;;\n"
-       "    " + value_pattern + ") return ;;  # free values: a URL, a number\n"
+       "    " +
+       value_pattern +
+       ") return ;;  # free values: a URL, a number\n"
        "  esac\n"
        "  local commands=\"\" options=\"\" positional=\"\"\n"
        "  case \"$path\" in\n";
@@ -133,4 +140,4 @@ void add_completion_command(CLI::App& app, int* exit_code) {
   });
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

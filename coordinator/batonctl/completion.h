@@ -9,7 +9,7 @@
 
 #include <string>
 
-namespace baton::cli {
+namespace baton::batonctl {
 
 // The script for the command tree `app`; defines _batonctl and registers it for batonctl.
 std::string bash_completion(const CLI::App& app);
@@ -17,4 +17,4 @@ std::string bash_completion(const CLI::App& app);
 // Adds `completion SHELL`; it prints the script for the whole application `app`.
 void add_completion_command(CLI::App& app, int* exit_code);
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

@@ -6,8 +6,8 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -16,7 +16,13 @@
 #include <memory>
 #include <thread>
 
-namespace baton::cli {
+namespace baton::batonctl {
+
+using json::InputError;
+using json::Json;
+using json::parse_document;
+using json::read_input;
+
 namespace {
 
 // Options every job subcommand takes.
@@ -35,8 +41,7 @@ ApiClient client_of(const Common& c) {
   std::string token;
   if (!c.token_file.empty()) {
     token = read_input(c.token_file);
-    while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' '))
-      token.pop_back();
+    while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' ')) token.pop_back();
     if (token.empty()) throw InputError(c.token_file + ": the token file is empty");
   } else {
     token = env_or("BATON_API_TOKEN", "");
@@ -62,9 +67,7 @@ int guarded(const std::function<int()>& body) {
 
 std::string job_path(const std::string& id) { return "/v1/jobs/" + id; }
 
-bool terminal(const std::string& state) {
-  return state == "done" || state == "failed" || state == "cancelled";
-}
+bool terminal(const std::string& state) { return state == "done" || state == "failed" || state == "cancelled"; }
 
 std::string text_of(const Json* v) {
   if (v == nullptr) return "";
@@ -130,11 +133,9 @@ CLI::App* add_sub(CLI::App& app, const std::string& name, const std::string& sum
   CLI::App* sub = app.add_subcommand(name, summary);
   sub->footer("Examples:\n" + examples + kExitCodes);
   common->coordinator = env_or("BATON_COORDINATOR", "http://127.0.0.1:7070");
-  sub->add_option("--coordinator", common->coordinator,
-                  "coordinator API URL (env BATON_COORDINATOR)")
+  sub->add_option("--coordinator", common->coordinator, "coordinator API URL (env BATON_COORDINATOR)")
       ->capture_default_str();
-  sub->add_option("--token-file", common->token_file,
-                  "file holding the API token (default: env BATON_API_TOKEN)");
+  sub->add_option("--token-file", common->token_file, "file holding the API token (default: env BATON_API_TOKEN)");
   if (output) {
     sub->add_option("--output,-o", common->output, "table or json")
         ->check(CLI::IsMember({"table", "json"}))
@@ -194,14 +195,12 @@ void add_job_commands(CLI::App& app, int* exit_code) {
   }
   for (const std::string what : {"jobs", "agents"}) {
     auto c = std::make_shared<Common>();
-    CLI::App* sub = add_sub(app, what,
-                            what == "jobs" ? "List the jobs" : "List the agents and their health",
-                            c, true,
-                            what == "jobs"
-                                ? "  batonctl jobs\n"
-                                  "  batonctl jobs -o json | jq -r '.jobs[] | select(.state == \"failed\") | .id'\n"
-                                : "  batonctl agents --coordinator http://10.0.0.1:7070 --token-file ~/.baton/token\n"
-                                  "  batonctl agents -o json | jq '.agents[] | select(.alive | not)'\n");
+    CLI::App* sub =
+        add_sub(app, what, what == "jobs" ? "List the jobs" : "List the agents and their health", c, true,
+                what == "jobs" ? "  batonctl jobs\n"
+                                 "  batonctl jobs -o json | jq -r '.jobs[] | select(.state == \"failed\") | .id'\n"
+                               : "  batonctl agents --coordinator http://10.0.0.1:7070 --token-file ~/.baton/token\n"
+                                 "  batonctl agents -o json | jq '.agents[] | select(.alive | not)'\n");
     sub->callback([=] {
       *exit_code = guarded([&] {
         const Json answer = client_of(*c).get("/v1/" + what);
@@ -227,26 +226,22 @@ void add_job_commands(CLI::App& app, int* exit_code) {
   {
     auto c = std::make_shared<Common>();
     auto id = std::make_shared<std::string>();
-    CLI::App* sub = add_sub(app, "watch",
-                            "Follow a job until it ends, then print its report; exit 0 if done",
-                            c, true,
+    CLI::App* sub = add_sub(app, "watch", "Follow a job until it ends, then print its report; exit 0 if done", c, true,
                             "  batonctl watch 7          # progress line, then the report\n"
                             "  batonctl watch 7 -o json  # the final job as JSON\n");
     sub->add_option("ID", *id, "job id")->required();
-    sub->callback([=] {
-      *exit_code = guarded([&] { return watch(client_of(*c), *id, c->output); });
-    });
+    sub->callback([=] { *exit_code = guarded([&] { return watch(client_of(*c), *id, c->output); }); });
   }
   {
     auto c = std::make_shared<Common>();
     auto id = std::make_shared<std::string>();
     auto svg = std::make_shared<std::string>();
-    CLI::App* sub = add_sub(app, "report",
-                            "Show a job's report: each step and each node, planned against measured", c, true,
-                            "  batonctl report 7                    # tables: steps, then nodes per step\n"
-                            "  batonctl report 7 --svg gantt.svg    # also the Gantt chart, as on the status page\n"
-                            "  batonctl report 7 --svg - > g.svg    # only the chart, on stdout\n"
-                            "  batonctl report 7 -o json            # the report's JSON\n");
+    CLI::App* sub =
+        add_sub(app, "report", "Show a job's report: each step and each node, planned against measured", c, true,
+                "  batonctl report 7                    # tables: steps, then nodes per step\n"
+                "  batonctl report 7 --svg gantt.svg    # also the Gantt chart, as on the status page\n"
+                "  batonctl report 7 --svg - > g.svg    # only the chart, on stdout\n"
+                "  batonctl report 7 -o json            # the report's JSON\n");
     sub->add_option("ID", *id, "job id")->required();
     sub->add_option("--svg", *svg, "write the Gantt chart (plan against measured, per node) to FILE; - for stdout");
     sub->callback([=] {
@@ -278,4 +273,4 @@ void add_job_commands(CLI::App& app, int* exit_code) {
   }
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

@@ -6,10 +6,10 @@
 
 #include <CLI/CLI.hpp>
 
-namespace baton::cli {
+namespace baton::batonctl {
 
 // Adds the job subcommands to the application; the exit code of the command that ran is
 // written to *exit_code.
 void add_job_commands(CLI::App& app, int* exit_code);
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

@@ -6,7 +6,10 @@
 #include <cmath>
 #include <sstream>
 
-namespace baton::cli {
+namespace baton::batonctl {
+
+using json::Json;
+
 namespace {
 
 // Any JSON scalar as a cell; strings without quotes, arrays joined with ",".
@@ -63,13 +66,11 @@ std::vector<std::vector<std::string>> rows_of(const Json& answer, const std::str
 
 }  // namespace
 
-std::string format_table(const std::vector<std::string>& header,
-                         const std::vector<std::vector<std::string>>& rows) {
+std::string format_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> width(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
   for (const auto& row : rows)
-    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
-      width[c] = std::max(width[c], row[c].size());
+    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c) width[c] = std::max(width[c], row[c].size());
   auto line = [&](const std::vector<std::string>& cells) {
     std::string out;
     for (std::size_t c = 0; c < width.size(); ++c) {
@@ -94,17 +95,15 @@ const Json* job_field(const Json& job, const std::string& name) {
 }
 
 std::string jobs_table(const Json& answer) {
-  return format_table({"ID", "STATE", "ALGORITHM", "STEPS", "STEP", "BYTES", "DONE", "SUBMITTED"},
-                      rows_of(answer, "jobs",
-                              {"id", "state", "algorithm", "steps", "step", "bytes", "bytes_done",
-                               "submitted"}));
+  return format_table(
+      {"ID", "STATE", "ALGORITHM", "STEPS", "STEP", "BYTES", "DONE", "SUBMITTED"},
+      rows_of(answer, "jobs", {"id", "state", "algorithm", "steps", "step", "bytes", "bytes_done", "submitted"}));
 }
 
 std::string agents_table(const Json& answer) {
   return format_table(
       {"NODE", "ALIVE", "ADDRESSES", "TRANSPORTS", "RATE/S", "HEARTBEAT AGE", "JOB"},
-      rows_of(answer, "agents",
-              {"node", "alive", "addresses", "transports", "rate", "last_heartbeat_age", "job"}));
+      rows_of(answer, "agents", {"node", "alive", "addresses", "transports", "rate", "last_heartbeat_age", "job"}));
 }
 
 std::string job_status_text(const Json& job) {
@@ -146,9 +145,9 @@ std::string report_text(const Json& report) {
   std::vector<std::vector<std::string>> rows;
   if (const Json* steps = member(report, "steps"); steps != nullptr && steps->is_array()) {
     for (const Json& s : *steps) {
-      rows.push_back({cell(member(s, "index")), cell(member(s, "flows")),
-                      bytes_cell(member(s, "bytes")), seconds_cell(member(s, "predicted_seconds")),
-                      seconds_cell(member(s, "measured_seconds")), cell(member(s, "attempts"))});
+      rows.push_back({cell(member(s, "index")), cell(member(s, "flows")), bytes_cell(member(s, "bytes")),
+                      seconds_cell(member(s, "predicted_seconds")), seconds_cell(member(s, "measured_seconds")),
+                      cell(member(s, "attempts"))});
     }
   }
   std::string out;
@@ -164,8 +163,7 @@ std::string report_text(const Json& report) {
   out += "total: measured " + seconds_cell(member(report, "measured_seconds")) + " s, predicted " +
          seconds_cell(member(report, "predicted_seconds")) + " s, lower bound " +
          seconds_cell(member(report, "lower_bound_seconds")) + " s, measured/predicted " +
-         (have_measured && have_predicted && predicted > 0 ? report::fixed(measured / predicted, 2) : "-") +
-         '\n';
+         (have_measured && have_predicted && predicted > 0 ? report::fixed(measured / predicted, 2) : "-") + '\n';
   return out;
 }
 
@@ -188,4 +186,4 @@ std::string nodes_table(const Json& report) {
                       rows);
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

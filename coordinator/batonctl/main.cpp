@@ -25,9 +25,9 @@ int main(int argc, char** argv) {
       "Exit status: 0 success; 1 the job failed or was cancelled, the coordinator answered\n"
       "an error, or an internal error; 2 bad input or usage; 3 cannot reach the coordinator.");
   int exit_code = 0;
-  baton::cli::add_plan_command(app, &exit_code);
-  baton::cli::add_job_commands(app, &exit_code);
-  baton::cli::add_completion_command(app, &exit_code);
+  baton::batonctl::add_plan_command(app, &exit_code);
+  baton::batonctl::add_job_commands(app, &exit_code);
+  baton::batonctl::add_completion_command(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -9,10 +9,20 @@
 #include <string>
 #include <vector>
 
-namespace baton::cli {
+namespace baton::batonctl {
+
+using json::element_path;
+using json::InputError;
+using json::Json;
+using json::member_path;
+using json::require_array;
+using json::require_integer;
+using json::require_member;
+using json::require_object;
+
 namespace {
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 
 // Limits of one plan. Planning is linear, so these bound the memory of the JSON documents
 // (input and output) rather than planning time.
@@ -22,20 +32,18 @@ constexpr std::size_t kMaxMessages = 1'000'000;
 constexpr std::size_t kMaxDestinationsInAll = 4'000'000;
 
 std::string out_of_range(std::int64_t processor, std::size_t processors) {
-  return ": processor " + std::to_string(processor) + " is out of range (processors: " +
-         std::to_string(processors) + ")";
+  return ": processor " + std::to_string(processor) + " is out of range (processors: " + std::to_string(processors) +
+         ")";
 }
 
 // Reads messages[index]; `named_at[q]` holds (message, position) of the last mention of q,
 // to report a duplicate destination by position.
 bm::Message read_message(const Json& value, std::size_t index, std::size_t processors,
-                         std::vector<std::pair<std::size_t, std::size_t>>& named_at,
-                         std::size_t& destinations_so_far) {
+                         std::vector<std::pair<std::size_t, std::size_t>>& named_at, std::size_t& destinations_so_far) {
   const std::string path = element_path("messages", index);
   require_object(value, path, {"source", "destinations"});
   const std::string source_path = member_path(path, "source");
-  const std::int64_t source =
-      require_integer(require_member(value, path, "source"), source_path, 0, kMaxProcessors);
+  const std::int64_t source = require_integer(require_member(value, path, "source"), source_path, 0, kMaxProcessors);
   if (static_cast<std::size_t>(source) >= processors) {
     throw InputError(source_path + out_of_range(source, processors));
   }
@@ -43,12 +51,11 @@ bm::Message read_message(const Json& value, std::size_t index, std::size_t proce
 
   const std::string list_path = member_path(path, "destinations");
   // A message nobody needs would occupy a send slot for nothing: at least one destination.
-  const Json& list = require_array(require_member(value, path, "destinations"), list_path, 1,
-                                   processors - 1);
+  const Json& list = require_array(require_member(value, path, "destinations"), list_path, 1, processors - 1);
   destinations_so_far += list.size();
   if (destinations_so_far > kMaxDestinationsInAll) {
-    throw InputError(list_path + ": the messages name more than " +
-                     std::to_string(kMaxDestinationsInAll) + " destinations in all (the limit)");
+    throw InputError(list_path + ": the messages name more than " + std::to_string(kMaxDestinationsInAll) +
+                     " destinations in all (the limit)");
   }
   for (std::size_t k = 0; k < list.size(); ++k) {
     const std::string at = element_path(list_path, k);
@@ -60,8 +67,7 @@ bm::Message read_message(const Json& value, std::size_t index, std::size_t proce
     }
     auto& [last_message, last_position] = named_at[static_cast<std::size_t>(q)];
     if (last_message == index) {
-      throw InputError(at + ": processor " + std::to_string(q) + " repeats " +
-                       element_path(list_path, last_position));
+      throw InputError(at + ": processor " + std::to_string(q) + " repeats " + element_path(list_path, last_position));
     }
     last_message = index;
     last_position = k;
@@ -75,16 +81,15 @@ bm::Problem read_problem(const Json& input) {
   bm::Problem problem;
   problem.processors = static_cast<std::size_t>(
       require_integer(require_member(input, "", "processors"), "processors", 1, kMaxProcessors));
-  problem.buffers = static_cast<std::size_t>(
-      require_integer(require_member(input, "", "buffers"), "buffers", 1, kMaxBuffers));
+  problem.buffers =
+      static_cast<std::size_t>(require_integer(require_member(input, "", "buffers"), "buffers", 1, kMaxBuffers));
   const Json& messages = require_array(require_member(input, "", "messages"), "messages", 0, kMaxMessages);
   constexpr std::size_t nobody = static_cast<std::size_t>(-1);
   std::vector<std::pair<std::size_t, std::size_t>> named_at(problem.processors, {nobody, 0});
   std::size_t destinations_so_far = 0;
   problem.messages.reserve(messages.size());
   for (std::size_t m = 0; m < messages.size(); ++m) {
-    problem.messages.push_back(
-        read_message(messages[m], m, problem.processors, named_at, destinations_so_far));
+    problem.messages.push_back(read_message(messages[m], m, problem.processors, named_at, destinations_so_far));
   }
   return problem;
 }
@@ -92,9 +97,7 @@ bm::Problem read_problem(const Json& input) {
 Json sends_json(const bm::Schedule& schedule) {
   Json sends = Json::array();
   for (const bm::Send& send : schedule.sends) {
-    sends.push_back({{"message", send.message},
-                     {"round", send.round},
-                     {"destinations", send.destinations}});
+    sends.push_back({{"message", send.message}, {"round", send.round}, {"destinations", send.destinations}});
   }
   return sends;
 }
@@ -109,9 +112,8 @@ Json plan_buffered_multicast(const Json& input, const std::string& algorithm_nam
   }
   const std::size_t d = bm::degree(problem);
   // Theorems 3.1 and 3.3 promise these; a longer plan is a bug, not a bad input.
-  const std::uint64_t promised = algorithm_name == "coloring"
-                                     ? bm::coloring_round_bound(d, problem.buffers)
-                                     : bm::round_bound(d, problem.buffers);
+  const std::uint64_t promised =
+      algorithm_name == "coloring" ? bm::coloring_round_bound(d, problem.buffers) : bm::round_bound(d, problem.buffers);
   if (check.rounds > promised) {
     throw std::logic_error("the " + algorithm_name + " plan takes " + std::to_string(check.rounds) +
                            " rounds, more than its theorem's " + std::to_string(promised));
@@ -157,4 +159,4 @@ PlanProblem buffered_multicast_plan_problem() {
   return p;
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

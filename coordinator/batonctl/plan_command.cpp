@@ -7,15 +7,20 @@
 #include <memory>
 #include <ostream>
 
-namespace baton::cli {
+namespace baton::batonctl {
+
+using json::InputError;
+using json::Json;
+using json::parse_document;
+using json::read_input;
 
 std::vector<PlanProblem> plan_problems() {
-  return {redistribution_plan_problem(), reduction_plan_problem(), allreduce_plan_problem(),
-          multicast_plan_problem(), buffered_multicast_plan_problem()};
+  return {redistribution_plan_problem(), reduction_plan_problem(), allreduce_plan_problem(), multicast_plan_problem(),
+          buffered_multicast_plan_problem()};
 }
 
-int run_plan(const PlanProblem& problem, const std::string& file, const std::string& algorithm,
-             std::uint64_t seed, std::ostream& out, std::ostream& err) {
+int run_plan(const PlanProblem& problem, const std::string& file, const std::string& algorithm, std::uint64_t seed,
+             std::ostream& out, std::ostream& err) {
   Json result;
   try {
     const Json input = parse_document(read_input(file));
@@ -29,8 +34,8 @@ int run_plan(const PlanProblem& problem, const std::string& file, const std::str
 }
 
 void add_plan_command(CLI::App& app, int* exit_code) {
-  CLI::App* plan = app.add_subcommand(
-      "plan", "Compute a schedule offline: read a problem as JSON, print the plan as JSON");
+  CLI::App* plan =
+      app.add_subcommand("plan", "Compute a schedule offline: read a problem as JSON, print the plan as JSON");
   plan->require_subcommand(1);
   plan->footer(
       "FILE is a path, or - for standard input. Exit status: 0 on success, 2 for bad input\n"
@@ -57,4 +62,4 @@ void add_plan_command(CLI::App& app, int* exit_code) {
   }
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

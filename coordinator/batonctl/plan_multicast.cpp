@@ -11,7 +11,18 @@
 #include <string>
 #include <vector>
 
-namespace baton::cli {
+namespace baton::batonctl {
+
+using json::element_path;
+using json::InputError;
+using json::Json;
+using json::member_path;
+using json::require_array;
+using json::require_integer;
+using json::require_member;
+using json::require_number;
+using json::require_object;
+
 namespace {
 
 namespace mc = baton::schedule::multicast;
@@ -23,8 +34,8 @@ constexpr std::int64_t kMaxNodes = 256;
 constexpr std::size_t kMaxMulticasts = 4096;
 constexpr std::size_t kMaxDeliveries = 8192;
 constexpr std::int64_t kMaxBytes = std::int64_t{1} << 53;  // exact in a double
-constexpr double kMaxFixed = 3600;                          // seconds
-constexpr double kMaxPerByte = 1;                           // seconds per byte
+constexpr double kMaxFixed = 3600;                         // seconds
+constexpr double kMaxPerByte = 1;                          // seconds per byte
 
 std::string out_of_range(std::int64_t node, std::size_t nodes) {
   return ": node " + std::to_string(node) + " is out of range (nodes: " + std::to_string(nodes) + ")";
@@ -55,8 +66,7 @@ std::vector<std::vector<double>> read_links(const Json& value, std::size_t n) {
     const std::string row_path = element_path(path, i);
     const Json& row = value[i];
     if (!row.is_array() || row.size() != n) {
-      throw InputError(row_path + ": must be an array of " + std::to_string(n) +
-                       " numbers (one per node)");
+      throw InputError(row_path + ": must be an array of " + std::to_string(n) + " numbers (one per node)");
     }
     for (std::size_t j = 0; j < n; ++j) {
       links[i][j] = require_number(row[j], element_path(row_path, j), 0, kMaxPerByte);
@@ -65,21 +75,20 @@ std::vector<std::vector<double>> read_links(const Json& value, std::size_t n) {
   return links;
 }
 
-mc::Multicast read_multicast(const Json& value, const std::string& path, std::size_t n,
-                             std::size_t& deliveries) {
+mc::Multicast read_multicast(const Json& value, const std::string& path, std::size_t n, std::size_t& deliveries) {
   require_object(value, path, {"source", "bytes", "destinations"});
   const std::string source_path = member_path(path, "source");
   const std::int64_t source = require_integer(require_member(value, path, "source"), source_path, 0, kMaxNodes);
   if (static_cast<std::size_t>(source) >= n) throw InputError(source_path + out_of_range(source, n));
   mc::Multicast m{.source = static_cast<mc::NodeId>(source),
-                  .bytes = static_cast<std::uint64_t>(require_integer(
-                      require_member(value, path, "bytes"), member_path(path, "bytes"), 0, kMaxBytes)),
+                  .bytes = static_cast<std::uint64_t>(
+                      require_integer(require_member(value, path, "bytes"), member_path(path, "bytes"), 0, kMaxBytes)),
                   .destinations = {}};
   const std::string list_path = member_path(path, "destinations");
   // More than n - 1 entries must repeat a node, name the source or leave the range: the
   // element checks below say which.
-  const Json& list = require_array(require_member(value, path, "destinations"), list_path, 0,
-                                   static_cast<std::size_t>(kMaxNodes));
+  const Json& list =
+      require_array(require_member(value, path, "destinations"), list_path, 0, static_cast<std::size_t>(kMaxNodes));
   deliveries += list.size();
   if (deliveries > kMaxDeliveries) {
     throw InputError(list_path + ": the multicasts name more than " + std::to_string(kMaxDeliveries) +
@@ -106,8 +115,8 @@ mc::Multicast read_multicast(const Json& value, const std::string& path, std::si
 mc::Problem read_problem(const Json& input) {
   require_object(input, "", {"nodes", "link_per_byte", "multicasts"});
   mc::Problem problem;
-  const Json& nodes = require_array(require_member(input, "", "nodes"), "nodes", 1,
-                                    static_cast<std::size_t>(kMaxNodes));
+  const Json& nodes =
+      require_array(require_member(input, "", "nodes"), "nodes", 1, static_cast<std::size_t>(kMaxNodes));
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     problem.nodes.push_back(read_node(nodes[i], element_path("nodes", i)));
   }
@@ -199,4 +208,4 @@ PlanProblem multicast_plan_problem() {
   return p;
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

@@ -3,12 +3,12 @@
 
 #include "coordinator/batonctl/plan_command.h"
 
-namespace baton::cli {
+namespace baton::batonctl {
 
-PlanProblem redistribution_plan_problem();  // plan_redistribution.cpp
-PlanProblem reduction_plan_problem();       // plan_reduction.cpp
-PlanProblem allreduce_plan_problem();       // plan_reduction.cpp
-PlanProblem multicast_plan_problem();       // plan_multicast.cpp
+PlanProblem redistribution_plan_problem();      // plan_redistribution.cpp
+PlanProblem reduction_plan_problem();           // plan_reduction.cpp
+PlanProblem allreduce_plan_problem();           // plan_reduction.cpp
+PlanProblem multicast_plan_problem();           // plan_multicast.cpp
 PlanProblem buffered_multicast_plan_problem();  // plan_buffered_multicast.cpp
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

@@ -1,16 +1,27 @@
 // `batonctl plan redistribution`: KPBS schedules in docs/formats.md's shapes.
 #include "coordinator/batonctl/plan_problems.h"
-#include "coordinator/schedule/redistribution/algorithms.h"
-#include "coordinator/schedule/redistribution/lower_bound.h"
-#include "coordinator/schedule/redistribution/platform.h"
-#include "coordinator/schedule/redistribution/regular_extension.h"
-#include "coordinator/schedule/redistribution/validator.h"
+#include "coordinator/schedule/kpbs/algorithms.h"
+#include "coordinator/schedule/kpbs/lower_bound.h"
+#include "coordinator/schedule/kpbs/platform.h"
+#include "coordinator/schedule/kpbs/regular_extension.h"
+#include "coordinator/schedule/kpbs/validator.h"
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-namespace baton::cli {
+namespace baton::batonctl {
+
+using json::element_path;
+using json::InputError;
+using json::Json;
+using json::require_array;
+using json::require_integer;
+using json::require_member;
+using json::require_number;
+using json::require_object;
+using json::require_positive;
+
 namespace {
 
 namespace kpbs = baton::schedule::kpbs;
@@ -29,9 +40,8 @@ kpbs::Matrix read_matrix(const Json& value, const std::string& path, bool whole_
     const std::string row_path = element_path(path, i);
     const Json& row = require_array(rows[i], row_path, 1, kMaxNodes);
     if (row.size() != first.size()) {
-      throw InputError(row_path + ": has " + std::to_string(row.size()) + " entries, but " +
-                       element_path(path, 0) + " has " + std::to_string(first.size()) +
-                       " (the matrix must be rectangular)");
+      throw InputError(row_path + ": has " + std::to_string(row.size()) + " entries, but " + element_path(path, 0) +
+                       " has " + std::to_string(first.size()) + " (the matrix must be rectangular)");
     }
     for (std::size_t j = 0; j < row.size(); ++j) {
       const std::string cell = element_path(row_path, j);
@@ -85,10 +95,14 @@ Json plan_redistribution(const Json& input, const std::string& algorithm_name, s
   if (platform_form) {
     const Json& p = require_object(require_member(input, "", "platform"), "platform",
                                    {"sender_rate", "receiver_rate", "backbone_rate", "step_startup"});
-    platform.platform.sender_rate = require_positive(require_member(p, "platform", "sender_rate"), "platform.sender_rate");
-    platform.platform.receiver_rate = require_positive(require_member(p, "platform", "receiver_rate"), "platform.receiver_rate");
-    platform.platform.backbone_rate = require_positive(require_member(p, "platform", "backbone_rate"), "platform.backbone_rate");
-    platform.platform.step_startup = require_positive(require_member(p, "platform", "step_startup"), "platform.step_startup");
+    platform.platform.sender_rate =
+        require_positive(require_member(p, "platform", "sender_rate"), "platform.sender_rate");
+    platform.platform.receiver_rate =
+        require_positive(require_member(p, "platform", "receiver_rate"), "platform.receiver_rate");
+    platform.platform.backbone_rate =
+        require_positive(require_member(p, "platform", "backbone_rate"), "platform.backbone_rate");
+    platform.platform.step_startup =
+        require_positive(require_member(p, "platform", "step_startup"), "platform.step_startup");
     platform.bytes = read_matrix(require_member(input, "", "traffic"), "traffic", true);
     problem = kpbs::normalize(platform);
     rate = kpbs::flow_rate(platform.platform);
@@ -103,9 +117,9 @@ Json plan_redistribution(const Json& input, const std::string& algorithm_name, s
   const kpbs::Schedule in_time = kpbs::plan(problem, *algorithm);
   const kpbs::Schedule schedule = platform_form ? kpbs::to_bytes(in_time, platform) : in_time;
   const kpbs::Matrix& amounts = platform_form ? platform.bytes : problem.times;
-  const kpbs::Validation check = kpbs::validate(
-      amounts, problem.k, problem.beta, schedule,
-      {.rate = rate, .kpbs_rules = kpbs::obeys_kpbs(*algorithm), .tolerance = 1e-9});
+  const kpbs::Validation check =
+      kpbs::validate(amounts, problem.k, problem.beta, schedule,
+                     {.rate = rate, .kpbs_rules = kpbs::obeys_kpbs(*algorithm), .tolerance = 1e-9});
   if (!check.ok()) {
     throw std::logic_error("the " + algorithm_name + " plan failed validation: " + check.errors.front());
   }
@@ -154,4 +168,4 @@ PlanProblem redistribution_plan_problem() {
   return p;
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

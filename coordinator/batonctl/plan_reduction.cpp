@@ -8,7 +8,17 @@
 #include <string>
 #include <vector>
 
-namespace baton::cli {
+namespace baton::batonctl {
+
+using json::element_path;
+using json::InputError;
+using json::Json;
+using json::require_array;
+using json::require_integer;
+using json::require_member;
+using json::require_object;
+using json::require_positive;
+
 namespace {
 
 namespace red = baton::schedule::reduction;
@@ -39,8 +49,8 @@ Json plan_reduction(const Json& input, const std::string& algorithm_name, std::u
   if (!algorithm) throw InputError("--algo: unknown algorithm '" + algorithm_name + "'");
   red::Problem problem{.times = read_times(input), .destination = 0};
   if (input.contains("destination")) {
-    problem.destination = static_cast<std::size_t>(require_integer(
-        input["destination"], "destination", 0, static_cast<std::int64_t>(problem.times.size()) - 1));
+    problem.destination = static_cast<std::size_t>(
+        require_integer(input["destination"], "destination", 0, static_cast<std::int64_t>(problem.times.size()) - 1));
   }
   red::Schedule schedule;
   try {
@@ -54,8 +64,10 @@ Json plan_reduction(const Json& input, const std::string& algorithm_name, std::u
   }
   Json transfers = Json::array();
   for (const red::Transfer& t : schedule.transfers) transfers.push_back(transfer_json(t));
-  return Json{{"problem", "reduction"},     {"algorithm", algorithm_name},
-              {"destination", problem.destination}, {"makespan", verdict.makespan},
+  return Json{{"problem", "reduction"},
+              {"algorithm", algorithm_name},
+              {"destination", problem.destination},
+              {"makespan", verdict.makespan},
               {"transfers", std::move(transfers)}};
 }
 
@@ -76,8 +88,10 @@ Json plan_allreduce(const Json& input, const std::string& algorithm_name, std::u
     entry["phase"] = std::string(red::name(t.phase));
     transfers.push_back(std::move(entry));
   }
-  return Json{{"problem", "allreduce"},  {"algorithm", algorithm_name},
-              {"root", schedule.root},   {"makespan", verdict.makespan},
+  return Json{{"problem", "allreduce"},
+              {"algorithm", algorithm_name},
+              {"root", schedule.root},
+              {"makespan", verdict.makespan},
               {"transfers", std::move(transfers)}};
 }
 
@@ -130,4 +144,4 @@ PlanProblem allreduce_plan_problem() {
   return p;
 }
 
-}  // namespace baton::cli
+}  // namespace baton::batonctl

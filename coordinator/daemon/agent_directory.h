@@ -13,11 +13,11 @@ namespace baton::coordinator {
 
 struct AgentInfo {
   std::string node;
-  std::vector<std::string> addresses;   // data addresses
+  std::vector<std::string> addresses;  // data addresses
   std::vector<std::string> transports;
   double rate = 0;
-  std::string storage_id;               // equal for agents that share a data root
-  std::string peer;                     // where its control connection comes from
+  std::string storage_id;  // equal for agents that share a data root
+  std::string peer;        // where its control connection comes from
   bool alive = false;
   std::chrono::steady_clock::time_point last_heard{};
 };

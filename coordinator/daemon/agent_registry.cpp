@@ -8,8 +8,8 @@
 
 namespace baton::coordinator {
 
-AgentRegistry::AgentRegistry(asio::io_context& io, protocol::Identity self, std::chrono::milliseconds heartbeat, Log log,
-                             admission::PendingLimits pending)
+AgentRegistry::AgentRegistry(asio::io_context& io, protocol::Identity self, std::chrono::milliseconds heartbeat,
+                             Log log, admission::PendingLimits pending)
     : io_(io), self_(std::move(self)), heartbeat_(heartbeat), log_(std::move(log)), acceptor_(io), pending_(pending),
       dropped_reported_at_(std::chrono::steady_clock::now() - std::chrono::seconds(10)) {}
 
@@ -67,11 +67,13 @@ asio::awaitable<void> AgentRegistry::accept_loop() {
     if (admission::descriptors_exhausted(ec)) {
       // The connection stays queued in the kernel: accepting again at once would fail at
       // once, for ever, at full CPU. Wait, then try again (and never stop accepting).
-      if (!exhausted && log_) log_("cannot accept agents for now: " + ec.message() + "; retrying every " +
-                                   std::to_string(admission::accept_backoff.count()) + " ms");
+      if (!exhausted && log_)
+        log_("cannot accept agents for now: " + ec.message() + "; retrying every " +
+             std::to_string(admission::accept_backoff.count()) + " ms");
       exhausted = true;
       backoff.expires_after(admission::accept_backoff);
-      const std::tuple<std::error_code> waited = co_await backoff.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
+      const std::tuple<std::error_code> waited =
+          co_await backoff.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
       (void)waited;  // expired or cancelled: either way, accept again (or see that we stopped)
       continue;
     }
@@ -80,7 +82,8 @@ asio::awaitable<void> AgentRegistry::accept_loop() {
     exhausted = false;
     std::error_code no_address;
     std::string address = std::get<1>(accepted).remote_endpoint(no_address).address().to_string();
-    asio::co_spawn(io_, serve(std::make_shared<protocol::Channel>(std::move(std::get<1>(accepted))), std::move(address)),
+    asio::co_spawn(io_,
+                   serve(std::make_shared<protocol::Channel>(std::move(std::get<1>(accepted))), std::move(address)),
                    asio::detached);
   }
 }
@@ -89,8 +92,9 @@ void AgentRegistry::report_dropped() {
   const auto now = std::chrono::steady_clock::now();
   if (pending_.dropped() == dropped_reported_ || now - dropped_reported_at_ < std::chrono::seconds(10)) return;
   if (log_) {
-    log_(std::to_string(pending_.dropped() - dropped_reported_) + " unauthenticated connection(s) dropped to make room " +
-         "(at most " + std::to_string(pending_.limits().total) + " pending, " + std::to_string(pending_.limits().per_address) +
+    log_(std::to_string(pending_.dropped() - dropped_reported_) +
+         " unauthenticated connection(s) dropped to make room " + "(at most " +
+         std::to_string(pending_.limits().total) + " pending, " + std::to_string(pending_.limits().per_address) +
          " per address)");
   }
   dropped_reported_ = pending_.dropped();
@@ -115,7 +119,8 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
     pending.release();
     const protocol::Envelope first = co_await channel->receive(timeout);
     if (first.body_case() != protocol::Envelope::kRegister || first.register_().node_id() != node) {
-      co_await channel->refuse("expected register for node " + node + ", got " + std::string(protocol::type_name(first)));
+      co_await channel->refuse("expected register for node " + node + ", got " +
+                               std::string(protocol::type_name(first)));
       throw protocol::ChannelError("expected register");
     }
     const protocol::Register& reg = first.register_();
@@ -128,9 +133,13 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
       co_await channel->refuse("register needs 1 to 16 data addresses");
       throw protocol::ChannelError("register without data addresses");
     }
-    AgentInfo info{.node = node, .addresses = {reg.data_addresses().begin(), reg.data_addresses().end()},
-                   .transports = {reg.transports().begin(), reg.transports().end()}, .rate = reg.rate(),
-                   .storage_id = reg.storage_id(), .peer = channel->peer(), .alive = true,
+    AgentInfo info{.node = node,
+                   .addresses = {reg.data_addresses().begin(), reg.data_addresses().end()},
+                   .transports = {reg.transports().begin(), reg.transports().end()},
+                   .rate = reg.rate(),
+                   .storage_id = reg.storage_id(),
+                   .peer = channel->peer(),
+                   .alive = true,
                    .last_heard = std::chrono::steady_clock::now()};
     agents_[node] = info;
     sessions_[node] = channel;
@@ -177,13 +186,16 @@ bool AgentRegistry::send(const std::string& node, protocol::Envelope message) {
   const auto found = sessions_.find(node);
   if (found == sessions_.end()) return false;
   std::shared_ptr<protocol::Channel> channel = found->second;
-  asio::co_spawn(io_, [channel, message = std::move(message)]() mutable -> asio::awaitable<void> {
-    try {
-      co_await channel->send(std::move(message), std::chrono::milliseconds(5000));
-    } catch (const std::exception&) {
-      // The session's receive loop sees the closed channel and marks the agent dead.
-    }
-  }, asio::detached);
+  asio::co_spawn(
+      io_,
+      [channel, message = std::move(message)]() mutable -> asio::awaitable<void> {
+        try {
+          co_await channel->send(std::move(message), std::chrono::milliseconds(5000));
+        } catch (const std::exception&) {
+          // The session's receive loop sees the closed channel and marks the agent dead.
+        }
+      },
+      asio::detached);
   return true;
 }
 

@@ -1,14 +1,14 @@
 #include "coordinator/daemon/api.h"
 
-#include "coordinator/batonctl/json_input.h"
 #include "coordinator/daemon/http_auth.h"
+#include "coordinator/json/input.h"
 #include "coordinator/report/gantt_svg.h"
 #include "coordinator/report/status_page.h"
 #include "http/server.h"
 #include "metrics/registry.h"
 
-#include <asio/post.hpp>
 #include <httplib.h>
+#include <asio/post.hpp>
 
 #include <future>
 
@@ -73,7 +73,8 @@ void Api::start(const std::string& address) {
     }
     // Prometheus scrapes /metrics without the API's token: it shows counts, never data or
     // job specifications (docs/metrics.md).
-    if (token.empty() || request.path == "/metrics" || carries_token(request.get_header_value("Authorization"), token)) {
+    if (token.empty() || request.path == "/metrics" ||
+        carries_token(request.get_header_value("Authorization"), token)) {
       return httplib::Server::HandlerResponse::Unhandled;
     }
     // Browsers then ask for it (docs/status-page.md).
@@ -98,7 +99,7 @@ void Api::start(const std::string& address) {
     JobSpec spec;
     try {
       spec = parse_job_spec(request.body);
-    } catch (const cli::InputError& e) {
+    } catch (const json::InputError& e) {
       reply(response, 400, Json{{"error", e.what()}});
       return;
     }
@@ -109,10 +110,11 @@ void Api::start(const std::string& address) {
   server_->Get(R"(/v1/jobs/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {
     on_io(response, 200, [this, &request, id_of] { return driver_.job(id_of(request)); });
   });
-  server_->Get(R"(/v1/jobs/([^/]+)/gantt\.svg)", [=, this](const httplib::Request& request, httplib::Response& response) {
-    text_on_io(response, "image/svg+xml; charset=utf-8",
-               [this, &request, id_of] { return report::gantt_svg(driver_.job(id_of(request))); });
-  });
+  server_->Get(R"(/v1/jobs/([^/]+)/gantt\.svg)",
+               [=, this](const httplib::Request& request, httplib::Response& response) {
+                 text_on_io(response, "image/svg+xml; charset=utf-8",
+                            [this, &request, id_of] { return report::gantt_svg(driver_.job(id_of(request))); });
+               });
   // The status page (docs/status-page.md): "/" shows the newest job, "/jobs/{id}" another.
   const auto status_page = [=, this](httplib::Response& response, const std::string* id) {
     text_on_io(response, "text/html; charset=utf-8", [this, &response, id] {

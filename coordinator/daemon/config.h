@@ -9,13 +9,13 @@ namespace baton::coordinator {
 
 struct CoordinatorConfig {
   std::string id = "coordinator";
-  std::string agent_address = "127.0.0.1:7071";  // where agents connect
-  std::string api_address = "127.0.0.1:7070";    // batonctl's HTTP API
-  std::string secret;                            // read from secret_file
-  std::string api_token;                         // read from api_token_file; empty: no token
+  std::string agent_address = "127.0.0.1:7071";                    // where agents connect
+  std::string api_address = "127.0.0.1:7070";                      // batonctl's HTTP API
+  std::string secret;                                              // read from secret_file
+  std::string api_token;                                           // read from api_token_file; empty: no token
   std::filesystem::path state_dir = "/var/lib/baton-coordinator";  // journal.sqlite lives here
   std::chrono::milliseconds heartbeat{1000};
-  std::string log_level = "info";                // "info" or "debug"; re-read on SIGHUP
+  std::string log_level = "info";  // "info" or "debug"; re-read on SIGHUP
 };
 
 // Reads the file; throws std::runtime_error naming the file, and the key and line where

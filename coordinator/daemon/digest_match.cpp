@@ -25,7 +25,8 @@ void add(std::string& out, const std::string& line) { out += (out.empty() ? "" :
 std::string match_digests(const std::map<std::string, protocol::StepReport>& reports) {
   std::map<ChunkKey, Seen> sent, landed;
   for (const auto& [node, report] : reports) {
-    for (const protocol::ChunkDigest& d : report.sent()) sent[{d.transfer(), d.dst_offset(), d.length()}] = {node, d.xxh3()};
+    for (const protocol::ChunkDigest& d : report.sent())
+      sent[{d.transfer(), d.dst_offset(), d.length()}] = {node, d.xxh3()};
     for (const protocol::ChunkDigest& d : report.digests()) {
       landed[{d.transfer(), d.dst_offset(), d.length()}] = {node, d.xxh3()};
     }

@@ -26,14 +26,9 @@ double seconds_between(Clock::time_point from, Clock::time_point to) {
 
 }  // namespace
 
-Driver::Driver(asio::io_context& io, AgentDirectory& agents, Journal& journal, Clock& clock, DriverOptions options,
-               Log log)
-    : io_(io),
-      agents_(agents),
-      journal_(journal),
-      clock_(clock),
-      options_(options),
-      log_(std::move(log)),
+Driver::Driver(asio::io_context& io, AgentDirectory& agents, journal::Journal& journal, Clock& clock,
+               DriverOptions options, Log log)
+    : io_(io), agents_(agents), journal_(journal), clock_(clock), options_(options), log_(std::move(log)),
       events_(io.get_executor(), clock) {}
 
 Driver::~Driver() = default;
@@ -41,12 +36,12 @@ Driver::~Driver() = default;
 // ---- Requests (the API, on the io thread) ----
 
 void Driver::start() {
-  for (const JobRecord& record : journal_.jobs()) {
+  for (const journal::JobRecord& record : journal_.jobs()) {
     const std::optional<JobState> state = parse_job_state(record.state);
     if (state && ended(*state)) remember_ended(record, *state);
   }
   for (const std::uint64_t id : journal_.unfinished()) {
-    const std::optional<JobRecord> record = journal_.job(id);
+    const std::optional<journal::JobRecord> record = journal_.job(id);
     auto job = std::make_unique<TrackedJob>();
     job->id = id;
     job->submitted = record->submitted;
@@ -58,7 +53,7 @@ void Driver::start() {
       jobs_[id] = std::move(job);
       continue;
     }
-    for (const StepRecord& s : journal_.steps(id)) {
+    for (const journal::StepRecord& s : journal_.steps(id)) {
       if (s.finished.empty()) continue;
       job->steps.push_back(s);
       job->resume_from = std::max(job->resume_from, s.step + 1);
@@ -70,7 +65,7 @@ void Driver::start() {
   asio::co_spawn(io_, run_loop(), asio::detached);
 }
 
-void Driver::remember_ended(const JobRecord& record, JobState state) {
+void Driver::remember_ended(const journal::JobRecord& record, JobState state) {
   auto job = std::make_unique<TrackedJob>();
   job->id = record.id;
   job->submitted = record.submitted;
@@ -86,11 +81,11 @@ void Driver::remember_ended(const JobRecord& record, JobState state) {
   if (!job->journaled_view) {  // a journal of schema 1: the record and its steps
     try {
       job->spec = parse_job_spec(record.spec);
-      for (const TransferSpec& t : job->spec->transfers) job->bytes_total += t.length;
+      for (const jobs::TransferSpec& t : job->spec->transfers) job->bytes_total += t.length;
     } catch (const std::exception&) {
       // shown without senders, receivers or algorithm
     }
-    for (const StepRecord& s : journal_.steps(record.id)) {
+    for (const journal::StepRecord& s : journal_.steps(record.id)) {
       if (s.finished.empty()) continue;
       job->steps.push_back(s);
       job->bytes_done += s.bytes;
@@ -108,7 +103,7 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
   }
   if (!unknown.empty()) throw RequestError(400, "unknown nodes (no agent ever registered as): " + unknown);
   try {
-    staged_destinations(spec.transfers, storages(spec.clusters));  // an in-place job must be safe to stage
+    jobs::staged_destinations(spec.transfers, storages(spec.clusters));  // an in-place job must be safe to stage
   } catch (const std::invalid_argument& e) {
     throw RequestError(400, e.what());
   }
@@ -128,7 +123,8 @@ Driver::Json Driver::cancel(std::uint64_t id) {
   const auto found = jobs_.find(id);
   if (found == jobs_.end()) throw RequestError(404, "no job " + std::to_string(id));
   TrackedJob& job = *found->second;
-  if (ended(job.state)) throw RequestError(409, "job " + std::to_string(id) + " already " + std::string(name(job.state)));
+  if (ended(job.state))
+    throw RequestError(409, "job " + std::to_string(id) + " already " + std::string(name(job.state)));
   job.cancel_requested = true;
   if (job.state == JobState::queued) {
     std::erase(queue_, id);
@@ -157,7 +153,8 @@ Driver::Json Driver::agents() const {
 std::string Driver::status() const {
   if (!current_) return "idle, " + std::to_string(queue_.size()) + " job(s) queued";
   const TrackedJob& job = *current_;
-  if (job.state != JobState::running || !job.plan) return "job " + std::to_string(job.id) + " " + std::string(name(job.state));
+  if (job.state != JobState::running || !job.plan)
+    return "job " + std::to_string(job.id) + " " + std::string(name(job.state));
   return "job " + std::to_string(job.id) + " step " + std::to_string(job.step + 1) + "/" +
          std::to_string(job.plan->steps.size());
 }
@@ -206,8 +203,7 @@ void Driver::on_message(const std::string& node, const protocol::Envelope& messa
         job.reports[node] = message.step_report();
       }
       break;
-    default:
-      break;
+    default: break;
   }
   events_.notify();
 }
@@ -227,10 +223,12 @@ void Driver::on_job_status(const std::string& node, const protocol::JobStatus& s
   if (status.state() != protocol::JobStatus::RUNNING) return;
   // An agent still holding a job this coordinator will not run (it ended while the agent
   // was away, or the journal never had it) would refuse every other plan: release it.
-  const auto found = std::ranges::find_if(jobs_, [&](const auto& entry) { return std::to_string(entry.first) == status.job(); });
+  const auto found =
+      std::ranges::find_if(jobs_, [&](const auto& entry) { return std::to_string(entry.first) == status.job(); });
   if (found != jobs_.end() && !ended(found->second->state)) return;
-  const std::string why = found == jobs_.end() ? "this coordinator has no job " + status.job()
-                                               : "job " + status.job() + " already " + std::string(name(found->second->state));
+  const std::string why = found == jobs_.end()
+                              ? "this coordinator has no job " + status.job()
+                              : "job " + status.job() + " already " + std::string(name(found->second->state));
   if (log_) log_("job " + status.job() + ": agent " + node + " still holds it running; aborting it there: " + why);
   protocol::Envelope envelope;
   envelope.mutable_abort()->set_job(status.job());
@@ -286,10 +284,10 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   job.state = JobState::planning;
   journal_.set_state(job.id, std::string(name(job.state)));
   co_await asio::post(asio::bind_executor(planner_.get_executor(), asio::use_awaitable));
-  std::optional<CompiledPlan> compiled;  // job.plan is the io thread's: the API reads it
+  std::optional<jobs::CompiledPlan> compiled;  // job.plan is the io thread's: the API reads it
   std::string planning_error;
   try {
-    compiled = compile_plan(job.spec->clusters, job.spec->transfers, job.spec->platform, job.spec->algorithm);
+    compiled = jobs::compile_plan(job.spec->clusters, job.spec->transfers, job.spec->platform, job.spec->algorithm);
   } catch (const std::exception& e) {
     planning_error = e.what();
   }
@@ -299,15 +297,16 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
     co_return false;
   }
   job.plan = std::move(compiled);
-  for (const TransferSpec& t : job.spec->transfers) job.bytes_total += t.length;
-  for (const StepRecord& s : job.steps) job.bytes_done += s.bytes;
+  for (const jobs::TransferSpec& t : job.spec->transfers) job.bytes_total += t.length;
+  for (const journal::StepRecord& s : job.steps) job.bytes_done += s.bytes;
   co_return true;
 }
 
 // Every agent must be alive; a resumed job waits for them to come back.
 asio::awaitable<bool> Driver::await_agents(TrackedJob& job) {
   const auto wait = job.resumed ? options_.agents_timeout : milliseconds(0);
-  if (co_await events_.until([&] { return all_alive(job) || job.cancel_requested; }, clock_.now() + wait)) co_return true;
+  if (co_await events_.until([&] { return all_alive(job) || job.cancel_requested; }, clock_.now() + wait))
+    co_return true;
   std::string dead;
   for (const std::string& n : job.nodes()) {
     if (!alive(n)) dead += (dead.empty() ? "" : ", ") + n;
@@ -422,7 +421,8 @@ asio::awaitable<Driver::StepOutcome> Driver::attempt_step(TrackedJob& job, JobPl
   outcome.measured = seconds_between(outcome.released, clock_.now());
   const bool complete = job.reports.size() == nodes;
   const bool cut_short = ended_early_or_all && !complete;
-  outcome.failure = judge_attempt(plans.nodes(), job.reports, [this](const std::string& n) { return alive(n); }, cut_short);
+  outcome.failure = judge_attempt(
+      plans.nodes(), job.reports, [this](const std::string& n) { return alive(n); }, cut_short);
   // The attempt failed elsewhere or timed out: the nodes still in it stop waiting for
   // chunks that will not come, and report (the retry waits for them).
   if (!complete) {
@@ -437,24 +437,27 @@ asio::awaitable<Driver::StepOutcome> Driver::attempt_step(TrackedJob& job, JobPl
 }
 
 void Driver::record_step(TrackedJob& job, std::uint32_t step, const StepOutcome& outcome) {
-  const StepPlan& planned = job.plan->steps[step];
-  const StepRecord record{.step = step, .attempts = static_cast<std::uint32_t>(outcome.attempts),
-                          .predicted = planned.predicted_seconds, .measured = outcome.measured,
-                          .bytes = planned.bytes, .finished = utc_now()};
+  const jobs::StepPlan& planned = job.plan->steps[step];
+  const journal::StepRecord record{.step = step,
+                                   .attempts = static_cast<std::uint32_t>(outcome.attempts),
+                                   .predicted = planned.predicted_seconds,
+                                   .measured = outcome.measured,
+                                   .bytes = planned.bytes,
+                                   .finished = journal::utc_now()};
   journal_.record_step(job.id, record);
   job.steps.push_back(record);
   StepTiming& timing = job.timing[step];
   timing.started = seconds_between(job.started, outcome.released);
-  for (const PlannedNode& node : planned.nodes) {
+  for (const jobs::PlannedNode& node : planned.nodes) {
     const protocol::StepReport& report = job.reports.at(node.node);
     timing.nodes[node.node] = NodeTiming{report.seconds(), report.bytes()};
   }
   job.bytes_done += planned.bytes;
   metrics_.step_done(record);
   if (log_) {
-    log_("job " + std::to_string(job.id) + " step " + std::to_string(step) + "/" + std::to_string(job.plan->steps.size()) +
-         ": done, " + std::to_string(planned.bytes) + " bytes in " + std::to_string(outcome.measured) + " s (model " +
-         std::to_string(planned.predicted_seconds) + " s)");
+    log_("job " + std::to_string(job.id) + " step " + std::to_string(step) + "/" +
+         std::to_string(job.plan->steps.size()) + ": done, " + std::to_string(planned.bytes) + " bytes in " +
+         std::to_string(outcome.measured) + " s (model " + std::to_string(planned.predicted_seconds) + " s)");
   }
 }
 
@@ -494,8 +497,9 @@ asio::awaitable<std::string> Driver::give_plan_again(TrackedJob& job, const JobP
 asio::awaitable<std::string> Driver::end_on_agents(TrackedJob& job, const JobPlans& plans) {
   const std::string id = std::to_string(job.id);
   // An agent that restarted since its last step holds no plan, so no staged files to commit.
-  co_await events_.until([&] { return std::ranges::all_of(plans.by_node(), [&](const auto& p) { return alive(p.first); }); },
-                         clock_.now() + options_.agents_timeout);
+  co_await events_.until(
+      [&] { return std::ranges::all_of(plans.by_node(), [&](const auto& p) { return alive(p.first); }); },
+      clock_.now() + options_.agents_timeout);
   if (std::string lost = co_await give_plan_again(job, plans); !lost.empty()) co_return lost;
   job.committed.clear();
   job.commit_errors.clear();
@@ -517,8 +521,9 @@ asio::awaitable<std::string> Driver::end_on_agents(TrackedJob& job, const JobPla
     if (error != job.commit_errors.end()) {
       why = join(why, "agent " + node + " could not put its staged files in place: " + error->second);
     } else if (!job.committed.contains(node)) {
-      why = join(why, "agent " + node + (alive(node) ? " did not confirm the end of the job in time"
-                                                    : " died before it confirmed the end of the job"));
+      why = join(why, "agent " + node +
+                          (alive(node) ? " did not confirm the end of the job in time"
+                                       : " died before it confirmed the end of the job"));
     }
   }
   co_return why;
@@ -542,12 +547,13 @@ void Driver::finish(TrackedJob& job, JobState state, const std::string& error) {
   journal_.set_state(job.id, std::string(name(state)), error);
   journal_.set_report(job.id, job_json(job, clock_.now()).dump());
   metrics_.job_finished(state);
-  if (log_) log_("job " + std::to_string(job.id) + ": " + std::string(name(state)) + (error.empty() ? "" : ": " + error));
+  if (log_)
+    log_("job " + std::to_string(job.id) + ": " + std::string(name(state)) + (error.empty() ? "" : ": " + error));
 }
 
 // ---- Helpers ----
 
-std::chrono::milliseconds Driver::step_timeout(const StepPlan& step) const {
+std::chrono::milliseconds Driver::step_timeout(const jobs::StepPlan& step) const {
   const double proportional = std::ceil(step.predicted_seconds * options_.step_timeout_factor * 1000);
   // A StepRelease carries it in 32 bits of milliseconds: 49 days is past any sane step.
   return std::clamp(milliseconds(static_cast<std::int64_t>(std::min(proportional, 4.0e9))), options_.min_step_timeout,
@@ -571,7 +577,7 @@ bool Driver::all_alive(const TrackedJob& job) const {
   return std::ranges::all_of(job.nodes(), [&](const std::string& n) { return alive(n); });
 }
 
-std::map<std::string, std::string> Driver::storages(const Clusters& clusters) const {
+std::map<std::string, std::string> Driver::storages(const jobs::Clusters& clusters) const {
   std::map<std::string, std::string> out;
   for (const auto* list : {&clusters.senders, &clusters.receivers}) {
     for (const std::string& node : *list) {

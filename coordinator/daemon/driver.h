@@ -37,9 +37,9 @@
 namespace baton::coordinator {
 
 struct DriverOptions {
-  int step_attempts = 3;                                   // a failed step runs at most this often
-  std::chrono::milliseconds retry_pause{500};              // × the attempts so far, before a retry
-  std::chrono::milliseconds plan_timeout{10'000};          // for every agent to accept its plan
+  int step_attempts = 3;                           // a failed step runs at most this often
+  std::chrono::milliseconds retry_pause{500};      // × the attempts so far, before a retry
+  std::chrono::milliseconds plan_timeout{10'000};  // for every agent to accept its plan
   // The step timeout, one rule for both ends: an agent fails a step whose flows have not all
   // ended max(min_step_timeout, step_timeout_factor × predicted) after its release (sent in
   // StepRelease); the driver waits report_grace longer, so that the agent's report of the
@@ -47,7 +47,7 @@ struct DriverOptions {
   std::chrono::milliseconds min_step_timeout{30'000};
   double step_timeout_factor = 4.0;
   std::chrono::milliseconds report_grace{5'000};
-  std::chrono::milliseconds agents_timeout{30'000};        // a resumed job waits this long for its agents
+  std::chrono::milliseconds agents_timeout{30'000};  // a resumed job waits this long for its agents
   // For every agent to confirm the job's end: staged files of an in-place job are completed
   // (the bytes the job did not write are copied in) and renamed into place.
   std::chrono::milliseconds commit_timeout{120'000};
@@ -71,7 +71,8 @@ class Driver {
   using Json = nlohmann::ordered_json;
   using Log = std::function<void(const std::string& line)>;
 
-  Driver(asio::io_context& io, AgentDirectory& agents, Journal& journal, Clock& clock, DriverOptions options, Log log);
+  Driver(asio::io_context& io, AgentDirectory& agents, journal::Journal& journal, Clock& clock, DriverOptions options,
+         Log log);
   ~Driver();
 
   // Learns every job of the journal: the ended ones with their final reports, and the
@@ -103,13 +104,13 @@ class Driver {
   struct StepOutcome {
     bool ok = false;
     int attempts = 0;
-    double measured = 0;             // seconds, release to the last report (the last attempt)
-    Clock::time_point released{};    // of the last attempt
-    std::string failure;             // why the last attempt failed
+    double measured = 0;           // seconds, release to the last report (the last attempt)
+    Clock::time_point released{};  // of the last attempt
+    std::string failure;           // why the last attempt failed
   };
 
   // A job that ended under an earlier coordinator, as the journal holds it.
-  void remember_ended(const JobRecord& record, JobState state);
+  void remember_ended(const journal::JobRecord& record, JobState state);
   asio::awaitable<void> run_loop();
   // A job's life, phase by phase. Each phase that returns false has finished the job.
   asio::awaitable<void> run(TrackedJob& job);
@@ -129,7 +130,8 @@ class Driver {
   // every one did without error, else who did not and why.
   asio::awaitable<std::string> end_on_agents(TrackedJob& job, const JobPlans& plans);
   // Aborts the job on every agent (telling them `reason`) and finishes it with `error`.
-  void abort(TrackedJob& job, const JobPlans& plans, JobState state, const std::string& error, const std::string& reason);
+  void abort(TrackedJob& job, const JobPlans& plans, JobState state, const std::string& error,
+             const std::string& reason);
   void finish(TrackedJob& job, JobState state, const std::string& error);
 
   bool alive(const std::string& node) const;
@@ -137,15 +139,15 @@ class Driver {
   // Tells `node` to end its attempt at job.cancelled_step now (StepCancel).
   void send_step_cancel(const TrackedJob& job, const std::string& node);
   // Each node's storage id and data address, as its agent registered them.
-  std::map<std::string, std::string> storages(const Clusters& clusters) const;
+  std::map<std::string, std::string> storages(const jobs::Clusters& clusters) const;
   std::map<std::string, std::string> addresses(const TrackedJob& job) const;
   void on_job_status(const std::string& node, const protocol::JobStatus& status);
   // The agents' step timeout (DriverOptions::min_step_timeout).
-  std::chrono::milliseconds step_timeout(const StepPlan& step) const;
+  std::chrono::milliseconds step_timeout(const jobs::StepPlan& step) const;
 
   asio::io_context& io_;
   AgentDirectory& agents_;
-  Journal& journal_;
+  journal::Journal& journal_;
   Clock& clock_;
   DriverOptions options_;
   Log log_;

@@ -10,16 +10,19 @@ DriverMetrics::DriverMetrics() {
   registry_.declare("baton_steps_total", Type::counter, "Steps every agent reported done.");
   registry_.declare("baton_step_attempts_failed_total", Type::counter,
                     "Step attempts that failed (each is retried up to the attempt limit).");
-  registry_.declare("baton_step_seconds", Type::histogram, "Measured duration of completed steps, release to last report.",
+  registry_.declare("baton_step_seconds", Type::histogram,
+                    "Measured duration of completed steps, release to last report.",
                     {0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300});
-  registry_.declare("baton_step_predicted_seconds_total", Type::counter, "The model's predicted time of completed steps.");
+  registry_.declare("baton_step_predicted_seconds_total", Type::counter,
+                    "The model's predicted time of completed steps.");
   registry_.declare("baton_step_measured_seconds_total", Type::counter, "Measured time of completed steps.");
-  registry_.declare("baton_bytes_moved_total", Type::counter, "Bytes of completed steps (each byte once, sender to receiver).");
+  registry_.declare("baton_bytes_moved_total", Type::counter,
+                    "Bytes of completed steps (each byte once, sender to receiver).");
 }
 
 void DriverMetrics::attempt_failed() { registry_.add("baton_step_attempts_failed_total"); }
 
-void DriverMetrics::step_done(const StepRecord& step) {
+void DriverMetrics::step_done(const journal::StepRecord& step) {
   registry_.add("baton_steps_total");
   registry_.observe("baton_step_seconds", {}, step.measured);
   registry_.add("baton_step_predicted_seconds_total", {}, step.predicted);

@@ -16,7 +16,7 @@ class DriverMetrics {
   DriverMetrics();
 
   void attempt_failed();
-  void step_done(const StepRecord& step);
+  void step_done(const journal::StepRecord& step);
   void job_finished(JobState state);
 
   // The exposition, with the gauges set to these numbers.

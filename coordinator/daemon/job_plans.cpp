@@ -33,10 +33,10 @@ std::vector<std::string> JobPlans::nodes() const {
 
 void JobPlans::build() {
   const JobSpec& spec = *job_.spec;
-  plans_ = build_agent_plans(*job_.plan, spec.clusters, spec.transfers, addresses_,
-                             {.id = std::to_string(job_.id), .number = job_.id});
+  plans_ = jobs::build_agent_plans(*job_.plan, spec.clusters, spec.transfers, addresses_,
+                                   {.id = std::to_string(job_.id), .number = job_.id});
   // In place: what the job reads is not overwritten before the job ends.
-  stage_plans(plans_, staged_destinations(spec.transfers, storages_), staging_tag_);
+  jobs::stage_plans(plans_, jobs::staged_destinations(spec.transfers, storages_), staging_tag_);
 }
 
 }  // namespace baton::coordinator

@@ -1,25 +1,25 @@
 #include "coordinator/daemon/job_spec.h"
 
-#include "coordinator/batonctl/json_input.h"
 #include "coordinator/jobs/patterns.h"
+#include "coordinator/json/input.h"
 
 #include <limits>
 
 namespace baton::coordinator {
 namespace {
 
-using cli::InputError;
-using cli::Json;
+using json::InputError;
+using json::Json;
 
 constexpr std::size_t kMaxNodes = 4096;
 constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
 
 std::vector<std::string> node_list(const Json& job, std::string_view name) {
-  const Json& list = cli::require_array(cli::require_member(job, "", name), name, 1, kMaxNodes);
+  const Json& list = json::require_array(json::require_member(job, "", name), name, 1, kMaxNodes);
   std::vector<std::string> nodes;
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (!list[i].is_string() || list[i].get<std::string>().empty()) {
-      throw InputError(cli::element_path(name, i) + ": must be a non-empty node id");
+      throw InputError(json::element_path(name, i) + ": must be a non-empty node id");
     }
     nodes.push_back(list[i].get<std::string>());
   }
@@ -27,65 +27,68 @@ std::vector<std::string> node_list(const Json& job, std::string_view name) {
 }
 
 std::string text(const Json& object, std::string_view parent, std::string_view name) {
-  const Json& value = cli::require_member(object, parent, name);
+  const Json& value = json::require_member(object, parent, name);
   if (!value.is_string() || value.get<std::string>().empty()) {
-    throw InputError(cli::member_path(parent, name) + ": must be a non-empty string");
+    throw InputError(json::member_path(parent, name) + ": must be a non-empty string");
   }
   return value.get<std::string>();
 }
 
 std::uint64_t whole(const Json& object, std::string_view parent, std::string_view name, std::int64_t min) {
   return static_cast<std::uint64_t>(
-      cli::require_integer(cli::require_member(object, parent, name), cli::member_path(parent, name), min, kMaxInt));
+      json::require_integer(json::require_member(object, parent, name), json::member_path(parent, name), min, kMaxInt));
 }
 
-Layout layout(const std::string& name, std::string_view path) {
-  if (name == "block") return Layout::block;
-  if (name == "block-cyclic") return Layout::block_cyclic;
+jobs::Layout layout(const std::string& name, std::string_view path) {
+  if (name == "block") return jobs::Layout::block;
+  if (name == "block-cyclic") return jobs::Layout::block_cyclic;
   throw InputError(std::string(path) + ": must be \"block\" or \"block-cyclic\", not \"" + name + "\"");
 }
 
-std::vector<TransferSpec> transfers(const Json& job) {
-  const Json& list = cli::require_array(job["transfers"], "transfers", 1, kMaxJobTransfers);
-  std::vector<TransferSpec> out;
+std::vector<jobs::TransferSpec> transfers(const Json& job) {
+  const Json& list = json::require_array(job["transfers"], "transfers", 1, kMaxJobTransfers);
+  std::vector<jobs::TransferSpec> out;
   for (std::size_t i = 0; i < list.size(); ++i) {
-    const std::string path = cli::element_path("transfers", i);
-    const Json& t = cli::require_object(list[i], path, {"src_node", "src_file", "src_offset", "length", "dst_node",
-                                                        "dst_file", "dst_offset"});
-    out.push_back({.src_node = text(t, path, "src_node"), .src_file = text(t, path, "src_file"),
-                   .src_offset = whole(t, path, "src_offset", 0), .length = whole(t, path, "length", 1),
-                   .dst_node = text(t, path, "dst_node"), .dst_file = text(t, path, "dst_file"),
+    const std::string path = json::element_path("transfers", i);
+    const Json& t = json::require_object(
+        list[i], path, {"src_node", "src_file", "src_offset", "length", "dst_node", "dst_file", "dst_offset"});
+    out.push_back({.src_node = text(t, path, "src_node"),
+                   .src_file = text(t, path, "src_file"),
+                   .src_offset = whole(t, path, "src_offset", 0),
+                   .length = whole(t, path, "length", 1),
+                   .dst_node = text(t, path, "dst_node"),
+                   .dst_file = text(t, path, "dst_file"),
                    .dst_offset = whole(t, path, "dst_offset", 0)});
   }
   return out;
 }
 
-std::vector<TransferSpec> pattern(const Json& job, const Clusters& clusters) {
-  const Json& p = cli::require_object(job["pattern"], "pattern",
-                                      {"bytes", "from", "from_block", "to", "to_block", "src_file", "dst_file"});
-  RedistributionPattern pattern;
+std::vector<jobs::TransferSpec> pattern(const Json& job, const jobs::Clusters& clusters) {
+  const Json& p = json::require_object(job["pattern"], "pattern",
+                                       {"bytes", "from", "from_block", "to", "to_block", "src_file", "dst_file"});
+  jobs::RedistributionPattern pattern;
   pattern.bytes = whole(p, "pattern", "bytes", 1);
   if (p.contains("from")) pattern.from = layout(text(p, "pattern", "from"), "pattern.from");
   if (p.contains("to")) pattern.to = layout(text(p, "pattern", "to"), "pattern.to");
-  if (pattern.from == Layout::block_cyclic) pattern.from_block = whole(p, "pattern", "from_block", 1);
-  if (pattern.to == Layout::block_cyclic) pattern.to_block = whole(p, "pattern", "to_block", 1);
+  if (pattern.from == jobs::Layout::block_cyclic) pattern.from_block = whole(p, "pattern", "from_block", 1);
+  if (pattern.to == jobs::Layout::block_cyclic) pattern.to_block = whole(p, "pattern", "to_block", 1);
   if (p.contains("src_file")) pattern.src_file = text(p, "pattern", "src_file");
   if (p.contains("dst_file")) pattern.dst_file = text(p, "pattern", "dst_file");
   // Counted before expanding: a few bytes of JSON with tiny blocks would otherwise make
   // the coordinator build hundreds of millions of transfers.
-  const std::uint64_t count = count_transfers(pattern, clusters.senders.size(), clusters.receivers.size());
+  const std::uint64_t count = jobs::count_transfers(pattern, clusters.senders.size(), clusters.receivers.size());
   if (count > kMaxJobTransfers) {
     throw InputError("pattern: expands to " + std::to_string(count) + " transfers, more than the limit " +
                      std::to_string(kMaxJobTransfers) + "; use larger blocks");
   }
-  return expand(pattern, clusters);
+  return jobs::expand(pattern, clusters);
 }
 
 }  // namespace
 
-JobSpec parse_job_spec(const std::string& json) {
-  const Json job = cli::parse_document(json);
-  cli::require_object(job, "", {"senders", "receivers", "algorithm", "platform", "transfers", "pattern"});
+JobSpec parse_job_spec(const std::string& document) {
+  const Json job = json::parse_document(document);
+  json::require_object(job, "", {"senders", "receivers", "algorithm", "platform", "transfers", "pattern"});
   JobSpec spec;
   spec.clusters.senders = node_list(job, "senders");
   spec.clusters.receivers = node_list(job, "receivers");
@@ -95,21 +98,22 @@ JobSpec parse_job_spec(const std::string& json) {
     if (!algorithm) throw InputError("algorithm: unknown algorithm \"" + name + "\"");
     spec.algorithm = *algorithm;
   }
-  const Json& p = cli::require_object(cli::require_member(job, "", "platform"), "platform",
-                                      {"sender_rate", "receiver_rate", "backbone_rate", "step_startup"});
-  spec.platform.sender_rate = cli::require_positive(cli::require_member(p, "platform", "sender_rate"), "platform.sender_rate");
+  const Json& p = json::require_object(json::require_member(job, "", "platform"), "platform",
+                                       {"sender_rate", "receiver_rate", "backbone_rate", "step_startup"});
+  spec.platform.sender_rate =
+      json::require_positive(json::require_member(p, "platform", "sender_rate"), "platform.sender_rate");
   spec.platform.receiver_rate =
-      cli::require_positive(cli::require_member(p, "platform", "receiver_rate"), "platform.receiver_rate");
+      json::require_positive(json::require_member(p, "platform", "receiver_rate"), "platform.receiver_rate");
   spec.platform.backbone_rate =
-      cli::require_positive(cli::require_member(p, "platform", "backbone_rate"), "platform.backbone_rate");
+      json::require_positive(json::require_member(p, "platform", "backbone_rate"), "platform.backbone_rate");
   spec.platform.step_startup =
-      cli::require_number(cli::require_member(p, "platform", "step_startup"), "platform.step_startup", 0, 3600);
+      json::require_number(json::require_member(p, "platform", "step_startup"), "platform.step_startup", 0, 3600);
   if (job.contains("transfers") == job.contains("pattern")) {
     throw InputError("job: give exactly one of \"transfers\" and \"pattern\"");
   }
   try {
     spec.transfers = job.contains("transfers") ? transfers(job) : pattern(job, spec.clusters);
-    check_transfers(spec.clusters, spec.transfers);
+    jobs::check_transfers(spec.clusters, spec.transfers);
   } catch (const std::invalid_argument& e) {
     throw InputError(e.what());
   }

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "coordinator/jobs/job.h"
-#include "coordinator/schedule/redistribution/algorithms.h"
-#include "coordinator/schedule/redistribution/platform.h"
+#include "coordinator/schedule/kpbs/algorithms.h"
+#include "coordinator/schedule/kpbs/platform.h"
 
 #include <string>
 #include <vector>
@@ -17,15 +17,15 @@ namespace baton::coordinator {
 inline constexpr std::size_t kMaxJobTransfers = std::size_t{1} << 21;
 
 struct JobSpec {
-  Clusters clusters;
-  std::vector<TransferSpec> transfers;
+  jobs::Clusters clusters;
+  std::vector<jobs::TransferSpec> transfers;
   schedule::kpbs::Platform platform;
   schedule::kpbs::Algorithm algorithm = schedule::kpbs::kDefaultAlgorithm;
 };
 
-// Parses and checks a job's JSON. Throws cli::InputError (one line naming the field) for
+// Parses and checks a job's JSON. Throws json::InputError (one line naming the field) for
 // bad input, including transfers that fail check_transfers and a pattern that would
 // expand to more than kMaxJobTransfers (refused before it is expanded).
-JobSpec parse_job_spec(const std::string& json);
+JobSpec parse_job_spec(const std::string& document);
 
 }  // namespace baton::coordinator

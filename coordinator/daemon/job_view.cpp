@@ -12,10 +12,13 @@ std::string algorithm_of(const TrackedJob& job) {
 }
 
 Json step_json(const TrackedJob& job, std::size_t index, double planned_start) {
-  const StepPlan& planned = job.plan->steps[index];
-  Json step{{"index", index}, {"flows", planned.flows.size()}, {"bytes", planned.bytes},
-            {"predicted_seconds", planned.predicted_seconds}, {"planned_start_seconds", planned_start}};
-  const auto done = std::ranges::find_if(job.steps, [&](const StepRecord& r) { return r.step == index; });
+  const jobs::StepPlan& planned = job.plan->steps[index];
+  Json step{{"index", index},
+            {"flows", planned.flows.size()},
+            {"bytes", planned.bytes},
+            {"predicted_seconds", planned.predicted_seconds},
+            {"planned_start_seconds", planned_start}};
+  const auto done = std::ranges::find_if(job.steps, [&](const journal::StepRecord& r) { return r.step == index; });
   if (done != job.steps.end()) {
     step["measured_seconds"] = done->measured;
     step["attempts"] = done->attempts;
@@ -23,7 +26,7 @@ Json step_json(const TrackedJob& job, std::size_t index, double planned_start) {
   const auto timing = job.timing.find(static_cast<std::uint32_t>(index));
   if (timing != job.timing.end()) step["started_seconds"] = timing->second.started;
   Json per_node = Json::object();
-  for (const PlannedNode& expected : planned.nodes) {
+  for (const jobs::PlannedNode& expected : planned.nodes) {
     Json entry{{"planned_bytes", expected.bytes}, {"planned_seconds", expected.seconds}};
     if (timing != job.timing.end()) {
       const NodeTiming& real = timing->second.nodes.at(expected.node);
@@ -63,7 +66,7 @@ Json job_json(const TrackedJob& job, Clock::time_point now) {
     planned_start += job.plan->steps[s].predicted_seconds;
   }
   double measured = 0;
-  for (const StepRecord& r : job.steps) measured += r.measured;
+  for (const journal::StepRecord& r : job.steps) measured += r.measured;
   out["report"] = Json{{"algorithm", job.plan->algorithm},
                        {"k", job.plan->k},
                        {"flow_rate", job.plan->flow_rate},
@@ -93,7 +96,8 @@ Json job_summary_json(const TrackedJob& job) {
               {"submitted", job.submitted}};
 }
 
-Json agents_json(const std::vector<AgentInfo>& agents, const TrackedJob* current, std::chrono::steady_clock::time_point now) {
+Json agents_json(const std::vector<AgentInfo>& agents, const TrackedJob* current,
+                 std::chrono::steady_clock::time_point now) {
   const std::vector<std::string> busy = current ? current->nodes() : std::vector<std::string>{};
   Json list = Json::array();
   for (const AgentInfo& a : agents) {

@@ -10,11 +10,11 @@
 #include "systemd/logging.h"
 #include "systemd/notifier.h"
 
+#include <google/protobuf/stubs/logging.h>
+#include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 #include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
-#include <google/protobuf/stubs/logging.h>
-#include <spdlog/spdlog.h>
 
 #include <fstream>
 
@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
   app.add_option("--ready-file", ready_file, "write {\"api\": ..., \"agents\": ...} here once listening");
   app.add_flag("-v,--verbose", verbose, "debug detail in the log (overrides log_level)");
   CLI11_PARSE(app, argc, argv);
-  baton::service::setup_logging("baton-coordinator", verbose);
+  baton::systemd::setup_logging("baton-coordinator", verbose);
   // Refused garbage from the network must not make libprotobuf write to stderr on its own.
   google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string& message) {
     spdlog::debug("protobuf: {}", message);
@@ -40,15 +40,16 @@ int main(int argc, char** argv) {
 
   try {
     const auto config = baton::coordinator::load_coordinator_config(config_path);
-    if (!verbose) baton::service::set_log_level(config.log_level);
+    if (!verbose) baton::systemd::set_log_level(config.log_level);
     std::filesystem::create_directories(config.state_dir);
-    baton::coordinator::Journal journal(config.state_dir / "journal.sqlite");
+    baton::journal::Journal journal(config.state_dir / "journal.sqlite");
     asio::io_context io;
     const auto log = [](const std::string& line) { spdlog::info("{}", line); };
     baton::coordinator::AgentRegistry agents(io, {"coordinator", config.id, config.secret}, config.heartbeat, log);
     baton::coordinator::SteadyClock clock;
     baton::coordinator::Driver driver(io, agents, journal, clock, {}, log);
-    agents.set_handler([&](const std::string& node, const baton::protocol::Envelope& m) { driver.on_message(node, m); });
+    agents.set_handler(
+        [&](const std::string& node, const baton::protocol::Envelope& m) { driver.on_message(node, m); });
     agents.listen(config.agent_address);
     baton::coordinator::Api api(io, driver, config.api_token);
     api.start(config.api_address);
@@ -56,13 +57,14 @@ int main(int argc, char** argv) {
     spdlog::info("coordinator {} listening for agents at {}, API at http://{}, journal {}", config.id, agents.address(),
                  api.address(), journal.path().string());
     if (!ready_file.empty()) {
-      std::ofstream(ready_file) << "{\"api\": \"" << api.address() << "\", \"agents\": \"" << agents.address() << "\"}\n";
+      std::ofstream(ready_file) << "{\"api\": \"" << api.address() << "\", \"agents\": \"" << agents.address()
+                                << "\"}\n";
     }
 
     // systemd: READY once both listeners are up and the signals below are handled (a
     // reload right after READY must not meet SIGHUP's default action); STATUS as the
     // driver's changes.
-    baton::service::Notifier notifier(io.get_executor());
+    baton::systemd::Notifier notifier(io.get_executor());
     notifier.start_watchdog();
     asio::steady_timer report(io);
     std::function<void(std::error_code)> tell = [&](std::error_code error) {
@@ -80,11 +82,12 @@ int main(int argc, char** argv) {
       notifier.reloading();
       try {
         const auto fresh = baton::coordinator::load_coordinator_config(config_path);
-        if (!verbose) baton::service::set_log_level(fresh.log_level);
+        if (!verbose) baton::systemd::set_log_level(fresh.log_level);
         api.set_token(fresh.api_token);
-        spdlog::info("SIGHUP: configuration re-read: log_level {}, API token {}; other settings take effect at the "
-                     "next restart",
-                     verbose ? "debug (-v)" : fresh.log_level, fresh.api_token.empty() ? "none" : "set");
+        spdlog::info(
+            "SIGHUP: configuration re-read: log_level {}, API token {}; other settings take effect at the "
+            "next restart",
+            verbose ? "debug (-v)" : fresh.log_level, fresh.api_token.empty() ? "none" : "set");
       } catch (const std::exception& e) {
         spdlog::error("SIGHUP: keeping the running configuration: {}", e.what());
       }

@@ -44,13 +44,13 @@ struct TrackedJob {
   bool cancel_requested = false;
   bool resumed = false;           // left unfinished by a previous coordinator
   std::uint32_t resume_from = 0;  // steps already done (a resumed job)
-  std::optional<CompiledPlan> plan;
+  std::optional<jobs::CompiledPlan> plan;
   std::uint64_t bytes_total = 0;
   std::uint64_t bytes_done = 0;
   std::uint32_t step = 0;  // the step running (or next)
   Clock::time_point started{};
   double measured_seconds = 0;
-  std::vector<StepRecord> steps;  // finished ones
+  std::vector<journal::StepRecord> steps;  // finished ones
 
   // The nodes known to hold this job's plan: they accepted it, or said so in a JobStatus
   // after registering. A node that registers anew (a restarted agent) holds nothing until

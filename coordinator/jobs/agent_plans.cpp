@@ -10,7 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 
 namespace {
 
@@ -128,4 +128,4 @@ std::map<std::string, protocol::Plan> build_agent_plans(const CompiledPlan& plan
   return plans;
 }
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 
 // Who the job is, as the agents see it.
 struct AgentJob {
-  std::string id;                 // Plan.job
-  std::uint64_t number = 0;       // Plan.job_number: the job in transport frames
+  std::string id;            // Plan.job
+  std::uint64_t number = 0;  // Plan.job_number: the job in transport frames
 };
 
 // A node's plan does not fit in one control frame (protocol::kDefaultMaxFrame): sent, it
@@ -48,4 +48,4 @@ std::map<std::string, protocol::Plan> build_agent_plans(const CompiledPlan& plan
                                                         const std::map<std::string, std::string>& addresses,
                                                         const AgentJob& job);
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

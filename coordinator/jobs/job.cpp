@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <tuple>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 namespace {
 
 bool contains(const std::vector<std::string>& nodes, const std::string& node) {
@@ -41,11 +41,10 @@ void check_transfers(const Clusters& clusters, const std::vector<TransferSpec>& 
       const TransferSpec& prev = transfers[ranges[r - 1].second];
       if (prev.dst_offset + prev.length > ranges[r].first) {
         throw std::invalid_argument("transfers[" + std::to_string(ranges[r].second) + "]: writes over transfers[" +
-                                    std::to_string(ranges[r - 1].second) + "] in " + file.first + ":" +
-                                    file.second);
+                                    std::to_string(ranges[r - 1].second) + "] in " + file.first + ":" + file.second);
       }
     }
   }
 }
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

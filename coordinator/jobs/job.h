@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 
 // Copy `length` bytes from src_file at src_offset on node src_node into dst_file at
 // dst_offset on node dst_node. Files are paths relative to each agent's data root.
@@ -32,4 +32,4 @@ struct Clusters {
 // of two transfers overlap (the result would depend on the order of writes).
 void check_transfers(const Clusters& clusters, const std::vector<TransferSpec>& transfers);
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

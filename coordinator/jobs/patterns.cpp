@@ -4,7 +4,7 @@
 #include <numeric>
 #include <stdexcept>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 namespace {
 
 // The size of one contiguous piece of the layout: ⌈bytes/nodes⌉ for block, b for block-cyclic.
@@ -40,8 +40,8 @@ std::uint64_t count_transfers(const RedistributionPattern& p, std::size_t sender
   return 1 + last / s + last / d - common;
 }
 
-std::pair<std::size_t, std::uint64_t> locate(Layout layout, std::uint64_t block, std::uint64_t bytes,
-                                             std::size_t nodes, std::uint64_t index) {
+std::pair<std::size_t, std::uint64_t> locate(Layout layout, std::uint64_t block, std::uint64_t bytes, std::size_t nodes,
+                                             std::uint64_t index) {
   const std::uint64_t size = piece(layout, block, bytes, nodes);
   const std::uint64_t i = index / size;
   if (layout == Layout::block) return {static_cast<std::size_t>(i), index - i * size};
@@ -66,12 +66,12 @@ std::vector<TransferSpec> expand(const RedistributionPattern& p, const Clusters&
         last->src_offset + last->length == src_offset && last->dst_offset + last->length == dst_offset) {
       last->length += length;
     } else {
-      out.push_back({clusters.senders[src], p.src_file, src_offset, length, clusters.receivers[dst],
-                     p.dst_file, dst_offset});
+      out.push_back(
+          {clusters.senders[src], p.src_file, src_offset, length, clusters.receivers[dst], p.dst_file, dst_offset});
     }
     pos = end;
   }
   return out;
 }
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

@@ -8,20 +8,19 @@
 #include <cstdint>
 #include <string>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 
 enum class Layout {
   block,         // node p holds the p-th of P contiguous pieces of ⌈bytes/P⌉ bytes
   block_cyclic,  // block i of `block_size` bytes lives on node i mod P, after its earlier blocks
 };
 
-
 struct RedistributionPattern {
-  std::uint64_t bytes = 0;            // size of the array
+  std::uint64_t bytes = 0;  // size of the array
   Layout from = Layout::block;
-  std::uint64_t from_block = 0;       // block size when `from` is block_cyclic
+  std::uint64_t from_block = 0;  // block size when `from` is block_cyclic
   Layout to = Layout::block_cyclic;
-  std::uint64_t to_block = 0;         // block size when `to` is block_cyclic
+  std::uint64_t to_block = 0;  // block size when `to` is block_cyclic
   std::string src_file = "array.bin";
   std::string dst_file = "array.bin";
 };
@@ -39,7 +38,7 @@ std::vector<TransferSpec> expand(const RedistributionPattern& pattern, const Clu
 std::uint64_t count_transfers(const RedistributionPattern& pattern, std::size_t senders, std::size_t receivers);
 
 // Where global byte `index` lives in a layout over `nodes` nodes: (node, offset in its file).
-std::pair<std::size_t, std::uint64_t> locate(Layout layout, std::uint64_t block, std::uint64_t bytes,
-                                             std::size_t nodes, std::uint64_t index);
+std::pair<std::size_t, std::uint64_t> locate(Layout layout, std::uint64_t block, std::uint64_t bytes, std::size_t nodes,
+                                             std::uint64_t index);
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

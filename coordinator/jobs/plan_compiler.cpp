@@ -1,13 +1,13 @@
 #include "coordinator/jobs/plan_compiler.h"
 
-#include "coordinator/schedule/redistribution/lower_bound.h"
-#include "coordinator/schedule/redistribution/validator.h"
+#include "coordinator/schedule/kpbs/lower_bound.h"
+#include "coordinator/schedule/kpbs/validator.h"
 
 #include <algorithm>
 #include <map>
 #include <stdexcept>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 namespace kpbs = schedule::kpbs;
 namespace {
 
@@ -19,8 +19,8 @@ std::size_t index_of(const std::vector<std::string>& nodes, const std::string& n
 // hand out bytes.
 struct PairQueue {
   std::vector<std::size_t> transfers;
-  std::size_t next = 0;       // current transfer
-  std::uint64_t done = 0;     // bytes of it already planned
+  std::size_t next = 0;    // current transfer
+  std::uint64_t done = 0;  // bytes of it already planned
 
   void take(std::uint64_t bytes, const std::vector<TransferSpec>& specs, Flow& flow) {
     while (bytes > 0) {
@@ -60,7 +60,8 @@ double predicted_seconds(const kpbs::Step& step, bool scheduled, double beta, do
 }
 
 // Every node's part of `step` (PlannedNode), senders first, in cluster order.
-std::vector<PlannedNode> planned_nodes(const StepPlan& step, const Clusters& clusters, bool shared, double beta, double d) {
+std::vector<PlannedNode> planned_nodes(const StepPlan& step, const Clusters& clusters, bool shared, double beta,
+                                       double d) {
   std::vector<PlannedNode> out;
   const auto at_d = [&](std::uint64_t bytes) { return beta + (d > 0 ? static_cast<double>(bytes) / d : 0); };
   const auto add = [&](const std::string& node, const Flow& flow) {
@@ -120,4 +121,4 @@ CompiledPlan compile_plan(const Clusters& clusters, const std::vector<TransferSp
   return plan;
 }
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

@@ -4,14 +4,14 @@
 #pragma once
 
 #include "coordinator/jobs/job.h"
-#include "coordinator/schedule/redistribution/algorithms.h"
-#include "coordinator/schedule/redistribution/platform.h"
+#include "coordinator/schedule/kpbs/algorithms.h"
+#include "coordinator/schedule/kpbs/platform.h"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 
 // A piece of one transfer of the job, moved in one step.
 struct Chunk {
@@ -53,8 +53,8 @@ struct CompiledPlan {
   // all-at-once baseline, which the agents run unpaced and the model predicts as fluid.
   bool shared_links = false;
   int k = 0;
-  double flow_rate = 0;            // d, bytes/s: the pace of every flow
-  double step_startup = 0;         // β, s
+  double flow_rate = 0;     // d, bytes/s: the pace of every flow
+  double step_startup = 0;  // β, s
   std::vector<StepPlan> steps;
   double predicted_seconds = 0;    // Σ over the steps: the model's time
   double lower_bound_seconds = 0;  // η
@@ -65,4 +65,4 @@ struct CompiledPlan {
 CompiledPlan compile_plan(const Clusters& clusters, const std::vector<TransferSpec>& transfers,
                           const schedule::kpbs::Platform& platform, schedule::kpbs::Algorithm algorithm);
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

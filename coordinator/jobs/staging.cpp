@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 
 std::set<NodeFile> staged_destinations(const std::vector<TransferSpec>& transfers,
                                        const std::map<std::string, std::string>& storage_of) {
@@ -40,7 +40,8 @@ std::string staging_name(const std::string& file, const std::string& tag) {
   return directory + "." + name + ".baton-" + tag;
 }
 
-void stage_plans(std::map<std::string, protocol::Plan>& plans, const std::set<NodeFile>& staged, const std::string& tag) {
+void stage_plans(std::map<std::string, protocol::Plan>& plans, const std::set<NodeFile>& staged,
+                 const std::string& tag) {
   for (const auto& [node, file] : staged) {
     const auto found = plans.find(node);
     if (found == plans.end()) continue;
@@ -60,4 +61,4 @@ void stage_plans(std::map<std::string, protocol::Plan>& plans, const std::set<No
   }
 }
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-namespace baton::coordinator {
+namespace baton::jobs {
 
 // A destination file of one node: (node, file).
 using NodeFile = std::pair<std::string, std::string>;
@@ -32,6 +32,7 @@ std::string staging_name(const std::string& file, const std::string& tag);
 
 // Points every chunk each plan writes into a staged file at its staging file, and lists
 // the staged files in the plans of the nodes that write them.
-void stage_plans(std::map<std::string, protocol::Plan>& plans, const std::set<NodeFile>& staged, const std::string& tag);
+void stage_plans(std::map<std::string, protocol::Plan>& plans, const std::set<NodeFile>& staged,
+                 const std::string& tag);
 
-}  // namespace baton::coordinator
+}  // namespace baton::jobs

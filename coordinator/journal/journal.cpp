@@ -9,7 +9,7 @@
 #include <limits>
 #include <stdexcept>
 
-namespace baton::coordinator {
+namespace baton::journal {
 
 namespace {
 
@@ -48,8 +48,11 @@ constexpr const char* kMigrateFrom1 = "ALTER TABLE jobs ADD COLUMN report TEXT N
 constexpr const char* kJobColumns = "SELECT id, submitted, spec, state, error, report FROM jobs";
 
 JobRecord read_job(SQLite::Statement& q) {
-  return {static_cast<std::uint64_t>(q.getColumn(0).getInt64()), q.getColumn(1).getString(),
-          q.getColumn(2).getString(), q.getColumn(3).getString(), q.getColumn(4).getString(),
+  return {static_cast<std::uint64_t>(q.getColumn(0).getInt64()),
+          q.getColumn(1).getString(),
+          q.getColumn(2).getString(),
+          q.getColumn(3).getString(),
+          q.getColumn(4).getString(),
           q.getColumn(5).getString()};
 }
 
@@ -65,9 +68,7 @@ std::string utc_now() {
 }
 
 Journal::Journal(const std::filesystem::path& path) : path_(path) {
-  auto fail = [&](const std::string& what) {
-    return std::runtime_error("journal " + path_.string() + ": " + what);
-  };
+  auto fail = [&](const std::string& what) { return std::runtime_error("journal " + path_.string() + ": " + what); };
   try {
     db_ = std::make_unique<SQLite::Database>(path_.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     db_->setBusyTimeout(5000);
@@ -142,7 +143,8 @@ void Journal::record_step(std::uint64_t id, const StepRecord& step) {
   q.bind(4, step.predicted);
   q.bind(5, step.measured);
   q.bind(6, static_cast<std::int64_t>(step.bytes));
-  if (step.finished.empty()) q.bind(7); else q.bind(7, step.finished);
+  if (step.finished.empty()) q.bind(7);
+  else q.bind(7, step.finished);
   try {
     q.exec();
   } catch (const SQLite::Exception& e) {
@@ -193,4 +195,4 @@ std::vector<std::uint64_t> Journal::unfinished() {
   return out;
 }
 
-}  // namespace baton::coordinator
+}  // namespace baton::journal

@@ -15,7 +15,7 @@ namespace SQLite {
 class Database;
 }
 
-namespace baton::coordinator {
+namespace baton::journal {
 
 struct JobRecord {
   std::uint64_t id = 0;
@@ -29,10 +29,10 @@ struct JobRecord {
 struct StepRecord {
   std::uint32_t step = 0;
   std::uint32_t attempts = 0;
-  double predicted = 0;   // seconds, the model's
-  double measured = 0;    // seconds, on the wire
+  double predicted = 0;  // seconds, the model's
+  double measured = 0;   // seconds, on the wire
   std::uint64_t bytes = 0;
-  std::string finished;   // UTC, ISO 8601, when it completed; empty: not (yet) finished
+  std::string finished;  // UTC, ISO 8601, when it completed; empty: not (yet) finished
 };
 
 class Journal {
@@ -56,10 +56,10 @@ class Journal {
   // Inserts or replaces the step's row. Throws std::invalid_argument for an unknown job.
   void record_step(std::uint64_t id, const StepRecord& step);
 
-  std::vector<JobRecord> jobs();                 // by id
+  std::vector<JobRecord> jobs();  // by id
   std::optional<JobRecord> job(std::uint64_t id);
   std::vector<StepRecord> steps(std::uint64_t id);  // by step
-  std::vector<std::uint64_t> unfinished();       // queued, planning or running, by id
+  std::vector<std::uint64_t> unfinished();          // queued, planning or running, by id
 
   const std::filesystem::path& path() const { return path_; }
 
@@ -72,4 +72,4 @@ class Journal {
 // The current time as the journal writes it.
 std::string utc_now();
 
-}  // namespace baton::coordinator
+}  // namespace baton::journal

@@ -13,9 +13,9 @@ namespace {
 
 // Geometry, in SVG user units (pixels at 100 %).
 constexpr double kWidth = 960;
-constexpr double kLeft = 130;   // node names
+constexpr double kLeft = 130;  // node names
 constexpr double kRight = 24;
-constexpr double kTop = 104;    // title, summary, legend, step labels
+constexpr double kTop = 104;  // title, summary, legend, step labels
 constexpr double kRow = 34;
 constexpr double kBar = 11;
 constexpr double kPlot = kWidth - kLeft - kRight;
@@ -114,7 +114,8 @@ std::string gantt_svg(const Json& job) {
     }
     for (const auto& [node, entry] : nodes->items()) {
       const std::size_t row = row_of(node);
-      bars.push_back({row, s, planned_start, number(entry, "planned_seconds", 0), number(entry, "planned_bytes", 0), false});
+      bars.push_back(
+          {row, s, planned_start, number(entry, "planned_seconds", 0), number(entry, "planned_bytes", 0), false});
       if (ran && entry.is_object() && entry.contains("seconds")) {
         bars.push_back({row, s, started, number(entry, "seconds", 0), number(entry, "bytes", 0), true});
       }
@@ -150,32 +151,36 @@ std::string gantt_svg(const Json& job) {
   if (job.contains("state")) title += " · " + text(job, "state");
   std::string summary = "predicted " + fixed(predicted, 3) + " s · measured " + fixed(measured, 3) + " s";
   if (predicted > 0 && measured > 0) summary += " (×" + fixed(measured / predicted, 2) + ")";
-  if (report->contains("lower_bound_seconds")) summary += " · lower bound " + fixed(number(*report, "lower_bound_seconds", 0), 3) + " s";
+  if (report->contains("lower_bound_seconds"))
+    summary += " · lower bound " + fixed(number(*report, "lower_bound_seconds", 0), 3) + " s";
   summary += " · " + std::to_string(steps.size()) + " steps";
   svg += "<text x=\"16\" y=\"24\" font-size=\"16\" font-weight=\"bold\">" + escape(title) + "</text>\n";
   svg += "<text x=\"16\" y=\"44\" fill=\"#333333\">" + escape(summary) + "</text>\n";
 
   // Legend.
-  svg += "<g class=\"legend\" transform=\"translate(16,58)\">"
-         "<rect x=\"0\" y=\"0\" width=\"22\" height=\"11\" fill=\"url(#hatch-0)\" stroke=\"" + std::string(kColors[0]) +
-         "\"/><text x=\"28\" y=\"10\">planned (model: step start, β + flow / d)</text>"
-         "<rect x=\"300\" y=\"0\" width=\"22\" height=\"11\" fill=\"" + std::string(kColors[0]) +
-         "\"/><text x=\"328\" y=\"10\">measured (release + the node's own report)</text>"
-         "<rect x=\"610\" y=\"-2\" width=\"22\" height=\"15\" fill=\"#eef1f6\"/>"
-         "<text x=\"638\" y=\"10\">measured step (release to barrier)</text>"
-         "<line x1=\"860\" y1=\"-2\" x2=\"860\" y2=\"13\" stroke=\"#888888\" stroke-dasharray=\"3,3\"/>"
-         "<text x=\"866\" y=\"10\">plan</text></g>\n";
+  svg +=
+      "<g class=\"legend\" transform=\"translate(16,58)\">"
+      "<rect x=\"0\" y=\"0\" width=\"22\" height=\"11\" fill=\"url(#hatch-0)\" stroke=\"" +
+      std::string(kColors[0]) +
+      "\"/><text x=\"28\" y=\"10\">planned (model: step start, β + flow / d)</text>"
+      "<rect x=\"300\" y=\"0\" width=\"22\" height=\"11\" fill=\"" +
+      std::string(kColors[0]) +
+      "\"/><text x=\"328\" y=\"10\">measured (release + the node's own report)</text>"
+      "<rect x=\"610\" y=\"-2\" width=\"22\" height=\"15\" fill=\"#eef1f6\"/>"
+      "<text x=\"638\" y=\"10\">measured step (release to barrier)</text>"
+      "<line x1=\"860\" y1=\"-2\" x2=\"860\" y2=\"13\" stroke=\"#888888\" stroke-dasharray=\"3,3\"/>"
+      "<text x=\"866\" y=\"10\">plan</text></g>\n";
 
   // Measured steps as bands, planned step starts as dashed lines, step labels above.
   for (const Band& b : bands) {
-    svg += "<rect class=\"step-band\" x=\"" + fixed(x_of(b.start), 2) + "\" y=\"" + fixed(kTop - 18, 2) + "\" width=\"" +
-           fixed(b.seconds * scale, 2) + "\" height=\"" + fixed(bottom - kTop + 18, 2) + "\" fill=\"" +
+    svg += "<rect class=\"step-band\" x=\"" + fixed(x_of(b.start), 2) + "\" y=\"" + fixed(kTop - 18, 2) +
+           "\" width=\"" + fixed(b.seconds * scale, 2) + "\" height=\"" + fixed(bottom - kTop + 18, 2) + "\" fill=\"" +
            (b.step % 2 == 0 ? "#eef1f6" : "#f6f7fa") + "\"/>\n";
   }
   for (std::size_t s = 0; s < plan_starts.size(); ++s) {
     const double x = x_of(plan_starts[s]);
-    svg += "<line class=\"plan-boundary\" x1=\"" + fixed(x, 2) + "\" y1=\"" + fixed(kTop - 4, 2) + "\" x2=\"" + fixed(x, 2) +
-           "\" y2=\"" + fixed(bottom, 2) + "\" stroke=\"#888888\" stroke-dasharray=\"3,3\"/>\n";
+    svg += "<line class=\"plan-boundary\" x1=\"" + fixed(x, 2) + "\" y1=\"" + fixed(kTop - 4, 2) + "\" x2=\"" +
+           fixed(x, 2) + "\" y2=\"" + fixed(bottom, 2) + "\" stroke=\"#888888\" stroke-dasharray=\"3,3\"/>\n";
   }
   // Labels at the measured start where the step ran, else at the planned one; a label
   // too close to the previous is left out.
@@ -203,13 +208,14 @@ std::string gantt_svg(const Json& job) {
     const double y = kTop + static_cast<double>(b.row) * kRow + 5 + (b.measured ? kBar + 2 : 0);
     const std::string color = kColors[b.step % kColorCount];
     const std::string fill = b.measured ? color : "url(#hatch-" + std::to_string(b.step % kColorCount) + ")";
-    const std::string tip = rows[b.row] + ", step " + std::to_string(b.step) + (b.measured ? ": measured " : ": planned ") +
-                            fixed(b.seconds, 3) + " s from " + fixed(b.start, 3) + " s, " + bytes_text(b.bytes);
-    svg += std::string("<rect class=\"") + (b.measured ? "measured" : "planned") + "\" data-node=\"" + escape(rows[b.row]) +
-           "\" data-step=\"" + std::to_string(b.step) + "\" x=\"" + fixed(x_of(b.start), 3) + "\" y=\"" + fixed(y, 2) +
-           "\" width=\"" + fixed(b.seconds * scale, 3) + "\" height=\"" + fixed(kBar, 2) + "\" fill=\"" + fill +
-           "\" stroke=\"" + color + "\" stroke-width=\"" + (b.measured ? "0" : "1") + "\"><title>" + escape(tip) +
-           "</title></rect>\n";
+    const std::string tip = rows[b.row] + ", step " + std::to_string(b.step) +
+                            (b.measured ? ": measured " : ": planned ") + fixed(b.seconds, 3) + " s from " +
+                            fixed(b.start, 3) + " s, " + bytes_text(b.bytes);
+    svg += std::string("<rect class=\"") + (b.measured ? "measured" : "planned") + "\" data-node=\"" +
+           escape(rows[b.row]) + "\" data-step=\"" + std::to_string(b.step) + "\" x=\"" + fixed(x_of(b.start), 3) +
+           "\" y=\"" + fixed(y, 2) + "\" width=\"" + fixed(b.seconds * scale, 3) + "\" height=\"" + fixed(kBar, 2) +
+           "\" fill=\"" + fill + "\" stroke=\"" + color + "\" stroke-width=\"" + (b.measured ? "0" : "1") +
+           "\"><title>" + escape(tip) + "</title></rect>\n";
   }
 
   // The time axis, in seconds since the job started.
@@ -221,8 +227,8 @@ std::string gantt_svg(const Json& job) {
     const double t = static_cast<double>(i) * spacing;
     const double x = x_of(t);
     svg += "<line x1=\"" + fixed(x, 2) + "\" y1=\"" + fixed(bottom, 2) + "\" x2=\"" + fixed(x, 2) + "\" y2=\"" +
-           fixed(bottom + 5, 2) + "\" stroke=\"#333333\"/><text x=\"" + fixed(x, 2) + "\" y=\"" + fixed(bottom + 18, 2) +
-           "\" text-anchor=\"middle\">" + fixed(t, decimals) + "</text>\n";
+           fixed(bottom + 5, 2) + "\" stroke=\"#333333\"/><text x=\"" + fixed(x, 2) + "\" y=\"" +
+           fixed(bottom + 18, 2) + "\" text-anchor=\"middle\">" + fixed(t, decimals) + "</text>\n";
   }
   svg += "<text x=\"" + fixed(kLeft + kPlot / 2, 2) + "\" y=\"" + fixed(bottom + 38, 2) +
          "\" text-anchor=\"middle\" fill=\"#333333\">seconds since the job started</text></g>\n";

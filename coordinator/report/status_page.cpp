@@ -53,7 +53,8 @@ std::string text(const Json& object, const char* name) {
   if (it->is_boolean()) return it->get<bool>() ? "yes" : "no";
   if (it->is_array()) {
     std::string joined;
-    for (const Json& v : *it) joined += (joined.empty() ? "" : ", ") + (v.is_string() ? v.get<std::string>() : v.dump());
+    for (const Json& v : *it)
+      joined += (joined.empty() ? "" : ", ") + (v.is_string() ? v.get<std::string>() : v.dump());
     return joined;
   }
   return it->dump();
@@ -102,8 +103,13 @@ std::string agents_section(const Json& answer) {
   std::string out = "<section id=\"agents\"><h2>Agents: " + std::to_string(alive) + " alive of " +
                     std::to_string(agents.size()) + "</h2>\n";
   if (agents.empty()) return out + "<p class=\"empty\">No agent has registered.</p></section>\n";
-  out += "<table>\n" + header_row({{"Node", false}, {"Alive", false}, {"Addresses", false}, {"Transports", false},
-                                   {"Rate", true}, {"Heartbeat age", true}, {"Job", false}});
+  out += "<table>\n" + header_row({{"Node", false},
+                                   {"Alive", false},
+                                   {"Addresses", false},
+                                   {"Transports", false},
+                                   {"Rate", true},
+                                   {"Heartbeat age", true},
+                                   {"Job", false}});
   for (const Json& a : agents) {
     const bool up = has(a, "alive") && a.at("alive") == true;
     out += "<tr class=\"agent\">" + cell(text(a, "node")) + "<td><span class=\"badge alive-" + (up ? "yes" : "no") +
@@ -117,9 +123,15 @@ std::string agents_section(const Json& answer) {
 std::string jobs_section(const Json& answer, const std::string& selected, std::size_t max_jobs) {
   const Json& jobs = list(answer, "jobs");
   std::string out = "<section id=\"jobs\"><h2>Jobs</h2>\n";
-  if (jobs.empty()) return out + "<p class=\"empty\">No job yet: submit one with <code>batonctl submit</code>.</p></section>\n";
-  out += "<table>\n" + header_row({{"Job", false}, {"State", false}, {"Algorithm", false}, {"Step", true},
-                                   {"Progress", false}, {"Bytes", true}, {"Submitted", false}});
+  if (jobs.empty())
+    return out + "<p class=\"empty\">No job yet: submit one with <code>batonctl submit</code>.</p></section>\n";
+  out += "<table>\n" + header_row({{"Job", false},
+                                   {"State", false},
+                                   {"Algorithm", false},
+                                   {"Step", true},
+                                   {"Progress", false},
+                                   {"Bytes", true},
+                                   {"Submitted", false}});
   std::size_t shown = 0;
   for (auto it = jobs.rbegin(); it != jobs.rend() && shown < max_jobs; ++it, ++shown) {  // newest first
     const Json& j = *it;
@@ -171,14 +183,21 @@ std::string job_section(const Json& job) {
   } catch (const std::invalid_argument& e) {
     return out + "<p class=\"empty\">No chart: " + escape(e.what()) + ".</p></section>\n";
   }
-  out += "<table>\n" + header_row({{"Step", true}, {"Flows", true}, {"Bytes", true}, {"Planned start", true},
-                                   {"Predicted", true}, {"Started", true}, {"Measured", true}, {"Attempts", true}});
+  out += "<table>\n" + header_row({{"Step", true},
+                                   {"Flows", true},
+                                   {"Bytes", true},
+                                   {"Planned start", true},
+                                   {"Predicted", true},
+                                   {"Started", true},
+                                   {"Measured", true},
+                                   {"Attempts", true}});
   for (const Json& s : report.at("steps")) {
     const auto maybe = [&](const char* name) { return has(s, name) ? seconds(number(s, name)) : "-"; };
     out += "<tr class=\"step\">" + cell(text(s, "index"), true) + cell(text(s, "flows"), true) +
            cell(bytes_text(number(s, "bytes")), true) + cell(maybe("planned_start_seconds"), true) +
            cell(maybe("predicted_seconds"), true) + cell(maybe("started_seconds"), true) +
-           cell(maybe("measured_seconds"), true) + cell(has(s, "attempts") ? text(s, "attempts") : "-", true) + "</tr>\n";
+           cell(maybe("measured_seconds"), true) + cell(has(s, "attempts") ? text(s, "attempts") : "-", true) +
+           "</tr>\n";
   }
   return out + "</table></section>\n";
 }
@@ -192,7 +211,8 @@ std::string status_page_html(const StatusPage& page) {
     out += "<meta http-equiv=\"refresh\" content=\"" + std::to_string(page.refresh_seconds) + "\">\n";
   }
   out += "<title>Baton coordinator" + (selected.empty() ? "" : " · job " + escape(selected)) + "</title>\n<style>" +
-         kStyle + "</style></head>\n<body>\n<header><h1><a href=\"/\">Baton coordinator</a></h1><span class=\"status\">" +
+         kStyle +
+         "</style></head>\n<body>\n<header><h1><a href=\"/\">Baton coordinator</a></h1><span class=\"status\">" +
          escape(page.coordinator) + "</span></header>\n<main>\n";
   out += agents_section(page.agents);
   out += jobs_section(page.jobs, selected, page.max_jobs);

@@ -14,8 +14,10 @@ namespace {
 std::filesystem::path config_with(const TempDir& dir, const std::string& extra) {
   dir.write("secret", "a-secret-of-enough-length-0123456789\n");
   std::filesystem::create_directories(dir.path / "data");
-  dir.write("agent.toml", "node_id = \"n1\"\ncoordinator = \"127.0.0.1:7071\"\nsecret_file = \"secret\"\n"
-                          "data_root = \"data\"\n" + extra);
+  dir.write("agent.toml",
+            "node_id = \"n1\"\ncoordinator = \"127.0.0.1:7071\"\nsecret_file = \"secret\"\n"
+            "data_root = \"data\"\n" +
+                extra);
   return dir.path / "agent.toml";
 }
 
@@ -57,13 +59,16 @@ BOOST_AUTO_TEST_CASE(unknown_keys_and_missing_ones_are_named) {
 BOOST_AUTO_TEST_CASE(the_metrics_address_is_optional) {
   TempDir a, b;
   BOOST_TEST(load_agent_config(config_with(a, "")).metrics_address.empty());
-  BOOST_TEST(load_agent_config(config_with(b, "metrics_address = \"127.0.0.1:9105\"\n")).metrics_address == "127.0.0.1:9105");
+  BOOST_TEST(load_agent_config(config_with(b, "metrics_address = \"127.0.0.1:9105\"\n")).metrics_address ==
+             "127.0.0.1:9105");
 }
 
 BOOST_AUTO_TEST_CASE(flow_silence_defaults_to_30_s_and_is_bounded) {
   TempDir a, b, c;
   BOOST_TEST(load_agent_config(config_with(a, "")).transport.context.frame_timeout.count() == 30'000);
-  BOOST_TEST(load_agent_config(config_with(b, "flow_silence_seconds = 2.5\n")).transport.context.frame_timeout.count() == 2'500);
+  BOOST_TEST(
+      load_agent_config(config_with(b, "flow_silence_seconds = 2.5\n")).transport.context.frame_timeout.count() ==
+      2'500);
   const std::string zero = error_of(config_with(c, "flow_silence_seconds = 0\n"));
   BOOST_TEST(zero.find("flow_silence_seconds must be within [1, 3600]") != std::string::npos, zero);
 }

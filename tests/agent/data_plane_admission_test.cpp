@@ -83,8 +83,13 @@ BOOST_AUTO_TEST_CASE(a_sender_announcing_a_large_frame_before_authenticating_is_
   TwoAgents t;
   tcp::socket attacker(t.io);
   attacker.connect(endpoint_of(t.b.data->address()));
-  const bt::HeaderBytes header = bt::encode_header({.kind = bt::FrameKind::hello, .job = 0, .step = 0,
-                                                    .length = 16u << 20, .offset = 0, .range_end = 0, .checksum = 0});
+  const bt::HeaderBytes header = bt::encode_header({.kind = bt::FrameKind::hello,
+                                                    .job = 0,
+                                                    .step = 0,
+                                                    .length = 16u << 20,
+                                                    .offset = 0,
+                                                    .range_end = 0,
+                                                    .checksum = 0});
   asio::write(attacker, asio::buffer(header));
   const auto start = std::chrono::steady_clock::now();
   std::error_code ended;

@@ -5,14 +5,14 @@
 #include <boost/test/unit_test.hpp>
 
 #include <fcntl.h>
-#include <fstream>
-#include <iterator>
-#include <sstream>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <system_error>
 #include <unistd.h>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <system_error>
 
 namespace fs = std::filesystem;
 using baton::agent::check_name;

@@ -69,7 +69,9 @@ struct Fixture {
     return c;
   }
   std::string check() const { return check_plan(plan, root); }
-  bp::Chunk* chunk(int step, int flow, int c) { return plan.mutable_steps(step)->mutable_flows(flow)->mutable_chunks(c); }
+  bp::Chunk* chunk(int step, int flow, int c) {
+    return plan.mutable_steps(step)->mutable_flows(flow)->mutable_chunks(c);
+  }
 };
 
 }  // namespace
@@ -194,8 +196,9 @@ BOOST_AUTO_TEST_CASE(a_destination_that_exists_and_is_not_a_regular_file_is_refu
   std::string error;
   const auto thrown = baton::agent::test::error_within([&] { error = check(); }, dir.path / "out/y.bin");
   BOOST_REQUIRE_MESSAGE(thrown == "", "check_plan blocked or threw on a FIFO");
-  BOOST_TEST(error == "step 2, chunk 0 (transfer 3): destination unusable: out/y.bin is a fifo, not a regular file (under " +
-                          dir.path.string() + ")");
+  BOOST_TEST(error ==
+             "step 2, chunk 0 (transfer 3): destination unusable: out/y.bin is a fifo, not a regular file (under " +
+                 dir.path.string() + ")");
   fs::remove(dir.path / "out/y.bin");
   fs::create_directory(dir.path / "out/y.bin");
   BOOST_TEST(check().starts_with("step 2, chunk 0 (transfer 3): destination unusable: out/y.bin is a directory"));
@@ -221,12 +224,14 @@ BOOST_AUTO_TEST_CASE(same_stream_offset_in_different_steps_is_fine) {
 
 BOOST_AUTO_TEST_CASE(overlapping_destinations_in_one_step_are_refused) {
   chunk(1, 0, 1)->set_dst_offset(50);
-  BOOST_TEST(check() == "step 2, chunk 1 (transfer 4): destination range [50, 150) of out/y.bin overlaps step 2, chunk 0");
+  BOOST_TEST(check() ==
+             "step 2, chunk 1 (transfer 4): destination range [50, 150) of out/y.bin overlaps step 2, chunk 0");
 }
 
 BOOST_AUTO_TEST_CASE(overlapping_destinations_across_steps_are_refused) {
   chunk(2, 1, 0)->set_dst_offset(150);
-  BOOST_TEST(check() == "step 5, chunk 1 (transfer 6): destination range [150, 250) of out/y.bin overlaps step 2, chunk 1");
+  BOOST_TEST(check() ==
+             "step 5, chunk 1 (transfer 6): destination range [150, 250) of out/y.bin overlaps step 2, chunk 1");
 }
 
 BOOST_AUTO_TEST_CASE(same_range_of_different_files_is_fine) {

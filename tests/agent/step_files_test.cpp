@@ -57,7 +57,8 @@ struct SyncRecorder final : ba::Storage {
     int writes = 0, syncs = 0, writes_after_sync = 0;
   };
   struct Recording final : bt::Sink {
-    Recording(std::unique_ptr<bt::Sink> s, Counts& c, const SyncRecorder& r) : inner(std::move(s)), counts(c), recorder(r) {}
+    Recording(std::unique_ptr<bt::Sink> s, Counts& c, const SyncRecorder& r)
+        : inner(std::move(s)), counts(c), recorder(r) {}
     std::error_code write(std::uint64_t offset, std::span<const std::byte> bytes) override {
       ++counts.writes;
       if (counts.syncs > 0) ++counts.writes_after_sync;
@@ -106,7 +107,8 @@ BOOST_AUTO_TEST_CASE(thousands_of_chunks_of_one_file_share_one_descriptor) {
   auto& [io, a, b] = t;
   // Chunk i: in[i * 512, +512) -> out at the mirrored place, so order and offsets matter.
   std::vector<std::array<std::uint64_t, 5>> plan_chunks;
-  for (std::uint64_t i = 0; i < chunks; ++i) plan_chunks.push_back({i, i * size, (chunks - 1 - i) * size, size, i * size});
+  for (std::uint64_t i = 0; i < chunks; ++i)
+    plan_chunks.push_back({i, i * size, (chunks - 1 - i) * size, size, i * size});
   Pair plan = one_step(b.data->address(), 0, plan_chunks, plan_chunks);
   const DescriptorLimit limit(256);
   ba::StepRunner sender(*a.context, sender_storage, plan.sender, a.identity);
@@ -196,17 +198,20 @@ BOOST_AUTO_TEST_CASE(the_executor_keeps_running_while_a_step_syncs) {
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   ba::StepRunner receiver(*b.context, recorder, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
-  asio::co_spawn(io, [&]() -> bt::Task<void> {
-    asio::steady_timer tick(io);
-    auto last = std::chrono::steady_clock::now();
-    while (!stop) {
-      tick.expires_after(10ms);
-      co_await tick.async_wait(bt::use_nothrow);
-      const auto now = std::chrono::steady_clock::now();
-      longest_gap = std::max(longest_gap, now - last);
-      last = now;
-    }
-  }, asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> bt::Task<void> {
+        asio::steady_timer tick(io);
+        auto last = std::chrono::steady_clock::now();
+        while (!stop) {
+          tick.expires_after(10ms);
+          co_await tick.async_wait(bt::use_nothrow);
+          const auto now = std::chrono::steady_clock::now();
+          longest_gap = std::max(longest_gap, now - last);
+          last = now;
+        }
+      },
+      asio::detached);
   const Outcome o = run_step(io, sender, receiver);
   stop = true;
   BOOST_TEST(o.receiver.ok(), o.receiver.error());

@@ -35,7 +35,8 @@ inline std::vector<std::byte> pattern(std::size_t n, unsigned seed) {
 
 // One agent: a transport context, a data listener and its memory regions.
 struct Node {
-  Node(asio::io_context& io, std::string name, std::string secret = kSecret) : identity{std::move(name), std::move(secret)} {
+  Node(asio::io_context& io, std::string name, std::string secret = kSecret)
+      : identity{std::move(name), std::move(secret)} {
     bt::TransportConfig config;
     config.context.pool = {.buffer_count = 8, .buffer_size = 64 * 1024};
     config.context.frame_timeout = 2000ms;
@@ -76,7 +77,7 @@ struct ThreeAgents {
 };
 
 inline bp::Chunk* add_chunk(bp::Flow* flow, std::uint64_t transfer, std::uint64_t src_offset, std::uint64_t dst_offset,
-                     std::uint64_t length, std::uint64_t stream_offset) {
+                            std::uint64_t length, std::uint64_t stream_offset) {
   bp::Chunk* c = flow->add_chunks();
   c->set_transfer(transfer);
   c->set_src_file("in");
@@ -95,8 +96,8 @@ struct Pair {
 };
 
 inline Pair one_step(const std::string& receiver_address, double rate,
-              const std::vector<std::array<std::uint64_t, 5>>& send_chunks,
-              const std::vector<std::array<std::uint64_t, 5>>& receive_chunks) {
+                     const std::vector<std::array<std::uint64_t, 5>>& send_chunks,
+                     const std::vector<std::array<std::uint64_t, 5>>& receive_chunks) {
   Pair p;
   for (bp::Plan* plan : {&p.sender, &p.receiver}) {
     plan->set_job("job-1");
@@ -130,8 +131,20 @@ inline Outcome run_step(asio::io_context& io, ba::StepRunner& sender, ba::StepRu
   Outcome out;
   int done = 0;
   const auto start = std::chrono::steady_clock::now();
-  asio::co_spawn(io, [&]() -> bt::Task<void> { out.receiver = co_await receiver.run(0, timeout); ++done; }, asio::detached);
-  asio::co_spawn(io, [&]() -> bt::Task<void> { out.sender = co_await sender.run(0, timeout); ++done; }, asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> bt::Task<void> {
+        out.receiver = co_await receiver.run(0, timeout);
+        ++done;
+      },
+      asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> bt::Task<void> {
+        out.sender = co_await sender.run(0, timeout);
+        ++done;
+      },
+      asio::detached);
   while (done < 2 && std::chrono::steady_clock::now() - start < 60s) io.run_one_for(100ms);
   out.took = std::chrono::steady_clock::now() - start;
   return out;

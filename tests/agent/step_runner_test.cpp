@@ -27,7 +27,8 @@ BOOST_AUTO_TEST_CASE(chunks_land_at_their_destination_offsets) {
   a.storage.register_region("in", in);
   b.storage.register_region("out", out);
   // Two transfers in one flow: in[1000, 101000) -> out[250000, 350000) and in[200000, 250000) -> out[7, 50007).
-  const std::vector<std::array<std::uint64_t, 5>> chunks{{4, 1000, 250'000, 100'000, 0}, {9, 200'000, 7, 50'000, 100'000}};
+  const std::vector<std::array<std::uint64_t, 5>> chunks{{4, 1000, 250'000, 100'000, 0},
+                                                         {9, 200'000, 7, 50'000, 100'000}};
   Pair plan = one_step(b.data->address(), 0, chunks, chunks);
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
@@ -97,18 +98,27 @@ BOOST_AUTO_TEST_CASE(a_step_stuck_on_a_peer_that_reads_nothing_names_the_closed_
   bt::Listening listening = b.context->listen("127.0.0.1:0");
   BOOST_REQUIRE_MESSAGE(listening.listener, listening.detail);
   std::unique_ptr<bt::Connection> held;
-  asio::co_spawn(io, [&]() -> bt::Task<void> {
-    bt::Accepted accepted = co_await listening.listener->accept(5s);
-    if (accepted.error) co_return;
-    held = std::move(accepted.connection);
-    co_await bt::authenticate_as_receiver(*held, b.identity, 5s);
-  }, asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> bt::Task<void> {
+        bt::Accepted accepted = co_await listening.listener->accept(5s);
+        if (accepted.error) co_return;
+        held = std::move(accepted.connection);
+        co_await bt::authenticate_as_receiver(*held, b.identity, 5s);
+      },
+      asio::detached);
   const std::string address = listening.listener->address();
   Pair plan = one_step(address, 0, {{0, 0, 0, in.size(), 0}}, {});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   bp::StepReport r;
   bool done = false;
-  asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await sender.run(0, kQuickTimeout); done = true; }, asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> bt::Task<void> {
+        r = co_await sender.run(0, kQuickTimeout);
+        done = true;
+      },
+      asio::detached);
   const auto start = std::chrono::steady_clock::now();
   while (!done && std::chrono::steady_clock::now() - start < 20s) io.run_one_for(100ms);
   BOOST_REQUIRE(done);
@@ -152,7 +162,13 @@ BOOST_AUTO_TEST_CASE(a_missing_region_and_an_unreachable_peer_are_named) {
   ba::StepRunner receiver2(*b.context, b.storage, plan.receiver, b.identity);
   bp::StepReport r;
   bool done = false;
-  asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await receiver2.run(0, kQuickTimeout); done = true; }, asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> bt::Task<void> {
+        r = co_await receiver2.run(0, kQuickTimeout);
+        done = true;
+      },
+      asio::detached);
   for (int i = 0; i < 50 && !done; ++i) io.run_one_for(100ms);
   BOOST_TEST(!r.ok());
   BOOST_TEST(r.error() == "no memory region named 'out' is registered");
@@ -167,7 +183,8 @@ BOOST_AUTO_TEST_CASE(a_step_without_flows_reports_at_once) {
   plan.set_k(1);
   ba::StepRunner runner(*a.context, a.storage, plan, a.identity);
   bool ok = false;
-  asio::co_spawn(io, [&]() -> bt::Task<void> { ok = (co_await runner.run(3, kQuickTimeout)).ok(); }, asio::detached);
+  asio::co_spawn(
+      io, [&]() -> bt::Task<void> { ok = (co_await runner.run(3, kQuickTimeout)).ok(); }, asio::detached);
   io.run_for(500ms);
   BOOST_TEST(ok);
 }
@@ -188,16 +205,26 @@ BOOST_AUTO_TEST_CASE(a_flow_from_a_peer_without_the_secret_writes_nothing) {
   bt::FlowReport attack;
   bool receiver_done = false;
   bp::StepReport r;
-  asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await receiver.run(0, kQuickTimeout); receiver_done = true; }, asio::detached);
-  asio::co_spawn(io, [&]() -> bt::Task<void> {
-    auto connected = co_await a.context->connect(b.data->address());
-    if (connected.error) co_return;
-    bt::SteadyPacer pacer({.rate_bytes_per_second = 0, .burst_bytes = 0}, nullptr, std::chrono::steady_clock::now());
-    // Named, not braced temporaries: GCC 12 mis-destroys those passed into a coroutine.
-    const bt::FlowSpec planned{.job = 1, .step = 0, .offset = 0, .length = 4096};
-    const bt::SendOptions options{};
-    attack = co_await bt::send_flow(*connected.connection, planned, source, pacer, a.context->pool(), options);
-  }, asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> bt::Task<void> {
+        r = co_await receiver.run(0, kQuickTimeout);
+        receiver_done = true;
+      },
+      asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> bt::Task<void> {
+        auto connected = co_await a.context->connect(b.data->address());
+        if (connected.error) co_return;
+        bt::SteadyPacer pacer({.rate_bytes_per_second = 0, .burst_bytes = 0}, nullptr,
+                              std::chrono::steady_clock::now());
+        // Named, not braced temporaries: GCC 12 mis-destroys those passed into a coroutine.
+        const bt::FlowSpec planned{.job = 1, .step = 0, .offset = 0, .length = 4096};
+        const bt::SendOptions options{};
+        attack = co_await bt::send_flow(*connected.connection, planned, source, pacer, a.context->pool(), options);
+      },
+      asio::detached);
   const auto start = std::chrono::steady_clock::now();
   while (!receiver_done && std::chrono::steady_clock::now() - start < 20s) io.run_one_for(100ms);
   BOOST_TEST(!attack.ok());
@@ -284,7 +311,13 @@ BOOST_AUTO_TEST_CASE(nothing_is_accepted_after_the_job_ends) {
   ba::StepRunner again(*a.context, a.storage, plan.sender, a.identity);
   bp::StepReport r;
   bool done = false;
-  asio::co_spawn(io, [&]() -> bt::Task<void> { r = co_await again.run(0, kQuickTimeout); done = true; }, asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> bt::Task<void> {
+        r = co_await again.run(0, kQuickTimeout);
+        done = true;
+      },
+      asio::detached);
   const auto start = std::chrono::steady_clock::now();
   while (!done && std::chrono::steady_clock::now() - start < 20s) io.run_one_for(100ms);
   BOOST_TEST(!r.ok());

@@ -28,8 +28,8 @@ tcp::endpoint endpoint_of(const std::string& address) {
 }
 
 std::size_t count_containing(const std::vector<std::string>& lines, const std::string& text) {
-  return static_cast<std::size_t>(
-      std::count_if(lines.begin(), lines.end(), [&](const std::string& line) { return line.find(text) != std::string::npos; }));
+  return static_cast<std::size_t>(std::count_if(
+      lines.begin(), lines.end(), [&](const std::string& line) { return line.find(text) != std::string::npos; }));
 }
 
 }  // namespace
@@ -61,14 +61,18 @@ BOOST_AUTO_TEST_CASE(the_accept_loop_waits_out_exhausted_descriptors_then_accept
 
   std::string coordinator, error;
   bp::Channel channel(std::move(agent));  // open until the end: the coordinator then waits for its register
-  const bp::Identity a1{"agent", "a1", kSecret};  // named: GCC 12 mis-destroys braced temporaries passed into a coroutine
-  asio::co_spawn(io, [&]() -> asio::awaitable<void> {
-    try {
-      coordinator = co_await bp::handshake(channel, bp::Side::initiator, a1, "coordinator", 3s);
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-  }, asio::detached);
+  const bp::Identity a1{"agent", "a1",
+                        kSecret};  // named: GCC 12 mis-destroys braced temporaries passed into a coroutine
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        try {
+          coordinator = co_await bp::handshake(channel, bp::Side::initiator, a1, "coordinator", 3s);
+        } catch (const std::exception& e) {
+          error = e.what();
+        }
+      },
+      asio::detached);
   io.restart();
   const auto start = std::chrono::steady_clock::now();
   while (coordinator.empty() && error.empty() && std::chrono::steady_clock::now() - start < 5s) io.run_one_for(100ms);

@@ -1,7 +1,6 @@
 // A real coordinator's API under hostile input (docs/runtime.md, "Limits" and "HTTP
 // limits"): bodies that crashed it or answered 500 are refused with 400 and one line
 // naming what is wrong, and slow or idle clients cannot keep an operator from an answer.
-#define BOOST_TEST_MODULE coordinator_api_limits
 #include "tests/integration/cluster.h"
 
 #include <boost/test/unit_test.hpp>
@@ -73,7 +72,8 @@ BOOST_AUTO_TEST_CASE(hostile_bodies_are_answered_400_naming_what_is_wrong) {
       {std::string(2'000'000, '['), "input: nested deeper than 64 levels at byte 65"},
       {R"({"senders": ["a"], "receivers": ["b"], "platform": {"sender_rate": 1e999999}})",
        "platform.sender_rate: number 1e999999 is out of range (at byte 68)"},
-      {good + std::string(1, '\0'), "input: NUL byte at byte " + std::to_string(good.size() + 1) + " (JSON holds none)"},
+      {good + std::string(1, '\0'),
+       "input: NUL byte at byte " + std::to_string(good.size() + 1) + " (JSON holds none)"},
       {good + " garbage", "input: not valid JSON at byte " + std::to_string(good.size() + 2)},
       {"", "input: empty (expected a JSON object)"},
       {"{\"senders\": [\"\xc3\x28\"]}", "ill-formed UTF-8"},

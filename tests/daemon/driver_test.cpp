@@ -88,7 +88,7 @@ struct Fixture {
   asio::io_context io;
   FakeAgents agents{{"s0", "s1", "r0", "r1"}};
   ManualClock clock;
-  std::unique_ptr<bc::Journal> journal;
+  std::unique_ptr<baton::journal::Journal> journal;
   std::unique_ptr<bc::Driver> driver;
   std::map<std::string, bp::Plan> plans;  // as each node last received it
 
@@ -96,7 +96,7 @@ struct Fixture {
     std::string pattern = "/tmp/baton-driver-XXXXXX";
     if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
     dir = pattern;
-    journal = std::make_unique<bc::Journal>(dir / "journal.sqlite");
+    journal = std::make_unique<baton::journal::Journal>(dir / "journal.sqlite");
     driver = std::make_unique<bc::Driver>(io, agents, *journal, clock, bc::DriverOptions{}, nullptr);
     driver->start();
   }
@@ -115,7 +115,9 @@ struct Fixture {
     }
     BOOST_REQUIRE(done());
   }
-  void settle() { run_until([] { return true; }), io.restart(), io.poll(); }
+  void settle() {
+    run_until([] { return true; }), io.restart(), io.poll();
+  }
 
   // The messages of one kind sent since the last call, by node; the others are kept.
   std::map<std::string, bp::Envelope> take(bp::Envelope::BodyCase kind) {

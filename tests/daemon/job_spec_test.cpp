@@ -1,7 +1,7 @@
 // Job submissions: what the API accepts, and a one-line error naming the field for
 // everything it does not.
-#include "coordinator/batonctl/json_input.h"
 #include "coordinator/daemon/job_spec.h"
+#include "coordinator/json/input.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -15,7 +15,7 @@ const std::string kPlatform =
 std::string refusal(const std::string& json) {
   try {
     bc::parse_job_spec(json);
-  } catch (const baton::cli::InputError& e) {
+  } catch (const baton::json::InputError& e) {
     return e.what();
   }
   return "accepted";
@@ -43,23 +43,25 @@ BOOST_AUTO_TEST_CASE(a_pattern_expands_to_every_byte_once) {
                                               kPlatform + R"(, "pattern": {"bytes": 1000, "to": "block-cyclic",
       "to_block": 64}})");
   std::uint64_t total = 0;
-  for (const bc::TransferSpec& t : spec.transfers) total += t.length;
+  for (const baton::jobs::TransferSpec& t : spec.transfers) total += t.length;
   BOOST_TEST(total == 1000u);
   BOOST_TEST((spec.algorithm == baton::schedule::kpbs::Algorithm::oggp_plus));  // the default
 }
 
 BOOST_AUTO_TEST_CASE(bad_jobs_are_named) {
-  BOOST_TEST(refusal("[") .find("JSON") != std::string::npos, refusal("["));
+  BOOST_TEST(refusal("[").find("JSON") != std::string::npos, refusal("["));
   BOOST_TEST(refusal(R"({"senders": [], "receivers": ["b"]})").find("senders") != std::string::npos);
   const std::string head = R"({"senders": ["a"], "receivers": ["b"], )" + kPlatform;
   BOOST_TEST(refusal(head + "}") == "job: give exactly one of \"transfers\" and \"pattern\"");
   BOOST_TEST(refusal(head + R"(, "algorithm": "fast"})") == "algorithm: unknown algorithm \"fast\"");
   BOOST_TEST(refusal(head + R"(, "speed": 1})").find("speed") != std::string::npos);
   BOOST_TEST(refusal(head + R"(, "transfers": [{"src_node": "a", "src_file": "x", "src_offset": 0, "length": 0,
-      "dst_node": "b", "dst_file": "y", "dst_offset": 0}]})").find("transfers[0].length") != std::string::npos);
+      "dst_node": "b", "dst_file": "y", "dst_offset": 0}]})")
+                 .find("transfers[0].length") != std::string::npos);
   BOOST_TEST(refusal(head + R"(, "transfers": [{"src_node": "b", "src_file": "x", "src_offset": 0, "length": 3,
       "dst_node": "a", "dst_file": "y", "dst_offset": 0}]})") != "accepted");
-  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 10, "to": "diagonal"}})").find("pattern.to") != std::string::npos);
+  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 10, "to": "diagonal"}})").find("pattern.to") !=
+             std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(a_pattern_that_expands_too_far_is_refused_before_expanding) {
@@ -81,15 +83,18 @@ BOOST_AUTO_TEST_CASE(hostile_json_is_refused_with_what_is_wrong) {
   const std::string head = R"({"senders": ["a"], "receivers": ["b"], )" + kPlatform;
   // 2 000 000 levels: refused by the pre-scan at level 65, without recursion.
   BOOST_TEST(refusal(std::string(2'000'000, '[')) == "input: nested deeper than 64 levels at byte 65");
-  BOOST_TEST(refusal(R"({"senders": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["a"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]})")
-                 .find("nested deeper than 64 levels") != std::string::npos);
+  BOOST_TEST(
+      refusal(
+          R"({"senders": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["a"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]})")
+          .find("nested deeper than 64 levels") != std::string::npos);
   // Brackets inside strings do not count.
   BOOST_TEST(refusal(R"({"senders": [")" + std::string(100, '[') + R"("], "receivers": ["b"], )" + kPlatform +
                      R"(, "pattern": {"bytes": 10, "to": "block"}})") == "accepted");
   BOOST_TEST(refusal(R"({"senders": ["a"], "receivers": ["b"], "platform": {"sender_rate": 1e999999}})") ==
              "platform.sender_rate: number 1e999999 is out of range (at byte 68)");
-  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 1)" + std::string(400, '0') + "}}")
-                 .find("pattern.bytes: number 1000") == 0u);
+  BOOST_TEST(
+      refusal(head + R"(, "pattern": {"bytes": 1)" + std::string(400, '0') + "}}").find("pattern.bytes: number 1000") ==
+      0u);
   BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 100000000000000000000000}})") ==
              "pattern.bytes: must be <= 9223372036854775807");
   BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 9.223372036854775808e18}})") ==  // 2^63
@@ -104,7 +109,8 @@ BOOST_AUTO_TEST_CASE(hostile_json_is_refused_with_what_is_wrong) {
              "input: not valid JSON at byte 15 (in senders[0]): syntax error while parsing value - invalid string: "
              "ill-formed UTF-8 byte");
   BOOST_TEST(refusal(R"({"senders": ["a"], "senders": ["b"]})") == "senders: given twice");
-  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 10, "to": "block", "to": "block"}})") == "pattern.to: given twice");
+  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 10, "to": "block", "to": "block"}})") ==
+             "pattern.to: given twice");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

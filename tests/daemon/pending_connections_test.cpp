@@ -13,8 +13,8 @@ namespace ad = baton::admission;
 namespace {
 
 // Admits a connection named `name` from `address`; its drop appends the name to `dropped`.
-ad::PendingConnections::Ticket admit(ad::PendingConnections& pending, const std::string& address, const std::string& name,
-                                     std::vector<std::string>& dropped) {
+ad::PendingConnections::Ticket admit(ad::PendingConnections& pending, const std::string& address,
+                                     const std::string& name, std::vector<std::string>& dropped) {
   return pending.admit(address, [&dropped, name] { dropped.push_back(name); });
 }
 

@@ -2,9 +2,9 @@
 
 #include <httplib.h>
 
+#include <csignal>
 #include <fstream>
 #include <random>
-#include <csignal>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -12,9 +12,7 @@
 namespace baton::test {
 namespace {
 
-void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream(path) << text;
-}
+void write_text(const std::filesystem::path& path, const std::string& text) { std::ofstream(path) << text; }
 
 }  // namespace
 
@@ -100,14 +98,16 @@ void Cluster::start_agent(const std::string& node, const std::string& secret, co
   write_text(home / "agent.toml", "node_id = \"" + node + "\"\ncoordinator = \"" + agents_address_ +
                                       "\"\nsecret_file = \"" + secret_file +
                                       "\"\ndata_root = \"data\"\ndata_address = \"127.0.0.1:0\"\n"
-                                      "rate = 100000000\nbuffer_count = 8\nbuffer_size = 262144\n" + extra_config);
+                                      "rate = 100000000\nbuffer_count = 8\nbuffer_size = 262144\n" +
+                                      extra_config);
   agents_.emplace_back(node, launch_agent(node));
 }
 
 std::unique_ptr<Daemon> Cluster::launch_agent(const std::string& node) const {
   const std::filesystem::path home = dir_ / node;
-  return std::make_unique<Daemon>(std::vector<std::string>{BATON_AGENT_PATH, "--config", (home / "agent.toml").string()},
-                                  (home / "agent.log").string());
+  return std::make_unique<Daemon>(
+      std::vector<std::string>{BATON_AGENT_PATH, "--config", (home / "agent.toml").string()},
+      (home / "agent.log").string());
 }
 
 void Cluster::crash_and_restart_agent(const std::string& node, std::chrono::milliseconds down) {

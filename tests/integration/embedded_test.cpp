@@ -24,10 +24,11 @@ Json transfer(const std::string& src, const std::string& src_file, std::uint64_t
 }
 
 Json job(const Json& transfers) {
-  return {{"senders", {"sim0", "a0"}},
-          {"receivers", {"b0", "sim1"}},
-          {"platform", {{"sender_rate", 50e6}, {"receiver_rate", 50e6}, {"backbone_rate", 100e6}, {"step_startup", 0.001}}},
-          {"transfers", transfers}};
+  return {
+      {"senders", {"sim0", "a0"}},
+      {"receivers", {"b0", "sim1"}},
+      {"platform", {{"sender_rate", 50e6}, {"receiver_rate", 50e6}, {"backbone_rate", 100e6}, {"step_startup", 0.001}}},
+      {"transfers", transfers}};
 }
 
 std::vector<std::byte> random_bytes(std::size_t n, unsigned seed) {
@@ -77,8 +78,8 @@ BOOST_AUTO_TEST_SUITE(embedded)
 
 BOOST_AUTO_TEST_CASE(memory_regions_send_to_files_and_receive_from_them) {
   MixedCluster m;
-  const std::string id = m.submit(job({transfer("sim0", "u", 0, 1'000'000, "b0", "u.bin", 0),
-                                       transfer("a0", "in.bin", 0, 1'000'000, "sim1", "v", 0)}));
+  const std::string id = m.submit(job(
+      {transfer("sim0", "u", 0, 1'000'000, "b0", "u.bin", 0), transfer("a0", "in.bin", 0, 1'000'000, "sim1", "v", 0)}));
   BOOST_TEST(m.sim1->wait_job(id, 60s) == "done");
   BOOST_TEST(m.sim0->wait_job(id, 60s) == "done");
   const Json done = m.cluster.wait_job(id);
@@ -95,7 +96,8 @@ BOOST_AUTO_TEST_CASE(a_plan_writing_past_a_region_is_refused_before_any_byte_mov
   BOOST_TEST(done.value("state", "") == "failed", done.dump());
   const std::string error = done.value("error", "");
   BOOST_TEST(error.find("agent sim1 refused the plan") != std::string::npos, error);
-  BOOST_TEST(error.find("destination range [900000, 1100000) is outside v (1000000 bytes)") != std::string::npos, error);
+  BOOST_TEST(error.find("destination range [900000, 1100000) is outside v (1000000 bytes)") != std::string::npos,
+             error);
   BOOST_TEST((m.v == std::vector<std::byte>(1'000'000)), "region v was written");
 }
 

@@ -23,7 +23,7 @@ namespace {
 
 Json transfer(const std::string& src, std::uint64_t src_offset, std::uint64_t length, const std::string& dst,
               std::uint64_t dst_offset) {
-  return {{"src_node", src}, {"src_file", "in.bin"}, {"src_offset", src_offset}, {"length", length},
+  return {{"src_node", src}, {"src_file", "in.bin"},  {"src_offset", src_offset}, {"length", length},
           {"dst_node", dst}, {"dst_file", "out.bin"}, {"dst_offset", dst_offset}};
 }
 
@@ -176,10 +176,11 @@ BOOST_AUTO_TEST_CASE(a_receivers_disk_full_mid_job_fails_it_naming_the_node_and_
   BOOST_REQUIRE(cluster.wait_alive(2));
   Json transfers = Json::array();
   for (std::uint64_t i = 0; i < 6; ++i) transfers.push_back(transfer("a0", i * 250'000, 250'000, "b0", i * 250'000));
-  const Json job{{"senders", {"a0"}},
-                 {"receivers", {"b0"}},
-                 {"platform", {{"sender_rate", 4e6}, {"receiver_rate", 4e6}, {"backbone_rate", 4e6}, {"step_startup", 0.001}}},
-                 {"transfers", transfers}};
+  const Json job{
+      {"senders", {"a0"}},
+      {"receivers", {"b0"}},
+      {"platform", {{"sender_rate", 4e6}, {"receiver_rate", 4e6}, {"backbone_rate", 4e6}, {"step_startup", 0.001}}},
+      {"transfers", transfers}};
   const auto [status, body] = cluster.post("/v1/jobs", job.dump());
   BOOST_REQUIRE_MESSAGE(status == 201, body.dump());
   const Json failed = cluster.wait_job(body.at("id").get<std::string>());

@@ -38,17 +38,23 @@ struct InPlace {
   // Block-cyclic with kBlock-byte blocks, computed here from the array, not by Baton.
   std::string expected_part(std::size_t node) const {
     std::string out;
-    for (std::size_t block = node; block * kBlock < array.size(); block += kNodes) out += array.substr(block * kBlock, kBlock);
+    for (std::size_t block = node; block * kBlock < array.size(); block += kNodes)
+      out += array.substr(block * kBlock, kBlock);
     return out;
   }
   Json job(const std::string& algorithm, double rate) const {
     return {{"senders", kNames},
             {"receivers", kNames},
             {"algorithm", algorithm},
-            {"platform", {{"sender_rate", rate}, {"receiver_rate", rate}, {"backbone_rate", 2 * rate}, {"step_startup", 0.001}}},
+            {"platform",
+             {{"sender_rate", rate}, {"receiver_rate", rate}, {"backbone_rate", 2 * rate}, {"step_startup", 0.001}}},
             {"pattern",
-             {{"bytes", kNodes * kPart}, {"from", "block"}, {"to", "block-cyclic"}, {"to_block", kBlock},
-              {"src_file", "array.bin"}, {"dst_file", "array.bin"}}}};
+             {{"bytes", kNodes * kPart},
+              {"from", "block"},
+              {"to", "block-cyclic"},
+              {"to_block", kBlock},
+              {"src_file", "array.bin"},
+              {"dst_file", "array.bin"}}}};
   }
   std::string submit(const Json& body) {
     const auto [status, answer] = cluster.post("/v1/jobs", body.dump());
@@ -76,9 +82,11 @@ BOOST_AUTO_TEST_CASE(an_in_place_redistribution_leaves_every_byte_where_the_layo
   for (const std::string algorithm : {"all-at-once", "oggp", "oggp-plus"}) {
     t.write_parts(seed += 10);
     const Json done = t.cluster.wait_job(t.submit(t.job(algorithm, 50e6)));
-    BOOST_TEST_REQUIRE(done.value("state", "") == "done", algorithm << ": " << done.dump() << "\n" << t.cluster.coordinator_log());
+    BOOST_TEST_REQUIRE(done.value("state", "") == "done", algorithm << ": " << done.dump() << "\n"
+                                                                    << t.cluster.coordinator_log());
     for (std::size_t p = 0; p < kNodes; ++p) {
-      BOOST_TEST((read_file(t.cluster.root(kNames[p]) / "array.bin") == t.expected_part(p)), algorithm << " on " << kNames[p]);
+      BOOST_TEST((read_file(t.cluster.root(kNames[p]) / "array.bin") == t.expected_part(p)),
+                 algorithm << " on " << kNames[p]);
     }
     BOOST_TEST(t.staging_files() == 0u, algorithm);
   }

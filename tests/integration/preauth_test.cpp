@@ -39,7 +39,9 @@ class RawConnection {
   RawConnection(const RawConnection&) = delete;
   RawConnection& operator=(const RawConnection&) = delete;
 
-  void send(const std::string& bytes) const { BOOST_REQUIRE(::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) > 0); }
+  void send(const std::string& bytes) const {
+    BOOST_REQUIRE(::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) > 0);
+  }
   // Whether the other end has closed it (end of stream or reset), without waiting.
   bool closed_by_peer() const {
     char byte = 0;

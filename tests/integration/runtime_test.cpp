@@ -17,7 +17,9 @@ using namespace std::chrono_literals;
 namespace {
 
 Json platform(double node_rate, double backbone_rate) {
-  return {{"sender_rate", node_rate}, {"receiver_rate", node_rate}, {"backbone_rate", backbone_rate},
+  return {{"sender_rate", node_rate},
+          {"receiver_rate", node_rate},
+          {"backbone_rate", backbone_rate},
           {"step_startup", 0.001}};
 }
 
@@ -56,8 +58,10 @@ BOOST_AUTO_TEST_CASE(a_job_moves_every_byte_to_its_place_and_reports_each_step) 
                  {"receivers", {"b0", "b1"}},
                  {"platform", platform(20e6, 40e6)},
                  {"transfers",
-                  {transfer("a0", 0, 1'000'000, "b0", "out.bin", 0), transfer("a0", 1'000'000, 2'000'000, "b1", "out.bin", 500'000),
-                   transfer("a1", 0, 1'500'000, "b0", "out.bin", 1'000'000), transfer("a1", 1'500'000, 500'000, "b1", "out.bin", 0)}}};
+                  {transfer("a0", 0, 1'000'000, "b0", "out.bin", 0),
+                   transfer("a0", 1'000'000, 2'000'000, "b1", "out.bin", 500'000),
+                   transfer("a1", 0, 1'500'000, "b0", "out.bin", 1'000'000),
+                   transfer("a1", 1'500'000, 500'000, "b1", "out.bin", 0)}}};
   const std::string id = submit(t.cluster, job);
   const Json done = t.cluster.wait_job(id);
   BOOST_REQUIRE_MESSAGE(done.value("state", "") == "done", done.dump() << "\n" << t.cluster.coordinator_log());
@@ -79,7 +83,8 @@ BOOST_AUTO_TEST_CASE(a_job_moves_every_byte_to_its_place_and_reports_each_step) 
   // Paced at 20 MB/s a step takes its longest flow's bytes / 20 MB/s, less the pacer's
   // initial burst (10 ms of the rate, transport/pacer.h) and the model's 1 ms start-up.
   // Unpaced, loopback would move these 5 MB in a few milliseconds.
-  const double floor = report.at("predicted_seconds").get<double>() - 0.011 * static_cast<double>(report.at("steps").size());
+  const double floor =
+      report.at("predicted_seconds").get<double>() - 0.011 * static_cast<double>(report.at("steps").size());
   BOOST_TEST(report.at("measured_seconds").get<double>() >= floor, done.dump());
   BOOST_TEST(floor > 0.1);
   const auto [status, jobs] = t.cluster.get("/v1/jobs");
@@ -152,7 +157,8 @@ BOOST_AUTO_TEST_CASE(cancelling_mid_job_stops_it_and_reports_exactly_what_finish
                  {"platform", platform(2e6, 2e6)},
                  {"transfers",
                   {transfer("a0", 0, 500'000, "b0", "out.bin", 0), transfer("a0", 500'000, 500'000, "b1", "out.bin", 0),
-                   transfer("a1", 0, 500'000, "b0", "out.bin", 500'000), transfer("a1", 500'000, 500'000, "b1", "out.bin", 500'000)}}};
+                   transfer("a1", 0, 500'000, "b0", "out.bin", 500'000),
+                   transfer("a1", 500'000, 500'000, "b1", "out.bin", 500'000)}}};
   const std::string id = submit(t.cluster, job);
   for (int i = 0; i < 200; ++i) {
     if (t.cluster.get("/v1/jobs/" + id).second.value("bytes_done", 0) > 0) break;
@@ -183,7 +189,8 @@ Json slow_four_step_job() {
           {"platform", platform(1e6, 1e6)},
           {"transfers",
            {transfer("a0", 0, 500'000, "b0", "out.bin", 0), transfer("a0", 500'000, 500'000, "b1", "out.bin", 0),
-            transfer("a1", 0, 500'000, "b0", "out.bin", 500'000), transfer("a1", 500'000, 500'000, "b1", "out.bin", 500'000)}}};
+            transfer("a1", 0, 500'000, "b0", "out.bin", 500'000),
+            transfer("a1", 500'000, 500'000, "b1", "out.bin", 500'000)}}};
 }
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -239,7 +246,9 @@ BOOST_AUTO_TEST_CASE(an_agent_still_running_a_job_the_new_coordinator_never_had_
   for (const char* node : {"a0", "a1", "b0", "b1"}) {
     BOOST_TEST(count(t.cluster.agent_log(node), released) == 1u, node << ":\n" << t.cluster.agent_log(node));
   }
-  const Json job{{"senders", {"a0"}}, {"receivers", {"b1"}}, {"platform", platform(20e6, 20e6)},
+  const Json job{{"senders", {"a0"}},
+                 {"receivers", {"b1"}},
+                 {"platform", platform(20e6, 20e6)},
                  {"transfers", {transfer("a0", 0, 100'000, "b1", "again.bin", 0)}}};
   const Json done = t.cluster.wait_job(submit(t.cluster, job));
   BOOST_TEST(done.value("state", "") == "done", done.dump() << "\n" << t.cluster.coordinator_log());
@@ -261,7 +270,8 @@ BOOST_AUTO_TEST_CASE(an_all_at_once_job_plans_each_node_by_all_its_bytes) {
   const Json done = t.cluster.wait_job(submit(t.cluster, job));
   BOOST_TEST_REQUIRE(done.value("state", "") == "done", done.dump() << "\n" << t.cluster.coordinator_log());
   BOOST_TEST((read_file(t.cluster.root("b0") / "out.bin") == t.a0.substr(0, 1'000'000)));
-  BOOST_TEST((read_file(t.cluster.root("b1") / "out.bin") == t.a0.substr(1'000'000, 500'000) + t.a1.substr(0, 400'000)));
+  BOOST_TEST(
+      (read_file(t.cluster.root("b1") / "out.bin") == t.a0.substr(1'000'000, 500'000) + t.a1.substr(0, 400'000)));
   const Json& report = done.at("report");
   const double d = report.at("flow_rate").get<double>();
   BOOST_TEST_REQUIRE(report.at("steps").size() == 1u);
@@ -289,7 +299,8 @@ BOOST_AUTO_TEST_CASE(a_failed_last_step_is_retried_by_every_agent_including_thos
   const Json job{{"senders", {"a0", "a1"}},
                  {"receivers", {"b0", "b1"}},
                  {"platform", platform(1e6, 2e6)},
-                 {"transfers", {transfer("a0", 0, 1'000'000, "b0", "out.bin", 0), transfer("a1", 0, 100'000, "b1", "out.bin", 0)}}};
+                 {"transfers",
+                  {transfer("a0", 0, 1'000'000, "b0", "out.bin", 0), transfer("a1", 0, 100'000, "b1", "out.bin", 0)}}};
   const std::string id = submit(cluster, job);
   const std::string started = "job " + id + " step 0: started";
   for (int i = 0; i < 500 && count(cluster.agent_log("b0"), started) == 0; ++i) std::this_thread::sleep_for(10ms);
@@ -307,7 +318,8 @@ BOOST_AUTO_TEST_CASE(a_failed_last_step_is_retried_by_every_agent_including_thos
              cluster.coordinator_log());
   // a1 and b1 finished the step in the first attempt, and ran it again.
   for (const char* node : {"a1", "b1"}) {
-    BOOST_TEST(count(cluster.agent_log(node), "job " + id + " step 0: done") >= 2u, node << ":\n" << cluster.agent_log(node));
+    BOOST_TEST(count(cluster.agent_log(node), "job " + id + " step 0: done") >= 2u, node << ":\n"
+                                                                                         << cluster.agent_log(node));
   }
 }
 

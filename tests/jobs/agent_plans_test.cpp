@@ -11,13 +11,13 @@
 #include <random>
 #include <tuple>
 
-namespace bc = baton::coordinator;
+namespace bj = baton::jobs;
 namespace bp = baton::protocol;
 namespace kpbs = baton::schedule::kpbs;
 
 namespace {
 
-std::map<std::string, std::string> addresses(const bc::Clusters& c) {
+std::map<std::string, std::string> addresses(const bj::Clusters& c) {
   std::map<std::string, std::string> out;
   int port = 9000;
   for (const auto* cluster : {&c.senders, &c.receivers})
@@ -25,7 +25,7 @@ std::map<std::string, std::string> addresses(const bc::Clusters& c) {
   return out;
 }
 
-bc::Chunk chunk(std::size_t transfer, std::uint64_t src, std::uint64_t dst, std::uint64_t length) {
+bj::Chunk chunk(std::size_t transfer, std::uint64_t src, std::uint64_t dst, std::uint64_t length) {
   return {transfer, src, dst, length};
 }
 
@@ -36,12 +36,12 @@ BOOST_AUTO_TEST_SUITE(agent_plans)
 // Step 0: a0→b1 (two chunks) and a1→b1 — all-at-once style, two senders into b1.
 // Step 1: a0→b0 and a1→b1.
 BOOST_AUTO_TEST_CASE(two_by_two_by_hand) {
-  const bc::Clusters c{{"a0", "a1"}, {"b0", "b1"}};
-  const std::vector<bc::TransferSpec> t{{"a0", "x", 100, 30, "b1", "y", 0},
+  const bj::Clusters c{{"a0", "a1"}, {"b0", "b1"}};
+  const std::vector<bj::TransferSpec> t{{"a0", "x", 100, 30, "b1", "y", 0},
                                         {"a1", "z", 0, 50, "b1", "y", 30},
                                         {"a0", "x", 0, 20, "b0", "w", 5},
                                         {"a1", "z", 50, 40, "b1", "v", 0}};
-  bc::CompiledPlan plan;
+  bj::CompiledPlan plan;
   plan.k = 2;
   plan.flow_rate = 1000;
   plan.steps.resize(3);
@@ -52,7 +52,7 @@ BOOST_AUTO_TEST_CASE(two_by_two_by_hand) {
   plan.steps[1].predicted_seconds = 0.25;
   plan.steps[2].predicted_seconds = 0.125;  // an empty step still reaches every node
 
-  const auto plans = bc::build_agent_plans(plan, c, t, addresses(c), {"job-7", 7});
+  const auto plans = bj::build_agent_plans(plan, c, t, addresses(c), {"job-7", 7});
   BOOST_REQUIRE_EQUAL(plans.size(), 4u);
   for (const auto& [node, p] : plans) {
     BOOST_TEST(p.job() == "job-7");
@@ -105,22 +105,22 @@ BOOST_AUTO_TEST_CASE(two_by_two_by_hand) {
   BOOST_TEST(plans.at("a1").steps(1).flows(0).peer_address() == "10.0.0.1:9003");
 
   // Flows that share the links (all-at-once) are unpaced: every rate is 0.
-  bc::CompiledPlan shared = plan;
+  bj::CompiledPlan shared = plan;
   shared.shared_links = true;
-  const auto unpaced = bc::build_agent_plans(shared, c, t, addresses(c), {"job-7", 7});
+  const auto unpaced = bj::build_agent_plans(shared, c, t, addresses(c), {"job-7", 7});
   for (const auto& [node, p] : unpaced)
     for (const bp::Step& s : p.steps())
       for (const bp::Flow& f : s.flows()) BOOST_TEST(f.rate() == 0.0);
 }
 
 BOOST_AUTO_TEST_CASE(missing_address_names_the_node) {
-  const bc::Clusters c{{"a0"}, {"b0", "b1"}};
-  const std::vector<bc::TransferSpec> t{{"a0", "x", 0, 10, "b0", "y", 0}};
-  const bc::CompiledPlan plan = bc::compile_plan(c, t, {1e6, 1e6, 1e6, 0.001}, kpbs::Algorithm::oggp);
+  const bj::Clusters c{{"a0"}, {"b0", "b1"}};
+  const std::vector<bj::TransferSpec> t{{"a0", "x", 0, 10, "b0", "y", 0}};
+  const bj::CompiledPlan plan = bj::compile_plan(c, t, {1e6, 1e6, 1e6, 0.001}, kpbs::Algorithm::oggp);
   auto a = addresses(c);
   a.erase("b1");  // a node without flows still needs one: it must be reachable as an agent
   try {
-    bc::build_agent_plans(plan, c, t, a, {"j", 1});
+    bj::build_agent_plans(plan, c, t, a, {"j", 1});
     BOOST_FAIL("no exception");
   } catch (const std::invalid_argument& e) {
     BOOST_TEST(std::string(e.what()).find("'b1'") != std::string::npos);
@@ -132,10 +132,10 @@ BOOST_AUTO_TEST_CASE(random_jobs_have_consistent_streams) {
   std::uniform_int_distribution<std::size_t> nodes(1, 5), count(1, 25);
   std::uniform_int_distribution<std::uint64_t> length(1, 3'000'000);
   for (int n = 0; n < 40; ++n) {
-    bc::Clusters c;
+    bj::Clusters c;
     for (std::size_t i = 0, p = nodes(rng); i < p; ++i) c.senders.push_back("a" + std::to_string(i));
     for (std::size_t j = 0, q = nodes(rng); j < q; ++j) c.receivers.push_back("b" + std::to_string(j));
-    std::vector<bc::TransferSpec> t;
+    std::vector<bj::TransferSpec> t;
     std::map<std::string, std::uint64_t> end_of;
     for (std::size_t i = 0, m = count(rng); i < m; ++i) {
       const std::string src = c.senders[rng() % c.senders.size()], dst = c.receivers[rng() % c.receivers.size()];
@@ -145,8 +145,8 @@ BOOST_AUTO_TEST_CASE(random_jobs_have_consistent_streams) {
     }
     for (kpbs::Algorithm alg : {kpbs::Algorithm::oggp, kpbs::Algorithm::all_at_once}) {
       BOOST_TEST_CONTEXT("#" << n << " " << kpbs::name(alg)) {
-        const bc::CompiledPlan plan = bc::compile_plan(c, t, {12.5e6, 12.5e6, 37.5e6, 0.002}, alg);
-        const auto plans = bc::build_agent_plans(plan, c, t, addresses(c), {"j", 3});
+        const bj::CompiledPlan plan = bj::compile_plan(c, t, {12.5e6, 12.5e6, 37.5e6, 0.002}, alg);
+        const auto plans = bj::build_agent_plans(plan, c, t, addresses(c), {"j", 3});
         BOOST_TEST(plans.size() == c.senders.size() + c.receivers.size());
         // (step, receiver, stream_offset) -> (transfer, length, src_offset, dst_offset), per side.
         using Key = std::tuple<std::uint32_t, std::string, std::uint64_t>;
@@ -183,20 +183,19 @@ BOOST_AUTO_TEST_CASE(random_jobs_have_consistent_streams) {
   }
 }
 
-
 namespace {
 
 // a0 sends `count` transfers, alternately to b0 and b1, each naming files of ~4 KB: a0's
 // plan holds every chunk, each receiver's half of them.
 std::map<std::string, bp::Plan> plans_with_long_names(std::size_t count) {
-  const bc::Clusters c{{"a0"}, {"b0", "b1"}};
-  std::vector<bc::TransferSpec> t;
+  const bj::Clusters c{{"a0"}, {"b0", "b1"}};
+  std::vector<bj::TransferSpec> t;
   for (std::size_t i = 0; i < count; ++i) {
     const std::string name = std::string(4000, 'f') + std::to_string(i);
     t.push_back({"a0", name, 0, 1000, i % 2 == 0 ? "b0" : "b1", name, 0});
   }
-  const bc::CompiledPlan plan = bc::compile_plan(c, t, {1e6, 1e6, 1e6, 0.001}, kpbs::Algorithm::oggp);
-  return bc::build_agent_plans(plan, c, t, addresses(c), {"job-9", 9});
+  const bj::CompiledPlan plan = bj::compile_plan(c, t, {1e6, 1e6, 1e6, 0.001}, kpbs::Algorithm::oggp);
+  return bj::build_agent_plans(plan, c, t, addresses(c), {"job-9", 9});
 }
 
 }  // namespace
@@ -205,24 +204,24 @@ BOOST_AUTO_TEST_CASE(a_plan_too_large_for_one_control_frame_names_the_node) {
   try {
     plans_with_long_names(2400);  // a0: ~19.6 MB; b0 and b1: ~9.8 MB each
     BOOST_FAIL("a plan over the frame limit was built");
-  } catch (const bc::PlanTooLarge& e) {
+  } catch (const bj::PlanTooLarge& e) {
     const std::string what = e.what();
     BOOST_TEST_MESSAGE(what);
     BOOST_TEST(what.find("node 'a0'") != std::string::npos, what);
-    BOOST_TEST(what.find(std::to_string(bc::max_agent_plan_bytes()) + " bytes") != std::string::npos, what);
+    BOOST_TEST(what.find(std::to_string(bj::max_agent_plan_bytes()) + " bytes") != std::string::npos, what);
   }
 }
 
 BOOST_AUTO_TEST_CASE(a_plan_under_the_limit_fits_in_a_sealed_frame) {
   const auto plans = plans_with_long_names(1800);  // a0: ~14.7 MB
   const bp::Plan& biggest = plans.at("a0");
-  BOOST_TEST(biggest.ByteSizeLong() <= bc::max_agent_plan_bytes());
-  BOOST_TEST(biggest.ByteSizeLong() > bc::max_agent_plan_bytes() * 3 / 4);  // the test is near the limit
+  BOOST_TEST(biggest.ByteSizeLong() <= bj::max_agent_plan_bytes());
+  BOOST_TEST(biggest.ByteSizeLong() > bj::max_agent_plan_bytes() * 3 / 4);  // the test is near the limit
   // What the control session sends: the Envelope, then the MAC, in one frame.
   bp::Envelope envelope;
   *envelope.mutable_plan() = biggest;
   const std::size_t overhead = bp::encode(envelope).size() + baton::security::kMacBytes - biggest.ByteSizeLong();
-  BOOST_TEST(overhead <= bp::kDefaultMaxFrame - bc::max_agent_plan_bytes());
+  BOOST_TEST(overhead <= bp::kDefaultMaxFrame - bj::max_agent_plan_bytes());
   std::string frame;
   BOOST_CHECK_NO_THROW(bp::append_frame(frame, bp::encode(envelope) + std::string(baton::security::kMacBytes, 'm')));
 }
@@ -230,18 +229,18 @@ BOOST_AUTO_TEST_CASE(a_plan_under_the_limit_fits_in_a_sealed_frame) {
 BOOST_AUTO_TEST_CASE(too_many_steps_for_all_the_nodes_are_refused_before_building) {
   // 4096 + 4096 nodes, each plan listing 32769 steps: at least 512 MiB of plans. Building
   // them first would take tens of GiB.
-  bc::Clusters c;
+  bj::Clusters c;
   for (int i = 0; i < 4096; ++i) {
     c.senders.push_back("a" + std::to_string(i));
     c.receivers.push_back("b" + std::to_string(i));
   }
-  bc::CompiledPlan plan;
+  bj::CompiledPlan plan;
   plan.k = 1;
-  plan.steps.resize(bc::kMaxTotalPlanBytes / 2 / 8192 + 1);
+  plan.steps.resize(bj::kMaxTotalPlanBytes / 2 / 8192 + 1);
   try {
-    bc::build_agent_plans(plan, c, {}, addresses(c), {"job-10", 10});
+    bj::build_agent_plans(plan, c, {}, addresses(c), {"job-10", 10});
     BOOST_FAIL("a plan with too many steps was built");
-  } catch (const bc::PlanTooLarge& e) {
+  } catch (const bj::PlanTooLarge& e) {
     const std::string what = e.what();
     BOOST_TEST(what.find("32769 steps") != std::string::npos, what);
     BOOST_TEST(what.find("8192 nodes") != std::string::npos, what);

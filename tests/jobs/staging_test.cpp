@@ -4,20 +4,26 @@
 
 #include <boost/test/unit_test.hpp>
 
-namespace bc = baton::coordinator;
+namespace bj = baton::jobs;
 namespace bp = baton::protocol;
 
 namespace {
 
-bc::TransferSpec transfer(const std::string& src, const std::string& src_file, const std::string& dst,
+bj::TransferSpec transfer(const std::string& src, const std::string& src_file, const std::string& dst,
                           const std::string& dst_file) {
-  return {.src_node = src, .src_file = src_file, .src_offset = 0, .length = 10, .dst_node = dst, .dst_file = dst_file,
+  return {.src_node = src,
+          .src_file = src_file,
+          .src_offset = 0,
+          .length = 10,
+          .dst_node = dst,
+          .dst_file = dst_file,
           .dst_offset = 0};
 }
 
-std::string error_of(const std::vector<bc::TransferSpec>& transfers, const std::map<std::string, std::string>& storages) {
+std::string error_of(const std::vector<bj::TransferSpec>& transfers,
+                     const std::map<std::string, std::string>& storages) {
   try {
-    bc::staged_destinations(transfers, storages);
+    bj::staged_destinations(transfers, storages);
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
@@ -30,46 +36,47 @@ BOOST_AUTO_TEST_SUITE(staging)
 
 BOOST_AUTO_TEST_CASE(a_file_the_job_reads_and_writes_on_one_node_is_staged) {
   // n0 and n1 swap their halves of array.bin: each reads and writes it.
-  const std::vector<bc::TransferSpec> job{transfer("n0", "array.bin", "n1", "array.bin"),
+  const std::vector<bj::TransferSpec> job{transfer("n0", "array.bin", "n1", "array.bin"),
                                           transfer("n1", "array.bin", "n0", "array.bin")};
-  const auto staged = bc::staged_destinations(job, {{"n0", "files:m:1:1"}, {"n1", "files:m:1:2"}});
-  BOOST_TEST((staged == std::set<bc::NodeFile>{{"n0", "array.bin"}, {"n1", "array.bin"}}));
+  const auto staged = bj::staged_destinations(job, {{"n0", "files:m:1:1"}, {"n1", "files:m:1:2"}});
+  BOOST_TEST((staged == std::set<bj::NodeFile>{{"n0", "array.bin"}, {"n1", "array.bin"}}));
 }
 
 BOOST_AUTO_TEST_CASE(a_file_read_on_another_storage_is_not_staged) {
-  const std::vector<bc::TransferSpec> job{transfer("a", "x.bin", "b", "x.bin")};
-  BOOST_TEST(bc::staged_destinations(job, {{"a", "files:m:1:1"}, {"b", "files:m:1:2"}}).empty());
+  const std::vector<bj::TransferSpec> job{transfer("a", "x.bin", "b", "x.bin")};
+  BOOST_TEST(bj::staged_destinations(job, {{"a", "files:m:1:1"}, {"b", "files:m:1:2"}}).empty());
   // Another file on the same storage is not the same file either.
-  BOOST_TEST(bc::staged_destinations({transfer("a", "x.bin", "b", "y.bin")}, {{"a", "files:m:1:1"}, {"b", "files:m:1:1"}})
-                 .empty());
+  BOOST_TEST(
+      bj::staged_destinations({transfer("a", "x.bin", "b", "y.bin")}, {{"a", "files:m:1:1"}, {"b", "files:m:1:1"}})
+          .empty());
 }
 
 BOOST_AUTO_TEST_CASE(two_nodes_sharing_a_data_root_read_and_write_one_file_so_it_is_staged) {
   // The review's "copy within one file": a and b are two agents over one data root.
-  const std::vector<bc::TransferSpec> job{transfer("a", "x.bin", "b", "x.bin")};
-  const auto staged = bc::staged_destinations(job, {{"a", "files:m:7:9"}, {"b", "files:m:7:9"}});
-  BOOST_TEST((staged == std::set<bc::NodeFile>{{"b", "x.bin"}}));
+  const std::vector<bj::TransferSpec> job{transfer("a", "x.bin", "b", "x.bin")};
+  const auto staged = bj::staged_destinations(job, {{"a", "files:m:7:9"}, {"b", "files:m:7:9"}});
+  BOOST_TEST((staged == std::set<bj::NodeFile>{{"b", "x.bin"}}));
 }
 
 BOOST_AUTO_TEST_CASE(what_cannot_be_staged_is_refused_with_the_reason) {
   const std::string memory = error_of({transfer("a", "r", "b", "out"), transfer("b", "out", "a", "r")},
                                       {{"a", "memory:a:1"}, {"b", "files:m:1:2"}});
   BOOST_TEST(memory.find("node a reads and writes its memory region 'r'") != std::string::npos, memory);
-  const std::string two_writers =
-      error_of({transfer("c", "x.bin", "a", "x.bin"), transfer("c", "y.bin", "b", "x.bin")},
-               {{"a", "files:m:7:9"}, {"b", "files:m:7:9"}, {"c", "files:m:7:9"}});
-  BOOST_TEST(two_writers.find("nodes a and b share a data root and both write x.bin") != std::string::npos, two_writers);
+  const std::string two_writers = error_of({transfer("c", "x.bin", "a", "x.bin"), transfer("c", "y.bin", "b", "x.bin")},
+                                           {{"a", "files:m:7:9"}, {"b", "files:m:7:9"}, {"c", "files:m:7:9"}});
+  BOOST_TEST(two_writers.find("nodes a and b share a data root and both write x.bin") != std::string::npos,
+             two_writers);
 }
 
 BOOST_AUTO_TEST_CASE(a_node_without_a_known_storage_shares_it_with_no_other) {
-  const std::vector<bc::TransferSpec> job{transfer("a", "x.bin", "b", "x.bin")};
-  BOOST_TEST(bc::staged_destinations(job, {}).empty());
-  BOOST_TEST(bc::staged_destinations({transfer("a", "x.bin", "a", "x.bin")}, {}).size() == 1u);
+  const std::vector<bj::TransferSpec> job{transfer("a", "x.bin", "b", "x.bin")};
+  BOOST_TEST(bj::staged_destinations(job, {}).empty());
+  BOOST_TEST(bj::staged_destinations({transfer("a", "x.bin", "a", "x.bin")}, {}).size() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(the_staging_file_sits_beside_its_destination) {
-  BOOST_TEST(bc::staging_name("array.bin", "7-20261125T120000Z") == ".array.bin.baton-7-20261125T120000Z");
-  BOOST_TEST(bc::staging_name("out/part/a.bin", "3-x") == "out/part/.a.bin.baton-3-x");
+  BOOST_TEST(bj::staging_name("array.bin", "7-20261125T120000Z") == ".array.bin.baton-7-20261125T120000Z");
+  BOOST_TEST(bj::staging_name("out/part/a.bin", "3-x") == "out/part/.a.bin.baton-3-x");
 }
 
 BOOST_AUTO_TEST_CASE(only_the_chunks_received_into_a_staged_file_are_redirected) {
@@ -83,7 +90,7 @@ BOOST_AUTO_TEST_CASE(only_the_chunks_received_into_a_staged_file_are_redirected)
   in.add_chunks()->set_dst_file("array.bin");
   in.add_chunks()->set_dst_file("other.bin");
   std::map<std::string, bp::Plan> plans{{"n0", plan}, {"n1", plan}};
-  bc::stage_plans(plans, {{"n0", "array.bin"}}, "5-t");
+  bj::stage_plans(plans, {{"n0", "array.bin"}}, "5-t");
   const bp::Plan& n0 = plans.at("n0");
   BOOST_TEST_REQUIRE(n0.staged_size() == 1);
   BOOST_TEST(n0.staged(0).file() == "array.bin");

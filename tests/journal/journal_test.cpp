@@ -5,13 +5,13 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <boost/test/unit_test.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
-namespace bc = baton::coordinator;
+namespace bj = baton::journal;
 namespace fs = std::filesystem;
 
 namespace {
@@ -51,7 +51,7 @@ BOOST_AUTO_TEST_CASE(round_trip_and_restart) {
   const fs::path file = dir.path / "journal.sqlite";
   std::uint64_t first = 0, second = 0;
   {
-    bc::Journal j(file);
+    bj::Journal j(file);
     BOOST_TEST(j.jobs().empty());
     first = j.add_job(R"({"senders":["a0"]})");
     second = j.add_job(R"({"senders":["a1"]})");
@@ -76,7 +76,7 @@ BOOST_AUTO_TEST_CASE(round_trip_and_restart) {
     BOOST_CHECK_THROW(j.record_step(second + 100, {0, 1, 0, 0, 0, ""}), std::invalid_argument);
   }
   // A restart: a new Journal on the same file sees everything.
-  bc::Journal j(file);
+  bj::Journal j(file);
   const auto job = j.job(first);
   BOOST_REQUIRE(job.has_value());
   BOOST_TEST(job->state == "running");
@@ -99,7 +99,7 @@ BOOST_AUTO_TEST_CASE(round_trip_and_restart) {
 
 BOOST_AUTO_TEST_CASE(unfinished_follows_states) {
   TempDir dir;
-  bc::Journal j(dir.path / "journal.sqlite");
+  bj::Journal j(dir.path / "journal.sqlite");
   const auto a = j.add_job("{}"), b = j.add_job("{}"), c = j.add_job("{}"), d = j.add_job("{}");
   BOOST_TEST((j.unfinished() == std::vector<std::uint64_t>{a, b, c, d}));
   j.set_state(a, "planning");
@@ -119,15 +119,17 @@ BOOST_AUTO_TEST_CASE(a_version_1_journal_is_migrated_and_keeps_its_jobs) {
   {
     // The schema of version 1, as docs/journal.md gave it, with one finished job.
     SQLite::Database db(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-    db.exec("CREATE TABLE jobs (id INTEGER PRIMARY KEY AUTOINCREMENT, submitted TEXT NOT NULL, spec TEXT NOT NULL,"
-            " state TEXT NOT NULL, error TEXT NOT NULL DEFAULT '')");
-    db.exec("CREATE TABLE steps (job INTEGER NOT NULL REFERENCES jobs(id), step INTEGER NOT NULL, attempts INTEGER"
-            " NOT NULL, predicted REAL NOT NULL, measured REAL NOT NULL, bytes INTEGER NOT NULL, finished TEXT,"
-            " PRIMARY KEY (job, step))");
+    db.exec(
+        "CREATE TABLE jobs (id INTEGER PRIMARY KEY AUTOINCREMENT, submitted TEXT NOT NULL, spec TEXT NOT NULL,"
+        " state TEXT NOT NULL, error TEXT NOT NULL DEFAULT '')");
+    db.exec(
+        "CREATE TABLE steps (job INTEGER NOT NULL REFERENCES jobs(id), step INTEGER NOT NULL, attempts INTEGER"
+        " NOT NULL, predicted REAL NOT NULL, measured REAL NOT NULL, bytes INTEGER NOT NULL, finished TEXT,"
+        " PRIMARY KEY (job, step))");
     db.exec("INSERT INTO jobs (submitted, spec, state) VALUES ('2026-11-20T10:00:00Z', '{}', 'done')");
     db.exec("PRAGMA user_version=1");
   }
-  bc::Journal j(path);
+  bj::Journal j(path);
   const auto job = j.job(1);
   BOOST_REQUIRE(job.has_value());
   BOOST_TEST(job->state == "done");
@@ -145,24 +147,24 @@ BOOST_AUTO_TEST_CASE(bad_files_are_named) {
     std::ofstream out(garbage, std::ios::binary);
     for (int i = 0; i < 512; ++i) out << "this is not a database ";
   }
-  check_error([&] { bc::Journal j(garbage); }, {garbage.string(), "not a database"});
+  check_error([&] { bj::Journal j(garbage); }, {garbage.string(), "not a database"});
 
   const fs::path other = dir.path / "other.sqlite";
   {
     SQLite::Database db(other.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     db.exec("PRAGMA user_version=99");
   }
-  check_error([&] { bc::Journal j(other); }, {other.string(), "schema_version 99", "expected 2"});
+  check_error([&] { bj::Journal j(other); }, {other.string(), "schema_version 99", "expected 2"});
 
   const fs::path foreign = dir.path / "foreign.sqlite";
   {
     SQLite::Database db(foreign.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     db.exec("CREATE TABLE t (x)");
   }
-  check_error([&] { bc::Journal j(foreign); }, {foreign.string(), "not a Baton journal"});
+  check_error([&] { bj::Journal j(foreign); }, {foreign.string(), "not a Baton journal"});
 
   const fs::path nowhere = dir.path / "missing-dir" / "journal.sqlite";
-  check_error([&] { bc::Journal j(nowhere); }, {nowhere.string()});
+  check_error([&] { bj::Journal j(nowhere); }, {nowhere.string()});
 }
 
 // A child writes and dies without closing (no destructors, no checkpoint); the parent's
@@ -172,7 +174,7 @@ BOOST_AUTO_TEST_CASE(records_survive_a_dying_process) {
   const fs::path file = dir.path / "journal.sqlite";
   std::uint64_t before = 0;
   {
-    bc::Journal j(file);
+    bj::Journal j(file);
     before = j.add_job("{}");
   }
   const pid_t child = fork();
@@ -180,7 +182,7 @@ BOOST_AUTO_TEST_CASE(records_survive_a_dying_process) {
   if (child == 0) {
     int code = 1;
     try {
-      auto* j = new bc::Journal(file);  // never deleted: the process just ends
+      auto* j = new bj::Journal(file);  // never deleted: the process just ends
       const std::uint64_t id = j->add_job(R"({"from":"child"})");
       j->set_state(id, "running");
       j->record_step(id, {0, 1, 0.1, 0.2, 123, "2026-11-22T08:00:00Z"});
@@ -194,7 +196,7 @@ BOOST_AUTO_TEST_CASE(records_survive_a_dying_process) {
   BOOST_REQUIRE(WIFEXITED(status));
   BOOST_REQUIRE_EQUAL(WEXITSTATUS(status), 0);
 
-  bc::Journal j(file);
+  bj::Journal j(file);
   const auto jobs = j.jobs();
   BOOST_REQUIRE_EQUAL(jobs.size(), 2u);
   BOOST_TEST(jobs[1].id > before);

@@ -23,8 +23,9 @@ PromtoolResult promtool_check(const std::string& text) {
 void check_with_promtool(const std::string& text) {
   const PromtoolResult checked = promtool_check(text);
   if (!checked.available) {
-    BOOST_WARN_MESSAGE(false, "skipped the promtool check: " << promtool
-                       << " is missing (Debian package prometheus; scripts/setup.sh installs it)");
+    BOOST_WARN_MESSAGE(false, "skipped the promtool check: "
+                                  << promtool
+                                  << " is missing (Debian package prometheus; scripts/setup.sh installs it)");
     return;
   }
   BOOST_TEST(checked.ok, "promtool check metrics: " << checked.problems << "on\n" << text);

@@ -3,8 +3,8 @@
 #include "metrics/http_server.h"
 #include "metrics/registry.h"
 
-#include <boost/test/unit_test.hpp>
 #include <httplib.h>
+#include <boost/test/unit_test.hpp>
 
 #include <stdexcept>
 #include <string>

@@ -19,9 +19,9 @@ BOOST_AUTO_TEST_SUITE(registry)
 
 BOOST_AUTO_TEST_CASE(promtool_refuses_what_prometheus_would) {
   // The validator itself: it must not accept everything.
-  for (const char* bad : {"# HELP x X.\n# TYPE x counter\nx 1\n",                         // counter without _total
+  for (const char* bad : {"# HELP x X.\n# TYPE x counter\nx 1\n",  // counter without _total
                           "# HELP x_total X.\n# TYPE x_total counter\nx_total{a=\"b\"c\"} 1\n",  // unescaped quote
-                          "# TYPE x_total counter\nx_total 1\n"}) {                           // no HELP
+                          "# TYPE x_total counter\nx_total 1\n"}) {                              // no HELP
     const auto checked = baton::test::promtool_check(bad);
     if (!checked.available) {
       BOOST_WARN_MESSAGE(false, "skipped: /usr/bin/promtool is missing (Debian package prometheus)");
@@ -89,7 +89,9 @@ BOOST_AUTO_TEST_CASE(label_values_and_help_text_are_escaped) {
   r.declare("baton_errors_total", Type::counter, "Errors, with a back\\slash\nand a new line.");
   r.add("baton_errors_total", {{"error", "peer said \"no\"\\nothing\nmore"}});
   const std::string text = r.render();
-  BOOST_TEST(text.find("# HELP baton_errors_total Errors, with a back\\\\slash\\nand a new line.\n") != std::string::npos, text);
+  BOOST_TEST(
+      text.find("# HELP baton_errors_total Errors, with a back\\\\slash\\nand a new line.\n") != std::string::npos,
+      text);
   check_with_promtool(text);
   const std::string parsed = parse_exposition(text);
   BOOST_TEST(parsed == "counter baton_errors_total{error=peer said \"no\"\\nothing\nmore} 1\n", parsed);
@@ -152,12 +154,11 @@ BOOST_AUTO_TEST_CASE(threads_counting_while_another_renders_lose_nothing) {
   for (int i = 0; i < 50; ++i) BOOST_TEST_REQUIRE(!r.render().empty());
   for (std::thread& w : workers) w.join();
   const std::string parsed = parse_exposition(r.render());
-  const std::vector<std::string> lines{"counter baton_events_total{thread=0} " + std::to_string(2 * each) + "\n",
-                                      "counter baton_events_total{thread=1} " + std::to_string(2 * each) + "\n",
-                                      "gauge baton_busy{} 0\n",
-                                      "histogram baton_wait_seconds_count{} " + std::to_string(threads * each) + "\n",
-                                      "histogram baton_wait_seconds_bucket{le=1} " +
-                                          std::to_string(threads * each) + "\n"};
+  const std::vector<std::string> lines{
+      "counter baton_events_total{thread=0} " + std::to_string(2 * each) + "\n",
+      "counter baton_events_total{thread=1} " + std::to_string(2 * each) + "\n", "gauge baton_busy{} 0\n",
+      "histogram baton_wait_seconds_count{} " + std::to_string(threads * each) + "\n",
+      "histogram baton_wait_seconds_bucket{le=1} " + std::to_string(threads * each) + "\n"};
   for (const std::string& expected : lines) {
     BOOST_TEST(parsed.find(expected) != std::string::npos, "missing " << expected << "in\n" << parsed);
   }

@@ -4,8 +4,8 @@
 #include "tests/integration/cluster.h"
 #include "tests/metrics/exposition_check.h"
 
-#include <boost/test/unit_test.hpp>
 #include <httplib.h>
+#include <boost/test/unit_test.hpp>
 
 #include <regex>
 
@@ -44,19 +44,27 @@ BOOST_AUTO_TEST_CASE(after_a_job_the_counters_agree_with_its_report) {
   Cluster cluster;
   write_random_file(cluster.root("a0") / "in.bin", 3'000'000, 5);
   write_random_file(cluster.root("a1") / "in.bin", 3'000'000, 6);
-  for (const char* node : {"a0", "a1", "b0", "b1"}) cluster.start_agent(node, {}, "metrics_address = \"127.0.0.1:0\"\n");
+  for (const char* node : {"a0", "a1", "b0", "b1"})
+    cluster.start_agent(node, {}, "metrics_address = \"127.0.0.1:0\"\n");
   BOOST_REQUIRE(cluster.wait_alive(4));
 
   Json transfers = Json::array();
   for (int s = 0; s < 2; ++s) {
     for (int r = 0; r < 2; ++r) {
-      transfers.push_back({{"src_node", "a" + std::to_string(s)}, {"src_file", "in.bin"}, {"src_offset", r * 1'000'000},
-                           {"length", 1'000'000 + 1000 * r}, {"dst_node", "b" + std::to_string(r)},
-                           {"dst_file", "out.bin"}, {"dst_offset", s * 1'500'000}});
+      transfers.push_back({{"src_node", "a" + std::to_string(s)},
+                           {"src_file", "in.bin"},
+                           {"src_offset", r * 1'000'000},
+                           {"length", 1'000'000 + 1000 * r},
+                           {"dst_node", "b" + std::to_string(r)},
+                           {"dst_file", "out.bin"},
+                           {"dst_offset", s * 1'500'000}});
     }
   }
-  const Json job{{"senders", {"a0", "a1"}}, {"receivers", {"b0", "b1"}}, {"transfers", transfers},
-                 {"platform", {{"sender_rate", 20e6}, {"receiver_rate", 20e6}, {"backbone_rate", 20e6}, {"step_startup", 0.001}}}};
+  const Json job{
+      {"senders", {"a0", "a1"}},
+      {"receivers", {"b0", "b1"}},
+      {"transfers", transfers},
+      {"platform", {{"sender_rate", 20e6}, {"receiver_rate", 20e6}, {"backbone_rate", 20e6}, {"step_startup", 0.001}}}};
   const auto [code, body] = cluster.post("/v1/jobs", job.dump());
   BOOST_REQUIRE_MESSAGE(code == 201, body.dump());
   const Json done = cluster.wait_job(body.at("id").get<std::string>());

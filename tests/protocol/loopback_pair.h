@@ -22,15 +22,21 @@ inline void run_pair(const SocketTask& server, const SocketTask& client) {
   asio::io_context io;
   tcp::acceptor acceptor(io, {asio::ip::make_address("127.0.0.1"), 0});
   const auto endpoint = acceptor.local_endpoint();
-  asio::co_spawn(io, [&]() -> asio::awaitable<void> {
-    tcp::socket s = co_await acceptor.async_accept(asio::use_awaitable);
-    co_await server(std::move(s));
-  }, asio::detached);
-  asio::co_spawn(io, [&]() -> asio::awaitable<void> {
-    tcp::socket s(io);
-    co_await s.async_connect(endpoint, asio::use_awaitable);
-    co_await client(std::move(s));
-  }, asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        tcp::socket s = co_await acceptor.async_accept(asio::use_awaitable);
+        co_await server(std::move(s));
+      },
+      asio::detached);
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        tcp::socket s(io);
+        co_await s.async_connect(endpoint, asio::use_awaitable);
+        co_await client(std::move(s));
+      },
+      asio::detached);
   io.run_for(std::chrono::seconds(20));
 }
 

@@ -33,8 +33,9 @@ BOOST_AUTO_TEST_CASE(hmac_matches_rfc_4231) {
   BOOST_TEST(hex(bs::hmac_sha256("Jefe", {"what do ya want ", "for nothing?"})) ==
              "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
   // Test case 6: a key longer than the block size.
-  BOOST_TEST(hex(bs::hmac_sha256(std::string(131, '\xaa'), {"Test Using Larger Than Block-Size Key - Hash Key First"})) ==
-             "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+  BOOST_TEST(
+      hex(bs::hmac_sha256(std::string(131, '\xaa'), {"Test Using Larger Than Block-Size Key - Hash Key First"})) ==
+      "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
 }
 
 BOOST_AUTO_TEST_CASE(both_ends_derive_the_same_keys_and_the_directions_differ) {

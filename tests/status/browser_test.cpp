@@ -3,13 +3,12 @@
 // The per-node timing it draws is checked against the API's JSON first, and a coordinator
 // with an API token is seen through HTTP Basic. Skipped (saying so) where
 // /usr/bin/chromium is missing.
-#define BOOST_TEST_MODULE status_browser
 #include "tests/integration/cluster.h"
 #include "tests/status/markup_probe.h"
 #include "tests/support/run_process.h"
 
-#include <boost/test/unit_test.hpp>
 #include <httplib.h>
+#include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -26,7 +25,7 @@ constexpr const char* kChromium = "/usr/bin/chromium";
 
 Json transfer(const std::string& src, std::uint64_t src_offset, std::uint64_t length, const std::string& dst,
               std::uint64_t dst_offset) {
-  return {{"src_node", src}, {"src_file", "in.bin"}, {"src_offset", src_offset}, {"length", length},
+  return {{"src_node", src}, {"src_file", "in.bin"},  {"src_offset", src_offset}, {"length", length},
           {"dst_node", dst}, {"dst_file", "out.bin"}, {"dst_offset", dst_offset}};
 }
 
@@ -41,12 +40,14 @@ struct FinishedJob {
     write_random_file(cluster.root("a1") / "in.bin", 2'000'000, 2);
     for (const char* node : {"a0", "a1", "b0", "b1"}) cluster.start_agent(node);
     BOOST_REQUIRE_MESSAGE(cluster.wait_alive(4), cluster.coordinator_log());
-    const Json spec{{"senders", {"a0", "a1"}},
-                    {"receivers", {"b0", "b1"}},
-                    {"platform", {{"sender_rate", 40e6}, {"receiver_rate", 40e6}, {"backbone_rate", 80e6},
-                                  {"step_startup", 0.001}}},
-                    {"transfers", {transfer("a0", 0, 1'500'000, "b0", 0), transfer("a0", 1'500'000, 500'000, "b1", 0),
-                                   transfer("a1", 0, 500'000, "b0", 1'500'000), transfer("a1", 500'000, 1'500'000, "b1", 500'000)}}};
+    const Json spec{
+        {"senders", {"a0", "a1"}},
+        {"receivers", {"b0", "b1"}},
+        {"platform",
+         {{"sender_rate", 40e6}, {"receiver_rate", 40e6}, {"backbone_rate", 80e6}, {"step_startup", 0.001}}},
+        {"transfers",
+         {transfer("a0", 0, 1'500'000, "b0", 0), transfer("a0", 1'500'000, 500'000, "b1", 0),
+          transfer("a1", 0, 500'000, "b0", 1'500'000), transfer("a1", 500'000, 1'500'000, "b1", 500'000)}}};
     const auto [status, body] = cluster.post("/v1/jobs", spec.dump());
     BOOST_REQUIRE_MESSAGE(status == 201, body.dump());
     id = body.at("id").get<std::string>();
@@ -70,8 +71,13 @@ bool have_chromium() {
 }
 
 baton::test::ProcessResult chromium(const std::filesystem::path& profile, std::vector<std::string> args) {
-  std::vector<std::string> argv{kChromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                                "--hide-scrollbars", "--user-data-dir=" + profile.string()};
+  std::vector<std::string> argv{kChromium,
+                                "--headless",
+                                "--no-sandbox",
+                                "--disable-gpu",
+                                "--no-first-run",
+                                "--hide-scrollbars",
+                                "--user-data-dir=" + profile.string()};
   argv.insert(argv.end(), args.begin(), args.end());
   return run_process(argv, {}, std::chrono::seconds(90));
 }

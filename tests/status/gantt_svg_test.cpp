@@ -1,7 +1,6 @@
 // The Gantt chart (coordinator/report/gantt_svg.h) read back by an independent XML parser:
 // well-formed, one bar per node and step with flows, and bars placed and sized in
 // proportion to the times in the job.
-#define BOOST_TEST_MODULE gantt_svg
 #include "coordinator/report/gantt_svg.h"
 #include "tests/status/markup_probe.h"
 
@@ -56,11 +55,12 @@ BOOST_AUTO_TEST_CASE(one_bar_per_node_and_step_with_flows_planned_and_measured) 
   std::set<std::pair<std::string, int>> planned, measured;
   for (const auto& bar : svg->at("bars")) {
     auto& set = bar.at("class") == "planned" ? planned : measured;
-    BOOST_TEST(set.insert({bar.at("node").get<std::string>(), bar.at("step").get<int>()}).second, "twice: " << bar.dump());
+    BOOST_TEST(set.insert({bar.at("node").get<std::string>(), bar.at("step").get<int>()}).second,
+               "twice: " << bar.dump());
   }
   // Every node of every step has its plan; only the steps that ran (0, 1) are measured.
-  const std::set<std::pair<std::string, int>> all{{"a0", 0}, {"a1", 0}, {"b0", 0}, {"b1", 0}, {"a0", 1},
-                                                  {"b1", 1}, {"a1", 2}, {"b0", 2}};
+  const std::set<std::pair<std::string, int>> all{{"a0", 0}, {"a1", 0}, {"b0", 0}, {"b1", 0},
+                                                  {"a0", 1}, {"b1", 1}, {"a1", 2}, {"b0", 2}};
   const std::set<std::pair<std::string, int>> ran{{"a0", 0}, {"a1", 0}, {"b0", 0}, {"b1", 0}, {"a0", 1}, {"b1", 1}};
   BOOST_TEST((planned == all));
   BOOST_TEST((measured == ran));

@@ -1,6 +1,5 @@
 // The token check of the coordinator's HTTP API (coordinator/daemon/http_auth.h): Bearer
 // for programs, Basic with the token as password for browsers.
-#define BOOST_TEST_MODULE http_auth
 #include "coordinator/daemon/http_auth.h"
 
 #include <boost/test/unit_test.hpp>
@@ -20,7 +19,7 @@ BOOST_AUTO_TEST_CASE(anything_else_is_refused) {
   BOOST_TEST(!carries_token("Basic czNjcmV0", "s3cret"));          // "s3cret": no colon
   BOOST_TEST(!carries_token("Basic ???", "s3cret"));
   BOOST_TEST(!carries_token("Basic YmF0b246czNjcmV0YQ==", "s3cret"));  // baton:s3creta
-  BOOST_TEST(!carries_token("Basic YmF0b246czNjcmV", "s3cret"));     // cut short: not whole quanta
+  BOOST_TEST(!carries_token("Basic YmF0b246czNjcmV", "s3cret"));       // cut short: not whole quanta
   BOOST_TEST(!carries_token("Basic ", "s3cret"));
   BOOST_TEST(!carries_token("Digest s3cret", "s3cret"));
 }

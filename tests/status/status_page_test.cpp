@@ -1,7 +1,6 @@
 // The status page's HTML (coordinator/report/status_page.h) read back by Python's HTML
 // parser: what it lists, that it loads nothing from elsewhere, and that names from agents
 // and jobs cannot inject markup.
-#define BOOST_TEST_MODULE status_page
 #include "coordinator/report/status_page.h"
 #include "tests/status/markup_probe.h"
 
@@ -11,8 +10,8 @@
 #include <string>
 #include <vector>
 
-using baton::report::StatusPage;
 using baton::report::status_page_html;
+using baton::report::StatusPage;
 using Json = nlohmann::ordered_json;
 
 namespace {

@@ -2,9 +2,9 @@
 // file, and is stopped with SIGTERM (then SIGKILL after a grace period) when it goes.
 #pragma once
 
+#include <sys/types.h>
 #include <chrono>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 namespace baton::test {

@@ -5,8 +5,8 @@
 
 #include <filesystem>
 #include <stdexcept>
-#include <system_error>
 #include <string>
+#include <system_error>
 
 namespace baton::test {
 namespace {

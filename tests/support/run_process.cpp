@@ -66,8 +66,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
     std::array<pollfd, 3> fds{{{out[0], POLLIN, 0}, {err[0], POLLIN, 0}, {in_fd, POLLOUT, 0}}};
     fds[0].fd = out_open ? out[0] : -1;
     fds[1].fd = err_open ? err[0] : -1;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       result.timed_out = true;
       kill(pid, SIGKILL);

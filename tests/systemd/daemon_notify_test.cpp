@@ -4,8 +4,8 @@
 #include "tests/support/ports.h"
 #include "tests/systemd/notify_socket.h"
 
-#include <boost/test/unit_test.hpp>
 #include <httplib.h>
+#include <boost/test/unit_test.hpp>
 
 #include <unistd.h>
 
@@ -35,7 +35,6 @@ struct ManagedEnvironment {
     ::unsetenv("WATCHDOG_USEC");
   }
 };
-
 
 std::string joined(const std::vector<std::string>& messages) {
   std::string all;
@@ -72,7 +71,8 @@ BOOST_AUTO_TEST_CASE(the_agent_is_ready_once_registered_pings_the_watchdog_and_r
   const auto ready = socket.until("READY=1", 15s);
   BOOST_REQUIRE_MESSAGE(ready, cluster.agent_log("a0"));
   BOOST_TEST(cluster.agent_log("a0").find("registered with coordinator") != std::string::npos,
-             "READY=1 came before the agent registered:\n" << cluster.agent_log("a0"));
+             "READY=1 came before the agent registered:\n"
+                 << cluster.agent_log("a0"));
   BOOST_TEST(status_of(ready->back()).value_or("") == "idle", joined(*ready));
   BOOST_TEST(socket.until("WATCHDOG=1", 2s).has_value());
   BOOST_REQUIRE(cluster.wait_alive(2));
@@ -80,11 +80,19 @@ BOOST_AUTO_TEST_CASE(the_agent_is_ready_once_registered_pings_the_watchdog_and_r
   // Four 250 kB pieces at 1 MB/s, k = 1: a few steps the STATUS lines must follow.
   Json transfers = Json::array();
   for (int i = 0; i < 4; ++i) {
-    transfers.push_back({{"src_node", "a0"}, {"src_file", "in.bin"}, {"src_offset", i * 250'000}, {"length", 250'000},
-                         {"dst_node", "b0"}, {"dst_file", "out.bin"}, {"dst_offset", i * 250'000}});
+    transfers.push_back({{"src_node", "a0"},
+                         {"src_file", "in.bin"},
+                         {"src_offset", i * 250'000},
+                         {"length", 250'000},
+                         {"dst_node", "b0"},
+                         {"dst_file", "out.bin"},
+                         {"dst_offset", i * 250'000}});
   }
-  const Json job{{"senders", {"a0"}}, {"receivers", {"b0"}}, {"transfers", transfers},
-                 {"platform", {{"sender_rate", 1e6}, {"receiver_rate", 1e6}, {"backbone_rate", 1e6}, {"step_startup", 0.001}}}};
+  const Json job{
+      {"senders", {"a0"}},
+      {"receivers", {"b0"}},
+      {"transfers", transfers},
+      {"platform", {{"sender_rate", 1e6}, {"receiver_rate", 1e6}, {"backbone_rate", 1e6}, {"step_startup", 0.001}}}};
   const auto [code, body] = cluster.post("/v1/jobs", job.dump());
   BOOST_REQUIRE_MESSAGE(code == 201, body.dump());
   const std::string id = body.at("id").get<std::string>();

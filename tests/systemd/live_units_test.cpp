@@ -54,7 +54,6 @@ struct RequireSystemd {
   }
 };
 
-
 baton::test::ProcessResult systemctl(const std::vector<std::string>& arguments) {
   std::vector<std::string> argv{"/usr/bin/systemctl"};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
@@ -114,8 +113,9 @@ BOOST_AUTO_TEST_CASE(the_units_start_report_status_reload_and_stop_under_systemd
     fs::permissions(etc / "secret", fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
   }
   const std::string coordinator = "127.0.0.1:" + std::to_string(baton::test::unused_loopback_port());
-  std::ofstream(etc / "coordinator.toml") << "agent_address = \"" << coordinator << "\"\napi_address = \"127.0.0.1:"
-                                          << baton::test::unused_loopback_port() << "\"\nsecret_file = \"secret\"\n";
+  std::ofstream(etc / "coordinator.toml")
+      << "agent_address = \"" << coordinator << "\"\napi_address = \"127.0.0.1:" << baton::test::unused_loopback_port()
+      << "\"\nsecret_file = \"secret\"\n";
   fs::create_directories(live.prefix / "data");
   std::ofstream(etc / "agent.toml") << "node_id = \"live\"\ncoordinator = \"" << coordinator
                                     << "\"\nsecret_file = \"secret\"\ndata_root = \"" << (live.prefix / "data").string()

@@ -7,7 +7,7 @@
 
 #include <cstdlib>
 
-using baton::service::Notifier;
+using baton::systemd::Notifier;
 using baton::test::has_line;
 using baton::test::NotifySocket;
 using namespace std::chrono_literals;

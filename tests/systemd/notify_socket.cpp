@@ -42,11 +42,13 @@ std::optional<std::string> NotifySocket::receive(std::chrono::milliseconds timeo
   return std::string(buffer, static_cast<std::size_t>(n));
 }
 
-std::optional<std::vector<std::string>> NotifySocket::until(const std::string& line, std::chrono::milliseconds timeout) {
+std::optional<std::vector<std::string>> NotifySocket::until(const std::string& line,
+                                                            std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::vector<std::string> seen;
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return std::nullopt;
     const auto message = receive(left);
     if (!message) return std::nullopt;

@@ -1,4 +1,3 @@
-#define BOOST_TEST_MODULE transport_pool
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -48,7 +47,7 @@ BOOST_AUTO_TEST_CASE(holds_only_spans_wholly_inside_its_region) {
   const std::byte* region = std::min(a.data(), b.data());
   BOOST_TEST(pool.holds(a));
   BOOST_TEST(pool.holds(a.subspan(7, 13)));
-  BOOST_TEST(pool.holds({region, 200}));  // across both buffers, still the one region
+  BOOST_TEST(pool.holds({region, 200}));   // across both buffers, still the one region
   BOOST_TEST(!pool.holds({region, 201}));  // one byte past the end
   BOOST_TEST(!pool.holds({region + 200, 1}));
   BOOST_TEST(!pool.holds(a.first(0)));  // nothing to send from it
@@ -64,11 +63,14 @@ BOOST_AUTO_TEST_CASE(acquire_waits_for_a_release_in_fifo_order) {
   std::vector<int> order;
   std::vector<Buffer> got;
   for (int who = 0; who < 3; ++who) {
-    asio::co_spawn(io, [&, who]() -> Task<void> {
-      Buffer buffer = co_await pool.acquire();
-      order.push_back(who);
-      got.push_back(std::move(buffer));
-    }, asio::detached);
+    asio::co_spawn(
+        io,
+        [&, who]() -> Task<void> {
+          Buffer buffer = co_await pool.acquire();
+          order.push_back(who);
+          got.push_back(std::move(buffer));
+        },
+        asio::detached);
   }
   io.poll();
   BOOST_TEST(order.empty());  // nobody gets a buffer while it is held: back-pressure
@@ -91,14 +93,13 @@ BOOST_AUTO_TEST_CASE(registers_the_whole_region_once_and_releases_it_last) {
   std::weak_ptr<void> handle;
   int token = 42;
   {
-    BufferPool pool(io.get_executor(), {.buffer_count = 3, .buffer_size = 5000},
-                    [&](std::span<std::byte> region) {
-                      ++calls;
-                      registered_bytes = region.size();
-                      auto owner = std::make_shared<int>(7);
-                      handle = owner;
-                      return MemoryRegistration{.descriptor = &token, .key = 99, .handle = owner};
-                    });
+    BufferPool pool(io.get_executor(), {.buffer_count = 3, .buffer_size = 5000}, [&](std::span<std::byte> region) {
+      ++calls;
+      registered_bytes = region.size();
+      auto owner = std::make_shared<int>(7);
+      handle = owner;
+      return MemoryRegistration{.descriptor = &token, .key = 99, .handle = owner};
+    });
     BOOST_TEST(calls == 1);
     BOOST_TEST(registered_bytes == 15000u);
     auto buffer = pool.try_acquire();
@@ -113,8 +114,9 @@ BOOST_AUTO_TEST_CASE(refuses_sizes_outside_its_caps) {
   asio::io_context io;
   BOOST_CHECK_THROW(BufferPool(io.get_executor(), {.buffer_count = 0, .buffer_size = 64}), std::invalid_argument);
   BOOST_CHECK_THROW(BufferPool(io.get_executor(), {.buffer_count = 1, .buffer_size = 0}), std::invalid_argument);
-  BOOST_CHECK_THROW(BufferPool(io.get_executor(), {.buffer_count = BufferPoolOptions::max_count + 1, .buffer_size = 64}),
-                    std::invalid_argument);
+  BOOST_CHECK_THROW(
+      BufferPool(io.get_executor(), {.buffer_count = BufferPoolOptions::max_count + 1, .buffer_size = 64}),
+      std::invalid_argument);
   BOOST_CHECK_THROW(BufferPool(io.get_executor(), {.buffer_count = 1 << 16, .buffer_size = 1 << 30}),
                     std::invalid_argument);
 }

@@ -1,5 +1,4 @@
 // One conformance suite, run against every transport (TCP and each libfabric provider).
-#define BOOST_TEST_MODULE transport_conformance
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
@@ -90,17 +89,23 @@ Hostile against_receiver(Harness& h, Sink& sink, const std::function<Task<void>(
   Hostile result;
   bool done = false, evil_done = false;
   const auto start = steady_clock::now();
-  asio::co_spawn(h.io(), [&]() -> Task<void> {
-    auto options = h.receive_options();
-    options.expected = expected;
-    result.received = co_await receive_flow(*link.receiver, sink, h.receiver_node().pool(), options);
-    result.took = steady_clock::now() - start;
-    done = true;
-  }, asio::detached);
-  asio::co_spawn(h.io(), [&]() -> Task<void> {
-    co_await evil(*link.sender);
-    evil_done = true;
-  }, asio::detached);
+  asio::co_spawn(
+      h.io(),
+      [&]() -> Task<void> {
+        auto options = h.receive_options();
+        options.expected = expected;
+        result.received = co_await receive_flow(*link.receiver, sink, h.receiver_node().pool(), options);
+        result.took = steady_clock::now() - start;
+        done = true;
+      },
+      asio::detached);
+  asio::co_spawn(
+      h.io(),
+      [&]() -> Task<void> {
+        co_await evil(*link.sender);
+        evil_done = true;
+      },
+      asio::detached);
   h.run_until([&] { return done && evil_done; }, std::chrono::seconds(30));
   return result;
 }
@@ -110,14 +115,23 @@ Task<void> send_raw(Connection& c, const FrameHeader& header, std::span<const st
 }
 
 FrameHeader data_header(const FlowSpec& flow, std::uint64_t offset, std::span<const std::byte> payload) {
-  return {.kind = FrameKind::data, .job = flow.job, .step = flow.step,
-          .length = static_cast<std::uint32_t>(payload.size()), .offset = offset, .range_end = flow.end(),
+  return {.kind = FrameKind::data,
+          .job = flow.job,
+          .step = flow.step,
+          .length = static_cast<std::uint32_t>(payload.size()),
+          .offset = offset,
+          .range_end = flow.end(),
           .checksum = xxh3_64(payload)};
 }
 
 FrameHeader begin_header(const FlowSpec& flow) {
-  return {.kind = FrameKind::begin, .job = flow.job, .step = flow.step, .length = 0, .offset = flow.offset,
-          .range_end = flow.end(), .checksum = 0};
+  return {.kind = FrameKind::begin,
+          .job = flow.job,
+          .step = flow.step,
+          .length = 0,
+          .offset = flow.offset,
+          .range_end = flow.end(),
+          .checksum = 0};
 }
 
 const auto labels = bdata::make(transport_labels());
@@ -170,7 +184,8 @@ BOOST_DATA_TEST_CASE(unaligned_sizes_land_exactly_in_place, labels, label) {
         BOOST_TEST(std::equal(out.begin() + offset, out.begin() + offset + size, data.begin() + offset),
                    "size " << size << " offset " << offset);
         BOOST_TEST(std::all_of(out.begin(), out.begin() + offset, [](std::byte b) { return b == std::byte{0xEE}; }));
-        BOOST_TEST(std::all_of(out.begin() + offset + size, out.end(), [](std::byte b) { return b == std::byte{0xEE}; }));
+        BOOST_TEST(
+            std::all_of(out.begin() + offset + size, out.end(), [](std::byte b) { return b == std::byte{0xEE}; }));
       }
     }
   }
@@ -246,14 +261,22 @@ BOOST_DATA_TEST_CASE(sixty_four_concurrent_flows_on_one_io_context, labels, labe
     SteadyPacer unpaced({}, nullptr, steady_clock::now());
     for (std::size_t i = 0; i < flows; ++i) {
       const FlowSpec flow{.job = 64, .step = 3, .offset = i * each, .length = each - i};
-      asio::co_spawn(h.io(), [&, i, flow]() -> Task<void> {
-        sent[i] = co_await send_flow(*links[i].sender, flow, source, unpaced, h.sender_node().pool(), h.send_options());
-        ++done;
-      }, asio::detached);
-      asio::co_spawn(h.io(), [&, i]() -> Task<void> {
-        received[i] = co_await receive_flow(*links[i].receiver, sink, h.receiver_node().pool(), h.receive_options());
-        ++done;
-      }, asio::detached);
+      asio::co_spawn(
+          h.io(),
+          [&, i, flow]() -> Task<void> {
+            sent[i] =
+                co_await send_flow(*links[i].sender, flow, source, unpaced, h.sender_node().pool(), h.send_options());
+            ++done;
+          },
+          asio::detached);
+      asio::co_spawn(
+          h.io(),
+          [&, i]() -> Task<void> {
+            received[i] =
+                co_await receive_flow(*links[i].receiver, sink, h.receiver_node().pool(), h.receive_options());
+            ++done;
+          },
+          asio::detached);
     }
     h.run_until([&] { return done == 2 * flows; }, std::chrono::seconds(60));
     for (std::size_t i = 0; i < flows; ++i) {
@@ -281,10 +304,14 @@ BOOST_DATA_TEST_CASE(pool_exhaustion_makes_flows_wait_not_fail, labels, label) {
     std::vector<FlowReport> sent(flows), received(flows);
     // Receivers first: two of them take the two buffers and wait, fourteen wait for the pool.
     for (std::size_t i = 0; i < flows; ++i) {
-      asio::co_spawn(h.io(), [&, i]() -> Task<void> {
-        received[i] = co_await receive_flow(*links[i].receiver, sink, h.receiver_node().pool(), h.receive_options());
-        ++done;
-      }, asio::detached);
+      asio::co_spawn(
+          h.io(),
+          [&, i]() -> Task<void> {
+            received[i] =
+                co_await receive_flow(*links[i].receiver, sink, h.receiver_node().pool(), h.receive_options());
+            ++done;
+          },
+          asio::detached);
     }
     h.io().run_for(milliseconds(100));
     BOOST_TEST(h.receiver_node().pool().available() == 0u);
@@ -292,10 +319,14 @@ BOOST_DATA_TEST_CASE(pool_exhaustion_makes_flows_wait_not_fail, labels, label) {
     SteadyPacer unpaced({}, nullptr, steady_clock::now());
     for (std::size_t i = 0; i < flows; ++i) {
       const FlowSpec flow{.job = 5, .step = 1, .offset = i * each, .length = each};
-      asio::co_spawn(h.io(), [&, i, flow]() -> Task<void> {
-        sent[i] = co_await send_flow(*links[i].sender, flow, source, unpaced, h.sender_node().pool(), h.send_options());
-        ++done;
-      }, asio::detached);
+      asio::co_spawn(
+          h.io(),
+          [&, i, flow]() -> Task<void> {
+            sent[i] =
+                co_await send_flow(*links[i].sender, flow, source, unpaced, h.sender_node().pool(), h.send_options());
+            ++done;
+          },
+          asio::detached);
     }
     h.run_until([&] { return done == 2 * flows; }, std::chrono::seconds(60));
     for (std::size_t i = 0; i < flows; ++i) {
@@ -324,14 +355,20 @@ BOOST_DATA_TEST_CASE(held_pool_stalls_the_flow_until_buffers_return, labels, lab
     int done = 0;
     SteadyPacer unpaced({}, nullptr, steady_clock::now());
     const FlowSpec flow{.job = 6, .step = 0, .offset = 0, .length = data.size()};
-    asio::co_spawn(h.io(), [&]() -> Task<void> {
-      sent = co_await send_flow(*link.sender, flow, source, unpaced, h.sender_node().pool(), h.send_options());
-      ++done;
-    }, asio::detached);
-    asio::co_spawn(h.io(), [&]() -> Task<void> {
-      received = co_await receive_flow(*link.receiver, sink, h.receiver_node().pool(), h.receive_options());
-      ++done;
-    }, asio::detached);
+    asio::co_spawn(
+        h.io(),
+        [&]() -> Task<void> {
+          sent = co_await send_flow(*link.sender, flow, source, unpaced, h.sender_node().pool(), h.send_options());
+          ++done;
+        },
+        asio::detached);
+    asio::co_spawn(
+        h.io(),
+        [&]() -> Task<void> {
+          received = co_await receive_flow(*link.receiver, sink, h.receiver_node().pool(), h.receive_options());
+          ++done;
+        },
+        asio::detached);
     h.io().run_for(milliseconds(300));
     BOOST_TEST(done == 0);
     BOOST_TEST(std::all_of(out.begin(), out.end(), [](std::byte b) { return b == std::byte{0}; }));
@@ -427,14 +464,22 @@ BOOST_DATA_TEST_CASE(corrupted_chunk_is_never_written_and_spares_other_flows, la
     int good_done = 0;
     SteadyPacer unpaced({}, nullptr, steady_clock::now());
     const FlowSpec good_flow{.job = 8, .step = 4, .offset = 0, .length = good_data.size()};
-    asio::co_spawn(h.io(), [&]() -> Task<void> {
-      good_sent = co_await send_flow(*good_link.sender, good_flow, good_source, unpaced, h.sender_node().pool(), h.send_options());
-      ++good_done;
-    }, asio::detached);
-    asio::co_spawn(h.io(), [&]() -> Task<void> {
-      good_received = co_await receive_flow(*good_link.receiver, good_sink, h.receiver_node().pool(), h.receive_options());
-      ++good_done;
-    }, asio::detached);
+    asio::co_spawn(
+        h.io(),
+        [&]() -> Task<void> {
+          good_sent = co_await send_flow(*good_link.sender, good_flow, good_source, unpaced, h.sender_node().pool(),
+                                         h.send_options());
+          ++good_done;
+        },
+        asio::detached);
+    asio::co_spawn(
+        h.io(),
+        [&]() -> Task<void> {
+          good_received =
+              co_await receive_flow(*good_link.receiver, good_sink, h.receiver_node().pool(), h.receive_options());
+          ++good_done;
+        },
+        asio::detached);
 
     const auto r = against_receiver(h, sink, [&](Connection& c) -> Task<void> {
       co_await send_raw(c, begin_header(flow), {});
@@ -471,70 +516,91 @@ std::vector<Garbage> garbage_cases() {
   static const auto chunk = pattern(4096, 9);
   std::vector<Garbage> cases;
   cases.push_back({"random bytes", errc::bad_magic, [](Connection& c) -> Task<void> {
-    std::mt19937_64 random(1234);
-    HeaderBytes junk{};
-    for (auto& b : junk) b = static_cast<std::byte>(random() & 0xFF);
-    std::vector<std::byte> tail(300);
-    for (auto& b : tail) b = static_cast<std::byte>(random() & 0xFF);
-    co_await c.send_frame(junk, tail, milliseconds(2000));
-  }});
+                     std::mt19937_64 random(1234);
+                     HeaderBytes junk{};
+                     for (auto& b : junk) b = static_cast<std::byte>(random() & 0xFF);
+                     std::vector<std::byte> tail(300);
+                     for (auto& b : tail) b = static_cast<std::byte>(random() & 0xFF);
+                     co_await c.send_frame(junk, tail, milliseconds(2000));
+                   }});
   cases.push_back({"garbled header", errc::header_checksum_mismatch, [](Connection& c) -> Task<void> {
-    auto bytes = encode_header(begin_header(g_flow));
-    bytes[30] ^= std::byte{0x10};
-    co_await c.send_frame(bytes, {}, milliseconds(2000));
-  }});
+                     auto bytes = encode_header(begin_header(g_flow));
+                     bytes[30] ^= std::byte{0x10};
+                     co_await c.send_frame(bytes, {}, milliseconds(2000));
+                   }});
   cases.push_back({"oversized chunk", errc::oversized_frame, [](Connection& c) -> Task<void> {
-    co_await send_raw(c, begin_header(g_flow), {});
-    const std::vector<std::byte> big(test_options().pool.buffer_size, std::byte{1});  // header + this > buffer
-    co_await send_raw(c, data_header(g_flow, 4096, big), big);
-  }});
+                     co_await send_raw(c, begin_header(g_flow), {});
+                     const std::vector<std::byte> big(test_options().pool.buffer_size,
+                                                      std::byte{1});  // header + this > buffer
+                     co_await send_raw(c, data_header(g_flow, 4096, big), big);
+                   }});
   cases.push_back({"range above the cap", errc::oversized_frame, [](Connection& c) -> Task<void> {
-    co_await send_raw(c, begin_header({.job = 1, .step = 1, .offset = 0, .length = (1ULL << 40) + 1}), {});
-  }});
-  cases.push_back({"data before begin", errc::unexpected_frame, [](Connection& c) -> Task<void> {
-    co_await send_raw(c, data_header(g_flow, 4096, chunk), chunk);
-  }});
+                     co_await send_raw(c, begin_header({.job = 1, .step = 1, .offset = 0, .length = (1ULL << 40) + 1}),
+                                       {});
+                   }});
+  cases.push_back({"data before begin", errc::unexpected_frame,
+                   [](Connection& c) -> Task<void> { co_await send_raw(c, data_header(g_flow, 4096, chunk), chunk); }});
   cases.push_back({"chunk at the wrong offset", errc::unexpected_frame, [](Connection& c) -> Task<void> {
-    co_await send_raw(c, begin_header(g_flow), {});
-    co_await send_raw(c, data_header(g_flow, 4096 + 1, chunk), chunk);
-  }});
+                     co_await send_raw(c, begin_header(g_flow), {});
+                     co_await send_raw(c, data_header(g_flow, 4096 + 1, chunk), chunk);
+                   }});
   cases.push_back({"chunk past the range", errc::unexpected_frame, [](Connection& c) -> Task<void> {
-    co_await send_raw(c, begin_header(g_flow), {});
-    co_await send_raw(c, data_header(g_flow, 4096, chunk), chunk);
-    co_await send_raw(c, data_header(g_flow, 8192, chunk), chunk);
-    co_await send_raw(c, data_header(g_flow, 12288, chunk), chunk);
-  }});
+                     co_await send_raw(c, begin_header(g_flow), {});
+                     co_await send_raw(c, data_header(g_flow, 4096, chunk), chunk);
+                     co_await send_raw(c, data_header(g_flow, 8192, chunk), chunk);
+                     co_await send_raw(c, data_header(g_flow, 12288, chunk), chunk);
+                   }});
   cases.push_back({"chunk of another job", errc::unexpected_frame, [](Connection& c) -> Task<void> {
-    co_await send_raw(c, begin_header(g_flow), {});
-    auto header = data_header(g_flow, 4096, chunk);
-    header.job = 11;
-    co_await send_raw(c, header, chunk);
-  }});
+                     co_await send_raw(c, begin_header(g_flow), {});
+                     auto header = data_header(g_flow, 4096, chunk);
+                     header.job = 11;
+                     co_await send_raw(c, header, chunk);
+                   }});
   cases.push_back({"end too early", errc::unexpected_frame, [](Connection& c) -> Task<void> {
-    co_await send_raw(c, begin_header(g_flow), {});
-    co_await send_raw(c, data_header(g_flow, 4096, chunk), chunk);
-    co_await send_raw(c, {.kind = FrameKind::end, .job = 10, .step = 2, .length = 0, .offset = g_flow.end(),
-                          .range_end = g_flow.end(), .checksum = 0}, {});
-  }});
+                     co_await send_raw(c, begin_header(g_flow), {});
+                     co_await send_raw(c, data_header(g_flow, 4096, chunk), chunk);
+                     co_await send_raw(c,
+                                       {.kind = FrameKind::end,
+                                        .job = 10,
+                                        .step = 2,
+                                        .length = 0,
+                                        .offset = g_flow.end(),
+                                        .range_end = g_flow.end(),
+                                        .checksum = 0},
+                                       {});
+                   }});
   cases.push_back({"second begin", errc::unexpected_frame, [](Connection& c) -> Task<void> {
-    co_await send_raw(c, begin_header(g_flow), {});
-    co_await send_raw(c, begin_header(g_flow), {});
-  }});
+                     co_await send_raw(c, begin_header(g_flow), {});
+                     co_await send_raw(c, begin_header(g_flow), {});
+                   }});
   cases.push_back({"wrong range checksum", errc::range_checksum_mismatch, [](Connection& c) -> Task<void> {
-    co_await send_raw(c, begin_header(g_flow), {});
-    co_await send_raw(c, data_header(g_flow, 4096, chunk), chunk);
-    co_await send_raw(c, data_header(g_flow, 8192, chunk), chunk);
-    co_await send_raw(c, {.kind = FrameKind::end, .job = 10, .step = 2, .length = 0, .offset = g_flow.end(),
-                          .range_end = g_flow.end(), .checksum = 12345}, {});
-  }});
+                     co_await send_raw(c, begin_header(g_flow), {});
+                     co_await send_raw(c, data_header(g_flow, 4096, chunk), chunk);
+                     co_await send_raw(c, data_header(g_flow, 8192, chunk), chunk);
+                     co_await send_raw(c,
+                                       {.kind = FrameKind::end,
+                                        .job = 10,
+                                        .step = 2,
+                                        .length = 0,
+                                        .offset = g_flow.end(),
+                                        .range_end = g_flow.end(),
+                                        .checksum = 12345},
+                                       {});
+                   }});
   cases.push_back({"sender gives up", errc::rejected_by_peer, [](Connection& c) -> Task<void> {
-    co_await send_raw(c, begin_header(g_flow), {});
-    const std::string why = "disk on fire";
-    const auto payload = std::as_bytes(std::span(why.data(), why.size()));
-    co_await send_raw(c, {.kind = FrameKind::reject, .job = 10, .step = 2,
-                          .length = static_cast<std::uint32_t>(payload.size()), .offset = 4096,
-                          .range_end = g_flow.end(), .checksum = xxh3_64(payload)}, payload);
-  }});
+                     co_await send_raw(c, begin_header(g_flow), {});
+                     const std::string why = "disk on fire";
+                     const auto payload = std::as_bytes(std::span(why.data(), why.size()));
+                     co_await send_raw(c,
+                                       {.kind = FrameKind::reject,
+                                        .job = 10,
+                                        .step = 2,
+                                        .length = static_cast<std::uint32_t>(payload.size()),
+                                        .offset = 4096,
+                                        .range_end = g_flow.end(),
+                                        .checksum = xxh3_64(payload)},
+                                       payload);
+                   }});
   return cases;
 }
 
@@ -564,17 +630,23 @@ BOOST_DATA_TEST_CASE(receiver_refuses_a_flow_it_did_not_expect, labels, label) {
     FlowReport sent, received;
     int done = 0;
     SteadyPacer unpaced({}, nullptr, steady_clock::now());
-    asio::co_spawn(h.io(), [&]() -> Task<void> {
-      sent = co_await send_flow(*link.sender, {.job = 1, .step = 1, .offset = 0, .length = 5000}, source, unpaced,
-                                h.sender_node().pool(), h.send_options());
-      ++done;
-    }, asio::detached);
-    asio::co_spawn(h.io(), [&]() -> Task<void> {
-      auto options = h.receive_options();
-      options.expected = FlowSpec{.job = 1, .step = 2, .offset = 0, .length = 5000};
-      received = co_await receive_flow(*link.receiver, sink, h.receiver_node().pool(), options);
-      ++done;
-    }, asio::detached);
+    asio::co_spawn(
+        h.io(),
+        [&]() -> Task<void> {
+          sent = co_await send_flow(*link.sender, {.job = 1, .step = 1, .offset = 0, .length = 5000}, source, unpaced,
+                                    h.sender_node().pool(), h.send_options());
+          ++done;
+        },
+        asio::detached);
+    asio::co_spawn(
+        h.io(),
+        [&]() -> Task<void> {
+          auto options = h.receive_options();
+          options.expected = FlowSpec{.job = 1, .step = 2, .offset = 0, .length = 5000};
+          received = co_await receive_flow(*link.receiver, sink, h.receiver_node().pool(), options);
+          ++done;
+        },
+        asio::detached);
     h.run_until([&] { return done == 2; }, std::chrono::seconds(30));
     BOOST_TEST((received.error == errc::unexpected_frame), received.describe());
     BOOST_TEST(received.detail.find("expected job 1 step 2") != std::string::npos, received.detail);
@@ -605,16 +677,22 @@ BOOST_DATA_TEST_CASE(receiver_resolves_each_flow_to_its_sink, labels, label) {
     int done = 0;
     SteadyPacer unpaced({}, nullptr, steady_clock::now());
     for (std::size_t i = 0; i < flows.size(); ++i) {
-      asio::co_spawn(h.io(), [&, i]() -> Task<void> {
-        sent[i] = co_await send_flow(*links[i].sender, flows[i], source, unpaced, h.sender_node().pool(),
-                                     h.send_options());
-        ++done;
-      }, asio::detached);
-      asio::co_spawn(h.io(), [&, i]() -> Task<void> {
-        received[i] = co_await receive_flow(*links[i].receiver, resolve, h.receiver_node().pool(),
-                                            h.receive_options());
-        ++done;
-      }, asio::detached);
+      asio::co_spawn(
+          h.io(),
+          [&, i]() -> Task<void> {
+            sent[i] = co_await send_flow(*links[i].sender, flows[i], source, unpaced, h.sender_node().pool(),
+                                         h.send_options());
+            ++done;
+          },
+          asio::detached);
+      asio::co_spawn(
+          h.io(),
+          [&, i]() -> Task<void> {
+            received[i] =
+                co_await receive_flow(*links[i].receiver, resolve, h.receiver_node().pool(), h.receive_options());
+            ++done;
+          },
+          asio::detached);
     }
     h.run_until([&] { return done == 6; }, std::chrono::seconds(30));
     BOOST_TEST(received[0].ok(), received[0].describe());

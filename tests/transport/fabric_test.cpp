@@ -1,6 +1,5 @@
 // The libfabric transport's own pieces: the out-of-band address text, the hello a
 // connecting peer sends (bad ones must be refused, not trusted) and the rxm defaults.
-#define BOOST_TEST_MODULE transport_fabric
 #include <boost/test/unit_test.hpp>
 
 #include <cstddef>
@@ -40,9 +39,10 @@ BOOST_AUTO_TEST_CASE(hellos_round_trip_and_garbage_is_refused) {
   BOOST_TEST(hello->id == 0xABCDEFu);
   BOOST_TEST(hello->address == "0011");
   BOOST_TEST(parse_hello(hello_text(max_connection_id, "ff")).has_value());
-  for (const std::string& bad : std::vector<std::string>{"", "BTNH1", "BTNH1 ", "BTNH1 12", "BTNH1 12 ", "BTNH2 12 ff", "btnh1 12 ff",
-                                "BTNH1 0 ff", "BTNH1 xyz ff", "BTNH1 12z ff", std::string("BTNH1 ") + std::string(20, 'f') + " ff",
-                                std::string("BTNH1 1 ") + std::string(700, 'a')}) {
+  for (const std::string& bad : std::vector<std::string>{"", "BTNH1", "BTNH1 ", "BTNH1 12", "BTNH1 12 ", "BTNH2 12 ff",
+                                                         "btnh1 12 ff", "BTNH1 0 ff", "BTNH1 xyz ff", "BTNH1 12z ff",
+                                                         std::string("BTNH1 ") + std::string(20, 'f') + " ff",
+                                                         std::string("BTNH1 1 ") + std::string(700, 'a')}) {
     BOOST_TEST(!parse_hello(bad).has_value(), "'" << bad.substr(0, 20) << "'");
   }
 }

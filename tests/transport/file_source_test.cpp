@@ -1,6 +1,5 @@
 // FileSource and FileSink open regular files only, without ever blocking on a FIFO, and
 // FileSink::sync reports what fdatasync(2) says.
-#define BOOST_TEST_MODULE transport_files
 #include <boost/test/unit_test.hpp>
 
 #include "tests/agent/promptly.h"

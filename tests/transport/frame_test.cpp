@@ -1,4 +1,3 @@
-#define BOOST_TEST_MODULE transport_framing
 #include <boost/test/unit_test.hpp>
 
 #include <cstring>
@@ -13,8 +12,13 @@ using namespace baton::transport;
 namespace {
 
 FrameHeader sample() {
-  return {.kind = FrameKind::data, .job = 0x0102030405060708ULL, .step = 0xA0B0C0D0, .length = 4096,
-          .offset = 1ULL << 40, .range_end = (1ULL << 40) + 8192, .checksum = 0xDEADBEEFCAFEF00DULL};
+  return {.kind = FrameKind::data,
+          .job = 0x0102030405060708ULL,
+          .step = 0xA0B0C0D0,
+          .length = 4096,
+          .offset = 1ULL << 40,
+          .range_end = (1ULL << 40) + 8192,
+          .checksum = 0xDEADBEEFCAFEF00DULL};
 }
 
 std::uint64_t read_le(const HeaderBytes& bytes, std::size_t at, std::size_t width) {
@@ -62,7 +66,9 @@ BOOST_AUTO_TEST_CASE(every_single_bit_flip_is_caught) {
     FrameHeader out;
     const auto error = decode_header(bad, out);
     BOOST_TEST_REQUIRE(static_cast<bool>(error), "bit " << bit);
-    const auto expected = bit < 32 ? errc::bad_magic : bit < 48 ? errc::unsupported_version : errc::header_checksum_mismatch;
+    const auto expected = bit < 32   ? errc::bad_magic
+                          : bit < 48 ? errc::unsupported_version
+                                     : errc::header_checksum_mismatch;
     BOOST_TEST_REQUIRE((error == expected), "bit " << bit << ": " << error.message());
   }
 }

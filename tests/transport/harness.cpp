@@ -64,7 +64,8 @@ Harness::~Harness() {
 void Harness::run_until(const std::function<bool()>& done, std::chrono::seconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   while (!done()) {
-    BOOST_TEST_REQUIRE((std::chrono::steady_clock::now() < deadline), "test did not finish within " << limit.count() << " s");
+    BOOST_TEST_REQUIRE((std::chrono::steady_clock::now() < deadline),
+                       "test did not finish within " << limit.count() << " s");
     io_.run_for(std::chrono::milliseconds(50));
     if (io_.stopped()) io_.restart();
   }
@@ -78,16 +79,19 @@ std::vector<Link> Harness::links(std::size_t count) {
   }
   std::vector<Link> made;
   bool finished = false;
-  asio::co_spawn(io_, [&]() -> Task<void> {
-    for (std::size_t i = 0; i < count; ++i) {
-      auto [connected, accepted] = co_await (sender_->connect(listener_->address()) &&
-                                             listener_->accept(std::chrono::milliseconds(5000)));
-      BOOST_TEST_REQUIRE(!connected.error, connected.detail);
-      BOOST_TEST_REQUIRE(!accepted.error, accepted.error.message());
-      made.push_back({std::move(connected.connection), std::move(accepted.connection)});
-    }
-    finished = true;
-  }, asio::detached);
+  asio::co_spawn(
+      io_,
+      [&]() -> Task<void> {
+        for (std::size_t i = 0; i < count; ++i) {
+          auto [connected, accepted] =
+              co_await (sender_->connect(listener_->address()) && listener_->accept(std::chrono::milliseconds(5000)));
+          BOOST_TEST_REQUIRE(!connected.error, connected.detail);
+          BOOST_TEST_REQUIRE(!accepted.error, accepted.error.message());
+          made.push_back({std::move(connected.connection), std::move(accepted.connection)});
+        }
+        finished = true;
+      },
+      asio::detached);
   run_until([&] { return finished; }, std::chrono::seconds(30));
   return made;
 }
@@ -98,25 +102,33 @@ SendOptions Harness::send_options() const {
 }
 
 ReceiveOptions Harness::receive_options() const {
-  return {.expected = std::nullopt, .max_range = std::uint64_t{1} << 40,
+  return {.expected = std::nullopt,
+          .max_range = std::uint64_t{1} << 40,
           .frame_timeout = receiver_->options().frame_timeout};
 }
 
-Transfer transfer(Harness& harness, const FlowSpec& flow, const Source& source, Sink& sink, std::chrono::seconds limit) {
+Transfer transfer(Harness& harness, const FlowSpec& flow, const Source& source, Sink& sink,
+                  std::chrono::seconds limit) {
   auto link = std::move(harness.links(1).front());
   Transfer result;
   int done = 0;
   SteadyPacer unpaced({}, nullptr, std::chrono::steady_clock::now());
-  asio::co_spawn(harness.io(), [&]() -> Task<void> {
-    result.sent = co_await send_flow(*link.sender, flow, source, unpaced, harness.sender_node().pool(),
-                                     harness.send_options());
-    ++done;
-  }, asio::detached);
-  asio::co_spawn(harness.io(), [&]() -> Task<void> {
-    result.received = co_await receive_flow(*link.receiver, sink, harness.receiver_node().pool(),
-                                            harness.receive_options());
-    ++done;
-  }, asio::detached);
+  asio::co_spawn(
+      harness.io(),
+      [&]() -> Task<void> {
+        result.sent = co_await send_flow(*link.sender, flow, source, unpaced, harness.sender_node().pool(),
+                                         harness.send_options());
+        ++done;
+      },
+      asio::detached);
+  asio::co_spawn(
+      harness.io(),
+      [&]() -> Task<void> {
+        result.received =
+            co_await receive_flow(*link.receiver, sink, harness.receiver_node().pool(), harness.receive_options());
+        ++done;
+      },
+      asio::detached);
   harness.run_until([&] { return done == 2; }, limit);
   return result;
 }

@@ -1,6 +1,5 @@
 // Opening transports from configuration: a missing provider is reported plainly, and falls
 // back to TCP only when configured, and then visibly.
-#define BOOST_TEST_MODULE transport_open
 #include <boost/test/unit_test.hpp>
 
 #include <asio/co_spawn.hpp>

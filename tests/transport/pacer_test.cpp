@@ -6,10 +6,10 @@
 #include "transport/pacer.h"
 
 using namespace baton::transport;
-using test::at_ns;
-using test::ManualClock;
 using std::chrono::milliseconds;
 using std::chrono::nanoseconds;
+using test::at_ns;
+using test::ManualClock;
 
 BOOST_AUTO_TEST_SUITE(flow_pacer)
 
@@ -49,7 +49,8 @@ BOOST_AUTO_TEST_CASE(flows_sharing_a_node_never_exceed_it_together) {
   const std::uint64_t rate = 10'000, burst = 1'000, piece = 200;
   NodeCap<ManualClock> node({.rate_bytes_per_second = rate, .burst_bytes = burst}, at_ns(0));
   std::vector<FlowPacer<ManualClock>> flows;
-  for (int i = 0; i < 4; ++i) flows.emplace_back(PacerOptions{.rate_bytes_per_second = 4'000, .burst_bytes = burst}, &node, at_ns(0));
+  for (int i = 0; i < 4; ++i)
+    flows.emplace_back(PacerOptions{.rate_bytes_per_second = 4'000, .burst_bytes = burst}, &node, at_ns(0));
   std::uint64_t sent = 0;
   const std::int64_t step = 1'000'000;  // 1 ms
   for (std::int64_t now = 0; now <= 2'000'000'000; now += step) {

@@ -3,7 +3,6 @@
 // the receiver has seen at most burst + rate·t bytes. The average rate gets a wide lower
 // bound (a pacer that is 25 % slow still fails). The ±2 % accuracy over one-second windows
 // is measured by bench/transport_pacing, not asserted here.
-#define BOOST_TEST_MODULE transport_pacing
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -63,16 +62,24 @@ PacedRun run_paced(Harness& h, const std::vector<std::uint64_t>& rates, std::uin
     pacers.push_back(std::make_unique<SteadyPacer>(PacerOptions{.rate_bytes_per_second = rates[i]},
                                                    node ? &*node : nullptr, run.start));
     const FlowSpec flow{.job = 1, .step = 0, .offset = 0, .length = bytes};
-    asio::co_spawn(h.io(), [&, i, flow]() -> Task<void> {
-      const auto report = co_await send_flow(*links[i].sender, flow, source, *pacers[i], h.sender_node().pool(), h.send_options());
-      BOOST_TEST(report.ok(), report.describe());
-      ++done;
-    }, asio::detached);
-    asio::co_spawn(h.io(), [&, i]() -> Task<void> {
-      const auto report = co_await receive_flow(*links[i].receiver, run.sinks[i], h.receiver_node().pool(), h.receive_options());
-      BOOST_TEST(report.ok(), report.describe());
-      ++done;
-    }, asio::detached);
+    asio::co_spawn(
+        h.io(),
+        [&, i, flow]() -> Task<void> {
+          const auto report =
+              co_await send_flow(*links[i].sender, flow, source, *pacers[i], h.sender_node().pool(), h.send_options());
+          BOOST_TEST(report.ok(), report.describe());
+          ++done;
+        },
+        asio::detached);
+    asio::co_spawn(
+        h.io(),
+        [&, i]() -> Task<void> {
+          const auto report =
+              co_await receive_flow(*links[i].receiver, run.sinks[i], h.receiver_node().pool(), h.receive_options());
+          BOOST_TEST(report.ok(), report.describe());
+          ++done;
+        },
+        asio::detached);
   }
   h.run_until([&] { return done == 2 * rates.size(); }, std::chrono::seconds(60));
   return run;

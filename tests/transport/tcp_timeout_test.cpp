@@ -1,7 +1,6 @@
 // The TCP connection's timeouts bound silence, not duration: a frame that trickles in
 // slower than the timeout but never stalls for that long arrives; a peer that stalls
 // mid-frame for longer fails with idle_timeout (and the frame is never handed on).
-#define BOOST_TEST_MODULE transport_tcp_timeouts
 #include <boost/test/unit_test.hpp>
 
 #include <asio.hpp>
@@ -47,8 +46,13 @@ struct Pair {
 // added once, after the first half.
 Task<void> trickle(Socket& socket, std::chrono::milliseconds pause, std::chrono::milliseconds stall) {
   std::vector<std::byte> payload(kPayload, std::byte{0x5a});
-  const HeaderBytes header = encode_header({.kind = FrameKind::data, .job = 1, .step = 1, .length = kPayload,
-                                            .offset = 0, .range_end = kPayload, .checksum = 0});
+  const HeaderBytes header = encode_header({.kind = FrameKind::data,
+                                            .job = 1,
+                                            .step = 1,
+                                            .length = kPayload,
+                                            .offset = 0,
+                                            .range_end = kPayload,
+                                            .checksum = 0});
   co_await asio::async_write(socket, asio::buffer(header), use_nothrow);
   asio::steady_timer timer(socket.get_executor());
   const std::size_t slice = kPayload / kSlices;
@@ -83,8 +87,13 @@ ReceivedFrame receive_trickled(std::chrono::milliseconds pause, std::chrono::mil
 // The header of a 16 MiB data frame: far more than 64 KiB socket buffers hold.
 constexpr std::size_t kBig = 16 << 20;
 HeaderBytes big_header() {
-  return encode_header({.kind = FrameKind::data, .job = 1, .step = 1, .length = static_cast<std::uint32_t>(kBig),
-                        .offset = 0, .range_end = kBig, .checksum = 0});
+  return encode_header({.kind = FrameKind::data,
+                        .job = 1,
+                        .step = 1,
+                        .length = static_cast<std::uint32_t>(kBig),
+                        .offset = 0,
+                        .range_end = kBig,
+                        .checksum = 0});
 }
 
 }  // namespace
@@ -118,21 +127,28 @@ BOOST_AUTO_TEST_CASE(a_send_slower_than_the_timeout_completes_while_the_peer_rea
   std::size_t read = 0;
   const auto start = std::chrono::steady_clock::now();
   std::chrono::steady_clock::duration took{};
-  asio::co_spawn(p.io, [&]() -> Task<void> {
-    sent = co_await p.ours->send_frame(header, payload, kTimeout);
-    took = std::chrono::steady_clock::now() - start;
-  }, asio::detached);
-  asio::co_spawn(p.io, [&]() -> Task<void> {
-    std::vector<std::byte> slice(1 << 20);
-    asio::steady_timer timer(p.io);
-    while (read < kBig + frame_header_size) {
-      timer.expires_after(50ms);
-      co_await timer.async_wait(use_nothrow);
-      auto [ec, n] = co_await asio::async_read(p.raw, asio::buffer(slice.data(), std::min(slice.size(), kBig + frame_header_size - read)), use_nothrow);
-      if (ec) break;
-      read += n;
-    }
-  }, asio::detached);
+  asio::co_spawn(
+      p.io,
+      [&]() -> Task<void> {
+        sent = co_await p.ours->send_frame(header, payload, kTimeout);
+        took = std::chrono::steady_clock::now() - start;
+      },
+      asio::detached);
+  asio::co_spawn(
+      p.io,
+      [&]() -> Task<void> {
+        std::vector<std::byte> slice(1 << 20);
+        asio::steady_timer timer(p.io);
+        while (read < kBig + frame_header_size) {
+          timer.expires_after(50ms);
+          co_await timer.async_wait(use_nothrow);
+          auto [ec, n] = co_await asio::async_read(
+              p.raw, asio::buffer(slice.data(), std::min(slice.size(), kBig + frame_header_size - read)), use_nothrow);
+          if (ec) break;
+          read += n;
+        }
+      },
+      asio::detached);
   p.io.run();
   BOOST_TEST(!sent, sent.message());
   BOOST_TEST(read == kBig + frame_header_size);
@@ -147,10 +163,13 @@ BOOST_AUTO_TEST_CASE(a_peer_that_stops_reading_is_told_apart_in_the_link_state) 
   const HeaderBytes header = big_header();
   std::error_code sent;
   std::string state;
-  asio::co_spawn(p.io, [&]() -> Task<void> {
-    sent = co_await p.ours->send_frame(header, payload, 1500ms);
-    state = p.ours->stall_diagnosis();
-  }, asio::detached);
+  asio::co_spawn(
+      p.io,
+      [&]() -> Task<void> {
+        sent = co_await p.ours->send_frame(header, payload, 1500ms);
+        state = p.ours->stall_diagnosis();
+      },
+      asio::detached);
   p.io.run();
   BOOST_TEST((sent == errc::idle_timeout), sent.message());
   BOOST_TEST(state.find("receive window is closed") != std::string::npos, state);

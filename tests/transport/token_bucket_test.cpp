@@ -1,4 +1,3 @@
-#define BOOST_TEST_MODULE transport_pacer
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
@@ -8,10 +7,10 @@
 #include "transport/token_bucket.h"
 
 using namespace baton::transport;
-using test::at_ns;
-using test::ManualClock;
 using std::chrono::milliseconds;
 using std::chrono::nanoseconds;
+using test::at_ns;
+using test::ManualClock;
 
 BOOST_AUTO_TEST_SUITE(token_bucket)
 
@@ -74,9 +73,9 @@ BOOST_AUTO_TEST_CASE(refuses_requests_it_could_never_grant) {
 }
 
 BOOST_AUTO_TEST_CASE(long_idle_at_top_rate_does_not_overflow) {
-  TokenBucket<ManualClock> bucket({.rate_bytes_per_second = TokenBucket<ManualClock>::max_rate,
-                                   .burst_bytes = TokenBucket<ManualClock>::max_burst},
-                                  at_ns(0));
+  TokenBucket<ManualClock> bucket(
+      {.rate_bytes_per_second = TokenBucket<ManualClock>::max_rate, .burst_bytes = TokenBucket<ManualClock>::max_burst},
+      at_ns(0));
   bucket.consume(TokenBucket<ManualClock>::max_burst, at_ns(0));
   const auto much_later = at_ns(std::int64_t{1} << 62);
   BOOST_TEST(bucket.wait_for(TokenBucket<ManualClock>::max_burst, much_later).count() == 0);

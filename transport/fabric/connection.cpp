@@ -38,9 +38,9 @@ Task<Outcome> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, f
       op, [=] { return fi_tsend(ep, message, total, descriptor, peer, tag, context); }, deadline);
 }
 
-Task<Outcome> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, const BufferPool& pool,
-                            fi_addr_t peer, std::uint64_t tag, std::span<const std::byte> header,
-                            std::span<const std::byte> payload, Endpoint::time_point deadline) {
+Task<Outcome> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, const BufferPool& pool, fi_addr_t peer,
+                            std::uint64_t tag, std::span<const std::byte> header, std::span<const std::byte> payload,
+                            Endpoint::time_point deadline) {
   void* header_descriptor = nullptr;
   if (auto failed = own_memory(endpoint, *op, header.size(), header_descriptor)) co_return std::move(*failed);
   std::memcpy(op->heap.data(), header.data(), header.size());
@@ -113,21 +113,25 @@ Task<ReceivedFrame> Connection::do_receive(Buffer& into, std::chrono::millisecon
   const auto outcome = co_await endpoint_.execute(
       op, [=] { return fi_trecv(ep, memory.data(), memory.size(), descriptor, FI_ADDR_UNSPEC, tag, 0, context); },
       std::chrono::steady_clock::now() + timeout);
-  if (!op) co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
+  if (!op)
+    co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
   into = std::move(op->buffer);
-  if (outcome.error) co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
+  if (outcome.error)
+    co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
   co_return parse_frame(memory, op->length, seal());
 }
 
 Task<ReceivedFrame> Connection::do_receive_control(std::chrono::milliseconds timeout) {
   auto op = control_ ? std::move(control_) : endpoint_.make_operation();
   op->done = false;
-  const auto outcome = co_await receive_message(endpoint_, op, FI_ADDR_UNSPEC, link_.receive_tag,
-                                                frame_header_size + max_reject_reason,
-                                                std::chrono::steady_clock::now() + timeout);
-  if (!op) co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
+  const auto outcome =
+      co_await receive_message(endpoint_, op, FI_ADDR_UNSPEC, link_.receive_tag, frame_header_size + max_reject_reason,
+                               std::chrono::steady_clock::now() + timeout);
+  if (!op)
+    co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
   control_ = std::move(op);
-  if (outcome.error) co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
+  if (outcome.error)
+    co_return ReceivedFrame{.error = outcome.error, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
   co_return parse_frame(control_->heap, control_->length, seal());
 }
 

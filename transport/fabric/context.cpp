@@ -26,7 +26,8 @@ Context::Made Context::open(asio::any_io_executor executor, const EndpointOption
   if (opened.error) return {.context = nullptr, .error = opened.error, .detail = std::move(opened.detail)};
   try {
     return {.context = std::unique_ptr<Context>(new Context(std::move(executor), options, std::move(opened.endpoint))),
-            .error = {}, .detail = {}};
+            .error = {},
+            .detail = {}};
   } catch (const std::system_error& error) {
     return {.context = nullptr, .error = error.code(), .detail = error.what()};
   }
@@ -44,11 +45,13 @@ Context::~Context() {
 
 Listening Context::listen(const std::string& address) {
   if (!address.empty()) {
-    return {.error = errc::bad_address, .listener = nullptr,
+    return {.error = errc::bad_address,
+            .listener = nullptr,
             .detail = "a libfabric context listens on its own endpoint: pass an empty address"};
   }
   if (listening_) {
-    return {.error = std::make_error_code(std::errc::address_in_use), .listener = nullptr,
+    return {.error = std::make_error_code(std::errc::address_in_use),
+            .listener = nullptr,
             .detail = "this libfabric context already has a listener"};
   }
   listening_ = true;
@@ -67,20 +70,26 @@ Task<Connected> Context::connect(std::string address) {
   const auto sent = co_await send_message(*endpoint_, op, *peer, hello_tag,
                                           std::as_bytes(std::span(hello.data(), hello.size())), {}, deadline);
   if (sent.error) {
-    co_return Connected{.error = sent.error, .connection = nullptr,
-                        .detail = "sending hello to " + endpoint_->describe(*peer) + ": " + sent.error.message() + " " + sent.detail};
+    co_return Connected{
+        .error = sent.error,
+        .connection = nullptr,
+        .detail = "sending hello to " + endpoint_->describe(*peer) + ": " + sent.error.message() + " " + sent.detail};
   }
   auto welcome_op = endpoint_->make_operation();
-  const auto welcome = co_await receive_message(*endpoint_, welcome_op, *peer, welcome_tag(id), sizeof(std::uint64_t), deadline);
+  const auto welcome =
+      co_await receive_message(*endpoint_, welcome_op, *peer, welcome_tag(id), sizeof(std::uint64_t), deadline);
   if (welcome.error) {
-    co_return Connected{.error = welcome.error, .connection = nullptr,
-                        .detail = "no welcome from " + endpoint_->describe(*peer) + " within the connect timeout (is it accepting?)"};
+    co_return Connected{
+        .error = welcome.error,
+        .connection = nullptr,
+        .detail = "no welcome from " + endpoint_->describe(*peer) + " within the connect timeout (is it accepting?)"};
   }
   co_return Connected{.error = {},
-                      .connection = std::make_unique<Connection>(
-                          *endpoint_, pool(),
-                          LinkOptions{.peer = *peer, .peer_name = endpoint_->describe(*peer),
-                                      .send_tag = data_tag(id, false), .receive_tag = data_tag(id, true)}),
+                      .connection = std::make_unique<Connection>(*endpoint_, pool(),
+                                                                 LinkOptions{.peer = *peer,
+                                                                             .peer_name = endpoint_->describe(*peer),
+                                                                             .send_tag = data_tag(id, false),
+                                                                             .receive_tag = data_tag(id, true)}),
                       .detail = {}};
 }
 

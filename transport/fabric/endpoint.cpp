@@ -5,10 +5,10 @@
 #include <cstring>
 #include <set>
 
-#include <asio/post.hpp>
 #include <rdma/fi_cm.h>
 #include <rdma/fi_errno.h>
 #include <rdma/fi_tagged.h>
+#include <asio/post.hpp>
 
 #include "transport/errors.h"
 #include "transport/fabric/buffer.h"
@@ -89,7 +89,8 @@ void Endpoint::shut() noexcept {
 Endpoint::Opened Endpoint::open(asio::any_io_executor executor, const EndpointOptions& options) {
   std::unique_ptr<Endpoint> self(new Endpoint(std::move(executor), options.provider));
   const auto failed = [&](std::error_code error, std::string detail) {
-    return Opened{.endpoint = nullptr, .error = error, .detail = "libfabric provider '" + options.provider + "': " + detail};
+    return Opened{
+        .endpoint = nullptr, .error = error, .detail = "libfabric provider '" + options.provider + "': " + detail};
   };
 
   apply_rxm_memory_defaults();  // before libfabric's first fi_getinfo reads them
@@ -110,7 +111,8 @@ Endpoint::Opened Endpoint::open(asio::any_io_executor executor, const EndpointOp
   if (rc == -FI_ENODATA) {
     const std::string have = available_providers();
     const bool present = (", " + have + ",").find(", " + options.provider + ",") != std::string::npos;
-    return Opened{.endpoint = nullptr, .error = errc::provider_unavailable,
+    return Opened{.endpoint = nullptr,
+                  .error = errc::provider_unavailable,
                   .detail = present ? "libfabric provider '" + options.provider +
                                           "' is present but not available for reliable tagged messaging" +
                                           (node != nullptr ? " on " + options.node : std::string()) +
@@ -123,30 +125,36 @@ Endpoint::Opened Endpoint::open(asio::any_io_executor executor, const EndpointOp
   fi_info* info = self->info_.get();
 
   fid_fabric* fabric = nullptr;
-  if ((rc = fi_fabric(info->fabric_attr, &fabric, nullptr)) != 0) return failed(errc::fabric_error, fi_error("fi_fabric", rc));
+  if ((rc = fi_fabric(info->fabric_attr, &fabric, nullptr)) != 0)
+    return failed(errc::fabric_error, fi_error("fi_fabric", rc));
   self->fabric_.reset(fabric);
   fid_domain* domain = nullptr;
-  if ((rc = fi_domain(fabric, info, &domain, nullptr)) != 0) return failed(errc::fabric_error, fi_error("fi_domain", rc));
+  if ((rc = fi_domain(fabric, info, &domain, nullptr)) != 0)
+    return failed(errc::fabric_error, fi_error("fi_domain", rc));
   self->domain_.reset(domain);
 
   fi_cq_attr cq_attr{};
   cq_attr.format = FI_CQ_FORMAT_TAGGED;
   cq_attr.wait_obj = FI_WAIT_NONE;
   fid_cq* cq = nullptr;
-  if ((rc = fi_cq_open(domain, &cq_attr, &cq, nullptr)) != 0) return failed(errc::fabric_error, fi_error("fi_cq_open", rc));
+  if ((rc = fi_cq_open(domain, &cq_attr, &cq, nullptr)) != 0)
+    return failed(errc::fabric_error, fi_error("fi_cq_open", rc));
   self->cq_.reset(cq);
 
   fi_av_attr av_attr{};
   av_attr.type = info->domain_attr->av_type != FI_AV_UNSPEC ? info->domain_attr->av_type : FI_AV_MAP;
   av_attr.count = 256;
   fid_av* av = nullptr;
-  if ((rc = fi_av_open(domain, &av_attr, &av, nullptr)) != 0) return failed(errc::fabric_error, fi_error("fi_av_open", rc));
+  if ((rc = fi_av_open(domain, &av_attr, &av, nullptr)) != 0)
+    return failed(errc::fabric_error, fi_error("fi_av_open", rc));
   self->av_.reset(av);
 
   fid_ep* ep = nullptr;
-  if ((rc = fi_endpoint(domain, info, &ep, nullptr)) != 0) return failed(errc::fabric_error, fi_error("fi_endpoint", rc));
+  if ((rc = fi_endpoint(domain, info, &ep, nullptr)) != 0)
+    return failed(errc::fabric_error, fi_error("fi_endpoint", rc));
   self->ep_.reset(ep);
-  if ((rc = fi_ep_bind(ep, &cq->fid, FI_TRANSMIT | FI_RECV)) != 0) return failed(errc::fabric_error, fi_error("fi_ep_bind(cq)", rc));
+  if ((rc = fi_ep_bind(ep, &cq->fid, FI_TRANSMIT | FI_RECV)) != 0)
+    return failed(errc::fabric_error, fi_error("fi_ep_bind(cq)", rc));
   if ((rc = fi_ep_bind(ep, &av->fid, 0)) != 0) return failed(errc::fabric_error, fi_error("fi_ep_bind(av)", rc));
   if ((rc = fi_enable(ep)) != 0) return failed(errc::fabric_error, fi_error("fi_enable", rc));
   return Opened{.endpoint = std::move(self), .error = {}, .detail = {}};
@@ -259,8 +267,8 @@ Task<bool> Endpoint::wait(Operation& op, time_point deadline) {
       co_await asio::post(executor_, asio::use_awaitable);
       continue;
     }
-    const auto nap = std::min<std::chrono::nanoseconds>(std::chrono::microseconds(10) * (1u << std::min(idle - spin_rounds, 7u)),
-                                                        std::chrono::milliseconds(1));
+    const auto nap = std::min<std::chrono::nanoseconds>(
+        std::chrono::microseconds(10) * (1u << std::min(idle - spin_rounds, 7u)), std::chrono::milliseconds(1));
     ++idle;
     op.signal.expires_at(std::min<time_point>(now + nap, deadline));
     co_await op.signal.async_wait(use_nothrow);
@@ -268,13 +276,15 @@ Task<bool> Endpoint::wait(Operation& op, time_point deadline) {
   co_return true;
 }
 
-Task<Outcome> Endpoint::execute(std::unique_ptr<Operation>& op, const std::function<ssize_t()>& post, time_point deadline) {
+Task<Outcome> Endpoint::execute(std::unique_ptr<Operation>& op, const std::function<ssize_t()>& post,
+                                time_point deadline) {
   for (;;) {
     const ssize_t rc = post();
     if (rc == 0) break;
     if (rc != -FI_EAGAIN) co_return Outcome{errc::fabric_error, fi_error("posting an operation", static_cast<int>(rc))};
     poll();  // -FI_EAGAIN: drive progress, then retry
-    if (std::chrono::steady_clock::now() >= deadline) co_return Outcome{errc::idle_timeout, "the provider stayed busy (FI_EAGAIN)"};
+    if (std::chrono::steady_clock::now() >= deadline)
+      co_return Outcome{errc::idle_timeout, "the provider stayed busy (FI_EAGAIN)"};
     co_await asio::post(executor_, asio::use_awaitable);
   }
   if (co_await wait(*op, deadline)) {

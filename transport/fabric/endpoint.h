@@ -26,11 +26,11 @@
 
 #include <sys/uio.h>
 
-#include <asio/any_io_executor.hpp>
-#include <asio/steady_timer.hpp>
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
+#include <asio/any_io_executor.hpp>
+#include <asio/steady_timer.hpp>
 
 #include "transport/async.h"
 #include "transport/buffer.h"
@@ -62,12 +62,12 @@ struct Operation {
   asio::steady_timer signal;  // cancelled when the operation completes, to wake its waiter
   bool done = false;
   bool orphaned = false;
-  int error = 0;              // positive FI_* errno; 0 = success
+  int error = 0;  // positive FI_* errno; 0 = success
   std::string error_text;
-  std::size_t length = 0;     // bytes received
-  Buffer buffer;              // pool memory the operation uses (data receives)
-  std::vector<std::byte> heap;               // the operation's own memory (sends, control receives)
-  std::shared_ptr<void> heap_registration;   // its registration, when the provider needs one
+  std::size_t length = 0;                   // bytes received
+  Buffer buffer;                            // pool memory the operation uses (data receives)
+  std::vector<std::byte> heap;              // the operation's own memory (sends, control receives)
+  std::shared_ptr<void> heap_registration;  // its registration, when the provider needs one
   void* heap_descriptor = nullptr;
   // A gathered send's pieces and their descriptors, kept as long as the operation (a
   // provider may read them until the send completes, even after a timeout).

@@ -23,7 +23,8 @@ std::optional<Hello> parse_hello(std::string_view text) {
   if (space == std::string_view::npos) return std::nullopt;
   Hello hello;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + space, hello.id, 16);
-  if (ec != std::errc{} || end != text.data() + space || hello.id == 0 || hello.id > max_connection_id) return std::nullopt;
+  if (ec != std::errc{} || end != text.data() + space || hello.id == 0 || hello.id > max_connection_id)
+    return std::nullopt;
   hello.address = std::string(text.substr(space + 1));
   if (hello.address.empty()) return std::nullopt;
   return hello;
@@ -43,14 +44,15 @@ Task<Accepted> Listener::accept(std::chrono::milliseconds timeout) {
 
   const std::uint64_t id = hello->id;
   auto reply = endpoint_.make_operation();
-  const auto welcome = co_await send_message(endpoint_, reply, *peer, welcome_tag(id), std::as_bytes(std::span(&id, 1)),
-                                             {}, deadline);
+  const auto welcome =
+      co_await send_message(endpoint_, reply, *peer, welcome_tag(id), std::as_bytes(std::span(&id, 1)), {}, deadline);
   if (welcome.error) co_return Accepted{.error = welcome.error, .connection = nullptr};
   co_return Accepted{.error = {},
-                     .connection = std::make_unique<Connection>(
-                         endpoint_, pool_,
-                         LinkOptions{.peer = *peer, .peer_name = endpoint_.describe(*peer),
-                                     .send_tag = data_tag(id, true), .receive_tag = data_tag(id, false)})};
+                     .connection = std::make_unique<Connection>(endpoint_, pool_,
+                                                                LinkOptions{.peer = *peer,
+                                                                            .peer_name = endpoint_.describe(*peer),
+                                                                            .send_tag = data_tag(id, true),
+                                                                            .receive_tag = data_tag(id, false)})};
 }
 
 }  // namespace baton::transport::fabric

@@ -39,8 +39,9 @@ Task<std::error_code> read_exactly(asio::ip::tcp::socket& socket, std::span<std:
   if (sum != nullptr) sum->reset();
   for (std::size_t done = 0; done < into.size();) {
     timer.expires_after(timeout);
-    auto outcome = co_await (socket.async_read_some(asio::buffer(into.data() + done, into.size() - done), use_nothrow) ||
-                             timer.async_wait(use_nothrow));
+    auto outcome =
+        co_await (socket.async_read_some(asio::buffer(into.data() + done, into.size() - done), use_nothrow) ||
+                  timer.async_wait(use_nothrow));
     if (outcome.index() == 1) co_return errc::idle_timeout;
     const auto [ec, n] = std::get<0>(outcome);
     if (ec) co_return peer_gone(ec, started || done + n > 0);
@@ -113,7 +114,9 @@ Task<ReceivedFrame> Connection::read_frame(std::span<std::byte> into, std::chron
   co_return frame;
 }
 
-std::string Connection::link_state() { return socket_.is_open() ? tcp::link_state(socket_.native_handle()) : std::string{}; }
+std::string Connection::link_state() {
+  return socket_.is_open() ? tcp::link_state(socket_.native_handle()) : std::string{};
+}
 
 void Connection::close() noexcept {
   asio::error_code ignored;

@@ -40,7 +40,8 @@ Context::Context(asio::any_io_executor executor, ContextOptions options)
 Listening Context::listen(const std::string& address) {
   const auto endpoint = parse_endpoint(address);
   if (!endpoint) {
-    return {.error = errc::bad_address, .listener = nullptr,
+    return {.error = errc::bad_address,
+            .listener = nullptr,
             .detail = "'" + address + "' is not host:port with a numeric host"};
   }
   asio::ip::tcp::acceptor acceptor(executor());
@@ -51,32 +52,40 @@ Listening Context::listen(const std::string& address) {
   // for the window scale to match it.
   if (!ec && options().socket_buffer_bytes != 0) {
     acceptor.set_option(asio::socket_base::receive_buffer_size(
-                            static_cast<int>(std::min<std::size_t>(options().socket_buffer_bytes, 1U << 30))), ec);
+                            static_cast<int>(std::min<std::size_t>(options().socket_buffer_bytes, 1U << 30))),
+                        ec);
   }
   if (!ec) acceptor.bind(*endpoint, ec);
   if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) return {.error = ec, .listener = nullptr, .detail = "cannot listen on " + address + ": " + ec.message()};
-  return {.error = {}, .listener = std::make_unique<Listener>(std::move(acceptor), options().socket_buffer_bytes), .detail = {}};
+  return {.error = {},
+          .listener = std::make_unique<Listener>(std::move(acceptor), options().socket_buffer_bytes),
+          .detail = {}};
 }
 
 Task<Connected> Context::connect(std::string address) {
   const auto endpoint = parse_endpoint(address);
   if (!endpoint) {
-    co_return Connected{.error = errc::bad_address, .connection = nullptr,
+    co_return Connected{.error = errc::bad_address,
+                        .connection = nullptr,
                         .detail = "'" + address + "' is not host:port with a numeric host"};
   }
   asio::ip::tcp::socket socket(executor());
   asio::steady_timer timer(executor(), options().connect_timeout);
   auto outcome = co_await (socket.async_connect(*endpoint, use_nothrow) || timer.async_wait(use_nothrow));
   if (outcome.index() == 1) {
-    co_return Connected{.error = errc::idle_timeout, .connection = nullptr,
+    co_return Connected{.error = errc::idle_timeout,
+                        .connection = nullptr,
                         .detail = "no answer from " + address + " within the connect timeout"};
   }
   if (const auto [ec] = std::get<0>(outcome); ec) {
-    co_return Connected{.error = ec, .connection = nullptr,
+    co_return Connected{.error = ec,
+                        .connection = nullptr,
                         .detail = "cannot connect to " + address + ": " + ec.message() + " (is the peer listening?)"};
   }
-  co_return Connected{.error = {}, .connection = std::make_unique<Connection>(std::move(socket), options().socket_buffer_bytes), .detail = {}};
+  co_return Connected{.error = {},
+                      .connection = std::make_unique<Connection>(std::move(socket), options().socket_buffer_bytes),
+                      .detail = {}};
 }
 
 }  // namespace baton::transport::tcp

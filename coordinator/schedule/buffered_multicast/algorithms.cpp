@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> all{
@@ -22,4 +22,4 @@ const Algorithm& algorithm(const std::string& name) {
   throw std::invalid_argument("unknown buffered multicast algorithm: " + name);
 }
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 struct Algorithm {
   std::string name;  // "coloring", "ordered-coloring"
@@ -21,4 +21,4 @@ const std::vector<Algorithm>& algorithms();
 // Throws std::invalid_argument for an unknown name.
 const Algorithm& algorithm(const std::string& name);
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -1,6 +1,6 @@
 #include "coordinator/schedule/buffered_multicast/bundle_order.h"
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 std::vector<std::size_t> bundle_order(const Problem& problem) {
   std::vector<std::size_t> bundles_so_far(problem.processors, 0);
@@ -11,4 +11,4 @@ std::vector<std::size_t> bundle_order(const Problem& problem) {
   return bundle;
 }
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

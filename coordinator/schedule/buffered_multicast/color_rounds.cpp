@@ -5,15 +5,14 @@
 #include <stdexcept>
 #include <utility>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 namespace {
 
 constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
 
 // The permutation that lists `items` stably by key(item) ∈ [0, keys); O(items + keys).
 template <typename Key>
-std::vector<std::size_t> counting_sort(const std::vector<std::size_t>& items, std::size_t keys,
-                                       Key key) {
+std::vector<std::size_t> counting_sort(const std::vector<std::size_t>& items, std::size_t keys, Key key) {
   std::vector<std::size_t> start(keys + 1, 0);
   for (const std::size_t item : items) ++start[key(item) + 1];
   for (std::size_t k = 0; k < keys; ++k) start[k + 1] += start[k];
@@ -28,11 +27,9 @@ std::size_t largest(const std::vector<std::size_t>& values) {
 
 }  // namespace
 
-Schedule schedule_by_color(const Problem& problem, const EdgeColoring& coloring,
-                           std::size_t period) {
+Schedule schedule_by_color(const Problem& problem, const EdgeColoring& coloring, std::size_t period) {
   const std::vector<std::size_t> offsets = edge_offsets(problem);
-  if (coloring.bundle.size() != problem.messages.size() ||
-      coloring.value.size() != offsets.back()) {
+  if (coloring.bundle.size() != problem.messages.size() || coloring.value.size() != offsets.back()) {
     throw std::invalid_argument("coloring does not fit the problem");
   }
   const std::size_t max_bundle = largest(coloring.bundle);
@@ -55,8 +52,7 @@ Schedule schedule_by_color(const Problem& problem, const EdgeColoring& coloring,
       const std::size_t j = coloring.value[offsets[m] + k];
       if (send_of_value[j] == none) {
         send_of_value[j] = sends.size();
-        const std::uint64_t round =
-            static_cast<std::uint64_t>(j - 1) * period + coloring.bundle[m];
+        const std::uint64_t round = static_cast<std::uint64_t>(j - 1) * period + coloring.bundle[m];
         sends.push_back(Send{.message = m, .round = round, .destinations = {}});
         value_of_send.push_back(j);
       }
@@ -68,8 +64,7 @@ Schedule schedule_by_color(const Problem& problem, const EdgeColoring& coloring,
   // Round order is (j, i) order; messages stay in input order within a round.
   std::vector<std::size_t> order(sends.size());
   for (std::size_t s = 0; s < order.size(); ++s) order[s] = s;
-  order = counting_sort(order, max_bundle + 1,
-                        [&](std::size_t s) { return coloring.bundle[sends[s].message]; });
+  order = counting_sort(order, max_bundle + 1, [&](std::size_t s) { return coloring.bundle[sends[s].message]; });
   order = counting_sort(order, max_value + 1, [&](std::size_t s) { return value_of_send[s]; });
 
   Schedule schedule;
@@ -78,4 +73,4 @@ Schedule schedule_by_color(const Problem& problem, const EdgeColoring& coloring,
   return schedule;
 }
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 struct EdgeColoring {
   std::vector<std::size_t> bundle;  // i of each message, 1-based (bundle_order.h)
@@ -24,7 +24,6 @@ struct EdgeColoring {
 // stable counting sorts order the sends by i and then by j, which is round order because
 // i ≤ period. Throws std::invalid_argument if the coloring does not fit the problem or some
 // i exceeds period (two colors would then share a round).
-Schedule schedule_by_color(const Problem& problem, const EdgeColoring& coloring,
-                           std::size_t period);
+Schedule schedule_by_color(const Problem& problem, const EdgeColoring& coloring, std::size_t period);
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

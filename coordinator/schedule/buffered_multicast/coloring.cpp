@@ -7,7 +7,7 @@
 #include <numeric>
 #include <vector>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 Schedule coloring(const Problem& problem, const ColoringOptions& options) {
   check(problem);
@@ -24,4 +24,4 @@ Schedule coloring(const Problem& problem, const ColoringOptions& options) {
   return schedule_by_color(problem, colors, period);
 }
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <span>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 struct ColoringOptions {
   // The order in which every processor's incoming edges receive the values 1, 1, ..., 2, ...
@@ -25,4 +25,4 @@ struct ColoringOptions {
 // Throws std::invalid_argument for a malformed problem (check()) or order.
 Schedule coloring(const Problem& problem, const ColoringOptions& options = {});
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

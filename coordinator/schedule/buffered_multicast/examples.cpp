@@ -4,7 +4,7 @@
 #include <numeric>
 #include <stdexcept>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 namespace {
 
 // d senders with d messages each; message k·d + b is bundle b + 1 of sender k.
@@ -83,4 +83,4 @@ Problem example_3_2(std::size_t d, std::size_t buffers) {
   return problem;
 }
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

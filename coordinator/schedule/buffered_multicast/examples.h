@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 struct TightInstance {
   Problem problem;
@@ -33,4 +33,4 @@ TightInstance example_3_1(std::size_t d, std::size_t buffers);
 // 2 ≤ d ≤ 7; throws std::invalid_argument otherwise.
 Problem example_3_2(std::size_t d, std::size_t buffers);
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -2,15 +2,14 @@
 
 #include <stdexcept>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 std::vector<std::size_t> incoming_values(const Problem& problem, std::span<const std::size_t> order) {
   if (problem.buffers < 1) throw std::invalid_argument("buffers must be >= 1");
   std::vector<ProcessorId> destination_of_edge;
   destination_of_edge.reserve(edge_count(problem));
   for (const Message& message : problem.messages) {
-    destination_of_edge.insert(destination_of_edge.end(), message.destinations.begin(),
-                               message.destinations.end());
+    destination_of_edge.insert(destination_of_edge.end(), message.destinations.begin(), message.destinations.end());
   }
   if (order.size() != destination_of_edge.size()) {
     throw std::invalid_argument("incoming order must list every edge once");
@@ -27,4 +26,4 @@ std::vector<std::size_t> incoming_values(const Problem& problem, std::span<const
   return value;
 }
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

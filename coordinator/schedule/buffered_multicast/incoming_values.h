@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 // `order` lists every edge number once (see problem.h). Walking it, each processor's
 // incoming edges get the values 1, ..., 1 (l times), 2, ..., 2 (l times), ...: value[e] =
@@ -18,4 +18,4 @@ namespace baton::schedule::buffered {
 // std::invalid_argument unless `order` is a permutation of the edges. O(n + E).
 std::vector<std::size_t> incoming_values(const Problem& problem, std::span<const std::size_t> order);
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

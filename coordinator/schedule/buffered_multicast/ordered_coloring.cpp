@@ -6,12 +6,11 @@
 
 #include <vector>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 namespace {
 
 // Every edge number, stably ordered by the label of its bundle: a counting sort over 1..d.
-std::vector<std::size_t> edges_by_label(const Problem& problem,
-                                        const std::vector<std::size_t>& bundle, std::size_t d) {
+std::vector<std::size_t> edges_by_label(const Problem& problem, const std::vector<std::size_t>& bundle, std::size_t d) {
   const std::vector<std::size_t> offsets = edge_offsets(problem);
   std::vector<std::size_t> start(d + 2, 0);
   for (std::size_t m = 0; m < problem.messages.size(); ++m) {
@@ -39,4 +38,4 @@ Schedule ordered_coloring(const Problem& problem) {
   return schedule_by_color(problem, colors, d);
 }
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -6,7 +6,7 @@
 #include "coordinator/schedule/buffered_multicast/problem.h"
 #include "coordinator/schedule/buffered_multicast/schedule.h"
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 // Like Procedure Coloring, except that each processor's incoming edges get their values in
 // ascending order of their label (the index of the bundle they come from), and group j is
@@ -20,4 +20,4 @@ namespace baton::schedule::buffered {
 // order keeps the proof). Throws std::invalid_argument for a malformed problem (check()).
 Schedule ordered_coloring(const Problem& problem);
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

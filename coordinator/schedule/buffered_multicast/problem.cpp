@@ -5,12 +5,10 @@
 #include <stdexcept>
 #include <string>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 namespace {
 
-std::string message_path(std::size_t m) {
-  return "messages[" + std::to_string(m) + "]";
-}
+std::string message_path(std::size_t m) { return "messages[" + std::to_string(m) + "]"; }
 
 }  // namespace
 
@@ -83,4 +81,4 @@ std::uint64_t coloring_round_bound(std::size_t degree, std::size_t buffers) {
   return ((d + l - 1) / l) * (d + l - 1);
 }
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 using ProcessorId = std::uint32_t;
 
@@ -56,4 +56,4 @@ std::uint64_t round_bound(std::size_t degree, std::size_t buffers);
 // is the paper's d²/l − d/l + d when l divides d.
 std::uint64_t coloring_round_bound(std::size_t degree, std::size_t buffers);
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 namespace {
 
 class Random {
@@ -21,8 +21,7 @@ class Random {
 // Receivers that can still take a message, with O(1) removal.
 class OpenReceivers {
  public:
-  OpenReceivers(std::size_t first, std::size_t last, std::size_t capacity)
-      : left_(last, 0), slot_(last, 0) {
+  OpenReceivers(std::size_t first, std::size_t last, std::size_t capacity) : left_(last, 0), slot_(last, 0) {
     for (std::size_t q = first; q < last; ++q) {
       left_[q] = capacity;
       slot_[q] = open_.size();
@@ -60,15 +59,13 @@ Problem random_instance(const RandomInstanceOptions& options) {
   if (!options.full_senders) {
     for (std::size_t& h : holds) h = 1 + random.below(options.degree);
   }
-  OpenReceivers open(options.senders_receive ? 0 : options.senders, options.processors,
-                     options.degree);
+  OpenReceivers open(options.senders_receive ? 0 : options.senders, options.processors, options.degree);
   for (std::size_t bundle = 0; bundle < options.degree; ++bundle) {
     for (std::size_t p = 0; p < options.senders && !open.empty(); ++p) {
       if (bundle >= holds[p]) continue;
       Message message{.source = static_cast<ProcessorId>(p), .destinations = {}};
       const std::size_t wanted = 1 + random.below(options.max_fanout);
-      for (std::size_t attempt = 0; attempt < 3 * wanted && message.destinations.size() < wanted &&
-                                    !open.empty();
+      for (std::size_t attempt = 0; attempt < 3 * wanted && message.destinations.size() < wanted && !open.empty();
            ++attempt) {
         const ProcessorId q = open.pick(random);
         if (q == p || std::ranges::find(message.destinations, q) != message.destinations.end()) {
@@ -83,4 +80,4 @@ Problem random_instance(const RandomInstanceOptions& options) {
   return problem;
 }
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

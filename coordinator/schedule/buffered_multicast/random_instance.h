@@ -7,15 +7,15 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 struct RandomInstanceOptions {
   std::size_t processors = 16;
-  std::size_t senders = 16;       // processors 0..senders−1 hold messages
-  bool senders_receive = true;    // false: only processors senders..n−1 receive
-  std::size_t degree = 4;         // no processor sends or receives more than this
-  bool full_senders = true;       // every sender holds `degree` messages (else 1..degree)
-  std::size_t max_fanout = 4;     // destinations wanted per message: uniform in 1..max_fanout
+  std::size_t senders = 16;     // processors 0..senders−1 hold messages
+  bool senders_receive = true;  // false: only processors senders..n−1 receive
+  std::size_t degree = 4;       // no processor sends or receives more than this
+  bool full_senders = true;     // every sender holds `degree` messages (else 1..degree)
+  std::size_t max_fanout = 4;   // destinations wanted per message: uniform in 1..max_fanout
   std::size_t buffers = 1;
   std::uint64_t seed = 1;
 };
@@ -28,4 +28,4 @@ struct RandomInstanceOptions {
 // options (senders > processors, degree or buffers < 1).
 Problem random_instance(const RandomInstanceOptions& options);
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 struct Send {
   std::size_t message = 0;
@@ -25,4 +25,4 @@ struct Schedule {
   std::vector<Send> sends;  // the planners list them by round, then by message
 };
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 namespace {
 
 constexpr std::size_t kept_errors = 5;
@@ -14,9 +14,7 @@ void add_error(Validation& v, std::string text) {
   ++v.error_count;
 }
 
-std::string where(std::size_t s) {
-  return "sends[" + std::to_string(s) + "]";
-}
+std::string where(std::size_t s) { return "sends[" + std::to_string(s) + "]"; }
 
 // Each message's destinations, sorted, with a flag for "already delivered".
 struct Deliveries {
@@ -57,8 +55,8 @@ void check_send(const Problem& problem, const Send& send, std::size_t s, Deliver
     }
     auto flag = deliveries.delivered[send.message].begin() + (it - wanted.begin());
     if (*flag) {
-      add_error(v, where(s) + ": message " + std::to_string(send.message) +
-                       " reaches processor " + std::to_string(q) + " twice");
+      add_error(v, where(s) + ": message " + std::to_string(send.message) + " reaches processor " + std::to_string(q) +
+                       " twice");
       continue;
     }
     *flag = true;
@@ -97,8 +95,8 @@ void check_all_delivered(const Deliveries& deliveries, Validation& v) {
 // Simulates every receiver's queue round by round over its sorted arrivals. Each simulated
 // round takes one message; a round with an empty queue and no arrival is skipped. Returns
 // the runs of consecutive rounds in which each receiver takes messages.
-std::vector<std::pair<std::uint64_t, std::uint64_t>> simulate_queues(
-    const std::vector<Arrival>& arrivals, std::size_t buffers, Validation& v) {
+std::vector<std::pair<std::uint64_t, std::uint64_t>> simulate_queues(const std::vector<Arrival>& arrivals,
+                                                                     std::size_t buffers, Validation& v) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> busy_runs;
   std::size_t next = 0;
   while (next < arrivals.size()) {
@@ -112,8 +110,7 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> simulate_queues(
         round = arrivals[next].round;
         run_start = round;
       }
-      while (next < arrivals.size() && arrivals[next].receiver == receiver &&
-             arrivals[next].round == round) {
+      while (next < arrivals.size() && arrivals[next].receiver == receiver && arrivals[next].round == round) {
         ++held;
         ++next;
       }
@@ -150,9 +147,8 @@ std::uint64_t union_length(std::vector<std::pair<std::uint64_t, std::uint64_t>> 
 std::string Validation::summary() const {
   if (!errors.empty()) return errors.front();
   if (first_overflow) {
-    return "processor " + std::to_string(first_overflow->processor) + " holds " +
-           std::to_string(first_overflow->held) + " messages in round " +
-           std::to_string(first_overflow->round) + ", more than its buffers";
+    return "processor " + std::to_string(first_overflow->processor) + " holds " + std::to_string(first_overflow->held) +
+           " messages in round " + std::to_string(first_overflow->round) + ", more than its buffers";
   }
   return "ok: " + std::to_string(rounds) + " rounds";
 }
@@ -177,4 +173,4 @@ Validation validate(const Problem& problem, const Schedule& schedule) {
   return v;
 }
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace baton::schedule::buffered {
+namespace baton::schedule::buffered_multicast {
 
 // A queue that held more than `buffers` messages after a round's arrivals.
 struct Overflow {
@@ -49,4 +49,4 @@ struct Validation {
 // O(n + m + E log E): each simulated round takes one message, so idle rounds are skipped.
 Validation validate(const Problem& problem, const Schedule& schedule);
 
-}  // namespace baton::schedule::buffered
+}  // namespace baton::schedule::buffered_multicast

@@ -52,8 +52,6 @@ std::vector<std::string> algorithm_names() {
   return names;
 }
 
-bool uses_seed(Algorithm algorithm) { return algorithm.base == BaseAlgorithm::rrs; }
-
 Schedule plan(const Problem& problem, const PlanOptions& options) {
   const Placement placement = options.algorithm.placement;
   switch (options.algorithm.base) {

@@ -29,9 +29,6 @@ std::optional<Algorithm> parse_algorithm(std::string_view name);
 std::vector<std::string> algorithm_names();
 inline constexpr Algorithm kDefaultAlgorithm{BaseAlgorithm::wr, Placement::preemptive};
 
-// Whether the algorithm makes random choices (RRS, RRSP), i.e. whether the seed matters.
-bool uses_seed(Algorithm algorithm);
-
 struct PlanOptions {
   Algorithm algorithm = kDefaultAlgorithm;
   std::uint64_t seed = 1;  // for RRS and RRSP

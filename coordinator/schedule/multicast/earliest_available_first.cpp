@@ -10,8 +10,7 @@ NodeId EarliestAvailableRule::choose(const PartialSchedule& partial) {
   for (NodeId i = 0; i < partial.problem().node_count(); ++i) {
     if (partial.pending_multicasts(i).empty()) continue;
     const double available = partial.receive_available(i);
-    if (!best || available < best_time ||
-        (available == best_time && fastest_.rank(i) < fastest_.rank(*best))) {
+    if (!best || available < best_time || (available == best_time && fastest_.rank(i) < fastest_.rank(*best))) {
       best = i;
       best_time = available;
     }

@@ -14,8 +14,7 @@ using Candidate = std::tuple<double, NodeId, NodeId, MulticastId>;
 // Step 1 for multicast k: the least CompleteTime(i, j, k) over P_i ∈ A_k, P_j ∈ B_k.
 // Equations 5 and 6 as PartialSchedule::completion_time computes them, with the parts
 // that depend on one side only hoisted out of the inner loop.
-void improve_with_multicast(const PartialSchedule& partial, MulticastId k,
-                            std::optional<Candidate>& best) {
+void improve_with_multicast(const PartialSchedule& partial, MulticastId k, std::optional<Candidate>& best) {
   const Problem& problem = partial.problem();
   const std::vector<NodeId>& receivers = partial.pending_receivers(k);
   const double length = static_cast<double>(problem.multicasts[k].bytes);

@@ -14,14 +14,9 @@ void erase_value(std::vector<std::size_t>& values, std::size_t value) {
 }  // namespace
 
 PartialSchedule::PartialSchedule(const Problem& problem, Placement placement)
-    : problem_(problem),
-      placement_(placement),
-      tasks_(problem.node_count()),
-      last_send_(problem.node_count()),
-      holders_(problem.multicasts.size()),
-      pending_receivers_(problem.multicasts.size()),
-      pending_multicasts_(problem.node_count()),
-      supplies_(problem.node_count() * problem.node_count(), 0),
+    : problem_(problem), placement_(placement), tasks_(problem.node_count()), last_send_(problem.node_count()),
+      holders_(problem.multicasts.size()), pending_receivers_(problem.multicasts.size()),
+      pending_multicasts_(problem.node_count()), supplies_(problem.node_count() * problem.node_count(), 0),
       holder_position_(problem.node_count() * problem.multicasts.size(), kNotHolder) {
   for (MulticastId k = 0; k < problem.multicasts.size(); ++k) {
     const Multicast& m = problem.multicasts[k];
@@ -60,16 +55,12 @@ std::size_t PartialSchedule::preemption_target(NodeId sender, MulticastId k) con
 
 double PartialSchedule::send_available(NodeId sender, MulticastId k) const {
   if (placement_ == Placement::append) return receive_available(sender);
-  return preemptive_send_slot(tasks_[sender], preemption_target(sender, k),
-                              send_overhead(problem_, sender, k))
-      .start;
+  return preemptive_send_slot(tasks_[sender], preemption_target(sender, k), send_overhead(problem_, sender, k)).start;
 }
 
-double PartialSchedule::completion_time(double send_start, NodeId sender, NodeId receiver,
-                                        MulticastId k) const {
+double PartialSchedule::completion_time(double send_start, NodeId sender, NodeId receiver, MulticastId k) const {
   // Equation 5: ArrivalTime = Avail_i + S(i, l_k) + X(i, j)·l_k.
-  const double arrival =
-      send_start + send_overhead(problem_, sender, k) + link_time(problem_, sender, receiver, k);
+  const double arrival = send_start + send_overhead(problem_, sender, k) + link_time(problem_, sender, receiver, k);
   // Equation 6: CompleteTime = max(ArrivalTime, Avail_j) + R(j, l_k).
   return std::max(arrival, receive_available(receiver)) + recv_overhead(problem_, receiver, k);
 }
@@ -96,8 +87,7 @@ double PartialSchedule::commit(const Transfer& transfer) {
 
   // m_k leaves SR_receiver; the receiver joins A_k and now supplies B_k.
   for (NodeId holder : holders_[k]) remove_supply(receiver, holder);
-  holder_position_[receiver * problem_.multicasts.size() + k] =
-      static_cast<std::uint32_t>(holders_[k].size());
+  holder_position_[receiver * problem_.multicasts.size() + k] = static_cast<std::uint32_t>(holders_[k].size());
   holders_[k].push_back(receiver);
   erase_value(pending_receivers_[k], receiver);
   erase_value(pending_multicasts_[receiver], k);
@@ -107,16 +97,12 @@ double PartialSchedule::commit(const Transfer& transfer) {
   return end;
 }
 
-void PartialSchedule::add_supply(NodeId needy, NodeId holder) {
-  ++supplies_[needy * problem_.node_count() + holder];
-}
+void PartialSchedule::add_supply(NodeId needy, NodeId holder) { ++supplies_[needy * problem_.node_count() + holder]; }
 
 void PartialSchedule::remove_supply(NodeId needy, NodeId holder) {
   --supplies_[needy * problem_.node_count() + holder];
 }
 
-Schedule PartialSchedule::take() && {
-  return Schedule{std::move(tasks_), std::move(selection_order_)};
-}
+Schedule PartialSchedule::take() && { return Schedule{std::move(tasks_), std::move(selection_order_)}; }
 
 }  // namespace baton::schedule::multicast

@@ -5,9 +5,7 @@
 namespace baton::schedule::multicast {
 namespace {
 
-double length(const Problem& problem, MulticastId k) {
-  return static_cast<double>(problem.multicasts[k].bytes);
-}
+double length(const Problem& problem, MulticastId k) { return static_cast<double>(problem.multicasts[k].bytes); }
 
 bool valid_cost(double v) { return std::isfinite(v) && v >= 0; }
 
@@ -28,8 +26,7 @@ double recv_overhead(const Problem& problem, NodeId receiver, MulticastId k) {
 }
 
 double latency(const Problem& problem, NodeId from, NodeId to, MulticastId k) {
-  return send_overhead(problem, from, k) + link_time(problem, from, to, k) +
-         recv_overhead(problem, to, k);
+  return send_overhead(problem, from, k) + link_time(problem, from, to, k) + recv_overhead(problem, to, k);
 }
 
 std::vector<std::vector<double>> uniform_links(std::size_t nodes, double per_byte) {

@@ -32,8 +32,8 @@ struct NodeCosts {
 
 struct Multicast {
   NodeId source = 0;
-  std::uint64_t bytes = 0;            // l_k
-  std::vector<NodeId> destinations;   // D_k: distinct, never the source
+  std::uint64_t bytes = 0;           // l_k
+  std::vector<NodeId> destinations;  // D_k: distinct, never the source
 };
 
 struct Problem {
@@ -45,9 +45,9 @@ struct Problem {
 };
 
 // Section 2's costs of multicast k's message.
-double send_overhead(const Problem& problem, NodeId sender, MulticastId k);      // S(i, l_k)
+double send_overhead(const Problem& problem, NodeId sender, MulticastId k);       // S(i, l_k)
 double link_time(const Problem& problem, NodeId from, NodeId to, MulticastId k);  // X(i, j)·l_k
-double recv_overhead(const Problem& problem, NodeId receiver, MulticastId k);    // R(j, l_k)
+double recv_overhead(const Problem& problem, NodeId receiver, MulticastId k);     // R(j, l_k)
 // Equation 7 (and 1): the point-to-point latency S(i, l_k) + X(i, j)·l_k + R(j, l_k).
 double latency(const Problem& problem, NodeId from, NodeId to, MulticastId k);
 

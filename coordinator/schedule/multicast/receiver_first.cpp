@@ -110,8 +110,7 @@ FastestReceiverOrder::FastestReceiverOrder(const Problem& problem) : rank_(probl
   const auto receive_time = [&](NodeId i) {
     return problem.nodes[i].recv_fixed + problem.nodes[i].recv_per_byte * mean_length;
   };
-  std::stable_sort(order.begin(), order.end(),
-                   [&](NodeId a, NodeId b) { return receive_time(a) < receive_time(b); });
+  std::stable_sort(order.begin(), order.end(), [&](NodeId a, NodeId b) { return receive_time(a) < receive_time(b); });
   for (std::size_t r = 0; r < order.size(); ++r) rank_[order[r]] = r;
 }
 

@@ -20,8 +20,8 @@ class RandomReceiverRule final : public ReceiverRule {
 
  private:
   std::mt19937_64 engine_;
-  std::vector<NodeId> active_;             // nodes with SR_i not empty
-  std::vector<std::size_t> position_;      // index of each active node in active_
+  std::vector<NodeId> active_;         // nodes with SR_i not empty
+  std::vector<std::size_t> position_;  // index of each active node in active_
 };
 
 Schedule receiver_random_selection(const Problem& problem, Placement placement, std::uint64_t seed);

@@ -16,7 +16,7 @@ enum class Op { send, recv };
 
 struct Task {
   Op op = Op::send;
-  NodeId peer = 0;            // the receiver of a send, the sender of a receive
+  NodeId peer = 0;  // the receiver of a send, the sender of a receive
   MulticastId multicast = 0;
   double start = 0;
   double end = 0;
@@ -33,7 +33,7 @@ struct Transfer {
 };
 
 struct Schedule {
-  std::vector<TaskList> tasks;          // tasks[i]: node i's task list, in execution order
+  std::vector<TaskList> tasks;            // tasks[i]: node i's task list, in execution order
   std::vector<Transfer> selection_order;  // the deliveries in the order the algorithm chose
                                           // them (the sequences of the paper's Section 6)
 };

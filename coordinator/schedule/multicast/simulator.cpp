@@ -18,8 +18,8 @@ struct ChannelState {
 
 std::string describe(NodeId node, std::size_t index, const Task& task) {
   return "node " + std::to_string(node) + " task " + std::to_string(index) + " (" +
-         (task.op == Op::send ? "send to " : "recv from ") + std::to_string(task.peer) +
-         ", multicast " + std::to_string(task.multicast) + ")";
+         (task.op == Op::send ? "send to " : "recv from ") + std::to_string(task.peer) + ", multicast " +
+         std::to_string(task.multicast) + ")";
 }
 
 class Run {
@@ -32,8 +32,8 @@ class Run {
 
   Simulation run() {
     if (tasks_.size() != problem_.node_count()) {
-      result_.error = "the schedule has " + std::to_string(tasks_.size()) +
-                      " task lists for " + std::to_string(problem_.node_count()) + " nodes";
+      result_.error = "the schedule has " + std::to_string(tasks_.size()) + " task lists for " +
+                      std::to_string(problem_.node_count()) + " nodes";
       return std::move(result_);
     }
     if (std::string e = check_references(); !e.empty()) {
@@ -61,8 +61,7 @@ class Run {
     for (NodeId i = 0; i < tasks_.size(); ++i) {
       for (std::size_t t = 0; t < tasks_[i].size(); ++t) {
         const Task& task = tasks_[i][t];
-        if (task.peer >= tasks_.size() || task.peer == i ||
-            task.multicast >= problem_.multicasts.size()) {
+        if (task.peer >= tasks_.size() || task.peer == i || task.multicast >= problem_.multicasts.size()) {
           return describe(i, t, task) + ": peer or multicast out of range";
         }
       }
@@ -114,8 +113,6 @@ class Run {
 
 }  // namespace
 
-Simulation simulate(const Problem& problem, const std::vector<TaskList>& tasks) {
-  return Run(problem, tasks).run();
-}
+Simulation simulate(const Problem& problem, const std::vector<TaskList>& tasks) { return Run(problem, tasks).run(); }
 
 }  // namespace baton::schedule::multicast

@@ -28,8 +28,8 @@ struct TaskTimes {
 struct Simulation {
   std::vector<std::vector<TaskTimes>> times;  // times[i][t] for tasks[i][t]
   double completion_time = 0;                 // latest end of any receive
-  std::string error;  // empty on success; else why the lists cannot run (a bad index, or a
-                      // receive whose message never comes: deadlock or no matching send)
+  std::string error;                          // empty on success; else why the lists cannot run (a bad index, or a
+                                              // receive whose message never comes: deadlock or no matching send)
   bool ok() const { return error.empty(); }
 };
 

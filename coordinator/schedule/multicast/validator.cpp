@@ -21,8 +21,8 @@ std::string format_time(double t) {
 
 std::string task_name(NodeId node, std::size_t index, const Task& task) {
   return "node " + std::to_string(node) + " task " + std::to_string(index) + " (" +
-         (task.op == Op::send ? "send to " : "recv from ") + std::to_string(task.peer) +
-         ", multicast " + std::to_string(task.multicast) + ")";
+         (task.op == Op::send ? "send to " : "recv from ") + std::to_string(task.peer) + ", multicast " +
+         std::to_string(task.multicast) + ")";
 }
 
 class Checker {
@@ -63,8 +63,7 @@ class Checker {
     for (NodeId i = 0; i < tasks_.size(); ++i) {
       for (std::size_t t = 0; t < tasks_[i].size(); ++t) {
         const Task& task = tasks_[i][t];
-        if (task.peer >= problem_.node_count() || task.peer == i ||
-            task.multicast >= problem_.multicasts.size()) {
+        if (task.peer >= problem_.node_count() || task.peer == i || task.multicast >= problem_.multicasts.size()) {
           fail(task_name(i, t, task) + ": peer or multicast out of range");
           ok = false;
         } else if (!std::isfinite(task.start) || !std::isfinite(task.end)) {
@@ -84,8 +83,8 @@ class Checker {
         const Task& task = tasks_[i][t];
         if (task.op != Op::recv) continue;
         if (!is_destination(task.multicast, i)) {
-          fail(task_name(i, t, task) + ": node " + std::to_string(i) +
-               " is not a destination of multicast " + std::to_string(task.multicast));
+          fail(task_name(i, t, task) + ": node " + std::to_string(i) + " is not a destination of multicast " +
+               std::to_string(task.multicast));
         }
         ++received[{task.multicast, i}];
       }
@@ -94,8 +93,8 @@ class Checker {
       for (NodeId d : problem_.multicasts[k].destinations) {
         const int count = received[{k, d}];
         if (count != 1) {
-          fail("node " + std::to_string(d) + " receives multicast " + std::to_string(k) + " " +
-               std::to_string(count) + " times, not once");
+          fail("node " + std::to_string(d) + " receives multicast " + std::to_string(k) + " " + std::to_string(count) +
+               " times, not once");
         }
       }
     }
@@ -125,9 +124,9 @@ class Checker {
     for (const auto& [channel, count] : balance) {
       const auto [k, sender, receiver] = channel;
       if (count != 0) {
-        fail("multicast " + std::to_string(k) + " from node " + std::to_string(sender) +
-             " to node " + std::to_string(receiver) + ": sends and receives do not pair up (" +
-             std::to_string(count) + " unmatched " + (count > 0 ? "sends" : "receives") + ")");
+        fail("multicast " + std::to_string(k) + " from node " + std::to_string(sender) + " to node " +
+             std::to_string(receiver) + ": sends and receives do not pair up (" + std::to_string(count) +
+             " unmatched " + (count > 0 ? "sends" : "receives") + ")");
       }
     }
   }
@@ -171,16 +170,15 @@ class Checker {
                                                     : recv_overhead(problem_, i, task.multicast);
         if (task.start < free - slack()) fail(task_name(i, t, task) + ": overlaps the task before");
         if (!close(task.end - task.start, duration)) {
-          fail(task_name(i, t, task) + ": lasts " + format_time(task.end - task.start) +
-               ", the model says " + format_time(duration));
+          fail(task_name(i, t, task) + ": lasts " + format_time(task.end - task.start) + ", the model says " +
+               format_time(duration));
         }
         if (task.op == Op::recv && task.start < expected.arrival - slack()) {
           fail(task_name(i, t, task) + ": starts before its message arrives");
         }
         if (!close(task.start, expected.start) || !close(task.end, expected.end)) {
-          fail(task_name(i, t, task) + ": times [" + format_time(task.start) + ", " +
-               format_time(task.end) + "] differ from the simulated [" +
-               format_time(expected.start) + ", " + format_time(expected.end) + "]");
+          fail(task_name(i, t, task) + ": times [" + format_time(task.start) + ", " + format_time(task.end) +
+               "] differ from the simulated [" + format_time(expected.start) + ", " + format_time(expected.end) + "]");
         }
         free = task.end;
       }
@@ -196,8 +194,7 @@ class Checker {
 
 }  // namespace
 
-Validation validate(const Problem& problem, const std::vector<TaskList>& tasks,
-                    const ValidationOptions& options) {
+Validation validate(const Problem& problem, const std::vector<TaskList>& tasks, const ValidationOptions& options) {
   return Checker(problem, tasks, options).run();
 }
 

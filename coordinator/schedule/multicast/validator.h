@@ -33,7 +33,6 @@ struct Validation {
 //  - the stored times: a send lasts S(i, l_k), a receive lasts R(j, l_k) and starts no
 //    earlier than its message arrives, a node's tasks do not overlap, and the simulator's
 //    times for the same lists equal the stored ones.
-Validation validate(const Problem& problem, const std::vector<TaskList>& tasks,
-                    const ValidationOptions& options = {});
+Validation validate(const Problem& problem, const std::vector<TaskList>& tasks, const ValidationOptions& options = {});
 
 }  // namespace baton::schedule::multicast

@@ -5,8 +5,7 @@
 
 namespace baton::schedule::multicast {
 
-WorkRacingRule::WorkRacingRule(const Problem& problem)
-    : fastest_(problem), virtual_time_(problem.node_count(), 0.0) {}
+WorkRacingRule::WorkRacingRule(const Problem& problem) : fastest_(problem), virtual_time_(problem.node_count(), 0.0) {}
 
 NodeId WorkRacingRule::choose(const PartialSchedule& partial) {
   // Step 1: the least completed work among nodes with SR_i not empty; then the fastest.

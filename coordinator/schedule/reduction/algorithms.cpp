@@ -28,8 +28,8 @@ constexpr std::array<std::pair<AllReduceAlgorithm, std::string_view>, 2> kAllRed
 
 void check_size(std::size_t nodes, std::size_t cap, std::string_view algorithm) {
   if (nodes > cap) {
-    throw std::invalid_argument(std::string(algorithm) + " plans at most " + std::to_string(cap) +
-                                " nodes, not " + std::to_string(nodes));
+    throw std::invalid_argument(std::string(algorithm) + " plans at most " + std::to_string(cap) + " nodes, not " +
+                                std::to_string(nodes));
   }
 }
 
@@ -79,17 +79,14 @@ Schedule plan_reduction(const Problem& problem, ReductionAlgorithm algorithm) {
   check(problem);
   check_size(problem.times.size(), kMaxNodes, name(algorithm));
   switch (algorithm) {
-    case ReductionAlgorithm::snf:
-      return snf(problem);
-    case ReductionAlgorithm::binomial:
-      return binomial_tree(problem);
+    case ReductionAlgorithm::snf: return snf(problem);
+    case ReductionAlgorithm::binomial: return binomial_tree(problem);
     case ReductionAlgorithm::dp:
       check_size(problem.times.size(), kMaxDpNodes, "dp");
       return two_class_dp(problem).schedule;
     case ReductionAlgorithm::bnb: {
       check_size(problem.times.size(), kMaxSearchNodes, "bnb");
-      const SearchResult result =
-          guided_search(problem, {.max_nodes = kSearchBudget, .stop_requested = {}});
+      const SearchResult result = guided_search(problem, {.max_nodes = kSearchBudget, .stop_requested = {}});
       if (!result.complete) {
         throw std::invalid_argument("bnb gave up after " + std::to_string(kSearchBudget) +
                                     " search-tree nodes without proving an optimum");
@@ -104,10 +101,8 @@ AllReduceSchedule plan_allreduce(std::span<const double> times, AllReduceAlgorit
   check({.times = {times.begin(), times.end()}, .destination = 0});
   check_size(times.size(), kMaxNodes, name(algorithm));
   switch (algorithm) {
-    case AllReduceAlgorithm::snf_fnf:
-      return snf_fnf_allreduce(times);
-    case AllReduceAlgorithm::binomial:
-      return binomial_allreduce(times);
+    case AllReduceAlgorithm::snf_fnf: return snf_fnf_allreduce(times);
+    case AllReduceAlgorithm::binomial: return binomial_allreduce(times);
   }
   throw std::logic_error("unknown all-reduction algorithm");
 }

@@ -4,9 +4,7 @@
 
 namespace baton::schedule::reduction {
 
-std::string_view name(Phase phase) {
-  return phase == Phase::reduce ? "reduce" : "broadcast";
-}
+std::string_view name(Phase phase) { return phase == Phase::reduce ? "reduce" : "broadcast"; }
 
 double makespan(const AllReduceSchedule& schedule) {
   double latest = 0;

@@ -9,13 +9,9 @@
 namespace baton::schedule::reduction {
 namespace {
 
-Verdict broken(std::string error) {
-  return {.valid = false, .error = std::move(error), .makespan = 0};
-}
+Verdict broken(std::string error) { return {.valid = false, .error = std::move(error), .makespan = 0}; }
 
-std::string transfer_name(std::size_t index) {
-  return "transfer #" + std::to_string(index);
-}
+std::string transfer_name(std::size_t index) { return "transfer #" + std::to_string(index); }
 
 }  // namespace
 
@@ -50,9 +46,8 @@ Verdict validate_allreduce(std::span<const double> times, const AllReduceSchedul
       return broken(transfer_name(i) + ": times must be finite");
     }
     if (std::abs(t.end - t.start - times[t.src]) > tolerance) {
-      return broken(transfer_name(i) + ": lasts " + std::to_string(t.end - t.start) +
-                    ", but times[" + std::to_string(t.src) + "] is " +
-                    std::to_string(times[t.src]));
+      return broken(transfer_name(i) + ": lasts " + std::to_string(t.end - t.start) + ", but times[" +
+                    std::to_string(t.src) + "] is " + std::to_string(times[t.src]));
     }
     if (t.dst == schedule.root) return broken(transfer_name(i) + ": the root receives the broadcast");
     if (receive_of[t.dst] != none) {
@@ -72,8 +67,7 @@ Verdict validate_allreduce(std::span<const double> times, const AllReduceSchedul
         return broken(transfer_name(i) + ": the root sends before it holds the result");
       }
     } else if (schedule.transfers[receive_of[t.src]].transfer.end > t.start + tolerance) {
-      return broken(transfer_name(i) + ": node " + std::to_string(t.src) +
-                    " sends before it has received");
+      return broken(transfer_name(i) + ": node " + std::to_string(t.src) + " sends before it has received");
     }
   }
   if (const auto conflict = find_port_conflict(n, all, tolerance)) return broken(*conflict);

@@ -5,8 +5,7 @@
 
 namespace baton::schedule::reduction {
 
-Schedule binomial_broadcast(std::span<const double> times, std::span<const std::size_t> ranks,
-                            double start) {
+Schedule binomial_broadcast(std::span<const double> times, std::span<const std::size_t> ranks, double start) {
   const std::size_t n = ranks.size();
   Schedule schedule;
   schedule.transfers.reserve(n > 0 ? n - 1 : 0);

@@ -13,7 +13,6 @@
 namespace baton::schedule::reduction {
 
 // ranks[0] holds the message at `start`.
-Schedule binomial_broadcast(std::span<const double> times, std::span<const std::size_t> ranks,
-                            double start);
+Schedule binomial_broadcast(std::span<const double> times, std::span<const std::size_t> ranks, double start);
 
 }  // namespace baton::schedule::reduction

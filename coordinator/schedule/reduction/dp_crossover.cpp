@@ -4,9 +4,8 @@
 
 namespace baton::schedule::reduction {
 
-Crossover min_max_crossover(const McpTable& table, std::size_t a, std::size_t b, std::size_t s,
-                            std::size_t hi, const CrossoverBounds& bounds,
-                            std::vector<Probe>* probes) {
+Crossover min_max_crossover(const McpTable& table, std::size_t a, std::size_t b, std::size_t s, std::size_t hi,
+                            const CrossoverBounds& bounds, std::vector<Probe>* probes) {
   Crossover best{.value = std::numeric_limits<double>::infinity(), .slow_left = 0, .lookups = 0};
   // Search the first s' in [0, hi] with left >= right; [first, last_plus_one] holds it.
   std::size_t first = 0;

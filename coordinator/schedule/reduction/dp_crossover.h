@@ -33,14 +33,13 @@ struct CrossoverBounds {
 };
 
 struct Crossover {
-  double value = 0;            // the best max found (M unless stopped by the cutoff)
-  std::size_t slow_left = 0;   // the s' reaching it
-  std::uint64_t lookups = 0;   // pairs probed
+  double value = 0;           // the best max found (M unless stopped by the cutoff)
+  std::size_t slow_left = 0;  // the s' reaching it
+  std::uint64_t lookups = 0;  // pairs probed
 };
 
 // `probes`, when given, receives both entries of every probed pair.
-Crossover min_max_crossover(const McpTable& table, std::size_t a, std::size_t b, std::size_t s,
-                            std::size_t hi, const CrossoverBounds& bounds = {},
-                            std::vector<Probe>* probes = nullptr);
+Crossover min_max_crossover(const McpTable& table, std::size_t a, std::size_t b, std::size_t s, std::size_t hi,
+                            const CrossoverBounds& bounds = {}, std::vector<Probe>* probes = nullptr);
 
 }  // namespace baton::schedule::reduction

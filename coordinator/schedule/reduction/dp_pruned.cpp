@@ -34,8 +34,7 @@ constexpr std::size_t kAlive = std::numeric_limits<std::size_t>::max();
 // For every column c, the lowest s from which the column is known to be dead.
 class DeadRegions {
  public:
-  explicit DeadRegions(std::size_t columns)
-      : column_(columns, kAlive), quadrant_prefix_(columns + 1, kAlive) {}
+  explicit DeadRegions(std::size_t columns) : column_(columns, kAlive), quadrant_prefix_(columns + 1, kAlive) {}
 
   void mark(const Probe& dead) {
     column_[dead.fast] = std::min(column_[dead.fast], dead.slow);

@@ -10,8 +10,7 @@ namespace baton::schedule::reduction {
 // sender's predecessors to be at least as slow as the sender, so a sender gets the best
 // the pool holds), then freed earliest, then lowest slot: deterministic.
 bool EarliestPossible::picked_after(const FreeToken& a, const FreeToken& b) {
-  return std::tie(a.predecessor_time, b.freed_at, b.slot) <
-         std::tie(b.predecessor_time, a.freed_at, a.slot);
+  return std::tie(a.predecessor_time, b.freed_at, b.slot) < std::tie(b.predecessor_time, a.freed_at, a.slot);
 }
 
 bool EarliestPossible::ends_after(const Completion& a, const Completion& b) {
@@ -68,8 +67,7 @@ const EpSlot& EarliestPossible::add(std::size_t sender) {
   return slots_.back();
 }
 
-std::vector<EpSlot> earliest_possible(std::span<const double> times,
-                                      std::span<const std::size_t> order) {
+std::vector<EpSlot> earliest_possible(std::span<const double> times, std::span<const std::size_t> order) {
   EarliestPossible ep(times, order.size() + 1);
   for (std::size_t sender : order) ep.add(sender);
   return ep.slots();

@@ -67,15 +67,14 @@ class EarliestPossible {
   std::span<const double> times_;
   std::size_t node_count_ = 0;
   double time_ = 0;
-  std::size_t free_since_start_ = 0;   // processors free since time 0 (no predecessor)
-  std::vector<FreeToken> freed_;       // heap: slowest predecessor first, then earliest
-  std::vector<Completion> active_;     // heap: earliest end first
+  std::size_t free_since_start_ = 0;  // processors free since time 0 (no predecessor)
+  std::vector<FreeToken> freed_;      // heap: slowest predecessor first, then earliest
+  std::vector<Completion> active_;    // heap: earliest end first
   std::vector<EpSlot> slots_;
   double latest_end_ = 0;
 };
 
 // EP over a whole order (n - 1 distinct senders, the destination excluded).
-std::vector<EpSlot> earliest_possible(std::span<const double> times,
-                                      std::span<const std::size_t> order);
+std::vector<EpSlot> earliest_possible(std::span<const double> times, std::span<const std::size_t> order);
 
 }  // namespace baton::schedule::reduction

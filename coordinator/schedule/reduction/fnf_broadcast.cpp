@@ -20,9 +20,7 @@ Schedule fnf_broadcast(std::span<const double> times, std::size_t root, double s
     std::size_t node;
     double ready;
   };
-  auto later = [](const Sender& a, const Sender& b) {
-    return std::tie(a.finish, a.node) > std::tie(b.finish, b.node);
-  };
+  auto later = [](const Sender& a, const Sender& b) { return std::tie(a.finish, a.node) > std::tie(b.finish, b.node); };
   std::priority_queue<Sender, std::vector<Sender>, decltype(later)> senders(later);
   senders.push({start + times[root], root, start});
 

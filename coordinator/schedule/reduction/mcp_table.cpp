@@ -21,9 +21,7 @@ McpTable fill_mcp_table(const McpTableOptions& options) {
   McpTable table(options.max_fast, options.max_slow, options.fast_time);
   // (3): with no fast node, the s slow senders and the destination form a binomial tree.
   for (std::size_t s = 0; s <= options.max_slow; ++s) {
-    table.set(0, s, {.value = static_cast<double>(std::bit_width(s)) * options.slow_time,
-                     .split = {},
-                     .lookups = 0});
+    table.set(0, s, {.value = static_cast<double>(std::bit_width(s)) * options.slow_time, .split = {}, .lookups = 0});
   }
   const CellSolver solve = options.variant == DpVariant::naive           ? solve_cell_naive
                            : options.variant == DpVariant::binary_search ? solve_cell_binary_search

@@ -41,9 +41,7 @@ class McpTable {
 
   double value(std::size_t f, std::size_t s) const { return cells_[index(f, s)].value; }
   const CellSolution& cell(std::size_t f, std::size_t s) const { return cells_[index(f, s)]; }
-  void set(std::size_t f, std::size_t s, const CellSolution& solution) {
-    cells_[index(f, s)] = solution;
-  }
+  void set(std::size_t f, std::size_t s, const CellSolution& solution) { cells_[index(f, s)] = solution; }
   std::uint64_t total_lookups() const;
 
  private:

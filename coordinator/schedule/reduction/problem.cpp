@@ -9,14 +9,12 @@ namespace baton::schedule::reduction {
 void check(const Problem& problem) {
   if (problem.times.empty()) throw std::invalid_argument("reduction: no nodes");
   if (problem.destination >= problem.times.size()) {
-    throw std::invalid_argument("reduction: destination " + std::to_string(problem.destination) +
-                                " is not a node");
+    throw std::invalid_argument("reduction: destination " + std::to_string(problem.destination) + " is not a node");
   }
   for (std::size_t p = 0; p < problem.times.size(); ++p) {
     const double t = problem.times[p];
     if (!std::isfinite(t) || t <= 0) {
-      throw std::invalid_argument("reduction: times[" + std::to_string(p) +
-                                  "] must be finite and > 0");
+      throw std::invalid_argument("reduction: times[" + std::to_string(p) + "] must be finite and > 0");
     }
   }
 }

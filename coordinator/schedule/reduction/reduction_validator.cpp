@@ -11,13 +11,9 @@
 namespace baton::schedule::reduction {
 namespace {
 
-Verdict broken(std::string error) {
-  return {.valid = false, .error = std::move(error), .makespan = 0};
-}
+Verdict broken(std::string error) { return {.valid = false, .error = std::move(error), .makespan = 0}; }
 
-std::string transfer_name(std::size_t index) {
-  return "transfer #" + std::to_string(index);
-}
+std::string transfer_name(std::size_t index) { return "transfer #" + std::to_string(index); }
 
 }  // namespace
 
@@ -43,9 +39,8 @@ Verdict validate_reduction(const Problem& problem, const Schedule& schedule) {
       return broken(transfer_name(i) + ": times must be finite and start >= 0");
     }
     if (std::abs(t.end - t.start - problem.times[t.src]) > tolerance) {
-      return broken(transfer_name(i) + ": lasts " + std::to_string(t.end - t.start) +
-                    ", but times[" + std::to_string(t.src) + "] is " +
-                    std::to_string(problem.times[t.src]));
+      return broken(transfer_name(i) + ": lasts " + std::to_string(t.end - t.start) + ", but times[" +
+                    std::to_string(t.src) + "] is " + std::to_string(problem.times[t.src]));
     }
     if (t.src == problem.destination) {
       return broken(transfer_name(i) + ": the destination sends");
@@ -67,8 +62,8 @@ Verdict validate_reduction(const Problem& problem, const Schedule& schedule) {
     if (t.dst == problem.destination) continue;
     const Transfer& onward = transfers[send_of[t.dst]];
     if (t.end > onward.start + tolerance) {
-      return broken(transfer_name(i) + ": node " + std::to_string(t.dst) +
-                    " is still receiving when it sends (" + transfer_name(send_of[t.dst]) + ")");
+      return broken(transfer_name(i) + ": node " + std::to_string(t.dst) + " is still receiving when it sends (" +
+                    transfer_name(send_of[t.dst]) + ")");
     }
   }
   if (const auto conflict = find_port_conflict(n, transfers, tolerance)) return broken(*conflict);

@@ -13,9 +13,7 @@ double makespan(const Schedule& schedule) {
 
 void sort_by_start(Schedule& schedule) {
   std::sort(schedule.transfers.begin(), schedule.transfers.end(),
-            [](const Transfer& a, const Transfer& b) {
-              return std::tie(a.start, a.src) < std::tie(b.start, b.src);
-            });
+            [](const Transfer& a, const Transfer& b) { return std::tie(a.start, a.src) < std::tie(b.start, b.src); });
 }
 
 }  // namespace baton::schedule::reduction

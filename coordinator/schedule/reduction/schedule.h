@@ -10,7 +10,7 @@ struct Transfer {
   std::size_t src = 0;  // the sender; sends its combined message once
   std::size_t dst = 0;  // the receiver; combines what it receives
   double start = 0;
-  double end = 0;       // start + times[src]
+  double end = 0;  // start + times[src]
 };
 
 struct Schedule {

@@ -17,9 +17,8 @@ class Search {
     branch_order_.resize(classes_.size());
     std::iota(branch_order_.begin(), branch_order_.end(), std::size_t{0});
     if (!policy.slowest_class_first) {
-      std::sort(branch_order_.begin(), branch_order_.end(), [&](std::size_t a, std::size_t b) {
-        return classes_[a].nodes.front() < classes_[b].nodes.front();
-      });
+      std::sort(branch_order_.begin(), branch_order_.end(),
+                [&](std::size_t a, std::size_t b) { return classes_[a].nodes.front() < classes_[b].nodes.front(); });
     }
     used_.assign(classes_.size(), 0);
     sender_count_ = problem.times.size() - 1;
@@ -53,8 +52,7 @@ class Search {
   bool has_faster_predecessor(const EarliestPossible& ep) const {
     const EpSlot& newest = ep.slots().back();
     for (const std::optional<std::size_t>& predecessor : newest.predecessors) {
-      if (predecessor &&
-          problem_.times[ep.slots()[*predecessor].sender] < problem_.times[newest.sender]) {
+      if (predecessor && problem_.times[ep.slots()[*predecessor].sender] < problem_.times[newest.sender]) {
         return true;
       }
     }
@@ -103,8 +101,7 @@ class Search {
 
 }  // namespace
 
-SearchResult search_sender_orders(const Problem& problem, const SearchPolicy& policy,
-                                  const SearchOptions& options) {
+SearchResult search_sender_orders(const Problem& problem, const SearchPolicy& policy, const SearchOptions& options) {
   check(problem);
   return Search(problem, policy, options).run();
 }

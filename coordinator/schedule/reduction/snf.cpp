@@ -8,9 +8,8 @@ namespace baton::schedule::reduction {
 
 std::vector<std::size_t> snf_order(const Problem& problem) {
   std::vector<std::size_t> order = senders(problem);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return problem.times[a] > problem.times[b];
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return problem.times[a] > problem.times[b]; });
   return order;
 }
 

@@ -27,9 +27,9 @@ struct SpeedClass {
 std::vector<SpeedClass> speed_classes(const Problem& problem);
 
 struct SearchTreeSize {
-  std::uint64_t nodes = 0;   // root and every prefix included
+  std::uint64_t nodes = 0;  // root and every prefix included
   std::uint64_t leaves = 0;
-  bool saturated = false;    // a count exceeded `cap`; both are then cap
+  bool saturated = false;  // a count exceeded `cap`; both are then cap
 };
 
 // `cap` is at most 2^62 (larger values are lowered to it).

@@ -22,8 +22,7 @@ class TreeBuilder {
       std::vector<std::size_t> ranks{receiver};
       for (std::size_t k = 0; k < s; ++k) ranks.push_back(slow_[next_slow_++]);
       const Schedule tree = binomial_reduction(problem_.times, ranks);
-      schedule_.transfers.insert(schedule_.transfers.end(), tree.transfers.begin(),
-                                 tree.transfers.end());
+      schedule_.transfers.insert(schedule_.transfers.end(), tree.transfers.begin(), tree.transfers.end());
       return makespan(tree);
     }
     const Split split = table_.cell(f, s).split;
@@ -79,8 +78,7 @@ DpResult two_class_dp(const Problem& problem, DpVariant variant) {
   const std::size_t s = slow.size();
   TreeBuilder builder(problem, table, std::move(fast), std::move(slow));
   builder.reduce_into(problem.destination, f, s);
-  DpResult result{.schedule = builder.take(), .optimum = table.value(f, s),
-                  .lookups = table.total_lookups()};
+  DpResult result{.schedule = builder.take(), .optimum = table.value(f, s), .lookups = table.total_lookups()};
   sort_by_start(result.schedule);
   return result;
 }

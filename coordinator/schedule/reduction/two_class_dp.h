@@ -19,8 +19,8 @@ namespace baton::schedule::reduction {
 
 struct DpResult {
   Schedule schedule;
-  double optimum = 0;        // T(f, s)
-  std::uint64_t lookups = 0; // over the whole table
+  double optimum = 0;         // T(f, s)
+  std::uint64_t lookups = 0;  // over the whole table
 };
 
 // Throws std::invalid_argument when the senders have more than two distinct times.

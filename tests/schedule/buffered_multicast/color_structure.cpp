@@ -6,7 +6,7 @@
 #include <tuple>
 #include <vector>
 
-namespace baton::schedule::buffered::test {
+namespace baton::schedule::buffered_multicast::test {
 
 std::string color_shape_error(const Problem& problem, const Schedule& schedule, ColorShape shape) {
   if (shape.period == 0) return schedule.sends.empty() ? "" : "a send without any edge to color";
@@ -28,8 +28,7 @@ std::string color_shape_error(const Problem& problem, const Schedule& schedule, 
     if (j > groups) return where() + ": value " + std::to_string(j) + " > ceil(d/l)";
     for (const ProcessorId q : send.destinations) {
       if (++per_value[q * (groups + 1) + j] > l) {
-        return where() + ": processor " + std::to_string(q) + " gets more than l edges of value " +
-               std::to_string(j);
+        return where() + ": processor " + std::to_string(q) + " gets more than l edges of value " + std::to_string(j);
       }
       incoming.emplace_back(q, label[send.message], j);
     }
@@ -40,12 +39,12 @@ std::string color_shape_error(const Problem& problem, const Schedule& schedule, 
     const auto& [q, label_now, value_now] = incoming[k];
     const auto& [q_before, label_before, value_before] = incoming[k - 1];
     if (q == q_before && value_before > value_now) {
-      return "processor " + std::to_string(q) + ": label " + std::to_string(label_before) +
-             " has value " + std::to_string(value_before) + " but label " +
-             std::to_string(label_now) + " has value " + std::to_string(value_now);
+      return "processor " + std::to_string(q) + ": label " + std::to_string(label_before) + " has value " +
+             std::to_string(value_before) + " but label " + std::to_string(label_now) + " has value " +
+             std::to_string(value_now);
     }
   }
   return "";
 }
 
-}  // namespace baton::schedule::buffered::test
+}  // namespace baton::schedule::buffered_multicast::test

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-namespace baton::schedule::buffered::test {
+namespace baton::schedule::buffered_multicast::test {
 
 struct ColorShape {
   std::uint64_t period = 1;  // d + l − 1 for Coloring, d for Ordered-Coloring
@@ -20,4 +20,4 @@ struct ColorShape {
 // The first departure from the shape, or "" when there is none.
 std::string color_shape_error(const Problem& problem, const Schedule& schedule, ColorShape shape);
 
-}  // namespace baton::schedule::buffered::test
+}  // namespace baton::schedule::buffered_multicast::test

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 using Sizes = std::vector<std::size_t>;
 
 namespace {
@@ -36,16 +36,12 @@ BOOST_AUTO_TEST_CASE(bundles_are_numbered_per_source_from_one) {
 BOOST_AUTO_TEST_CASE(values_go_up_every_l_incoming_edges) {
   const Sizes input_order{0, 1, 2, 3, 4, 5};
   // Processor 2 receives edges 0, 2, 3, 5; processor 3 receives edges 1, 4.
-  BOOST_TEST(bm::incoming_values(small(1), input_order) == (Sizes{1, 1, 2, 3, 2, 4}),
-             boost::test_tools::per_element());
-  BOOST_TEST(bm::incoming_values(small(2), input_order) == (Sizes{1, 1, 1, 2, 1, 2}),
-             boost::test_tools::per_element());
-  BOOST_TEST(bm::incoming_values(small(3), input_order) == (Sizes{1, 1, 1, 1, 1, 2}),
-             boost::test_tools::per_element());
+  BOOST_TEST(bm::incoming_values(small(1), input_order) == (Sizes{1, 1, 2, 3, 2, 4}), boost::test_tools::per_element());
+  BOOST_TEST(bm::incoming_values(small(2), input_order) == (Sizes{1, 1, 1, 2, 1, 2}), boost::test_tools::per_element());
+  BOOST_TEST(bm::incoming_values(small(3), input_order) == (Sizes{1, 1, 1, 1, 1, 2}), boost::test_tools::per_element());
   // Another order: processor 2 sees 5, 3, 2, 0.
   const Sizes reversed{5, 4, 3, 2, 1, 0};
-  BOOST_TEST(bm::incoming_values(small(2), reversed) == (Sizes{2, 1, 2, 1, 1, 1}),
-             boost::test_tools::per_element());
+  BOOST_TEST(bm::incoming_values(small(2), reversed) == (Sizes{2, 1, 2, 1, 1, 1}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(the_order_must_list_every_edge_once) {
@@ -60,16 +56,13 @@ BOOST_AUTO_TEST_CASE(color_i_j_goes_in_round_j_minus_1_times_period_plus_i) {
   // m0: (1,1)→2 round 1, (1,2)→3 round 4; m1: (1,1) round 1; m2: (2,1)→{2,3} round 2;
   // m3: (3,2) round 6. Listed by round, then message.
   BOOST_REQUIRE_EQUAL(s.sends.size(), 5u);
-  const std::vector<std::pair<std::size_t, std::uint64_t>> expected{
-      {0, 1}, {1, 1}, {2, 2}, {0, 4}, {3, 6}};
+  const std::vector<std::pair<std::size_t, std::uint64_t>> expected{{0, 1}, {1, 1}, {2, 2}, {0, 4}, {3, 6}};
   for (std::size_t k = 0; k < expected.size(); ++k) {
     BOOST_TEST(s.sends[k].message == expected[k].first);
     BOOST_TEST(s.sends[k].round == expected[k].second);
   }
-  BOOST_TEST(s.sends[2].destinations == (std::vector<bm::ProcessorId>{2, 3}),
-             boost::test_tools::per_element());
-  BOOST_TEST(s.sends[3].destinations == (std::vector<bm::ProcessorId>{3}),
-             boost::test_tools::per_element());
+  BOOST_TEST(s.sends[2].destinations == (std::vector<bm::ProcessorId>{2, 3}), boost::test_tools::per_element());
+  BOOST_TEST(s.sends[3].destinations == (std::vector<bm::ProcessorId>{3}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(colors_that_do_not_fit_are_rejected) {

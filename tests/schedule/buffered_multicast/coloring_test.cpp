@@ -1,15 +1,15 @@
 // Procedure Coloring: Theorem 3.1 on random instances, Theorem 3.2 on Example 3.1.
 #include "coordinator/schedule/buffered_multicast/coloring.h"
+#include "color_structure.h"
 #include "coordinator/schedule/buffered_multicast/examples.h"
 #include "coordinator/schedule/buffered_multicast/validator.h"
-#include "color_structure.h"
 #include "random_shapes.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include <stdexcept>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 
 BOOST_AUTO_TEST_SUITE(buffered_coloring)
 
@@ -26,8 +26,7 @@ BOOST_AUTO_TEST_CASE(random_instances_never_overflow_and_meet_theorem_3_1) {
     BOOST_TEST_REQUIRE(v.ok(), v.summary() << " (seed " << shape.seed << ")");
     BOOST_TEST_REQUIRE(v.rounds <= bm::coloring_round_bound(d, l), "seed " << shape.seed);
 
-    const std::string shape_error =
-        bm::test::color_shape_error(p, s, {.period = d + l - 1, .ordered = false});
+    const std::string shape_error = bm::test::color_shape_error(p, s, {.period = d + l - 1, .ordered = false});
     BOOST_TEST_REQUIRE(shape_error.empty(), shape_error << " (seed " << shape.seed << ")");
   }
 }
@@ -40,8 +39,7 @@ BOOST_AUTO_TEST_CASE(example_3_1_is_tight_for_coloring_theorem_3_2) {
     for (std::size_t l = 1; l <= d; ++l) {
       if (d % l != 0) continue;
       const bm::TightInstance tight = bm::example_3_1(d, l);
-      const bm::Schedule s =
-          bm::coloring(tight.problem, {.incoming_order = tight.incoming_order});
+      const bm::Schedule s = bm::coloring(tight.problem, {.incoming_order = tight.incoming_order});
       const bm::Validation v = bm::validate(tight.problem, s);
       BOOST_TEST_CONTEXT("d = " << d << ", l = " << l) {
         BOOST_TEST(v.ok(), v.summary());

@@ -10,7 +10,7 @@
 #include <set>
 #include <stdexcept>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <map>
 #include <optional>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 
 namespace {
 
@@ -50,8 +50,8 @@ bool feasible_within(const bm::Problem& p, std::uint64_t horizon) {
 class OneBufferSearch {
  public:
   OneBufferSearch(const bm::Problem& p, std::uint64_t horizon)
-      : p_(p), horizon_(horizon),
-        sender_(p.processors * (horizon + 1), none), receiving_(p.processors * (horizon + 1), 0) {
+      : p_(p), horizon_(horizon), sender_(p.processors * (horizon + 1), none),
+        receiving_(p.processors * (horizon + 1), 0) {
     for (std::size_t m = 0; m < p.messages.size(); ++m) {
       for (const bm::ProcessorId q : p.messages[m].destinations) edges_.push_back({m, q});
     }
@@ -98,7 +98,8 @@ class OneBufferSearch {
 bm::Problem all_cross_pairs(std::size_t senders) {
   bm::Problem p{.processors = senders, .buffers = 1, .messages = {}};
   for (std::size_t k = 0; k < senders; ++k) {
-    for (std::size_t b = 0; b < 2; ++b) p.messages.push_back({.source = static_cast<bm::ProcessorId>(k), .destinations = {}});
+    for (std::size_t b = 0; b < 2; ++b)
+      p.messages.push_back({.source = static_cast<bm::ProcessorId>(k), .destinations = {}});
   }
   for (std::size_t a = 0; a < p.messages.size(); ++a) {
     for (std::size_t b = a + 1; b < p.messages.size(); ++b) {

@@ -1,24 +1,23 @@
 // Procedure Ordered-Coloring: Theorem 3.3 on thousands of random instances and its tight
 // behaviour on the paper's examples.
+#include "coordinator/schedule/buffered_multicast/ordered_coloring.h"
+#include "color_structure.h"
 #include "coordinator/schedule/buffered_multicast/coloring.h"
 #include "coordinator/schedule/buffered_multicast/examples.h"
-#include "coordinator/schedule/buffered_multicast/ordered_coloring.h"
 #include "coordinator/schedule/buffered_multicast/validator.h"
-#include "color_structure.h"
 #include "random_shapes.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 
 namespace {
 
 // The paper's shape of an Ordered-Coloring schedule (color_structure.h).
 void check_ordered_structure(const bm::Problem& p, const bm::Schedule& s) {
-  const std::string error =
-      bm::test::color_shape_error(p, s, {.period = bm::degree(p), .ordered = true});
+  const std::string error = bm::test::color_shape_error(p, s, {.period = bm::degree(p), .ordered = true});
   BOOST_TEST_REQUIRE(error.empty(), error);
 }
 
@@ -113,8 +112,8 @@ BOOST_AUTO_TEST_CASE(coloring_and_ordered_coloring_agree_at_the_extremes) {
     }
   }
   const bm::TightInstance tight = bm::example_3_1(4, 2);
-  BOOST_TEST(bm::validate(tight.problem, bm::coloring(tight.problem, {.incoming_order = tight.incoming_order}))
-                 .rounds == 10u);
+  BOOST_TEST(
+      bm::validate(tight.problem, bm::coloring(tight.problem, {.incoming_order = tight.incoming_order})).rounds == 10u);
   BOOST_TEST(bm::validate(tight.problem, bm::ordered_coloring(tight.problem)).rounds == 9u);
 }
 

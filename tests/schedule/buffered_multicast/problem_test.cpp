@@ -5,15 +5,14 @@
 
 #include <stdexcept>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 
 namespace {
 
 bm::Problem two_messages() {
   return bm::Problem{.processors = 4,
                      .buffers = 1,
-                     .messages = {{.source = 0, .destinations = {1, 2}},
-                                  {.source = 3, .destinations = {2}}}};
+                     .messages = {{.source = 0, .destinations = {1, 2}}, {.source = 3, .destinations = {2}}}};
 }
 
 }  // namespace
@@ -53,14 +52,13 @@ BOOST_AUTO_TEST_CASE(degree_is_the_most_messages_sent_or_received) {
   p.messages.push_back({.source = 0, .destinations = {3}});
   BOOST_TEST(bm::degree(p) == 3u);  // processor 0 sends three
   BOOST_TEST(bm::edge_count(p) == 5u);
-  BOOST_TEST(bm::edge_offsets(p) == (std::vector<std::size_t>{0, 2, 3, 4, 5}),
-             boost::test_tools::per_element());
+  BOOST_TEST(bm::edge_offsets(p) == (std::vector<std::size_t>{0, 2, 3, 4, 5}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(ordered_coloring_bound_is_d_ceil_d_over_l_plus_l_minus_1) {
   for (std::size_t d = 1; d <= 12; ++d) {
-    BOOST_TEST(bm::round_bound(d, 1) == d * d);          // l = 1: d², the MMC bound
-    BOOST_TEST(bm::round_bound(d, d) == 2 * d - 1);      // l = d: 2d − 1
+    BOOST_TEST(bm::round_bound(d, 1) == d * d);      // l = 1: d², the MMC bound
+    BOOST_TEST(bm::round_bound(d, d) == 2 * d - 1);  // l = d: 2d − 1
     if (d % 2 == 0) {
       BOOST_TEST(bm::round_bound(d, d / 2) == 2 * d + d / 2 - 1);  // l = d/2
     }

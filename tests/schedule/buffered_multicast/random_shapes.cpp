@@ -2,7 +2,7 @@
 
 #include <random>
 
-namespace baton::schedule::buffered::test {
+namespace baton::schedule::buffered_multicast::test {
 
 std::vector<RandomInstanceOptions> random_shapes(std::size_t count, std::uint64_t seed) {
   std::mt19937_64 random(seed);
@@ -33,4 +33,4 @@ std::vector<std::size_t> source_bundle_index(const Problem& problem) {
   return index;
 }
 
-}  // namespace baton::schedule::buffered::test
+}  // namespace baton::schedule::buffered_multicast::test

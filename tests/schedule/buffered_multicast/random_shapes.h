@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace baton::schedule::buffered::test {
+namespace baton::schedule::buffered_multicast::test {
 
 // `count` option sets; the same count always gives the same sets.
 std::vector<RandomInstanceOptions> random_shapes(std::size_t count, std::uint64_t seed);
@@ -17,4 +17,4 @@ std::vector<RandomInstanceOptions> random_shapes(std::size_t count, std::uint64_
 // bundle label i the paper assigns. Computed here, independently of the planners.
 std::vector<std::size_t> source_bundle_index(const Problem& problem);
 
-}  // namespace baton::schedule::buffered::test
+}  // namespace baton::schedule::buffered_multicast::test

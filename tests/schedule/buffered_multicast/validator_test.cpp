@@ -3,7 +3,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-namespace bm = baton::schedule::buffered;
+namespace bm = baton::schedule::buffered_multicast;
 
 namespace {
 
@@ -37,8 +37,7 @@ BOOST_AUTO_TEST_CASE(a_message_is_taken_in_the_round_it_arrives) {
 }
 
 BOOST_AUTO_TEST_CASE(one_buffer_overflows_with_two_arrivals_in_a_round) {
-  const bm::Schedule s{.sends = {send(0, 1, {3}), send(1, 1, {3}), send(2, 2, {3}),
-                                 send(3, 2, {1, 2})}};
+  const bm::Schedule s{.sends = {send(0, 1, {3}), send(1, 1, {3}), send(2, 2, {3}), send(3, 2, {1, 2})}};
   const bm::Validation v = bm::validate(three_into_one(1), s);
   BOOST_TEST(v.error_count == 0u);
   BOOST_TEST(!v.ok());
@@ -55,8 +54,7 @@ BOOST_AUTO_TEST_CASE(one_buffer_overflows_with_two_arrivals_in_a_round) {
 BOOST_AUTO_TEST_CASE(buffers_hold_arrivals_and_drain_one_per_round) {
   // Two buffers: round 1 two arrive (held 2, take → 1); round 2 one arrives (held 2, take →
   // 1); round 3 takes the last one.
-  const bm::Schedule s{.sends = {send(0, 1, {3}), send(1, 1, {3}), send(2, 2, {3}),
-                                 send(3, 2, {1, 2})}};
+  const bm::Schedule s{.sends = {send(0, 1, {3}), send(1, 1, {3}), send(2, 2, {3}), send(3, 2, {1, 2})}};
   const bm::Validation v = bm::validate(three_into_one(2), s);
   BOOST_TEST(v.ok(), v.summary());
   BOOST_TEST(v.rounds == 3u);
@@ -65,8 +63,7 @@ BOOST_AUTO_TEST_CASE(buffers_hold_arrivals_and_drain_one_per_round) {
 }
 
 BOOST_AUTO_TEST_CASE(three_arrivals_overflow_two_buffers_but_not_three) {
-  const bm::Schedule s{.sends = {send(0, 1, {3}), send(1, 1, {3}), send(2, 1, {3}),
-                                 send(3, 2, {1, 2})}};
+  const bm::Schedule s{.sends = {send(0, 1, {3}), send(1, 1, {3}), send(2, 1, {3}), send(3, 2, {1, 2})}};
   BOOST_TEST(bm::validate(three_into_one(2), s).overflow_count == 1u);
   const bm::Validation v = bm::validate(three_into_one(3), s);
   BOOST_TEST(v.ok(), v.summary());
@@ -82,21 +79,20 @@ BOOST_AUTO_TEST_CASE(leftovers_count_against_the_next_arrivals) {
                                    {.source = 1, .destinations = {4}},
                                    {.source = 2, .destinations = {4}},
                                    {.source = 3, .destinations = {4}}}};
-  const bm::Validation v = bm::validate(
-      p, {.sends = {send(0, 1, {4}), send(1, 1, {4}), send(2, 2, {4}), send(3, 2, {4})}});
+  const bm::Validation v =
+      bm::validate(p, {.sends = {send(0, 1, {4}), send(1, 1, {4}), send(2, 2, {4}), send(3, 2, {4})}});
   BOOST_TEST(v.overflow_count == 1u);
   BOOST_TEST(v.first_overflow->round == 2u);
   BOOST_TEST(v.first_overflow->held == 3u);
   // One round later the queue has room again.
-  const bm::Validation later = bm::validate(
-      p, {.sends = {send(0, 1, {4}), send(1, 1, {4}), send(2, 3, {4}), send(3, 3, {4})}});
+  const bm::Validation later =
+      bm::validate(p, {.sends = {send(0, 1, {4}), send(1, 1, {4}), send(2, 3, {4}), send(3, 3, {4})}});
   BOOST_TEST(later.ok(), later.summary());
   BOOST_TEST(later.rounds == 4u);
 }
 
 BOOST_AUTO_TEST_CASE(idle_rounds_are_not_busy) {
-  const bm::Schedule s{.sends = {send(0, 1, {3}), send(1, 6, {3}), send(2, 7, {3}),
-                                 send(3, 2, {1, 2})}};
+  const bm::Schedule s{.sends = {send(0, 1, {3}), send(1, 6, {3}), send(2, 7, {3}), send(3, 2, {1, 2})}};
   const bm::Validation v = bm::validate(three_into_one(1), s);
   BOOST_TEST(v.ok(), v.summary());
   BOOST_TEST(v.rounds == 7u);
@@ -104,8 +100,7 @@ BOOST_AUTO_TEST_CASE(idle_rounds_are_not_busy) {
 }
 
 BOOST_AUTO_TEST_CASE(a_message_may_be_split_over_rounds) {
-  const bm::Schedule s{.sends = {send(0, 1, {3}), send(1, 2, {3}), send(2, 3, {3}),
-                                 send(3, 2, {2}), send(3, 4, {1})}};
+  const bm::Schedule s{.sends = {send(0, 1, {3}), send(1, 2, {3}), send(2, 3, {3}), send(3, 2, {2}), send(3, 4, {1})}};
   const bm::Validation v = bm::validate(three_into_one(1), s);
   BOOST_TEST(v.ok(), v.summary());
   BOOST_TEST(v.rounds == 4u);
@@ -113,8 +108,7 @@ BOOST_AUTO_TEST_CASE(a_message_may_be_split_over_rounds) {
 
 BOOST_AUTO_TEST_CASE(a_processor_sends_one_message_per_round) {
   // Processor 0 sends messages 0 and 3 in round 1.
-  const bm::Schedule s{.sends = {send(0, 1, {3}), send(1, 2, {3}), send(2, 3, {3}),
-                                 send(3, 1, {1, 2})}};
+  const bm::Schedule s{.sends = {send(0, 1, {3}), send(1, 2, {3}), send(2, 3, {3}), send(3, 1, {1, 2})}};
   const bm::Validation v = bm::validate(three_into_one(3), s);
   BOOST_TEST(v.error_count == 1u);
   BOOST_TEST(v.summary() == "processor 0 sends twice in round 1");
@@ -129,17 +123,14 @@ BOOST_AUTO_TEST_CASE(every_destination_exactly_once) {
     return bm::validate(p, s);
   };
   BOOST_TEST(with({send(0, 2, {3}), send(3, 3, {1, 2})}).ok());
-  BOOST_TEST(with({send(0, 2, {3}), send(3, 3, {1})}).summary() ==
-             "message 3 never reaches processor 2");
+  BOOST_TEST(with({send(0, 2, {3}), send(3, 3, {1})}).summary() == "message 3 never reaches processor 2");
   BOOST_TEST(with({send(0, 2, {3}), send(3, 3, {1, 2}), send(3, 4, {2})}).summary() ==
              "sends[4]: message 3 reaches processor 2 twice");
   BOOST_TEST(with({send(0, 2, {3}), send(3, 3, {1, 2, 3})}).summary() ==
              "sends[3]: processor 3 is not a destination of message 3");
   BOOST_TEST(with({send(0, 0, {3}), send(3, 3, {1, 2})}).summary() == "sends[2]: round 0 < 1");
-  BOOST_TEST(with({send(0, 2, {3}), send(3, 3, {1, 2}), send(7, 3, {1})}).summary() ==
-             "sends[4]: no message 7");
-  BOOST_TEST(with({send(0, 2, {3}), send(3, 3, {1, 2}), send(0, 4, {})}).summary() ==
-             "sends[4]: sends to nobody");
+  BOOST_TEST(with({send(0, 2, {3}), send(3, 3, {1, 2}), send(7, 3, {1})}).summary() == "sends[4]: no message 7");
+  BOOST_TEST(with({send(0, 2, {3}), send(3, 3, {1, 2}), send(0, 4, {})}).summary() == "sends[4]: sends to nobody");
 }
 
 BOOST_AUTO_TEST_CASE(a_malformed_problem_is_an_error) {

@@ -27,9 +27,7 @@ inline double uniform(std::mt19937_64& rng, double lo, double hi) {
   return std::uniform_real_distribution<double>(lo, hi)(rng);
 }
 
-inline std::size_t below(std::mt19937_64& rng, std::size_t n) {
-  return static_cast<std::size_t>(rng() % n);
-}
+inline std::size_t below(std::mt19937_64& rng, std::size_t n) { return static_cast<std::size_t>(rng() % n); }
 
 inline std::uint64_t random_length(std::mt19937_64& rng, Lengths lengths) {
   const bool large = lengths == Lengths::large || (lengths == Lengths::mixed && rng() % 2 == 0);
@@ -44,8 +42,8 @@ inline Problem random_platform(std::mt19937_64& rng, const RandomOptions& option
   p.link_per_byte = uniform_links(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
     if (options.costs == CostKind::paper) {
-      p.nodes.push_back({uniform(rng, 80e-6, 400e-6), uniform(rng, 1e-10, 1e-8),
-                         uniform(rng, 80e-6, 400e-6), uniform(rng, 1e-10, 1e-8)});
+      p.nodes.push_back({uniform(rng, 80e-6, 400e-6), uniform(rng, 1e-10, 1e-8), uniform(rng, 80e-6, 400e-6),
+                         uniform(rng, 1e-10, 1e-8)});
     } else {
       const auto whole = [&] { return static_cast<double>(rng() % 4); };
       p.nodes.push_back({whole(), whole() / 1000, whole(), whole() / 1000});

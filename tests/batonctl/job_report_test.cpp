@@ -1,0 +1,81 @@
+// The report and table formatting of batonctl's job commands, from hand-written JSON.
+#include "coordinator/batonctl/job_report.h"
+
+#include "coordinator/report/markup.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+using baton::json::Json;
+namespace batonctl = baton::batonctl;
+
+namespace {
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(table_columns_are_aligned) {
+  const std::string t = batonctl::format_table({"A", "BB"}, {{"xyz", "1"}, {"q", "22"}});
+  BOOST_TEST(t == "A    BB\nxyz  1\nq    22\n");
+}
+
+BOOST_AUTO_TEST_CASE(bytes_and_seconds) {
+  BOOST_TEST(baton::report::bytes_text(512) == "512 B");
+  BOOST_TEST(baton::report::bytes_text(30000000) == "30.00 MB");
+  BOOST_TEST(batonctl::format_seconds(0.8021) == "0.802");
+}
+
+BOOST_AUTO_TEST_CASE(report_has_steps_and_totals_with_the_ratio) {
+  const Json report = Json::parse(R"({"algorithm": "oggp", "k": 3, "steps": [
+      {"index": 0, "flows": 3, "bytes": 30000000, "predicted_seconds": 0.802,
+       "measured_seconds": 0.85, "attempts": 1},
+      {"index": 1, "flows": 2, "bytes": 1500, "predicted_seconds": 1.608,
+       "measured_seconds": 1.75, "attempts": 2}],
+    "predicted_seconds": 2.41, "lower_bound_seconds": 2.2, "measured_seconds": 2.6})");
+  const std::string t = batonctl::report_text(report);
+  BOOST_TEST(has(t, "algorithm: oggp  k: 3"), t);
+  BOOST_TEST(has(t, "STEP  FLOWS  BYTES     PREDICTED S  MEASURED S  ATTEMPTS\n"), t);
+  BOOST_TEST(has(t, "0     3      30.00 MB  0.802        0.850       1\n"), t);
+  BOOST_TEST(has(t, "1     2      1.50 kB   1.608        1.750       2\n"), t);
+  // 2.6 / 2.41 = 1.0788...
+  BOOST_TEST(has(t,
+                 "total: measured 2.600 s, predicted 2.410 s, lower bound 2.200 s, "
+                 "measured/predicted 1.08\n"),
+             t);
+}
+
+BOOST_AUTO_TEST_CASE(report_without_numbers_shows_dashes) {
+  const std::string t = batonctl::report_text(Json::parse(R"({"steps": []})"));
+  BOOST_TEST(has(t, "total: measured - s, predicted - s, lower bound - s, measured/predicted -"), t);
+}
+
+BOOST_AUTO_TEST_CASE(progress_line_has_step_bytes_rate_and_eta) {
+  const Json job = Json::parse(
+      R"({"id": "7", "state": "running", "steps": 4, "step": 1, "bytes": 40000000, "bytes_done": 10000000})");
+  BOOST_TEST(batonctl::progress_line(job, 5000000) == "running  step 2/4  10.00 MB / 40.00 MB  5.00 MB/s  ETA 6 s");
+  BOOST_TEST(batonctl::progress_line(job, -1) == "running  step 2/4  10.00 MB / 40.00 MB");
+  const Json nested =
+      Json::parse(R"({"state": "running", "progress": {"steps": 4, "step": 3, "bytes": 10, "bytes_done": 10}})");
+  BOOST_TEST(batonctl::progress_line(nested, -1) == "running  step 4/4  10 B / 10 B");
+}
+
+BOOST_AUTO_TEST_CASE(jobs_and_agents_tables) {
+  const std::string jobs = batonctl::jobs_table(Json::parse(R"({"jobs": [
+      {"id": "7", "state": "running", "algorithm": "oggp", "steps": 3, "step": 1,
+       "bytes": 30000000, "bytes_done": 1000, "submitted": "2026-11-22T08:00:00Z"}]})"));
+  BOOST_TEST(has(jobs, "ID  STATE    ALGORITHM  STEPS  STEP  BYTES     DONE     SUBMITTED\n"), jobs);
+  BOOST_TEST(has(jobs, "7   running  oggp       3      1     30.00 MB  1.00 kB  2026-11-22T08:00:00Z\n"), jobs);
+  const std::string agents = batonctl::agents_table(Json::parse(R"({"agents": [
+      {"node": "a0", "alive": true, "addresses": ["10.0.0.1:7000", "10.0.1.1:7000"],
+       "transports": ["tcp"], "rate": 12500000, "last_heartbeat_age": 0.5, "job": null}]})"));
+  BOOST_TEST(has(agents, "a0    yes    10.0.0.1:7000,10.0.1.1:7000  tcp         12.50 MB  0.500"), agents);
+}
+
+BOOST_AUTO_TEST_CASE(status_text_lists_fields_and_report) {
+  const std::string t = batonctl::job_status_text(Json::parse(R"({"id": "9", "state": "failed",
+      "error": "agent b1 lost", "report": {"steps": [], "predicted_seconds": 2.0,
+      "measured_seconds": 3.0, "lower_bound_seconds": 1.5}})"));
+  BOOST_TEST(has(t, "id:        9\n"), t);
+  BOOST_TEST(has(t, "error:     agent b1 lost\n"), t);
+  BOOST_TEST(has(t, "measured/predicted 1.50"), t);
+}

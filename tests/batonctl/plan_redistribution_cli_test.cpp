@@ -1,0 +1,171 @@
+// `batonctl plan redistribution` as a user runs it: the real binary, docs/formats.md's shapes,
+// its plans checked by the independent validator, and every kind of bad input refused
+// with exit 2 and one line naming the field.
+#include "coordinator/schedule/kpbs/lower_bound.h"
+#include "coordinator/schedule/kpbs/validator.h"
+#include "tests/support/run_process.h"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace kpbs = baton::schedule::kpbs;
+using baton::test::run_process;
+using nlohmann::json;
+
+namespace {
+
+baton::test::ProcessResult plan(const std::string& input, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> argv{BATONCTL_PATH, "plan", "redistribution", "-"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return run_process(argv, input);
+}
+
+kpbs::Schedule schedule_of(const json& out) {
+  kpbs::Schedule s;
+  for (const json& step : out.at("steps")) {
+    kpbs::Step st;
+    st.duration = step.at("duration").get<double>();
+    for (const json& t : step.at("transfers")) {
+      st.transfers.push_back(
+          {t.at("src").get<std::size_t>(), t.at("dst").get<std::size_t>(), t.at("amount").get<double>()});
+    }
+    s.steps.push_back(std::move(st));
+  }
+  return s;
+}
+
+const std::string kShortPaper = R"({"k": 4, "beta": 3, "matrix": [[3,2,0,0],[2,0,2,0],[0,0,4,2],[0,1.5,1,1]]})";
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(normalized_form_for_every_algorithm) {
+  const kpbs::Matrix m{{3, 2, 0, 0}, {2, 0, 2, 0}, {0, 0, 4, 2}, {0, 1.5, 1, 1}};
+  for (const std::string algo : {"oggp", "ggp", "h-weight", "h-degree", "all-at-once"}) {
+    BOOST_TEST_CONTEXT(algo) {
+      const auto r = plan(kShortPaper, {"--algo", algo});
+      BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+      BOOST_TEST(r.err.empty());
+      const json out = json::parse(r.out);
+      BOOST_TEST(out.at("problem") == "redistribution");
+      BOOST_TEST(out.at("algorithm") == algo);
+      BOOST_TEST(out.at("k") == 4);
+      BOOST_TEST(out.at("beta") == 3.0);
+      BOOST_TEST(out.at("lower_bound").get<double>() == 16.0);
+      const kpbs::Validation v = kpbs::validate(m, 4, 3.0, schedule_of(out), {.kpbs_rules = algo != "all-at-once"});
+      BOOST_TEST(v.ok(), (v.ok() ? "" : v.errors.front()));
+      BOOST_TEST(out.at("cost").get<double>() == v.cost, boost::test_tools::tolerance(1e-9));
+      if (algo != "all-at-once") BOOST_TEST(v.cost >= 16.0);
+    }
+  }
+}
+
+// docs/formats.md's contract: without --algo the plan command keeps OGGP (the coordinator's
+// jobs default to oggp-plus: job_spec_test).
+BOOST_AUTO_TEST_CASE(default_algorithm_is_oggp_and_file_argument_works) {
+  const auto r = plan(kShortPaper);
+  BOOST_TEST_REQUIRE(r.exit_code == 0);
+  BOOST_TEST(json::parse(r.out).at("algorithm") == "oggp");
+}
+
+// docs/formats.md's platform example: d = 12.5 MB/s, k = min(2, 2, ⌊37.5/12.5⌋) = 2.
+BOOST_AUTO_TEST_CASE(platform_form_gives_whole_bytes_and_seconds) {
+  const std::string input = R"({"platform": {"sender_rate": 12500000, "receiver_rate": 12500000,
+      "backbone_rate": 37500000, "step_startup": 0.002},
+      "traffic": [[10000000, 0], [2500000, 7000000]]})";
+  const auto r = plan(input);
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  const json out = json::parse(r.out);
+  BOOST_TEST(out.at("k") == 2);
+  BOOST_TEST(out.at("beta") == 0.002);
+  for (const json& step : out.at("steps")) {
+    for (const json& t : step.at("transfers")) BOOST_TEST(t.at("amount").is_number_integer());
+  }
+  const kpbs::Matrix bytes{{10000000, 0}, {2500000, 7000000}};
+  const kpbs::Validation v = kpbs::validate(bytes, 2, 0.002, schedule_of(out), {.rate = 12500000, .tolerance = 0});
+  BOOST_TEST(v.ok(), (v.ok() ? "" : v.errors.front()));
+  // η: W = 0.8 + 0.2 s at sender... receiver 0 gets 12.5 MB = 1 s; P/k = 1.56/2; Δ = 2.
+  BOOST_TEST(out.at("lower_bound").get<double>() == 1.0 + 2 * 0.002, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_exits_2_naming_the_field) {
+  const std::string big_row = "[" + std::string(1024 * 2, ' ') + "]";
+  std::string huge = R"({"k": 1, "beta": 1, "matrix": [)";
+  for (int i = 0; i < 1025; ++i) huge += (i ? ",[1]" : "[1]");
+  huge += "]}";
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"", "input: empty"},
+      {"   \n", "input: empty"},
+      {"{\"k\": 2,", "input: not valid JSON"},
+      {"[1, 2]", "input: must be an object"},
+      {R"({"beta": 1, "matrix": [[1]]})", "k: missing"},
+      {R"({"k": 0, "beta": 1, "matrix": [[1]]})", "k: must be >= 1"},
+      {R"({"k": -3, "beta": 1, "matrix": [[1]]})", "k: must be >= 1"},
+      {R"({"k": 2.5, "beta": 1, "matrix": [[1]]})", "k: must be a whole number"},
+      {R"({"k": "2", "beta": 1, "matrix": [[1]]})", "k: must be a number"},
+      {R"({"k": 2, "beta": 0, "matrix": [[1]]})", "beta: must be > 0"},
+      {R"({"k": 2, "matrix": [[1]]})", "beta: missing"},
+      {R"({"k": 2, "beta": 1, "matrix": []})", "matrix: must hold at least 1 element"},
+      {R"({"k": 2, "beta": 1, "matrix": [[]]})", "matrix[0]: must hold at least 1 element"},
+      {R"({"k": 2, "beta": 1, "matrix": [[1, 2], [3]]})", "matrix[1]: has 1 entries"},
+      {R"({"k": 2, "beta": 1, "matrix": [[1, -2]]})", "matrix[0][1]: must be >= 0"},
+      {R"({"k": 2, "beta": 1, "matrix": [[1, "x"]]})", "matrix[0][1]: must be a number"},
+      {R"({"k": 2, "beta": 1, "matrix": [[1, null]]})", "matrix[0][1]: must be a number"},
+      {R"({"k": 2, "beta": 1, "matrix": [1, 2]})", "matrix[0]: must be an array"},
+      {R"({"k": 2, "beta": 1e-9, "matrix": [[1e9]]})", "matrix[0][0]: lasts more than 2^32"},
+      {R"({"k": 2, "beta": 1, "matrix": [[1]], "betta": 2})", "betta: unknown field"},
+      {huge, "matrix: holds 1025 elements, more than the limit of 1024"},
+      {R"({"k": 2, "beta": 1, "matrix": [[1]], "traffic": [[1]]})", "input: give either"},
+      {R"({"traffic": [[1]]})", "platform: missing"},
+      {R"({"platform": {"sender_rate": 1, "receiver_rate": 1, "backbone_rate": 1}, "traffic": [[1]]})",
+       "platform.step_startup: missing"},
+      {R"({"platform": {"sender_rate": -1, "receiver_rate": 1, "backbone_rate": 1, "step_startup": 1}, "traffic": [[1]]})",
+       "platform.sender_rate: must be >= 0"},
+      {R"({"platform": {"sender_rate": 1, "receiver_rate": 1, "backbone_rate": 1, "step_startup": 1}, "traffic": [[1.5]]})",
+       "traffic[0][0]: must be a whole number"},
+      {R"({"platform": {"sender_rate": 1, "receiver_rate": 1, "backbone_rate": 1, "step_startup": 1, "x": 1}, "traffic": [[1]]})",
+       "platform.x: unknown field"},
+  };
+  for (const auto& [input, field] : cases) {
+    BOOST_TEST_CONTEXT(input.substr(0, 120)) {
+      const auto r = plan(input);
+      BOOST_TEST(r.exit_code == 2);
+      BOOST_TEST(r.out.empty());
+      BOOST_TEST(r.err.find(field) != std::string::npos, "stderr: " << r.err);
+      BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(inputs_above_256_mib_are_refused_unread) {
+  char path[] = "/tmp/baton-huge-XXXXXX";
+  const int fd = mkstemp(path);
+  BOOST_TEST_REQUIRE(fd >= 0);
+  BOOST_TEST_REQUIRE(ftruncate(fd, off_t{257} << 20) == 0);  // sparse: no disk used
+  close(fd);
+  const auto r = run_process({BATONCTL_PATH, "plan", "redistribution", path});
+  unlink(path);
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err.find("larger than 256 MiB") != std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
+  BOOST_TEST(run_process({BATONCTL_PATH, "plan", "redistribution", "-", "--algo", "fastest"}, kShortPaper).exit_code ==
+             2);
+  BOOST_TEST(run_process({BATONCTL_PATH, "plan", "redistribution"}).exit_code == 2);
+  BOOST_TEST(run_process({BATONCTL_PATH, "plan", "redistribution", "/nonexistent/p.json"}).exit_code == 2);
+  BOOST_TEST(run_process({BATONCTL_PATH}).exit_code == 2);
+}
+
+BOOST_AUTO_TEST_CASE(help_teaches_the_input_format) {
+  const auto r = run_process({BATONCTL_PATH, "plan", "redistribution", "--help"});
+  BOOST_TEST(r.exit_code == 0);
+  for (const char* needle : {"normalized form", "platform form", "backbone_rate", "oggp", "all-at-once", "Example"}) {
+    BOOST_TEST(r.out.find(needle) != std::string::npos, needle);
+  }
+}
