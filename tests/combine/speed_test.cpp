@@ -20,10 +20,11 @@ BOOST_AUTO_TEST_CASE(every_valid_pair_is_measured_once_within_the_budget) {
   for (const bc::Speed& s : speeds) {
     BOOST_TEST(bc::valid(s.dtype, s.op));
     BOOST_TEST(seen.emplace(s.dtype, s.op).second, bc::name(s.dtype) << " " << bc::name(s.op) << " twice");
-    // A 1 MiB array combined at least once in its 6 ms: anything slower is a broken clock.
-    BOOST_TEST(s.bytes_per_second > 100e6, bc::name(s.dtype) << " " << bc::name(s.op) << ": " << s.bytes_per_second);
+    // A 1 MiB array combined in under 10 ms at least once, even unvectorised under the
+    // sanitizers: anything slower is a broken clock (or a loop that is not the kernel).
+    BOOST_TEST(s.bytes_per_second > 1e8, bc::name(s.dtype) << " " << bc::name(s.op) << ": " << s.bytes_per_second);
   }
-  BOOST_TEST(seconds < 0.5);  // 36 × 6 ms plus warm-ups; a loaded machine may stretch it a little
+  BOOST_TEST(seconds < 0.5);  // at most 36 × 4 ms of rounds, plus warm-ups, on a busy machine
 }
 
 BOOST_AUTO_TEST_SUITE_END()
