@@ -135,7 +135,8 @@ CLI::App* add_sub(CLI::App& app, const std::string& name, const std::string& sum
   common->coordinator = env_or("BATON_COORDINATOR", "http://127.0.0.1:7070");
   sub->add_option("--coordinator", common->coordinator, "coordinator API URL (env BATON_COORDINATOR)")
       ->capture_default_str();
-  sub->add_option("--token-file", common->token_file, "file holding the API token (default: env BATON_API_TOKEN)");
+  sub->add_option("--token-file", common->token_file,
+                  "file holding the API token; without it, the token itself from env BATON_API_TOKEN");
   if (output) {
     sub->add_option("--output,-o", common->output, "table or json")
         ->check(CLI::IsMember({"table", "json"}))
@@ -161,11 +162,14 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     sub->add_flag("--wait", *wait, "then watch the job until it ends");
     sub->callback([=] {
       *exit_code = guarded([&] {
+        const std::string text = read_input(*file);  // its errors name the file
         Json job;
         try {
-          job = parse_document(read_input(*file));
+          job = parse_document(text);
         } catch (const InputError& e) {
-          throw InputError(*file + ": " + e.what());
+          std::string what = e.what();
+          if (what.starts_with("input: ")) what.erase(0, 7);
+          throw InputError(*file + ": " + what);
         }
         if (!job.is_object()) throw InputError(*file + ": the job must be a JSON object");
         if (!algo->empty()) job["algorithm"] = *algo;
