@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
         .secret = config.secret,
         .rate = config.rate,
         .transports = {context.name()},
-        .log = [&](std::string_view line) { spdlog::info("{}: {}", config.node_id, line); }};
+        .log = [&](std::string_view line) { spdlog::info("{}: {}", config.node_id, line); },
+        .warn = [&](std::string_view line) { spdlog::warn("{}: {}", config.node_id, line); }};
     options.storage_id = baton::agent::storage_id(root);
     options.staging = &staging;
     baton::agent::Agent agent(context, data, storage, options,

@@ -132,9 +132,21 @@ std::string jobs_table(const Json& answer) {
 }
 
 std::string agents_table(const Json& answer) {
-  return format_table(
+  std::string out = format_table(
       {"NODE", "ALIVE", "ADDRESSES", "TRANSPORTS", "RATE/S", "HEARTBEAT AGE", "JOB"},
       rows_of(answer, "agents", {"node", "alive", "addresses", "transports", "rate", "last_heartbeat_age", "job"}));
+  // Peers that tried to register and failed authentication: an agent with the wrong
+  // cluster secret retries forever, and this is where an operator sees it.
+  if (const Json* refused = member(answer, "refused"); refused != nullptr && refused->is_array()) {
+    for (const Json& peer : *refused) {
+      const std::string node = cell(member(peer, "node"));
+      out += "refused: " + cell(member(peer, "address")) +
+             (node.empty() || node == "-" ? std::string() : " claiming to be node " + node) + ": " +
+             cell(member(peer, "reason")) + " (attempts: " + cell(member(peer, "attempts")) + ", the last " +
+             seconds_cell(member(peer, "last_attempt_age")) + " s ago)\n";
+    }
+  }
+  return out;
 }
 
 std::string job_status_text(const Json& job) {

@@ -17,7 +17,9 @@ std::string format_seconds(double seconds);  // "2.600"
 // A job's field: job[name], else job["progress"][name]; nullptr when neither exists.
 const json::Json* job_field(const json::Json& job, const std::string& name);
 
-// `GET /v1/jobs` and `GET /v1/agents` answers as tables.
+// `GET /v1/jobs` and `GET /v1/agents` answers as tables; the agents' table is followed by
+// a line for each peer refused at the handshake ("refused: ADDRESS claiming to be node N:
+// wrong cluster secret (attempts: A, the last S s ago)").
 std::string jobs_table(const json::Json& answer);
 std::string agents_table(const json::Json& answer);
 

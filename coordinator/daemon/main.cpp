@@ -53,10 +53,11 @@ int main(int argc, char** argv) {
     baton::coordinator::AgentRegistry agents(io, {"coordinator", config.id, config.secret}, config.heartbeat, log);
     baton::coordinator::SteadyClock clock;
     baton::coordinator::Driver driver(io, agents, journal, clock, {}, log);
+    agents.set_error_log([](const std::string& line) { spdlog::error("{}", line); });
     agents.set_handler(
         [&](const std::string& node, const baton::protocol::Envelope& m) { driver.on_message(node, m); });
     agents.listen(config.agent_address);
-    baton::coordinator::Api api(io, driver, config.api_token);
+    baton::coordinator::Api api(io, driver, agents, config.api_token);
     api.start(config.api_address);
     driver.start();
     spdlog::info("coordinator {} listening for agents at {}, API at http://{}, journal {}", config.id, agents.address(),

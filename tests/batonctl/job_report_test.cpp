@@ -107,3 +107,15 @@ BOOST_AUTO_TEST_CASE(notes_explain_unpaced_all_at_once_and_times_below_the_bound
   BOOST_TEST(has(notes, "note: all-at-once is the unscheduled baseline and runs unpaced"), notes);
   BOOST_TEST(has(notes, "note: measured is below the lower bound"), notes);
 }
+
+BOOST_AUTO_TEST_CASE(agents_table_names_the_peers_refused_at_the_handshake) {
+  const std::string agents = batonctl::agents_table(Json::parse(R"({"agents": [], "refused": [
+      {"address": "10.0.0.9", "node": "b3", "reason": "wrong cluster secret", "attempts": 12,
+       "last_attempt_age": 0.8}, {"address": "10.0.0.7", "node": "", "reason": "expected hello", "attempts": 1,
+       "last_attempt_age": 30.0}]})"));
+  BOOST_TEST(has(agents,
+                 "refused: 10.0.0.9 claiming to be node b3: wrong cluster secret (attempts: 12, the last "
+                 "0.800 s ago)\n"),
+             agents);
+  BOOST_TEST(has(agents, "refused: 10.0.0.7: expected hello (attempts: 1, the last 30.000 s ago)\n"), agents);
+}

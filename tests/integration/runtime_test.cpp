@@ -117,10 +117,23 @@ BOOST_AUTO_TEST_CASE(an_agent_with_the_wrong_secret_is_never_registered) {
   BOOST_TEST(body.at("agents").size() == 1u, body.dump());
   BOOST_TEST(body.at("agents")[0].at("node").get<std::string>() == "good");
   // The agent proves first; the coordinator checks before it proves anything and refuses.
+  // Both say so where an operator looks: a warning on the agent, an error naming the
+  // peer's address on the coordinator, and `GET /v1/agents` (batonctl agents).
+  BOOST_TEST(
+      cluster.agent_log("evil").find("warning evil: coordinator refused our authentication: ") != std::string::npos,
+      cluster.agent_log("evil"));
   BOOST_TEST(cluster.agent_log("evil").find("refused us: authentication failed") != std::string::npos,
              cluster.agent_log("evil"));
-  BOOST_TEST(cluster.coordinator_log().find("failed authentication: wrong cluster secret") != std::string::npos,
+  BOOST_TEST(cluster.coordinator_log().find("error agent authentication failed: 127.0.0.1:") != std::string::npos,
              cluster.coordinator_log());
+  BOOST_TEST(cluster.coordinator_log().find("(evil) failed authentication: wrong cluster secret") != std::string::npos,
+             cluster.coordinator_log());
+  BOOST_REQUIRE(body.at("refused").size() == 1u);
+  const Json& refused = body.at("refused")[0];
+  BOOST_TEST(refused.at("address").get<std::string>() == "127.0.0.1");
+  BOOST_TEST(refused.at("node").get<std::string>() == "evil");
+  BOOST_TEST(refused.at("reason").get<std::string>() == "wrong cluster secret");
+  BOOST_TEST(refused.at("attempts").get<int>() >= 1);
   BOOST_TEST(cluster.coordinator_log().find("agent evil registered") == std::string::npos, cluster.coordinator_log());
 }
 
