@@ -24,6 +24,7 @@ packages=(
   libsqlitecpp-dev libsqlite3-dev  # coordinator: the job journal
   libtoml11-dev       # agent and coordinator: configuration files
   libspdlog-dev       # daemons: logs with job, step and node
+  prometheus-cpp-dev  # metrics/: Prometheus' registry, metric families and text format (core library)
   libsystemd-dev      # daemons: sd_notify (Type=notify, watchdog) and journal logging
   systemd             # tests: systemd-analyze verify on the generated units
   python3-prometheus-client  # tests: reads /metrics back with the Prometheus project's parser
