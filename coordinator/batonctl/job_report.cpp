@@ -20,7 +20,10 @@ std::string cell(const Json* value) {
   if (value->is_number_float()) return report::fixed(value->get<double>(), 3);
   if (value->is_array()) {
     std::string out;
-    for (const Json& v : *value) out += (out.empty() ? "" : ",") + cell(&v);
+    for (const Json& v : *value) {  // appended: "," + cell(&v) warns -Wrestrict in GCC 12 at -O3 (bug 105329)
+      if (!out.empty()) out += ',';
+      out += cell(&v);
+    }
     return out.empty() ? "-" : out;
   }
   return value->dump();
