@@ -240,6 +240,36 @@ BOOST_AUTO_TEST_CASE(a_job_survives_a_coordinator_crash_and_resumes_at_its_first
   }
 }
 
+BOOST_AUTO_TEST_CASE(a_restarted_coordinator_knows_its_finished_jobs_with_their_reports) {
+  TwoByTwo t;
+  const Json job{{"senders", {"a0"}},
+                 {"receivers", {"b0"}},
+                 {"platform", platform(20e6, 20e6)},
+                 {"transfers", {transfer("a0", 0, 1'000'000, "b0", "out.bin", 0)}}};
+  const std::string id = submit(t.cluster, job);
+  const Json done = t.cluster.wait_job(id);
+  BOOST_REQUIRE_MESSAGE(done.value("state", "") == "done", done.dump());
+  t.cluster.crash_and_restart_coordinator();
+
+  // The journal's job is still there, done, with its report (docs/journal.md).
+  const auto [status, again] = t.cluster.get("/v1/jobs/" + id);
+  BOOST_TEST_REQUIRE(status == 200, again.dump());
+  BOOST_TEST(again.at("state").get<std::string>() == "done");
+  BOOST_TEST(again.at("bytes_done").get<std::uint64_t>() == 1'000'000u);
+  BOOST_REQUIRE(again.contains("report"));
+  BOOST_TEST(again.at("report").at("steps").size() == done.at("report").at("steps").size());
+  BOOST_TEST(again.at("report").at("measured_seconds") == done.at("report").at("measured_seconds"));
+  const auto [list_status, jobs] = t.cluster.get("/v1/jobs");
+  BOOST_TEST(list_status == 200);
+  BOOST_TEST_REQUIRE(jobs.at("jobs").size() == 1u, jobs.dump());
+  BOOST_TEST(jobs.at("jobs")[0].at("id").get<std::string>() == id);
+  BOOST_TEST(jobs.at("jobs")[0].at("state").get<std::string>() == "done");
+  // The next job gets the next id, not the finished one's.
+  BOOST_REQUIRE(t.cluster.wait_alive(4));
+  const std::string next = submit(t.cluster, job);
+  BOOST_TEST(std::stoull(next) == std::stoull(id) + 1);
+}
+
 BOOST_AUTO_TEST_CASE(an_agent_still_running_a_job_the_new_coordinator_never_had_is_released) {
   TwoByTwo t;
   const std::string id = submit(t.cluster, slow_four_step_job());
