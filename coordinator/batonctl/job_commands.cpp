@@ -10,11 +10,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
 #include <thread>
+#include <utility>
 
 namespace baton::batonctl {
 
@@ -77,8 +79,9 @@ std::string text_of(const Json* v) {
 int watch(const ApiClient& api, const std::string& id, const std::string& output) {
   const bool tty = isatty(1) != 0;
   std::string last_step_key;
-  double last_done = -1;
-  auto last_time = std::chrono::steady_clock::now();
+  // The rate over the last few seconds of polls: per poll, it read 0 B/s between two step
+  // ends whenever a step outlasted a poll.
+  std::deque<std::pair<std::chrono::steady_clock::time_point, double>> recent;
   double rate = -1;
   bool drew = false;
   Json job;
@@ -86,13 +89,11 @@ int watch(const ApiClient& api, const std::string& id, const std::string& output
     job = api.get(job_path(id));
     const std::string state = text_of(job_field(job, "state"));
     const auto now = std::chrono::steady_clock::now();
-    double done = 0;
-    if (const Json* d = job_field(job, "bytes_done"); d != nullptr && d->is_number()) {
-      done = d->get<double>();
-      const double dt = std::chrono::duration<double>(now - last_time).count();
-      if (last_done >= 0 && dt > 0) rate = (done - last_done) / dt;
-      last_done = done;
-      last_time = now;
+    if (double done = 0; bytes_done(job, &done)) {
+      recent.emplace_back(now, done);
+      while (now - recent.front().first > std::chrono::seconds(5)) recent.pop_front();
+      const double span = std::chrono::duration<double>(now - recent.front().first).count();
+      if (span >= 1) rate = (done - recent.front().second) / span;
     }
     if (output != "json") {
       if (tty) {

@@ -51,16 +51,6 @@ std::string seconds_cell(const Json* value) {
   return number(value, &s) ? format_seconds(s) : cell(value);
 }
 
-// What a job has moved: its finished steps' bytes plus the running step's so far (the
-// agents' progress reports); false when the answer has neither.
-bool bytes_done(const Json& job, double* out) {
-  double finished = 0, in_step = 0;
-  const bool have_finished = number(job_field(job, "bytes_done"), &finished);
-  const bool have_in_step = number(job_field(job, "step_bytes_done"), &in_step);
-  *out = finished + in_step;
-  return have_finished || have_in_step;
-}
-
 std::vector<std::vector<std::string>> rows_of(const Json& answer, const std::string& list,
                                               const std::vector<std::string>& fields) {
   std::vector<std::vector<std::string>> rows;
@@ -118,6 +108,14 @@ std::string format_table(const std::vector<std::string>& header, const std::vect
   std::string out = line(header);
   for (const auto& row : rows) out += line(row);
   return out;
+}
+
+bool bytes_done(const Json& job, double* out) {
+  double finished = 0, in_step = 0;
+  const bool have_finished = number(job_field(job, "bytes_done"), &finished);
+  const bool have_in_step = number(job_field(job, "step_bytes_done"), &in_step);
+  *out = finished + in_step;
+  return have_finished || have_in_step;
 }
 
 std::string format_seconds(double seconds) { return report::fixed(seconds, 3); }

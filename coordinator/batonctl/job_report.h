@@ -26,6 +26,10 @@ std::string agents_table(const json::Json& answer);
 // `GET /v1/jobs/{id}` as "key: value" lines, followed by the report when there is one.
 std::string job_status_text(const json::Json& job);
 
+// What a job has moved: "bytes_done" (its finished steps') plus "step_bytes_done" (the
+// running step's so far); false when the answer has neither.
+bool bytes_done(const json::Json& job, double* out);
+
 // One progress line: state, step i/n, bytes done/total, rate, ETA. rate < 0 = unknown.
 // Bytes done: "bytes_done" (the finished steps') plus "step_bytes_done" (the running
 // step's so far, as the agents report it).
