@@ -13,6 +13,7 @@
 #include "agent/staging.h"
 #include "agent/step_runner.h"
 #include "agent/storage.h"
+#include "log/log.h"
 #include "metrics/registry.h"
 #include "protocol/channel.h"
 
@@ -42,10 +43,10 @@ struct AgentOptions {
   // Stages an in-place job's destinations (agent/staging.h); null: a plan that stages
   // any is refused (an embedded agent's memory regions).
   Staging* staging = nullptr;
-  // One line per event (connected, plan accepted, step done, ...); nothing when empty.
-  std::function<void(std::string_view)> log;
-  // What an operator must fix (the coordinator refused our cluster secret); empty: log.
-  std::function<void(std::string_view)> warn{};
+  // One line per event (connected, plan accepted, step done, ...) at info; what an
+  // operator must fix (the coordinator refused our cluster secret) at warning. Nothing
+  // when empty.
+  log::Sink log;
 };
 
 class Agent {

@@ -24,12 +24,12 @@ std::string source_address(const std::string& peer) {
 DataPlane::DataPlane(transport::Context& context, const std::string& address, transport::NodeIdentity self,
                      admission::PendingLimits pending)
     : context_(context), self_(std::move(self)), pending_(pending) {
-  transport::Listening listening = context.listen(address);
+  transport::Result<std::unique_ptr<transport::Listener>> listening = context.listen(address);
   if (listening.error) {
     throw std::runtime_error("cannot listen for data at " + address + ": " + listening.error.message() + " " +
                              listening.detail);
   }
-  listener_ = std::move(listening.listener);
+  listener_ = std::move(listening.value);
 }
 
 DataPlane::~DataPlane() { stop(); }
@@ -43,7 +43,7 @@ transport::Task<void> DataPlane::accept_loop(std::shared_ptr<bool> running) {
   // Accept with a short timeout so that stop() is noticed within it.
   asio::steady_timer backoff(context_.executor());
   while (*running) {
-    transport::Accepted accepted = co_await listener_->accept(std::chrono::milliseconds(200));
+    transport::Result<std::unique_ptr<transport::Connection>> accepted = co_await listener_->accept(std::chrono::milliseconds(200));
     if (!*running) break;
     if (admission::descriptors_exhausted(accepted.error)) {
       // The connection stays queued in the kernel: accepting again at once would fail at
@@ -53,7 +53,7 @@ transport::Task<void> DataPlane::accept_loop(std::shared_ptr<bool> running) {
       continue;
     }
     if (accepted.error) continue;  // idle_timeout, or a peer that failed mid-connect
-    asio::co_spawn(context_.executor(), serve(std::move(accepted.connection), running), asio::detached);
+    asio::co_spawn(context_.executor(), serve(std::move(accepted.value), running), asio::detached);
   }
 }
 
@@ -74,7 +74,7 @@ transport::Task<void> DataPlane::serve(std::unique_ptr<transport::Connection> co
     std::function<void(const transport::FlowReport&)> finished;
     auto resolve = [&](const transport::FlowSpec& flow) -> transport::ResolvedSink {
       if (runner_ == nullptr) return {nullptr, "this agent runs no job"};
-      IncomingFlow incoming = runner_->resolve(flow, sender.peer);
+      IncomingFlow incoming = runner_->resolve(flow, sender.value);
       finished = std::move(incoming.finished);
       return incoming.resolved;
     };

@@ -40,14 +40,14 @@ std::vector<tcp::socket> idle_connections(asio::io_context& io, const std::strin
 struct SmallStep {
   std::vector<std::byte> in = pattern(100'000, 3);
   std::vector<std::byte> out = std::vector<std::byte>(100'000, std::byte{0});
-  Outcome run(TwoAgents& t) {
+  Status run(TwoAgents& t) {
     t.a.storage.register_region("in", in);
     t.b.storage.register_region("out", out);
     Pair plan = one_step(t.b.data->address(), 0, {{0, 0, 0, in.size(), 0}}, {{0, 0, 0, in.size(), 0}});
     ba::StepRunner sender(*t.a.context, t.a.storage, plan.sender, t.a.identity);
     ba::StepRunner receiver(*t.b.context, t.b.storage, plan.receiver, t.b.identity);
     t.b.data->set_runner(&receiver);
-    Outcome o = run_step(t.io, sender, receiver);
+    Status o = run_step(t.io, sender, receiver);
     t.b.data->set_runner(nullptr);
     return o;
   }
@@ -65,7 +65,7 @@ BOOST_AUTO_TEST_CASE(a_step_completes_promptly_while_idle_connections_crowd_the_
   const std::size_t crowd = 300;
   const std::vector<tcp::socket> idle = idle_connections(t.io, t.b.data->address(), crowd);
   SmallStep step;
-  const Outcome o = step.run(t);
+  const Status o = step.run(t);
   BOOST_TEST(o.sender.ok(), o.sender.error());
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
   BOOST_TEST(std::chrono::duration<double>(o.took).count() < 1.0);
@@ -124,7 +124,7 @@ BOOST_AUTO_TEST_CASE(the_accept_loop_waits_out_exhausted_descriptors_then_accept
   }
   t.io.restart();
   SmallStep step;
-  const Outcome o = step.run(t);
+  const Status o = step.run(t);
   BOOST_TEST(o.sender.ok(), o.sender.error());
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
   BOOST_TEST((step.out == step.in));

@@ -114,7 +114,7 @@ BOOST_AUTO_TEST_CASE(thousands_of_chunks_of_one_file_share_one_descriptor) {
   ba::StepRunner sender(*a.context, sender_storage, plan.sender, a.identity);
   ba::StepRunner receiver(*b.context, receiver_storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
-  const Outcome o = run_step(io, sender, receiver, 60s);
+  const Status o = run_step(io, sender, receiver, 60s);
   BOOST_TEST(o.sender.ok(), o.sender.error());
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
   BOOST_TEST(o.receiver.digests_size() == static_cast<int>(chunks));
@@ -150,7 +150,7 @@ BOOST_AUTO_TEST_CASE(a_step_is_reported_after_each_file_it_wrote_is_synced_once)
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   ba::StepRunner receiver(*b.context, recorder, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
-  const Outcome o = run_step(io, sender, receiver);
+  const Status o = run_step(io, sender, receiver);
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
   BOOST_TEST(recorder.counts.size() == 2u);
   for (const auto& [name, counts] : recorder.counts) {
@@ -175,7 +175,7 @@ BOOST_AUTO_TEST_CASE(a_failed_sync_fails_the_step_naming_the_file) {
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   ba::StepRunner receiver(*b.context, recorder, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
-  const Outcome o = run_step(io, sender, receiver);
+  const Status o = run_step(io, sender, receiver);
   BOOST_TEST(o.sender.ok(), o.sender.error());
   BOOST_TEST(!o.receiver.ok());
   BOOST_TEST(o.receiver.error() == "step 0: cannot make out durable: " + recorder.sync_error.message());
@@ -212,7 +212,7 @@ BOOST_AUTO_TEST_CASE(the_executor_keeps_running_while_a_step_syncs) {
         }
       },
       asio::detached);
-  const Outcome o = run_step(io, sender, receiver);
+  const Status o = run_step(io, sender, receiver);
   stop = true;
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
   BOOST_TEST(recorder.counts["out"].syncs == 1);

@@ -41,8 +41,8 @@ struct Node {
     config.context.pool = {.buffer_count = 8, .buffer_size = 64 * 1024};
     config.context.frame_timeout = 2000ms;
     auto opened = bt::open_context(io.get_executor(), config);
-    BOOST_REQUIRE_MESSAGE(opened.context, opened.detail);
-    context = std::move(opened.context);
+    BOOST_REQUIRE_MESSAGE(opened.value, opened.detail);
+    context = std::move(opened.value);
     data = std::make_unique<ba::DataPlane>(*context, "127.0.0.1:0", identity);
     data->start();
   }
@@ -117,7 +117,7 @@ inline Pair one_step(const std::string& receiver_address, double rate,
   return p;
 }
 
-struct Outcome {
+struct Status {
   bp::StepReport sender, receiver;
   std::chrono::steady_clock::duration took{};
 };
@@ -126,9 +126,9 @@ struct Outcome {
 inline constexpr std::chrono::milliseconds kQuickTimeout{1500};
 
 // Runs step 0 on both runners at once.
-inline Outcome run_step(asio::io_context& io, ba::StepRunner& sender, ba::StepRunner& receiver,
+inline Status run_step(asio::io_context& io, ba::StepRunner& sender, ba::StepRunner& receiver,
                         std::chrono::milliseconds timeout = kQuickTimeout) {
-  Outcome out;
+  Status out;
   int done = 0;
   const auto start = std::chrono::steady_clock::now();
   asio::co_spawn(

@@ -33,7 +33,7 @@ BOOST_AUTO_TEST_CASE(chunks_land_at_their_destination_offsets) {
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
-  const Outcome o = run_step(io, sender, receiver);
+  const Status o = run_step(io, sender, receiver);
   BOOST_TEST(o.sender.ok(), o.sender.error());
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
   BOOST_TEST(std::equal(in.begin() + 1000, in.begin() + 101'000, out.begin() + 250'000));
@@ -60,7 +60,7 @@ BOOST_AUTO_TEST_CASE(a_paced_flow_takes_as_long_as_its_rate_says) {
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
-  const Outcome o = run_step(io, sender, receiver);
+  const Status o = run_step(io, sender, receiver);
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
   BOOST_TEST(o.sender.seconds() > 0.45);  // the token bucket starts full: up to 10 ms early
   BOOST_TEST(o.sender.seconds() < 1.5);
@@ -79,7 +79,7 @@ BOOST_AUTO_TEST_CASE(a_chunk_that_never_comes_fails_the_step_in_time) {
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
-  const Outcome o = run_step(io, sender, receiver);
+  const Status o = run_step(io, sender, receiver);
   BOOST_TEST(o.sender.ok(), o.sender.error());
   BOOST_TEST(!o.receiver.ok());
   BOOST_TEST(o.receiver.error().find("1 incoming chunk(s) missing") != std::string::npos, o.receiver.error());
@@ -95,19 +95,19 @@ BOOST_AUTO_TEST_CASE(a_step_stuck_on_a_peer_that_reads_nothing_names_the_closed_
   auto in = pattern(32 << 20, 5);
   a.storage.register_region("in", in);
   // Node b's transport accepts, completes the handshake, then reads nothing.
-  bt::Listening listening = b.context->listen("127.0.0.1:0");
-  BOOST_REQUIRE_MESSAGE(listening.listener, listening.detail);
+  bt::Result<std::unique_ptr<bt::Listener>> listening = b.context->listen("127.0.0.1:0");
+  BOOST_REQUIRE_MESSAGE(listening.value, listening.detail);
   std::unique_ptr<bt::Connection> held;
   asio::co_spawn(
       io,
       [&]() -> bt::Task<void> {
-        bt::Accepted accepted = co_await listening.listener->accept(5s);
+        bt::Result<std::unique_ptr<bt::Connection>> accepted = co_await listening.value->accept(5s);
         if (accepted.error) co_return;
-        held = std::move(accepted.connection);
+        held = std::move(accepted.value);
         co_await bt::authenticate_as_receiver(*held, b.identity, 5s);
       },
       asio::detached);
-  const std::string address = listening.listener->address();
+  const std::string address = listening.value->address();
   Pair plan = one_step(address, 0, {{0, 0, 0, in.size(), 0}}, {});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   bp::StepReport r;
@@ -138,7 +138,7 @@ BOOST_AUTO_TEST_CASE(an_unplanned_chunk_is_refused_and_fails_its_sender) {
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
-  const Outcome o = run_step(io, sender, receiver);
+  const Status o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("no planned chunk [0, 4000)") != std::string::npos, o.sender.error());
   BOOST_TEST(!o.receiver.ok());
@@ -154,7 +154,7 @@ BOOST_AUTO_TEST_CASE(a_missing_region_and_an_unreachable_peer_are_named) {
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
-  const Outcome o = run_step(io, sender, receiver);
+  const Status o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("cannot connect") != std::string::npos, o.sender.error());
   a.storage.register_region("in", out);
@@ -222,7 +222,7 @@ BOOST_AUTO_TEST_CASE(a_flow_from_a_peer_without_the_secret_writes_nothing) {
         // Named, not braced temporaries: GCC 12 mis-destroys those passed into a coroutine.
         const bt::FlowSpec planned{.job = 1, .step = 0, .offset = 0, .length = 4096};
         const bt::SendOptions options{};
-        attack = co_await bt::send_flow(*connected.connection, planned, source, pacer, a.context->pool(), options);
+        attack = co_await bt::send_flow(*connected.value, planned, source, pacer, a.context->pool(), options);
       },
       asio::detached);
   const auto start = std::chrono::steady_clock::now();
@@ -244,7 +244,7 @@ BOOST_AUTO_TEST_CASE(a_sender_with_a_wrong_secret_is_refused_on_both_ends) {
   ba::StepRunner sender(*a.context, a.storage, plan.sender, {"a", "not-the-cluster-secret-at-all"});
   ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
-  const Outcome o = run_step(io, sender, receiver);
+  const Status o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("authentication: ") != std::string::npos, o.sender.error());
   BOOST_TEST(o.sender.error().find("does not match this cluster's secret") != std::string::npos, o.sender.error());
@@ -265,7 +265,7 @@ BOOST_AUTO_TEST_CASE(a_chunk_from_a_node_the_plan_does_not_name_is_refused) {
   ba::StepRunner intruder(*c.context, c.storage, plan.sender, c.identity);
   ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
-  const Outcome o = run_step(io, intruder, receiver);
+  const Status o = run_step(io, intruder, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("comes from a in the plan, not from c") != std::string::npos, o.sender.error());
   BOOST_TEST((std::all_of(out.begin(), out.end(), [](std::byte x) { return x == std::byte{0}; })));
@@ -284,7 +284,7 @@ BOOST_AUTO_TEST_CASE(a_sender_that_reaches_another_node_sends_nothing) {
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   ba::StepRunner receiver(*c.context, c.storage, plan.receiver, c.identity);
   c.data->set_runner(&receiver);
-  const Outcome o = run_step(io, sender, receiver);
+  const Status o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("expected node 'b' at this address, reached 'c'") != std::string::npos,
              o.sender.error());
@@ -304,7 +304,7 @@ BOOST_AUTO_TEST_CASE(nothing_is_accepted_after_the_job_ends) {
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
   b.data->set_runner(&receiver);
-  const Outcome first = run_step(io, sender, receiver);
+  const Status first = run_step(io, sender, receiver);
   BOOST_REQUIRE(first.receiver.ok());
   receiver.close();
   std::fill(in.begin(), in.end(), std::byte{0xEE});

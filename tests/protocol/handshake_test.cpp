@@ -25,7 +25,7 @@ const bp::Identity kCoordinator{"coordinator", "coord-1", kSecret};
 const bp::Identity kAgent{"agent", "a3", kSecret};
 
 // Result of one side: the peer id it learned, or the error it ended with.
-struct Outcome {
+struct Status {
   std::optional<std::string> peer;
   std::string error;
 };
@@ -33,7 +33,7 @@ struct Outcome {
 // Runs the handshake on `socket`, then (if it succeeded) waits for one message: its
 // type, or the error that ended the wait, goes to `after`.
 asio::awaitable<void> handshake_then_receive(tcp::socket socket, bp::Side side, bp::Identity self,
-                                             std::string peer_role, Outcome& outcome, std::string* after) {
+                                             std::string peer_role, Status& outcome, std::string* after) {
   bp::Channel channel(std::move(socket));
   try {
     outcome.peer = co_await bp::handshake(channel, side, self, peer_role, 5s);
@@ -49,7 +49,7 @@ asio::awaitable<void> handshake_then_receive(tcp::socket socket, bp::Side side, 
   }
 }
 
-baton::test::SocketTask handshaking(bp::Side side, Outcome& outcome, bp::Identity self, std::string peer_role) {
+baton::test::SocketTask handshaking(bp::Side side, Status& outcome, bp::Identity self, std::string peer_role) {
   return [side, &outcome, self, peer_role](tcp::socket socket) -> asio::awaitable<void> {
     co_await handshake_then_receive(std::move(socket), side, self, peer_role, outcome, nullptr);
   };
@@ -73,7 +73,7 @@ bp::Envelope heartbeat(std::uint64_t sequence) {
 BOOST_AUTO_TEST_SUITE(handshake)
 
 BOOST_AUTO_TEST_CASE(both_sides_learn_each_other_with_the_same_secret) {
-  Outcome coordinator, agent;
+  Status coordinator, agent;
   run_pair(handshaking(bp::Side::responder, coordinator, {"coordinator", "coord-1", kSecret}, "agent"),
            handshaking(bp::Side::initiator, agent, {"agent", "a3", kSecret}, "coordinator"));
   BOOST_TEST(coordinator.peer.value_or("-") == "a3", coordinator.error);
@@ -81,7 +81,7 @@ BOOST_AUTO_TEST_CASE(both_sides_learn_each_other_with_the_same_secret) {
 }
 
 BOOST_AUTO_TEST_CASE(a_wrong_secret_is_refused_on_both_sides) {
-  Outcome coordinator, agent;
+  Status coordinator, agent;
   run_pair(handshaking(bp::Side::responder, coordinator, {"coordinator", "coord-1", kSecret}, "agent"),
            handshaking(bp::Side::initiator, agent, {"agent", "a3", "another-secret-of-ours"}, "coordinator"));
   BOOST_TEST(!coordinator.peer.has_value());
@@ -92,7 +92,7 @@ BOOST_AUTO_TEST_CASE(a_wrong_secret_is_refused_on_both_sides) {
 }
 
 BOOST_AUTO_TEST_CASE(an_agent_posing_as_a_coordinator_is_refused) {
-  Outcome coordinator, impostor;
+  Status coordinator, impostor;
   run_pair(handshaking(bp::Side::responder, coordinator, {"coordinator", "coord-1", kSecret}, "agent"),
            handshaking(bp::Side::initiator, impostor, {"coordinator", "evil", kSecret}, "coordinator"));
   BOOST_TEST(!coordinator.peer.has_value());
@@ -104,7 +104,7 @@ BOOST_AUTO_TEST_CASE(an_agent_posing_as_a_coordinator_is_refused) {
 // no secret that answers with a made-up proof gets the responder's Hello and a Refusal,
 // never the responder's Finished (which it could otherwise carry elsewhere).
 BOOST_AUTO_TEST_CASE(the_responder_proves_nothing_to_an_unproven_peer) {
-  Outcome coordinator;
+  Status coordinator;
   std::vector<std::string> seen_by_attacker;
   run_pair(handshaking(bp::Side::responder, coordinator, {"coordinator", "coord-1", kSecret}, "agent"),
            [&](tcp::socket s) -> asio::awaitable<void> {
@@ -129,7 +129,7 @@ BOOST_AUTO_TEST_CASE(the_responder_proves_nothing_to_an_unproven_peer) {
 }
 
 BOOST_AUTO_TEST_CASE(a_large_frame_before_authentication_is_refused_unread) {
-  Outcome coordinator;
+  Status coordinator;
   run_pair(handshaking(bp::Side::responder, coordinator, {"coordinator", "coord-1", kSecret}, "agent"),
            [](tcp::socket s) -> asio::awaitable<void> {
              // 16 MiB announced; only the 4-byte length is ever sent.
@@ -141,7 +141,7 @@ BOOST_AUTO_TEST_CASE(a_large_frame_before_authentication_is_refused_unread) {
 }
 
 BOOST_AUTO_TEST_CASE(the_handshake_has_one_deadline_for_all_of_it) {
-  Outcome coordinator;
+  Status coordinator;
   std::chrono::steady_clock::duration took{};
   run_pair(
       [&](tcp::socket s) -> asio::awaitable<void> {
@@ -170,7 +170,7 @@ BOOST_AUTO_TEST_CASE(a_relay_without_the_secret_cannot_inject_into_either_sessio
   asio::io_context io;
   tcp::acceptor coordinator_port(io, {asio::ip::make_address("127.0.0.1"), 0});
   tcp::acceptor relay_port(io, {asio::ip::make_address("127.0.0.1"), 0});
-  Outcome coordinator, agent;
+  Status coordinator, agent;
   std::string coordinator_after, agent_after;
 
   asio::co_spawn(
