@@ -35,10 +35,7 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
       config.api_token = protocol::load_secret(relative(toml::find<std::string>(file, "api_token_file")));
     }
     if (config.state_dir.is_relative()) config.state_dir = base / config.state_dir;
-    config.log_level = baton::config::field_or<std::string>(file, "log_level", config.log_level);
-    if (config.log_level != "info" && config.log_level != "debug") {
-      throw std::runtime_error("log_level must be \"info\" or \"debug\", not \"" + config.log_level + "\"");
-    }
+    config.log_level = baton::config::log_level_field(file);
     return config;
   } catch (const std::exception& e) {
     throw std::runtime_error("configuration " + path.string() + ": " + e.what());
