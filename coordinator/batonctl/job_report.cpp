@@ -32,21 +32,18 @@ const Json* member(const Json& object, const std::string& name) {
   return it == object.end() ? nullptr : &*it;
 }
 
-bool number(const Json* value, double* out) {
-  if (value == nullptr || !value->is_number()) return false;
-  *out = value->get<double>();
-  return true;
-}
-
 std::string bytes_cell(const Json* value) {
-  double b = 0;
-  return number(value, &b) ? report::bytes_text(b) : cell(value);
+  return value != nullptr && value->is_number() ? report::bytes_text(value->get<double>()) : cell(value);
 }
 
-std::string seconds_cell(const Json* value) {
-  double s = 0;
-  return number(value, &s) ? format_seconds(s) : cell(value);
+std::string bytes_text(std::uint64_t bytes) { return report::bytes_text(static_cast<double>(bytes)); }
+
+template <typename T>
+std::string or_dash(const std::optional<T>& value, std::string (*show)(T)) {
+  return value ? show(*value) : "-";
 }
+
+std::string count_text(std::uint64_t n) { return std::to_string(n); }
 
 std::vector<std::vector<std::string>> rows_of(const Json& answer, const std::string& list,
                                               const std::vector<std::string>& fields) {
@@ -88,12 +85,6 @@ std::string format_table(const std::vector<std::string>& header, const std::vect
 
 std::string format_seconds(double seconds) { return report::fixed(seconds, 3); }
 
-const Json* job_field(const Json& job, const std::string& name) {
-  if (const Json* v = member(job, name)) return v;
-  if (const Json* progress = member(job, "progress")) return member(*progress, name);
-  return nullptr;
-}
-
 std::string jobs_table(const Json& answer) {
   return format_table(
       {"ID", "STATE", "ALGORITHM", "STEPS", "STEP", "BYTES", "DONE", "SUBMITTED"},
@@ -106,79 +97,59 @@ std::string agents_table(const Json& answer) {
       rows_of(answer, "agents", {"node", "alive", "addresses", "transports", "rate", "last_heartbeat_age", "job"}));
 }
 
-std::string job_status_text(const Json& job) {
-  std::vector<std::vector<std::string>> rows;
-  for (const std::string f : {"id", "state", "algorithm", "submitted", "error"}) {
-    if (const Json* v = job_field(job, f)) rows.push_back({f + ":", cell(v)});
-  }
-  rows.push_back({"progress:", progress_line(job, -1)});
+std::string job_status_text(const report::JobReport& job) {
+  const std::vector<std::vector<std::string>> rows{{"id:", job.id},
+                                                   {"state:", job.state},
+                                                   {"algorithm:", job.algorithm},
+                                                   {"submitted:", job.submitted},
+                                                   {"error:", job.error},
+                                                   {"progress:", progress_line(job, -1)}};
   std::string out = format_table({"", ""}, rows);
   out.erase(0, out.find('\n') + 1);  // the empty header line
-  if (const Json* report = member(job, "report"); report != nullptr && report->is_object())
-    out += '\n' + report_text(*report);
+  if (job.report) out += '\n' + report_text(*job.report);
   return out;
 }
 
-std::string progress_line(const Json& job, double bytes_per_second) {
+std::string progress_line(const report::JobReport& job, double bytes_per_second) {
   std::ostringstream out;
-  out << cell(job_field(job, "state"));
-  double step = 0, steps = 0, done = 0, total = 0;
-  const Json* steps_value = job_field(job, "steps");
-  if (steps_value != nullptr && steps_value->is_array()) steps = double(steps_value->size());
-  else number(steps_value, &steps);
-  if (number(job_field(job, "step"), &step) && steps > 0)
-    out << "  step " << report::fixed(std::min(step + 1, steps), 0) << "/" << report::fixed(steps, 0);
-  const bool have_done = number(job_field(job, "bytes_done"), &done);
-  const bool have_total = number(job_field(job, "bytes"), &total);
-  if (have_done || have_total)
-    out << "  " << (have_done ? report::bytes_text(done) : "-") << " / "
-        << (have_total ? report::bytes_text(total) : "-");
+  out << job.state;
+  if (job.steps > 0) out << "  step " << std::min(job.step + 1, job.steps) << "/" << job.steps;
+  out << "  " << bytes_text(job.bytes_done) << " / " << bytes_text(job.bytes);
   if (bytes_per_second >= 0) {
     out << "  " << report::bytes_text(bytes_per_second) << "/s";
-    if (have_done && have_total && bytes_per_second > 0)
-      out << "  ETA " << report::fixed(std::max(0.0, total - done) / bytes_per_second, 0) << " s";
+    if (bytes_per_second > 0) {
+      const double left = job.bytes > job.bytes_done ? static_cast<double>(job.bytes - job.bytes_done) : 0;
+      out << "  ETA " << report::fixed(left / bytes_per_second, 0) << " s";
+    }
   }
   return out.str();
 }
 
-std::string report_text(const Json& report) {
+std::string report_text(const report::PlanReport& report) {
   std::vector<std::vector<std::string>> rows;
-  if (const Json* steps = member(report, "steps"); steps != nullptr && steps->is_array()) {
-    for (const Json& s : *steps) {
-      rows.push_back({cell(member(s, "index")), cell(member(s, "flows")), bytes_cell(member(s, "bytes")),
-                      seconds_cell(member(s, "predicted_seconds")), seconds_cell(member(s, "measured_seconds")),
-                      cell(member(s, "attempts"))});
-    }
+  for (const report::StepLine& s : report.steps) {
+    rows.push_back({count_text(s.index), count_text(s.flows), bytes_text(s.bytes), format_seconds(s.predicted_seconds),
+                    or_dash(s.measured_seconds, format_seconds),
+                    s.attempts ? std::to_string(*s.attempts) : std::string("-")});
   }
-  std::string out;
-  if (const Json* algo = member(report, "algorithm")) {
-    out += "algorithm: " + cell(algo);
-    if (const Json* k = member(report, "k")) out += "  k: " + cell(k);
-    out += '\n';
-  }
+  std::string out = "algorithm: " + report.algorithm + "  k: " + std::to_string(report.k) + '\n';
   out += format_table({"STEP", "FLOWS", "BYTES", "PREDICTED S", "MEASURED S", "ATTEMPTS"}, rows);
-  double measured = 0, predicted = 0;
-  const bool have_measured = number(member(report, "measured_seconds"), &measured);
-  const bool have_predicted = number(member(report, "predicted_seconds"), &predicted);
-  out += "total: measured " + seconds_cell(member(report, "measured_seconds")) + " s, predicted " +
-         seconds_cell(member(report, "predicted_seconds")) + " s, lower bound " +
-         seconds_cell(member(report, "lower_bound_seconds")) + " s, measured/predicted " +
-         (have_measured && have_predicted && predicted > 0 ? report::fixed(measured / predicted, 2) : "-") + '\n';
+  const double measured = report.measured_seconds, predicted = report.predicted_seconds;
+  out += "total: measured " + format_seconds(measured) + " s, predicted " + format_seconds(predicted) +
+         " s, lower bound " + format_seconds(report.lower_bound_seconds) + " s, measured/predicted " +
+         (predicted > 0 ? report::fixed(measured / predicted, 2) : "-") + '\n';
   return out;
 }
 
-std::string nodes_table(const Json& report) {
+std::string nodes_table(const report::PlanReport& report) {
   std::vector<std::vector<std::string>> rows;
-  const Json* steps = member(report, "steps");
-  if (steps == nullptr || !steps->is_array()) return "";
-  for (const Json& s : *steps) {
-    const Json* nodes = member(s, "nodes");
-    if (nodes == nullptr || !nodes->is_object()) continue;
-    for (const auto& [node, n] : nodes->items()) {
-      rows.push_back({cell(member(s, "index")), node, seconds_cell(member(s, "planned_start_seconds")),
-                      seconds_cell(member(n, "planned_seconds")), bytes_cell(member(n, "planned_bytes")),
-                      seconds_cell(member(s, "started_seconds")), seconds_cell(member(n, "seconds")),
-                      bytes_cell(member(n, "bytes"))});
+  for (const report::StepLine& s : report.steps) {
+    if (!s.nodes) continue;
+    for (const report::NodeLine& n : *s.nodes) {
+      rows.push_back({count_text(s.index), n.node, format_seconds(s.planned_start_seconds),
+                      format_seconds(n.planned_seconds), bytes_text(n.planned_bytes),
+                      or_dash(s.started_seconds, format_seconds), or_dash(n.seconds, format_seconds),
+                      or_dash(n.bytes, bytes_text)});
     }
   }
   if (rows.empty()) return "";

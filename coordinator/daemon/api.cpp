@@ -113,7 +113,7 @@ void Api::start(const std::string& address) {
   server_->Get(R"(/v1/jobs/([^/]+)/gantt\.svg)",
                [=, this](const httplib::Request& request, httplib::Response& response) {
                  text_on_io(response, "image/svg+xml; charset=utf-8",
-                            [this, &request, id_of] { return report::gantt_svg(driver_.job(id_of(request))); });
+                            [this, &request, id_of] { return report::gantt_svg(driver_.job_report(id_of(request))); });
                });
   // The status page (docs/status-page.md): "/" shows the newest job, "/jobs/{id}" another.
   const auto status_page = [=, this](httplib::Response& response, const std::string* id) {
@@ -129,7 +129,7 @@ void Api::start(const std::string& address) {
           std::size_t end = 0;
           const std::uint64_t number = std::stoull(shown, &end);
           if (end != shown.size()) throw std::invalid_argument(shown);
-          page.job = driver_.job(number);
+          page.job = driver_.job_report(number);
         } catch (const RequestError& e) {
           page.error = e.what();
           response.status = e.status();

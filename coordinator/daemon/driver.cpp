@@ -3,6 +3,7 @@
 #include "coordinator/daemon/job_view.h"
 #include "coordinator/daemon/step_attempt.h"
 #include "coordinator/jobs/staging.h"
+#include "coordinator/json/input.h"
 
 #include <asio/bind_executor.hpp>
 #include <asio/co_spawn.hpp>
@@ -73,9 +74,12 @@ void Driver::remember_ended(const journal::JobRecord& record, JobState state) {
   job->error = record.error;
   if (!record.report.empty()) {
     try {
-      job->journaled_view = nlohmann::ordered_json::parse(record.report);
-    } catch (const nlohmann::json::exception&) {
-      if (log_) log_("job " + std::to_string(record.id) + ": the journal's report does not parse; showing its record");
+      job->journaled_view = report::parse_job_report(json::parse_document(record.report));
+    } catch (const json::InputError& e) {
+      if (log_) {
+        log_("job " + std::to_string(record.id) + ": the journal's report does not parse (" + e.what() +
+             "); showing its record");
+      }
     }
   }
   if (!job->journaled_view) {  // a journal of schema 1: the record and its steps
@@ -134,11 +138,13 @@ Driver::Json Driver::cancel(std::uint64_t id) {
   return Json{{"id", std::to_string(id)}, {"state", name(job.state)}};
 }
 
-Driver::Json Driver::job(std::uint64_t id) const {
+report::JobReport Driver::job_report(std::uint64_t id) const {
   const auto found = jobs_.find(id);
   if (found == jobs_.end()) throw RequestError(404, "no job " + std::to_string(id));
-  return job_json(*found->second, clock_.now());
+  return coordinator::job_report(*found->second, clock_.now());
 }
+
+Driver::Json Driver::job(std::uint64_t id) const { return report::to_json(job_report(id)); }
 
 Driver::Json Driver::jobs() const {
   Json list = Json::array();
@@ -545,7 +551,7 @@ void Driver::finish(TrackedJob& job, JobState state, const std::string& error) {
   job.error = error;
   if (job.started != Clock::time_point{}) job.measured_seconds = seconds_between(job.started, clock_.now());
   journal_.set_state(job.id, std::string(name(state)), error);
-  journal_.set_report(job.id, job_json(job, clock_.now()).dump());
+  journal_.set_report(job.id, report::to_json(coordinator::job_report(job, clock_.now())).dump());
   metrics_.job_finished(state);
   if (log_)
     log_("job " + std::to_string(job.id) + ": " + std::string(name(state)) + (error.empty() ? "" : ": " + error));

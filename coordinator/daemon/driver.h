@@ -21,6 +21,7 @@
 #include "coordinator/daemon/job_spec.h"
 #include "coordinator/daemon/tracked_job.h"
 #include "coordinator/journal/journal.h"
+#include "coordinator/report/job_report.h"
 
 #include <asio/io_context.hpp>
 #include <asio/thread_pool.hpp>
@@ -86,7 +87,9 @@ class Driver {
   std::uint64_t submit(JobSpec spec, const std::string& json);
   // RequestError(404) for an unknown job, 409 when it already ended.
   Json cancel(std::uint64_t id);
-  Json job(std::uint64_t id) const;
+  // RequestError(404) for an unknown job.
+  report::JobReport job_report(std::uint64_t id) const;
+  Json job(std::uint64_t id) const;  // job_report as the API's JSON
   Json jobs() const;
   Json agents() const;
 

@@ -8,9 +8,8 @@
 #include "coordinator/daemon/job_state.h"
 #include "coordinator/jobs/plan_compiler.h"
 #include "coordinator/journal/journal.h"
+#include "coordinator/report/job_report.h"
 #include "protocol/baton.pb.h"
-
-#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <map>
@@ -69,7 +68,7 @@ struct TrackedJob {
   std::set<std::string> committed;
   std::map<std::string, std::string> commit_errors;
   // A job that ended under an earlier coordinator: its final view, as the journal kept it.
-  std::optional<nlohmann::ordered_json> journaled_view;
+  std::optional<report::JobReport> journaled_view;
 
   // Per-node timing of the steps this coordinator ran (in memory only: a resumed job's
   // earlier steps have their journaled totals but no per-node timing).

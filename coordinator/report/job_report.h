@@ -1,0 +1,81 @@
+// A job as the coordinator reports it (docs/runtime.md, "The coordinator's API"): what
+// `GET /v1/jobs/ID` answers, the journal keeps of a finished job, batonctl prints and the
+// status page draws. One type, one serializer to the API's JSON and one parser back from
+// it; the JSON's field names are a contract (extended, never renamed or dropped).
+#pragma once
+
+#include "coordinator/json/input.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace baton::report {
+
+using Json = json::Json;
+
+// One node's part of a step: the model's bytes and time for it, and what its agent reported
+// once the step ran.
+struct NodeLine {
+  std::string node;
+  std::uint64_t planned_bytes = 0;
+  double planned_seconds = 0;
+  std::optional<std::uint64_t> bytes;  // measured: set once the step ran
+  std::optional<double> seconds;
+};
+
+// One step: planned (on the model's timeline, from the job's start) against measured (from
+// its release, on the job's timeline).
+struct StepLine {
+  std::uint64_t index = 0;
+  std::uint64_t flows = 0;
+  std::uint64_t bytes = 0;
+  double predicted_seconds = 0;
+  double planned_start_seconds = 0;
+  std::optional<double> measured_seconds;  // set once the step is done
+  std::optional<std::uint32_t> attempts;
+  std::optional<double> started_seconds;  // its last release, seconds after the job started
+  // The nodes with a flow in the step, in the report's order; absent in reports of
+  // coordinators that predate per-node timing.
+  std::optional<std::vector<NodeLine>> nodes;
+};
+
+// The plan against what happened, once the job has been planned.
+struct PlanReport {
+  std::string algorithm;
+  int k = 0;
+  double flow_rate = 0;  // bytes/s of every flow (d)
+  std::vector<StepLine> steps;
+  double predicted_seconds = 0;
+  double lower_bound_seconds = 0;
+  double measured_steps_seconds = 0;  // Σ of the steps' measured times
+  double measured_seconds = 0;        // the job's, start to end
+};
+
+struct JobReport {
+  std::string id;
+  std::string state;
+  std::string error;
+  std::string submitted;
+  std::string algorithm;
+  std::vector<std::string> senders;
+  std::vector<std::string> receivers;
+  std::uint64_t bytes = 0;
+  std::uint64_t bytes_done = 0;
+  std::uint64_t step = 0;   // the step running (or next), from 0
+  std::uint64_t steps = 0;  // how many the plan has; 0 before it is planned
+  double elapsed_seconds = 0;
+  std::optional<PlanReport> report;  // once planned
+};
+
+// `GET /v1/jobs/ID`'s answer.
+Json to_json(const JobReport& job);
+// One row of `GET /v1/jobs`.
+Json summary_json(const JobReport& job);
+// The inverse of to_json, for an answer batonctl received or a report the journal kept.
+// Throws json::InputError naming the field that is missing or of the wrong type; members
+// it does not know are ignored (a newer coordinator's extensions).
+JobReport parse_job_report(const Json& job);
+
+}  // namespace baton::report
