@@ -1,10 +1,8 @@
 // `batonctl plan multicast`: multiple multicast schedules on heterogeneous nodes
 // (multiple-multicast-heterogeneous-now.txt) in docs/formats.md's shapes.
 #include "coordinator/batonctl/plan_problems.h"
-#include "coordinator/schedule/multicast/algorithms.h"
-#include "coordinator/schedule/multicast/lower_bound.h"
+#include "coordinator/schedule/multicast/checked.h"
 #include "coordinator/schedule/multicast/problem.h"
-#include "coordinator/schedule/multicast/validator.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -150,21 +148,12 @@ Json plan_multicast(const Json& input, const std::string& algorithm_name, std::u
   const mc::Problem problem = read_problem(input);
   const auto algorithm = mc::parse_algorithm(algorithm_name);
   if (!algorithm) throw InputError("--algo: unknown algorithm '" + algorithm_name + "'");
-  const mc::Schedule schedule = mc::plan(problem, {.algorithm = *algorithm, .seed = seed});
-  const mc::Validation check = mc::validate(problem, schedule.tasks);
-  if (!check.ok()) {
-    throw std::logic_error("the " + algorithm_name + " plan failed validation: " + check.errors.front());
-  }
-  const double completion = mc::completion_time(schedule.tasks);
-  const double bound = mc::earliest_reach_lower_bound(problem);
-  if (bound > completion * (1 + 1e-9)) {
-    throw std::logic_error("the " + algorithm_name + " plan ends before the lower bound");
-  }
+  const mc::CheckedMulticast plan = mc::checked_multicast(problem, {.algorithm = *algorithm, .seed = seed});
   return Json{{"problem", "multicast"},
               {"algorithm", algorithm_name},
-              {"completion_time", completion},
-              {"lower_bound", bound},
-              {"tasks", tasks_json(schedule.tasks)}};
+              {"completion_time", plan.completion_time},
+              {"lower_bound", plan.lower_bound},
+              {"tasks", tasks_json(plan.tasks)}};
 }
 
 }  // namespace
