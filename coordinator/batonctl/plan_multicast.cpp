@@ -25,12 +25,10 @@ namespace {
 
 namespace mc = baton::schedule::multicast;
 
-// Limits of one plan. ECF and ECFP evaluate every (sender, receiver, message) triple in
-// every iteration (O(N^5) for all-to-all): at these limits they take about 5 s (measured on
-// 32 broadcasts to 255 nodes); the receiver-first algorithms take under 1 s.
-constexpr std::int64_t kMaxNodes = 256;
-constexpr std::size_t kMaxMulticasts = 4096;
-constexpr std::size_t kMaxDeliveries = 8192;
+// The planners' limits (schedule/multicast/algorithms.h).
+constexpr auto kMaxNodes = static_cast<std::int64_t>(mc::kMaxPlanNodes);
+constexpr std::size_t kMaxMulticasts = mc::kMaxPlanMulticasts;
+constexpr std::size_t kMaxDeliveries = mc::kMaxPlanDeliveries;
 constexpr std::int64_t kMaxBytes = std::int64_t{1} << 53;  // exact in a double
 constexpr double kMaxFixed = 3600;                         // seconds
 constexpr double kMaxPerByte = 1;                          // seconds per byte

@@ -99,6 +99,10 @@ void Driver::remember_ended(const journal::JobRecord& record, JobState state) {
 }
 
 std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
+  if (spec.kind != jobs::JobKind::redistribution) {
+    throw RequestError(400,
+                       "kind: " + std::string(jobs::name(spec.kind)) + " jobs are not run by this coordinator yet");
+  }
   std::string unknown;
   for (const auto* list : {&spec.clusters.senders, &spec.clusters.receivers}) {
     for (const std::string& node : *list) {

@@ -7,9 +7,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string algorithm_of(const TrackedJob& job) {
-  return job.spec ? std::string(schedule::kpbs::name(job.spec->algorithm)) : "";
-}
+std::string algorithm_of(const TrackedJob& job) { return job.spec ? job.spec->algorithm_name() : ""; }
 
 report::StepLine step_line(const TrackedJob& job, std::size_t index, double planned_start) {
   const jobs::StepPlan& planned = job.plan->steps[index];

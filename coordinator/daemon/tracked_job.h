@@ -74,13 +74,8 @@ struct TrackedJob {
   // earlier steps have their journaled totals but no per-node timing).
   std::map<std::uint32_t, StepTiming> timing;
 
-  // Every node of the job, senders first.
-  std::vector<std::string> nodes() const {
-    if (!spec) return {};
-    std::vector<std::string> all = spec->clusters.senders;
-    all.insert(all.end(), spec->clusters.receivers.begin(), spec->clusters.receivers.end());
-    return all;
-  }
+  // Every node of the job (JobSpec::nodes).
+  std::vector<std::string> nodes() const { return spec ? spec->nodes() : std::vector<std::string>{}; }
 };
 
 }  // namespace baton::coordinator
