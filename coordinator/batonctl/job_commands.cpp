@@ -272,6 +272,9 @@ void add_job_commands(CLI::App& app, int* exit_code) {
         }
         if (c->output == "json") std::cout << answer.at("report").dump(1) << '\n';
         else std::cout << report_text(*job.report) << '\n' << nodes_table(*job.report);
+        if (c->output != "json" && !job.report->steps.empty() && !job.report->steps[0].tasks.empty()) {
+          std::cout << '\n' << tasks_table(*job.report);
+        }
         return 0;
       });
     });

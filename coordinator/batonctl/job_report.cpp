@@ -132,11 +132,14 @@ std::string report_text(const report::PlanReport& report) {
                     or_dash(s.measured_seconds, format_seconds),
                     s.attempts ? std::to_string(*s.attempts) : std::string("-")});
   }
-  std::string out = "algorithm: " + report.algorithm + "  k: " + std::to_string(report.k) + '\n';
+  const bool redistribution = report.kind == "redistribution";
+  std::string out = redistribution ? "algorithm: " + report.algorithm + "  k: " + std::to_string(report.k) + '\n'
+                                   : "kind: " + report.kind + "  algorithm: " + report.algorithm + '\n';
   out += format_table({"STEP", "FLOWS", "BYTES", "PREDICTED S", "MEASURED S", "ATTEMPTS"}, rows);
   const double measured = report.measured_seconds, predicted = report.predicted_seconds;
-  out += "total: measured " + format_seconds(measured) + " s, predicted " + format_seconds(predicted) +
-         " s, lower bound " + format_seconds(report.lower_bound_seconds) + " s, measured/predicted " +
+  out += "total: measured " + format_seconds(measured) + " s, predicted " + format_seconds(predicted) + " s, ";
+  if (!redistribution) out += "model " + or_dash(report.model_seconds, format_seconds) + " s, ";
+  out += "lower bound " + or_dash(report.lower_bound_seconds, format_seconds) + " s, measured/predicted " +
          (predicted > 0 ? report::fixed(measured / predicted, 2) : "-") + '\n';
   return out;
 }
@@ -155,6 +158,22 @@ std::string nodes_table(const report::PlanReport& report) {
   if (rows.empty()) return "";
   return format_table({"STEP", "NODE", "PLANNED START", "PLANNED S", "PLANNED BYTES", "STARTED", "MEASURED S", "BYTES"},
                       rows);
+}
+
+std::string tasks_table(const report::PlanReport& report) {
+  std::vector<std::vector<std::string>> rows;
+  for (const report::StepLine& s : report.steps) {
+    for (const report::TaskLine& t : s.tasks) {
+      std::string with = t.peer;
+      for (const std::string& f : t.folds) with += (with.empty() ? "" : "+") + f;
+      rows.push_back({t.node, std::to_string(t.id), t.kind, with.empty() ? "-" : with, bytes_text(t.bytes),
+                      format_seconds(t.planned_start_seconds), format_seconds(t.planned_end_seconds),
+                      or_dash(t.started_seconds, format_seconds), or_dash(t.ended_seconds, format_seconds)});
+    }
+  }
+  if (rows.empty()) return "";
+  return format_table(
+      {"NODE", "TASK", "KIND", "PEER/FOLDS", "BYTES", "PLANNED START", "PLANNED END", "STARTED", "ENDED"}, rows);
 }
 
 }  // namespace baton::batonctl

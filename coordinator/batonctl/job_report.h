@@ -27,12 +27,18 @@ std::string job_status_text(const report::JobReport& job);
 std::string progress_line(const report::JobReport& job, double bytes_per_second);
 
 // The report: a table per step (index, flows, bytes, predicted s, measured s, attempts) and
-// a totals line "total: measured X s, predicted Y s, lower bound Z s, measured/predicted R".
+// a totals line "total: measured X s, predicted Y s, lower bound Z s, measured/predicted R"
+// (a collective's also names its kind, and the paper model's time: "model M s").
 std::string report_text(const report::PlanReport& report);
 
 // The report's steps node by node: one row per node with a flow in a step (step, node,
 // planned start, planned s, planned bytes, started, measured s, bytes); "-" where the step
 // has not run. Empty when the report has no per-node timing.
 std::string nodes_table(const report::PlanReport& report);
+
+// A collective's tasks (dataflow steps): one row per task (node, id, kind, peer or the
+// folded nodes, bytes, planned start and end, measured start and end), times since the job
+// started. Empty for a redistribution.
+std::string tasks_table(const report::PlanReport& report);
 
 }  // namespace baton::batonctl

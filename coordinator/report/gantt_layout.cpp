@@ -8,17 +8,30 @@
 namespace baton::report {
 namespace {
 
+bool redistribution(const PlanReport& report) { return report.kind == "redistribution"; }
+
 std::string title_of(const JobReport& job) {
-  std::string title = "Job " + job.id + " · " + job.report->algorithm + " · k " + std::to_string(job.report->k);
-  return title + " · " + job.state;
+  const PlanReport& report = *job.report;
+  if (!redistribution(report))
+    return "Job " + job.id + " · " + report.kind + " · " + report.algorithm + " · " + job.state;
+  return "Job " + job.id + " · " + report.algorithm + " · k " + std::to_string(report.k) + " · " + job.state;
 }
 
 std::string summary_of(const PlanReport& report) {
   const double predicted = report.predicted_seconds, measured = report.measured_seconds;
   std::string summary = "predicted " + fixed(predicted, 3) + " s · measured " + fixed(measured, 3) + " s";
   if (predicted > 0 && measured > 0) summary += " (×" + fixed(measured / predicted, 2) + ")";
-  summary += " · lower bound " + fixed(report.lower_bound_seconds, 3) + " s";
+  if (report.model_seconds && !redistribution(report)) summary += " · model " + fixed(*report.model_seconds, 3) + " s";
+  if (report.lower_bound_seconds) summary += " · lower bound " + fixed(*report.lower_bound_seconds, 3) + " s";
   return summary + " · " + std::to_string(report.steps.size()) + " steps";
+}
+
+// What a task bar says: "send → n3", "combine n2 ⊕ n5 ⊕ n7".
+std::string label_of(const TaskLine& task) {
+  if (task.kind != "combine") return task.kind + " → " + task.peer;
+  std::string folds;
+  for (const std::string& f : task.folds) folds += (folds.empty() ? "" : " ⊕ ") + f;
+  return "combine " + folds;
 }
 
 }  // namespace
@@ -49,13 +62,26 @@ GanttLayout gantt_layout(const JobReport& job) {
     if (step.started_seconds) {
       layout.bands.push_back({s, *step.started_seconds, step.measured_seconds.value_or(0)});
     }
+    // A dataflow step: a bar for every send and combine (a receive is its sender's bar).
+    for (const TaskLine& task : step.tasks) {
+      if (task.kind == "receive") continue;
+      const std::size_t row = row_of(task.node);
+      const std::string label = label_of(task);
+      layout.bars.push_back({row, s, task.planned_start_seconds, task.planned_end_seconds - task.planned_start_seconds,
+                             static_cast<double>(task.bytes), false, label});
+      if (task.started_seconds && task.ended_seconds) {
+        layout.bars.push_back({row, s, *task.started_seconds, *task.ended_seconds - *task.started_seconds,
+                               static_cast<double>(task.bytes), true, label});
+      }
+    }
+    if (!step.tasks.empty()) continue;
     for (const NodeLine& node : *step.nodes) {
       const std::size_t row = row_of(node.node);
-      layout.bars.push_back(
-          {row, s, step.planned_start_seconds, node.planned_seconds, static_cast<double>(node.planned_bytes), false});
+      layout.bars.push_back({row, s, step.planned_start_seconds, node.planned_seconds,
+                             static_cast<double>(node.planned_bytes), false, ""});
       if (step.started_seconds && node.seconds) {
         layout.bars.push_back(
-            {row, s, *step.started_seconds, *node.seconds, static_cast<double>(node.bytes.value_or(0)), true});
+            {row, s, *step.started_seconds, *node.seconds, static_cast<double>(node.bytes.value_or(0)), true, ""});
       }
     }
   }

@@ -1,7 +1,8 @@
 // The Gantt chart's content (docs/status-page.md), in seconds, apart from how it is drawn
 // (gantt_svg.h): one row per node, and for every step the plan (the model's start and the
 // node's predicted time) against what really happened (the step's release and the node's
-// own report), with the measured steps as bands behind the bars.
+// own report), with the measured steps as bands behind the bars. A dataflow step (a
+// collective) has a bar per send and combine instead, planned against measured.
 #pragma once
 
 #include "coordinator/report/job_report.h"
@@ -19,6 +20,7 @@ struct GanttBar {
   double seconds = 0;
   double bytes = 0;
   bool measured = false;  // else planned
+  std::string task;       // a dataflow task's bar: what it does ("send → n3"); empty for a node's step
 };
 
 // A measured step: from its release to its barrier.

@@ -118,9 +118,9 @@ std::string gantt_svg(const JobReport& job) {
     const double y = kTop + static_cast<double>(b.row) * kRow + 5 + (b.measured ? kBar + 2 : 0);
     const std::string color = kColors[b.step % kColorCount];
     const std::string fill = b.measured ? color : "url(#hatch-" + std::to_string(b.step % kColorCount) + ")";
-    const std::string tip = layout.rows[b.row] + ", step " + std::to_string(b.step) +
-                            (b.measured ? ": measured " : ": planned ") + fixed(b.seconds, 3) + " s from " +
-                            fixed(b.start, 3) + " s, " + bytes_text(b.bytes);
+    const std::string tip = layout.rows[b.row] + (b.task.empty() ? "" : ", " + b.task) + ", step " +
+                            std::to_string(b.step) + (b.measured ? ": measured " : ": planned ") + fixed(b.seconds, 3) +
+                            " s from " + fixed(b.start, 3) + " s, " + bytes_text(b.bytes);
     svg += std::string("<rect class=\"") + (b.measured ? "measured" : "planned") + "\" data-node=\"" +
            escape(layout.rows[b.row]) + "\" data-step=\"" + std::to_string(b.step) + "\" x=\"" +
            fixed(x_of(b.start), 3) + "\" y=\"" + fixed(y, 2) + "\" width=\"" + fixed(b.seconds * scale, 3) +

@@ -75,6 +75,28 @@ NodeLine node_line(const std::string& node, const Json& value, const std::string
           .seconds = maybe_number(value, path, "seconds")};
 }
 
+std::optional<std::string> maybe_text(const Json& object, std::string_view parent, std::string_view name) {
+  if (!present(object, name)) return std::nullopt;
+  return text(object, parent, name);
+}
+
+TaskLine task_line(const Json& value, const std::string& path) {
+  object_at(value, path);
+  TaskLine task;
+  task.node = text(value, path, "node");
+  task.id = static_cast<std::uint32_t>(json::require_integer(
+      json::require_member(value, path, "id"), member_path(path, "id"), 0, std::numeric_limits<std::uint32_t>::max()));
+  task.kind = text(value, path, "kind");
+  task.peer = maybe_text(value, path, "peer").value_or("");
+  if (present(value, "folds")) task.folds = names(value, path, "folds");
+  task.bytes = count(value, path, "bytes");
+  task.planned_start_seconds = number(value, path, "planned_start_seconds");
+  task.planned_end_seconds = number(value, path, "planned_end_seconds");
+  task.started_seconds = maybe_number(value, path, "started_seconds");
+  task.ended_seconds = maybe_number(value, path, "ended_seconds");
+  return task;
+}
+
 StepLine step_line(const Json& value, const std::string& path) {
   object_at(value, path);
   StepLine step{.index = count(value, path, "index"),
@@ -85,7 +107,8 @@ StepLine step_line(const Json& value, const std::string& path) {
                 .measured_seconds = maybe_number(value, path, "measured_seconds"),
                 .attempts = std::nullopt,
                 .started_seconds = maybe_number(value, path, "started_seconds"),
-                .nodes = std::nullopt};
+                .nodes = std::nullopt,
+                .tasks = {}};
   if (present(value, "attempts")) {
     step.attempts = static_cast<std::uint32_t>(json::require_integer(
         value.at("attempts"), member_path(path, "attempts"), 0, std::numeric_limits<std::uint32_t>::max()));
@@ -97,22 +120,29 @@ StepLine step_line(const Json& value, const std::string& path) {
       step.nodes->push_back(node_line(node, entry, member_path(nodes_path, node)));
     }
   }
+  if (present(value, "tasks")) {
+    const std::string tasks_path = member_path(path, "tasks");
+    const Json& tasks = json::require_array(value.at("tasks"), tasks_path, 0, kMaxCount);
+    for (std::size_t t = 0; t < tasks.size(); ++t)
+      step.tasks.push_back(task_line(tasks[t], element_path(tasks_path, t)));
+  }
   return step;
 }
 
 PlanReport plan_report(const Json& value) {
   const std::string path = "report";
   object_at(value, path);
-  PlanReport report{
-      .algorithm = text(value, path, "algorithm"),
-      .k = static_cast<int>(json::require_integer(json::require_member(value, path, "k"), member_path(path, "k"), 0,
-                                                  std::numeric_limits<int>::max())),
-      .flow_rate = number(value, path, "flow_rate"),
-      .steps = {},
-      .predicted_seconds = number(value, path, "predicted_seconds"),
-      .lower_bound_seconds = number(value, path, "lower_bound_seconds"),
-      .measured_steps_seconds = number(value, path, "measured_steps_seconds"),
-      .measured_seconds = number(value, path, "measured_seconds")};
+  PlanReport report;
+  report.kind = maybe_text(value, path, "kind").value_or("redistribution");
+  report.algorithm = text(value, path, "algorithm");
+  report.k = static_cast<int>(json::require_integer(json::require_member(value, path, "k"), member_path(path, "k"), 0,
+                                                    std::numeric_limits<int>::max()));
+  report.flow_rate = number(value, path, "flow_rate");
+  report.predicted_seconds = number(value, path, "predicted_seconds");
+  report.lower_bound_seconds = maybe_number(value, path, "lower_bound_seconds");
+  report.model_seconds = maybe_number(value, path, "model_seconds");
+  report.measured_steps_seconds = number(value, path, "measured_steps_seconds");
+  report.measured_seconds = number(value, path, "measured_seconds");
   const std::string steps_path = member_path(path, "steps");
   const Json& steps = json::require_array(json::require_member(value, path, "steps"), steps_path, 0, kMaxCount);
   for (std::size_t s = 0; s < steps.size(); ++s)
@@ -141,20 +171,39 @@ Json step_json(const StepLine& step) {
     }
     out["nodes"] = std::move(nodes);
   }
+  if (!step.tasks.empty()) {
+    Json tasks = Json::array();
+    for (const TaskLine& t : step.tasks) {
+      Json entry{{"node", t.node}, {"id", t.id}, {"kind", t.kind}};
+      if (!t.peer.empty()) entry["peer"] = t.peer;
+      if (!t.folds.empty()) entry["folds"] = t.folds;
+      entry["bytes"] = t.bytes;
+      entry["planned_start_seconds"] = t.planned_start_seconds;
+      entry["planned_end_seconds"] = t.planned_end_seconds;
+      if (t.started_seconds) entry["started_seconds"] = *t.started_seconds;
+      if (t.ended_seconds) entry["ended_seconds"] = *t.ended_seconds;
+      tasks.push_back(std::move(entry));
+    }
+    out["tasks"] = std::move(tasks);
+  }
   return out;
 }
 
 Json plan_json(const PlanReport& report) {
   Json steps = Json::array();
   for (const StepLine& s : report.steps) steps.push_back(step_json(s));
-  return Json{{"algorithm", report.algorithm},
-              {"k", report.k},
-              {"flow_rate", report.flow_rate},
-              {"steps", std::move(steps)},
-              {"predicted_seconds", report.predicted_seconds},
-              {"lower_bound_seconds", report.lower_bound_seconds},
-              {"measured_steps_seconds", report.measured_steps_seconds},
-              {"measured_seconds", report.measured_seconds}};
+  Json out{{"algorithm", report.algorithm},
+           {"k", report.k},
+           {"flow_rate", report.flow_rate},
+           {"steps", std::move(steps)},
+           {"predicted_seconds", report.predicted_seconds}};
+  if (report.lower_bound_seconds) out["lower_bound_seconds"] = *report.lower_bound_seconds;
+  out["measured_steps_seconds"] = report.measured_steps_seconds;
+  out["measured_seconds"] = report.measured_seconds;
+  // Added with the collectives (issue 14), after the fields of earlier versions.
+  out["kind"] = report.kind;
+  if (report.model_seconds) out["model_seconds"] = *report.model_seconds;
+  return out;
 }
 
 }  // namespace
@@ -173,17 +222,20 @@ Json to_json(const JobReport& job) {
            {"steps", job.steps},
            {"elapsed_seconds", job.elapsed_seconds}};
   if (job.report) out["report"] = plan_json(*job.report);
+  out["kind"] = job.kind;  // added with the collectives (issue 14)
   return out;
 }
 
 Json summary_json(const JobReport& job) {
   return Json{{"id", job.id},     {"state", job.state}, {"algorithm", job.algorithm},   {"steps", job.steps},
-              {"step", job.step}, {"bytes", job.bytes}, {"bytes_done", job.bytes_done}, {"submitted", job.submitted}};
+              {"step", job.step}, {"bytes", job.bytes}, {"bytes_done", job.bytes_done}, {"submitted", job.submitted},
+              {"kind", job.kind}};
 }
 
 JobReport parse_job_report(const Json& value) {
   object_at(value, "");
   JobReport job{.id = text(value, "", "id"),
+                .kind = maybe_text(value, "", "kind").value_or("redistribution"),
                 .state = text(value, "", "state"),
                 .error = text(value, "", "error"),
                 .submitted = text(value, "", "submitted"),

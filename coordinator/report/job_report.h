@@ -25,6 +25,22 @@ struct NodeLine {
   std::optional<double> seconds;
 };
 
+// One task of a dataflow step (a collective, docs/collectives.md): planned (the plan's
+// prediction) against measured (the node's report of it), both in seconds since the job
+// started (a measured time is the step's release plus the node's own time for the task).
+struct TaskLine {
+  std::string node;
+  std::uint32_t id = 0;
+  std::string kind;                // "send", "receive", "combine"
+  std::string peer;                // a send's receiver, a receive's sender; empty for a combine
+  std::vector<std::string> folds;  // a combine's inputs: whose data each holds, in fold order
+  std::uint64_t bytes = 0;
+  double planned_start_seconds = 0;
+  double planned_end_seconds = 0;
+  std::optional<double> started_seconds;  // measured: set once the node reported the task
+  std::optional<double> ended_seconds;
+};
+
 // One step: planned (on the model's timeline, from the job's start) against measured (from
 // its release, on the job's timeline).
 struct StepLine {
@@ -39,22 +55,28 @@ struct StepLine {
   // The nodes with a flow in the step, in the report's order; absent in reports of
   // coordinators that predate per-node timing.
   std::optional<std::vector<NodeLine>> nodes;
+  std::vector<TaskLine> tasks;  // a dataflow step's ("tasks", absent otherwise)
 };
 
 // The plan against what happened, once the job has been planned.
 struct PlanReport {
+  std::string kind = "redistribution";  // the job's kind (absent in older reports)
   std::string algorithm;
   int k = 0;
   double flow_rate = 0;  // bytes/s of every flow (d)
   std::vector<StepLine> steps;
-  double predicted_seconds = 0;
-  double lower_bound_seconds = 0;
+  double predicted_seconds = 0;               // a collective's: the plan's own prediction
+  std::optional<double> lower_bound_seconds;  // none where no bound is computed (reduce, allreduce)
+  // The paper model's makespan of the schedule ("model_seconds"; a redistribution's is its
+  // predicted time); none for an algorithm no paper models (ring) and in older reports.
+  std::optional<double> model_seconds;
   double measured_steps_seconds = 0;  // Σ of the steps' measured times
   double measured_seconds = 0;        // the job's, start to end
 };
 
 struct JobReport {
   std::string id;
+  std::string kind = "redistribution";  // absent in older reports
   std::string state;
   std::string error;
   std::string submitted;

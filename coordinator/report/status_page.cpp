@@ -167,7 +167,9 @@ std::string job_section(const JobReport& job) {
     return text;
   };
   std::vector<std::pair<std::string, std::string>> facts{
-      {"algorithm", job.algorithm + (job.report ? ", k " + std::to_string(job.report->k) : "")},
+      {"algorithm", job.kind == "redistribution"
+                        ? job.algorithm + (job.report ? ", k " + std::to_string(job.report->k) : "")
+                        : job.kind + ", " + job.algorithm},
       {"senders", joined(job.senders)},
       {"receivers", joined(job.receivers)},
       {"submitted", job.submitted},
@@ -177,7 +179,10 @@ std::string job_section(const JobReport& job) {
     const double predicted = job.report->predicted_seconds, measured = job.report->measured_seconds;
     facts.emplace_back("predicted", seconds(predicted));
     facts.emplace_back("measured / predicted", predicted > 0 && measured > 0 ? fixed(measured / predicted, 2) : "-");
-    facts.emplace_back("lower bound", seconds(job.report->lower_bound_seconds));
+    if (job.report->model_seconds && job.report->kind != "redistribution") {
+      facts.emplace_back("model", seconds(*job.report->model_seconds));
+    }
+    if (job.report->lower_bound_seconds) facts.emplace_back("lower bound", seconds(*job.report->lower_bound_seconds));
   }
   out += "<dl>";
   for (const auto& [name, value] : facts) out += "<dt>" + escape(name) + "</dt><dd>" + escape(value) + "</dd>";

@@ -6,6 +6,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <string>
+#include <vector>
 
 using baton::json::InputError;
 using baton::report::Json;
@@ -30,7 +31,26 @@ Json running_job() {
        "nodes": {"a1": {"planned_bytes": 1000, "planned_seconds": 1.01},
                  "b0": {"planned_bytes": 1000, "planned_seconds": 1.01}}}],
       "predicted_seconds": 2.02, "lower_bound_seconds": 2.0, "measured_steps_seconds": 1.2,
-      "measured_seconds": 1.25}})");
+      "measured_seconds": 1.25, "kind": "redistribution", "model_seconds": 2.02}, "kind": "redistribution"})");
+}
+
+// A reduce (docs/collectives.md): one dataflow step with its tasks, the model's makespan,
+// no lower bound.
+Json reduce_job() {
+  return Json::parse(R"({"id": "8", "state": "done", "error": "", "submitted": "2026-11-22T08:00:00Z",
+    "algorithm": "snf", "senders": ["n1", "n2"], "receivers": ["n0"], "bytes": 8000, "bytes_done": 8000,
+    "step": 1, "steps": 1, "elapsed_seconds": 0.5,
+    "report": {"algorithm": "snf", "k": 1, "flow_rate": 0.0, "steps": [
+      {"index": 0, "flows": 2, "bytes": 8000, "predicted_seconds": 0.3, "planned_start_seconds": 0.0,
+       "measured_seconds": 0.4, "attempts": 1, "started_seconds": 0.02,
+       "nodes": {"n0": {"planned_bytes": 12000, "planned_seconds": 0.3, "bytes": 12000, "seconds": 0.35}},
+       "tasks": [{"node": "n1", "id": 1, "kind": "send", "peer": "n2", "bytes": 4000,
+                  "planned_start_seconds": 0.0, "planned_end_seconds": 0.1, "started_seconds": 0.03,
+                  "ended_seconds": 0.12},
+                 {"node": "n2", "id": 2, "kind": "combine", "folds": ["n2", "n1"], "bytes": 4000,
+                  "planned_start_seconds": 0.1, "planned_end_seconds": 0.11}]}],
+      "predicted_seconds": 0.3, "measured_steps_seconds": 0.4, "measured_seconds": 0.5, "kind": "reduce",
+      "model_seconds": 0.25}, "kind": "reduce"})");
 }
 
 std::string refusal(const Json& answer) {
@@ -59,6 +79,39 @@ BOOST_AUTO_TEST_CASE(a_job_reads_into_the_type_and_writes_out_as_the_same_docume
   BOOST_TEST(to_json(job).dump() == answer.dump());
 }
 
+BOOST_AUTO_TEST_CASE(a_collectives_tasks_and_model_read_and_write_back) {
+  const Json answer = reduce_job();
+  const auto job = parse_job_report(answer);
+  BOOST_TEST(job.kind == "reduce");
+  BOOST_TEST(!job.report->lower_bound_seconds.has_value());
+  BOOST_TEST(job.report->model_seconds.value() == 0.25);
+  const auto& tasks = job.report->steps[0].tasks;
+  BOOST_TEST_REQUIRE(tasks.size() == 2u);
+  BOOST_TEST(tasks[0].peer == "n2");
+  BOOST_TEST(tasks[0].ended_seconds.value() == 0.12);
+  BOOST_TEST(tasks[1].folds == (std::vector<std::string>{"n2", "n1"}), boost::test_tools::per_element());
+  BOOST_TEST(!tasks[1].started_seconds.has_value());
+  BOOST_TEST(to_json(job).dump() == answer.dump());
+}
+
+BOOST_AUTO_TEST_CASE(a_report_of_an_older_coordinator_reads_as_a_redistribution) {
+  // Before the collectives: no "kind" and no "model_seconds"; every other field as today.
+  Json older = running_job();
+  older.erase("kind");
+  older["report"].erase("kind");
+  older["report"].erase("model_seconds");
+  const auto job = parse_job_report(older);
+  BOOST_TEST(job.kind == "redistribution");
+  BOOST_TEST(job.report->kind == "redistribution");
+  BOOST_TEST(!job.report->model_seconds.has_value());
+  // Written out again, the older fields keep their values and order; kind comes after them.
+  Json again = to_json(job);
+  BOOST_TEST(again["kind"] == "redistribution");
+  again.erase("kind");
+  again["report"].erase("kind");
+  BOOST_TEST(again.dump() == older.dump());
+}
+
 BOOST_AUTO_TEST_CASE(a_job_not_yet_planned_has_no_report) {
   Json answer = running_job();
   answer.erase("report");
@@ -80,5 +133,8 @@ BOOST_AUTO_TEST_CASE(an_answer_that_is_not_a_job_is_refused_naming_the_field) {
   answer = running_job();
   answer["senders"][1] = 3;
   BOOST_TEST(refusal(answer) == "senders[1]: must be a string");
+  answer = reduce_job();
+  answer["report"]["steps"][0]["tasks"][1]["folds"] = "n2";
+  BOOST_TEST(refusal(answer) == "report.steps[0].tasks[1].folds: must be an array, not string");
   BOOST_TEST(refusal(Json::array()) == "job: must be an object");
 }
