@@ -17,9 +17,12 @@ void require_valid(const Verdict& verdict, std::string_view algorithm) {
 }  // namespace
 
 CheckedReduction checked_reduction(const Problem& problem, ReductionAlgorithm algorithm) {
-  Schedule schedule = plan_reduction(problem, algorithm);
+  return checked_reduction_schedule(problem, plan_reduction(problem, algorithm), name(algorithm));
+}
+
+CheckedReduction checked_reduction_schedule(const Problem& problem, Schedule schedule, std::string_view source) {
   const Verdict verdict = validate_reduction(problem, schedule);
-  require_valid(verdict, name(algorithm));
+  require_valid(verdict, source);
   return {std::move(schedule), verdict.makespan};
 }
 

@@ -6,6 +6,7 @@
 #include "coordinator/schedule/reduction/algorithms.h"
 
 #include <span>
+#include <string_view>
 
 namespace baton::schedule::reduction {
 
@@ -22,6 +23,9 @@ struct CheckedAllReduce {
 // Throws what plan_reduction / plan_allreduce throw for a bad problem (std::invalid_argument),
 // and std::logic_error naming the algorithm and the broken rule if the plan fails validation.
 CheckedReduction checked_reduction(const Problem& problem, ReductionAlgorithm algorithm);
+// The same checks of a schedule built elsewhere (the coordinator's flat baseline, `source`
+// names it).
+CheckedReduction checked_reduction_schedule(const Problem& problem, Schedule schedule, std::string_view source);
 CheckedAllReduce checked_allreduce(std::span<const double> times, AllReduceAlgorithm algorithm);
 
 }  // namespace baton::schedule::reduction
