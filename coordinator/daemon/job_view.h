@@ -17,6 +17,9 @@ namespace baton::coordinator {
 
 // The job with its report: per step, planned against measured, per node too.
 report::JobReport job_report(const TrackedJob& job, Clock::time_point now);
+// The job's bytes done now: its finished steps', and the share of the running step its
+// nodes reported moving so far (StepProgress).
+std::uint64_t bytes_done_now(const TrackedJob& job);
 // One line of the job list.
 nlohmann::ordered_json job_summary_json(const TrackedJob& job);
 // The agents, each with the job it is in (`current`, the job running, or none).

@@ -27,10 +27,19 @@ struct NodeTiming {
 };
 
 // A finished step as it really ran: its (last) release, seconds after the job started,
-// and the report of every node with a flow in it.
+// the report of every node with a flow in it, and for a dataflow step when each node ran
+// each of its tasks (seconds after it received the release).
 struct StepTiming {
   double started = 0;
   std::map<std::string, NodeTiming> nodes;
+  std::map<std::string, std::vector<protocol::TaskTiming>> tasks;
+};
+
+// What a node said of the running attempt so far (StepProgress): the bytes it moved and,
+// in a dataflow step, the tasks that have ended.
+struct NodeProgress {
+  std::uint64_t bytes = 0;
+  std::vector<protocol::TaskTiming> tasks;
 };
 
 struct TrackedJob {
@@ -58,8 +67,10 @@ struct TrackedJob {
   // Answers to the plan, by node.
   std::set<std::string> accepted;
   std::map<std::string, std::string> refused;
-  // Reports of the step running.
+  // Reports of the step running, its progress so far, and when its attempt was released.
   std::map<std::string, protocol::StepReport> reports;
+  std::map<std::string, NodeProgress> progress;
+  Clock::time_point released{};
   // The attempt at step `cancelled_step` ended early (StepCancel, with this reason): an
   // agent that comes back without having reported it is told again.
   std::optional<std::uint32_t> cancelled_step;
