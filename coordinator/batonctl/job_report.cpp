@@ -20,7 +20,10 @@ std::string cell(const Json* value) {
   if (value->is_number_float()) return report::fixed(value->get<double>(), 3);
   if (value->is_array()) {
     std::string out;
-    for (const Json& v : *value) out += (out.empty() ? "" : ",") + cell(&v);
+    for (const Json& v : *value) {  // appended: "," + cell(&v) warns -Wrestrict in GCC 12 at -O3 (bug 105329)
+      if (!out.empty()) out += ',';
+      out += cell(&v);
+    }
     return out.empty() ? "-" : out;
   }
   return value->dump();
@@ -32,8 +35,29 @@ const Json* member(const Json& object, const std::string& name) {
   return it == object.end() ? nullptr : &*it;
 }
 
+bool number(const Json* value, double* out) {
+  if (value == nullptr || !value->is_number()) return false;
+  *out = value->get<double>();
+  return true;
+}
+
 std::string bytes_cell(const Json* value) {
   return value != nullptr && value->is_number() ? report::bytes_text(value->get<double>()) : cell(value);
+}
+
+std::string seconds_cell(const Json* value) {
+  double s = 0;
+  return number(value, &s) ? format_seconds(s) : cell(value);
+}
+
+// What a job of the list has moved: "bytes_done" (its finished steps') plus
+// "step_bytes_done" (the running step's so far); false when it has neither.
+bool bytes_moved(const Json& job, double* out) {
+  double finished = 0, in_step = 0;
+  const bool have_finished = number(member(job, "bytes_done"), &finished);
+  const bool have_in_step = number(member(job, "step_bytes_done"), &in_step);
+  *out = finished + in_step;
+  return have_finished || have_in_step;
 }
 
 std::string bytes_text(std::uint64_t bytes) { return report::bytes_text(static_cast<double>(bytes)); }
@@ -54,7 +78,9 @@ std::vector<std::vector<std::string>> rows_of(const Json& answer, const std::str
     std::vector<std::string> row;
     for (const std::string& f : fields) {
       const Json* v = member(item, f);
-      row.push_back(f == "bytes" || f == "bytes_done" || f == "rate" ? bytes_cell(v) : cell(v));
+      double done = 0;
+      if (f == "bytes_done") row.push_back(bytes_moved(item, &done) ? report::bytes_text(done) : "-");
+      else row.push_back(f == "bytes" || f == "rate" ? bytes_cell(v) : cell(v));
     }
     rows.push_back(std::move(row));
   }
@@ -62,6 +88,23 @@ std::vector<std::vector<std::string>> rows_of(const Json& answer, const std::str
 }
 
 }  // namespace
+
+std::string report_notes(const report::PlanReport& report) {
+  std::string out;
+  if (report.algorithm == "all-at-once") {
+    out +=
+        "note: all-at-once is the unscheduled baseline and runs unpaced: its flows are not held to the\n"
+        "  declared rates, so its times are not comparable with a scheduled plan's (each flow paced at d),\n"
+        "  and the lower bound holds only for plans that keep k flows and one flow per node at a time.\n";
+  }
+  if (report.lower_bound_seconds && report.measured_seconds < *report.lower_bound_seconds) {
+    out +=
+        "note: measured is below the lower bound, which is the model's: every step costs its start-up\n"
+        "  beta (step_startup), which a fast or loopback network does not have, and each flow's pacer\n"
+        "  starts with a 10 ms burst at full speed.\n";
+  }
+  return out;
+}
 
 std::string format_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> width(header.size());
@@ -92,9 +135,21 @@ std::string jobs_table(const Json& answer) {
 }
 
 std::string agents_table(const Json& answer) {
-  return format_table(
+  std::string out = format_table(
       {"NODE", "ALIVE", "ADDRESSES", "TRANSPORTS", "RATE/S", "HEARTBEAT AGE", "JOB"},
       rows_of(answer, "agents", {"node", "alive", "addresses", "transports", "rate", "last_heartbeat_age", "job"}));
+  // Peers that tried to register and failed authentication: an agent with the wrong
+  // cluster secret retries forever, and this is where an operator sees it.
+  if (const Json* refused = member(answer, "refused"); refused != nullptr && refused->is_array()) {
+    for (const Json& peer : *refused) {
+      const std::string node = cell(member(peer, "node"));
+      out += "refused: " + cell(member(peer, "address")) +
+             (node.empty() || node == "-" ? std::string() : " claiming to be node " + node) + ": " +
+             cell(member(peer, "reason")) + " (attempts: " + cell(member(peer, "attempts")) + ", the last " +
+             seconds_cell(member(peer, "last_attempt_age")) + " s ago)\n";
+    }
+  }
+  return out;
 }
 
 std::string job_status_text(const report::JobReport& job) {
@@ -114,11 +169,12 @@ std::string progress_line(const report::JobReport& job, double bytes_per_second)
   std::ostringstream out;
   out << job.state;
   if (job.steps > 0) out << "  step " << std::min(job.step + 1, job.steps) << "/" << job.steps;
-  out << "  " << bytes_text(job.bytes_done) << " / " << bytes_text(job.bytes);
+  const std::uint64_t done = job.bytes_done + job.step_bytes_done;  // the running step's so far too
+  out << "  " << bytes_text(done) << " / " << bytes_text(job.bytes);
   if (bytes_per_second >= 0) {
     out << "  " << report::bytes_text(bytes_per_second) << "/s";
     if (bytes_per_second > 0) {
-      const double left = job.bytes > job.bytes_done ? static_cast<double>(job.bytes - job.bytes_done) : 0;
+      const double left = job.bytes > done ? static_cast<double>(job.bytes - done) : 0;
       out << "  ETA " << report::fixed(left / bytes_per_second, 0) << " s";
     }
   }
@@ -141,7 +197,7 @@ std::string report_text(const report::PlanReport& report) {
   if (!redistribution) out += "model " + or_dash(report.model_seconds, format_seconds) + " s, ";
   out += "lower bound " + or_dash(report.lower_bound_seconds, format_seconds) + " s, measured/predicted " +
          (predicted > 0 ? report::fixed(measured / predicted, 2) : "-") + '\n';
-  return out;
+  return out + report_notes(report);
 }
 
 std::string nodes_table(const report::PlanReport& report) {

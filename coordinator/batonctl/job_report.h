@@ -16,7 +16,10 @@ std::string format_table(const std::vector<std::string>& header, const std::vect
 
 std::string format_seconds(double seconds);  // "2.600"
 
-// `GET /v1/jobs` and `GET /v1/agents` answers as tables.
+// `GET /v1/jobs` and `GET /v1/agents` answers as tables; the jobs' DONE counts the running
+// step's bytes so far ("step_bytes_done"); the agents' table is followed by a line for each
+// peer refused at the handshake ("refused: ADDRESS claiming to be node N: wrong cluster
+// secret (attempts: A, the last S s ago)").
 std::string jobs_table(const json::Json& answer);
 std::string agents_table(const json::Json& answer);
 
@@ -24,12 +27,18 @@ std::string agents_table(const json::Json& answer);
 std::string job_status_text(const report::JobReport& job);
 
 // One progress line: state, step i/n, bytes done/total, rate, ETA. rate < 0 = unknown.
+// Bytes done: the finished steps' plus the running step's so far, as the agents report it.
 std::string progress_line(const report::JobReport& job, double bytes_per_second);
 
 // The report: a table per step (index, flows, bytes, predicted s, measured s, attempts) and
 // a totals line "total: measured X s, predicted Y s, lower bound Z s, measured/predicted R"
-// (a collective's also names its kind, and the paper model's time: "model M s").
+// (a collective's also names its kind, and the paper model's time: "model M s"), then
+// report_notes.
 std::string report_text(const report::PlanReport& report);
+
+// Lines "note: ..." explaining figures a reader would take for errors: all-at-once's
+// unpaced times, a measured time below the lower bound. Empty when there is none.
+std::string report_notes(const report::PlanReport& report);
 
 // The report's steps node by node: one row per node with a flow in a step (step, node,
 // planned start, planned s, planned bytes, started, measured s, bytes); "-" where the step

@@ -223,13 +223,21 @@ Json to_json(const JobReport& job) {
            {"elapsed_seconds", job.elapsed_seconds}};
   if (job.report) out["report"] = plan_json(*job.report);
   out["kind"] = job.kind;  // added with the collectives (issue 14)
+  out["step_bytes_done"] = job.step_bytes_done;
   return out;
 }
 
 Json summary_json(const JobReport& job) {
-  return Json{{"id", job.id},     {"state", job.state}, {"algorithm", job.algorithm},   {"steps", job.steps},
-              {"step", job.step}, {"bytes", job.bytes}, {"bytes_done", job.bytes_done}, {"submitted", job.submitted},
-              {"kind", job.kind}};
+  return Json{{"id", job.id},
+              {"state", job.state},
+              {"algorithm", job.algorithm},
+              {"steps", job.steps},
+              {"step", job.step},
+              {"bytes", job.bytes},
+              {"bytes_done", job.bytes_done},
+              {"submitted", job.submitted},
+              {"kind", job.kind},
+              {"step_bytes_done", job.step_bytes_done}};
 }
 
 JobReport parse_job_report(const Json& value) {
@@ -244,6 +252,7 @@ JobReport parse_job_report(const Json& value) {
                 .receivers = names(value, "", "receivers"),
                 .bytes = count(value, "", "bytes"),
                 .bytes_done = count(value, "", "bytes_done"),
+                .step_bytes_done = present(value, "step_bytes_done") ? count(value, "", "step_bytes_done") : 0,
                 .step = count(value, "", "step"),
                 .steps = count(value, "", "steps"),
                 .elapsed_seconds = number(value, "", "elapsed_seconds"),

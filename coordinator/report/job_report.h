@@ -84,9 +84,10 @@ struct JobReport {
   std::vector<std::string> senders;
   std::vector<std::string> receivers;
   std::uint64_t bytes = 0;
-  std::uint64_t bytes_done = 0;
-  std::uint64_t step = 0;   // the step running (or next), from 0
-  std::uint64_t steps = 0;  // how many the plan has; 0 before it is planned
+  std::uint64_t bytes_done = 0;       // of the steps that ended
+  std::uint64_t step_bytes_done = 0;  // of the step running, so far (the agents' StepProgress)
+  std::uint64_t step = 0;             // the step running (or next), from 0
+  std::uint64_t steps = 0;            // how many the plan has; 0 before it is planned
   double elapsed_seconds = 0;
   std::optional<PlanReport> report;  // once planned
 };

@@ -66,6 +66,10 @@ double number(const Json& object, const char* name) {
   return it != object.end() && it->is_number() ? it->get<double>() : 0;
 }
 
+// What a job has moved: its finished steps' bytes and the running step's so far (the
+// agents' progress reports), so a long step's progress moves while it runs.
+double bytes_moved(const Json& job) { return number(job, "bytes_done") + number(job, "step_bytes_done"); }
+
 bool has(const Json& object, const char* name) { return object.is_object() && object.contains(name); }
 
 const Json& list(const Json& answer, const char* name) {
@@ -136,7 +140,7 @@ std::string jobs_section(const Json& answer, const std::string& selected, std::s
   for (auto it = jobs.rbegin(); it != jobs.rend() && shown < max_jobs; ++it, ++shown) {  // newest first
     const Json& j = *it;
     const std::string id = text(j, "id");
-    const double bytes = number(j, "bytes"), done = number(j, "bytes_done");
+    const double bytes = number(j, "bytes"), done = bytes_moved(j);
     const double steps = number(j, "steps");
     const double step = std::min(number(j, "step") + 1, steps);
     const double percent = bytes > 0 ? 100 * done / bytes : 0;
@@ -173,7 +177,8 @@ std::string job_section(const JobReport& job) {
       {"senders", joined(job.senders)},
       {"receivers", joined(job.receivers)},
       {"submitted", job.submitted},
-      {"bytes", bytes_text(static_cast<double>(job.bytes_done)) + " of " + bytes_text(static_cast<double>(job.bytes))},
+      {"bytes", bytes_text(static_cast<double>(job.bytes_done + job.step_bytes_done)) + " of " +
+                    bytes_text(static_cast<double>(job.bytes))},
       {"elapsed", seconds(job.elapsed_seconds)}};
   if (job.report) {
     const double predicted = job.report->predicted_seconds, measured = job.report->measured_seconds;

@@ -374,20 +374,22 @@ BOOST_AUTO_TEST_CASE(a_reduce_job_goes_through_its_phases_to_done) {
   for (const auto& [node, envelope] : await(bp::Envelope::kStepRelease, nodes.size())) {
     BOOST_TEST(envelope.step_release().timeout_ms() == 30'000u);  // max(30 s, 4 × a fraction of a second)
   }
-  // While the step runs: a node's progress shows in bytes_done, never past the total.
+  // While the step runs: a node's progress shows in step_bytes_done, never past the total.
   bp::Envelope progress;
   progress.mutable_step_progress()->set_job(std::to_string(id));
   progress.mutable_step_progress()->set_bytes(1'000'000);
   deliver("n1", progress);
   const auto running = driver->job(id);
-  BOOST_TEST(running["bytes_done"].get<std::uint64_t>() > 0u);
-  BOOST_TEST(running["bytes_done"].get<std::uint64_t>() < running["bytes"].get<std::uint64_t>());
+  BOOST_TEST(running["bytes_done"] == 0u);
+  BOOST_TEST(running["step_bytes_done"].get<std::uint64_t>() > 0u);
+  BOOST_TEST(running["step_bytes_done"].get<std::uint64_t>() < running["bytes"].get<std::uint64_t>());
   clock.advance(std::chrono::milliseconds(static_cast<long>(predicted * 1000)));
   for (const std::string& node : nodes) deliver(node, report(node, 0));
   commit_all(nodes.size());
   run_until([&] { return state(id) == "done"; });
   const auto done = driver->job(id);
   BOOST_TEST(done["bytes_done"] == done["bytes"]);
+  BOOST_TEST(done["step_bytes_done"] == 0u);
   BOOST_TEST(done["bytes"].get<std::uint64_t>() == 4 * 1'000'000u);  // every node but the root sends 1 MB once
   const auto& step = done["report"]["steps"][0];
   const double started = step["started_seconds"].get<double>();

@@ -31,7 +31,8 @@ Json running_job() {
        "nodes": {"a1": {"planned_bytes": 1000, "planned_seconds": 1.01},
                  "b0": {"planned_bytes": 1000, "planned_seconds": 1.01}}}],
       "predicted_seconds": 2.02, "lower_bound_seconds": 2.0, "measured_steps_seconds": 1.2,
-      "measured_seconds": 1.25, "kind": "redistribution", "model_seconds": 2.02}, "kind": "redistribution"})");
+      "measured_seconds": 1.25, "kind": "redistribution", "model_seconds": 2.02}, "kind": "redistribution",
+    "step_bytes_done": 0})");
 }
 
 // A reduce (docs/collectives.md): one dataflow step with its tasks, the model's makespan,
@@ -50,7 +51,7 @@ Json reduce_job() {
                  {"node": "n2", "id": 2, "kind": "combine", "folds": ["n2", "n1"], "bytes": 4000,
                   "planned_start_seconds": 0.1, "planned_end_seconds": 0.11}]}],
       "predicted_seconds": 0.3, "measured_steps_seconds": 0.4, "measured_seconds": 0.5, "kind": "reduce",
-      "model_seconds": 0.25}, "kind": "reduce"})");
+      "model_seconds": 0.25}, "kind": "reduce", "step_bytes_done": 0})");
 }
 
 std::string refusal(const Json& answer) {
@@ -95,19 +96,24 @@ BOOST_AUTO_TEST_CASE(a_collectives_tasks_and_model_read_and_write_back) {
 }
 
 BOOST_AUTO_TEST_CASE(a_report_of_an_older_coordinator_reads_as_a_redistribution) {
-  // Before the collectives: no "kind" and no "model_seconds"; every other field as today.
+  // Before the collectives: no "kind", "model_seconds" nor "step_bytes_done"; every other
+  // field as today.
   Json older = running_job();
   older.erase("kind");
+  older.erase("step_bytes_done");
   older["report"].erase("kind");
   older["report"].erase("model_seconds");
   const auto job = parse_job_report(older);
   BOOST_TEST(job.kind == "redistribution");
   BOOST_TEST(job.report->kind == "redistribution");
   BOOST_TEST(!job.report->model_seconds.has_value());
-  // Written out again, the older fields keep their values and order; kind comes after them.
+  // Written out again, the older fields keep their values and order; the new ones come
+  // after them.
   Json again = to_json(job);
   BOOST_TEST(again["kind"] == "redistribution");
+  BOOST_TEST(again["step_bytes_done"] == 0);
   again.erase("kind");
+  again.erase("step_bytes_done");
   again["report"].erase("kind");
   BOOST_TEST(again.dump() == older.dump());
 }
