@@ -195,7 +195,7 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
         case protocol::Envelope::kStepReport:
         case protocol::Envelope::kJobStatus:
         case protocol::Envelope::kJobCommitted:
-        case protocol::Envelope::kStepProgress:
+        case protocol::Envelope::kStepProgress:  // protocol 3: the driver takes what it reads
         case protocol::Envelope::kObjectAnswer:
           if (handler_) handler_(node, message);
           break;
