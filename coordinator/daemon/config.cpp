@@ -12,8 +12,9 @@ namespace baton::coordinator {
 CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
   try {
     const toml::value file = baton::config::parse_file(path);
-    const std::set<std::string> known{"id",        "agent_address",     "api_address", "secret_file", "api_token_file",
-                                      "state_dir", "heartbeat_seconds", "log_level"};
+    const std::set<std::string> known{
+        "id",        "agent_address",     "api_address", "secret_file",       "api_token_file",
+        "state_dir", "heartbeat_seconds", "log_level",   "collective_startup"};
     for (const auto& [key, value] : file.as_table()) {
       if (!known.contains(key)) throw std::runtime_error("unknown key '" + key + "'");
     }
@@ -36,6 +37,10 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
     }
     if (config.state_dir.is_relative()) config.state_dir = base / config.state_dir;
     config.log_level = baton::config::log_level_field(file);
+    config.collective_startup = baton::config::field_or<double>(file, "collective_startup", config.collective_startup);
+    if (!(config.collective_startup >= 0 && config.collective_startup <= 60)) {
+      throw std::runtime_error("collective_startup must be within [0, 60] seconds");
+    }
     return config;
   } catch (const std::exception& e) {
     throw std::runtime_error("configuration " + path.string() + ": " + e.what());
