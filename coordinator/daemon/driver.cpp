@@ -110,7 +110,7 @@ void Driver::give_up_objects(std::uint64_t query) { objects_.give_up(query); }
 void Driver::check_collective_nodes(const JobSpec& spec) const {
   for (const std::string& problem :
        {collective_nodes_problem(spec.collective, agents_), shared_storage_conflict(spec.collective, agents_)}) {
-    if (!problem.empty()) throw RequestError(400, problem);
+    if (!problem.empty()) throw RequestError(RequestFailure::bad_request, problem);
   }
 }
 
@@ -122,11 +122,12 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
     for (const std::string& node : spec.nodes()) {
       if (!agents_.find(node)) unknown += (unknown.empty() ? "" : ", ") + node;
     }
-    if (!unknown.empty()) throw RequestError(400, "unknown nodes (no agent ever registered as): " + unknown);
+    if (!unknown.empty())
+      throw RequestError(RequestFailure::bad_request, "unknown nodes (no agent ever registered as): " + unknown);
     try {
       jobs::staged_destinations(spec.transfers, storages(spec.nodes()));  // an in-place job must be safe to stage
     } catch (const std::invalid_argument& e) {
-      throw RequestError(400, e.what());
+      throw RequestError(RequestFailure::bad_request, e.what());
     }
   }
   const std::uint64_t id = journal_.add_job(json);  // journaled before anything runs
@@ -143,10 +144,11 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
 
 Driver::Json Driver::cancel(std::uint64_t id) {
   const auto found = jobs_.find(id);
-  if (found == jobs_.end()) throw RequestError(404, "no job " + std::to_string(id));
+  if (found == jobs_.end()) throw RequestError(RequestFailure::not_found, "no job " + std::to_string(id));
   TrackedJob& job = *found->second;
   if (ended(job.state))
-    throw RequestError(409, "job " + std::to_string(id) + " already " + std::string(name(job.state)));
+    throw RequestError(RequestFailure::conflict,
+                       "job " + std::to_string(id) + " already " + std::string(name(job.state)));
   job.cancel_requested = true;
   if (job.state == JobState::queued) {
     std::erase(queue_, id);
@@ -158,7 +160,7 @@ Driver::Json Driver::cancel(std::uint64_t id) {
 
 report::JobReport Driver::job_report(std::uint64_t id) const {
   const auto found = jobs_.find(id);
-  if (found == jobs_.end()) throw RequestError(404, "no job " + std::to_string(id));
+  if (found == jobs_.end()) throw RequestError(RequestFailure::not_found, "no job " + std::to_string(id));
   return coordinator::job_report(*found->second, clock_.now());
 }
 
