@@ -30,7 +30,7 @@ double seconds_between(Clock::time_point from, Clock::time_point to) {
 }  // namespace
 
 Driver::Driver(asio::io_context& io, AgentDirectory& agents, journal::Journal& journal, Clock& clock,
-               DriverOptions options, Log log)
+               DriverOptions options, log::Sink log)
     : io_(io), agents_(agents), journal_(journal), clock_(clock), options_(options), log_(std::move(log)),
       events_(io.get_executor(), clock) {}
 
@@ -61,7 +61,7 @@ void Driver::start() {
       job->steps.push_back(s);
       job->resume_from = std::max(job->resume_from, s.step + 1);
     }
-    if (log_) log_("job " + std::to_string(id) + ": resuming at step " + std::to_string(job->resume_from));
+    if (log_) log_.info("job " + std::to_string(id) + ": resuming at step " + std::to_string(job->resume_from));
     queue_.push_back(id);
     jobs_[id] = std::move(job);
   }
@@ -79,8 +79,8 @@ void Driver::remember_ended(const journal::JobRecord& record, JobState state) {
       job->journaled_view = report::parse_job_report(json::parse_document(record.report));
     } catch (const json::InputError& e) {
       if (log_) {
-        log_("job " + std::to_string(record.id) + ": the journal's report does not parse (" + e.what() +
-             "); showing its record");
+        log_.info("job " + std::to_string(record.id) + ": the journal's report does not parse (" + e.what() +
+                  "); showing its record");
       }
     }
   }
@@ -137,7 +137,7 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
   job->spec = std::move(spec);
   jobs_[id] = std::move(job);
   queue_.push_back(id);
-  if (log_) log_("job " + std::to_string(id) + ": submitted");
+  if (log_) log_.info("job " + std::to_string(id) + ": submitted");
   events_.notify();
   return id;
 }
@@ -250,7 +250,7 @@ void Driver::on_message(const std::string& node, const protocol::Envelope& messa
 
 void Driver::on_job_status(const std::string& node, const protocol::JobStatus& status) {
   if (status.state() == protocol::JobStatus::STATE_UNSPECIFIED) {
-    if (log_) log_("job " + status.job() + ": agent " + node + " sent a status without a state; ignored");
+    if (log_) log_.info("job " + status.job() + ": agent " + node + " sent a status without a state; ignored");
     return;
   }
   if (current_ && std::to_string(current_->id) == status.job()) {
@@ -269,7 +269,7 @@ void Driver::on_job_status(const std::string& node, const protocol::JobStatus& s
   const std::string why = found == jobs_.end()
                               ? "this coordinator has no job " + status.job()
                               : "job " + status.job() + " already " + std::string(name(found->second->state));
-  if (log_) log_("job " + status.job() + ": agent " + node + " still holds it running; aborting it there: " + why);
+  if (log_) log_.info("job " + status.job() + ": agent " + node + " still holds it running; aborting it there: " + why);
   protocol::Envelope envelope;
   envelope.mutable_abort()->set_job(status.job());
   envelope.mutable_abort()->set_reason(why);
@@ -398,7 +398,8 @@ asio::awaitable<Driver::StepOutcome> Driver::run_step(TrackedJob& job, JobPlans&
     // and a new data address of one goes into every plan that names it.
     if (plans.follow(addresses(job))) {
       job.holding.clear();
-      if (log_) log_("job " + std::to_string(job.id) + ": an agent's data address changed; sending every plan again");
+      if (log_)
+        log_.info("job " + std::to_string(job.id) + ": an agent's data address changed; sending every plan again");
     }
     if (std::string lost = co_await give_plan_again(job, plans); !lost.empty()) {
       outcome.attempts = attempts;
@@ -410,8 +411,8 @@ asio::awaitable<Driver::StepOutcome> Driver::run_step(TrackedJob& job, JobPlans&
     if (!outcome.ok && !job.cancel_requested) {
       metrics_.attempt_failed();
       if (log_) {
-        log_("job " + std::to_string(job.id) + " step " + std::to_string(step) + ": attempt " +
-             std::to_string(attempts) + " failed: " + outcome.failure);
+        log_.info("job " + std::to_string(job.id) + " step " + std::to_string(step) + ": attempt " +
+                  std::to_string(attempts) + " failed: " + outcome.failure);
       }
     }
   }
@@ -508,9 +509,9 @@ void Driver::record_step(TrackedJob& job, std::uint32_t step, const StepOutcome&
   job.bytes_done += planned.bytes;
   metrics_.step_done(record);
   if (log_) {
-    log_("job " + std::to_string(job.id) + " step " + std::to_string(step) + "/" +
-         std::to_string(job.plan->steps.size()) + ": done, " + std::to_string(planned.bytes) + " bytes in " +
-         std::to_string(outcome.measured) + " s (model " + std::to_string(planned.predicted_seconds) + " s)");
+    log_.info("job " + std::to_string(job.id) + " step " + std::to_string(step) + "/" +
+              std::to_string(job.plan->steps.size()) + ": done, " + std::to_string(planned.bytes) + " bytes in " +
+              std::to_string(outcome.measured) + " s (model " + std::to_string(planned.predicted_seconds) + " s)");
   }
 }
 
@@ -523,7 +524,8 @@ asio::awaitable<std::string> Driver::give_plan_again(TrackedJob& job, const JobP
   job.accepted.clear();
   job.refused.clear();
   for (const std::string& node : missing) {
-    if (log_) log_("job " + std::to_string(job.id) + ": agent " + node + " registered anew; sending its plan again");
+    if (log_)
+      log_.info("job " + std::to_string(job.id) + ": agent " + node + " registered anew; sending its plan again");
     protocol::Envelope envelope;
     *envelope.mutable_plan() = plans.by_node().at(node);
     agents_.send(node, std::move(envelope));
@@ -601,7 +603,7 @@ void Driver::finish(TrackedJob& job, JobState state, const std::string& error) {
   journal_.set_report(job.id, report::to_json(coordinator::job_report(job, clock_.now())).dump());
   metrics_.job_finished(state);
   if (log_)
-    log_("job " + std::to_string(job.id) + ": " + std::string(name(state)) + (error.empty() ? "" : ": " + error));
+    log_.info("job " + std::to_string(job.id) + ": " + std::string(name(state)) + (error.empty() ? "" : ": " + error));
 }
 
 // ---- Helpers ----

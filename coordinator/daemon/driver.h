@@ -24,6 +24,7 @@
 #include "coordinator/daemon/tracked_job.h"
 #include "coordinator/journal/journal.h"
 #include "coordinator/report/job_report.h"
+#include "log/log.h"
 
 #include <asio/io_context.hpp>
 #include <asio/thread_pool.hpp>
@@ -66,10 +67,9 @@ struct DriverOptions {
 class Driver {
  public:
   using Json = nlohmann::ordered_json;
-  using Log = std::function<void(const std::string& line)>;
 
   Driver(asio::io_context& io, AgentDirectory& agents, journal::Journal& journal, Clock& clock, DriverOptions options,
-         Log log);
+         log::Sink log);
   ~Driver();
 
   // Learns every job of the journal: the ended ones with their final reports, and the
@@ -159,7 +159,7 @@ class Driver {
   journal::Journal& journal_;
   Clock& clock_;
   DriverOptions options_;
-  Log log_;
+  log::Logger log_;
   std::map<std::uint64_t, std::unique_ptr<TrackedJob>> jobs_;
   std::deque<std::uint64_t> queue_;
   TrackedJob* current_ = nullptr;
