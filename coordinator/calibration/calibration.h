@@ -1,0 +1,83 @@
+// What a calibration measured (docs/calibration.md): the KPBS paper's platform figures
+// taken from the network instead of declared — d (one flow's rate), D (the backbone: the
+// aggregate rate where adding a flow stops adding throughput), β (a step's fixed cost) and
+// k = ⌊D/d⌋ — with the points they came from, and the platform a job over some of the
+// calibrated nodes is planned with.
+#pragma once
+
+#include "coordinator/jobs/job.h"
+#include "coordinator/schedule/kpbs/platform.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace baton::calibration {
+
+// A ratio D/d this close below an integer counts as that integer: the measurement cannot
+// tell 2.98 from 3, and k flows over a backbone 3 % short of them run 3 % slow, while
+// k − 1 flows leave a whole flow's share idle (docs/calibration.md, "k").
+inline constexpr double kRatioTolerance = 0.03;
+// The smallest β a platform gets: the planners need β > 0 (GGP counts weights in start-ups).
+inline constexpr double kMinStepStartup = 1e-4;
+
+// k = ⌊D/d⌋, with kRatioTolerance; at least 1.
+int k_of(double backbone_rate, double flow_rate);
+
+// A platform from measured rates: D is raised to k·d when the ratio is within
+// kRatioTolerance below k, so that the planners' ⌊D/d⌋ finds the same k as k_of; β is at
+// least kMinStepStartup.
+schedule::kpbs::Platform measured_platform(double sender_rate, double receiver_rate, double backbone_rate,
+                                           double step_startup);
+
+struct NodeRate {
+  std::string node;
+  std::string role;  // "sender" or "receiver"
+  double rate = 0;   // bytes/s of its fastest probe flow, alone on the backbone
+};
+
+// One step of the curve: `flows` concurrent flows between the groups.
+struct CurvePoint {
+  int flows = 0;
+  std::uint64_t bytes = 0;  // all of them
+  double seconds = 0;       // the step, measured
+  double rate = 0;          // bytes / (seconds − β): their aggregate rate
+};
+
+// One step of the series β is fitted on: one flow of `bytes`.
+struct SizePoint {
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+};
+
+struct Calibration {
+  std::vector<std::string> senders, receivers;
+  double d = 0;     // bytes/s: the slowest node's flow, min over every node
+  double D = 0;     // bytes/s: the most the curve reached
+  double beta = 0;  // s: the intercept of the size series' fit
+  int k = 0;        // k_of(D, d)
+  // The curve bent (a flow added less than half its own rate): D is the backbone's. When
+  // false every flow the groups allow ran at full rate, and D is only a lower bound.
+  bool saturated = false;
+  std::vector<NodeRate> nodes;
+  std::vector<CurvePoint> curve;
+  std::vector<SizePoint> sizes;
+  double flow_seconds = 0;  // how long one probe flow was meant to last
+  int probe_steps = 0;
+  std::uint64_t probe_bytes = 0;
+};
+
+// The platform of a job whose senders and receivers are among the calibration's (the
+// caller checks): the slowest of its own nodes' rates, the calibration's D and β.
+schedule::kpbs::Platform platform_for(const Calibration& calibration, const jobs::Clusters& clusters);
+// Whether every sender and receiver of `clusters` was calibrated in that role.
+bool covers(const Calibration& calibration, const jobs::Clusters& clusters);
+
+// The calibration's JSON (docs/calibration.md; a contract: "d", "D", "beta", "k" at least)
+// and back. from_json throws std::invalid_argument naming a missing or mistyped field.
+nlohmann::ordered_json to_json(const Calibration& calibration);
+Calibration from_json(const nlohmann::ordered_json& json);
+
+}  // namespace baton::calibration
