@@ -1,5 +1,6 @@
 #include "coordinator/batonctl/job_report.h"
 
+#include "coordinator/batonctl/calibration_report.h"
 #include "coordinator/report/markup.h"
 
 #include <algorithm>
@@ -156,6 +157,7 @@ std::string report_text(const Json& report) {
     if (const Json* k = member(report, "k")) out += "  k: " + cell(k);
     out += '\n';
   }
+  out += platform_and_replans_text(report);
   out += format_table({"STEP", "FLOWS", "BYTES", "PREDICTED S", "MEASURED S", "ATTEMPTS"}, rows);
   double measured = 0, predicted = 0;
   const bool have_measured = number(member(report, "measured_seconds"), &measured);

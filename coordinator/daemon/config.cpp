@@ -12,8 +12,18 @@ namespace baton::coordinator {
 CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
   try {
     const toml::value file = baton::config::parse_file(path);
-    const std::set<std::string> known{"id",        "agent_address",     "api_address", "secret_file", "api_token_file",
-                                      "state_dir", "heartbeat_seconds", "log_level"};
+    const std::set<std::string> known{"id",
+                                      "agent_address",
+                                      "api_address",
+                                      "secret_file",
+                                      "api_token_file",
+                                      "state_dir",
+                                      "heartbeat_seconds",
+                                      "log_level",
+                                      "drift_threshold",
+                                      "drift_steps",
+                                      "drift_min_seconds",
+                                      "replan_on_drift"};
     for (const auto& [key, value] : file.as_table()) {
       if (!known.contains(key)) throw std::runtime_error("unknown key '" + key + "'");
     }
@@ -39,6 +49,16 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
     if (config.log_level != "info" && config.log_level != "debug") {
       throw std::runtime_error("log_level must be \"info\" or \"debug\", not \"" + config.log_level + "\"");
     }
+    config.drift.threshold = baton::config::field_or<double>(file, "drift_threshold", config.drift.threshold);
+    if (!(config.drift.threshold > 0 && config.drift.threshold < 10))
+      throw std::runtime_error("drift_threshold must be within (0, 10): a fraction of a step's predicted time");
+    const auto steps = baton::config::field_or<std::int64_t>(file, "drift_steps", config.drift.steps);
+    if (steps < 1 || steps > 1000) throw std::runtime_error("drift_steps must be within [1, 1000]");
+    config.drift.steps = static_cast<int>(steps);
+    config.drift.min_seconds = baton::config::field_or<double>(file, "drift_min_seconds", config.drift.min_seconds);
+    if (!(config.drift.min_seconds >= 0 && config.drift.min_seconds <= 3600))
+      throw std::runtime_error("drift_min_seconds must be within [0, 3600]");
+    config.replan_on_drift = baton::config::field_or<bool>(file, "replan_on_drift", config.replan_on_drift);
     return config;
   } catch (const std::exception& e) {
     throw std::runtime_error("configuration " + path.string() + ": " + e.what());

@@ -29,13 +29,14 @@ double seconds_between(Clock::time_point from, Clock::time_point to) {
 Driver::Driver(asio::io_context& io, AgentDirectory& agents, journal::Journal& journal, Clock& clock,
                DriverOptions options, Log log)
     : io_(io), agents_(agents), journal_(journal), clock_(clock), options_(options), log_(std::move(log)),
-      events_(io.get_executor(), clock) {}
+      events_(io.get_executor(), clock), calibrations_(journal) {}
 
 Driver::~Driver() = default;
 
 // ---- Requests (the API, on the io thread) ----
 
 void Driver::start() {
+  calibrations_.load();
   for (const journal::JobRecord& record : journal_.jobs()) {
     const std::optional<JobState> state = parse_job_state(record.state);
     if (state && ended(*state)) remember_ended(record, *state);
@@ -107,7 +108,8 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
   } catch (const std::invalid_argument& e) {
     throw RequestError(400, e.what());
   }
-  const std::uint64_t id = journal_.add_job(json);  // journaled before anything runs
+  const std::string journaled = resolve_platform(spec, json);
+  const std::uint64_t id = journal_.add_job(journaled);  // journaled before anything runs
   auto job = std::make_unique<TrackedJob>();
   job->id = id;
   job->submitted = journal_.job(id)->submitted;
@@ -151,6 +153,10 @@ Driver::Json Driver::agents() const {
 }
 
 std::string Driver::status() const {
+  if (calibrating_) {
+    return "calibration " + std::to_string(calibrating_->id) + ": " + calibrating_->phase + ", probe step " +
+           std::to_string(calibrating_->steps + 1);
+  }
   if (!current_) return "idle, " + std::to_string(queue_.size()) + " job(s) queued";
   const TrackedJob& job = *current_;
   if (job.state != JobState::running || !job.plan)
@@ -219,6 +225,7 @@ void Driver::on_job_status(const std::string& node, const protocol::JobStatus& s
     else job.holding.insert(node);
     if (job.cancelled_step && !job.reports.contains(node)) send_step_cancel(job, node);
     events_.notify();
+    return;  // running here (a probe job of a calibration is in no list)
   }
   if (status.state() != protocol::JobStatus::RUNNING) return;
   // An agent still holding a job this coordinator will not run (it ended while the agent
@@ -240,7 +247,12 @@ void Driver::on_job_status(const std::string& node, const protocol::JobStatus& s
 
 asio::awaitable<void> Driver::run_loop() {
   for (;;) {
-    co_await events_.until([this] { return !queue_.empty(); }, Clock::time_point::max());
+    co_await events_.until([this] { return !queue_.empty() || calibrations_.next_queued(); }, Clock::time_point::max());
+    // A calibration first: it takes seconds, and the jobs after it may be planned on it.
+    if (TrackedCalibration* calibration = calibrations_.next_queued()) {
+      co_await run_calibration(*calibration);
+      continue;
+    }
     TrackedJob& job = *jobs_.at(queue_.front());
     queue_.pop_front();
     current_ = &job;
@@ -272,6 +284,7 @@ asio::awaitable<void> Driver::run(TrackedJob& job) {
       co_return;
     }
     record_step(job, s, outcome);
+    co_await follow_drift(job, plans, s);
   }
   job.step = static_cast<std::uint32_t>(job.plan->steps.size());
   const std::string why = co_await end_on_agents(job, plans);
@@ -286,9 +299,13 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   co_await asio::post(asio::bind_executor(planner_.get_executor(), asio::use_awaitable));
   std::optional<jobs::CompiledPlan> compiled;  // job.plan is the io thread's: the API reads it
   std::string planning_error;
+  schedule::kpbs::Platform platform = job.spec->platform;
+  nlohmann::ordered_json replans;
   try {
-    compiled = jobs::compile_plan(job.spec->clusters, job.spec->transfers, job.spec->platform, job.spec->algorithm);
+    compiled = jobs::compile_plan(job.spec->clusters, job.spec->transfers, platform, job.spec->algorithm);
+    replans = replay_replans(job, *compiled, platform);
   } catch (const std::exception& e) {
+    compiled.reset();
     planning_error = e.what();
   }
   co_await asio::post(asio::bind_executor(io_.get_executor(), asio::use_awaitable));
@@ -296,6 +313,11 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
     finish(job, JobState::failed, "planning: " + planning_error);
     co_return false;
   }
+  job.drift.enabled =
+      !compiled->shared_links && options_.replan_on_drift && job.spec->replan.value_or(!job.spec->calibration.empty());
+  job.drift.platform = platform;
+  job.drift.detector = calibration::DriftDetector(options_.drift);
+  job.drift.replans = std::move(replans);
   job.plan = std::move(compiled);
   for (const jobs::TransferSpec& t : job.spec->transfers) job.bytes_total += t.length;
   for (const journal::StepRecord& s : job.steps) job.bytes_done += s.bytes;
@@ -531,13 +553,17 @@ asio::awaitable<std::string> Driver::end_on_agents(TrackedJob& job, const JobPla
 
 void Driver::abort(TrackedJob& job, const JobPlans& plans, JobState state, const std::string& error,
                    const std::string& reason) {
+  tell_abort(job, plans, reason);
+  finish(job, state, error);
+}
+
+void Driver::tell_abort(const TrackedJob& job, const JobPlans& plans, const std::string& reason) {
   for (const auto& [node, plan] : plans.by_node()) {
     protocol::Envelope envelope;
     envelope.mutable_abort()->set_job(std::to_string(job.id));
     envelope.mutable_abort()->set_reason(reason);
     agents_.send(node, std::move(envelope));
   }
-  finish(job, state, error);
 }
 
 void Driver::finish(TrackedJob& job, JobState state, const std::string& error) {

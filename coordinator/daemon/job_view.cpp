@@ -11,6 +11,20 @@ std::string algorithm_of(const TrackedJob& job) {
   return job.spec ? std::string(schedule::kpbs::name(job.spec->algorithm)) : "";
 }
 
+// The platform the job was first planned on, and where it came from: the job's request
+// ("declared") or a calibration of its nodes (docs/calibration.md).
+Json platform_json(const TrackedJob& job) {
+  const schedule::kpbs::Platform& p = job.spec->platform;
+  Json out{{"source", job.spec->calibration.empty() ? "declared" : "calibration"}};
+  if (!job.spec->calibration.empty()) out["calibration"] = job.spec->calibration;
+  out["sender_rate"] = p.sender_rate;
+  out["receiver_rate"] = p.receiver_rate;
+  out["backbone_rate"] = p.backbone_rate;
+  out["step_startup"] = p.step_startup;
+  out["replan_on_drift"] = job.drift.enabled;
+  return out;
+}
+
 Json step_json(const TrackedJob& job, std::size_t index, double planned_start) {
   const jobs::StepPlan& planned = job.plan->steps[index];
   Json step{{"index", index},
@@ -74,7 +88,9 @@ Json job_json(const TrackedJob& job, Clock::time_point now) {
                        {"predicted_seconds", job.plan->predicted_seconds},
                        {"lower_bound_seconds", job.plan->lower_bound_seconds},
                        {"measured_steps_seconds", measured},
-                       {"measured_seconds", elapsed}};
+                       {"measured_seconds", elapsed},
+                       {"platform", platform_json(job)},
+                       {"replans", job.drift.replans}};
   return out;
 }
 
