@@ -96,11 +96,14 @@ Json to_json(const Calibration& c) {
   for (const CurvePoint& p : c.curve) {
     curve.push_back(Json{{"flows", p.flows}, {"bytes", p.bytes}, {"seconds", p.seconds}, {"rate", p.rate}});
   }
-  for (const SizePoint& p : c.sizes) sizes.push_back(Json{{"bytes", p.bytes}, {"seconds", p.seconds}});
+  for (const SizePoint& p : c.sizes) {
+    sizes.push_back(Json{{"flows", p.flows}, {"bytes", p.bytes}, {"seconds", p.seconds}});
+  }
   return Json{{"d", c.d},
               {"D", c.D},
               {"beta", c.beta},
               {"k", c.k},
+              {"beta_one_flow", c.beta_one_flow},
               {"saturated", c.saturated},
               {"senders", c.senders},
               {"receivers", c.receivers},
@@ -117,6 +120,7 @@ Calibration from_json(const Json& json) {
   c.d = number(json, "d");
   c.D = number(json, "D");
   c.beta = number(json, "beta");
+  c.beta_one_flow = number(json, "beta_one_flow");
   c.k = static_cast<int>(whole(json, "k"));
   if (!member(json, "saturated").is_boolean()) throw std::invalid_argument("\"saturated\" is not true or false");
   c.saturated = member(json, "saturated").get<bool>();
@@ -130,7 +134,7 @@ Calibration from_json(const Json& json) {
         CurvePoint{static_cast<int>(whole(p, "flows")), whole(p, "bytes"), number(p, "seconds"), number(p, "rate")});
   }
   for (const Json& p : member(json, "sizes")) {
-    c.sizes.push_back(SizePoint{whole(p, "bytes"), number(p, "seconds")});
+    c.sizes.push_back(SizePoint{static_cast<int>(whole(p, "flows")), whole(p, "bytes"), number(p, "seconds")});
   }
   c.flow_seconds = number(json, "flow_seconds");
   c.probe_steps = static_cast<int>(whole(json, "probe_steps"));

@@ -46,18 +46,21 @@ struct CurvePoint {
   double rate = 0;          // bytes / (seconds − β): their aggregate rate
 };
 
-// One step of the series β is fitted on: one flow of `bytes`.
+// One step of a series of growing size: `flows` concurrent flows, the first of them (s1 →
+// r1) of `bytes`, the others as long at their own pair's rate.
 struct SizePoint {
+  int flows = 1;
   std::uint64_t bytes = 0;
   double seconds = 0;
 };
 
 struct Calibration {
   std::vector<std::string> senders, receivers;
-  double d = 0;     // bytes/s: the slowest node's flow, min over every node
-  double D = 0;     // bytes/s: the most the curve reached
-  double beta = 0;  // s: the intercept of the size series' fit
-  int k = 0;        // k_of(D, d)
+  double d = 0;              // bytes/s: the slowest node's flow, min over every node
+  double D = 0;              // bytes/s: the most the curve reached
+  double beta = 0;           // s: a step's start-up, the intercept of the k-flow size series' fit
+  double beta_one_flow = 0;  // s: the same of the one-flow series (what the rates are net of)
+  int k = 0;                 // k_of(D, d)
   // The curve bent (a flow added less than half its own rate): D is the backbone's. When
   // false every flow the groups allow ran at full rate, and D is only a lower bound.
   bool saturated = false;

@@ -43,6 +43,8 @@ std::optional<Drift> DriftDetector::observe(const StepSample& step) {
   const bool drifting = std::abs(off) > options_.threshold * step.predicted && std::abs(off) > options_.min_seconds;
   if (!drifting) {
     run_.clear();
+    before_.push_back(step);
+    if (static_cast<int>(before_.size()) > options_.steps) before_.erase(before_.begin());
     return std::nullopt;
   }
   const Direction direction = off > 0 ? Direction::slower : Direction::faster;
@@ -52,36 +54,50 @@ std::optional<Drift> DriftDetector::observe(const StepSample& step) {
   if (static_cast<int>(run_.size()) < options_.steps) return std::nullopt;
   std::vector<double> ratios;
   for (const StepSample& s : run_) ratios.push_back(s.measured / s.predicted);
-  Drift drift{direction_, std::move(run_), median(std::move(ratios))};
+  Drift drift{direction_, std::move(run_), median(std::move(ratios)), std::move(before_)};
   run_.clear();
+  before_.clear();
   return drift;
 }
 
 Estimate estimate(const Model& model, const Drift& drift, const DriftOptions& options, const Estimate* previous) {
   Estimate out{.model = model, .cause = Cause::startup, .before = model};
+  const auto excess = [](const std::vector<StepSample>& steps) {
+    std::vector<double> late_by;
+    for (const StepSample& s : steps) late_by.push_back(s.measured - s.predicted);
+    return median(std::move(late_by));
+  };
+  const double late = excess(drift.steps);
+  const double late_before = drift.before.empty() ? 0 : excess(drift.before);
+  if (drift.direction == Direction::faster) {
+    // Flows paced at d cannot beat it: the model overstated what every step costs.
+    out.model.beta = std::max(kMinStepStartup, model.beta + late);
+    return out;
+  }
+  if (late_before > 0 && late_before >= late / 2) {  // the same seconds late, whatever the step's size
+    out.model.beta = model.beta + late;
+    return out;
+  }
+  // What the steps before were late by is a cost of every step, not of the bytes.
+  const double beta = model.beta + std::max(0.0, late_before);
+  out.model.beta = beta;
   std::vector<double> flows, flow_medians;
   for (const StepSample& s : drift.steps) {
     flows.push_back(static_cast<double>(std::max<std::size_t>(s.flows.size(), 1)));
-    flow_medians.push_back(median(flow_rates(s, model.beta)));
+    flow_medians.push_back(median(flow_rates(s, beta)));
   }
   out.flows = median(flows);
   out.flow_rate = median(flow_medians);
-  if (drift.direction == Direction::faster) {
-    std::vector<double> saved;
-    for (const StepSample& s : drift.steps) saved.push_back(s.predicted - s.measured);
-    out.model.beta = std::max(kMinStepStartup, model.beta - median(std::move(saved)));
-    return out;
-  }
-  // Slower: were (nearly) all flows of wide steps slowed alike?
+  // Were (nearly) all flows of wide steps slowed alike?
   std::size_t slow = 0, total = 0;
   bool wide = true;
   std::vector<double> aggregates, slowest;
   for (const StepSample& s : drift.steps) {
-    const std::vector<double> rates = flow_rates(s, model.beta);
+    const std::vector<double> rates = flow_rates(s, beta);
     for (const double r : rates) slow += r < model.d * (1 - options.threshold) ? 1 : 0;
     total += rates.size();
     wide = wide && rates.size() >= 2;
-    aggregates.push_back(rate(s.bytes, s.measured - model.beta));
+    aggregates.push_back(rate(s.bytes, s.measured - beta));
     slowest.push_back(*std::ranges::min_element(rates));
   }
   const bool alike = wide && 4 * slow >= 3 * total;

@@ -38,8 +38,9 @@ enum class Direction { slower, faster };
 
 struct Drift {
   Direction direction = Direction::slower;
-  std::vector<StepSample> steps;  // the run that made it drift
-  double ratio = 0;               // their median measured / predicted
+  std::vector<StepSample> steps;   // the run that made it drift
+  double ratio = 0;                // their median measured / predicted
+  std::vector<StepSample> before;  // up to as many steps right before the run, on the model
 };
 
 class DriftDetector {
@@ -48,12 +49,16 @@ class DriftDetector {
   // Takes the next finished step; returns the drift when it completes a run of
   // options.steps steps off the model in one direction, and starts counting afresh.
   std::optional<Drift> observe(const StepSample& step);
-  // Forgets the run so far (the plan changed under it).
-  void reset() { run_.clear(); }
+  // Forgets the steps so far (the plan changed under them).
+  void reset() {
+    run_.clear();
+    before_.clear();
+  }
 
  private:
   DriftOptions options_;
   std::vector<StepSample> run_;
+  std::vector<StepSample> before_;  // the latest steps on the model (at most options.steps)
   Direction direction_ = Direction::slower;
 };
 
@@ -77,8 +82,11 @@ struct Estimate {
 };
 
 // New figures from the drifted steps:
-// - slower, and (nearly) every flow of steps of two or more flows slowed alike: the
-//   backbone they share; D = the median of the steps' aggregate rate, bytes / (time − β);
+// - slower by about as many seconds as the steps before the run, which were bigger and so
+//   within the threshold: a cost every step pays that the model left out (on a calibrated
+//   platform, the receivers' disk syncs: the probes write no file); β plus that time;
+// - slower otherwise, and (nearly) every flow of steps of two or more flows slowed alike:
+//   the backbone they share; D = the median of the steps' aggregate rate, bytes / (time − β);
 // - slower otherwise: the nodes of the slow flows; d = the median over the steps of
 //   their slowest flow's rate;
 // - faster: flows paced at d cannot beat it, so the model overstated β; β less the median

@@ -1,5 +1,7 @@
 #include "coordinator/calibration/fit.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace baton::calibration {
@@ -22,6 +24,21 @@ Line least_squares(const std::vector<Point>& points) {
   if (!(sxx > 0)) throw std::invalid_argument("every point has the same x: no slope to fit");
   const double slope = sxy / sxx;
   return Line{mean_y - slope * mean_x, slope};
+}
+
+Line least_squares_but_one(const std::vector<Point>& points, double floor) {
+  const Line all = least_squares(points);
+  if (points.size() < 3) return all;
+  std::vector<double> residuals;
+  for (const Point& p : points) residuals.push_back(std::abs(p.y - all.intercept - all.slope * p.x));
+  std::vector<double> sorted = residuals;
+  std::ranges::sort(sorted);
+  const double median = sorted[sorted.size() / 2];
+  const auto worst = std::ranges::max_element(residuals);
+  if (*worst <= std::max(3 * median, floor)) return all;
+  std::vector<Point> rest = points;
+  rest.erase(rest.begin() + (worst - residuals.begin()));
+  return least_squares(rest);
 }
 
 }  // namespace baton::calibration

@@ -122,22 +122,33 @@ std::string calibration_svg(const Json& c) {
   }
   out += "<path d=\"" + path + "\" fill=\"none\" stroke=\"#4e79a7\" stroke-width=\"1.5\"/>\n";
 
-  // Right: one flow's step time against its bytes, and the line of slope 1/d through β.
+  // Right: step time against the first flow's bytes, for one flow and for k at once, and
+  // the lines of slope 1/d through their start-ups.
   double max_bytes = 0, max_seconds = 0;
   for (const Json& p : list(c, "sizes")) {
     max_bytes = std::max(max_bytes, number(p, "bytes") / mb);
     max_seconds = std::max(max_seconds, number(p, "seconds"));
   }
   const Plot sizes{kLeft[1], axis_end(max_bytes), axis_end(max_seconds * 1.1)};
-  out += axes(sizes, "bytes of one flow (MB)", "step time (s)", 2, 2);
+  out += axes(sizes, "bytes of the first flow (MB)", "step time (s)", 2, 2);
   const double first_rate = number(list(c, "curve")[0], "rate") / mb;
+  const double beta_one = c.contains("beta_one_flow") ? number(c, "beta_one_flow") : beta;
+  const char* const one_color = "#e15759";
+  const char* const k_color = "#59a14f";
   if (first_rate > 0) {
+    out += line(sizes.x(0), sizes.y(beta_one), sizes.x(sizes.x_max), sizes.y(beta_one + sizes.x_max / first_rate),
+                std::string("stroke=\"") + one_color + "\" stroke-width=\"1.2\"");
     out += line(sizes.x(0), sizes.y(beta), sizes.x(sizes.x_max), sizes.y(beta + sizes.x_max / first_rate),
-                "stroke=\"#e15759\" stroke-width=\"1.2\"");
+                std::string("stroke=\"") + k_color + "\" stroke-width=\"1.2\"");
   }
-  out += label(sizes.x(0) + 6, sizes.y(beta) - 6, "\u03b2 = " + fixed(beta * 1000, 1) + " ms", "start");
-  for (const Json& p : list(c, "sizes"))
-    out += dot(sizes.x(number(p, "bytes") / mb), sizes.y(number(p, "seconds")), "#e15759");
+  out += "<text x=\"" + fixed(sizes.x(0) + 6, 1) + "\" y=\"" + fixed(kTop + 12, 1) + "\" fill=\"" + one_color +
+         "\">one flow: \u03b2 = " + fixed(beta_one * 1000, 1) + " ms</text>\n";
+  out += "<text x=\"" + fixed(sizes.x(0) + 6, 1) + "\" y=\"" + fixed(kTop + 28, 1) + "\" fill=\"" + k_color + "\">" +
+         std::to_string(k) + " flows: \u03b2 = " + fixed(beta * 1000, 1) + " ms</text>\n";
+  for (const Json& p : list(c, "sizes")) {
+    out += dot(sizes.x(number(p, "bytes") / mb), sizes.y(number(p, "seconds")),
+               number(p, "flows") > 1 ? k_color : one_color);
+  }
   return out + "</svg>\n";
 }
 

@@ -63,6 +63,15 @@ BOOST_AUTO_TEST_CASE(least_squares_finds_the_line_through_exact_points_and_the_t
   const cal::Line fit = cal::least_squares({{0, 1}, {1, 2}, {2, 2}, {3, 4}});
   BOOST_TEST(fit.slope == 0.9, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(fit.intercept == 0.9, boost::test_tools::tolerance(1e-12));
+  // One point 30 ms late among ms-level noise is left out; without it the line is exact.
+  const cal::Line robust = cal::least_squares_but_one({{1, 3}, {2, 5}, {3, 7}, {4, 9.03}, {5, 11}}, 0.002);
+  BOOST_TEST(robust.intercept == 1.0, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(robust.slope == 2.0, boost::test_tools::tolerance(1e-12));
+  const cal::Line plain = cal::least_squares({{1, 3}, {2, 5}, {3, 7}, {4, 9.03}, {5, 11}});
+  BOOST_TEST(plain.intercept != 1.0);
+  // Within the floor, every point counts.
+  BOOST_TEST(cal::least_squares_but_one({{0, 1}, {1, 2}, {2, 2}, {3, 4}}, 5).slope == 0.9,
+             boost::test_tools::tolerance(1e-12));
   BOOST_CHECK_THROW(cal::least_squares({{1, 1}}), std::invalid_argument);
   BOOST_CHECK_THROW(cal::least_squares({{1, 1}, {1, 2}}), std::invalid_argument);
 }

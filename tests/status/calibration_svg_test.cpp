@@ -36,7 +36,7 @@ BOOST_AUTO_TEST_CASE(the_chart_is_well_formed_and_shows_the_figures_and_points) 
   const std::string texts = (*probe)["texts"].dump();
   BOOST_TEST(texts.find("Calibration 3: d 1.70 MB/s, D 11.90 MB/s, k 7") != std::string::npos, texts);
   BOOST_TEST(texts.find("k = 7") != std::string::npos);
-  BOOST_TEST(svg.find("\u03b2 = 6.2 ms") != std::string::npos);
+  BOOST_TEST(svg.find("7 flows: \u03b2 = 6.2 ms") != std::string::npos);
   // One dot per curve point and per size step.
   std::size_t dots = 0;
   for (std::size_t at = svg.find("<circle"); at != std::string::npos; at = svg.find("<circle", at + 1)) ++dots;
