@@ -1,5 +1,7 @@
 #include "coordinator/calibration/calibration.h"
 
+#include "coordinator/schedule/kpbs/lower_bound.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -76,6 +78,33 @@ schedule::kpbs::Platform measured_platform(double sender_rate, double receiver_r
           .receiver_rate = receiver_rate,
           .backbone_rate = backbone,
           .step_startup = std::max(step_startup, kMinStepStartup)};
+}
+
+schedule::kpbs::Platform fullest_platform(const schedule::kpbs::Platform& measured, const jobs::Clusters& clusters,
+                                          const std::vector<jobs::TransferSpec>& transfers) {
+  namespace kpbs = schedule::kpbs;
+  const std::size_t senders = clusters.senders.size();
+  const std::size_t receivers = clusters.receivers.size();
+  const int k = kpbs::derive_k(measured, senders, receivers);
+  if (k >= static_cast<int>(std::min(senders, receivers))) return measured;  // no wider step exists
+  // k + 1 flows at a hair under D/(k + 1), so that ⌊D/d⌋ is k + 1 however the division rounds.
+  const double paced = measured.backbone_rate / (k + 1) * (1 - 1e-9);
+  if (!(paced < kpbs::flow_rate(measured))) return measured;
+
+  kpbs::PlatformProblem problem{.platform = measured, .bytes = kpbs::Matrix(senders, receivers)};
+  for (const jobs::TransferSpec& t : transfers) {
+    const auto s = std::ranges::find(clusters.senders, t.src_node);
+    const auto r = std::ranges::find(clusters.receivers, t.dst_node);
+    if (s == clusters.senders.end() || r == clusters.receivers.end()) return measured;  // the planner says why
+    problem.bytes.at(static_cast<std::size_t>(s - clusters.senders.begin()),
+                     static_cast<std::size_t>(r - clusters.receivers.begin())) += static_cast<double>(t.length);
+  }
+  kpbs::PlatformProblem wider = problem;
+  wider.platform.sender_rate = std::min(measured.sender_rate, paced);
+  wider.platform.receiver_rate = std::min(measured.receiver_rate, paced);
+  const double as_measured = kpbs::lower_bound(kpbs::normalize(problem)).eta;
+  const double filled = kpbs::lower_bound(kpbs::normalize(wider)).eta;
+  return filled < as_measured * (1 - kFillGain) ? wider.platform : measured;
 }
 
 bool covers(const Calibration& calibration, const jobs::Clusters& clusters) {

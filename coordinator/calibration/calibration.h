@@ -72,6 +72,17 @@ struct Calibration {
   std::uint64_t probe_bytes = 0;
 };
 
+// Of two ways to use a measured backbone, the one whose lower bound η (Proposition 1 of
+// the KPBS paper) is lower for this traffic: k = ⌊D/d⌋ flows at d, which leaves D − k·d
+// of the backbone idle, or k + 1 flows paced at D/(k + 1), which fills it but slows each
+// flow (a loss when one node's own bytes bound the job, W/d in η). With D = 2.5 d and
+// even traffic, three flows at D/3 move 25 % more per second than two at d. The wider
+// platform must lower η by more than kFillGain: measured D and d carry a few per cent of
+// noise, and Fig. 16's D = k·d must keep its k.
+inline constexpr double kFillGain = 0.05;
+schedule::kpbs::Platform fullest_platform(const schedule::kpbs::Platform& measured, const jobs::Clusters& clusters,
+                                          const std::vector<jobs::TransferSpec>& transfers);
+
 // The platform of a job whose senders and receivers are among the calibration's (the
 // caller checks): the slowest of its own nodes' rates, the calibration's D and β.
 schedule::kpbs::Platform platform_for(const Calibration& calibration, const jobs::Clusters& clusters);

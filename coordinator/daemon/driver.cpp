@@ -302,6 +302,9 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   schedule::kpbs::Platform platform = job.spec->platform;
   nlohmann::ordered_json replans;
   try {
+    // A measured backbone is used in full where that lowers the bound (docs/calibration.md).
+    if (!job.spec->calibration.empty())
+      platform = calibration::fullest_platform(platform, job.spec->clusters, job.spec->transfers);
     compiled = jobs::compile_plan(job.spec->clusters, job.spec->transfers, platform, job.spec->algorithm);
     replans = replay_replans(job, *compiled, platform);
   } catch (const std::exception& e) {

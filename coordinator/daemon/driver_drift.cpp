@@ -70,9 +70,12 @@ asio::awaitable<void> Driver::follow_drift(TrackedJob& job, JobPlans& plans, std
   const calibration::Estimate estimate =
       calibration::estimate(before, *drift, options_.drift, job.drift.last ? &*job.drift.last : nullptr);
   const kpbs::Platform& old = job.drift.platform;
-  const kpbs::Platform platform = calibration::measured_platform(std::min(old.sender_rate, estimate.model.d),
-                                                                 std::min(old.receiver_rate, estimate.model.d),
-                                                                 estimate.model.D, estimate.model.beta);
+  // The backbone used in full where that lowers the bound, as for the first plan.
+  const kpbs::Platform platform =
+      calibration::fullest_platform(calibration::measured_platform(std::min(old.sender_rate, estimate.model.d),
+                                                                   std::min(old.receiver_rate, estimate.model.d),
+                                                                   estimate.model.D, estimate.model.beta),
+                                    job.spec->clusters, job.spec->transfers);
   const std::string why = calibration::describe(*drift, options_.drift);
   if (log_) log_("job " + std::to_string(job.id) + ": " + why + "; re-planning from step " + std::to_string(next));
 

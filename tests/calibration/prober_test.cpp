@@ -91,6 +91,32 @@ BOOST_AUTO_TEST_CASE(k_is_the_floor_of_D_over_d_unless_within_three_percent_belo
   BOOST_TEST(cal::measured_platform(1e6, 1e6, 3e6, 0).step_startup == cal::kMinStepStartup);
 }
 
+BOOST_AUTO_TEST_CASE(a_backbone_between_two_widths_is_filled_when_the_bound_says_so) {
+  namespace bj = baton::jobs;
+  const bj::Clusters clusters{{"s0", "s1", "s2", "s3"}, {"r0", "r1", "r2", "r3"}};
+  const auto platform = cal::measured_platform(1e6, 1e6, 2.5e6, 0.01);  // D = 2.5 d: k = 2
+  // Every pair 1 MB: the backbone bounds the job (P/k); three flows at D/3 beat two at d.
+  std::vector<bj::TransferSpec> even;
+  for (const auto& s : clusters.senders) {
+    for (const auto& r : clusters.receivers) even.push_back({s, "a", 0, 1'000'000, r, "b-" + s, 0});
+  }
+  const auto filled = cal::fullest_platform(platform, clusters, even);
+  BOOST_TEST(baton::schedule::kpbs::derive_k(filled, 4, 4) == 3);
+  BOOST_TEST(baton::schedule::kpbs::flow_rate(filled) == 2.5e6 / 3, boost::test_tools::tolerance(1e-6));
+  // One pair owes 8 MB, the others little: its own flow bounds the job (W/d), so keep d.
+  std::vector<bj::TransferSpec> one_heavy{{"s0", "a", 0, 8'000'000, "r0", "b", 0},
+                                          {"s1", "a", 0, 100'000, "r1", "b", 0}};
+  const auto kept = cal::fullest_platform(platform, clusters, one_heavy);
+  BOOST_TEST(baton::schedule::kpbs::flow_rate(kept) == 1e6);
+  BOOST_TEST(baton::schedule::kpbs::derive_k(kept, 4, 4) == 2);
+  // Fig. 16's D = k·d measured 2 % high: the wider step would gain 2 %, noise, so k stays.
+  const auto noisy = cal::measured_platform(1e6, 1e6, 3.06e6, 0.01);
+  BOOST_TEST(baton::schedule::kpbs::derive_k(cal::fullest_platform(noisy, clusters, even), 4, 4) == 3);
+  // A transfer naming a node outside the clusters: left to the planner, which says which.
+  const std::vector<bj::TransferSpec> stray{{"s9", "a", 0, 1'000, "r0", "b", 0}};
+  BOOST_TEST(baton::schedule::kpbs::flow_rate(cal::fullest_platform(platform, clusters, stray)) == 1e6);
+}
+
 BOOST_AUTO_TEST_CASE(on_the_fig16_platforms_it_finds_d_D_beta_and_k_exactly) {
   for (const int k : {3, 5, 7}) {
     const FluidNetwork net = fig16(k);
