@@ -6,11 +6,12 @@
       WORK/traffic.json and, on sender si, one source file to-rj.bin of random bytes per
       receiver rj.
   netns_traffic.py job WORK --algo NAME --node-rate BYTES --backbone-rate BYTES --beta S
-                                 [--measured] [--replan yes|no] [--half first|second]
+                                 [--measured [--calibration ID]] [--replan yes|no] [--half first|second]
       Prints the job (docs/runtime.md): every pair's whole file to from-si.bin on rj, and
       the platform of links shaped to those rates (below). --measured: no platform, the
-      coordinator plans on its calibration of the nodes (docs/calibration.md); --replan:
-      the job's "replan"; --half: only the first or the second half of each pair's bytes.
+      coordinator plans on its newest calibration of the nodes, or on calibration ID
+      (docs/calibration.md); --replan: the job's "replan"; --half: only the first or the
+      second half of each pair's bytes.
   netns_traffic.py clear WORK     removes every destination file
   netns_traffic.py verify WORK    compares every destination file with its source, byte
                                   for byte; exit 1 naming the first difference
@@ -83,6 +84,10 @@ def job(args):
             sys.exit("netns_traffic.py: job: give --node-rate and --backbone-rate, or --measured")
         out["platform"] = {"sender_rate": args.node_rate * PAYLOAD // FRAME, "receiver_rate": args.node_rate * PAYLOAD // FRAME,
                            "backbone_rate": args.backbone_rate * PAYLOAD // FRAME, "step_startup": args.beta}
+    if args.calibration is not None:
+        if not args.measured:
+            sys.exit("netns_traffic.py: job: --calibration goes with --measured")
+        out["calibration"] = args.calibration
     if args.replan is not None:
         out["replan"] = args.replan == "yes"
     out["transfers"] = transfers
@@ -132,6 +137,7 @@ def main():
     p.add_argument("--backbone-rate", type=int, help="bytes/s of frames on the backbone")
     p.add_argument("--beta", type=float, default=0.01, help="the model's step start-up, seconds")
     p.add_argument("--measured", action="store_true", help="no platform: the coordinator's calibration")
+    p.add_argument("--calibration", help="with --measured: plan on this calibration's id, not the newest")
     p.add_argument("--replan", choices=("yes", "no"), help="re-plan when the network drifts")
     p.add_argument("--half", choices=("all", "first", "second"), default="all", help="which bytes of each pair")
     p.set_defaults(run=job)
