@@ -104,6 +104,10 @@ transport::Task<void> Agent::session_loop() {
           std::make_shared<protocol::Channel>(co_await connect_to(options_.coordinator, options_.io_timeout));
       co_await session(channel);
       backoff = milliseconds(200);  // it worked for a while: retry soon
+    } catch (const protocol::AuthError& e) {
+      // A wrong cluster secret does not heal by retrying: said at warning, every attempt.
+      const auto& warn = options_.warn ? options_.warn : options_.log;
+      if (warn) warn(std::string("coordinator refused our authentication: ") + e.what() + "; check secret_file");
     } catch (const std::exception& e) {
       say(std::string("coordinator session: ") + e.what());
     }

@@ -44,6 +44,8 @@ struct AgentOptions {
   Staging* staging = nullptr;
   // One line per event (connected, plan accepted, step done, ...); nothing when empty.
   std::function<void(std::string_view)> log;
+  // What an operator must fix (the coordinator refused our cluster secret); empty: log.
+  std::function<void(std::string_view)> warn{};
 };
 
 class Agent {

@@ -9,6 +9,7 @@
 #include "agent/file_storage.h"
 #include "agent/plan_check.h"
 #include "agent/probe_storage.h"
+#include "cli/command_line.h"
 #include "metrics/http_server.h"
 #include "systemd/logging.h"
 #include "systemd/notifier.h"
@@ -19,13 +20,18 @@
 #include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
 
+#include <iostream>
+
 int main(int argc, char** argv) {
   CLI::App app{"baton-agent: moves this node's part of Baton jobs"};
   std::string config_path;
   bool verbose = false;
   app.add_option("-c,--config", config_path, "configuration file (TOML)")->required();
   app.add_flag("-v,--verbose", verbose, "debug detail in the log (overrides log_level)");
-  CLI11_PARSE(app, argc, argv);
+  baton::cli::add_version_flag(app, "baton-agent");
+  if (const auto status = baton::cli::parse_command_line(app, "baton-agent", argc, argv, std::cout, std::cerr)) {
+    return *status;
+  }
   baton::systemd::setup_logging("baton-agent", verbose);
   google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string& message) {
     spdlog::debug("protobuf: {}", message);
@@ -55,7 +61,8 @@ int main(int argc, char** argv) {
         .secret = config.secret,
         .rate = config.rate,
         .transports = {context.name()},
-        .log = [&](std::string_view line) { spdlog::info("{}: {}", config.node_id, line); }};
+        .log = [&](std::string_view line) { spdlog::info("{}: {}", config.node_id, line); },
+        .warn = [&](std::string_view line) { spdlog::warn("{}: {}", config.node_id, line); }};
     options.storage_id = baton::agent::storage_id(root);
     options.staging = &staging;
     baton::agent::Agent agent(context, data, storage, options, [&](const baton::protocol::Plan& plan) {

@@ -40,8 +40,15 @@ bool overflows(std::uint64_t offset, std::uint64_t length) {
   return offset > std::numeric_limits<std::uint64_t>::max() - length;
 }
 
+// Appended piece by piece: GCC 12's "literal" + std::string&& at -O3 warns -Wrestrict
+// (a false positive, GCC bug 105329).
 std::string range(std::uint64_t begin, std::uint64_t length) {
-  return "[" + to_string(begin) + ", " + to_string(begin + length) + ")";
+  std::string text = "[";
+  text += to_string(begin);
+  text += ", ";
+  text += to_string(begin + length);
+  text += ")";
+  return text;
 }
 
 // Checks one chunk; "" or the problem without its step/chunk prefix.

@@ -2,7 +2,7 @@
 # Fuzzes every target (or those named) one after another, each until it has run RUNS
 # inputs or SECONDS have passed, at the lowest CPU priority, and prints one JSON line per
 # target with libFuzzer's final figures (docs/fuzzing.md, "Running a campaign").
-#   fuzz/campaign.sh [--runs N] [--seconds S] [--build DIR] [TARGET ...]
+#   fuzz/campaign.sh [--runs N] [--seconds S] [--timeout S] [--build DIR] [TARGET ...]
 # Needs the fuzz tree (cmake --preset fuzz && cmake --build --preset fuzz). New inputs go
 # to DIR/corpus/TARGET; findings to DIR/TARGET-crash-* (and timeout-, oom-); each run's log
 # to DIR/campaign/TARGET.log. Merge what adds coverage into fuzz/corpus yourself:
@@ -13,14 +13,18 @@ cd "$(dirname "$0")/.."
 runs=10000000
 seconds=3600
 build=build/fuzz
+# libFuzzer's per-input limit is wall-clock time: at nice 19 on a loaded machine an input
+# can wait seconds for a core, so a 10 s limit reports starvation as a hang (seen here).
+timeout=60
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift ;;
     --seconds) seconds="$2"; shift ;;
     --build) build="$2"; shift ;;
+    --timeout) timeout="$2"; shift ;;
     -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
-    -*) echo "campaign.sh: unknown option '$1' (--runs N, --seconds S, --build DIR)" >&2; exit 2 ;;
+    -*) echo "campaign.sh: unknown option '$1' (--runs N, --seconds S, --timeout S, --build DIR)" >&2; exit 2 ;;
     *) targets+=("$1") ;;
   esac
   shift
@@ -37,7 +41,7 @@ for t in "${targets[@]}"; do
   started=$(date +%s)
   touch "$build/campaign/$t.started"
   status=0
-  nice -n 19 "$binary" -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  nice -n 19 "$binary" -runs="$runs" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$build/$t-" "$build/corpus/$t" "fuzz/corpus/$t" >"$log" 2>&1 || status=$?
   elapsed=$(( $(date +%s) - started ))
   # libFuzzer's final stats: stat::number_of_executed_units, and cov/ft of its last status line.

@@ -1,9 +1,10 @@
 #include "metrics/registry.h"
 
+#include <prometheus/metric_family.h>
+#include <prometheus/text_serializer.h>
+
 #include <algorithm>
 #include <cctype>
-#include <charconv>
-#include <cmath>
 #include <stdexcept>
 
 namespace baton::metrics {
@@ -16,33 +17,19 @@ bool valid_name(const std::string& name) {
   return first(name[0]) && std::all_of(name.begin() + 1, name.end(), rest);
 }
 
-// A sample value as Prometheus writes them: the shortest exact decimal, +Inf/-Inf/NaN.
-std::string number(double value) {
-  if (std::isnan(value)) return "NaN";
-  if (std::isinf(value)) return value > 0 ? "+Inf" : "-Inf";
-  char text[32];
-  const auto end = std::to_chars(text, text + sizeof text, value).ptr;  // shortest exact form
-  return std::string(text, end);
-}
-
-// Label values escape backslash, double quote and newline; HELP escapes backslash and newline.
-std::string escape(std::string_view text, bool quotes) {
+// HELP escapes backslash and newline (the format's rule); prometheus-cpp 1.0 writes the
+// help text as it is given, so it is given escaped.
+std::string escape_help(std::string_view text) {
   std::string out;
   for (const char c : text) {
     if (c == '\\') out += "\\\\";
     else if (c == '\n') out += "\\n";
-    else if (c == '"' && quotes) out += "\\\"";
     else out += c;
   }
   return out;
 }
 
-std::string label_set(const Labels& labels, const std::string& extra_name = {}, const std::string& extra_value = {}) {
-  std::string out;
-  for (const auto& [name, value] : labels) out += (out.empty() ? "" : ",") + name + "=\"" + escape(value, true) + "\"";
-  if (!extra_name.empty()) out += (out.empty() ? "" : ",") + extra_name + "=\"" + extra_value + "\"";
-  return out.empty() ? "" : "{" + out + "}";
-}
+prometheus::Labels labels_of(const Labels& labels) { return {labels.begin(), labels.end()}; }
 
 const char* type_name(Type type) {
   switch (type) {
@@ -66,67 +53,53 @@ void Registry::declare(const std::string& name, Type type, std::string help, std
   }
   const std::lock_guard lock(mutex_);
   if (families_.contains(name)) throw std::invalid_argument("metric '" + name + "' declared twice");
-  families_.emplace(name, Family{type, std::move(help), std::move(buckets), {}});
+  Family family{.type = type, .buckets = std::move(buckets)};
+  const std::string text = escape_help(help);
+  switch (type) {
+    case Type::counter: family.counters = &prometheus::BuildCounter().Name(name).Help(text).Register(*registry_); break;
+    case Type::gauge: family.gauges = &prometheus::BuildGauge().Name(name).Help(text).Register(*registry_); break;
+    case Type::histogram:
+      family.histograms = &prometheus::BuildHistogram().Name(name).Help(text).Register(*registry_);
+      break;
+  }
+  families_.emplace(name, std::move(family));
 }
 
-Registry::Family& Registry::family(std::string_view name, Type type) {
+const Registry::Family& Registry::family(std::string_view name, Type type) const {
+  const std::lock_guard lock(mutex_);
   const auto found = families_.find(name);
   if (found == families_.end()) throw std::logic_error("metric '" + std::string(name) + "' was never declared");
   if (found->second.type != type)
     throw std::logic_error("metric '" + std::string(name) + "' is not a " + type_name(type));
-  return found->second;
+  return found->second;  // never erased: the reference outlives the lock
 }
 
 void Registry::add(std::string_view name, const Labels& labels, double amount) {
   if (!(amount >= 0)) throw std::logic_error("counter '" + std::string(name) + "' cannot go down");
-  const std::lock_guard lock(mutex_);
-  family(name, Type::counter).series[labels].value += amount;
+  family(name, Type::counter).counters->Add(labels_of(labels)).Increment(amount);
 }
 
 void Registry::set(std::string_view name, const Labels& labels, double value) {
-  const std::lock_guard lock(mutex_);
-  family(name, Type::gauge).series[labels].value = value;
+  family(name, Type::gauge).gauges->Add(labels_of(labels)).Set(value);
 }
 
 void Registry::adjust(std::string_view name, const Labels& labels, double delta) {
-  const std::lock_guard lock(mutex_);
-  family(name, Type::gauge).series[labels].value += delta;
+  family(name, Type::gauge).gauges->Add(labels_of(labels)).Increment(delta);
 }
 
 void Registry::observe(std::string_view name, const Labels& labels, double value) {
-  const std::lock_guard lock(mutex_);
-  Family& f = family(name, Type::histogram);
-  Series& s = f.series[labels];
-  s.counts.resize(f.buckets.size());
-  const auto bucket = std::lower_bound(f.buckets.begin(), f.buckets.end(), value);  // first le >= value
-  if (!std::isnan(value) && bucket != f.buckets.end()) ++s.counts[static_cast<std::size_t>(bucket - f.buckets.begin())];
-  s.value += value;
-  ++s.count;
+  const Family& f = family(name, Type::histogram);
+  f.histograms->Add(labels_of(labels), f.buckets).Observe(value);
 }
 
 std::string Registry::render() const {
-  std::string out;
-  const std::lock_guard lock(mutex_);
-  for (const auto& [name, f] : families_) {
-    out += "# HELP " + name + " " + escape(f.help, false) + "\n";
-    out += "# TYPE " + name + " " + type_name(f.type) + "\n";
-    for (const auto& [labels, s] : f.series) {
-      if (f.type != Type::histogram) {
-        out += name + label_set(labels) + " " + number(s.value) + "\n";
-        continue;
-      }
-      std::uint64_t cumulative = 0;
-      for (std::size_t b = 0; b < f.buckets.size(); ++b) {
-        cumulative += b < s.counts.size() ? s.counts[b] : 0;
-        out +=
-            name + "_bucket" + label_set(labels, "le", number(f.buckets[b])) + " " + std::to_string(cumulative) + "\n";
-      }
-      out += name + "_bucket" + label_set(labels, "le", "+Inf") + " " + std::to_string(s.count) + "\n";
-      out += name + "_sum" + label_set(labels) + " " + number(s.value) + "\n";
-      out += name + "_count" + label_set(labels) + " " + std::to_string(s.count) + "\n";
-    }
+  std::vector<prometheus::MetricFamily> families = registry_->Collect();
+  // A stable order, for people and diffs: families by name, series by labels.
+  std::sort(families.begin(), families.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  for (prometheus::MetricFamily& f : families) {
+    std::sort(f.metric.begin(), f.metric.end(), [](const auto& a, const auto& b) { return a.label < b.label; });
   }
-  return out;
+  return prometheus::TextSerializer().Serialize(families);
 }
 
 }  // namespace baton::metrics

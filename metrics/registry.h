@@ -1,14 +1,22 @@
 // Metrics in Prometheus' text exposition format 0.0.4 (docs/metrics.md): counters, gauges
 // and histograms, grouped in families declared once with their help text, rendered for
-// an HTTP scrape. Debian does package prometheus-cpp (prometheus-cpp-dev), which this
-// should give way to (docs/metrics.md); every exposition is checked by promtool meanwhile.
+// an HTTP scrape. The registry, the families and the text serializer are Prometheus' C++
+// client (Debian's prometheus-cpp-dev, core library); this class keeps Baton's rules on
+// top (counters end in _total and only grow, one declaration per family) and a stable
+// order (families by name, series by labels).
 //
-// Threading: every member function may be called from any thread (one mutex): the
-// daemons count on their event loop and render on their HTTP server's threads.
+// Threading: every member function may be called from any thread: the daemons count on
+// their event loop and render on their HTTP server's threads.
 #pragma once
 
-#include <cstdint>
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -41,22 +49,19 @@ class Registry {
   std::string render() const;
 
  private:
-  struct Series {
-    double value = 0;                   // counter, gauge; histogram: the sum
-    std::vector<std::uint64_t> counts;  // histogram: per bucket (not cumulative)
-    std::uint64_t count = 0;            // histogram: observations
-  };
   struct Family {
     Type type;
-    std::string help;
-    std::vector<double> buckets;
-    std::map<Labels, Series> series;
+    prometheus::Family<prometheus::Counter>* counters = nullptr;
+    prometheus::Family<prometheus::Gauge>* gauges = nullptr;
+    prometheus::Family<prometheus::Histogram>* histograms = nullptr;
+    prometheus::Histogram::BucketBoundaries buckets;
   };
-  // Callers hold mutex_.
-  Family& family(std::string_view name, Type type);
+  // The family `name` of `type`; throws std::logic_error for another.
+  const Family& family(std::string_view name, Type type) const;
 
-  mutable std::mutex mutex_;
+  mutable std::mutex mutex_;  // guards families_ (prometheus-cpp guards its own)
   std::map<std::string, Family, std::less<>> families_;
+  std::unique_ptr<prometheus::Registry> registry_ = std::make_unique<prometheus::Registry>();
 };
 
 // The content type of render()'s text, for the HTTP answer.

@@ -49,7 +49,7 @@ asio::awaitable<security::Hello> receive_hello(Channel& channel, const std::stri
       .role = envelope.hello().role(), .node_id = envelope.hello().node_id(), .nonce = envelope.hello().nonce()};
   if (const std::string why = security::check_hello(hello, peer_role); !why.empty()) {
     co_await channel.refuse(why);
-    throw AuthError(channel.peer() + ": " + why);
+    throw AuthError(channel.peer() + ": " + why, hello.node_id, why);
   }
   co_return hello;
 }
@@ -65,7 +65,8 @@ asio::awaitable<void> check_proof(Channel& channel, const security::Mac& expecte
   const Envelope answer = co_await expect(channel, Envelope::kProof, "proof", deadline);
   if (!security::equal_in_constant_time(answer.proof().mac(), security::view(expected))) {
     co_await channel.refuse("authentication failed: the proof does not match this cluster's secret");
-    throw AuthError(channel.peer() + " (" + peer_id + ") failed authentication: wrong cluster secret");
+    throw AuthError(channel.peer() + " (" + peer_id + ") failed authentication: wrong cluster secret", peer_id,
+                    "wrong cluster secret");
   }
 }
 

@@ -13,12 +13,22 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace baton::protocol {
 
+// what(): the whole story, naming the peer's address. peer_node: the node id the peer's
+// Hello claimed (unauthenticated; empty before a Hello); reason: why, in a few words.
 class AuthError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit AuthError(const std::string& what, std::string peer_node = {}, std::string reason = {})
+      : std::runtime_error(what), peer_node_(std::move(peer_node)), reason_(std::move(reason)) {}
+  const std::string& peer_node() const { return peer_node_; }
+  std::string reason() const { return reason_.empty() ? what() : reason_; }
+
+ private:
+  std::string peer_node_;
+  std::string reason_;
 };
 
 struct Identity {

@@ -9,6 +9,7 @@ packages=(
   ccache              # rebuilds share unchanged objects between the build trees
   python3             # scripts: run.sh summaries, benchmark chart data
   clang libclang-rt-14-dev  # fuzz/: the libFuzzer build tree (-fsanitize=fuzzer,address,undefined; docs/fuzzing.md)
+  clang-format        # the C++ style (.clang-format; README.md, "Formatting")
   # libraries
   libboost-test-dev   # Boost.Test: every test suite
   libasio-dev         # transport: TCP on standalone Asio
@@ -24,6 +25,7 @@ packages=(
   libsqlitecpp-dev libsqlite3-dev  # coordinator: the job journal
   libtoml11-dev       # agent and coordinator: configuration files
   libspdlog-dev       # daemons: logs with job, step and node
+  prometheus-cpp-dev  # metrics/: Prometheus' registry, metric families and text format (core library)
   libsystemd-dev      # daemons: sd_notify (Type=notify, watchdog) and journal logging
   systemd             # tests: systemd-analyze verify on the generated units
   python3-prometheus-client  # tests: reads /metrics back with the Prometheus project's parser

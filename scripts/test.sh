@@ -2,7 +2,8 @@
 # Builds Baton twice (warnings as errors; ASan+UBSan) and runs every test through CTest.
 #   scripts/test.sh            both builds
 #   scripts/test.sh --fast     only the warnings-as-errors build
-# Build trees: build/ci and build/asan. Extra arguments after -- go to ctest.
+# Build trees: build/ci and build/asan. Extra arguments after -- go to ctest. At the end it
+# lists every skipped test with the reason the test gave.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +19,8 @@ while [ $# -gt 0 ]; do
 done
 
 jobs=$(nproc)
+status=0
+skipped=""
 # ccache (when installed) keys objects on paths relative to this checkout, so a fresh clone
 # anywhere on a machine that built Baton before reuses its objects: CI builds two trees.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
@@ -30,5 +33,16 @@ for b in "${builds[@]}"; do
   cmake -S . -B "build/$b" -G Ninja "${flags[@]}" >/dev/null
   cmake --build "build/$b" -j "$jobs"
   echo "== build/$b: tests"
-  ctest --test-dir "build/$b" --output-on-failure -j "$jobs" "${ctest_args[@]}"
+  junit="$PWD/build/$b/ctest-junit.xml"
+  rm -f "$junit"
+  ctest --test-dir "build/$b" --output-on-failure -j "$jobs" --output-junit "$junit" "${ctest_args[@]}" || status=$?
+  [ -s "$junit" ] && skipped+="$(scripts/skipped_tests.py "$junit" | sed "s|^  |  build/$b: |")"$'\n'
+  [ "$status" -eq 0 ] || break
 done
+
+# CTest names skipped tests in its summary without their reasons: say why each was skipped.
+if [ -n "${skipped//$'\n'/}" ]; then
+  echo "== skipped tests and why"
+  printf '%s' "$skipped" | sed '/^$/d'
+fi
+exit "$status"

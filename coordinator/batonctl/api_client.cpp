@@ -1,5 +1,7 @@
 #include "coordinator/batonctl/api_client.h"
 
+#include "coordinator/batonctl/coordinator_url.h"
+
 #include <httplib.h>
 
 #include <chrono>
@@ -11,17 +13,27 @@ using json::Json;
 
 namespace {
 
-void configure(httplib::Client& client, const std::string& url, const std::string& token) {
-  if (!client.is_valid()) throw ConnectionError("cannot reach the coordinator at " + url + ": bad URL");
+void configure(httplib::Client& client, const std::string& token) {
   client.set_connection_timeout(std::chrono::seconds(5));
   client.set_read_timeout(std::chrono::seconds(30));
   client.set_write_timeout(std::chrono::seconds(30));
   if (!token.empty()) client.set_bearer_token_auth(token);
 }
 
-Json answer_of(const httplib::Result& result, const std::string& url) {
+// What went wrong in words, for the errors cpp-httplib names with one word.
+std::string failure_of(httplib::Error error, const CoordinatorUrl& url) {
+  switch (error) {
+    case httplib::Error::Connection: return connection_failure(url);
+    case httplib::Error::ConnectionTimeout: return "connection timed out after 5 s";
+    case httplib::Error::Read: return "no answer within 30 s, or the connection closed";
+    case httplib::Error::Write: return "the request could not be sent";
+    default: return httplib::to_string(error);
+  }
+}
+
+Json answer_of(const httplib::Result& result, const CoordinatorUrl& url) {
   if (!result) {
-    throw ConnectionError("cannot reach the coordinator at " + url + ": " + httplib::to_string(result.error()));
+    throw ConnectionError("cannot reach the coordinator at " + url.text + ": " + failure_of(result.error(), url));
   }
   const int status = result->status;
   Json body = Json::parse(result->body, nullptr, /*allow_exceptions=*/false);
@@ -39,19 +51,18 @@ Json answer_of(const httplib::Result& result, const std::string& url) {
 
 }  // namespace
 
-ApiClient::ApiClient(std::string url, std::string token) : url_(std::move(url)), token_(std::move(token)) {
-  while (!url_.empty() && url_.back() == '/') url_.pop_back();
-}
+ApiClient::ApiClient(const std::string& url, std::string token)
+    : url_(parse_coordinator_url(url)), token_(std::move(token)) {}
 
 Json ApiClient::get(const std::string& path) const {
-  httplib::Client client(url_);
-  configure(client, url_, token_);
+  httplib::Client client(url_.host, url_.port);
+  configure(client, token_);
   return answer_of(client.Get(path), url_);
 }
 
 Json ApiClient::post(const std::string& path, const Json& body) const {
-  httplib::Client client(url_);
-  configure(client, url_, token_);
+  httplib::Client client(url_.host, url_.port);
+  configure(client, token_);
   return answer_of(client.Post(path, body.dump(), "application/json"), url_);
 }
 

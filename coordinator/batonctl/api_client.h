@@ -2,6 +2,7 @@
 // API"). Every call returns the parsed answer or throws one of the typed errors below.
 #pragma once
 
+#include "coordinator/batonctl/coordinator_url.h"
 #include "coordinator/json/input.h"
 
 #include <stdexcept>
@@ -19,7 +20,8 @@ class ApiError : public std::runtime_error {
   int status_;
 };
 
-// The coordinator could not be reached (refused, timed out, bad address); what() names the URL.
+// The coordinator could not be reached; what() names the URL and the cause (refused, timed
+// out, a name that does not resolve).
 class ConnectionError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -27,16 +29,17 @@ class ConnectionError : public std::runtime_error {
 
 class ApiClient {
  public:
-  // url: "http://host:port"; token: sent as "Authorization: Bearer <token>" unless empty.
-  ApiClient(std::string url, std::string token);
+  // url: "http://host:port", checked here (json::InputError naming what is wrong);
+  // token: sent as "Authorization: Bearer <token>" unless empty.
+  ApiClient(const std::string& url, std::string token);
 
   json::Json get(const std::string& path) const;
   json::Json post(const std::string& path, const json::Json& body) const;
 
-  const std::string& url() const { return url_; }
+  const std::string& url() const { return url_.text; }
 
  private:
-  std::string url_;
+  CoordinatorUrl url_;
   std::string token_;
 };
 

@@ -53,7 +53,8 @@ void add_common(CLI::App* sub, const std::shared_ptr<Options>& o) {
   o->coordinator = env != nullptr && *env != '\0' ? env : "http://127.0.0.1:7070";
   sub->add_option("--coordinator", o->coordinator, "coordinator API URL (env BATON_COORDINATOR)")
       ->capture_default_str();
-  sub->add_option("--token-file", o->token_file, "file holding the API token (default: env BATON_API_TOKEN)");
+  sub->add_option("--token-file", o->token_file,
+                  "file holding the API token; without it, the token itself from env BATON_API_TOKEN");
   sub->add_option("--output,-o", o->output, "table or json")
       ->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();

@@ -10,11 +10,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
 #include <thread>
+#include <utility>
 
 namespace baton::batonctl {
 
@@ -77,8 +79,9 @@ std::string text_of(const Json* v) {
 int watch(const ApiClient& api, const std::string& id, const std::string& output) {
   const bool tty = isatty(1) != 0;
   std::string last_step_key;
-  double last_done = -1;
-  auto last_time = std::chrono::steady_clock::now();
+  // The rate over the last few seconds of polls: per poll, it read 0 B/s between two step
+  // ends whenever a step outlasted a poll.
+  std::deque<std::pair<std::chrono::steady_clock::time_point, double>> recent;
   double rate = -1;
   bool drew = false;
   Json job;
@@ -86,13 +89,11 @@ int watch(const ApiClient& api, const std::string& id, const std::string& output
     job = api.get(job_path(id));
     const std::string state = text_of(job_field(job, "state"));
     const auto now = std::chrono::steady_clock::now();
-    double done = 0;
-    if (const Json* d = job_field(job, "bytes_done"); d != nullptr && d->is_number()) {
-      done = d->get<double>();
-      const double dt = std::chrono::duration<double>(now - last_time).count();
-      if (last_done >= 0 && dt > 0) rate = (done - last_done) / dt;
-      last_done = done;
-      last_time = now;
+    if (double done = 0; bytes_done(job, &done)) {
+      recent.emplace_back(now, done);
+      while (now - recent.front().first > std::chrono::seconds(5)) recent.pop_front();
+      const double span = std::chrono::duration<double>(now - recent.front().first).count();
+      if (span >= 1) rate = (done - recent.front().second) / span;
     }
     if (output != "json") {
       if (tty) {
@@ -135,7 +136,8 @@ CLI::App* add_sub(CLI::App& app, const std::string& name, const std::string& sum
   common->coordinator = env_or("BATON_COORDINATOR", "http://127.0.0.1:7070");
   sub->add_option("--coordinator", common->coordinator, "coordinator API URL (env BATON_COORDINATOR)")
       ->capture_default_str();
-  sub->add_option("--token-file", common->token_file, "file holding the API token (default: env BATON_API_TOKEN)");
+  sub->add_option("--token-file", common->token_file,
+                  "file holding the API token; without it, the token itself from env BATON_API_TOKEN");
   if (output) {
     sub->add_option("--output,-o", common->output, "table or json")
         ->check(CLI::IsMember({"table", "json"}))
@@ -161,11 +163,14 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     sub->add_flag("--wait", *wait, "then watch the job until it ends");
     sub->callback([=] {
       *exit_code = guarded([&] {
+        const std::string text = read_input(*file);  // its errors name the file
         Json job;
         try {
-          job = parse_document(read_input(*file));
+          job = parse_document(text);
         } catch (const InputError& e) {
-          throw InputError(*file + ": " + e.what());
+          std::string what = e.what();
+          if (what.starts_with("input: ")) what.erase(0, 7);
+          throw InputError(*file + ": " + what);
         }
         if (!job.is_object()) throw InputError(*file + ": the job must be a JSON object");
         if (!algo->empty()) job["algorithm"] = *algo;

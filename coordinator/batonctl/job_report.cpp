@@ -21,7 +21,10 @@ std::string cell(const Json* value) {
   if (value->is_number_float()) return report::fixed(value->get<double>(), 3);
   if (value->is_array()) {
     std::string out;
-    for (const Json& v : *value) out += (out.empty() ? "" : ",") + cell(&v);
+    for (const Json& v : *value) {  // appended: "," + cell(&v) warns -Wrestrict in GCC 12 at -O3 (bug 105329)
+      if (!out.empty()) out += ',';
+      out += cell(&v);
+    }
     return out.empty() ? "-" : out;
   }
   return value->dump();
@@ -58,7 +61,9 @@ std::vector<std::vector<std::string>> rows_of(const Json& answer, const std::str
     std::vector<std::string> row;
     for (const std::string& f : fields) {
       const Json* v = member(item, f);
-      row.push_back(f == "bytes" || f == "bytes_done" || f == "rate" ? bytes_cell(v) : cell(v));
+      double done = 0;
+      if (f == "bytes_done") row.push_back(bytes_done(item, &done) ? report::bytes_text(done) : "-");
+      else row.push_back(f == "bytes" || f == "rate" ? bytes_cell(v) : cell(v));
     }
     rows.push_back(std::move(row));
   }
@@ -66,6 +71,25 @@ std::vector<std::vector<std::string>> rows_of(const Json& answer, const std::str
 }
 
 }  // namespace
+
+std::string report_notes(const Json& report) {
+  std::string out;
+  if (cell(member(report, "algorithm")) == "all-at-once") {
+    out +=
+        "note: all-at-once is the unscheduled baseline and runs unpaced: its flows are not held to the\n"
+        "  declared rates, so its times are not comparable with a scheduled plan's (each flow paced at d),\n"
+        "  and the lower bound holds only for plans that keep k flows and one flow per node at a time.\n";
+  }
+  double measured = 0, bound = 0;
+  if (number(member(report, "measured_seconds"), &measured) && number(member(report, "lower_bound_seconds"), &bound) &&
+      measured < bound) {
+    out +=
+        "note: measured is below the lower bound, which is the model's: every step costs its start-up\n"
+        "  beta (step_startup), which a fast or loopback network does not have, and each flow's pacer\n"
+        "  starts with a 10 ms burst at full speed.\n";
+  }
+  return out;
+}
 
 std::string format_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> width(header.size());
@@ -87,6 +111,14 @@ std::string format_table(const std::vector<std::string>& header, const std::vect
   return out;
 }
 
+bool bytes_done(const Json& job, double* out) {
+  double finished = 0, in_step = 0;
+  const bool have_finished = number(job_field(job, "bytes_done"), &finished);
+  const bool have_in_step = number(job_field(job, "step_bytes_done"), &in_step);
+  *out = finished + in_step;
+  return have_finished || have_in_step;
+}
+
 std::string format_seconds(double seconds) { return report::fixed(seconds, 3); }
 
 const Json* job_field(const Json& job, const std::string& name) {
@@ -102,9 +134,21 @@ std::string jobs_table(const Json& answer) {
 }
 
 std::string agents_table(const Json& answer) {
-  return format_table(
+  std::string out = format_table(
       {"NODE", "ALIVE", "ADDRESSES", "TRANSPORTS", "RATE/S", "HEARTBEAT AGE", "JOB"},
       rows_of(answer, "agents", {"node", "alive", "addresses", "transports", "rate", "last_heartbeat_age", "job"}));
+  // Peers that tried to register and failed authentication: an agent with the wrong
+  // cluster secret retries forever, and this is where an operator sees it.
+  if (const Json* refused = member(answer, "refused"); refused != nullptr && refused->is_array()) {
+    for (const Json& peer : *refused) {
+      const std::string node = cell(member(peer, "node"));
+      out += "refused: " + cell(member(peer, "address")) +
+             (node.empty() || node == "-" ? std::string() : " claiming to be node " + node) + ": " +
+             cell(member(peer, "reason")) + " (attempts: " + cell(member(peer, "attempts")) + ", the last " +
+             seconds_cell(member(peer, "last_attempt_age")) + " s ago)\n";
+    }
+  }
+  return out;
 }
 
 std::string job_status_text(const Json& job) {
@@ -129,7 +173,7 @@ std::string progress_line(const Json& job, double bytes_per_second) {
   else number(steps_value, &steps);
   if (number(job_field(job, "step"), &step) && steps > 0)
     out << "  step " << report::fixed(std::min(step + 1, steps), 0) << "/" << report::fixed(steps, 0);
-  const bool have_done = number(job_field(job, "bytes_done"), &done);
+  const bool have_done = bytes_done(job, &done);
   const bool have_total = number(job_field(job, "bytes"), &total);
   if (have_done || have_total)
     out << "  " << (have_done ? report::bytes_text(done) : "-") << " / "
@@ -166,7 +210,7 @@ std::string report_text(const Json& report) {
          seconds_cell(member(report, "predicted_seconds")) + " s, lower bound " +
          seconds_cell(member(report, "lower_bound_seconds")) + " s, measured/predicted " +
          (have_measured && have_predicted && predicted > 0 ? report::fixed(measured / predicted, 2) : "-") + '\n';
-  return out;
+  return out + report_notes(report);
 }
 
 std::string nodes_table(const Json& report) {

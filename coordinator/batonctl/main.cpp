@@ -1,4 +1,5 @@
 // batonctl: the operators' command line for Baton.
+#include "cli/command_line.h"
 #include "coordinator/batonctl/calibrate_command.h"
 #include "coordinator/batonctl/completion.h"
 #include "coordinator/batonctl/job_commands.h"
@@ -23,23 +24,20 @@ int main(int argc, char** argv) {
       "  source <(batonctl completion bash)                   # tab completion in bash\n"
       "Every command has --help with its own examples. Output: -o table (default) or -o json.\n"
       "Coordinator: --coordinator URL, else env BATON_COORDINATOR, else http://127.0.0.1:7070;\n"
-      "token: --token-file FILE, else env BATON_API_TOKEN. See docs/batonctl.md.\n"
+      "token: read from --token-file FILE, else the token itself from env BATON_API_TOKEN.\n"
+      "See docs/batonctl.md.\n"
       "Exit status: 0 success; 1 the job failed or was cancelled, the coordinator answered\n"
       "an error, or an internal error; 2 bad input or usage; 3 cannot reach the coordinator.");
+  baton::cli::add_version_flag(app, "batonctl");
   int exit_code = 0;
   baton::batonctl::add_plan_command(app, &exit_code);
   baton::batonctl::add_job_commands(app, &exit_code);
   baton::batonctl::add_calibrate_commands(app, &exit_code);
   baton::batonctl::add_completion_command(app, &exit_code);
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
+    if (const auto status = baton::cli::parse_command_line(app, "batonctl", argc, argv, std::cout, std::cerr)) {
+      return *status;
+    }
   } catch (const std::exception& e) {
     std::cerr << "batonctl: internal error: " << e.what() << '\n';
     return 1;

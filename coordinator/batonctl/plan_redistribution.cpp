@@ -123,13 +123,23 @@ Json plan_redistribution(const Json& input, const std::string& algorithm_name, s
   if (!check.ok()) {
     throw std::logic_error("the " + algorithm_name + " plan failed validation: " + check.errors.front());
   }
-  return Json{{"problem", "redistribution"},
-              {"algorithm", algorithm_name},
-              {"k", problem.k},
-              {"beta", problem.beta},
-              {"steps", steps_json(schedule, platform_form)},
-              {"cost", kpbs::cost(schedule, problem.beta)},
-              {"lower_bound", kpbs::lower_bound(problem).eta}};
+  Json out{{"problem", "redistribution"},
+           {"algorithm", algorithm_name},
+           {"k", problem.k},
+           {"beta", problem.beta},
+           {"steps", steps_json(schedule, platform_form)},
+           {"cost", kpbs::cost(schedule, problem.beta)},
+           {"lower_bound", kpbs::lower_bound(problem).eta}};
+  // η bounds the schedules that keep k and 1-port (the kpbs paper's Proposition 1); the
+  // baseline's cost can fall below it, which a reader must not take for a better plan.
+  if (!kpbs::obeys_kpbs(*algorithm)) {
+    out["note"] =
+        "all-at-once is not a KPBS schedule: its one step runs every transfer at once, ignoring k and 1-port, "
+        "and its cost counts the longest transfer at the full rate as if no two transfers shared a link; "
+        "lower_bound holds only for schedules that keep k and 1-port, so this cost may fall below it and is "
+        "not comparable with theirs";
+  }
+  return out;
 }
 
 }  // namespace
@@ -159,7 +169,8 @@ PlanProblem redistribution_plan_problem() {
       "baseline, which ignores k).\n"
       "Output: {\"problem\", \"algorithm\", \"k\", \"beta\", \"steps\": [{\"duration\",\n"
       "\"transfers\": [{\"src\", \"dst\", \"amount\"}]}], \"cost\", \"lower_bound\"}; cost is the\n"
-      "sum of (beta + duration) and lower_bound is the paper's eta.\n"
+      "sum of (beta + duration) and lower_bound is the paper's eta; all-at-once's output adds a\n"
+      "\"note\": its cost may fall below lower_bound, which bounds only schedules that keep k.\n"
       "Example:\n"
       "  echo '{\"k\": 2, \"beta\": 1, \"matrix\": [[2, 1], [1, 2]]}' | batonctl plan redistribution -";
   p.algorithms = kpbs::algorithm_names();

@@ -6,6 +6,8 @@
 #include <asio/steady_timer.hpp>
 #include <asio/use_awaitable.hpp>
 
+#include <algorithm>
+
 namespace baton::coordinator {
 
 AgentRegistry::AgentRegistry(asio::io_context& io, protocol::Identity self, std::chrono::milliseconds heartbeat,
@@ -171,6 +173,8 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
           throw protocol::ChannelError("unexpected " + std::string(protocol::type_name(message)));
       }
     }
+  } catch (const protocol::AuthError& e) {
+    record_refusal(address, e);
   } catch (const std::exception& e) {
     if (log_ && !dropped) log_("agent " + (node.empty() ? channel->peer() : node) + ": session ended: " + e.what());
   }
@@ -180,6 +184,29 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
     agents_[node].alive = false;
     if (log_) log_("agent " + node + " is dead");
   }
+}
+
+void AgentRegistry::record_refusal(const std::string& address, const protocol::AuthError& e) {
+  const auto now = std::chrono::steady_clock::now();
+  RefusedPeer& peer = refused_[{address, e.peer_node()}];
+  peer = {address, e.peer_node(), e.reason(), peer.attempts + 1, now};
+  if (refused_.size() > kMaxRefusedPeers) {
+    refused_.erase(std::min_element(refused_.begin(), refused_.end(),
+                                    [](const auto& a, const auto& b) { return a.second.last < b.second.last; }));
+  }
+  const Log& log = error_log_ ? error_log_ : log_;
+  if (log) {
+    log("agent authentication failed: " + std::string(e.what()) +
+        "; its cluster secret (secret_file) must be this coordinator's (attempt " + std::to_string(peer.attempts) +
+        ")");
+  }
+}
+
+std::vector<RefusedPeer> AgentRegistry::refused() const {
+  std::vector<RefusedPeer> out;
+  for (const auto& [key, peer] : refused_) out.push_back(peer);
+  std::sort(out.begin(), out.end(), [](const RefusedPeer& a, const RefusedPeer& b) { return a.last > b.last; });
+  return out;
 }
 
 bool AgentRegistry::send(const std::string& node, protocol::Envelope message) {

@@ -22,14 +22,26 @@
 #include <asio/ip/tcp.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace baton::coordinator {
+
+// A peer that tried to register and failed authentication (a wrong cluster secret, most
+// likely): shown by `batonctl agents` so that an agent retrying in vain is seen.
+struct RefusedPeer {
+  std::string address;  // the peer's IP address
+  std::string node;     // the node id its Hello claimed (unauthenticated), or ""
+  std::string reason;   // "wrong cluster secret", ...
+  std::uint64_t attempts = 0;
+  std::chrono::steady_clock::time_point last{};
+};
 
 class AgentRegistry final : public AgentDirectory {
  public:
@@ -49,6 +61,14 @@ class AgentRegistry final : public AgentDirectory {
   void stop();
 
   void set_handler(Handler handler) { handler_ = std::move(handler); }
+  // Where a failed authentication is logged, with the peer's address: an operator must fix
+  // it (the daemon logs it at error). Unset: the log given to the constructor.
+  void set_error_log(Log log) { error_log_ = std::move(log); }
+
+  // The latest peers refused at the handshake, by address and claimed node, most recent
+  // first; at most kMaxRefusedPeers (an attacker cannot grow it).
+  static constexpr std::size_t kMaxRefusedPeers = 32;
+  std::vector<RefusedPeer> refused() const;
 
   bool send(const std::string& node, protocol::Envelope message) override;
   std::vector<AgentInfo> agents() const override;
@@ -62,12 +82,16 @@ class AgentRegistry final : public AgentDirectory {
   asio::awaitable<void> serve(std::shared_ptr<protocol::Channel> channel, std::string address);
   // Logs, at most every few seconds, how many pending connections were dropped.
   void report_dropped();
+  // Counts a peer refused at the handshake and logs it (error_log_) with its address.
+  void record_refusal(const std::string& address, const protocol::AuthError& e);
 
   asio::io_context& io_;
   protocol::Identity self_;
   std::chrono::milliseconds heartbeat_;
   Log log_;
+  Log error_log_;
   Handler handler_;
+  std::map<std::pair<std::string, std::string>, RefusedPeer> refused_;  // by (address, node)
   asio::ip::tcp::acceptor acceptor_;
   admission::PendingConnections pending_;
   std::uint64_t dropped_reported_ = 0;

@@ -23,11 +23,24 @@ void reply(httplib::Response& response, int status, const Json& body) {
   response.set_content(body.dump() + "\n", "application/json");
 }
 
+// The peers refused at the handshake, for `GET /v1/agents`'s "refused" (docs/runtime.md).
+Json refused_json(const std::vector<RefusedPeer>& peers, std::chrono::steady_clock::time_point now) {
+  Json list = Json::array();
+  for (const RefusedPeer& p : peers) {
+    list.push_back(Json{{"address", p.address},
+                        {"node", p.node},
+                        {"reason", p.reason},
+                        {"attempts", p.attempts},
+                        {"last_attempt_age", std::chrono::duration<double>(now - p.last).count()}});
+  }
+  return list;
+}
+
 }  // namespace
 
-Api::Api(asio::io_context& io, Driver& driver, std::string token)
-    : io_(io), driver_(driver), token_(std::move(token)), server_(std::make_unique<http::Server>()),
-      serving_(*server_) {}
+Api::Api(asio::io_context& io, Driver& driver, const AgentRegistry& registry, std::string token)
+    : io_(io), driver_(driver), registry_(registry), token_(std::move(token)),
+      server_(std::make_unique<http::Server>()), serving_(*server_) {}
 
 Api::~Api() { stop(); }
 
@@ -89,7 +102,11 @@ void Api::start(const std::string& address) {
     text_on_io(response, metrics::content_type, [this] { return driver_.metrics(); });
   });
   server_->Get("/v1/agents", [=, this](const httplib::Request&, httplib::Response& response) {
-    on_io(response, 200, [this] { return driver_.agents(); });
+    on_io(response, 200, [this] {
+      Json answer = driver_.agents();
+      answer["refused"] = refused_json(registry_.refused(), std::chrono::steady_clock::now());
+      return answer;
+    });
   });
   server_->Get("/v1/jobs", [=, this](const httplib::Request&, httplib::Response& response) {
     on_io(response, 200, [this] { return driver_.jobs(); });

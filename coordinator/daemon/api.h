@@ -3,6 +3,7 @@
 // the io_context's thread (posted, then awaited), so the driver needs no locks.
 #pragma once
 
+#include "coordinator/daemon/agent_registry.h"
 #include "coordinator/daemon/driver.h"
 #include "http/server_thread.h"
 
@@ -21,7 +22,7 @@ namespace baton::coordinator {
 class Api {
  public:
   // `token` empty: no authorization required.
-  Api(asio::io_context& io, Driver& driver, std::string token);
+  Api(asio::io_context& io, Driver& driver, const AgentRegistry& registry, std::string token);
   ~Api();
 
   // Binds "host:port" (port 0: any) and starts serving. Throws std::runtime_error naming it.
@@ -34,7 +35,8 @@ class Api {
  private:
   asio::io_context& io_;
   Driver& driver_;
-  std::mutex token_mutex_;  // the server's threads read token_
+  const AgentRegistry& registry_;  // for the peers it refused
+  std::mutex token_mutex_;         // the server's threads read token_
   std::string token_;
   std::unique_ptr<httplib::Server> server_;
   http::ServerThread serving_;

@@ -2,6 +2,7 @@
 // everything, and serves batonctl's API (docs/runtime.md). Under systemd it speaks the
 // notify protocol (docs/systemd.md).
 #include "admission/descriptors.h"
+#include "cli/command_line.h"
 #include "coordinator/daemon/agent_registry.h"
 #include "coordinator/daemon/api.h"
 #include "coordinator/daemon/config.h"
@@ -17,6 +18,7 @@
 #include <asio/steady_timer.hpp>
 
 #include <fstream>
+#include <iostream>
 
 int main(int argc, char** argv) {
   CLI::App app{"baton-coordinator: plans redistributions and drives the agents"};
@@ -25,7 +27,10 @@ int main(int argc, char** argv) {
   app.add_option("-c,--config", config_path, "configuration file (TOML)")->required();
   app.add_option("--ready-file", ready_file, "write {\"api\": ..., \"agents\": ...} here once listening");
   app.add_flag("-v,--verbose", verbose, "debug detail in the log (overrides log_level)");
-  CLI11_PARSE(app, argc, argv);
+  baton::cli::add_version_flag(app, "baton-coordinator");
+  if (const auto status = baton::cli::parse_command_line(app, "baton-coordinator", argc, argv, std::cout, std::cerr)) {
+    return *status;
+  }
   baton::systemd::setup_logging("baton-coordinator", verbose);
   // Refused garbage from the network must not make libprotobuf write to stderr on its own.
   google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string& message) {
@@ -51,10 +56,11 @@ int main(int argc, char** argv) {
     options.drift = config.drift;
     options.replan_on_drift = config.replan_on_drift;
     baton::coordinator::Driver driver(io, agents, journal, clock, options, log);
+    agents.set_error_log([](const std::string& line) { spdlog::error("{}", line); });
     agents.set_handler(
         [&](const std::string& node, const baton::protocol::Envelope& m) { driver.on_message(node, m); });
     agents.listen(config.agent_address);
-    baton::coordinator::Api api(io, driver, config.api_token);
+    baton::coordinator::Api api(io, driver, agents, config.api_token);
     api.start(config.api_address);
     driver.start();
     spdlog::info("coordinator {} listening for agents at {}, API at http://{}, journal {}", config.id, agents.address(),

@@ -67,6 +67,10 @@ double number(const Json& object, const char* name) {
   return it != object.end() && it->is_number() ? it->get<double>() : 0;
 }
 
+// What a job has moved: its finished steps' bytes and the running step's so far (the
+// agents' progress reports), so a long step's progress moves while it runs.
+double bytes_moved(const Json& job) { return number(job, "bytes_done") + number(job, "step_bytes_done"); }
+
 bool has(const Json& object, const char* name) { return object.is_object() && object.contains(name); }
 
 const Json& list(const Json& answer, const char* name) {
@@ -137,7 +141,7 @@ std::string jobs_section(const Json& answer, const std::string& selected, std::s
   for (auto it = jobs.rbegin(); it != jobs.rend() && shown < max_jobs; ++it, ++shown) {  // newest first
     const Json& j = *it;
     const std::string id = text(j, "id");
-    const double bytes = number(j, "bytes"), done = number(j, "bytes_done");
+    const double bytes = number(j, "bytes"), done = bytes_moved(j);
     const double steps = number(j, "steps");
     const double step = std::min(number(j, "step") + 1, steps);
     const double percent = bytes > 0 ? 100 * done / bytes : 0;
@@ -168,7 +172,7 @@ std::string job_section(const Json& job) {
       {"senders", text(job, "senders")},
       {"receivers", text(job, "receivers")},
       {"submitted", text(job, "submitted")},
-      {"bytes", bytes_text(number(job, "bytes_done")) + " of " + bytes_text(number(job, "bytes"))},
+      {"bytes", bytes_text(bytes_moved(job)) + " of " + bytes_text(number(job, "bytes"))},
       {"elapsed", seconds(number(job, "elapsed_seconds"))}};
   if (has(report, "predicted_seconds")) {
     facts.emplace_back("predicted", seconds(predicted));

@@ -259,11 +259,47 @@ BOOST_AUTO_TEST_CASE(cancel_posts_and_prints_the_state) {
   BOOST_TEST(reqs[0].path == "/v1/jobs/7/cancel");
 }
 
-BOOST_AUTO_TEST_CASE(an_unreachable_coordinator_exits_3_naming_the_url) {
+BOOST_AUTO_TEST_CASE(an_unreachable_coordinator_exits_3_naming_the_url_and_the_cause) {
   const auto r = run_process({BATONCTL_PATH, "jobs", "--coordinator", "http://127.0.0.1:1"});
   BOOST_TEST(r.exit_code == 3);
-  BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-  BOOST_TEST(has(r.err, "http://127.0.0.1:1"), r.err);
+  BOOST_TEST(r.err == "batonctl: cannot reach the coordinator at http://127.0.0.1:1: Connection refused\n");
+  // .invalid never resolves (RFC 2606).
+  const auto unresolved = run_process({BATONCTL_PATH, "jobs", "--coordinator", "http://baton.invalid:7070"});
+  BOOST_TEST(unresolved.exit_code == 3);
+  BOOST_TEST(unresolved.err.starts_with("batonctl: cannot reach the coordinator at http://baton.invalid:7070: "
+                                        "cannot resolve 'baton.invalid': "),
+             unresolved.err);
+}
+
+BOOST_AUTO_TEST_CASE(a_malformed_coordinator_url_is_a_usage_error_naming_it) {
+  for (const std::string url : {"htp://127.0.0.1:7070", "http://:7070", "http://127.0.0.1:99999",
+                                "http://127.0.0.1:70x", "http://127.0.0.1:7070/api", "http://[::1", ""}) {
+    const auto r = run_process({BATONCTL_PATH, "jobs", "--coordinator", url});
+    BOOST_TEST(r.exit_code == 2, url << ": " << r.err);
+    BOOST_TEST(r.err.starts_with("batonctl: --coordinator '" + url + "': "), r.err);
+    BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+  for (const std::string url : {"127.0.0.1:1", "http://127.0.0.1:1/", "http://[::1]:1"}) {  // well formed
+    const auto r = run_process({BATONCTL_PATH, "jobs", "--coordinator", url});
+    BOOST_TEST(r.exit_code == 3, url << ": " << r.err);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_file_is_named_once) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"submit", "/nonexistent/job.json"},
+                                               {"jobs", "--token-file", "/nonexistent/job.json"}}) {
+    std::vector<std::string> argv{BATONCTL_PATH};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const auto r = run_process(argv);
+    BOOST_TEST(r.exit_code == 2);
+    BOOST_TEST(r.err == "batonctl: /nonexistent/job.json: cannot open: No such file or directory\n");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(token_file_help_says_the_variable_holds_the_token_itself) {
+  const auto r = run_process({BATONCTL_PATH, "jobs", "--help"});
+  BOOST_TEST(!has(r.out, "default: env BATON_API_TOKEN"), r.out);
+  BOOST_TEST(has(r.out, "the token itself from env BATON_API_TOKEN"), r.out);
 }
 
 BOOST_AUTO_TEST_CASE(a_bad_job_file_exits_2_naming_it) {

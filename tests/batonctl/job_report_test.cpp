@@ -79,3 +79,43 @@ BOOST_AUTO_TEST_CASE(status_text_lists_fields_and_report) {
   BOOST_TEST(has(t, "error:     agent b1 lost\n"), t);
   BOOST_TEST(has(t, "measured/predicted 1.50"), t);
 }
+
+BOOST_AUTO_TEST_CASE(progress_counts_the_running_step_s_bytes_so_far) {
+  // Step 2 of 4 has moved 3 MB of its bytes (the agents' progress reports) after two
+  // finished steps of 10 MB: 13 MB of 40 MB, 27 MB left at 5 MB/s = 5.4 s.
+  const Json job = Json::parse(R"({"state": "running", "steps": 4, "step": 2, "bytes": 40000000,
+      "bytes_done": 10000000, "step_bytes_done": 3000000})");
+  BOOST_TEST(batonctl::progress_line(job, 5000000) == "running  step 3/4  13.00 MB / 40.00 MB  5.00 MB/s  ETA 5 s");
+  const std::string jobs = batonctl::jobs_table(Json::parse(R"({"jobs": [{"id": "7", "state": "running",
+      "bytes": 40000000, "bytes_done": 10000000, "step_bytes_done": 3000000}]})"));
+  BOOST_TEST(has(jobs, "7   running  -          -      -     40.00 MB  13.00 MB"), jobs);
+}
+
+BOOST_AUTO_TEST_CASE(notes_explain_unpaced_all_at_once_and_times_below_the_bound) {
+  const Json oggp = Json::parse(R"({"algorithm": "oggp", "steps": [], "predicted_seconds": 2.0,
+      "measured_seconds": 1.9, "lower_bound_seconds": 1.8})");
+  BOOST_TEST(batonctl::report_notes(oggp).empty());
+  // Measured 1.731 s against a lower bound of 1.850 s (the issue's run).
+  const Json below = Json::parse(R"({"algorithm": "oggp", "steps": [], "predicted_seconds": 1.93,
+      "measured_seconds": 1.731, "lower_bound_seconds": 1.85})");
+  const std::string t = batonctl::report_text(below);
+  BOOST_TEST(has(t, "note: measured is below the lower bound"), t);
+  BOOST_TEST(has(t, "start-up"), t);
+  const Json baseline = Json::parse(R"({"algorithm": "all-at-once", "steps": [], "predicted_seconds": 6.0,
+      "measured_seconds": 0.3, "lower_bound_seconds": 1.85})");
+  const std::string notes = batonctl::report_notes(baseline);
+  BOOST_TEST(has(notes, "note: all-at-once is the unscheduled baseline and runs unpaced"), notes);
+  BOOST_TEST(has(notes, "note: measured is below the lower bound"), notes);
+}
+
+BOOST_AUTO_TEST_CASE(agents_table_names_the_peers_refused_at_the_handshake) {
+  const std::string agents = batonctl::agents_table(Json::parse(R"({"agents": [], "refused": [
+      {"address": "10.0.0.9", "node": "b3", "reason": "wrong cluster secret", "attempts": 12,
+       "last_attempt_age": 0.8}, {"address": "10.0.0.7", "node": "", "reason": "expected hello", "attempts": 1,
+       "last_attempt_age": 30.0}]})"));
+  BOOST_TEST(has(agents,
+                 "refused: 10.0.0.9 claiming to be node b3: wrong cluster secret (attempts: 12, the last "
+                 "0.800 s ago)\n"),
+             agents);
+  BOOST_TEST(has(agents, "refused: 10.0.0.7: expected hello (attempts: 1, the last 30.000 s ago)\n"), agents);
+}

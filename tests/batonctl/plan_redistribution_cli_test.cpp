@@ -93,6 +93,26 @@ BOOST_AUTO_TEST_CASE(platform_form_gives_whole_bytes_and_seconds) {
   BOOST_TEST(out.at("lower_bound").get<double>() == 1.0 + 2 * 0.002, boost::test_tools::tolerance(1e-12));
 }
 
+BOOST_AUTO_TEST_CASE(all_at_once_says_why_its_cost_is_below_the_lower_bound) {
+  // examples/redistribution-platform.json: d = 12.5 MB/s, k = 3, beta = 2 ms.
+  const std::string input = R"({"platform": {"sender_rate": 12500000, "receiver_rate": 12500000,
+      "backbone_rate": 37500000, "step_startup": 0.002},
+      "traffic": [[30000000, 20000000, 0, 0], [20000000, 0, 20000000, 0],
+                  [0, 0, 40000000, 20000000], [0, 15000000, 10000000, 10000000]]})";
+  const auto baseline = plan(input, {"--algo", "all-at-once"});
+  BOOST_TEST_REQUIRE(baseline.exit_code == 0, baseline.err);
+  const json out = json::parse(baseline.out);
+  // One step as long as its longest transfer, 40 MB / d = 3.2 s, plus beta.
+  BOOST_TEST(out.at("cost").get<double>() == 3.202, boost::test_tools::tolerance(1e-12));
+  // η: receiver 2 gets 70 MB = 5.6 s (more than 185 MB / (k d) = 4.93 s); sender 3 has 3
+  // transfers and 9 transfers need ceil(9 / 3) = 3 steps: 3 start-ups.
+  BOOST_TEST(out.at("lower_bound").get<double>() == 5.6 + 3 * 0.002, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(out.at("note").get<std::string>().find("not comparable") != std::string::npos);
+  const auto oggp = plan(input, {"--algo", "oggp"});
+  BOOST_TEST_REQUIRE(oggp.exit_code == 0, oggp.err);
+  BOOST_TEST(!json::parse(oggp.out).contains("note"));
+}
+
 BOOST_AUTO_TEST_CASE(bad_input_exits_2_naming_the_field) {
   const std::string big_row = "[" + std::string(1024 * 2, ' ') + "]";
   std::string huge = R"({"k": 1, "beta": 1, "matrix": [)";

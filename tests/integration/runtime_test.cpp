@@ -117,10 +117,23 @@ BOOST_AUTO_TEST_CASE(an_agent_with_the_wrong_secret_is_never_registered) {
   BOOST_TEST(body.at("agents").size() == 1u, body.dump());
   BOOST_TEST(body.at("agents")[0].at("node").get<std::string>() == "good");
   // The agent proves first; the coordinator checks before it proves anything and refuses.
+  // Both say so where an operator looks: a warning on the agent, an error naming the
+  // peer's address on the coordinator, and `GET /v1/agents` (batonctl agents).
+  BOOST_TEST(
+      cluster.agent_log("evil").find("warning evil: coordinator refused our authentication: ") != std::string::npos,
+      cluster.agent_log("evil"));
   BOOST_TEST(cluster.agent_log("evil").find("refused us: authentication failed") != std::string::npos,
              cluster.agent_log("evil"));
-  BOOST_TEST(cluster.coordinator_log().find("failed authentication: wrong cluster secret") != std::string::npos,
+  BOOST_TEST(cluster.coordinator_log().find("error agent authentication failed: 127.0.0.1:") != std::string::npos,
              cluster.coordinator_log());
+  BOOST_TEST(cluster.coordinator_log().find("(evil) failed authentication: wrong cluster secret") != std::string::npos,
+             cluster.coordinator_log());
+  BOOST_REQUIRE(body.at("refused").size() == 1u);
+  const Json& refused = body.at("refused")[0];
+  BOOST_TEST(refused.at("address").get<std::string>() == "127.0.0.1");
+  BOOST_TEST(refused.at("node").get<std::string>() == "evil");
+  BOOST_TEST(refused.at("reason").get<std::string>() == "wrong cluster secret");
+  BOOST_TEST(refused.at("attempts").get<int>() >= 1);
   BOOST_TEST(cluster.coordinator_log().find("agent evil registered") == std::string::npos, cluster.coordinator_log());
 }
 
@@ -225,6 +238,36 @@ BOOST_AUTO_TEST_CASE(a_job_survives_a_coordinator_crash_and_resumes_at_its_first
   for (const char* node : {"a0", "a1", "b0", "b1"}) {
     BOOST_TEST(count(t.cluster.agent_log(node), "job " + id + " step 0: started") == 1u, t.cluster.agent_log(node));
   }
+}
+
+BOOST_AUTO_TEST_CASE(a_restarted_coordinator_knows_its_finished_jobs_with_their_reports) {
+  TwoByTwo t;
+  const Json job{{"senders", {"a0"}},
+                 {"receivers", {"b0"}},
+                 {"platform", platform(20e6, 20e6)},
+                 {"transfers", {transfer("a0", 0, 1'000'000, "b0", "out.bin", 0)}}};
+  const std::string id = submit(t.cluster, job);
+  const Json done = t.cluster.wait_job(id);
+  BOOST_REQUIRE_MESSAGE(done.value("state", "") == "done", done.dump());
+  t.cluster.crash_and_restart_coordinator();
+
+  // The journal's job is still there, done, with its report (docs/journal.md).
+  const auto [status, again] = t.cluster.get("/v1/jobs/" + id);
+  BOOST_TEST_REQUIRE(status == 200, again.dump());
+  BOOST_TEST(again.at("state").get<std::string>() == "done");
+  BOOST_TEST(again.at("bytes_done").get<std::uint64_t>() == 1'000'000u);
+  BOOST_REQUIRE(again.contains("report"));
+  BOOST_TEST(again.at("report").at("steps").size() == done.at("report").at("steps").size());
+  BOOST_TEST(again.at("report").at("measured_seconds") == done.at("report").at("measured_seconds"));
+  const auto [list_status, jobs] = t.cluster.get("/v1/jobs");
+  BOOST_TEST(list_status == 200);
+  BOOST_TEST_REQUIRE(jobs.at("jobs").size() == 1u, jobs.dump());
+  BOOST_TEST(jobs.at("jobs")[0].at("id").get<std::string>() == id);
+  BOOST_TEST(jobs.at("jobs")[0].at("state").get<std::string>() == "done");
+  // The next job gets the next id, not the finished one's.
+  BOOST_REQUIRE(t.cluster.wait_alive(4));
+  const std::string next = submit(t.cluster, job);
+  BOOST_TEST(std::stoull(next) == std::stoull(id) + 1);
 }
 
 BOOST_AUTO_TEST_CASE(an_agent_still_running_a_job_the_new_coordinator_never_had_is_released) {

@@ -95,3 +95,15 @@ BOOST_AUTO_TEST_CASE(an_unknown_job_shows_the_error_and_no_chart) {
   BOOST_TEST(count(*html, "svg") == 0);
   BOOST_TEST(count(*html, "meta") == 1);  // no refresh
 }
+
+BOOST_AUTO_TEST_CASE(a_running_step_s_bytes_so_far_show_as_progress) {
+  StatusPage page = sample_page();
+  // Job 2's only step has moved 40 of its 100 bytes (the agents' progress reports).
+  page.jobs["jobs"][1]["step_bytes_done"] = 40;
+  page.job["step_bytes_done"] = 40;
+  const auto html = parsed(page);
+  if (!html) return;
+  BOOST_TEST(has(*html, "40 %"), html->at("text"));
+  BOOST_TEST(has(*html, "40 B / 100 B"), html->at("text"));
+  BOOST_TEST(has(*html, "40 B of 100 B"), html->at("text"));
+}

@@ -176,7 +176,11 @@ std::size_t Endpoint::send_iov_limit() const noexcept { return info_->tx_attr->i
 std::optional<fi_addr_t> Endpoint::insert(const std::string& hex_address, std::string& detail) {
   const auto bytes = from_hex(hex_address);
   if (!bytes) {
-    detail = "'" + hex_address.substr(0, 64) + "' is not a libfabric address in hex";
+    // Appended, not "'" + substr(...): GCC 12 warns -Wrestrict on that at -O3 (a false
+    // positive, GCC bug 105329).
+    detail = "'";
+    detail += hex_address.substr(0, 64);
+    detail += "' is not a libfabric address in hex";
     return std::nullopt;
   }
   fi_addr_t address = FI_ADDR_NOTAVAIL;

@@ -1,0 +1,70 @@
+#include "cli/command_line.h"
+
+namespace baton::cli {
+
+namespace {
+
+// The deepest subcommand the user selected ("batonctl plan"), and its full name.
+CLI::App* selected(CLI::App& app, std::string& name) {
+  CLI::App* at = &app;
+  for (;;) {
+    const std::vector<CLI::App*> chosen = at->get_subcommands();
+    if (chosen.empty()) return at;
+    at = chosen.front();
+    name += " " + at->get_name();
+  }
+}
+
+std::string command_names(const CLI::App& app) {
+  std::string names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (!names.empty()) names += ", ";
+    names += sub->get_name();
+  }
+  return names;
+}
+
+// CLI11 says "A subcommand is required" also when the word given is not one: name it.
+std::string usage_message(CLI::App& app, const std::string& program, const CLI::ParseError& e) {
+  std::string name = program;
+  CLI::App* at = selected(app, name);
+  const std::vector<std::string> left = at->remaining();
+  const bool wants_command = at->get_require_subcommand_min() > 0 && at->get_subcommands().empty();
+  // An unknown word first: CLI11 reports a missing --config before the typo that caused it.
+  if (!left.empty()) {
+    const std::string& word = left.front();
+    const bool option = word.starts_with('-');
+    std::string message = name + ": unknown " +
+                          (option          ? "option '"
+                           : wants_command ? "command '"
+                                           : "argument '") +
+                          word + "'";
+    if (wants_command) message += "; the commands are: " + command_names(*at);
+    return message;
+  }
+  if (wants_command) return name + ": a command is required, one of: " + command_names(*at);
+  return name + ": " + e.what();
+}
+
+}  // namespace
+
+std::string version() { return BATON_VERSION; }
+
+void add_version_flag(CLI::App& app, const std::string& program) {
+  app.set_version_flag("--version", program + " " + version(), "print the program's version and exit");
+}
+
+std::optional<int> parse_command_line(CLI::App& app, const std::string& program, int argc, char** argv,
+                                      std::ostream& out, std::ostream& err) {
+  try {
+    app.parse(argc, argv);
+    return std::nullopt;
+  } catch (const CLI::Success& e) {  // --help, --help-all, --version
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    err << usage_message(app, program, e) << "\nRun with --help for more information.\n";
+    return kUsageError;
+  }
+}
+
+}  // namespace baton::cli
