@@ -15,7 +15,7 @@
 #
 # Defaults: R = 2, sizes uniform in [1, 4] MB (10^6 bytes), seed 16, D = 100 Mbit/s,
 # BUILD_DIR = build/release (built like scripts/run.sh), DIR = docs/bench. About 25 s per
-# job: ~6 minutes with R = 2. Writes DIR/drift.jsonl (one JSON line per run),
+# job: ~7 minutes with R = 2. Writes DIR/drift.jsonl (one JSON line per run),
 # DIR/drift-summary.json and DIR/drift.csv (bench/drift_summary.py), DIR/drift.svg
 # (bench/drift.gp) and DIR/drift-coordinator.log.
 set -euo pipefail
