@@ -1,6 +1,8 @@
 #include "agent/agent.h"
 
 #include "agent/agent_metrics.h"
+#include "agent/object_query.h"
+#include "agent/plan_check.h"
 #include "protocol/handshake.h"
 
 #include <asio/bind_executor.hpp>
@@ -42,11 +44,18 @@ transport::Task<asio::ip::tcp::socket> connect_to(std::string address, milliseco
   co_return socket;
 }
 
+// Measured once per process (combine/speed.h): every agent of an application embedding
+// several reports the same speeds.
+const std::vector<combine::Speed>& measured_combine_speeds() {
+  static const std::vector<combine::Speed> speeds = combine::measure_speeds();
+  return speeds;
+}
+
 }  // namespace
 
 Agent::Agent(transport::Context& context, DataPlane& data, Storage& storage, AgentOptions options, PlanCheck check)
     : context_(context), data_(data), storage_(storage), options_(std::move(options)), check_(std::move(check)),
-      metrics_(std::make_shared<metrics::Registry>()) {
+      metrics_(std::make_shared<metrics::Registry>()), changed_(context.executor()) {
   declare_agent_metrics(*metrics_);
   metrics_->set("baton_agent_registered", {}, 0);
   options_.steps.metrics = metrics_;
@@ -54,7 +63,9 @@ Agent::Agent(transport::Context& context, DataPlane& data, Storage& storage, Age
 
 std::string Agent::metrics() const { return metrics_->render(); }
 
-Agent::~Agent() { data_.set_runner(nullptr); }
+Agent::~Agent() {
+  if (runner_) runner_->close();
+}
 
 void Agent::say(const std::string& line) const {
   if (options_.log) options_.log(line);
@@ -87,13 +98,17 @@ std::optional<Agent::JobProgress> Agent::job_progress() const {
 }
 
 void Agent::start() {
+  combine_speeds_ = &measured_combine_speeds();
+  started_ = true;
   running_ = true;
   asio::co_spawn(context_.executor(), session_loop(), asio::detached);
 }
 
-void Agent::stop() {
+transport::Task<void> Agent::stop() {
   running_ = false;
   if (!running_step_ && channel_) channel_->close();  // else: closed once the step is reported
+  changed_.notify();                                  // a reconnect waiting out its backoff gives up
+  while (started_ && !stopped_) co_await changed_.wait();
 }
 
 transport::Task<void> Agent::session_loop() {
@@ -115,16 +130,13 @@ transport::Task<void> Agent::session_loop() {
     metrics_->set("baton_agent_registered", {}, 0);
     channel_.reset();
     if (!running_) break;
-    asio::steady_timer wait(context_.executor(), backoff);
-    co_await wait.async_wait(transport::use_nothrow);
+    co_await changed_.wait_until(std::chrono::steady_clock::now() + backoff);
     backoff = std::min(backoff * 2, options_.max_backoff);
   }
   // A step still running reports into the void: wait for it so the runner outlives it.
-  while (running_step_) {
-    asio::steady_timer wait(context_.executor(), milliseconds(20));
-    co_await wait.async_wait(transport::use_nothrow);
-  }
+  while (running_step_) co_await changed_.wait();
   stopped_ = true;
+  changed_.notify();
 }
 
 transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel) {
@@ -141,6 +153,12 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   reg->set_rate(options_.rate);
   reg->set_pool_bytes(context_.options().pool.buffer_count * context_.options().pool.buffer_size);
   reg->set_storage_id(options_.storage_id);
+  for (const combine::Speed& speed : *combine_speeds_) {
+    protocol::CombineSpeed* reported = reg->add_combine_speeds();
+    reported->set_dtype(static_cast<protocol::DataType>(speed.dtype));  // the same numbers (combine/types.h)
+    reported->set_op(static_cast<protocol::ReduceOp>(speed.op));
+    reported->set_bytes_per_second(speed.bytes_per_second);
+  }
   co_await channel->send(std::move(hello), options_.io_timeout);
   const protocol::Envelope answer = co_await channel->receive(options_.io_timeout);
   if (answer.body_case() == protocol::Envelope::kRefusal) {
@@ -167,78 +185,82 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
     co_await send_report(std::move(report));
   }
 
-  auto alive = std::make_shared<bool>(true);
-  asio::co_spawn(context_.executor(), heartbeats(channel, every, alive), asio::detached);
-  // Ends the heartbeats however the session ends.
-  const std::unique_ptr<bool, void (*)(bool*)> end_heartbeats(alive.get(), [](bool* a) { *a = false; });
-  {
-    while (channel->is_open()) {
-      const protocol::Envelope message = co_await channel->receive(every * 3);
-      switch (message.body_case()) {
-        case protocol::Envelope::kHeartbeat: break;
-        case protocol::Envelope::kPlan: handle_plan(message.plan()); break;
-        case protocol::Envelope::kStepRelease: {
-          const protocol::StepRelease& release = message.step_release();
-          protocol::Envelope refusal;
-          protocol::StepReport* report = refusal.mutable_step_report();
-          report->set_job(release.job());
-          report->set_step(release.step());
-          // A job this agent has "done" is still the coordinator's until it ends it: a step
-          // that failed elsewhere is released again to every agent, the last one included.
-          if (!runner_ || runner_->plan().job() != release.job() || job_state_ == JobState::aborted) {
-            report->set_error("this agent holds no plan for job " + release.job());
-          } else if (release.step() >= static_cast<std::uint32_t>(runner_->plan().steps_size())) {
-            report->set_error("job " + release.job() + " has no step " + std::to_string(release.step()));
-          } else if (release.timeout_ms() == 0) {
-            report->set_error("the release of step " + std::to_string(release.step()) + " carries no timeout");
-          } else if (running_step_) {
-            report->set_error("step " + std::to_string(*running_step_) + " is still running");
-          } else if (!running_) {
-            report->set_error("the agent is stopping");
-          } else {
-            running_step_ = release.step();
-            asio::co_spawn(context_.executor(),
-                           run_step(release.step(), std::chrono::milliseconds(release.timeout_ms())), asio::detached);
-            break;
-          }
-          co_await send(std::move(refusal));
+  // Whichever ends first (a broken session, a failed heartbeat) ends the other.
+  co_await (handle_messages(channel, every) || heartbeats(channel, every));
+}
+
+transport::Task<void> Agent::handle_messages(std::shared_ptr<protocol::Channel> channel, milliseconds every) {
+  while (channel->is_open()) {
+    const protocol::Envelope message = co_await channel->receive(every * 3);
+    switch (message.body_case()) {
+      case protocol::Envelope::kHeartbeat: break;
+      case protocol::Envelope::kPlan: handle_plan(message.plan()); break;
+      case protocol::Envelope::kStepRelease: {
+        const protocol::StepRelease& release = message.step_release();
+        protocol::Envelope refusal;
+        protocol::StepReport* report = refusal.mutable_step_report();
+        report->set_job(release.job());
+        report->set_step(release.step());
+        // A job this agent has "done" is still the coordinator's until it ends it: a step
+        // that failed elsewhere is released again to every agent, the last one included.
+        if (!runner_ || runner_->plan().job() != release.job() || job_state_ == JobState::aborted) {
+          report->set_error("this agent holds no plan for job " + release.job());
+        } else if (release.step() >= static_cast<std::uint32_t>(runner_->plan().steps_size())) {
+          report->set_error("job " + release.job() + " has no step " + std::to_string(release.step()));
+        } else if (release.timeout_ms() == 0) {
+          report->set_error("the release of step " + std::to_string(release.step()) + " carries no timeout");
+        } else if (running_step_) {
+          report->set_error("step " + std::to_string(*running_step_) + " is still running");
+        } else if (!running_) {
+          report->set_error("the agent is stopping");
+        } else {
+          running_step_ = release.step();
+          asio::co_spawn(context_.executor(), run_step(release.step(), std::chrono::milliseconds(release.timeout_ms())),
+                         asio::detached);
           break;
         }
-        case protocol::Envelope::kAbort: handle_abort(message.abort()); break;
-        case protocol::Envelope::kStepCancel: {
-          const protocol::StepCancel& cancel = message.step_cancel();
-          if (runner_ && runner_->plan().job() == cancel.job() && running_step_ == cancel.step()) {
-            runner_->abort("cancelled by the coordinator: " + cancel.reason());
-          }
-          break;
-        }
-        case protocol::Envelope::kJobEnded:
-          if (runner_ && runner_->plan().job() == message.job_ended().job()) {
-            runner_->close();
-            asio::co_spawn(context_.executor(), commit(runner_->plan()), asio::detached);
-          }
-          break;
-        case protocol::Envelope::kRefusal:
-          throw protocol::ChannelError("coordinator refused us: " + message.refusal().reason());
-        default:
-          co_await channel->refuse("an agent does not accept " + std::string(protocol::type_name(message)));
-          throw protocol::ChannelError("coordinator sent " + std::string(protocol::type_name(message)));
+        co_await send(std::move(refusal));
+        break;
       }
+      case protocol::Envelope::kAbort: handle_abort(message.abort()); break;
+      case protocol::Envelope::kStepCancel: {
+        const protocol::StepCancel& cancel = message.step_cancel();
+        if (runner_ && runner_->plan().job() == cancel.job() && running_step_ == cancel.step()) {
+          runner_->abort("cancelled by the coordinator: " + cancel.reason());
+        }
+        break;
+      }
+      case protocol::Envelope::kJobEnded:
+        if (runner_ && runner_->plan().job() == message.job_ended().job()) {
+          runner_->close();
+          asio::co_spawn(context_.executor(), commit(runner_->plan()), asio::detached);
+        }
+        break;
+      case protocol::Envelope::kObjectQuery: {
+        protocol::Envelope reply;
+        *reply.mutable_object_answer() = answer(message.object_query(), storage_);
+        co_await send(std::move(reply));
+        break;
+      }
+      case protocol::Envelope::kRefusal:
+        throw protocol::ChannelError("coordinator refused us: " + message.refusal().reason());
+      default:
+        co_await channel->refuse("an agent does not accept " + std::string(protocol::type_name(message)));
+        throw protocol::ChannelError("coordinator sent " + std::string(protocol::type_name(message)));
     }
   }
 }
 
-transport::Task<void> Agent::heartbeats(std::shared_ptr<protocol::Channel> channel, milliseconds every,
-                                        std::shared_ptr<bool> alive) {
+transport::Task<void> Agent::heartbeats(std::shared_ptr<protocol::Channel> channel, milliseconds every) {
   std::uint64_t sequence = 0;
   asio::steady_timer timer(context_.executor());
-  while (*alive && channel->is_open()) {
+  while (channel->is_open()) {
     protocol::Envelope beat;
     beat.mutable_heartbeat()->set_sequence(sequence++);
     try {
       co_await channel->send(std::move(beat), every * 3);
     } catch (const std::exception&) {
-      co_return;  // the session loop sees the closed channel
+      co_return;  // the channel is broken: the session ends with this
     }
     timer.expires_after(every);
     co_await timer.async_wait(transport::use_nothrow);
@@ -260,16 +282,21 @@ void Agent::handle_plan(const protocol::Plan& plan) {
     reason = check_(plan);
     if (reason.empty()) reason = prepare_staging(plan);
   }
+  std::unique_ptr<Storage> scratch;
+  if (reason.empty()) {
+    if (runner_) runner_->close();  // the old job's flows and scratch objects go first
+    reason = open_scratch(plan, scratch);
+  }
   if (!reason.empty()) {
     answer.mutable_plan_refused()->set_job(plan.job());
     answer.mutable_plan_refused()->set_reason(reason);
     metrics_->add("baton_agent_plans_total", {{"answer", "refused"}});
     say("job " + plan.job() + ": plan refused: " + reason);
   } else {
-    data_.set_runner(nullptr);
-    runner_ = std::make_unique<StepRunner>(context_, storage_, plan,
-                                           transport::NodeIdentity{options_.node_id, options_.secret}, options_.steps);
-    data_.set_runner(runner_.get());
+    runner_ = std::make_shared<StepRunner>(context_, storage_, plan,
+                                           transport::NodeIdentity{options_.node_id, options_.secret}, options_.steps,
+                                           std::move(scratch));
+    data_.route_to(runner_);
     job_state_ = JobState::running;
     steps_done_ = 0;
     answer.mutable_plan_accepted()->set_job(plan.job());
@@ -286,6 +313,18 @@ std::string Agent::prepare_staging(const protocol::Plan& plan) {
     for (const protocol::StagedFile& staged : plan.staged()) options_.staging->prepare(staged);
   } catch (const std::exception& e) {
     return std::string("cannot stage an in-place destination: ") + e.what();
+  }
+  return "";
+}
+
+std::string Agent::open_scratch(const protocol::Plan& plan, std::unique_ptr<Storage>& scratch) {
+  const std::map<std::string, std::uint64_t> sizes = scratch_sizes(plan);
+  if (sizes.empty()) return "";
+  if (!options_.scratch) return "this agent keeps no scratch objects";
+  try {
+    scratch = options_.scratch->open(plan.job_number(), sizes);
+  } catch (const std::exception& e) {
+    return std::string("cannot make the job's scratch objects: ") + e.what();
   }
   return "";
 }
@@ -335,7 +374,9 @@ void Agent::handle_abort(const protocol::Abort& abort) {
 transport::Task<void> Agent::run_step(std::uint32_t step, std::chrono::milliseconds timeout) {
   say("job " + runner_->plan().job() + " step " + std::to_string(step) + ": started");
   protocol::Envelope envelope;
-  *envelope.mutable_step_report() = co_await runner_->run(step, timeout);
+  bool over = false;
+  Signal ended(context_.executor());
+  co_await (run_to_report(runner_, step, timeout, envelope, over, ended) && report_progress(runner_, over, ended));
   const protocol::StepReport& report = envelope.step_report();
   if (report.ok()) steps_done_ = std::max(steps_done_, step + 1);
   metrics_->add("baton_agent_steps_total", {{"result", report.ok() ? "ok" : "failed"}});
@@ -344,6 +385,7 @@ transport::Task<void> Agent::run_step(std::uint32_t step, std::chrono::milliseco
       (report.ok() ? "done, " + std::to_string(report.bytes()) + " bytes in " + std::to_string(report.seconds()) + " s"
                    : "failed: " + report.error()));
   running_step_.reset();
+  changed_.notify();
   if (report.ok() && steps_done_ == static_cast<std::uint32_t>(runner_->plan().steps_size()))
     job_state_ = JobState::done;
   co_await send_report(std::move(envelope));
@@ -354,6 +396,30 @@ transport::Task<void> Agent::run_step(std::uint32_t step, std::chrono::milliseco
     handle_plan(plan);
   }
   if (!running_ && channel_) channel_->close();
+}
+
+transport::Task<void> Agent::run_to_report(std::shared_ptr<StepRunner> runner, std::uint32_t step,
+                                           std::chrono::milliseconds timeout, protocol::Envelope& report, bool& over,
+                                           Signal& ended) {
+  *report.mutable_step_report() = co_await runner->run(step, timeout);
+  over = true;
+  ended.notify();
+}
+
+// About once a second while the step runs (watch, status and metrics show it): the bytes
+// moved so far and the tasks ended, read from counters the step keeps anyway.
+transport::Task<void> Agent::report_progress(std::shared_ptr<StepRunner> runner, const bool& over, Signal& ended) {
+  // `over` first: the step may have ended before this coroutine started to wait.
+  while (!over) {
+    co_await ended.wait_until(std::chrono::steady_clock::now() + std::chrono::seconds(1));
+    if (over) co_return;
+    std::optional<protocol::StepProgress> progress = runner->progress();
+    if (!progress) continue;
+    protocol::Envelope envelope;
+    *envelope.mutable_step_progress() = std::move(*progress);
+    envelope.mutable_step_progress()->set_job(runner->plan().job());
+    co_await send(std::move(envelope));
+  }
 }
 
 transport::Task<bool> Agent::send(protocol::Envelope envelope) {

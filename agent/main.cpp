@@ -5,6 +5,7 @@
 #include "agent/agent.h"
 #include "agent/config.h"
 #include "agent/data_root.h"
+#include "agent/file_scratch.h"
 #include "agent/file_staging.h"
 #include "agent/file_storage.h"
 #include "agent/plan_check.h"
@@ -17,10 +18,20 @@
 #include <google/protobuf/stubs/logging.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
+#include <asio/co_spawn.hpp>
 #include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
 
 #include <iostream>
+
+namespace {
+
+baton::transport::Task<void> shut_down(baton::agent::Agent& agent, baton::agent::DataPlane& data) {
+  co_await agent.stop();
+  co_await data.stop();
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"baton-agent: moves this node's part of Baton jobs"};
@@ -55,6 +66,7 @@ int main(int argc, char** argv) {
     baton::agent::FileStorage files(root);
     baton::agent::ProbeStorage storage(files);  // and calibration's probe objects
     baton::agent::FileStaging staging(root);
+    baton::agent::FileScratch scratch(root, config.node_id);  // removes an earlier process's leftovers
     baton::agent::AgentOptions options{
         .node_id = config.node_id,
         .coordinator = config.coordinator,
@@ -65,6 +77,7 @@ int main(int argc, char** argv) {
         .warn = [&](std::string_view line) { spdlog::warn("{}: {}", config.node_id, line); }};
     options.storage_id = baton::agent::storage_id(root);
     options.staging = &staging;
+    options.scratch = &scratch;
     baton::agent::Agent agent(context, data, storage, options, [&](const baton::protocol::Plan& plan) {
       return baton::agent::check_plan(plan, baton::agent::with_probe_objects(baton::agent::data_root_objects(root)));
     });
@@ -109,32 +122,25 @@ int main(int argc, char** argv) {
     };
     hangup.async_wait(reload);
 
+    // SIGTERM: the agent finishes its step and reports it, then the data plane ends its
+    // connections; the io_context runs until both are done (pending flows hold pool
+    // buffers, so the transport context must not go before them). A last second lets
+    // messages already queued to the coordinator go out.
     asio::signal_set signals(io, SIGTERM, SIGINT);
-    signals.async_wait([&](std::error_code, int signal) {
+    asio::steady_timer last_second(io);
+    signals.async_wait([&](std::error_code error, int signal) {
+      if (error) return;
       spdlog::info("{}: signal {}: finishing the current step, then stopping", config.node_id, signal);
       notifier.stopping("stopping: " + agent.status());
-      agent.stop();
-      data.stop();
-    });
-    // Run until the agent has stopped and every coroutine has ended: pending flows hold
-    // pool buffers, so the transport context must not go before them. A last timer bounds
-    // the wait for stragglers.
-    asio::steady_timer poll(io);
-    std::function<void(std::error_code)> check = [&](std::error_code) {
-      if (!agent.stopped()) {
-        poll.expires_after(std::chrono::milliseconds(100));
-        poll.async_wait(check);
-        return;
-      }
-      signals.cancel();
-      hangup.cancel();
-      report.cancel();
-      poll.expires_after(std::chrono::seconds(1));
-      poll.async_wait([&](std::error_code ec) {
-        if (!ec) io.stop();
+      asio::co_spawn(io, shut_down(agent, data), [&](std::exception_ptr) {
+        hangup.cancel();
+        report.cancel();
+        last_second.expires_after(std::chrono::seconds(1));
+        last_second.async_wait([&](std::error_code ec) {
+          if (!ec) io.stop();
+        });
       });
-    };
-    check({});
+    });
     io.run();
     spdlog::info("{}: stopped", config.node_id);
     return 0;

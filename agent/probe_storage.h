@@ -30,6 +30,8 @@ class ProbeStorage final : public Storage {
   std::unique_ptr<transport::Source> source(const std::string& name) override;
   // Throws std::runtime_error naming a "probe:" name that is not a probe sink.
   std::unique_ptr<transport::Sink> sink(const std::string& name) override;
+  // The probe source is there, 2^62 bytes long; the sink and unknown probe names cannot be read.
+  ObjectStatus status(const std::string& name) override;
 
  private:
   Storage& files_;

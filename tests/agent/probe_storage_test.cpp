@@ -10,6 +10,7 @@
 
 #include <bit>
 #include <cstring>
+#include <memory>
 
 using namespace baton::agent::test;
 
@@ -59,6 +60,16 @@ BOOST_AUTO_TEST_CASE(probe_names_are_reserved_and_other_names_reach_the_wrapped_
   BOOST_CHECK_THROW(storage.sink("probe:random"), std::runtime_error);
   BOOST_CHECK_THROW(storage.source("probe:discard"), std::runtime_error);
   BOOST_CHECK_THROW(storage.source("probe:zeros"), std::runtime_error);
+  // An object query: the source is there and as long as kProbeObjectBytes, the sink and an
+  // unknown probe name cannot be read, other names are the wrapped storage's.
+  const ba::ObjectStatus random = storage.status("probe:random");
+  BOOST_TEST(random.exists);
+  BOOST_TEST(random.size == ba::kProbeObjectBytes);
+  BOOST_TEST(!storage.status("probe:discard").exists);
+  BOOST_TEST(storage.status("probe:discard").error.find("can only be written") != std::string::npos);
+  BOOST_TEST(storage.status("probe:zeros").error.find("unknown probe object 'probe:zeros'") != std::string::npos);
+  BOOST_TEST(storage.status("x").size == regions.status("x").size);
+  BOOST_TEST(storage.status("x").exists == regions.status("x").exists);
 }
 
 // The probe flow of one step between two real step runners: `dst` is "probe:discard" or
@@ -72,11 +83,9 @@ Outcome probe_flow(TwoAgents& t, ba::Storage& a_storage, ba::Storage& b_storage,
     c->set_dst_file(dst);
   }
   ba::StepRunner sender(*t.a.context, a_storage, plan.sender, t.a.identity);
-  ba::StepRunner receiver(*t.b.context, b_storage, plan.receiver, t.b.identity);
-  t.b.data->set_runner(&receiver);
-  Outcome o = run_step(t.io, sender, receiver);
-  t.b.data->set_runner(nullptr);
-  return o;
+  const auto receiver = std::make_shared<ba::StepRunner>(*t.b.context, b_storage, plan.receiver, t.b.identity);
+  t.b.data->route_to(receiver);
+  return run_step(t.io, sender, *receiver);
 }
 
 BOOST_AUTO_TEST_CASE(a_probe_flow_carries_the_stream_and_lands_in_the_discarding_sink) {
