@@ -52,7 +52,9 @@ BOOST_AUTO_TEST_CASE(probes_measure_the_platform_and_a_job_without_one_is_planne
   BOOST_REQUIRE_MESSAGE(status == 201, answer.dump());
   const Json c = wait_calibration(cluster, answer["id"].get<std::string>());
   BOOST_REQUIRE_MESSAGE(c.value("state", "") == "done", c.dump() + "\n" + cluster.coordinator_log());
-  for (const char* figure : {"d", "D", "beta"}) BOOST_TEST(c[figure].get<double>() > 0, figure);
+  for (const char* figure : {"d", "D"}) BOOST_TEST(c[figure].get<double>() > 0, figure);
+  // β is a fit's intercept, clamped at 0: on a loaded loopback it can come out as 0.
+  BOOST_TEST(c["beta"].get<double>() >= 0);
   BOOST_TEST(c["k"].get<int>() >= 1);
   BOOST_TEST(c["D"].get<double>() >= c["d"].get<double>());
   BOOST_TEST(c["nodes"].size() == 4u);
