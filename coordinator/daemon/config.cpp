@@ -45,10 +45,7 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
       config.api_token = protocol::load_secret(relative(toml::find<std::string>(file, "api_token_file")));
     }
     if (config.state_dir.is_relative()) config.state_dir = base / config.state_dir;
-    config.log_level = baton::config::field_or<std::string>(file, "log_level", config.log_level);
-    if (config.log_level != "info" && config.log_level != "debug") {
-      throw std::runtime_error("log_level must be \"info\" or \"debug\", not \"" + config.log_level + "\"");
-    }
+    config.log_level = baton::config::log_level_field(file);
     config.drift.threshold = baton::config::field_or<double>(file, "drift_threshold", config.drift.threshold);
     if (!(config.drift.threshold > 0 && config.drift.threshold < 10))
       throw std::runtime_error("drift_threshold must be within (0, 10): a fraction of a step's predicted time");
