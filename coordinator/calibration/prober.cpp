@@ -102,12 +102,22 @@ void Prober::measured(double seconds) {
       sizes_.push_back(SizePoint{1, step->flows[0].bytes, seconds});
       if (++index_ == kSizeSteps) finish_sizes();
       return;
-    case Phase::rates:
-      pair_rates_[index_] = aggregate(CurvePoint{1, flow_bytes_, seconds, 0}, beta_one_);
+    case Phase::rates: {
+      // A flow that stalls once (a loss, a busy core) would make its nodes the slowest and
+      // set d for every job: a pair over kRetryAbove its expected time is measured once
+      // more and keeps the faster of the two. A node that is slow is slow both times.
+      const double rate = aggregate(CurvePoint{1, flow_bytes_, seconds, 0}, beta_one_);
+      pair_rates_[index_] = retrying_ ? std::max(pair_rates_[index_], rate) : rate;
+      if (!retrying_ && seconds > kRetryAbove * step->expected_seconds) {
+        retrying_ = true;
+        return;
+      }
+      retrying_ = false;
       if (++index_ < pairs()) return;
       phase_ = max_flows() >= 2 ? Phase::curve : Phase::done;
       index_ = 2;
       return;
+    }
     case Phase::curve: {
       CurvePoint point{static_cast<int>(index_), bytes_of(step->flows), seconds, 0};
       point.rate = aggregate(point, beta_one_);

@@ -17,7 +17,8 @@
 //             (on the 2-core machine of docs/calibration.md, 7 flows start in ~8 ms where
 //             one starts in ~1).
 //
-// Every flow is unpaced: each measures what the network gives it.
+// Every flow is unpaced: each measures what the network gives it. A rates flow that took
+// more than kRetryAbove its expected time is measured once more (the faster counts).
 #pragma once
 
 #include "coordinator/calibration/calibration.h"
@@ -30,6 +31,8 @@
 #include <vector>
 
 namespace baton::calibration {
+
+inline constexpr double kRetryAbove = 1.5;
 
 struct ProbeOptions {
   double flow_seconds = 0.4;             // how long a probe flow should last
@@ -94,6 +97,7 @@ class Prober {
   bool saturated_ = false;
   std::size_t width_ = 1;              // the start-up series' flows: k from the curve
   std::vector<Point> startup_points_;  // its steps: seconds against their longest flow's length
+  bool retrying_ = false;              // the rates phase measures the current pair a second time
   int steps_ = 0;
   std::uint64_t bytes_ = 0;
 };
