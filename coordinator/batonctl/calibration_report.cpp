@@ -78,28 +78,27 @@ std::string calibrations_table(const Json& answer) {
   return format_table({"ID", "STATE", "D", "BACKBONE", "BETA", "K", "MEASURED"}, rows);
 }
 
-std::string platform_and_replans_text(const Json& report) {
+std::string platform_and_replans_text(const report::PlanReport& plan) {
+  const auto per_second = [](double bytes_per_second) { return report::bytes_text(bytes_per_second) + "/s"; };
+  const auto seconds_or_dash = [](const std::optional<double>& s) { return s ? report::fixed(*s, 2) + " s" : "-"; };
   std::string out;
-  if (const Json* p = member(report, "platform")) {
-    out += "platform: " + text(*p, "source") +
-           (member(*p, "calibration") ? " (calibration " + text(*p, "calibration") + ")" : "") + ", d " +
-           rate(*p, "sender_rate") + " per sender, " + rate(*p, "receiver_rate") + " per receiver, D " +
-           rate(*p, "backbone_rate") + ", beta " + fixed(*p, "step_startup", 1000, 1, " ms") +
-           (text(*p, "replan_on_drift") == "yes" ? ", re-planned on drift" : "") + '\n';
+  if (const auto& p = plan.platform) {
+    out += "platform: " + p->source + (p->calibration.empty() ? "" : " (calibration " + p->calibration + ")") + ", d " +
+           per_second(p->sender_rate) + " per sender, " + per_second(p->receiver_rate) + " per receiver, D " +
+           per_second(p->backbone_rate) + ", beta " + report::fixed(p->step_startup * 1000, 1) + " ms" +
+           (p->replan_on_drift ? ", re-planned on drift" : "") + '\n';
   }
-  for (const Json& r : list(report, "replans")) {
-    out += "re-planned at step " + text(r, "at_step") + " (" + fixed(r, "elapsed_seconds", 1, 1, " s") +
-           " in): " + text(r, "why") + "; ";
-    if (member(r, "error")) {
-      out += text(r, "error") + '\n';
+  for (const report::ReplanLine& r : plan.replans) {
+    out += "re-planned at step " + std::to_string(r.at_step) + " (" + report::fixed(r.elapsed_seconds, 1) +
+           " s in): " + r.why + "; ";
+    if (r.error) {
+      out += *r.error + '\n';
       continue;
     }
-    const Json* old_model = member(r, "old");
-    const Json* new_model = member(r, "new");
-    out += "the " + text(r, "cause") + ": k " + (old_model ? text(*old_model, "k") : "-") + " -> " +
-           (new_model ? text(*new_model, "k") : "-") + ", the rest predicted " +
-           fixed(r, "predicted_remaining_seconds_kept", 1, 2, " s") + " as planned, " +
-           fixed(r, "predicted_remaining_seconds_after", 1, 2, " s") + " re-planned\n";
+    out += "the " + r.cause + ": k " + std::to_string(r.old_model.k) + " -> " +
+           (r.new_model ? std::to_string(r.new_model->k) : "-") + ", the rest predicted " +
+           seconds_or_dash(r.predicted_remaining_seconds_kept) + " as planned, " +
+           seconds_or_dash(r.predicted_remaining_seconds_after) + " re-planned\n";
   }
   return out;
 }

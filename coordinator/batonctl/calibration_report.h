@@ -1,8 +1,9 @@
-// Text for people from the coordinator's calibration and re-plan JSON (docs/calibration.md):
+// Text for people from the coordinator's calibration JSON and a typed report's re-plans (docs/calibration.md):
 // pure functions, unit-tested without a server. Missing fields show as "-".
 #pragma once
 
 #include "coordinator/json/input.h"
+#include "coordinator/report/job_report.h"
 
 #include <string>
 
@@ -16,6 +17,6 @@ std::string calibrations_table(const json::Json& answer);
 
 // A job report's platform (declared or measured) and re-plans, one line each; empty when
 // the report has neither.
-std::string platform_and_replans_text(const json::Json& report);
+std::string platform_and_replans_text(const report::PlanReport& report);
 
 }  // namespace baton::batonctl

@@ -46,19 +46,17 @@ Api::~Api() { stop(); }
 
 void Api::start(const std::string& address) {
   // Runs `work` on the io thread and answers with what it returns, as `type`, or with the
-  // error it threw as JSON: a RequestError's status, 409 for a job that cannot be drawn yet
-  // (std::invalid_argument, from report/), 500 otherwise.
+  // error it threw as JSON: a RequestError's status (request_error.h), 500 for anything
+  // else (a bug, said as one).
   const auto text_on_io = [this](httplib::Response& response, const char* type, std::function<std::string()> work) {
     std::promise<void> done;
     asio::post(io_, [&] {
       try {
         response.set_content(work(), type);
       } catch (const RequestError& e) {
-        reply(response, e.status(), Json{{"error", e.what()}});
-      } catch (const std::invalid_argument& e) {
-        reply(response, 409, Json{{"error", e.what()}});
+        reply(response, http_status(e.failure()), Json{{"error", e.what()}});
       } catch (const std::exception& e) {
-        reply(response, 500, Json{{"error", e.what()}});
+        reply(response, 500, Json{{"error", std::string("internal error: ") + e.what()}});
       }
       done.set_value();
     });
@@ -75,7 +73,7 @@ void Api::start(const std::string& address) {
     try {
       return std::stoull(request.matches[1]);
     } catch (const std::exception&) {
-      throw RequestError(404, "no job " + std::string(request.matches[1]));
+      throw RequestError(RequestFailure::not_found, "no job " + std::string(request.matches[1]));
     }
   };
 
@@ -115,14 +113,22 @@ void Api::start(const std::string& address) {
     // Parsed and expanded here, on the HTTP thread: a job at the size limits takes seconds,
     // which the io thread (heartbeats) cannot spare.
     JobSpec spec;
+    std::string journaled = request.body;
     try {
       spec = parse_job_spec(request.body);
+      if (spec.kind != jobs::JobKind::redistribution) {
+        resolve_objects(spec);
+        journaled = collective_json(spec.collective);
+      }
     } catch (const json::InputError& e) {
       reply(response, 400, Json{{"error", e.what()}});
       return;
+    } catch (const RequestError& e) {
+      reply(response, http_status(e.failure()), Json{{"error", e.what()}});
+      return;
     }
-    on_io(response, 201, [this, &request, &spec] {
-      return Json{{"id", std::to_string(driver_.submit(std::move(spec), request.body))}};
+    on_io(response, 201, [this, &journaled, &spec] {
+      return Json{{"id", std::to_string(driver_.submit(std::move(spec), journaled))}};
     });
   });
   server_->Get(R"(/v1/jobs/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {
@@ -130,8 +136,14 @@ void Api::start(const std::string& address) {
   });
   server_->Get(R"(/v1/jobs/([^/]+)/gantt\.svg)",
                [=, this](const httplib::Request& request, httplib::Response& response) {
-                 text_on_io(response, "image/svg+xml; charset=utf-8",
-                            [this, &request, id_of] { return report::gantt_svg(driver_.job(id_of(request))); });
+                 text_on_io(response, "image/svg+xml; charset=utf-8", [this, &request, id_of] {
+                   const report::JobReport job = driver_.job_report(id_of(request));
+                   try {
+                     return report::gantt_svg(job);
+                   } catch (const std::invalid_argument& e) {  // no plan to draw yet
+                     throw RequestError(RequestFailure::conflict, e.what());
+                   }
+                 });
                });
   // The status page (docs/status-page.md): "/" shows the newest job, "/jobs/{id}" another.
   const auto status_page = [=, this](httplib::Response& response, const std::string* id) {
@@ -148,10 +160,10 @@ void Api::start(const std::string& address) {
           std::size_t end = 0;
           const std::uint64_t number = std::stoull(shown, &end);
           if (end != shown.size()) throw std::invalid_argument(shown);
-          page.job = driver_.job(number);
+          page.job = driver_.job_report(number);
         } catch (const RequestError& e) {
           page.error = e.what();
-          response.status = e.status();
+          response.status = http_status(e.failure());
         } catch (const std::logic_error&) {  // not a number
           page.error = "no job " + shown;
           response.status = 404;
@@ -174,7 +186,7 @@ void Api::start(const std::string& address) {
       if (end != text.size()) throw std::invalid_argument(text);
       return id;
     } catch (const std::exception&) {
-      throw RequestError(404, "no calibration " + std::string(request.matches[1]));
+      throw RequestError(RequestFailure::not_found, "no calibration " + std::string(request.matches[1]));
     }
   };
   server_->Post("/v1/calibrations", [=, this](const httplib::Request& request, httplib::Response& response) {
@@ -206,6 +218,42 @@ void Api::start(const std::string& address) {
   });
 
   serving_.start(address, "API");
+}
+
+void Api::resolve_objects(JobSpec& spec) {
+  // The answers arrive on the io thread; this thread waits for them, then gives up on the
+  // nodes that stay silent (the give-up runs on the io thread too, and answers the future).
+  std::promise<ObjectAnswers> answered;
+  std::future<ObjectAnswers> answers = answered.get_future();
+  std::promise<std::uint64_t> asked;
+  asio::post(io_, [&] {
+    try {
+      asked.set_value(driver_.ask_objects(spec, [&answered](ObjectAnswers a) { answered.set_value(std::move(a)); }));
+    } catch (...) {
+      asked.set_exception(std::current_exception());
+    }
+  });
+  const std::uint64_t query = asked.get_future().get();  // throws the driver's RequestError
+  if (answers.wait_for(driver_.options().object_query_timeout) != std::future_status::ready) {
+    asio::post(io_, [this, query] { driver_.give_up_objects(query); });
+  }
+  const ObjectAnswers got = answers.get();
+  if (!got.silent.empty()) {
+    std::string silent;
+    for (const std::string& node : got.silent) silent += (silent.empty() ? "" : ", ") + node;
+    const auto seconds = std::chrono::duration<double>(driver_.options().object_query_timeout).count();
+    throw RequestError(RequestFailure::bad_request,
+                       "nodes did not say within " + std::to_string(static_cast<int>(seconds)) +
+                           " s whether they hold the job's files (ObjectQuery): " + silent);
+  }
+  try {
+    jobs::resolve_ranges(spec.collective, [&](const std::string& node, const std::string& file) {
+      const auto found = got.facts.find({node, file});
+      return found == got.facts.end() ? nullptr : &found->second;
+    });
+  } catch (const std::invalid_argument& e) {
+    throw RequestError(RequestFailure::bad_request, e.what());
+  }
 }
 
 void Api::set_token(std::string token) {

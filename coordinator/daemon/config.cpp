@@ -12,18 +12,10 @@ namespace baton::coordinator {
 CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
   try {
     const toml::value file = baton::config::parse_file(path);
-    const std::set<std::string> known{"id",
-                                      "agent_address",
-                                      "api_address",
-                                      "secret_file",
-                                      "api_token_file",
-                                      "state_dir",
-                                      "heartbeat_seconds",
-                                      "log_level",
-                                      "drift_threshold",
-                                      "drift_steps",
-                                      "drift_min_seconds",
-                                      "replan_on_drift"};
+    const std::set<std::string> known{
+        "id",          "agent_address",     "api_address",    "secret_file",        "api_token_file",
+        "state_dir",   "heartbeat_seconds", "log_level",      "collective_startup", "drift_threshold",
+        "drift_steps", "drift_min_seconds", "replan_on_drift"};
     for (const auto& [key, value] : file.as_table()) {
       if (!known.contains(key)) throw std::runtime_error("unknown key '" + key + "'");
     }
@@ -56,6 +48,10 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
     if (!(config.drift.min_seconds >= 0 && config.drift.min_seconds <= 3600))
       throw std::runtime_error("drift_min_seconds must be within [0, 3600]");
     config.replan_on_drift = baton::config::field_or<bool>(file, "replan_on_drift", config.replan_on_drift);
+    config.collective_startup = baton::config::field_or<double>(file, "collective_startup", config.collective_startup);
+    if (!(config.collective_startup >= 0 && config.collective_startup <= 60)) {
+      throw std::runtime_error("collective_startup must be within [0, 60] seconds");
+    }
     return config;
   } catch (const std::exception& e) {
     throw std::runtime_error("configuration " + path.string() + ": " + e.what());

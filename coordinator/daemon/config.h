@@ -22,6 +22,9 @@ struct CoordinatorConfig {
   // replan_on_drift for jobs that do not say.
   calibration::DriftOptions drift{};
   bool replan_on_drift = true;
+  // β of the collectives' models: the fixed cost of starting one transfer, in seconds
+  // (docs/collectives.md, "From the model to the nodes").
+  double collective_startup = 0.005;
 };
 
 // Reads the file; throws std::runtime_error naming the file, and the key and line where

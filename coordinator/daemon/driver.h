@@ -22,8 +22,12 @@
 #include "coordinator/daemon/event_wait.h"
 #include "coordinator/daemon/job_plans.h"
 #include "coordinator/daemon/job_spec.h"
+#include "coordinator/daemon/object_queries.h"
+#include "coordinator/daemon/request_error.h"
 #include "coordinator/daemon/tracked_job.h"
 #include "coordinator/journal/journal.h"
+#include "coordinator/report/job_report.h"
+#include "log/log.h"
 
 #include <asio/io_context.hpp>
 #include <asio/thread_pool.hpp>
@@ -61,25 +65,18 @@ struct DriverOptions {
   // say ("replan") are re-planned: those on a measured platform are, unless this is false.
   calibration::DriftOptions drift{};
   bool replan_on_drift = true;
-};
-
-// Bad requests the API answers with an HTTP status.
-class RequestError : public std::runtime_error {
- public:
-  RequestError(int status, const std::string& what) : std::runtime_error(what), status_(status) {}
-  int status() const noexcept { return status_; }
-
- private:
-  int status_;
+  // β of the collectives' models, seconds (the configuration's collective_startup).
+  double collective_startup = 0.005;
+  // How long a submit waits for the nodes' answers about the objects a collective reads.
+  std::chrono::milliseconds object_query_timeout{5'000};
 };
 
 class Driver {
  public:
   using Json = nlohmann::ordered_json;
-  using Log = std::function<void(const std::string& line)>;
 
   Driver(asio::io_context& io, AgentDirectory& agents, journal::Journal& journal, Clock& clock, DriverOptions options,
-         Log log);
+         log::Sink log);
   ~Driver();
 
   // Learns every job of the journal: the ended ones with their final reports, and the
@@ -88,19 +85,28 @@ class Driver {
   void start();
 
   // Queues a job the caller parsed from `json` (parse_job_spec, off the io thread) and
-  // journals `json`; returns its id. RequestError(400) names the nodes that are not
-  // registered, or why an in-place job cannot be staged.
+  // journals `json`; returns its id. RequestError(bad_request) names the nodes that are not
+  // registered, or why an in-place job cannot be staged; for a collective, what its nodes
+  // lack (check_collective_nodes). REQUIRES: a collective's message lengths are resolved.
   std::uint64_t submit(JobSpec spec, const std::string& json);
-  // RequestError(404) for an unknown job, 409 when it already ended.
+  // Before a collective is submitted: asks its nodes about the objects it reads
+  // (ObjectQueries); `done` gets their answers once every node answered or the query was
+  // given up. Returns the query's id. RequestError(bad_request) as check_collective_nodes.
+  std::uint64_t ask_objects(const JobSpec& spec, ObjectQueries::Done done);
+  void give_up_objects(std::uint64_t query);
+  const DriverOptions& options() const { return options_; }
+  // RequestError(not_found) for an unknown job, RequestError(conflict) when it already ended.
   Json cancel(std::uint64_t id);
-  Json job(std::uint64_t id) const;
+  // RequestError(not_found) for an unknown job.
+  report::JobReport job_report(std::uint64_t id) const;
+  Json job(std::uint64_t id) const;  // job_report as the API's JSON
   Json jobs() const;
   Json agents() const;
 
   // Queues a calibration of the platform between `request`'s groups (docs/calibration.md)
-  // and journals `json`; returns its id. RequestError(400) names unregistered nodes.
+  // and journals `json`; returns its id. RequestError(bad_request) names unregistered nodes.
   std::uint64_t calibrate(CalibrationRequest request, const std::string& json);
-  // RequestError(404) for an unknown calibration.
+  // RequestError(not_found) for an unknown calibration.
   Json calibration(std::uint64_t id) const;
   Json calibrations() const;
   // The newest done calibration, or null.
@@ -154,7 +160,7 @@ class Driver {
 
   // Calibration (driver_calibration.cpp). A job without "platform" gets the newest
   // calibration of its nodes; returns the job's JSON to journal (with that platform and
-  // calibration in it). RequestError(400) says how to calibrate when there is none.
+  // calibration in it). RequestError(bad_request) says how to calibrate when there is none.
   std::string resolve_platform(JobSpec& spec, const std::string& json) const;
   asio::awaitable<void> run_calibration(TrackedCalibration& c);
   // Runs one probe step as a one-step job of its own; its measured time, or nullopt with
@@ -173,12 +179,15 @@ class Driver {
   nlohmann::ordered_json replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan,
                                         schedule::kpbs::Platform& platform);
 
+  // RequestError(bad_request) unless every node of the collective is registered with a rate (and a
+  // combine speed for a reduce or allreduce) and no shared data root makes a write unsafe.
+  void check_collective_nodes(const JobSpec& spec) const;
   bool alive(const std::string& node) const;
   bool all_alive(const TrackedJob& job) const;
   // Tells `node` to end its attempt at job.cancelled_step now (StepCancel).
   void send_step_cancel(const TrackedJob& job, const std::string& node);
   // Each node's storage id and data address, as its agent registered them.
-  std::map<std::string, std::string> storages(const jobs::Clusters& clusters) const;
+  std::map<std::string, std::string> storages(const std::vector<std::string>& nodes) const;
   std::map<std::string, std::string> addresses(const TrackedJob& job) const;
   void on_job_status(const std::string& node, const protocol::JobStatus& status);
   // The agents' step timeout (DriverOptions::min_step_timeout).
@@ -189,11 +198,12 @@ class Driver {
   journal::Journal& journal_;
   Clock& clock_;
   DriverOptions options_;
-  Log log_;
+  log::Logger log_;
   std::map<std::uint64_t, std::unique_ptr<TrackedJob>> jobs_;
   std::deque<std::uint64_t> queue_;
   TrackedJob* current_ = nullptr;
   EventWait events_;
+  ObjectQueries objects_;
   DriverMetrics metrics_;
   Calibrations calibrations_;
   TrackedCalibration* calibrating_ = nullptr;  // the calibration running, if any

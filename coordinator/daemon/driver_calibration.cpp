@@ -37,16 +37,17 @@ std::uint64_t Driver::calibrate(CalibrationRequest request, const std::string& j
       if (!agents_.find(node)) unknown += (unknown.empty() ? "" : ", ") + node;
     }
   }
-  if (!unknown.empty()) throw RequestError(400, "unknown nodes (no agent ever registered as): " + unknown);
+  if (!unknown.empty())
+    throw RequestError(RequestFailure::bad_request, "unknown nodes (no agent ever registered as): " + unknown);
   const std::uint64_t id = calibrations_.add(std::move(request), json);
-  if (log_) log_("calibration " + std::to_string(id) + ": requested");
+  if (log_) log_.info("calibration " + std::to_string(id) + ": requested");
   events_.notify();
   return id;
 }
 
 Driver::Json Driver::calibration(std::uint64_t id) const {
   const TrackedCalibration* c = calibrations_.find(id);
-  if (!c) throw RequestError(404, "no calibration " + std::to_string(id));
+  if (!c) throw RequestError(RequestFailure::not_found, "no calibration " + std::to_string(id));
   return Calibrations::json(*c);
 }
 
@@ -67,21 +68,21 @@ std::string Driver::resolve_platform(JobSpec& spec, const std::string& json) con
       id = std::stoull(spec.calibration, &end);
       if (end != spec.calibration.size()) throw std::invalid_argument(spec.calibration);
     } catch (const std::logic_error&) {
-      throw RequestError(400, "calibration: no calibration " + spec.calibration);
+      throw RequestError(RequestFailure::bad_request, "calibration: no calibration " + spec.calibration);
     }
     found = calibrations_.find(id);
     if (!found || !found->result)
-      throw RequestError(400, "calibration: calibration " + spec.calibration + " is not done");
+      throw RequestError(RequestFailure::bad_request, "calibration: calibration " + spec.calibration + " is not done");
     if (!calibration::covers(*found->result, spec.clusters)) {
-      throw RequestError(400, "calibration: calibration " + spec.calibration +
-                                  " did not measure every sender and receiver of the job");
+      throw RequestError(RequestFailure::bad_request, "calibration: calibration " + spec.calibration +
+                                                          " did not measure every sender and receiver of the job");
     }
   } else {
     found = calibrations_.latest_covering(spec.clusters);
   }
   if (!found) {
     throw RequestError(
-        400,
+        RequestFailure::bad_request,
         "job: no \"platform\" given and no calibration has measured its nodes; measure them with `batonctl "
         "calibrate --senders " +
             joined(spec.clusters.senders) + " --receivers " + joined(spec.clusters.receivers) +
@@ -106,7 +107,7 @@ asio::awaitable<void> Driver::run_calibration(TrackedCalibration& c) {
   calibrations_.start(c);
   calibrating_ = &c;
   const Clock::time_point started = clock_.now();
-  if (log_) log_("calibration " + std::to_string(c.id) + ": started");
+  if (log_) log_.info("calibration " + std::to_string(c.id) + ": started");
   std::string error;
   std::optional<calibration::Calibration> result;
   try {
@@ -133,12 +134,12 @@ asio::awaitable<void> Driver::run_calibration(TrackedCalibration& c) {
   const double seconds = std::chrono::duration<double>(clock_.now() - started).count();
   calibrations_.finish(c, std::move(result), error, seconds);
   calibrating_ = nullptr;
-  if (log_) {
-    log_("calibration " + std::to_string(c.id) + ": " +
-         (c.result ? "done in " + std::to_string(seconds) + " s: d " + std::to_string(c.result->d) + " B/s, D " +
-                         std::to_string(c.result->D) + " B/s, beta " + std::to_string(c.result->beta) + " s, k " +
-                         std::to_string(c.result->k)
-                   : "failed: " + error));
+  if (log_ && c.result) {
+    log_.info("calibration " + std::to_string(c.id) + ": done in " + std::to_string(seconds) + " s: d " +
+              std::to_string(c.result->d) + " B/s, D " + std::to_string(c.result->D) + " B/s, beta " +
+              std::to_string(c.result->beta) + " s, k " + std::to_string(c.result->k));
+  } else if (log_) {
+    log_.warning("calibration " + std::to_string(c.id) + ": failed: " + error);
   }
 }
 
@@ -160,7 +161,7 @@ asio::awaitable<std::optional<double>> Driver::run_probe(TrackedCalibration& c, 
   } ended{this};
   const std::string what =
       "calibration " + std::to_string(c.id) + ": " + describe(step, c.request.senders, c.request.receivers);
-  JobPlans plans(probe, storages(probe_job.clusters), addresses(probe));
+  JobPlans plans(probe, storages(probe.nodes()), addresses(probe));
   if (std::string refused = co_await offer_plans(probe, plans); !refused.empty()) {
     tell_abort(probe, plans, refused);
     error = what + ": " + refused;

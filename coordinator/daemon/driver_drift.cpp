@@ -77,7 +77,7 @@ asio::awaitable<void> Driver::follow_drift(TrackedJob& job, JobPlans& plans, std
                                                                    estimate.model.D, estimate.model.beta),
                                     job.spec->clusters, job.spec->transfers);
   const std::string why = calibration::describe(*drift, options_.drift);
-  if (log_) log_("job " + std::to_string(job.id) + ": " + why + "; re-planning from step " + std::to_string(next));
+  if (log_) log_.info("job " + std::to_string(job.id) + ": " + why + "; re-planning from step " + std::to_string(next));
 
   // On the planner thread, like the first plan: a large job's re-plan takes a while.
   const jobs::CompiledPlan current = *job.plan;
@@ -100,7 +100,7 @@ asio::awaitable<void> Driver::follow_drift(TrackedJob& job, JobPlans& plans, std
   if (!replanned) {  // never into an invalid state: the plan the agents hold goes on
     record["error"] = "not re-planned: " + refused;
     job.drift.replans.push_back(std::move(record));
-    if (log_) log_("job " + std::to_string(job.id) + ": not re-planned: " + refused);
+    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + refused);
     co_return;
   }
   double before_seconds = 0, kept_seconds = 0, after_seconds = 0;
@@ -127,7 +127,7 @@ asio::awaitable<void> Driver::follow_drift(TrackedJob& job, JobPlans& plans, std
   // Refusals and silence are the next step's to handle: it gives the plan again to every
   // node that does not hold it, and fails its attempt with their reasons.
   if (const std::string lost = co_await offer_plans(job, plans); !lost.empty() && log_)
-    log_("job " + std::to_string(job.id) + ": the re-plan: " + lost);
+    log_.warning("job " + std::to_string(job.id) + ": the re-plan: " + lost);
 }
 
 Json Driver::replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan, kpbs::Platform& platform) {

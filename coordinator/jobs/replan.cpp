@@ -74,7 +74,8 @@ CompiledPlan replan(const CompiledPlan& plan, std::size_t done, const Clusters& 
     out.steps.push_back(std::move(step));
   }
   out.predicted_seconds = done_seconds + fresh.predicted_seconds;
-  out.lower_bound_seconds = done_seconds + fresh.lower_bound_seconds;
+  out.lower_bound_seconds = done_seconds + fresh.lower_bound_seconds.value_or(0);  // compile_plan always sets it
+  out.model_seconds = out.predicted_seconds;  // a redistribution's model time is its prediction
   if (const std::string wrong = check_moves_every_byte_once(out, clusters, transfers); !wrong.empty())
     throw std::logic_error("re-plan: " + wrong);
   return out;

@@ -254,7 +254,7 @@ BOOST_AUTO_TEST_CASE(a_job_without_platform_is_planned_on_the_calibration_or_ref
     driver->submit(bc::parse_job_spec(json), json);
     BOOST_FAIL("accepted without platform or calibration");
   } catch (const bc::RequestError& e) {
-    BOOST_TEST(e.status() == 400);
+    BOOST_TEST((e.failure() == bc::RequestFailure::bad_request));
     BOOST_TEST(std::string(e.what()).find("batonctl calibrate --senders s0,s1,s2,s3 --receivers r0,r1,r2,r3") !=
                std::string::npos);
   }
