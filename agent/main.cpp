@@ -9,6 +9,7 @@
 #include "agent/file_staging.h"
 #include "agent/file_storage.h"
 #include "agent/plan_check.h"
+#include "agent/probe_storage.h"
 #include "cli/command_line.h"
 #include "metrics/http_server.h"
 #include "systemd/logging.h"
@@ -61,7 +62,8 @@ int main(int argc, char** argv) {
     if (!opened.value) throw std::runtime_error("transport: " + opened.detail);
     baton::transport::Context& context = *opened.value;
     baton::agent::DataPlane data(context, config.data_address, {config.node_id, config.secret});
-    baton::agent::FileStorage storage(root);
+    baton::agent::FileStorage files(root);
+    baton::agent::ProbeStorage storage(files);  // and calibration's probe objects
     baton::agent::FileStaging staging(root);
     baton::agent::FileScratch scratch(root, config.node_id);  // removes an earlier process's leftovers
     baton::agent::AgentOptions options{.node_id = config.node_id,
@@ -73,8 +75,9 @@ int main(int argc, char** argv) {
     options.storage_id = baton::agent::storage_id(root);
     options.staging = &staging;
     options.scratch = &scratch;
-    baton::agent::Agent agent(context, data, storage, options,
-                              [&](const baton::protocol::Plan& plan) { return baton::agent::check_plan(plan, root); });
+    baton::agent::Agent agent(context, data, storage, options, [&](const baton::protocol::Plan& plan) {
+      return baton::agent::check_plan(plan, baton::agent::with_probe_objects(baton::agent::data_root_objects(root)));
+    });
     data.start();
     agent.start();
     baton::metrics::HttpServer metrics([&] { return agent.metrics(); });

@@ -124,18 +124,22 @@ std::string check_file_name(std::string_view name) {
   return {};
 }
 
+PlanObjects data_root_objects(const DataRoot& root) {
+  return PlanObjects{
+      .check_name = [](const std::string& name) { return check_file_name(name); },
+      .source_size = [&root](const std::string& name) { return root.file_size(name); },
+      // A destination may be missing (it is created), but one that exists must be a
+      // regular file: a FIFO would hang the step.
+      .destination_limit =
+          [&root](const std::string& name) {
+            root.check_destination(name);
+            return std::numeric_limits<std::uint64_t>::max();
+          },
+  };
+}
+
 std::string check_plan(const protocol::Plan& plan, const DataRoot& root) {
-  return check_plan(plan, PlanObjects{
-                              .check_name = [](const std::string& name) { return check_file_name(name); },
-                              .source_size = [&](const std::string& name) { return root.file_size(name); },
-                              // A destination may be missing (it is created), but one that
-                              // exists must be a regular file: a FIFO would hang the step.
-                              .destination_limit =
-                                  [&](const std::string& name) {
-                                    root.check_destination(name);
-                                    return std::numeric_limits<std::uint64_t>::max();
-                                  },
-                          });
+  return check_plan(plan, data_root_objects(root));
 }
 
 std::string check_plan(const protocol::Plan& plan, const PlanObjects& objects) {

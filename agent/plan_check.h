@@ -42,4 +42,8 @@ struct PlanObjects {
 };
 std::string check_plan(const protocol::Plan& plan, const PlanObjects& objects);
 
+// The objects of the files under `root` (what check_plan(plan, root) checks against).
+// `root` must outlive the result.
+PlanObjects data_root_objects(const DataRoot& root);
+
 }  // namespace baton::agent

@@ -6,8 +6,12 @@
       WORK/traffic.json and, on sender si, one source file to-rj.bin of random bytes per
       receiver rj.
   netns_traffic.py job WORK --algo NAME --node-rate BYTES --backbone-rate BYTES --beta S
+                                 [--measured [--calibration ID]] [--replan yes|no] [--half first|second]
       Prints the job (docs/runtime.md): every pair's whole file to from-si.bin on rj, and
-      the platform of links shaped to those rates (below).
+      the platform of links shaped to those rates (below). --measured: no platform, the
+      coordinator plans on its newest calibration of the nodes, or on calibration ID
+      (docs/calibration.md); --replan: the job's "replan"; --half: only the first or the
+      second half of each pair's bytes.
   netns_traffic.py clear WORK     removes every destination file
   netns_traffic.py verify WORK    compares every destination file with its source, byte
                                   for byte; exit 1 naming the first difference
@@ -67,17 +71,27 @@ def make(args):
 
 def job(args):
     traffic = load(args.work)
-    d = args.node_rate * PAYLOAD // FRAME
-    backbone = args.backbone_rate * PAYLOAD // FRAME
-    transfers = [{"src_node": s, "src_file": f"to-{r}.bin", "src_offset": 0, "length": size,
-                  "dst_node": r, "dst_file": f"from-{s}.bin", "dst_offset": 0}
-                 for s, r, size in pairs(traffic)]
-    json.dump({"senders": [f"s{i}" for i in range(1, traffic["senders"] + 1)],
-               "receivers": [f"r{j}" for j in range(1, traffic["receivers"] + 1)],
-               "algorithm": args.algo,
-               "platform": {"sender_rate": d, "receiver_rate": d, "backbone_rate": backbone,
-                            "step_startup": args.beta},
-               "transfers": transfers}, sys.stdout)
+    transfers = []
+    for s, r, size in pairs(traffic):
+        begin, end = {"all": (0, size), "first": (0, size // 2), "second": (size // 2, size)}[args.half]
+        transfers.append({"src_node": s, "src_file": f"to-{r}.bin", "src_offset": begin, "length": end - begin,
+                          "dst_node": r, "dst_file": f"from-{s}.bin", "dst_offset": begin})
+    out = {"senders": [f"s{i}" for i in range(1, traffic["senders"] + 1)],
+           "receivers": [f"r{j}" for j in range(1, traffic["receivers"] + 1)],
+           "algorithm": args.algo}
+    if not args.measured:
+        if args.node_rate is None or args.backbone_rate is None:
+            sys.exit("netns_traffic.py: job: give --node-rate and --backbone-rate, or --measured")
+        out["platform"] = {"sender_rate": args.node_rate * PAYLOAD // FRAME, "receiver_rate": args.node_rate * PAYLOAD // FRAME,
+                           "backbone_rate": args.backbone_rate * PAYLOAD // FRAME, "step_startup": args.beta}
+    if args.calibration is not None:
+        if not args.measured:
+            sys.exit("netns_traffic.py: job: --calibration goes with --measured")
+        out["calibration"] = args.calibration
+    if args.replan is not None:
+        out["replan"] = args.replan == "yes"
+    out["transfers"] = transfers
+    json.dump(out, sys.stdout)
     print()
 
 
@@ -119,9 +133,13 @@ def main():
     p = sub.add_parser("job")
     p.add_argument("work")
     p.add_argument("--algo", required=True)
-    p.add_argument("--node-rate", type=int, required=True, help="bytes/s of frames on each node link")
-    p.add_argument("--backbone-rate", type=int, required=True, help="bytes/s of frames on the backbone")
+    p.add_argument("--node-rate", type=int, help="bytes/s of frames on each node link")
+    p.add_argument("--backbone-rate", type=int, help="bytes/s of frames on the backbone")
     p.add_argument("--beta", type=float, default=0.01, help="the model's step start-up, seconds")
+    p.add_argument("--measured", action="store_true", help="no platform: the coordinator's calibration")
+    p.add_argument("--calibration", help="with --measured: plan on this calibration's id, not the newest")
+    p.add_argument("--replan", choices=("yes", "no"), help="re-plan when the network drifts")
+    p.add_argument("--half", choices=("all", "first", "second"), default="all", help="which bytes of each pair")
     p.set_defaults(run=job)
     for name, run in (("clear", clear), ("verify", verify)):
         p = sub.add_parser(name)

@@ -1,5 +1,6 @@
 #include "coordinator/batonctl/job_report.h"
 
+#include "coordinator/batonctl/calibration_report.h"
 #include "coordinator/report/markup.h"
 
 #include <algorithm>
@@ -191,6 +192,7 @@ std::string report_text(const report::PlanReport& report) {
   const bool redistribution = report.kind == "redistribution";
   std::string out = redistribution ? "algorithm: " + report.algorithm + "  k: " + std::to_string(report.k) + '\n'
                                    : "kind: " + report.kind + "  algorithm: " + report.algorithm + '\n';
+  out += platform_and_replans_text(report);
   out += format_table({"STEP", "FLOWS", "BYTES", "PREDICTED S", "MEASURED S", "ATTEMPTS"}, rows);
   const double measured = report.measured_seconds, predicted = report.predicted_seconds;
   out += "total: measured " + format_seconds(measured) + " s, predicted " + format_seconds(predicted) + " s, ";

@@ -1,5 +1,6 @@
 // batonctl: the operators' command line for Baton.
 #include "cli/command_line.h"
+#include "coordinator/batonctl/calibrate_command.h"
 #include "coordinator/batonctl/completion.h"
 #include "coordinator/batonctl/job_commands.h"
 #include "coordinator/batonctl/plan_command.h"
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
       "  batonctl submit job.json --algo ggp --wait            # run a job, print its report\n"
       "  batonctl jobs --coordinator http://10.0.0.1:7070\n"
       "  batonctl report 7 --svg gantt.svg                    # plan against measured, per node\n"
+      "  batonctl calibrate --senders s1,s2 --receivers r1,r2  # measure d, D, beta and k\n"
       "  source <(batonctl completion bash)                   # tab completion in bash\n"
       "Every command has --help with its own examples. Output: -o table (default) or -o json.\n"
       "Coordinator: --coordinator URL, else env BATON_COORDINATOR, else http://127.0.0.1:7070;\n"
@@ -30,6 +32,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   baton::batonctl::add_plan_command(app, &exit_code);
   baton::batonctl::add_job_commands(app, &exit_code);
+  baton::batonctl::add_calibrate_commands(app, &exit_code);
   baton::batonctl::add_completion_command(app, &exit_code);
   try {
     if (const auto status = baton::cli::parse_command_line(app, "batonctl", argc, argv, std::cout, std::cerr)) {

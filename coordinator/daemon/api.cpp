@@ -2,6 +2,7 @@
 
 #include "coordinator/daemon/http_auth.h"
 #include "coordinator/json/input.h"
+#include "coordinator/report/calibration_svg.h"
 #include "coordinator/report/gantt_svg.h"
 #include "coordinator/report/status_page.h"
 #include "http/server.h"
@@ -151,6 +152,7 @@ void Api::start(const std::string& address) {
       page.coordinator = driver_.status();
       page.agents = driver_.agents();
       page.jobs = driver_.jobs();
+      page.calibration = driver_.latest_calibration();
       const Json& jobs = page.jobs.at("jobs");
       const std::string shown = id ? *id : jobs.empty() ? "" : jobs.back().at("id").get<std::string>();
       if (!shown.empty()) {
@@ -175,6 +177,42 @@ void Api::start(const std::string& address) {
     const std::string id = request.matches[1];
     status_page(response, &id);
   });
+  // Calibrations (docs/calibration.md).
+  const auto calibration_id = [](const httplib::Request& request) -> std::uint64_t {
+    try {
+      std::size_t end = 0;
+      const std::string text = request.matches[1];
+      const std::uint64_t id = std::stoull(text, &end);
+      if (end != text.size()) throw std::invalid_argument(text);
+      return id;
+    } catch (const std::exception&) {
+      throw RequestError(RequestFailure::not_found, "no calibration " + std::string(request.matches[1]));
+    }
+  };
+  server_->Post("/v1/calibrations", [=, this](const httplib::Request& request, httplib::Response& response) {
+    CalibrationRequest calibration;
+    try {
+      calibration = parse_calibration_request(request.body);
+    } catch (const json::InputError& e) {
+      reply(response, 400, Json{{"error", e.what()}});
+      return;
+    }
+    on_io(response, 201, [this, &request, &calibration] {
+      return Json{{"id", std::to_string(driver_.calibrate(std::move(calibration), request.body))}};
+    });
+  });
+  server_->Get("/v1/calibrations", [=, this](const httplib::Request&, httplib::Response& response) {
+    on_io(response, 200, [this] { return driver_.calibrations(); });
+  });
+  server_->Get(R"(/v1/calibrations/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {
+    on_io(response, 200, [this, &request, calibration_id] { return driver_.calibration(calibration_id(request)); });
+  });
+  server_->Get(R"(/v1/calibrations/([^/]+)/curve\.svg)",
+               [=, this](const httplib::Request& request, httplib::Response& response) {
+                 text_on_io(response, "image/svg+xml; charset=utf-8", [this, &request, calibration_id] {
+                   return report::calibration_svg(driver_.calibration(calibration_id(request)));
+                 });
+               });
   server_->Post(R"(/v1/jobs/([^/]+)/cancel)", [=, this](const httplib::Request& request, httplib::Response& response) {
     on_io(response, 200, [this, &request, id_of] { return driver_.cancel(id_of(request)); });
   });

@@ -13,8 +13,9 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
   try {
     const toml::value file = baton::config::parse_file(path);
     const std::set<std::string> known{
-        "id",        "agent_address",     "api_address", "secret_file",       "api_token_file",
-        "state_dir", "heartbeat_seconds", "log_level",   "collective_startup"};
+        "id",          "agent_address",     "api_address",    "secret_file",        "api_token_file",
+        "state_dir",   "heartbeat_seconds", "log_level",      "collective_startup", "drift_threshold",
+        "drift_steps", "drift_min_seconds", "replan_on_drift"};
     for (const auto& [key, value] : file.as_table()) {
       if (!known.contains(key)) throw std::runtime_error("unknown key '" + key + "'");
     }
@@ -37,6 +38,16 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
     }
     if (config.state_dir.is_relative()) config.state_dir = base / config.state_dir;
     config.log_level = baton::config::log_level_field(file);
+    config.drift.threshold = baton::config::field_or<double>(file, "drift_threshold", config.drift.threshold);
+    if (!(config.drift.threshold > 0 && config.drift.threshold < 10))
+      throw std::runtime_error("drift_threshold must be within (0, 10): a fraction of a step's predicted time");
+    const auto steps = baton::config::field_or<std::int64_t>(file, "drift_steps", config.drift.steps);
+    if (steps < 1 || steps > 1000) throw std::runtime_error("drift_steps must be within [1, 1000]");
+    config.drift.steps = static_cast<int>(steps);
+    config.drift.min_seconds = baton::config::field_or<double>(file, "drift_min_seconds", config.drift.min_seconds);
+    if (!(config.drift.min_seconds >= 0 && config.drift.min_seconds <= 3600))
+      throw std::runtime_error("drift_min_seconds must be within [0, 3600]");
+    config.replan_on_drift = baton::config::field_or<bool>(file, "replan_on_drift", config.replan_on_drift);
     config.collective_startup = baton::config::field_or<double>(file, "collective_startup", config.collective_startup);
     if (!(config.collective_startup >= 0 && config.collective_startup <= 60)) {
       throw std::runtime_error("collective_startup must be within [0, 60] seconds");

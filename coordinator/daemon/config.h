@@ -1,6 +1,8 @@
 // baton-coordinator's configuration file (TOML; systemd/coordinator.toml is the example).
 #pragma once
 
+#include "coordinator/calibration/drift.h"
+
 #include <chrono>
 #include <filesystem>
 #include <string>
@@ -16,6 +18,10 @@ struct CoordinatorConfig {
   std::filesystem::path state_dir = "/var/lib/baton-coordinator";  // journal.sqlite lives here
   std::chrono::milliseconds heartbeat{1000};
   std::string log_level = "info";  // "info" or "debug"; re-read on SIGHUP
+  // Drift (docs/calibration.md): drift_threshold, drift_steps, drift_min_seconds, and
+  // replan_on_drift for jobs that do not say.
+  calibration::DriftOptions drift{};
+  bool replan_on_drift = true;
   // β of the collectives' models: the fixed cost of starting one transfer, in seconds
   // (docs/collectives.md, "From the model to the nodes").
   double collective_startup = 0.005;

@@ -32,13 +32,14 @@ double seconds_between(Clock::time_point from, Clock::time_point to) {
 Driver::Driver(asio::io_context& io, AgentDirectory& agents, journal::Journal& journal, Clock& clock,
                DriverOptions options, log::Sink log)
     : io_(io), agents_(agents), journal_(journal), clock_(clock), options_(options), log_(std::move(log)),
-      events_(io.get_executor(), clock) {}
+      events_(io.get_executor(), clock), calibrations_(journal) {}
 
 Driver::~Driver() = default;
 
 // ---- Requests (the API, on the io thread) ----
 
 void Driver::start() {
+  calibrations_.load();
   for (const journal::JobRecord& record : journal_.jobs()) {
     const std::optional<JobState> state = parse_job_state(record.state);
     if (state && ended(*state)) remember_ended(record, *state);
@@ -130,7 +131,8 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
       throw RequestError(RequestFailure::bad_request, e.what());
     }
   }
-  const std::uint64_t id = journal_.add_job(json);  // journaled before anything runs
+  const std::string journaled = resolve_platform(spec, json);
+  const std::uint64_t id = journal_.add_job(journaled);  // journaled before anything runs
   auto job = std::make_unique<TrackedJob>();
   job->id = id;
   job->submitted = journal_.job(id)->submitted;
@@ -177,6 +179,10 @@ Driver::Json Driver::agents() const {
 }
 
 std::string Driver::status() const {
+  if (calibrating_) {
+    return "calibration " + std::to_string(calibrating_->id) + ": " + calibrating_->phase + ", probe step " +
+           std::to_string(calibrating_->steps + 1);
+  }
   if (!current_) return "idle, " + std::to_string(queue_.size()) + " job(s) queued";
   const TrackedJob& job = *current_;
   if (job.state != JobState::running || !job.plan)
@@ -259,6 +265,7 @@ void Driver::on_job_status(const std::string& node, const protocol::JobStatus& s
     else job.holding.insert(node);
     if (job.cancelled_step && !job.reports.contains(node)) send_step_cancel(job, node);
     events_.notify();
+    return;  // running here (a probe job of a calibration is in no list)
   }
   if (status.state() != protocol::JobStatus::RUNNING) return;
   // An agent still holding a job this coordinator will not run (it ended while the agent
@@ -280,7 +287,12 @@ void Driver::on_job_status(const std::string& node, const protocol::JobStatus& s
 
 asio::awaitable<void> Driver::run_loop() {
   for (;;) {
-    co_await events_.until([this] { return !queue_.empty(); }, Clock::time_point::max());
+    co_await events_.until([this] { return !queue_.empty() || calibrations_.next_queued(); }, Clock::time_point::max());
+    // A calibration first: it takes seconds, and the jobs after it may be planned on it.
+    if (TrackedCalibration* calibration = calibrations_.next_queued()) {
+      co_await run_calibration(*calibration);
+      continue;
+    }
     TrackedJob& job = *jobs_.at(queue_.front());
     queue_.pop_front();
     current_ = &job;
@@ -314,6 +326,7 @@ asio::awaitable<void> Driver::run(TrackedJob& job) {
       co_return;
     }
     record_step(job, s, outcome);
+    co_await follow_drift(job, plans, s);
   }
   job.step = static_cast<std::uint32_t>(job.plan->steps.size());
   const std::string why = co_await end_on_agents(job, plans);
@@ -334,10 +347,19 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   }
   co_await asio::post(asio::bind_executor(planner_.get_executor(), asio::use_awaitable));
   std::optional<jobs::CompiledPlan> compiled;  // job.plan is the io thread's: the API reads it
+  schedule::kpbs::Platform platform = spec.platform;
+  nlohmann::ordered_json replans = nlohmann::ordered_json::array();
   try {
-    if (!collective) compiled = jobs::compile_plan(spec.clusters, spec.transfers, spec.platform, spec.algorithm);
-    else if (model) compiled = jobs::compile_collective(spec.collective, *model);
+    if (collective) {
+      if (model) compiled = jobs::compile_collective(spec.collective, *model);
+    } else {
+      // A measured backbone is used in full where that lowers the bound (docs/calibration.md).
+      if (!spec.calibration.empty()) platform = calibration::fullest_platform(platform, spec.clusters, spec.transfers);
+      compiled = jobs::compile_plan(spec.clusters, spec.transfers, platform, spec.algorithm);
+      replans = replay_replans(job, *compiled, platform);
+    }
   } catch (const std::exception& e) {
+    compiled.reset();
     planning_error = e.what();
   }
   co_await asio::post(asio::bind_executor(io_.get_executor(), asio::use_awaitable));
@@ -345,6 +367,13 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
     finish(job, JobState::failed, "planning: " + planning_error);
     co_return false;
   }
+  // Collective jobs are planned from the nodes' rates: calibration and drift are a
+  // redistribution's.
+  job.drift.enabled = !collective && !compiled->shared_links && options_.replan_on_drift &&
+                      spec.replan.value_or(!spec.calibration.empty());
+  job.drift.platform = platform;
+  job.drift.detector = calibration::DriftDetector(options_.drift);
+  job.drift.replans = std::move(replans);
   job.plan = std::move(compiled);
   for (const jobs::StepPlan& s : job.plan->steps) job.bytes_total += s.bytes;
   for (const journal::StepRecord& s : job.steps) job.bytes_done += s.bytes;
@@ -586,13 +615,17 @@ asio::awaitable<std::string> Driver::end_on_agents(TrackedJob& job, const JobPla
 
 void Driver::abort(TrackedJob& job, const JobPlans& plans, JobState state, const std::string& error,
                    const std::string& reason) {
+  tell_abort(job, plans, reason);
+  finish(job, state, error);
+}
+
+void Driver::tell_abort(const TrackedJob& job, const JobPlans& plans, const std::string& reason) {
   for (const auto& [node, plan] : plans.by_node()) {
     protocol::Envelope envelope;
     envelope.mutable_abort()->set_job(std::to_string(job.id));
     envelope.mutable_abort()->set_reason(reason);
     agents_.send(node, std::move(envelope));
   }
-  finish(job, state, error);
 }
 
 void Driver::finish(TrackedJob& job, JobState state, const std::string& error) {

@@ -13,7 +13,10 @@
 // Waiting is on events: an agent's message, a cancel or a submit wakes the waiting phase.
 #pragma once
 
+#include "coordinator/calibration/drift.h"
+#include "coordinator/calibration/prober.h"
 #include "coordinator/daemon/agent_directory.h"
+#include "coordinator/daemon/calibrations.h"
 #include "coordinator/daemon/clock.h"
 #include "coordinator/daemon/driver_metrics.h"
 #include "coordinator/daemon/event_wait.h"
@@ -58,6 +61,10 @@ struct DriverOptions {
   // A job that saw a failure report waits this much more for the others, so that its error
   // carries each one's view (the sender's missing source, not only its receiver's flow).
   std::chrono::milliseconds failure_grace{1'000};
+  // Drift (docs/calibration.md): when steps leave the model, and whether jobs that do not
+  // say ("replan") are re-planned: those on a measured platform are, unless this is false.
+  calibration::DriftOptions drift{};
+  bool replan_on_drift = true;
   // β of the collectives' models, seconds (the configuration's collective_startup).
   double collective_startup = 0.005;
   // How long a submit waits for the nodes' answers about the objects a collective reads.
@@ -95,6 +102,15 @@ class Driver {
   Json job(std::uint64_t id) const;  // job_report as the API's JSON
   Json jobs() const;
   Json agents() const;
+
+  // Queues a calibration of the platform between `request`'s groups (docs/calibration.md)
+  // and journals `json`; returns its id. RequestError(bad_request) names unregistered nodes.
+  std::uint64_t calibrate(CalibrationRequest request, const std::string& json);
+  // RequestError(not_found) for an unknown calibration.
+  Json calibration(std::uint64_t id) const;
+  Json calibrations() const;
+  // The newest done calibration, or null.
+  Json latest_calibration() const;
 
   // A message from an agent (the registry's handler).
   void on_message(const std::string& node, const protocol::Envelope& message);
@@ -139,6 +155,29 @@ class Driver {
   void abort(TrackedJob& job, const JobPlans& plans, JobState state, const std::string& error,
              const std::string& reason);
   void finish(TrackedJob& job, JobState state, const std::string& error);
+  // Tells every agent of `plans` that the job is aborted, for `reason`.
+  void tell_abort(const TrackedJob& job, const JobPlans& plans, const std::string& reason);
+
+  // Calibration (driver_calibration.cpp). A job without "platform" gets the newest
+  // calibration of its nodes; returns the job's JSON to journal (with that platform and
+  // calibration in it). RequestError(bad_request) says how to calibrate when there is none.
+  std::string resolve_platform(JobSpec& spec, const std::string& json) const;
+  asio::awaitable<void> run_calibration(TrackedCalibration& c);
+  // Runs one probe step as a one-step job of its own; its measured time, or nullopt with
+  // `error` set.
+  asio::awaitable<std::optional<double>> run_probe(TrackedCalibration& c, const calibration::ProbeStep& step,
+                                                   std::string& error);
+  // Sends every node its plan and waits for the answers: "" when each accepted, else who
+  // did not and why.
+  asio::awaitable<std::string> offer_plans(TrackedJob& job, const JobPlans& plans);
+
+  // Drift (driver_drift.cpp). After step `step` is recorded: when the steps drifted from
+  // the model, re-plans what remains and gives the agents the new plan.
+  asio::awaitable<void> follow_drift(TrackedJob& job, JobPlans& plans, std::uint32_t step);
+  // On the planner thread: a resumed job's journaled re-plans applied to its first plan;
+  // returns their report entries and the platform of the last.
+  nlohmann::ordered_json replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan,
+                                        schedule::kpbs::Platform& platform);
 
   // RequestError(bad_request) unless every node of the collective is registered with a rate (and a
   // combine speed for a reduce or allreduce) and no shared data root makes a write unsafe.
@@ -166,7 +205,10 @@ class Driver {
   EventWait events_;
   ObjectQueries objects_;
   DriverMetrics metrics_;
-  asio::thread_pool planner_{1};  // compiles plans off the io thread; joined first on destruction
+  Calibrations calibrations_;
+  TrackedCalibration* calibrating_ = nullptr;  // the calibration running, if any
+  std::uint64_t probes_ = 0;                   // probe jobs run so far (their ids)
+  asio::thread_pool planner_{1};               // compiles plans off the io thread; joined first on destruction
 };
 
 }  // namespace baton::coordinator

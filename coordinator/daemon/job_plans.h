@@ -23,6 +23,8 @@ class JobPlans {
 
   // Builds the plans again when `addresses` differ from the ones they name; true if so.
   bool follow(NodeMap addresses);
+  // Builds the plans again from the job's plan, which changed (a re-plan on drift).
+  void rebuild() { build(); }
 
   const std::map<std::string, protocol::Plan>& by_node() const { return plans_; }
   // Every node with a plan (both clusters, each once).

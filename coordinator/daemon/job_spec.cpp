@@ -58,7 +58,9 @@ std::vector<jobs::TransferSpec> pattern(const Json& job, const jobs::Clusters& c
 }
 
 JobSpec redistribution_spec(const Json& job) {
-  json::require_object(job, "", {"kind", "senders", "receivers", "algorithm", "platform", "transfers", "pattern"});
+  json::require_object(
+      job, "",
+      {"kind", "senders", "receivers", "algorithm", "platform", "calibration", "replan", "transfers", "pattern"});
   JobSpec spec;
   spec.clusters.senders = node_list(job, "", "senders");
   spec.clusters.receivers = node_list(job, "", "receivers");
@@ -68,16 +70,24 @@ JobSpec redistribution_spec(const Json& job) {
     if (!algorithm) throw InputError("algorithm: unknown algorithm \"" + name + "\"");
     spec.algorithm = *algorithm;
   }
-  const Json& p = json::require_object(json::require_member(job, "", "platform"), "platform",
-                                       {"sender_rate", "receiver_rate", "backbone_rate", "step_startup"});
-  spec.platform.sender_rate =
-      json::require_positive(json::require_member(p, "platform", "sender_rate"), "platform.sender_rate");
-  spec.platform.receiver_rate =
-      json::require_positive(json::require_member(p, "platform", "receiver_rate"), "platform.receiver_rate");
-  spec.platform.backbone_rate =
-      json::require_positive(json::require_member(p, "platform", "backbone_rate"), "platform.backbone_rate");
-  spec.platform.step_startup =
-      json::require_number(json::require_member(p, "platform", "step_startup"), "platform.step_startup", 0, 3600);
+  if (job.contains("calibration")) spec.calibration = text(job, "", "calibration");
+  if (job.contains("replan")) {
+    if (!job["replan"].is_boolean()) throw InputError("replan: must be true or false");
+    spec.replan = job["replan"].get<bool>();
+  }
+  spec.platform_given = job.contains("platform");
+  if (spec.platform_given) {
+    const Json& p = json::require_object(job["platform"], "platform",
+                                         {"sender_rate", "receiver_rate", "backbone_rate", "step_startup"});
+    spec.platform.sender_rate =
+        json::require_positive(json::require_member(p, "platform", "sender_rate"), "platform.sender_rate");
+    spec.platform.receiver_rate =
+        json::require_positive(json::require_member(p, "platform", "receiver_rate"), "platform.receiver_rate");
+    spec.platform.backbone_rate =
+        json::require_positive(json::require_member(p, "platform", "backbone_rate"), "platform.backbone_rate");
+    spec.platform.step_startup =
+        json::require_number(json::require_member(p, "platform", "step_startup"), "platform.step_startup", 0, 3600);
+  }
   if (job.contains("transfers") == job.contains("pattern")) {
     throw InputError("job: give exactly one of \"transfers\" and \"pattern\"");
   }

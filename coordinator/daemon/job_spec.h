@@ -9,6 +9,7 @@
 #include "coordinator/schedule/kpbs/algorithms.h"
 #include "coordinator/schedule/kpbs/platform.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,15 @@ struct JobSpec {
   std::vector<jobs::TransferSpec> transfers;
   schedule::kpbs::Platform platform;
   schedule::kpbs::Algorithm algorithm = schedule::kpbs::kDefaultAlgorithm;
+  // False for a job without "platform": the coordinator plans it on a calibration of its
+  // nodes (docs/calibration.md) and fills `platform` and `calibration` in before it is
+  // journaled.
+  bool platform_given = true;
+  // The calibration the platform was measured by ("calibration": an id), or empty: declared.
+  std::string calibration;
+  // "replan": whether the job is re-planned when the network drifts from its model; unset,
+  // the coordinator's default (jobs on a measured platform are, declared ones are not).
+  std::optional<bool> replan;
   // Every other kind.
   jobs::CollectiveJob collective;
 

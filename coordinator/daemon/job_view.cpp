@@ -13,6 +13,19 @@ double seconds_between(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double>(to - from).count();
 }
 
+// The platform the job was first planned on, and where it came from: the job's request
+// ("declared") or a calibration of its nodes (docs/calibration.md).
+report::PlatformLine platform_line(const TrackedJob& job) {
+  const schedule::kpbs::Platform& p = job.spec->platform;
+  return {.source = job.spec->calibration.empty() ? "declared" : "calibration",
+          .calibration = job.spec->calibration,
+          .sender_rate = p.sender_rate,
+          .receiver_rate = p.receiver_rate,
+          .backbone_rate = p.backbone_rate,
+          .step_startup = p.step_startup,
+          .replan_on_drift = job.drift.enabled};
+}
+
 void add_once(std::vector<std::string>& list, const std::string& node) {
   if (std::ranges::find(list, node) == list.end()) list.push_back(node);
 }
@@ -174,6 +187,11 @@ report::JobReport job_report(const TrackedJob& job, Clock::time_point now) {
     planned_start += job.plan->steps[s].predicted_seconds;
   }
   for (const journal::StepRecord& r : job.steps) plan.measured_steps_seconds += r.measured;
+  if (job.spec->kind == jobs::JobKind::redistribution) {
+    plan.platform = platform_line(job);
+    for (std::size_t r = 0; r < job.drift.replans.size(); ++r)
+      plan.replans.push_back(report::parse_replan(job.drift.replans[r], json::element_path("replans", r)));
+  }
   out.report = std::move(plan);
   return out;
 }

@@ -51,6 +51,8 @@ int main(int argc, char** argv) {
     baton::coordinator::AgentRegistry agents(io, {"coordinator", config.id, config.secret}, config.heartbeat, log);
     baton::coordinator::SteadyClock clock;
     baton::coordinator::DriverOptions options;
+    options.drift = config.drift;
+    options.replan_on_drift = config.replan_on_drift;
     options.collective_startup = config.collective_startup;
     baton::coordinator::Driver driver(io, agents, journal, clock, options, log);
     agents.set_handler(

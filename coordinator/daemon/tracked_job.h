@@ -3,6 +3,7 @@
 // (one per job it knows); the views (job_view.h) read them.
 #pragma once
 
+#include "coordinator/calibration/drift.h"
 #include "coordinator/daemon/clock.h"
 #include "coordinator/daemon/job_spec.h"
 #include "coordinator/daemon/job_state.h"
@@ -40,6 +41,15 @@ struct StepTiming {
 struct NodeProgress {
   std::uint64_t bytes = 0;
   std::vector<protocol::TaskTiming> tasks;
+};
+
+// How a job follows the network it runs on (docs/calibration.md, "Drift").
+struct JobDrift {
+  bool enabled = false;                                              // re-plan when the steps drift from the model
+  schedule::kpbs::Platform platform;                                 // the model the steps from now on were planned on
+  calibration::DriftDetector detector;                               // the steps since then
+  std::optional<calibration::Estimate> last;                         // what the latest re-plan took the drift for
+  nlohmann::ordered_json replans = nlohmann::ordered_json::array();  // the report's entries
 };
 
 struct TrackedJob {
@@ -80,6 +90,8 @@ struct TrackedJob {
   std::map<std::string, std::string> commit_errors;
   // A job that ended under an earlier coordinator: its final view, as the journal kept it.
   std::optional<report::JobReport> journaled_view;
+
+  JobDrift drift;
 
   // Per-node timing of the steps this coordinator ran (in memory only: a resumed job's
   // earlier steps have their journaled totals but no per-node timing).

@@ -36,6 +36,28 @@ CREATE TABLE steps (
 );
 )sql";
 
+// Schema 2 → 3 (and part of a new file's schema): calibrations, and the re-plans of jobs.
+constexpr const char* kCalibrationsAndReplans = R"sql(
+CREATE TABLE calibrations (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  requested TEXT NOT NULL,
+  request TEXT NOT NULL,
+  state TEXT NOT NULL,
+  error TEXT NOT NULL DEFAULT '',
+  finished TEXT NOT NULL DEFAULT '',
+  result TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE replans (
+  job INTEGER NOT NULL REFERENCES jobs(id),
+  at_step INTEGER NOT NULL,
+  platform TEXT NOT NULL,
+  record TEXT NOT NULL,
+  PRIMARY KEY (job, at_step)
+);
+)sql";
+
+constexpr std::array<const char*, 4> kCalibrationStates{"queued", "running", "done", "failed"};
+
 std::int64_t to_sql_id(std::uint64_t id) {
   if (id > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
     throw std::invalid_argument("no job " + std::to_string(id));
@@ -84,13 +106,14 @@ Journal::Journal(const std::filesystem::path& path) : path_(path) {
       if (db_->execAndGet("SELECT count(*) FROM sqlite_master").getInt() != 0)
         throw fail("not a Baton journal (schema_version 0 but the file has tables)");
       db_->exec(kSchema);
-      db_->exec("PRAGMA user_version=" + std::to_string(kSchemaVersion));
-    } else if (version == 1) {
-      db_->exec(kMigrateFrom1);
-      db_->exec("PRAGMA user_version=" + std::to_string(kSchemaVersion));
-    } else if (version != kSchemaVersion) {
+      db_->exec(kCalibrationsAndReplans);
+    } else if (version < 1 || version > kSchemaVersion) {
       throw fail("schema_version " + std::to_string(version) + ", expected " + std::to_string(kSchemaVersion));
+    } else {
+      if (version < 2) db_->exec(kMigrateFrom1);
+      if (version < 3) db_->exec(kCalibrationsAndReplans);
     }
+    db_->exec("PRAGMA user_version=" + std::to_string(kSchemaVersion));
     tx.commit();
   } catch (const SQLite::Exception& e) {
     throw fail(e.what());
@@ -183,6 +206,74 @@ std::vector<StepRecord> Journal::steps(std::uint64_t id) {
                    static_cast<std::uint32_t>(q.getColumn(1).getInt64()), q.getColumn(2).getDouble(),
                    q.getColumn(3).getDouble(), static_cast<std::uint64_t>(q.getColumn(4).getInt64()),
                    q.getColumn(5).getString()});
+  }
+  return out;
+}
+
+std::uint64_t Journal::add_calibration(const std::string& request_json) {
+  std::lock_guard lock(mutex_);
+  SQLite::Statement q(*db_, "INSERT INTO calibrations (requested, request, state) VALUES (?, ?, 'queued')");
+  q.bind(1, utc_now());
+  q.bind(2, request_json);
+  q.exec();
+  return static_cast<std::uint64_t>(db_->getLastInsertRowid());
+}
+
+void Journal::set_calibration(std::uint64_t id, const std::string& state, const std::string& error,
+                              const std::string& result_json) {
+  bool known = false;
+  for (const char* s : kCalibrationStates) known = known || state == s;
+  if (!known) throw std::invalid_argument("unknown calibration state '" + state + "'");
+  const bool ended = state == "done" || state == "failed";
+  std::lock_guard lock(mutex_);
+  SQLite::Statement q(*db_, "UPDATE calibrations SET state = ?, error = ?, result = ?, finished = ? WHERE id = ?");
+  q.bind(1, state);
+  q.bind(2, error);
+  q.bind(3, result_json);
+  q.bind(4, ended ? utc_now() : std::string());
+  q.bind(5, to_sql_id(id));
+  if (q.exec() == 0) throw std::invalid_argument("no calibration " + std::to_string(id));
+}
+
+std::vector<CalibrationRecord> Journal::calibrations() {
+  std::lock_guard lock(mutex_);
+  SQLite::Statement q(*db_,
+                      "SELECT id, requested, request, state, error, finished, result FROM calibrations ORDER BY id");
+  std::vector<CalibrationRecord> out;
+  while (q.executeStep()) {
+    out.push_back({static_cast<std::uint64_t>(q.getColumn(0).getInt64()), q.getColumn(1).getString(),
+                   q.getColumn(2).getString(), q.getColumn(3).getString(), q.getColumn(4).getString(),
+                   q.getColumn(5).getString(), q.getColumn(6).getString()});
+  }
+  return out;
+}
+
+void Journal::add_replan(std::uint64_t job, const ReplanRecord& replan) {
+  std::lock_guard lock(mutex_);
+  SQLite::Statement q(*db_, "INSERT INTO replans (job, at_step, platform, record) VALUES (?, ?, ?, ?)");
+  q.bind(1, to_sql_id(job));
+  q.bind(2, static_cast<std::int64_t>(replan.at_step));
+  q.bind(3, replan.platform);
+  q.bind(4, replan.record);
+  try {
+    q.exec();
+  } catch (const SQLite::Exception& e) {
+    if ((e.getErrorCode() & 0xff) == SQLITE_CONSTRAINT)
+      throw std::invalid_argument("job " + std::to_string(job) + ": no such job, or a re-plan at step " +
+                                  std::to_string(replan.at_step) + " already");
+    throw;
+  }
+}
+
+std::vector<ReplanRecord> Journal::replans(std::uint64_t job) {
+  std::vector<ReplanRecord> out;
+  if (job > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return out;
+  std::lock_guard lock(mutex_);
+  SQLite::Statement q(*db_, "SELECT at_step, platform, record FROM replans WHERE job = ? ORDER BY at_step");
+  q.bind(1, static_cast<std::int64_t>(job));
+  while (q.executeStep()) {
+    out.push_back({static_cast<std::uint32_t>(q.getColumn(0).getInt64()), q.getColumn(1).getString(),
+                   q.getColumn(2).getString()});
   }
   return out;
 }

@@ -35,9 +35,29 @@ struct StepRecord {
   std::string finished;  // UTC, ISO 8601, when it completed; empty: not (yet) finished
 };
 
+// A calibration of the platform (docs/calibration.md), as requested and as it ended.
+struct CalibrationRecord {
+  std::uint64_t id = 0;
+  std::string requested;  // UTC, ISO 8601
+  std::string request;    // its JSON as posted
+  std::string state;      // queued, running, done, failed
+  std::string error;
+  std::string finished;  // UTC, ISO 8601, when it ended; empty before
+  std::string result;    // the calibration's JSON once done (GET /v1/calibrations/ID); empty before
+};
+
+// A job's re-plan on drift: from step `at_step` on, the job ran a plan of what remained
+// made on `platform`, so a resumed job rebuilds the same plan.
+struct ReplanRecord {
+  std::uint32_t at_step = 0;
+  std::string platform;  // JSON: sender_rate, receiver_rate, backbone_rate, step_startup
+  std::string record;    // JSON: the report's entry (when, why, old and new k, predictions)
+};
+
 class Journal {
  public:
-  static constexpr int kSchemaVersion = 2;  // 2: jobs.report (a version-1 file is migrated on open)
+  // 2: jobs.report; 3: calibrations and replans. Older files are migrated on open.
+  static constexpr int kSchemaVersion = 3;
 
   // Opens or creates the journal at `path`. Throws std::runtime_error naming the path
   // when the file is not SQLite, is another schema version, or cannot be opened.
@@ -60,6 +80,18 @@ class Journal {
   std::optional<JobRecord> job(std::uint64_t id);
   std::vector<StepRecord> steps(std::uint64_t id);  // by step
   std::vector<std::uint64_t> unfinished();          // queued, planning or running, by id
+
+  // A new calibration in state "queued"; returns its id (ids only increase).
+  std::uint64_t add_calibration(const std::string& request_json);
+  // Throws std::invalid_argument for an unknown calibration or state. Ending it (done,
+  // failed) stamps `finished`.
+  void set_calibration(std::uint64_t id, const std::string& state, const std::string& error = "",
+                       const std::string& result_json = "");
+  std::vector<CalibrationRecord> calibrations();  // by id
+
+  // Throws std::invalid_argument for an unknown job or a second re-plan at the same step.
+  void add_replan(std::uint64_t job, const ReplanRecord& replan);
+  std::vector<ReplanRecord> replans(std::uint64_t job);  // by step
 
   const std::filesystem::path& path() const { return path_; }
 

@@ -129,6 +129,32 @@ StepLine step_line(const Json& value, const std::string& path) {
   return step;
 }
 
+bool flag(const Json& object, std::string_view parent, std::string_view name) {
+  const Json& value = json::require_member(object, parent, name);
+  if (!value.is_boolean()) throw InputError(member_path(parent, name) + ": must be true or false");
+  return value.get<bool>();
+}
+
+PlatformLine platform_line(const Json& value, const std::string& path) {
+  object_at(value, path);
+  return {.source = text(value, path, "source"),
+          .calibration = maybe_text(value, path, "calibration").value_or(""),
+          .sender_rate = number(value, path, "sender_rate"),
+          .receiver_rate = number(value, path, "receiver_rate"),
+          .backbone_rate = number(value, path, "backbone_rate"),
+          .step_startup = number(value, path, "step_startup"),
+          .replan_on_drift = flag(value, path, "replan_on_drift")};
+}
+
+ModelLine model_line(const Json& value, const std::string& path) {
+  object_at(value, path);
+  return {.k = static_cast<int>(json::require_integer(json::require_member(value, path, "k"), member_path(path, "k"), 0,
+                                                      std::numeric_limits<int>::max())),
+          .d = number(value, path, "d"),
+          .D = number(value, path, "D"),
+          .beta = number(value, path, "beta")};
+}
+
 PlanReport plan_report(const Json& value) {
   const std::string path = "report";
   object_at(value, path);
@@ -147,6 +173,13 @@ PlanReport plan_report(const Json& value) {
   const Json& steps = json::require_array(json::require_member(value, path, "steps"), steps_path, 0, kMaxCount);
   for (std::size_t s = 0; s < steps.size(); ++s)
     report.steps.push_back(step_line(steps[s], element_path(steps_path, s)));
+  if (present(value, "platform")) report.platform = platform_line(value.at("platform"), member_path(path, "platform"));
+  if (present(value, "replans")) {
+    const std::string replans_path = member_path(path, "replans");
+    const Json& replans = json::require_array(value.at("replans"), replans_path, 0, kMaxCount);
+    for (std::size_t r = 0; r < replans.size(); ++r)
+      report.replans.push_back(parse_replan(replans[r], element_path(replans_path, r)));
+  }
   return report;
 }
 
@@ -189,6 +222,34 @@ Json step_json(const StepLine& step) {
   return out;
 }
 
+Json model_json(const ModelLine& m) { return Json{{"k", m.k}, {"d", m.d}, {"D", m.D}, {"beta", m.beta}}; }
+
+Json platform_json(const PlatformLine& p) {
+  Json out{{"source", p.source}};
+  if (!p.calibration.empty()) out["calibration"] = p.calibration;
+  out["sender_rate"] = p.sender_rate;
+  out["receiver_rate"] = p.receiver_rate;
+  out["backbone_rate"] = p.backbone_rate;
+  out["step_startup"] = p.step_startup;
+  out["replan_on_drift"] = p.replan_on_drift;
+  return out;
+}
+
+Json replan_json(const ReplanLine& r) {
+  Json out{{"at_step", r.at_step}, {"when", r.when},   {"elapsed_seconds", r.elapsed_seconds},
+           {"why", r.why},         {"cause", r.cause}, {"old", model_json(r.old_model)}};
+  if (r.error) out["error"] = *r.error;
+  if (r.new_model) out["new"] = model_json(*r.new_model);
+  if (r.steps_before) out["steps_before"] = *r.steps_before;
+  if (r.steps_after) out["steps_after"] = *r.steps_after;
+  if (r.predicted_remaining_seconds_before)
+    out["predicted_remaining_seconds_before"] = *r.predicted_remaining_seconds_before;
+  if (r.predicted_remaining_seconds_kept) out["predicted_remaining_seconds_kept"] = *r.predicted_remaining_seconds_kept;
+  if (r.predicted_remaining_seconds_after)
+    out["predicted_remaining_seconds_after"] = *r.predicted_remaining_seconds_after;
+  return out;
+}
+
 Json plan_json(const PlanReport& report) {
   Json steps = Json::array();
   for (const StepLine& s : report.steps) steps.push_back(step_json(s));
@@ -203,6 +264,13 @@ Json plan_json(const PlanReport& report) {
   // Added with the collectives (issue 14), after the fields of earlier versions.
   out["kind"] = report.kind;
   if (report.model_seconds) out["model_seconds"] = *report.model_seconds;
+  // Added with calibration (issue 18): a redistribution's platform and its re-plans.
+  if (report.platform) {
+    out["platform"] = platform_json(*report.platform);
+    Json replans = Json::array();
+    for (const ReplanLine& r : report.replans) replans.push_back(replan_json(r));
+    out["replans"] = std::move(replans);
+  }
   return out;
 }
 
@@ -259,6 +327,25 @@ JobReport parse_job_report(const Json& value) {
                 .report = std::nullopt};
   if (present(value, "report")) job.report = plan_report(value.at("report"));
   return job;
+}
+
+ReplanLine parse_replan(const Json& value, const std::string& path) {
+  object_at(value, path);
+  ReplanLine r;
+  r.at_step = count(value, path, "at_step");
+  r.when = text(value, path, "when");
+  r.elapsed_seconds = number(value, path, "elapsed_seconds");
+  r.why = text(value, path, "why");
+  r.cause = text(value, path, "cause");
+  r.old_model = model_line(json::require_member(value, path, "old"), member_path(path, "old"));
+  r.error = maybe_text(value, path, "error");
+  if (present(value, "new")) r.new_model = model_line(value.at("new"), member_path(path, "new"));
+  r.steps_before = maybe_count(value, path, "steps_before");
+  r.steps_after = maybe_count(value, path, "steps_after");
+  r.predicted_remaining_seconds_before = maybe_number(value, path, "predicted_remaining_seconds_before");
+  r.predicted_remaining_seconds_kept = maybe_number(value, path, "predicted_remaining_seconds_kept");
+  r.predicted_remaining_seconds_after = maybe_number(value, path, "predicted_remaining_seconds_after");
+  return r;
 }
 
 }  // namespace baton::report

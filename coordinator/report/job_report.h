@@ -58,6 +58,44 @@ struct StepLine {
   std::vector<TaskLine> tasks;  // a dataflow step's ("tasks", absent otherwise)
 };
 
+// The platform a redistribution was first planned on and where it came from: the job's
+// request ("declared") or a calibration of its nodes (docs/calibration.md).
+struct PlatformLine {
+  std::string source;       // "declared" or "calibration"
+  std::string calibration;  // the calibration's id; empty when declared
+  double sender_rate = 0;   // bytes/s
+  double receiver_rate = 0;
+  double backbone_rate = 0;
+  double step_startup = 0;  // seconds (beta)
+  bool replan_on_drift = false;
+};
+
+// The model's figures before or after a re-plan.
+struct ModelLine {
+  int k = 0;
+  double d = 0;  // bytes/s of one flow
+  double D = 0;  // bytes/s of the backbone
+  double beta = 0;
+};
+
+// One re-plan on drift (docs/calibration.md, "Drift"): when, why, the model before and after,
+// and the rest's predicted time on each; or why it was not re-planned ("error").
+struct ReplanLine {
+  std::uint64_t at_step = 0;  // the first step of the new plan
+  std::string when;           // UTC
+  double elapsed_seconds = 0;
+  std::string why;
+  std::string cause;  // what changed: "senders", "backbone", ...
+  ModelLine old_model;
+  std::optional<std::string> error;  // set when the job kept its plan
+  std::optional<ModelLine> new_model;
+  std::optional<std::uint64_t> steps_before;  // of the rest, in the old plan and the new
+  std::optional<std::uint64_t> steps_after;
+  std::optional<double> predicted_remaining_seconds_before;  // the old plan on the old model
+  std::optional<double> predicted_remaining_seconds_kept;    // the old plan on the new model
+  std::optional<double> predicted_remaining_seconds_after;   // the new plan on the new model
+};
+
 // The plan against what happened, once the job has been planned.
 struct PlanReport {
   std::string kind = "redistribution";  // the job's kind (absent in older reports)
@@ -72,6 +110,10 @@ struct PlanReport {
   std::optional<double> model_seconds;
   double measured_steps_seconds = 0;  // Σ of the steps' measured times
   double measured_seconds = 0;        // the job's, start to end
+  // A redistribution's platform and re-plans (issue 18); no platform for a collective and in
+  // older reports.
+  std::optional<PlatformLine> platform;
+  std::vector<ReplanLine> replans;
 };
 
 struct JobReport {
@@ -100,5 +142,8 @@ Json summary_json(const JobReport& job);
 // Throws json::InputError naming the field that is missing or of the wrong type; members
 // it does not know are ignored (a newer coordinator's extensions).
 JobReport parse_job_report(const Json& job);
+// One re-plan as the driver records and journals it (the shape of the report's "replans"
+// entries); `path` names it in errors.
+ReplanLine parse_replan(const Json& replan, const std::string& path);
 
 }  // namespace baton::report

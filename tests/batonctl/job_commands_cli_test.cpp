@@ -431,8 +431,8 @@ using Words = std::vector<std::string>;
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(bash_completion_offers_commands_subcommands_and_options) {
-  BOOST_TEST((complete({"batonctl", ""}) ==
-              Words{"agents", "cancel", "completion", "jobs", "plan", "report", "status", "submit", "watch"}));
+  BOOST_TEST((complete({"batonctl", ""}) == Words{"agents", "calibrate", "calibrations", "cancel", "completion", "jobs",
+                                                  "plan", "report", "status", "submit", "watch"}));
   BOOST_TEST((complete({"batonctl", "re"}) == Words{"report"}));
   BOOST_TEST((complete({"batonctl", "plan", "re"}) == Words{"redistribution", "reduction"}));
   BOOST_TEST((complete({"batonctl", "report", "--coordinator", "http://127.0.0.1:1", "--"}) ==

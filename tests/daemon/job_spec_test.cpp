@@ -64,6 +64,27 @@ BOOST_AUTO_TEST_CASE(bad_jobs_are_named) {
              std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(without_a_platform_the_job_waits_for_a_calibration_and_may_name_one) {
+  const std::string pattern = R"("pattern": {"bytes": 1000, "to": "block"})";
+  const bc::JobSpec measured = bc::parse_job_spec(R"({"senders": ["a"], "receivers": ["b"], )" + pattern + "}");
+  BOOST_TEST(!measured.platform_given);
+  BOOST_TEST(measured.calibration.empty());
+  BOOST_TEST(!measured.replan.has_value());
+  const bc::JobSpec named = bc::parse_job_spec(
+      R"({"senders": ["a"], "receivers": ["b"], "calibration": "4", "replan": false, )" + pattern + "}");
+  BOOST_TEST(named.calibration == "4");
+  BOOST_TEST((named.replan == false));
+  // As journaled: the platform the calibration gave, and its id.
+  const bc::JobSpec journaled = bc::parse_job_spec(R"({"senders": ["a"], "receivers": ["b"], "calibration": "4", )" +
+                                                   kPlatform + ", " + pattern + "}");
+  BOOST_TEST(journaled.platform_given);
+  BOOST_TEST(journaled.platform.backbone_rate == 3e6);
+  BOOST_TEST(journaled.calibration == "4");
+  const std::string head = R"({"senders": ["a"], "receivers": ["b"], )" + pattern;
+  BOOST_TEST(refusal(head + R"(, "replan": "yes"})") == "replan: must be true or false");
+  BOOST_TEST(refusal(head + R"(, "calibration": 4})") == "calibration: must be a non-empty string");
+}
+
 BOOST_AUTO_TEST_CASE(a_pattern_that_expands_too_far_is_refused_before_expanding) {
   // The security review's 309-byte job: 256 MiB in 1-byte blocks, 2^28 transfers (about
   // 40 GB of them, had they been built).

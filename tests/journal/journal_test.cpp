@@ -138,6 +138,67 @@ BOOST_AUTO_TEST_CASE(a_version_1_journal_is_migrated_and_keeps_its_jobs) {
   BOOST_TEST(j.job(1)->report == R"({"id": "1"})");
   BOOST_TEST(j.add_job("{}") == 2u);  // ids go on from where version 1 left them
   BOOST_CHECK_THROW(j.set_report(7, "{}"), std::invalid_argument);
+  BOOST_TEST(j.add_calibration("{}") == 1u);  // and on to version 3
+}
+
+BOOST_AUTO_TEST_CASE(a_version_2_journal_is_migrated_to_calibrations_and_replans) {
+  TempDir dir;
+  const fs::path path = dir.path / "v2.sqlite";
+  {
+    bj::Journal j(path);  // today's schema, then taken back to version 2 as docs/journal.md gave it
+    j.add_job(R"({"senders": ["a"]})");
+    SQLite::Database db(path.string(), SQLite::OPEN_READWRITE);
+    db.exec("DROP TABLE calibrations");
+    db.exec("DROP TABLE replans");
+    db.exec("PRAGMA user_version=2");
+  }
+  bj::Journal j(path);
+  BOOST_TEST(j.job(1)->spec == R"({"senders": ["a"]})");
+  BOOST_TEST(j.calibrations().empty());
+  BOOST_TEST(j.add_calibration(R"({"senders": ["a"], "receivers": ["b"]})") == 1u);
+  j.add_replan(1, {.at_step = 4, .platform = "{}", .record = "{}"});
+  BOOST_TEST(j.replans(1).size() == 1u);
+  SQLite::Database db(path.string(), SQLite::OPEN_READONLY);
+  BOOST_TEST(db.execAndGet("PRAGMA user_version").getInt() == 3);
+}
+
+BOOST_AUTO_TEST_CASE(calibrations_round_trip_with_their_dates) {
+  TempDir dir;
+  const fs::path path = dir.path / "journal.sqlite";
+  {
+    bj::Journal j(path);
+    const std::uint64_t a = j.add_calibration(R"({"senders": ["s1"], "receivers": ["r1"]})");
+    const std::uint64_t b = j.add_calibration(R"({"senders": ["s2"], "receivers": ["r2"]})");
+    j.set_calibration(a, "running");
+    j.set_calibration(a, "done", "", R"({"d": 1, "D": 3, "beta": 0.01, "k": 3})");
+    j.set_calibration(b, "failed", "agent r2 refused the plan");
+    BOOST_CHECK_THROW(j.set_calibration(b, "halfway"), std::invalid_argument);
+    BOOST_CHECK_THROW(j.set_calibration(9, "done"), std::invalid_argument);
+  }
+  bj::Journal j(path);
+  const auto all = j.calibrations();
+  BOOST_REQUIRE(all.size() == 2u);
+  BOOST_TEST(all[0].state == "done");
+  BOOST_TEST(all[0].result == R"({"d": 1, "D": 3, "beta": 0.01, "k": 3})");
+  BOOST_TEST(all[0].requested.size() == 20u);  // 2026-11-22T07:50:00Z
+  BOOST_TEST(all[0].finished.size() == 20u);
+  BOOST_TEST(all[1].error == "agent r2 refused the plan");
+  BOOST_TEST(all[1].request == R"({"senders": ["s2"], "receivers": ["r2"]})");
+}
+
+BOOST_AUTO_TEST_CASE(replans_are_kept_per_job_in_step_order_once_each) {
+  TempDir dir;
+  bj::Journal j(dir.path / "journal.sqlite");
+  const std::uint64_t job = j.add_job("{}");
+  j.add_replan(job, {.at_step = 9, .platform = R"({"backbone_rate": 2})", .record = R"({"why": "b"})"});
+  j.add_replan(job, {.at_step = 3, .platform = R"({"backbone_rate": 1})", .record = R"({"why": "a"})"});
+  const auto replans = j.replans(job);
+  BOOST_REQUIRE(replans.size() == 2u);
+  BOOST_TEST(replans[0].at_step == 3u);
+  BOOST_TEST(replans[1].platform == R"({"backbone_rate": 2})");
+  BOOST_CHECK_THROW(j.add_replan(job, {.at_step = 3, .platform = "{}", .record = "{}"}), std::invalid_argument);
+  BOOST_CHECK_THROW(j.add_replan(job + 1, {.at_step = 0, .platform = "{}", .record = "{}"}), std::invalid_argument);
+  BOOST_TEST(j.replans(job + 1).empty());
 }
 
 BOOST_AUTO_TEST_CASE(bad_files_are_named) {
@@ -154,7 +215,7 @@ BOOST_AUTO_TEST_CASE(bad_files_are_named) {
     SQLite::Database db(other.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     db.exec("PRAGMA user_version=99");
   }
-  check_error([&] { bj::Journal j(other); }, {other.string(), "schema_version 99", "expected 2"});
+  check_error([&] { bj::Journal j(other); }, {other.string(), "schema_version 99", "expected 3"});
 
   const fs::path foreign = dir.path / "foreign.sqlite";
   {

@@ -1,0 +1,29 @@
+// The least-squares line through measured points: how calibration takes the step start-up
+// β (the intercept) from steps of growing size (docs/calibration.md).
+#pragma once
+
+#include <vector>
+
+namespace baton::calibration {
+
+struct Point {
+  double x = 0;
+  double y = 0;
+};
+
+struct Line {
+  double intercept = 0;
+  double slope = 0;
+};
+
+// The line minimising Σ (y − intercept − slope·x)². Throws std::invalid_argument for fewer
+// than two points or when every x is the same (no slope to fit).
+Line least_squares(const std::vector<Point>& points);
+
+// The same, after leaving out the one point whose residual is largest when it exceeds
+// three times the median absolute residual (and `floor`): one step held up by a stall
+// (a lost segment's retransmission, the machine busy elsewhere) tilts the line and moves
+// the intercept by as much as it was late. Needs three points to leave one out.
+Line least_squares_but_one(const std::vector<Point>& points, double floor);
+
+}  // namespace baton::calibration

@@ -1,0 +1,142 @@
+#include "coordinator/daemon/calibrations.h"
+
+namespace baton::coordinator {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::vector<std::string> strings(const Json& json, const char* name) {
+  std::vector<std::string> out;
+  if (json.is_object() && json.contains(name) && json.at(name).is_array()) {
+    for (const Json& v : json.at(name)) {
+      if (v.is_string()) out.push_back(v.get<std::string>());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void Calibrations::load() {
+  for (const journal::CalibrationRecord& record : journal_.calibrations()) {
+    TrackedCalibration c;
+    c.id = record.id;
+    c.requested = record.requested;
+    c.finished = record.finished;
+    c.state = record.state;
+    c.error = record.error;
+    try {
+      const Json request = Json::parse(record.request);
+      c.request.senders = strings(request, "senders");
+      c.request.receivers = strings(request, "receivers");
+      if (record.state == "done") {
+        const Json result = Json::parse(record.result);
+        c.result = calibration::from_json(result);
+        c.seconds = result.value("seconds", 0.0);
+      }
+    } catch (const std::exception& e) {
+      c.state = "failed";
+      c.result.reset();
+      c.error = std::string("its journal record does not read: ") + e.what();
+    }
+    if (c.state == "queued" || c.state == "running") {
+      c.state = "failed";
+      c.error = "the coordinator stopped before it ended; calibrate again";
+      journal_.set_calibration(c.id, c.state, c.error);
+    }
+    all_[c.id] = std::move(c);
+  }
+}
+
+std::uint64_t Calibrations::add(CalibrationRequest request, const std::string& json) {
+  const std::uint64_t id = journal_.add_calibration(json);
+  TrackedCalibration c;
+  c.id = id;
+  c.requested = journal::utc_now();
+  c.request = std::move(request);
+  all_[id] = std::move(c);
+  queue_.push_back(id);
+  return id;
+}
+
+TrackedCalibration* Calibrations::next_queued() { return queue_.empty() ? nullptr : &all_.at(queue_.front()); }
+
+void Calibrations::start(TrackedCalibration& c) {
+  std::erase(queue_, c.id);
+  running_ = true;
+  c.state = "running";
+  journal_.set_calibration(c.id, c.state);
+}
+
+void Calibrations::finish(TrackedCalibration& c, std::optional<calibration::Calibration> result,
+                          const std::string& error, double seconds) {
+  running_ = false;
+  c.state = result ? "done" : "failed";
+  c.error = error;
+  c.seconds = seconds;
+  c.result = std::move(result);
+  c.phase.clear();
+  Json stored;
+  if (c.result) {
+    stored = calibration::to_json(*c.result);
+    stored["seconds"] = seconds;
+  }
+  journal_.set_calibration(c.id, c.state, c.error, c.result ? stored.dump() : "");
+  c.finished = journal::utc_now();
+}
+
+const TrackedCalibration* Calibrations::find(std::uint64_t id) const {
+  const auto it = all_.find(id);
+  return it == all_.end() ? nullptr : &it->second;
+}
+
+const TrackedCalibration* Calibrations::latest_covering(const jobs::Clusters& clusters) const {
+  for (auto it = all_.rbegin(); it != all_.rend(); ++it) {
+    if (it->second.result && calibration::covers(*it->second.result, clusters)) return &it->second;
+  }
+  return nullptr;
+}
+
+const TrackedCalibration* Calibrations::latest_done() const {
+  for (auto it = all_.rbegin(); it != all_.rend(); ++it) {
+    if (it->second.result) return &it->second;
+  }
+  return nullptr;
+}
+
+Json Calibrations::json(const TrackedCalibration& c) {
+  Json out{{"id", std::to_string(c.id)},
+           {"state", c.state},
+           {"error", c.error},
+           {"requested", c.requested},
+           {"finished", c.finished},
+           {"seconds", c.seconds},
+           {"senders", c.request.senders},
+           {"receivers", c.request.receivers}};
+  if (c.state == "running") {
+    out["phase"] = c.phase;
+    out["probe_steps"] = c.steps;
+  }
+  if (c.result) {
+    const Json result = calibration::to_json(*c.result);
+    for (const auto& [key, value] : result.items()) out[key] = value;
+  }
+  return out;
+}
+
+Json Calibrations::list() const {
+  Json list = Json::array();
+  for (const auto& [id, c] : all_) {
+    Json line{{"id", std::to_string(id)}, {"state", c.state}, {"requested", c.requested}, {"finished", c.finished}};
+    if (c.result) {
+      line["d"] = c.result->d;
+      line["D"] = c.result->D;
+      line["beta"] = c.result->beta;
+      line["k"] = c.result->k;
+    }
+    list.push_back(std::move(line));
+  }
+  return Json{{"calibrations", std::move(list)}};
+}
+
+}  // namespace baton::coordinator

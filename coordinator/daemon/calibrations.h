@@ -1,0 +1,70 @@
+// The coordinator's calibrations (docs/calibration.md): requested through the API, run by
+// the driver between jobs, journaled with their dates and results. Jobs without a
+// "platform" are planned on the newest one that calibrated their nodes.
+//
+// Threading: the io thread's, like the driver's.
+#pragma once
+
+#include "coordinator/calibration/calibration.h"
+#include "coordinator/daemon/calibration_request.h"
+#include "coordinator/journal/journal.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace baton::coordinator {
+
+struct TrackedCalibration {
+  std::uint64_t id = 0;
+  std::string requested, finished;  // UTC, ISO 8601
+  std::string state = "queued";     // queued, running, done, failed
+  std::string error;
+  CalibrationRequest request;
+  std::optional<calibration::Calibration> result;
+  double seconds = 0;  // how long it took, first probe to last
+  std::string phase;   // while running: the probe phase
+  int steps = 0;       // while running: probe steps so far
+};
+
+class Calibrations {
+ public:
+  explicit Calibrations(journal::Journal& journal) : journal_(journal) {}
+
+  // Learns the journal's calibrations. One the previous coordinator left queued or running
+  // is failed: its probes died with it.
+  void load();
+  // Journals and queues a calibration; returns its id.
+  std::uint64_t add(CalibrationRequest request, const std::string& json);
+  // The oldest queued one, or null.
+  TrackedCalibration* next_queued();
+  void start(TrackedCalibration& c);
+  // Ends it: done with `result`, or failed with `error`.
+  void finish(TrackedCalibration& c, std::optional<calibration::Calibration> result, const std::string& error,
+              double seconds);
+
+  const TrackedCalibration* find(std::uint64_t id) const;
+  // The newest done calibration whose senders and receivers include `clusters`', or null.
+  const TrackedCalibration* latest_covering(const jobs::Clusters& clusters) const;
+  // The newest done one, or null.
+  const TrackedCalibration* latest_done() const;
+  bool any_pending() const { return !queue_.empty() || running_; }
+
+  // GET /v1/calibrations/ID: the request, state, dates, time taken and the result's fields
+  // (calibration::to_json) at the top level once done.
+  static nlohmann::ordered_json json(const TrackedCalibration& c);
+  // GET /v1/calibrations: one line each (id, state, dates, d, D, beta, k), newest last.
+  nlohmann::ordered_json list() const;
+
+ private:
+  journal::Journal& journal_;
+  std::map<std::uint64_t, TrackedCalibration> all_;
+  std::deque<std::uint64_t> queue_;
+  bool running_ = false;
+};
+
+}  // namespace baton::coordinator

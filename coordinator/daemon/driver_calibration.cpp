@@ -1,0 +1,201 @@
+// The driver's part in calibration (docs/calibration.md): probe steps run as one-step jobs
+// of their own between jobs, and jobs without a "platform" planned on what they measured.
+#include "coordinator/calibration/probe_job.h"
+#include "coordinator/daemon/driver.h"
+
+#include <algorithm>
+
+namespace baton::coordinator {
+namespace {
+
+// Probe jobs are named above any job id the journal will give: the agents tell them apart.
+constexpr std::uint64_t kProbeJobBase = 1'000'000'000'000;
+
+using Json = nlohmann::ordered_json;
+
+std::string joined(const std::vector<std::string>& nodes) {
+  std::string out;
+  for (const std::string& n : nodes) out += (out.empty() ? "" : ",") + n;
+  return out;
+}
+
+std::string describe(const calibration::ProbeStep& step, const std::vector<std::string>& senders,
+                     const std::vector<std::string>& receivers) {
+  std::string flows;
+  for (const calibration::ProbeFlow& f : step.flows) {
+    flows += (flows.empty() ? "" : ", ") + senders.at(f.sender) + " -> " + receivers.at(f.receiver);
+  }
+  return step.phase + " step (" + flows + ")";
+}
+
+}  // namespace
+
+std::uint64_t Driver::calibrate(CalibrationRequest request, const std::string& json) {
+  std::string unknown;
+  for (const auto* list : {&request.senders, &request.receivers}) {
+    for (const std::string& node : *list) {
+      if (!agents_.find(node)) unknown += (unknown.empty() ? "" : ", ") + node;
+    }
+  }
+  if (!unknown.empty())
+    throw RequestError(RequestFailure::bad_request, "unknown nodes (no agent ever registered as): " + unknown);
+  const std::uint64_t id = calibrations_.add(std::move(request), json);
+  if (log_) log_.info("calibration " + std::to_string(id) + ": requested");
+  events_.notify();
+  return id;
+}
+
+Driver::Json Driver::calibration(std::uint64_t id) const {
+  const TrackedCalibration* c = calibrations_.find(id);
+  if (!c) throw RequestError(RequestFailure::not_found, "no calibration " + std::to_string(id));
+  return Calibrations::json(*c);
+}
+
+Driver::Json Driver::calibrations() const { return calibrations_.list(); }
+
+Driver::Json Driver::latest_calibration() const {
+  const TrackedCalibration* c = calibrations_.latest_done();
+  return c ? Calibrations::json(*c) : Json();
+}
+
+std::string Driver::resolve_platform(JobSpec& spec, const std::string& json) const {
+  if (spec.platform_given) return json;
+  const TrackedCalibration* found = nullptr;
+  if (!spec.calibration.empty()) {
+    std::uint64_t id = 0;
+    try {
+      std::size_t end = 0;
+      id = std::stoull(spec.calibration, &end);
+      if (end != spec.calibration.size()) throw std::invalid_argument(spec.calibration);
+    } catch (const std::logic_error&) {
+      throw RequestError(RequestFailure::bad_request, "calibration: no calibration " + spec.calibration);
+    }
+    found = calibrations_.find(id);
+    if (!found || !found->result)
+      throw RequestError(RequestFailure::bad_request, "calibration: calibration " + spec.calibration + " is not done");
+    if (!calibration::covers(*found->result, spec.clusters)) {
+      throw RequestError(RequestFailure::bad_request, "calibration: calibration " + spec.calibration +
+                                                          " did not measure every sender and receiver of the job");
+    }
+  } else {
+    found = calibrations_.latest_covering(spec.clusters);
+  }
+  if (!found) {
+    throw RequestError(
+        RequestFailure::bad_request,
+        "job: no \"platform\" given and no calibration has measured its nodes; measure them with `batonctl "
+        "calibrate --senders " +
+            joined(spec.clusters.senders) + " --receivers " + joined(spec.clusters.receivers) +
+            "` (POST /v1/calibrations), or give \"platform\"" +
+            (calibrations_.any_pending() ? " (a calibration is queued or running: submit again once it is done)" : ""));
+  }
+  spec.platform = calibration::platform_for(*found->result, spec.clusters);
+  spec.calibration = std::to_string(found->id);
+  spec.platform_given = true;
+  // Journaled with the figures it is planned on: a resumed job gets the same plan whatever
+  // was calibrated since.
+  Json journaled = Json::parse(json);
+  journaled["platform"] = Json{{"sender_rate", spec.platform.sender_rate},
+                               {"receiver_rate", spec.platform.receiver_rate},
+                               {"backbone_rate", spec.platform.backbone_rate},
+                               {"step_startup", spec.platform.step_startup}};
+  journaled["calibration"] = spec.calibration;
+  return journaled.dump();
+}
+
+asio::awaitable<void> Driver::run_calibration(TrackedCalibration& c) {
+  calibrations_.start(c);
+  calibrating_ = &c;
+  const Clock::time_point started = clock_.now();
+  if (log_) log_.info("calibration " + std::to_string(c.id) + ": started");
+  std::string error;
+  std::optional<calibration::Calibration> result;
+  try {
+    std::string dead;
+    for (const auto* list : {&c.request.senders, &c.request.receivers}) {
+      for (const std::string& node : *list) {
+        if (!alive(node)) dead += (dead.empty() ? "" : ", ") + node;
+      }
+    }
+    if (!dead.empty()) error = "agents not alive: " + dead;
+    calibration::Prober prober(c.request.senders, c.request.receivers, c.request.probe);
+    while (error.empty() && !prober.done()) {
+      const calibration::ProbeStep step = *prober.next();
+      c.phase = step.phase;
+      const std::optional<double> seconds = co_await run_probe(c, step, error);
+      if (!seconds) break;
+      prober.measured(*seconds);
+      ++c.steps;
+    }
+    if (error.empty()) result = prober.result();
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  const double seconds = std::chrono::duration<double>(clock_.now() - started).count();
+  calibrations_.finish(c, std::move(result), error, seconds);
+  calibrating_ = nullptr;
+  if (log_ && c.result) {
+    log_.info("calibration " + std::to_string(c.id) + ": done in " + std::to_string(seconds) + " s: d " +
+              std::to_string(c.result->d) + " B/s, D " + std::to_string(c.result->D) + " B/s, beta " +
+              std::to_string(c.result->beta) + " s, k " + std::to_string(c.result->k));
+  } else if (log_) {
+    log_.warning("calibration " + std::to_string(c.id) + ": failed: " + error);
+  }
+}
+
+asio::awaitable<std::optional<double>> Driver::run_probe(TrackedCalibration& c, const calibration::ProbeStep& step,
+                                                         std::string& error) {
+  const calibration::ProbeJob probe_job = calibration::probe_job(step, c.request.senders, c.request.receivers);
+  TrackedJob probe;
+  probe.id = kProbeJobBase + ++probes_;
+  probe.spec.emplace();
+  probe.spec->clusters = probe_job.clusters;
+  probe.spec->transfers = probe_job.transfers;
+  probe.plan = probe_job.plan;
+  probe.state = JobState::running;
+  probe.started = clock_.now();
+  current_ = &probe;  // the agents' answers go to the job running: this one, until it has ended
+  struct Ended {
+    Driver* driver;
+    ~Ended() { driver->current_ = nullptr; }
+  } ended{this};
+  const std::string what =
+      "calibration " + std::to_string(c.id) + ": " + describe(step, c.request.senders, c.request.receivers);
+  JobPlans plans(probe, storages(probe.nodes()), addresses(probe));
+  if (std::string refused = co_await offer_plans(probe, plans); !refused.empty()) {
+    tell_abort(probe, plans, refused);
+    error = what + ": " + refused;
+    co_return std::nullopt;
+  }
+  const StepOutcome outcome = co_await run_step(probe, plans, 0);
+  if (!outcome.ok) {
+    tell_abort(probe, plans, "calibration " + std::to_string(c.id) + " failed");
+    error = what + " failed " + std::to_string(outcome.attempts) + " times: " + outcome.failure;
+    co_return std::nullopt;
+  }
+  if (std::string lost = co_await end_on_agents(probe, plans); !lost.empty()) {
+    error = what + ": " + lost;
+    co_return std::nullopt;
+  }
+  co_return outcome.measured;
+}
+
+asio::awaitable<std::string> Driver::offer_plans(TrackedJob& job, const JobPlans& plans) {
+  job.accepted.clear();
+  job.refused.clear();
+  for (const auto& [node, plan] : plans.by_node()) {
+    protocol::Envelope envelope;
+    *envelope.mutable_plan() = plan;
+    agents_.send(node, std::move(envelope));
+  }
+  const bool answered =
+      co_await events_.until([&] { return job.accepted.size() + job.refused.size() == plans.by_node().size(); },
+                             clock_.now() + options_.plan_timeout);
+  std::string why = answered ? "" : "agents did not answer the plan in time";
+  for (const auto& [node, reason] : job.refused) {
+    why += (why.empty() ? "" : "; ") + ("agent " + node + " refused the plan: " + reason);
+  }
+  co_return why;
+}
+
+}  // namespace baton::coordinator

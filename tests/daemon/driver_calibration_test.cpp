@@ -1,0 +1,355 @@
+// Calibration and drift in the job driver, against fake agents on a network computed in
+// the test (the fluid model of tests/calibration/fluid_network.h) and a clock moved by hand:
+// a calibration's probe steps run as one-step jobs and find the network's figures; a job
+// without "platform" is planned on them (and one with nothing to go on is refused, saying
+// how to calibrate); a job whose backbone halves mid-run is re-planned from the step after
+// the drift, its agents get the new plan, the report and the journal say so, and a
+// restarted coordinator rebuilds the same plan.
+#include "coordinator/daemon/driver.h"
+#include "coordinator/daemon/job_spec.h"
+#include "tests/calibration/fluid_network.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <asio/io_context.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace bc = baton::coordinator;
+namespace bp = baton::protocol;
+using baton::calibration::test::FluidFlow;
+using baton::calibration::test::FluidNetwork;
+using namespace std::chrono_literals;
+
+namespace {
+
+class FakeAgents final : public bc::AgentDirectory {
+ public:
+  explicit FakeAgents(const std::vector<std::string>& nodes) {
+    for (const std::string& n : nodes) {
+      bc::AgentInfo& info = agents_[n];
+      info.node = n;
+      info.addresses = {n + ":9000"};
+      info.storage_id = "disk-" + n;
+      info.alive = true;
+    }
+  }
+  bool send(const std::string& node, bp::Envelope message) override {
+    sent.emplace_back(node, std::move(message));
+    return true;
+  }
+  std::vector<bc::AgentInfo> agents() const override {
+    std::vector<bc::AgentInfo> out;
+    for (const auto& [n, info] : agents_) out.push_back(info);
+    return out;
+  }
+  std::optional<bc::AgentInfo> find(const std::string& node) const override {
+    const auto it = agents_.find(node);
+    if (it == agents_.end()) return std::nullopt;
+    return it->second;
+  }
+  std::vector<std::pair<std::string, bp::Envelope>> sent;
+
+ private:
+  std::map<std::string, bc::AgentInfo> agents_;
+};
+
+class ManualClock final : public bc::Clock {
+ public:
+  time_point now() const override { return now_; }
+  duration real_wait(time_point) const override { return std::chrono::hours(1); }
+  void on_moved(std::function<void()> moved) override { moved_ = std::move(moved); }
+  void advance(duration by) {
+    now_ += by;
+    if (moved_) moved_();
+  }
+
+ private:
+  time_point now_{std::chrono::hours(1000)};
+  std::function<void()> moved_;
+};
+
+const std::vector<std::string> kSenders{"s0", "s1", "s2", "s3"}, kReceivers{"r0", "r1", "r2", "r3"};
+
+// Four senders and four receivers at 1 MB/s each, a backbone of 3 MB/s, β = 20 ms.
+FluidNetwork network() { return FluidNetwork{std::vector<double>(4, 1e6), std::vector<double>(4, 1e6), 3e6, 0.02}; }
+
+std::size_t index_of(const std::vector<std::string>& nodes, const std::string& node) {
+  return static_cast<std::size_t>(std::ranges::find(nodes, node) - nodes.begin());
+}
+
+// Agents that run whatever plan they get on `net`: they accept every plan, and when a step
+// is released the clock moves by the step's time on the network, then every node of the
+// step reports it (its flows' bytes, its time, the chunks' digests), and every node
+// confirms a job's end.
+struct Fixture {
+  std::filesystem::path dir;
+  asio::io_context io;
+  FakeAgents agents{[] {
+    std::vector<std::string> all = kSenders;
+    all.insert(all.end(), kReceivers.begin(), kReceivers.end());
+    return all;
+  }()};
+  ManualClock clock;
+  std::unique_ptr<baton::journal::Journal> journal;
+  std::unique_ptr<bc::Driver> driver;
+  FluidNetwork net = network();
+  std::map<std::string, bp::Plan> plans;  // as each node last received it
+  std::map<std::string, int> plans_received;
+
+  Fixture() {
+    std::string pattern = "/tmp/baton-driver-calibration-XXXXXX";
+    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    dir = pattern;
+    journal = std::make_unique<baton::journal::Journal>(dir / "journal.sqlite");
+    driver = std::make_unique<bc::Driver>(io, agents, *journal, clock, bc::DriverOptions{}, nullptr);
+    driver->start();
+  }
+  ~Fixture() {
+    driver.reset();
+    std::filesystem::remove_all(dir);
+  }
+
+  void poll() {
+    io.restart();
+    io.run_for(2ms);
+  }
+
+  // Plays the agents' part until `done` holds (at most 20 s of real time), checked after the
+  // driver has run and before the agents answer it: a step released then has not run yet.
+  void run_agents_until(const std::function<bool()>& done) {
+    const auto limit = std::chrono::steady_clock::now() + 20s;
+    while (std::chrono::steady_clock::now() < limit) {
+      poll();
+      if (done()) return;  // before the agents answer what the driver just sent
+      std::vector<std::pair<std::string, bp::Envelope>> sent;
+      sent.swap(agents.sent);
+      std::map<std::string, std::uint32_t> released;
+      for (auto& [node, message] : sent) {
+        bp::Envelope answer;
+        switch (message.body_case()) {
+          case bp::Envelope::kPlan:
+            plans[node] = message.plan();
+            ++plans_received[node];
+            answer.mutable_plan_accepted()->set_job(message.plan().job());
+            driver->on_message(node, answer);
+            break;
+          case bp::Envelope::kStepRelease: released[node] = message.step_release().step(); break;
+          case bp::Envelope::kJobEnded:
+            answer.mutable_job_committed()->set_job(message.job_ended().job());
+            driver->on_message(node, answer);
+            break;
+          default: break;
+        }
+      }
+      if (!released.empty()) run_step(released.begin()->second, released);
+    }
+    BOOST_REQUIRE(done());
+  }
+
+  // Every released node's step on `net`: the clock moves by its time, then each reports.
+  void run_step(std::uint32_t step, const std::map<std::string, std::uint32_t>& released) {
+    std::vector<FluidFlow> flows;
+    for (const auto& [node, s] : released) {
+      for (const bp::Flow& f : plans.at(node).steps(static_cast<int>(step)).flows()) {
+        if (!f.send()) continue;
+        double bytes = 0;
+        for (const bp::Chunk& c : f.chunks()) bytes += static_cast<double>(c.length());
+        flows.push_back({index_of(kSenders, node), index_of(kReceivers, f.peer()), bytes});
+      }
+    }
+    const double seconds = net.step_seconds(flows);
+    clock.advance(std::chrono::duration_cast<bc::Clock::duration>(std::chrono::duration<double>(seconds)));
+    for (const auto& [node, s] : released) {
+      bp::Envelope envelope;
+      bp::StepReport& r = *envelope.mutable_step_report();
+      r.set_job(plans.at(node).job());
+      r.set_step(step);
+      r.set_ok(true);
+      for (const bp::Flow& flow : plans.at(node).steps(static_cast<int>(step)).flows()) {
+        for (const bp::Chunk& c : flow.chunks()) {
+          bp::ChunkDigest& d = flow.send() ? *r.add_sent() : *r.add_digests();
+          d.set_transfer(c.transfer());
+          d.set_dst_offset(c.dst_offset());
+          d.set_length(c.length());
+          d.set_xxh3(c.transfer() * 1'000'003 + c.dst_offset());
+          r.set_bytes(r.bytes() + c.length());
+        }
+      }
+      r.set_seconds(seconds - net.beta);
+      driver->on_message(node, envelope);
+    }
+  }
+
+  std::string calibration_state(std::uint64_t id) { return driver->calibration(id)["state"].get<std::string>(); }
+  std::string job_state(std::uint64_t id) { return driver->job(id)["state"].get<std::string>(); }
+
+  std::uint64_t calibrate() {
+    const std::string json = R"({"senders": ["s0", "s1", "s2", "s3"], "receivers": ["r0", "r1", "r2", "r3"]})";
+    const std::uint64_t id = driver->calibrate(bc::parse_calibration_request(json), json);
+    run_agents_until([&] { return calibration_state(id) == "done" || calibration_state(id) == "failed"; });
+    return id;
+  }
+};
+
+// Every sender owes every receiver `bytes`, in the file "in" → "out".
+std::string job_without_platform(std::uint64_t bytes, const std::string& extra = "") {
+  std::string transfers;
+  for (std::size_t s = 0; s < kSenders.size(); ++s) {
+    for (std::size_t r = 0; r < kReceivers.size(); ++r) {
+      transfers += std::string(transfers.empty() ? "" : ", ") + R"({"src_node": ")" + kSenders[s] +
+                   R"(", "src_file": "in", "src_offset": )" + std::to_string(r * bytes) + R"(, "length": )" +
+                   std::to_string(bytes) + R"(, "dst_node": ")" + kReceivers[r] +
+                   R"(", "dst_file": "out", "dst_offset": )" + std::to_string(s * bytes) + "}";
+    }
+  }
+  return R"({"senders": ["s0", "s1", "s2", "s3"], "receivers": ["r0", "r1", "r2", "r3"], "algorithm": "oggp", )" +
+         extra + R"("transfers": [)" + transfers + "]}";
+}
+
+}  // namespace
+
+BOOST_FIXTURE_TEST_SUITE(driver_calibration, Fixture)
+
+BOOST_AUTO_TEST_CASE(a_calibration_runs_its_probe_steps_and_finds_the_networks_figures) {
+  const std::uint64_t id = calibrate();
+  const auto c = driver->calibration(id);
+  BOOST_TEST(c["state"].get<std::string>() == "done", c.dump());
+  BOOST_TEST(c["d"].get<double>() == 1e6, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(c["D"].get<double>() == 3e6, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(c["beta"].get<double>() == 0.02, boost::test_tools::tolerance(1e-6));
+  BOOST_TEST(c["k"].get<int>() == 3);
+  // It took what its probe steps took on the network, on the driver's clock.
+  BOOST_TEST(c["seconds"].get<double>() > 1.0);
+  BOOST_TEST(c["seconds"].get<double>() < 10.0);
+  // Every probe was its own job, reading the agents' random source into their sink.
+  for (const auto& [node, plan] : plans) {
+    BOOST_TEST(std::stoull(plan.job()) > 1'000'000'000'000u);
+    for (const bp::Flow& f : plan.steps(0).flows()) {
+      BOOST_TEST(f.rate() == 0.0);
+      BOOST_TEST(f.chunks(0).src_file() == "probe:random");
+      BOOST_TEST(f.chunks(0).dst_file() == "probe:discard");
+    }
+  }
+  // Journaled with its result and dates; a restarted coordinator knows it.
+  const auto records = journal->calibrations();
+  BOOST_REQUIRE(records.size() == 1u);
+  BOOST_TEST(records[0].state == "done");
+  asio::io_context io2;
+  bc::Driver restarted(io2, agents, *journal, clock, bc::DriverOptions{}, nullptr);
+  restarted.start();
+  BOOST_TEST(restarted.calibration(id)["k"].get<int>() == 3);
+  BOOST_TEST(restarted.latest_calibration()["id"].get<std::string>() == std::to_string(id));
+}
+
+BOOST_AUTO_TEST_CASE(a_job_without_platform_is_planned_on_the_calibration_or_refused_with_how_to_get_one) {
+  const std::string json = job_without_platform(1'000'000);
+  try {
+    driver->submit(bc::parse_job_spec(json), json);
+    BOOST_FAIL("accepted without platform or calibration");
+  } catch (const bc::RequestError& e) {
+    BOOST_TEST((e.failure() == bc::RequestFailure::bad_request));
+    BOOST_TEST(std::string(e.what()).find("batonctl calibrate --senders s0,s1,s2,s3 --receivers r0,r1,r2,r3") !=
+               std::string::npos);
+  }
+  const std::uint64_t calibration = calibrate();
+  const std::uint64_t id = driver->submit(bc::parse_job_spec(json), json);
+  run_agents_until([&] { return job_state(id) == "done"; });
+  const auto report = driver->job(id)["report"];
+  BOOST_TEST(report["k"].get<int>() == 3);
+  BOOST_TEST(report["platform"]["source"].get<std::string>() == "calibration");
+  BOOST_TEST(report["platform"]["calibration"].get<std::string>() == std::to_string(calibration));
+  BOOST_TEST(report["platform"]["step_startup"].get<double>() == 0.02, boost::test_tools::tolerance(1e-6));
+  // Journaled with the platform it was planned on.
+  const auto spec = bc::parse_job_spec(journal->job(id)->spec);
+  BOOST_TEST(spec.platform_given);
+  BOOST_TEST(spec.calibration == std::to_string(calibration));
+  // The network did not drift: no re-plan.
+  BOOST_TEST(report["replans"].empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_backbone_halved_mid_job_is_followed_by_a_re_plan_of_the_rest) {
+  calibrate();
+  // 16 pairs of 1 MB at k = 3: OGGP plans steps of three 1 MB flows (1.02 s each).
+  const std::string json = job_without_platform(1'000'000);
+  const std::uint64_t id = driver->submit(bc::parse_job_spec(json), json);
+  run_agents_until([&] { return driver->job(id)["step"].get<int>() >= 1; });
+  net.backbone = 1.5e6;  // from step 1 on: three flows share half the backbone
+  run_agents_until([&] { return job_state(id) == "done"; });
+  const auto job = driver->job(id);
+  BOOST_TEST(job["bytes_done"].get<std::uint64_t>() == 16'000'000u);
+  const auto& replans = job["report"]["replans"];
+  BOOST_REQUIRE(replans.size() == 1u);
+  const auto& r = replans[0];
+  BOOST_TEST(r["at_step"].get<int>() == 4);  // steps 1, 2 and 3 ran slow: a run of three
+  BOOST_TEST(r["cause"].get<std::string>() == "backbone");
+  BOOST_TEST(r["old"]["k"].get<int>() == 3);
+  // D = 1.5 d: one flow at d would leave a third of the backbone idle; two flows paced at
+  // D/2 move the 1 MB pairs 50 % faster (calibration::fullest_platform), so k = 2.
+  BOOST_TEST(r["new"]["k"].get<int>() == 2);
+  BOOST_TEST(r["new"]["D"].get<double>() == 1.5e6, boost::test_tools::tolerance(0.01));
+  BOOST_TEST(r["new"]["d"].get<double>() == 0.75e6, boost::test_tools::tolerance(0.01));
+  // The new plan: two 1 MB flows per step at D/2, each step 0.02 + 1/0.75 s.
+  BOOST_TEST(r["predicted_remaining_seconds_after"].get<double>() == r["steps_after"].get<double>() * (0.02 + 1 / 0.75),
+             boost::test_tools::tolerance(1e-3));
+  BOOST_TEST(r["predicted_remaining_seconds_before"].get<double>() > 0);
+  BOOST_TEST(job["report"]["k"].get<int>() == 2);
+  // The steps after the re-plan hold two flows each; the ones before kept their three.
+  const auto& steps = job["report"]["steps"];
+  BOOST_TEST(steps[0]["flows"].get<int>() == 3);
+  for (std::size_t s = 4; s < steps.size(); ++s) BOOST_TEST(steps[s]["flows"].get<int>() == 2);
+  // Every agent was given the new plan once more, listing the old steps and the new.
+  for (const std::string& node : kSenders) {
+    BOOST_TEST(plans.at(node).steps_size() == static_cast<int>(steps.size()));
+  }
+  // Journaled: a restarted coordinator that resumed it would rebuild this plan.
+  BOOST_REQUIRE(journal->replans(id).size() == 1u);
+  BOOST_TEST(journal->replans(id)[0].at_step == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(a_job_told_not_to_re_plan_keeps_its_plan_through_the_drift) {
+  calibrate();
+  const std::string json = job_without_platform(1'000'000, R"("replan": false, )");
+  const std::uint64_t id = driver->submit(bc::parse_job_spec(json), json);
+  run_agents_until([&] { return driver->job(id)["step"].get<int>() >= 1; });
+  net.backbone = 1.5e6;
+  run_agents_until([&] { return job_state(id) == "done"; });
+  const auto report = driver->job(id)["report"];
+  BOOST_TEST(report["replans"].empty());
+  BOOST_TEST(report["k"].get<int>() == 3);
+  BOOST_TEST(report["platform"]["replan_on_drift"].get<bool>() == false);
+}
+
+BOOST_AUTO_TEST_CASE(a_resumed_job_rebuilds_the_plan_its_re_plans_made) {
+  calibrate();
+  const std::string json = job_without_platform(1'000'000);
+  const std::uint64_t id = driver->submit(bc::parse_job_spec(json), json);
+  net.backbone = 1.5e6;  // slow from the start: re-planned after step 2
+  run_agents_until([&] { return driver->job(id)["report"]["replans"].size() == 1u; });
+  const auto before = driver->job(id)["report"];
+  // A new coordinator on the same journal, the first one's job left unfinished.
+  asio::io_context io2;
+  bc::Driver restarted(io2, agents, *journal, clock, bc::DriverOptions{}, nullptr);
+  restarted.start();
+  const auto limit = std::chrono::steady_clock::now() + 10s;
+  while (restarted.job(id)["steps"].get<int>() == 0 && std::chrono::steady_clock::now() < limit) {
+    io2.restart();
+    io2.run_for(5ms);
+  }
+  const auto resumed = restarted.job(id)["report"];
+  BOOST_TEST(resumed["steps"].size() == before["steps"].size());
+  for (std::size_t s = 0; s < before["steps"].size(); ++s) {
+    BOOST_TEST(resumed["steps"][s]["bytes"] == before["steps"][s]["bytes"]);
+    BOOST_TEST(resumed["steps"][s]["flows"] == before["steps"][s]["flows"]);
+  }
+  BOOST_TEST(resumed["replans"] == before["replans"]);
+  BOOST_TEST(resumed["k"] == before["k"]);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# ctest netns_calibration (label netns, root only): calibration on the Fig. 16 cluster of
+# docs/fig16.md, 10 senders and 10 receivers in network namespaces, the backbone shaped to
+# D = 100 Mbit/s and the node links to d = D/k, for k = 3, 5 and 7 (one cluster, reshaped).
+# For each k, `batonctl calibrate -o json` must find k exactly, d and D within 5 % of the
+# goodput tc allows (link rate x 1448/1514: docs/fig16.md), beta within [0, 20 ms] (the
+# start-up of a k-flow step; the Fig. 16 jobs ran on their model with 10 ms declared), and
+# take under 30 s; then a job without "platform" is planned on it (k in its report), and every
+# destination byte is checked. Skipped (exit 77, reason printed) without root, namespaces,
+# veth or tbf.
+#   tests/netns/calibration_test.sh BUILD_DIR
+set -euo pipefail
+
+bin=${1:?usage: calibration_test.sh BUILD_DIR}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+skip() { echo "SKIPPED: $*"; exit 77; }
+fail() { echo "FAILED: $*" >&2; exit 1; }
+
+[ "$(id -u)" -eq 0 ] || skip "needs root to create network namespaces, veth pairs and tc qdiscs"
+command -v ip >/dev/null && command -v tc >/dev/null || skip "iproute2 (ip, tc) is not installed"
+probe=btprobe$$
+ip netns add "$probe" 2>/dev/null || skip "'ip netns add' failed: no network namespaces here"
+if ! { ip -n "$probe" link add probe0 type veth peer name probe1 &&
+       tc -n "$probe" qdisc add dev probe0 root tbf rate 1mbit burst 3028 limit 30000; } 2>/dev/null; then
+  ip netns del "$probe"
+  skip "this kernel cannot make veth pairs or tbf qdiscs"
+fi
+ip netns del "$probe"
+
+prefix=bc$$
+work=$(mktemp -d /tmp/baton-netns-calibration.XXXXXX)
+cluster() { "$repo/scripts/netns-cluster.sh" "$@" --prefix "$prefix"; }
+daemons() { "$repo/scripts/netns-daemons.sh" "$1" "$work" --prefix "$prefix" "${@:2}"; }
+traffic() { python3 "$repo/scripts/netns_traffic.py" "$@"; }
+cleanup() {
+  daemons stop || true
+  cluster down || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+n=10
+backbone_bytes=$((100000000 / 8))
+mbit() { awk -v b="$1" 'BEGIN { printf "%.6f", b * 8 / 1e6 }'; }
+cluster up $n $n --node-rate 100 --backbone-rate 100
+# The agents declare a rate nobody uses here: jobs are planned on the calibration.
+daemons start --bin "$bin" --rate 1000000
+traffic make "$work" --senders $n --receivers $n --min-mb 0.1 --max-mb 0.4 --seed 18
+group() { local side=$1; seq -s, -f "$side%g" 1 $n; }
+
+for k in 3 5 7; do
+  node_bytes=$((backbone_bytes / k))
+  cluster shape --node-rate "$(mbit $node_bytes)" --backbone-rate "$(mbit $((k * node_bytes)))"
+  daemons ctl -- calibrate --senders "$(group s)" --receivers "$(group r)" -o json > "$work/calibration-$k.json" ||
+    { cat "$work/calibration-$k.json"; tail -n 20 "$work/coordinator.log"; fail "k=$k: the calibration failed"; }
+  python3 - "$work/calibration-$k.json" $k $node_bytes <<'PY' || fail "k=$k: the calibration's figures"
+import json, sys
+c, k, node_bytes = json.load(open(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3])
+d_goodput = node_bytes * 1448 / 1514       # what tc lets one TCP flow deliver (docs/fig16.md)
+D_goodput = k * node_bytes * 1448 / 1514
+print(f"k={k}: d {c['d'] / 1e6:.3f} MB/s ({c['d'] / d_goodput - 1:+.1%} of tc's goodput), "
+      f"D {c['D'] / 1e6:.3f} MB/s ({c['D'] / D_goodput - 1:+.1%}), beta {c['beta'] * 1000:.1f} ms, "
+      f"(one flow {c['beta_one_flow'] * 1000:.1f} ms), k {c['k']}, {c['probe_steps']} probe steps in {c['seconds']:.1f} s")
+errors = []
+if c["k"] != k: errors.append(f"k = {c['k']}, expected {k}")
+if abs(c["d"] / d_goodput - 1) > 0.05: errors.append(f"d off by {c['d'] / d_goodput - 1:+.1%}")
+if abs(c["D"] / D_goodput - 1) > 0.05: errors.append(f"D off by {c['D'] / D_goodput - 1:+.1%}")
+if not 0 <= c["beta"] <= 0.02: errors.append(f"beta {c['beta']} s outside [0, 0.02]")
+if c["seconds"] > 30: errors.append(f"took {c['seconds']:.1f} s, more than 30 s")
+sys.exit("; ".join(errors) or None)
+PY
+  # A job without "platform": planned on that calibration.
+  traffic clear "$work"
+  traffic job "$work" --algo oggp --measured > "$work/job.json"
+  id=$(daemons ctl -- submit "$work/job.json")
+  daemons ctl -- watch "$id" > "$work/watch-$k.log" 2>&1 || { cat "$work/watch-$k.log"; fail "k=$k: the job did not finish"; }
+  daemons ctl -- status "$id" -o json > "$work/job-$k.json"
+  python3 - "$work/job-$k.json" $k <<'PY' || fail "k=$k: the job's report"
+import json, sys
+job, k = json.load(open(sys.argv[1])), int(sys.argv[2])
+r = job["report"]
+if job["state"] != "done": sys.exit(f"state {job['state']}: {job.get('error')}")
+if r["k"] != k or r["platform"]["source"] != "calibration": sys.exit(f"k {r['k']}, platform {r['platform']}")
+print(f"k={k}: a job on the calibration: done in {r['measured_seconds']:.2f} s, predicted {r['predicted_seconds']:.2f} s")
+PY
+  traffic verify "$work" || fail "k=$k: destination bytes"
+done
+echo "PASSED: calibration finds k = 3, 5, 7 and d, D within 5 % of tc's goodput; jobs planned on it"
