@@ -267,7 +267,7 @@ asio::awaitable<void> Agent::heartbeats(std::shared_ptr<protocol::Channel> chann
 
 void Agent::handle_plan(const protocol::Plan& plan) {
   protocol::Envelope answer;
-  std::string reason;
+  Refusal reason;
   if (runner_ && job_state_ == JobState::running && runner_->plan().job() != plan.job()) {
     reason = "this agent is running job " + runner_->plan().job();
   } else if (running_step_ && runner_->plan().job() == plan.job()) {
@@ -278,18 +278,18 @@ void Agent::handle_plan(const protocol::Plan& plan) {
     reason = "a step of job " + runner_->plan().job() + " is still running";
   } else {
     reason = check_(plan);
-    if (reason.empty()) reason = prepare_staging(plan);
+    if (!reason) reason = prepare_staging(plan);
   }
   std::unique_ptr<Storage> scratch;
-  if (reason.empty()) {
+  if (!reason) {
     if (runner_) runner_->close();  // the old job's flows and scratch objects go first
     reason = open_scratch(plan, scratch);
   }
-  if (!reason.empty()) {
+  if (reason) {
     answer.mutable_plan_refused()->set_job(plan.job());
-    answer.mutable_plan_refused()->set_reason(reason);
+    answer.mutable_plan_refused()->set_reason(*reason);
     metrics_->add("baton_agent_plans_total", {{"answer", "refused"}});
-    say("job " + plan.job() + ": plan refused: " + reason);
+    say("job " + plan.job() + ": plan refused: " + *reason);
   } else {
     runner_ = std::make_shared<StepRunner>(context_, storage_, plan,
                                            transport::NodeIdentity{options_.node_id, options_.secret}, options_.steps,
@@ -304,27 +304,27 @@ void Agent::handle_plan(const protocol::Plan& plan) {
   asio::co_spawn(context_.executor(), send(std::move(answer)), asio::detached);
 }
 
-std::string Agent::prepare_staging(const protocol::Plan& plan) {
-  if (plan.staged_size() == 0) return "";
+Refusal Agent::prepare_staging(const protocol::Plan& plan) {
+  if (plan.staged_size() == 0) return {};
   if (!options_.staging) return "this agent cannot stage in-place destinations (memory regions)";
   try {
     for (const protocol::StagedFile& staged : plan.staged()) options_.staging->prepare(staged);
   } catch (const std::exception& e) {
     return std::string("cannot stage an in-place destination: ") + e.what();
   }
-  return "";
+  return {};
 }
 
-std::string Agent::open_scratch(const protocol::Plan& plan, std::unique_ptr<Storage>& scratch) {
+Refusal Agent::open_scratch(const protocol::Plan& plan, std::unique_ptr<Storage>& scratch) {
   const std::map<std::string, std::uint64_t> sizes = scratch_sizes(plan);
-  if (sizes.empty()) return "";
+  if (sizes.empty()) return {};
   if (!options_.scratch) return "this agent keeps no scratch objects";
   try {
     scratch = options_.scratch->open(plan.job_number(), sizes);
   } catch (const std::exception& e) {
     return std::string("cannot make the job's scratch objects: ") + e.what();
   }
-  return "";
+  return {};
 }
 
 asio::awaitable<void> Agent::commit(protocol::Plan plan) {

@@ -58,7 +58,7 @@ class Agent {
  public:
   // Returns "" when the plan may run here, else the one-line reason (agent/plan_check.h
   // for the daemon; the embedded API checks against its regions).
-  using PlanCheck = std::function<std::string(const protocol::Plan&)>;
+  using PlanCheck = std::function<Refusal(const protocol::Plan&)>;
 
   // The context, data plane and storage outlive the agent.
   Agent(transport::Context& context, DataPlane& data, Storage& storage, AgentOptions options, PlanCheck check);
@@ -117,9 +117,9 @@ class Agent {
   void handle_plan(const protocol::Plan& plan);
   void handle_abort(const protocol::Abort& abort);
   // Stages the plan's in-place destinations; "" or why not (the plan is then refused).
-  std::string prepare_staging(const protocol::Plan& plan);
+  Refusal prepare_staging(const protocol::Plan& plan);
   // The plan's scratch objects (null when it names none) into `scratch`; "" or why not.
-  std::string open_scratch(const protocol::Plan& plan, std::unique_ptr<Storage>& scratch);
+  Refusal open_scratch(const protocol::Plan& plan, std::unique_ptr<Storage>& scratch);
   // The job ended at the coordinator: puts its staged files in place, off the session's
   // thread (the copies may be long), and answers JobCommitted.
   asio::awaitable<void> commit(protocol::Plan plan);

@@ -34,7 +34,7 @@ int Fd::release() {
   return fd;
 }
 
-std::string check_name(std::string_view name) {
+Refusal check_name(std::string_view name) {
   if (name.empty()) return "empty file name";
   if (name.size() > max_name_bytes) return "file name longer than " + std::to_string(max_name_bytes) + " bytes";
   if (name.find('\0') != std::string_view::npos) return "file name contains a NUL byte";
@@ -59,7 +59,7 @@ namespace {
 }
 
 void require_name(std::string_view name) {
-  if (auto error = check_name(name); !error.empty()) throw std::invalid_argument(error);
+  if (const Refusal error = check_name(name)) throw std::invalid_argument(*error);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 // files are opened: a FIFO, socket, device or directory is refused without blocking.
 #pragma once
 
+#include "agent/refusal.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -32,9 +34,9 @@ class Fd {
 // Names longer than this are refused.
 inline constexpr std::size_t max_name_bytes = 4096;
 
-// "" when `name` may be used under a data root, otherwise why not: empty, absolute, a
+// Nothing when `name` may be used under a data root, otherwise why not: empty, absolute, a
 // ".." component, a NUL byte, or longer than max_name_bytes.
-std::string check_name(std::string_view name);
+Refusal check_name(std::string_view name);
 
 class DataRoot {
  public:

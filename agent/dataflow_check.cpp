@@ -50,7 +50,7 @@ class StepChecker {
   StepChecker(const protocol::Step& step, const PlanObjects& objects, PlanFacts& facts)
       : step_(step), objects_(objects), facts_(facts), ancestors_(static_cast<std::size_t>(step.tasks_size())) {}
 
-  std::string check() {
+  Refusal check() {
     const std::string at = "step " + to_string(step_.index());
     if (step_.flows_size() > 0) return at + ": a dataflow step lists tasks, not flows";
     if (step_.tasks_size() > max_tasks_per_step)
@@ -59,18 +59,18 @@ class StepChecker {
     facts_.steps[step_.index()] = &step_;
     for (int t = 0; t < step_.tasks_size(); ++t) {
       const protocol::Task& task = step_.tasks(t);
-      if (std::string error = check_task(task, static_cast<std::size_t>(t)); !error.empty())
-        return at + ", " + task_label(task) + ": " + error;
+      if (const Refusal error = check_task(task, static_cast<std::size_t>(t)))
+        return at + ", " + task_label(task) + ": " + *error;
     }
     for (const Read& read : reads_) {
-      if (std::string error = check_read(read); !error.empty())
-        return at + ", " + task_label(step_.tasks(static_cast<int>(read.task))) + ": " + error;
+      if (const Refusal error = check_read(read))
+        return at + ", " + task_label(step_.tasks(static_cast<int>(read.task))) + ": " + *error;
     }
     return {};
   }
 
  private:
-  std::string check_task(const protocol::Task& task, std::size_t t) {
+  Refusal check_task(const protocol::Task& task, std::size_t t) {
     if (!positions_.emplace(task.id(), t).second) return "its id is used by an earlier task of the step";
     for (std::uint32_t after : task.after()) {
       const auto earlier = positions_.find(after);
@@ -86,7 +86,7 @@ class StepChecker {
     return "it has neither a flow nor a combine";
   }
 
-  std::string check_flow(const protocol::Flow& flow, std::size_t t) {
+  Refusal check_flow(const protocol::Flow& flow, std::size_t t) {
     if (!std::isfinite(flow.rate()) || flow.rate() < 0) return "bad rate " + to_string(flow.rate());
     if (flow.peer().empty()) return "its flow names no peer";
     if (flow.send() && flow.peer_address().empty()) return "its send flow has no peer address";
@@ -98,21 +98,20 @@ class StepChecker {
       if (overflows(c.src_offset(), c.length())) return where + "source offset + length overflows 2^64";
       if (overflows(c.dst_offset(), c.length())) return where + "destination offset + length overflows 2^64";
       if (overflows(c.stream_offset(), c.length())) return where + "stream offset + length overflows 2^64";
-      if (auto error = check_object_name(c.src_file(), objects_); !error.empty()) return where + "source: " + error;
-      if (auto error = check_object_name(c.dst_file(), objects_); !error.empty())
-        return where + "destination: " + error;
+      if (const Refusal error = check_object_name(c.src_file(), objects_)) return where + "source: " + *error;
+      if (const Refusal error = check_object_name(c.dst_file(), objects_)) return where + "destination: " + *error;
       if (flow.send()) {
         reads_.push_back({&c.src_file(), c.src_offset(), c.src_offset() + c.length(), t});
         continue;
       }
       if (auto other = stream_.claim({c.stream_offset(), c.stream_offset() + c.length(), step_.index(), t}))
         return where + "stream range " + range_text(c.stream_offset(), c.length()) + " overlaps " + who(*other) + "'s";
-      if (auto error = write(c.dst_file(), c.dst_offset(), c.length(), t); !error.empty()) return where + error;
+      if (const Refusal error = write(c.dst_file(), c.dst_offset(), c.length(), t)) return where + *error;
     }
     return {};
   }
 
-  std::string check_combine(const protocol::Combine& c, std::size_t t) {
+  Refusal check_combine(const protocol::Combine& c, std::size_t t) {
     const auto dtype = combine::dtype_from_number(c.dtype());
     const auto op = combine::op_from_number(c.op());
     if (!dtype) return "unknown dtype " + to_string(c.dtype());
@@ -131,7 +130,7 @@ class StepChecker {
       if (r.length() != length)
         return which + " has " + to_string(r.length()) + " bytes, the output " + to_string(length);
       if (overflows(r.offset(), r.length())) return which + ": offset + length overflows 2^64";
-      if (auto error = check_object_name(r.object(), objects_); !error.empty()) return which + ": " + error;
+      if (const Refusal error = check_object_name(r.object(), objects_)) return which + ": " + *error;
       if (i < 0) continue;
       // An input is read chunk by chunk before that chunk of the output is written: an
       // output that is the input itself is fine, one that overlaps it partly is not.
@@ -146,7 +145,7 @@ class StepChecker {
   }
 
   // Records a write; no byte of the plan is written twice.
-  std::string write(const std::string& object, std::uint64_t offset, std::uint64_t length, std::size_t t) {
+  Refusal write(const std::string& object, std::uint64_t offset, std::uint64_t length, std::size_t t) {
     if (!is_scratch(object)) {
       auto limit = facts_.limits.find(object);
       if (limit == facts_.limits.end()) {
@@ -168,7 +167,7 @@ class StepChecker {
   // A read sees bytes written before it: by a task it waits for (or an earlier step), or,
   // where none wrote, the object as it is now. A write by a task that neither waits for
   // the reader nor is waited for would race with it.
-  std::string check_read(const Read& read) {
+  Refusal check_read(const Read& read) {
     const std::string& object = *read.object;
     std::uint64_t cursor = read.begin, uncovered_end = read.begin;
     for (const Claim& w : facts_.written[object].overlapping(read.begin, read.end)) {
@@ -221,11 +220,11 @@ class StepChecker {
 
 }  // namespace
 
-std::string check_object_name(const std::string& name, const PlanObjects& objects) {
+Refusal check_object_name(const std::string& name, const PlanObjects& objects) {
   return is_scratch(name) ? check_scratch_name(name) : objects.check_name(name);
 }
 
-std::string check_dataflow_step(const protocol::Step& step, const PlanObjects& objects, PlanFacts& facts) {
+Refusal check_dataflow_step(const protocol::Step& step, const PlanObjects& objects, PlanFacts& facts) {
   return StepChecker(step, objects, facts).check();
 }
 

@@ -4,6 +4,7 @@
 
 #include "agent/byte_ranges.h"
 #include "agent/plan_check.h"
+#include "agent/refusal.h"
 
 #include <map>
 #include <string>
@@ -22,12 +23,12 @@ struct PlanFacts {
 // set (8192² bits = 8 MiB at most).
 inline constexpr int max_tasks_per_step = 8192;
 
-// "" when `step` (of a dataflow plan) may run, else the first problem, naming the step and
+// Nothing when `step` (of a dataflow plan) may run, else the first problem, naming the step and
 // the task. Records the step's writes in `facts`.
-std::string check_dataflow_step(const protocol::Step& step, const PlanObjects& objects, PlanFacts& facts);
+Refusal check_dataflow_step(const protocol::Step& step, const PlanObjects& objects, PlanFacts& facts);
 
-// "" when `name` may name an object in a plan at all: a well-formed scratch name, or a name
+// Nothing when `name` may name an object in a plan at all: a well-formed scratch name, or a name
 // `objects` accepts.
-std::string check_object_name(const std::string& name, const PlanObjects& objects);
+Refusal check_object_name(const std::string& name, const PlanObjects& objects);
 
 }  // namespace baton::agent

@@ -59,7 +59,7 @@ EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<
   agent_options.scratch = &p.scratch;
   // Plans name regions: a chunk must stay inside its region at both ends.
   agent::PlanObjects regions{
-      .check_name = [](const std::string& name) { return name.empty() ? std::string("empty name") : std::string(); },
+      .check_name = [](const std::string& name) { return name.empty() ? agent::Refusal("empty name") : std::nullopt; },
       .source_size = [&p](const std::string& name) { return p.storage.region_size(name); },
       .destination_limit = [&p](const std::string& name) { return p.storage.region_size(name); },
   };

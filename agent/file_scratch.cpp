@@ -54,7 +54,7 @@ class JobFiles final : public Storage {
  private:
   // Checked names only (check_scratch_name): one plain file name inside the directory.
   std::string path(const std::string& name) const {
-    if (const std::string error = check_scratch_name(name); !error.empty()) throw std::runtime_error(error);
+    if (const Refusal error = check_scratch_name(name)) throw std::runtime_error(*error);
     return directory_ + "/" + name.substr(scratch_prefix.size());
   }
 

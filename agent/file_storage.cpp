@@ -26,7 +26,7 @@ std::unique_ptr<transport::Sink> FileStorage::sink(const std::string& name) {
 // Opened for reading as a step would (O_NONBLOCK, then refused unless a regular file), so
 // the answer also says whether the agent may read it.
 ObjectStatus FileStorage::status(const std::string& name) {
-  if (std::string error = check_file_name(name); !error.empty()) return {.exists = false, .size = 0, .error = error};
+  if (const Refusal error = check_file_name(name)) return {.exists = false, .size = 0, .error = *error};
   try {
     const transport::FileSource file(root_.open_source(name).release(), name);
     return {.exists = true, .size = file.size(), .error = {}};

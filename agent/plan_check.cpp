@@ -15,7 +15,7 @@ namespace {
 using std::to_string;
 
 // Checks one chunk of a lockstep step; "" or the problem without its step/chunk prefix.
-std::string check_chunk(const protocol::Chunk& c, bool send, const PlanObjects& objects, PlanFacts& facts) {
+Refusal check_chunk(const protocol::Chunk& c, bool send, const PlanObjects& objects, PlanFacts& facts) {
   if (c.length() == 0) return "length is 0";
   if (overflows(c.src_offset(), c.length())) return "source offset + length overflows 2^64";
   if (overflows(c.dst_offset(), c.length())) return "destination offset + length overflows 2^64";
@@ -24,7 +24,7 @@ std::string check_chunk(const protocol::Chunk& c, bool send, const PlanObjects& 
   for (const std::string* name : {&c.src_file(), &c.dst_file()}) {
     const std::string end = name == &c.src_file() ? "source: " : "destination: ";
     if (is_scratch(*name)) return end + *name + ": scratch objects belong to dataflow steps";
-    if (auto error = objects.check_name(*name); !error.empty()) return end + error;
+    if (const Refusal error = objects.check_name(*name)) return end + *error;
   }
   if (!send) {
     auto limit = facts.limits.find(c.dst_file());
@@ -55,8 +55,7 @@ std::string check_chunk(const protocol::Chunk& c, bool send, const PlanObjects& 
 }
 
 // A lockstep step (a redistribution's, or a buffered multicast's round).
-std::string check_lockstep_step(const protocol::Step& step, bool one_port, const PlanObjects& objects,
-                                PlanFacts& facts) {
+Refusal check_lockstep_step(const protocol::Step& step, bool one_port, const PlanObjects& objects, PlanFacts& facts) {
   const std::string at = "step " + to_string(step.index());
   if (step.tasks_size() > 0) return at + ": a lockstep step lists flows, not tasks";
   facts.steps[step.index()] = &step;
@@ -87,7 +86,7 @@ std::string check_lockstep_step(const protocol::Step& step, bool one_port, const
       return at + ", flow " + to_string(f) + ": send flow to " + flow.peer() + " has no peer address";
     for (const auto& c : flow.chunks()) {
       const std::string where = at + ", chunk " + to_string(chunk) + " (transfer " + to_string(c.transfer()) + "): ";
-      if (auto error = check_chunk(c, flow.send(), objects, facts); !error.empty()) return where + error;
+      if (const Refusal error = check_chunk(c, flow.send(), objects, facts)) return where + *error;
       if (!flow.send()) {
         if (auto other = stream.claim({c.stream_offset(), c.stream_offset() + c.length(), step.index(), chunk}))
           return where + "stream range " + range_text(c.stream_offset(), c.length()) + " overlaps chunk " +
@@ -115,8 +114,8 @@ std::optional<Shape> shape_of(const std::string& kind) {
 
 }  // namespace
 
-std::string check_file_name(std::string_view name) {
-  if (auto error = check_name(name); !error.empty()) return error;
+Refusal check_file_name(std::string_view name) {
+  if (const Refusal error = check_name(name)) return error;
   const std::string_view first = name.substr(0, name.find('/'));
   if (first == scratch_directory)
     return "file name " + std::string(name) + " is inside the agent's scratch directory " +
@@ -138,11 +137,11 @@ PlanObjects data_root_objects(const DataRoot& root) {
   };
 }
 
-std::string check_plan(const protocol::Plan& plan, const DataRoot& root) {
+Refusal check_plan(const protocol::Plan& plan, const DataRoot& root) {
   return check_plan(plan, data_root_objects(root));
 }
 
-std::string check_plan(const protocol::Plan& plan, const PlanObjects& objects) {
+Refusal check_plan(const protocol::Plan& plan, const PlanObjects& objects) {
   if (plan.job().empty()) return "plan has no job id";
   if (plan.k() < 1) return "plan's k is " + to_string(plan.k()) + ", must be at least 1";
   const std::optional<Shape> shape = shape_of(plan.kind());
@@ -159,10 +158,10 @@ std::string check_plan(const protocol::Plan& plan, const PlanObjects& objects) {
       return "step " + to_string(step.index()) + " (position " + to_string(s) + "): index does not follow step " +
              to_string(*previous);
     previous = step.index();
-    const std::string error = *shape == Shape::dataflow
-                                  ? check_dataflow_step(step, objects, facts)
-                                  : check_lockstep_step(step, *shape == Shape::lockstep_one_port, objects, facts);
-    if (!error.empty()) return error;
+    const Refusal error = *shape == Shape::dataflow
+                              ? check_dataflow_step(step, objects, facts)
+                              : check_lockstep_step(step, *shape == Shape::lockstep_one_port, objects, facts);
+    if (error) return error;
   }
   return {};
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "agent/data_root.h"
+#include "agent/refusal.h"
 #include "protocol/baton.pb.h"
 
 #include <cstdint>
@@ -13,16 +14,16 @@
 
 namespace baton::agent {
 
-// "" when the agent may run `plan` under `root`, otherwise one line naming the first
+// Nothing when the agent may run `plan` under `root`, otherwise one line naming the first
 // problem found, with its step and chunk (or task) when it has them, e.g.
 // "step 2, chunk 1 (transfer 7): source range [4096, 8192) is outside src/x.bin (6000 bytes)".
 // Chunks are numbered within their step, across its flows in plan order. Which checks a
 // plan gets depends on its kind (docs/collectives.md, "The agent's checks").
-std::string check_plan(const protocol::Plan& plan, const DataRoot& root);
+Refusal check_plan(const protocol::Plan& plan, const DataRoot& root);
 
-// "" when a plan may name the file `name` under a data root (check_name), and it is not in
+// Nothing when a plan may name the file `name` under a data root (check_name), and it is not in
 // the agent's scratch directory; else why not.
-std::string check_file_name(std::string_view name);
+Refusal check_file_name(std::string_view name);
 
 // The room each of the plan's scratch objects needs, by name: the end of the furthest
 // range the plan writes into it (what an embedded agent allocates).
@@ -32,15 +33,15 @@ std::map<std::string, std::uint64_t> scratch_sizes(const protocol::Plan& plan);
 // agent's memory regions). Both functions throw std::runtime_error naming the object when
 // it cannot be used.
 struct PlanObjects {
-  // "" when a name may appear in a plan at all (either end of a chunk), else why not.
+  // Nothing when a name may appear in a plan at all (either end of a chunk), else why not.
   // Scratch names ("scratch:...", agent/scratch.h) are checked before it is asked.
-  std::function<std::string(const std::string& name)> check_name;
+  std::function<Refusal(const std::string& name)> check_name;
   // The size of the object a send chunk reads.
   std::function<std::uint64_t(const std::string& name)> source_size;
   // How far a received chunk may write into its object (files: 2^64 − 1, they grow).
   std::function<std::uint64_t(const std::string& name)> destination_limit;
 };
-std::string check_plan(const protocol::Plan& plan, const PlanObjects& objects);
+Refusal check_plan(const protocol::Plan& plan, const PlanObjects& objects);
 
 // The objects of the files under `root` (what check_plan(plan, root) checks against).
 // `root` must outlive the result.

@@ -71,12 +71,11 @@ ObjectStatus ProbeStorage::status(const std::string& name) {
 
 PlanObjects with_probe_objects(PlanObjects objects) {
   return PlanObjects{
-      .check_name =
-          [check = std::move(objects.check_name)](const std::string& name) {
-            if (!is_probe(name)) return check(name);
-            if (name == kProbeRandom || name == kProbeDiscard) return std::string();
-            return std::string(unknown(name).what());
-          },
+      .check_name = [check = std::move(objects.check_name)](const std::string& name) -> Refusal {
+        if (!is_probe(name)) return check(name);
+        if (name == kProbeRandom || name == kProbeDiscard) return std::nullopt;
+        return std::string(unknown(name).what());
+      },
       .source_size =
           [size = std::move(objects.source_size)](const std::string& name) {
             if (!is_probe(name)) return size(name);

@@ -3,6 +3,7 @@
 // sent), named "scratch:NAME" in its plan, private to the job and gone when it ends.
 #pragma once
 
+#include "agent/refusal.h"
 #include "agent/storage.h"
 
 #include <cstdint>
@@ -22,9 +23,9 @@ inline constexpr std::string_view scratch_directory = ".baton-scratch";
 // Whether a plan's object name is a scratch object's.
 inline bool is_scratch(std::string_view name) { return name.substr(0, scratch_prefix.size()) == scratch_prefix; }
 
-// "" when `name` is a well-formed scratch name: the prefix and 1 to 128 of [A-Za-z0-9._-],
+// Nothing when `name` is a well-formed scratch name: the prefix and 1 to 128 of [A-Za-z0-9._-],
 // not starting with '.': one plain file name, which cannot lead out of its directory.
-std::string check_scratch_name(std::string_view name);
+Refusal check_scratch_name(std::string_view name);
 
 // Where a node keeps its jobs' scratch objects: files under the daemon's data root
 // (agent/file_scratch.h), memory in the embedded agent (agent/memory_scratch.h).

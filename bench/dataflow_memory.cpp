@@ -178,8 +178,8 @@ int main(int argc, char** argv) {
     sum->mutable_output()->set_object("result.bin");
     sum->mutable_output()->set_length(bytes);
     for (auto [node, plan] : {std::pair{&a, &pa}, {&b, &pb}, {&c, &pc}}) {
-      if (std::string refused = ba::check_plan(*plan, node->root); !refused.empty())
-        throw std::runtime_error(node->identity.node_id + "'s plan refused: " + refused);
+      if (const ba::Refusal refused = ba::check_plan(*plan, node->root))
+        throw std::runtime_error(node->identity.node_id + "'s plan refused: " + *refused);
       node->runner =
           std::make_shared<ba::StepRunner>(*node->context, node->files, *plan, node->identity, ba::StepOptions{},
                                            node->scratch.open(1, ba::scratch_sizes(*plan)));

@@ -43,17 +43,17 @@ std::string open_error(Open open) {
 BOOST_AUTO_TEST_SUITE(data_root)
 
 BOOST_AUTO_TEST_CASE(names_that_escape_or_are_malformed_are_refused) {
-  BOOST_TEST(check_name("x.bin") == "");
-  BOOST_TEST(check_name("a/b/x.bin") == "");
-  BOOST_TEST(check_name("a/..b/x..") == "");
-  BOOST_TEST(check_name("") == "empty file name");
-  BOOST_TEST(check_name("../x") == "file name ../x contains '..'");
-  BOOST_TEST(check_name("a/../../x") == "file name a/../../x contains '..'");
-  BOOST_TEST(check_name("a/..") == "file name a/.. contains '..'");
-  BOOST_TEST(check_name("/etc/passwd") == "absolute file name /etc/passwd");
-  BOOST_TEST(check_name(std::string_view("a\0b", 3)) == "file name contains a NUL byte");
-  BOOST_TEST(check_name(std::string(4096, 'x')) == "");
-  BOOST_TEST(check_name(std::string(4097, 'x')) == "file name longer than 4096 bytes");
+  BOOST_TEST(check_name("x.bin").value_or("") == "");
+  BOOST_TEST(check_name("a/b/x.bin").value_or("") == "");
+  BOOST_TEST(check_name("a/..b/x..").value_or("") == "");
+  BOOST_TEST(check_name("").value_or("") == "empty file name");
+  BOOST_TEST(check_name("../x").value_or("") == "file name ../x contains '..'");
+  BOOST_TEST(check_name("a/../../x").value_or("") == "file name a/../../x contains '..'");
+  BOOST_TEST(check_name("a/..").value_or("") == "file name a/.. contains '..'");
+  BOOST_TEST(check_name("/etc/passwd").value_or("") == "absolute file name /etc/passwd");
+  BOOST_TEST(check_name(std::string_view("a\0b", 3)).value_or("") == "file name contains a NUL byte");
+  BOOST_TEST(check_name(std::string(4096, 'x')).value_or("") == "");
+  BOOST_TEST(check_name(std::string(4097, 'x')).value_or("") == "file name longer than 4096 bytes");
 }
 
 BOOST_AUTO_TEST_CASE(root_must_be_an_existing_directory) {

@@ -111,7 +111,7 @@ BOOST_AUTO_TEST_CASE(a_probe_flow_carries_the_stream_and_lands_in_the_discarding
 
 BOOST_AUTO_TEST_CASE(the_plan_check_knows_which_end_each_probe_object_may_be) {
   const ba::PlanObjects files{
-      .check_name = [](const std::string&) { return std::string(); },
+      .check_name = [](const std::string&) { return ba::Refusal(); },
       .source_size = [](const std::string&) -> std::uint64_t { return 100; },
       .destination_limit = [](const std::string&) -> std::uint64_t { return 100; },
   };
@@ -122,7 +122,7 @@ BOOST_AUTO_TEST_CASE(the_plan_check_knows_which_end_each_probe_object_may_be) {
     bp::Chunk* c = plan.mutable_steps(0)->mutable_flows(0)->mutable_chunks(0);
     c->set_src_file(src);
     c->set_dst_file(dst);
-    return ba::check_plan(plan, objects);
+    return ba::check_plan(plan, objects).value_or("");  // "": accepted
   };
   // Far past any file: the probe source reaches 2^62 bytes, the sink has no end.
   BOOST_TEST(check("probe:random", "probe:discard", 1'000'000'000, true) == "");

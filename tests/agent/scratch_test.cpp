@@ -38,12 +38,12 @@ std::string read(const bt::Source& source, std::uint64_t offset, std::size_t len
 BOOST_AUTO_TEST_SUITE(scratch)
 
 BOOST_AUTO_TEST_CASE(names_are_one_plain_file_name) {
-  BOOST_TEST(ba::check_scratch_name("scratch:from-n3.part_2") == "");
+  BOOST_TEST(!ba::check_scratch_name("scratch:from-n3.part_2"));
   for (const char* bad : {"scratch:", "scratch:.x", "scratch:..", "scratch:a/b", "scratch:a\\b", "scratch:a b",
                           "scratch:\xc3\xa9", "x:a", "grad.bin"}) {
-    BOOST_TEST(!ba::check_scratch_name(bad).empty(), bad);
+    BOOST_TEST(ba::check_scratch_name(bad).has_value(), bad);
   }
-  BOOST_TEST(!ba::check_scratch_name("scratch:" + std::string(129, 'a')).empty());
+  BOOST_TEST(ba::check_scratch_name("scratch:" + std::string(129, 'a')).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(a_jobs_files_live_in_its_directory_until_it_ends) {
