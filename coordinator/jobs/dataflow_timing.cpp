@@ -1,8 +1,10 @@
 #include "coordinator/jobs/dataflow_timing.h"
 
 #include <algorithm>
-#include <deque>
+#include <functional>
+#include <map>
 #include <optional>
+#include <queue>
 #include <stdexcept>
 #include <tuple>
 
@@ -69,23 +71,37 @@ double predict(DataflowPlan& plan, const CollectiveModel& model) {
                              " has no matching send or receive");
     }
   }
-  // Kahn's order: each event starts when the last of those it waits for ends.
+  // A list schedule in time order: each event is ready when the last of those it waits for
+  // ends; the earliest ready event goes first, and a transfer also waits for its receiver's
+  // link (one incoming transfer at a time, the 1-port model's receive side: transfers that
+  // arrive together share the link, so the last of them ends when it would in turn).
   std::vector<std::size_t> waiting(events.size());
   std::vector<std::vector<std::size_t>> next(events.size());
   for (std::size_t e = 0; e < events.size(); ++e) {
     waiting[e] = events[e].after.size();
     for (const std::size_t a : events[e].after) next[a].push_back(e);
   }
-  std::deque<std::size_t> ready;
+  using Ready = std::pair<double, std::size_t>;  // ready time, event (ties: lower event first)
+  std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready;
   for (std::size_t e = 0; e < events.size(); ++e) {
-    if (waiting[e] == 0) ready.push_back(e);
+    if (waiting[e] == 0) ready.push({0.0, e});
   }
+  std::map<std::string, double> link_free;  // per receiver: when its incoming link is free
   std::size_t done = 0;
   double makespan = 0;
   while (!ready.empty()) {
-    const std::size_t e = ready.front();
-    ready.pop_front();
+    const std::size_t e = ready.top().second;
+    ready.pop();
     ++done;
+    const DataflowTask* send = nullptr;
+    for (const DataflowTask* t : events[e].tasks) {
+      if (t->kind == TaskKind::send) send = t;
+    }
+    if (send != nullptr) {
+      double& free = link_free[send->peer];
+      events[e].start = std::max(events[e].start, free);
+      free = events[e].start + events[e].seconds;
+    }
     const double end = events[e].start + events[e].seconds;
     makespan = std::max(makespan, end);
     for (DataflowTask* t : events[e].tasks) {
@@ -94,7 +110,7 @@ double predict(DataflowPlan& plan, const CollectiveModel& model) {
     }
     for (const std::size_t n : next[e]) {
       events[n].start = std::max(events[n].start, end);
-      if (--waiting[n] == 0) ready.push_back(n);
+      if (--waiting[n] == 0) ready.push({events[n].start, n});
     }
   }
   if (done != events.size()) {

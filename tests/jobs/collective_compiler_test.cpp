@@ -81,11 +81,11 @@ void check_on_agents(const bj::CompiledPlan& plan) {
   std::map<std::string, std::string> addresses;
   for (const auto& [node, p] : plan.agent_plans) addresses[node] = node + ":7100";
   const baton::agent::PlanObjects files{
-      .check_name = [](const std::string&) { return std::string(); },
+      .check_name = [](const std::string&) { return baton::agent::Refusal(); },
       .source_size = [](const std::string&) { return std::uint64_t{1} << 40; },
       .destination_limit = [](const std::string&) { return std::numeric_limits<std::uint64_t>::max(); }};
   for (const auto& [node, p] : bj::address_plans(plan.agent_plans, addresses, {.id = "7", .number = 7})) {
-    BOOST_TEST(baton::agent::check_plan(p, files) == "", node);
+    BOOST_TEST(baton::agent::check_plan(p, files).value_or("") == "", node);
   }
 }
 
@@ -200,20 +200,22 @@ BOOST_AUTO_TEST_CASE(snf_and_dp_reproduce_the_papers_fig_8_in_the_model) {
   }
 }
 
-// A flat reduce's plan: every node sends its data to the root at once (each at its own
-// pace), then the root folds the n − 1 inputs into its data.
-BOOST_AUTO_TEST_CASE(a_flat_reduce_is_predicted_as_its_slowest_sender_then_the_roots_folds) {
+// A flat reduce's plan: every node sends its data to the root at once; the root's link
+// carries them in turn (dataflow_timing.h), then the root folds the n − 1 inputs into its
+// data. (Measured on 12 namespace nodes: the last input arrives after the sum of the
+// transfers, not after the slowest one.)
+BOOST_AUTO_TEST_CASE(a_flat_reduce_is_predicted_as_the_roots_receives_in_turn_then_its_folds) {
   const std::size_t n = 6;
   const bj::CollectiveModel model = model_of(n);
   const bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, n, "flat");
   const bj::CompiledPlan plan = bj::compile_collective(job, model);
   const double m = static_cast<double>(job.data.bytes());
   const double r_root = kRates[3];
-  double slowest = 0;
+  double receives = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    if (i != 3) slowest = std::max(slowest, model.beta + m / std::min(kRates[i], r_root));
+    if (i != 3) receives += model.beta + m / std::min(kRates[i], r_root);
   }
-  BOOST_TEST(plan.predicted_seconds == slowest + (n - 1) * m / kCombine[3], tolerance(1e-9));
+  BOOST_TEST(plan.predicted_seconds == receives + (n - 1) * m / kCombine[3], tolerance(1e-9));
   // The paper's model charges the root's receives one after the other: Σ t(p).
   double sum = 0;
   for (std::size_t i = 0; i < n; ++i) {
