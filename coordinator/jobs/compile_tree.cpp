@@ -11,6 +11,7 @@
 #include "coordinator/schedule/reduction/checked.h"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 #include <tuple>
 
@@ -64,6 +65,28 @@ std::vector<TreeTransfer> schedule_tree(const CollectiveJob& job, const std::vec
   return out;
 }
 
+// dp solves the SNF paper's two-class case: senders of two speeds. Measured nodes never
+// have exactly equal t(p) (each agent's combine speed is its own), so dp sees the senders'
+// declared rates as the classes, and a class's time as its slowest member's t(p): a
+// schedule for the classes is valid for the nodes, never optimistic. More than two rates
+// among the senders is a problem dp does not solve: refused, naming snf and bnb.
+void to_two_speed_classes(std::vector<double>& times, const std::vector<std::string>& nodes, std::size_t root,
+                          const CollectiveModel& model) {
+  std::map<double, double> slowest;  // rate -> its class's time
+  for (std::size_t p = 0; p < nodes.size(); ++p) {
+    if (p == root) continue;
+    double& t = slowest[model.nodes.at(nodes[p]).rate];
+    t = std::max(t, times[p]);
+  }
+  if (slowest.size() > 2) {
+    throw std::invalid_argument("dp schedules senders of at most two rates (the SNF paper's two classes); these have " +
+                                std::to_string(slowest.size()) + ": use snf or bnb");
+  }
+  for (std::size_t p = 0; p < nodes.size(); ++p) {
+    if (p != root) times[p] = slowest.at(model.nodes.at(nodes[p]).rate);
+  }
+}
+
 }  // namespace
 
 DataflowSchedule compile_tree(const CollectiveJob& job, const CollectiveModel& model) {
@@ -72,6 +95,7 @@ DataflowSchedule compile_tree(const CollectiveJob& job, const CollectiveModel& m
   std::vector<double> times;
   for (const std::string& n : nodes) times.push_back(model.snf_time(n, m));
   std::size_t root = static_cast<std::size_t>(std::ranges::find(nodes, job.root) - nodes.begin());
+  if (job.algorithm == "dp") to_two_speed_classes(times, nodes, root, model);
   DataflowSchedule out;
   double makespan = 0;
   std::vector<TreeTransfer> transfers = schedule_tree(job, times, root, makespan);

@@ -141,6 +141,30 @@ BOOST_AUTO_TEST_CASE(dp_on_two_speed_classes_passes_the_checker) {
   }
 }
 
+// Real agents each measure their own combine speed, so no two t(p) are equal: dp takes the
+// senders' declared rates as its two classes (each at its slowest member's t(p)), and
+// refuses three rates.
+BOOST_AUTO_TEST_CASE(dp_takes_declared_rates_as_its_classes_and_refuses_a_third) {
+  const std::size_t n = 7;
+  bj::CollectiveModel model = model_of(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    model.nodes["n" + std::to_string(i)] = {i % 3 == 0 ? 1e6 : 4e6, 5e7 + 1e5 * static_cast<double>(i)};
+  }
+  bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, n, "dp");
+  const bj::CompiledPlan dp = bj::compile_collective(job, model);
+  check_dataflow(job, model, dp);
+  job.algorithm = "bnb";  // the optimum for the nodes is at most dp's for their classes
+  BOOST_TEST(*bj::compile_collective(job, model).model_seconds <= *dp.model_seconds * (1 + 1e-9));
+  model.nodes["n1"].rate = 2e6;
+  job.algorithm = "dp";
+  try {
+    bj::compile_collective(job, model);
+    BOOST_FAIL("dp accepted senders of three rates");
+  } catch (const std::invalid_argument& e) {
+    BOOST_TEST(std::string(e.what()).find("at most two rates") != std::string::npos, e.what());
+  }
+}
+
 BOOST_AUTO_TEST_CASE(every_multicast_algorithm_on_5_to_9_unequal_nodes_passes_the_checker) {
   for (std::size_t n = 5; n <= 9; ++n) {
     const bj::CollectiveModel model = model_of(n);
