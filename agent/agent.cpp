@@ -46,7 +46,7 @@ transport::Task<asio::ip::tcp::socket> connect_to(std::string address, milliseco
 
 Agent::Agent(transport::Context& context, DataPlane& data, Storage& storage, AgentOptions options, PlanCheck check)
     : context_(context), data_(data), storage_(storage), options_(std::move(options)), check_(std::move(check)),
-      metrics_(std::make_shared<metrics::Registry>()) {
+      metrics_(std::make_shared<metrics::Registry>()), changed_(context.executor()) {
   declare_agent_metrics(*metrics_);
   metrics_->set("baton_agent_registered", {}, 0);
   options_.steps.metrics = metrics_;
@@ -54,7 +54,9 @@ Agent::Agent(transport::Context& context, DataPlane& data, Storage& storage, Age
 
 std::string Agent::metrics() const { return metrics_->render(); }
 
-Agent::~Agent() { data_.set_runner(nullptr); }
+Agent::~Agent() {
+  if (runner_) runner_->close();
+}
 
 void Agent::say(const std::string& line) const {
   if (options_.log) options_.log(line);
@@ -87,13 +89,16 @@ std::optional<Agent::JobProgress> Agent::job_progress() const {
 }
 
 void Agent::start() {
+  started_ = true;
   running_ = true;
   asio::co_spawn(context_.executor(), session_loop(), asio::detached);
 }
 
-void Agent::stop() {
+transport::Task<void> Agent::stop() {
   running_ = false;
   if (!running_step_ && channel_) channel_->close();  // else: closed once the step is reported
+  changed_.notify();                                  // a reconnect waiting out its backoff gives up
+  while (started_ && !stopped_) co_await changed_.wait();
 }
 
 transport::Task<void> Agent::session_loop() {
@@ -115,16 +120,13 @@ transport::Task<void> Agent::session_loop() {
     metrics_->set("baton_agent_registered", {}, 0);
     channel_.reset();
     if (!running_) break;
-    asio::steady_timer wait(context_.executor(), backoff);
-    co_await wait.async_wait(transport::use_nothrow);
+    co_await changed_.wait_until(std::chrono::steady_clock::now() + backoff);
     backoff = std::min(backoff * 2, options_.max_backoff);
   }
   // A step still running reports into the void: wait for it so the runner outlives it.
-  while (running_step_) {
-    asio::steady_timer wait(context_.executor(), milliseconds(20));
-    co_await wait.async_wait(transport::use_nothrow);
-  }
+  while (running_step_) co_await changed_.wait();
   stopped_ = true;
+  changed_.notify();
 }
 
 transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel) {
@@ -167,78 +169,76 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
     co_await send_report(std::move(report));
   }
 
-  auto alive = std::make_shared<bool>(true);
-  asio::co_spawn(context_.executor(), heartbeats(channel, every, alive), asio::detached);
-  // Ends the heartbeats however the session ends.
-  const std::unique_ptr<bool, void (*)(bool*)> end_heartbeats(alive.get(), [](bool* a) { *a = false; });
-  {
-    while (channel->is_open()) {
-      const protocol::Envelope message = co_await channel->receive(every * 3);
-      switch (message.body_case()) {
-        case protocol::Envelope::kHeartbeat: break;
-        case protocol::Envelope::kPlan: handle_plan(message.plan()); break;
-        case protocol::Envelope::kStepRelease: {
-          const protocol::StepRelease& release = message.step_release();
-          protocol::Envelope refusal;
-          protocol::StepReport* report = refusal.mutable_step_report();
-          report->set_job(release.job());
-          report->set_step(release.step());
-          // A job this agent has "done" is still the coordinator's until it ends it: a step
-          // that failed elsewhere is released again to every agent, the last one included.
-          if (!runner_ || runner_->plan().job() != release.job() || job_state_ == JobState::aborted) {
-            report->set_error("this agent holds no plan for job " + release.job());
-          } else if (release.step() >= static_cast<std::uint32_t>(runner_->plan().steps_size())) {
-            report->set_error("job " + release.job() + " has no step " + std::to_string(release.step()));
-          } else if (release.timeout_ms() == 0) {
-            report->set_error("the release of step " + std::to_string(release.step()) + " carries no timeout");
-          } else if (running_step_) {
-            report->set_error("step " + std::to_string(*running_step_) + " is still running");
-          } else if (!running_) {
-            report->set_error("the agent is stopping");
-          } else {
-            running_step_ = release.step();
-            asio::co_spawn(context_.executor(),
-                           run_step(release.step(), std::chrono::milliseconds(release.timeout_ms())), asio::detached);
-            break;
-          }
-          co_await send(std::move(refusal));
+  // Whichever ends first (a broken session, a failed heartbeat) ends the other.
+  co_await (handle_messages(channel, every) || heartbeats(channel, every));
+}
+
+transport::Task<void> Agent::handle_messages(std::shared_ptr<protocol::Channel> channel, milliseconds every) {
+  while (channel->is_open()) {
+    const protocol::Envelope message = co_await channel->receive(every * 3);
+    switch (message.body_case()) {
+      case protocol::Envelope::kHeartbeat: break;
+      case protocol::Envelope::kPlan: handle_plan(message.plan()); break;
+      case protocol::Envelope::kStepRelease: {
+        const protocol::StepRelease& release = message.step_release();
+        protocol::Envelope refusal;
+        protocol::StepReport* report = refusal.mutable_step_report();
+        report->set_job(release.job());
+        report->set_step(release.step());
+        // A job this agent has "done" is still the coordinator's until it ends it: a step
+        // that failed elsewhere is released again to every agent, the last one included.
+        if (!runner_ || runner_->plan().job() != release.job() || job_state_ == JobState::aborted) {
+          report->set_error("this agent holds no plan for job " + release.job());
+        } else if (release.step() >= static_cast<std::uint32_t>(runner_->plan().steps_size())) {
+          report->set_error("job " + release.job() + " has no step " + std::to_string(release.step()));
+        } else if (release.timeout_ms() == 0) {
+          report->set_error("the release of step " + std::to_string(release.step()) + " carries no timeout");
+        } else if (running_step_) {
+          report->set_error("step " + std::to_string(*running_step_) + " is still running");
+        } else if (!running_) {
+          report->set_error("the agent is stopping");
+        } else {
+          running_step_ = release.step();
+          asio::co_spawn(context_.executor(), run_step(release.step(), std::chrono::milliseconds(release.timeout_ms())),
+                         asio::detached);
           break;
         }
-        case protocol::Envelope::kAbort: handle_abort(message.abort()); break;
-        case protocol::Envelope::kStepCancel: {
-          const protocol::StepCancel& cancel = message.step_cancel();
-          if (runner_ && runner_->plan().job() == cancel.job() && running_step_ == cancel.step()) {
-            runner_->abort("cancelled by the coordinator: " + cancel.reason());
-          }
-          break;
-        }
-        case protocol::Envelope::kJobEnded:
-          if (runner_ && runner_->plan().job() == message.job_ended().job()) {
-            runner_->close();
-            asio::co_spawn(context_.executor(), commit(runner_->plan()), asio::detached);
-          }
-          break;
-        case protocol::Envelope::kRefusal:
-          throw protocol::ChannelError("coordinator refused us: " + message.refusal().reason());
-        default:
-          co_await channel->refuse("an agent does not accept " + std::string(protocol::type_name(message)));
-          throw protocol::ChannelError("coordinator sent " + std::string(protocol::type_name(message)));
+        co_await send(std::move(refusal));
+        break;
       }
+      case protocol::Envelope::kAbort: handle_abort(message.abort()); break;
+      case protocol::Envelope::kStepCancel: {
+        const protocol::StepCancel& cancel = message.step_cancel();
+        if (runner_ && runner_->plan().job() == cancel.job() && running_step_ == cancel.step()) {
+          runner_->abort("cancelled by the coordinator: " + cancel.reason());
+        }
+        break;
+      }
+      case protocol::Envelope::kJobEnded:
+        if (runner_ && runner_->plan().job() == message.job_ended().job()) {
+          runner_->close();
+          asio::co_spawn(context_.executor(), commit(runner_->plan()), asio::detached);
+        }
+        break;
+      case protocol::Envelope::kRefusal:
+        throw protocol::ChannelError("coordinator refused us: " + message.refusal().reason());
+      default:
+        co_await channel->refuse("an agent does not accept " + std::string(protocol::type_name(message)));
+        throw protocol::ChannelError("coordinator sent " + std::string(protocol::type_name(message)));
     }
   }
 }
 
-transport::Task<void> Agent::heartbeats(std::shared_ptr<protocol::Channel> channel, milliseconds every,
-                                        std::shared_ptr<bool> alive) {
+transport::Task<void> Agent::heartbeats(std::shared_ptr<protocol::Channel> channel, milliseconds every) {
   std::uint64_t sequence = 0;
   asio::steady_timer timer(context_.executor());
-  while (*alive && channel->is_open()) {
+  while (channel->is_open()) {
     protocol::Envelope beat;
     beat.mutable_heartbeat()->set_sequence(sequence++);
     try {
       co_await channel->send(std::move(beat), every * 3);
     } catch (const std::exception&) {
-      co_return;  // the session loop sees the closed channel
+      co_return;  // the channel is broken: the session ends with this
     }
     timer.expires_after(every);
     co_await timer.async_wait(transport::use_nothrow);
@@ -266,10 +266,10 @@ void Agent::handle_plan(const protocol::Plan& plan) {
     metrics_->add("baton_agent_plans_total", {{"answer", "refused"}});
     say("job " + plan.job() + ": plan refused: " + reason);
   } else {
-    data_.set_runner(nullptr);
-    runner_ = std::make_unique<StepRunner>(context_, storage_, plan,
+    if (runner_) runner_->close();  // flows of the old job still waiting for a release end now
+    runner_ = std::make_shared<StepRunner>(context_, storage_, plan,
                                            transport::NodeIdentity{options_.node_id, options_.secret}, options_.steps);
-    data_.set_runner(runner_.get());
+    data_.route_to(runner_);
     job_state_ = JobState::running;
     steps_done_ = 0;
     answer.mutable_plan_accepted()->set_job(plan.job());
@@ -344,6 +344,7 @@ transport::Task<void> Agent::run_step(std::uint32_t step, std::chrono::milliseco
       (report.ok() ? "done, " + std::to_string(report.bytes()) + " bytes in " + std::to_string(report.seconds()) + " s"
                    : "failed: " + report.error()));
   running_step_.reset();
+  changed_.notify();
   if (report.ok() && steps_done_ == static_cast<std::uint32_t>(runner_->plan().steps_size()))
     job_state_ = JobState::done;
   co_await send_report(std::move(envelope));

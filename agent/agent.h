@@ -10,6 +10,7 @@
 #pragma once
 
 #include "agent/data_plane.h"
+#include "agent/signal.h"
 #include "agent/staging.h"
 #include "agent/step_runner.h"
 #include "agent/storage.h"
@@ -61,8 +62,8 @@ class Agent {
   // Starts the session loop.
   void start();
   // Stops: no new steps start; a running step finishes and is reported; then the session
-  // closes. stopped() tells when that happened.
-  void stop();
+  // closes. Completes when that has happened (at once if the agent never started).
+  transport::Task<void> stop();
   bool stopped() const noexcept { return stopped_; }
 
   // Registered with a coordinator right now.
@@ -91,8 +92,10 @@ class Agent {
  private:
   transport::Task<void> session_loop();
   transport::Task<void> session(std::shared_ptr<protocol::Channel> channel);
-  transport::Task<void> heartbeats(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every,
-                                   std::shared_ptr<bool> alive);
+  // The coordinator's messages, one after another, until the session breaks.
+  transport::Task<void> handle_messages(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every);
+  // A Heartbeat every `every` until sending one fails.
+  transport::Task<void> heartbeats(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every);
   transport::Task<void> run_step(std::uint32_t step, std::chrono::milliseconds timeout);
   // Sends on the live session; false when there is none or it broke.
   transport::Task<bool> send(protocol::Envelope envelope);
@@ -117,7 +120,9 @@ class Agent {
   std::shared_ptr<metrics::Registry> metrics_;  // also counted in by the step runners
 
   std::shared_ptr<protocol::Channel> channel_;  // the live session, if any
-  std::unique_ptr<StepRunner> runner_;          // the job's plan, while the agent holds one
+  // The job's plan, while the agent holds one. The agent is its one owner; the data plane
+  // only looks at it, one incoming flow at a time (DataPlane::route_to).
+  std::shared_ptr<StepRunner> runner_;
   JobState job_state_ = JobState::running;
   std::uint32_t steps_done_ = 0;
   std::optional<std::uint32_t> running_step_;
@@ -125,9 +130,11 @@ class Agent {
   // once the step ends.
   std::optional<protocol::Plan> pending_plan_;
   std::optional<protocol::Envelope> undelivered_report_;
+  bool started_ = false;
   bool running_ = false;
   bool stopped_ = false;
   bool registered_ = false;
+  Signal changed_;                  // stop() was called, a step ended, or the agent stopped
   asio::thread_pool file_work_{1};  // staging commits; joined first on destruction
 };
 

@@ -4,6 +4,7 @@
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
+#include <asio/experimental/awaitable_operators.hpp>
 #include <asio/steady_timer.hpp>
 
 #include <stdexcept>
@@ -21,9 +22,24 @@ std::string source_address(const std::string& peer) {
 
 }  // namespace
 
+class DataPlane::Alive {
+ public:
+  explicit Alive(DataPlane& plane) : plane_(plane) { ++plane_.alive_; }
+  ~Alive() {
+    --plane_.alive_;
+    plane_.ended_.notify();
+  }
+  Alive(const Alive&) = delete;
+  Alive& operator=(const Alive&) = delete;
+
+ private:
+  DataPlane& plane_;
+};
+
 DataPlane::DataPlane(transport::Context& context, const std::string& address, transport::NodeIdentity self,
                      admission::PendingLimits pending)
-    : context_(context), self_(std::move(self)), pending_(pending) {
+    : context_(context), self_(std::move(self)), pending_(pending), stop_requested_(context.executor()),
+      ended_(context.executor()) {
   transport::Listening listening = context.listen(address);
   if (listening.error) {
     throw std::runtime_error("cannot listen for data at " + address + ": " + listening.error.message() + " " +
@@ -32,19 +48,21 @@ DataPlane::DataPlane(transport::Context& context, const std::string& address, tr
   listener_ = std::move(listening.listener);
 }
 
-DataPlane::~DataPlane() { stop(); }
+void DataPlane::start() { asio::co_spawn(context_.executor(), accept_loop(), asio::detached); }
 
-void DataPlane::start() {
-  *running_ = true;
-  asio::co_spawn(context_.executor(), accept_loop(running_), asio::detached);
+transport::Task<void> DataPlane::stop() {
+  stopping_ = true;
+  stop_requested_.notify();  // flows waiting for a release give up
+  for (transport::Connection* connection : connections_) connection->fail(transport::errc::connection_failed);
+  while (alive_ > 0) co_await ended_.wait();
 }
 
-transport::Task<void> DataPlane::accept_loop(std::shared_ptr<bool> running) {
-  // Accept with a short timeout so that stop() is noticed within it.
+transport::Task<void> DataPlane::accept_loop() {
+  const Alive alive(*this);
   asio::steady_timer backoff(context_.executor());
-  while (*running) {
-    transport::Accepted accepted = co_await listener_->accept(std::chrono::milliseconds(200));
-    if (!*running) break;
+  while (!stopping_) {
+    transport::Accepted accepted = co_await listener_->accept(accept_slice);
+    if (stopping_) break;
     if (admission::descriptors_exhausted(accepted.error)) {
       // The connection stays queued in the kernel: accepting again at once would fail at
       // once, for ever, at full CPU. Wait, then try again (and never stop accepting).
@@ -53,12 +71,13 @@ transport::Task<void> DataPlane::accept_loop(std::shared_ptr<bool> running) {
       continue;
     }
     if (accepted.error) continue;  // idle_timeout, or a peer that failed mid-connect
-    asio::co_spawn(context_.executor(), serve(std::move(accepted.connection), running), asio::detached);
+    asio::co_spawn(context_.executor(), serve(std::move(accepted.connection)), asio::detached);
   }
 }
 
-transport::Task<void> DataPlane::serve(std::unique_ptr<transport::Connection> connection,
-                                       std::shared_ptr<bool> running) {
+transport::Task<void> DataPlane::serve(std::unique_ptr<transport::Connection> connection) {
+  const Alive alive(*this);
+  connections_.insert(connection.get());
   // Nothing is read from a sender but its handshake until it has proven the secret, and
   // until then a newer connection may take its place (closing it).
   transport::Connection* pending_connection = connection.get();
@@ -68,23 +87,34 @@ transport::Task<void> DataPlane::serve(std::unique_ptr<transport::Connection> co
   const transport::Authentication sender =
       co_await transport::authenticate_as_receiver(*connection, self_, handshake_deadline);
   pending.release();
-  if (!sender.ok()) co_return;
   // One connection carries one sender's chunks of a step, one flow after another.
-  while (*running) {
+  while (sender.ok() && !stopping_) {
     std::function<void(const transport::FlowReport&)> finished;
-    auto resolve = [&](const transport::FlowSpec& flow) -> transport::ResolvedSink {
-      if (runner_ == nullptr) return {nullptr, "this agent runs no job"};
-      IncomingFlow incoming = runner_->resolve(flow, sender.peer);
-      finished = std::move(incoming.finished);
-      return incoming.resolved;
+    const transport::AsyncSinkResolver resolver = [&](const transport::FlowSpec& flow) {
+      return resolve(flow, sender.peer, finished);
     };
     const transport::FlowReport report = co_await transport::receive_flow(
-        *connection, resolve, context_.pool(),
+        *connection, resolver, context_.pool(),
         transport::ReceiveOptions{
             .expected = {}, .max_range = std::uint64_t{1} << 50, .frame_timeout = context_.options().frame_timeout});
     if (finished) finished(report);
     if (!report.ok()) break;  // the sender closed after its last chunk, or the flow failed
   }
+  connections_.erase(connection.get());
+}
+
+transport::Task<transport::ResolvedSink> DataPlane::resolve(
+    transport::FlowSpec flow, std::string sender, std::function<void(const transport::FlowReport&)>& finished) {
+  using namespace asio::experimental::awaitable_operators;
+  const std::shared_ptr<StepRunner> runner = runner_.lock();
+  if (!runner) co_return transport::ResolvedSink{nullptr, "this agent runs no job"};
+  if (stopping_) co_return transport::ResolvedSink{nullptr, "the agent is stopping"};
+  // A flow that waits for its step's release gives up when the data plane stops.
+  auto outcome = co_await (runner->resolve(flow, std::move(sender)) || stop_requested_.wait());
+  if (outcome.index() == 1) co_return transport::ResolvedSink{nullptr, "the agent is stopping"};
+  IncomingFlow incoming = std::get<0>(std::move(outcome));
+  finished = std::move(incoming.finished);
+  co_return incoming.resolved;
 }
 
 }  // namespace baton::agent

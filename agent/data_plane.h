@@ -9,16 +9,22 @@
 // connections, which a newer one may take (admission/pending_connections.h); an accept
 // that finds descriptors exhausted waits a moment instead of spinning.
 //
+// Lifetimes: the data plane owns its coroutines (the accept loop, one per connection);
+// stop() ends them and completes once every one has ended, and must have completed before
+// the data plane is destroyed. The step runner flows go to is the Agent's: the data plane
+// only looks at it (route_to), for one flow at a time.
 // Threading: runs on the transport context's executor.
 #pragma once
 
 #include "admission/descriptors.h"
 #include "admission/pending_connections.h"
+#include "agent/signal.h"
 #include "agent/step_runner.h"
 #include "transport/authenticate.h"
 #include "transport/context.h"
 
 #include <memory>
+#include <set>
 #include <string>
 
 namespace baton::agent {
@@ -28,11 +34,14 @@ class DataPlane {
   // How long a sender has to authenticate after connecting.
   static constexpr std::chrono::milliseconds handshake_deadline{5000};
 
+  // How often the accept loop looks whether it should stop: the transports' accept takes
+  // a timeout, not a cancellation (libfabric's is a posted receive).
+  static constexpr std::chrono::milliseconds accept_slice{200};
+
   // Listens at `address` (TCP "host:port", port 0 = any) for senders that prove `self`'s
   // cluster secret. Throws std::runtime_error naming the address when it cannot.
   DataPlane(transport::Context& context, const std::string& address, transport::NodeIdentity self,
             admission::PendingLimits pending = admission::limits_for(admission::descriptor_limit()));
-  ~DataPlane();
   DataPlane(const DataPlane&) = delete;
   DataPlane& operator=(const DataPlane&) = delete;
 
@@ -41,25 +50,38 @@ class DataPlane {
 
   // Starts accepting (a coroutine on the context's executor).
   void start();
-  // Stops accepting; connections already accepted end with their current flow.
-  void stop() noexcept { *running_ = false; }
+  // Stops accepting and ends every connection (and any flow on it: stop the agent first,
+  // so that no step is running); completes when every coroutine of the data plane has
+  // ended, within accept_slice.
+  transport::Task<void> stop();
 
-  // The runner incoming flows go to (null: every flow is refused). Not owned.
-  void set_runner(StepRunner* runner) noexcept { runner_ = runner; }
+  // The runner incoming flows go to: the Agent owns it; expired (or never set) means
+  // every flow is refused.
+  void route_to(std::weak_ptr<StepRunner> runner) noexcept { runner_ = std::move(runner); }
 
   // Connections not yet authenticated, and how many of them were dropped to make room.
   const admission::PendingConnections& pending() const noexcept { return pending_; }
 
  private:
-  transport::Task<void> accept_loop(std::shared_ptr<bool> running);
-  transport::Task<void> serve(std::unique_ptr<transport::Connection> connection, std::shared_ptr<bool> running);
+  // Counts a coroutine of the data plane while it lives; stop() waits for none to be left.
+  class Alive;
+  transport::Task<void> accept_loop();
+  transport::Task<void> serve(std::unique_ptr<transport::Connection> connection);
+  // Where a flow `sender` announced goes, from the runner (refused once stopping); sets
+  // `finished` to what the runner wants called when the flow ends.
+  transport::Task<transport::ResolvedSink> resolve(transport::FlowSpec flow, std::string sender,
+                                                   std::function<void(const transport::FlowReport&)>& finished);
 
   transport::Context& context_;
   transport::NodeIdentity self_;
   std::unique_ptr<transport::Listener> listener_;
   admission::PendingConnections pending_;
-  StepRunner* runner_ = nullptr;
-  std::shared_ptr<bool> running_ = std::make_shared<bool>(false);
+  std::weak_ptr<StepRunner> runner_;
+  std::set<transport::Connection*> connections_;  // authenticated or not, until serve() ends
+  std::size_t alive_ = 0;                         // coroutines not ended yet
+  bool stopping_ = false;
+  Signal stop_requested_;  // stop() was called
+  Signal ended_;           // a coroutine ended
 };
 
 }  // namespace baton::agent

@@ -5,6 +5,8 @@
 #include "agent/memory_storage.h"
 #include "agent/plan_check.h"
 
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
 #include <asio/executor_work_guard.hpp>
 #include <asio/io_context.hpp>
 #include <asio/post.hpp>
@@ -66,19 +68,23 @@ EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<
   p.thread = std::thread([&p] { p.io.run(); });
 }
 
+namespace {
+
+transport::Task<void> shut_down(agent::Agent& node, agent::DataPlane& data, std::promise<void>& done) {
+  co_await node.stop();
+  co_await data.stop();
+  done.set_value();
+}
+
+}  // namespace
+
 EmbeddedAgent::~EmbeddedAgent() {
   Parts& p = *parts_;
-  p.on_agent_thread([&p] {
-    p.agent->stop();
-    p.data->stop();
-    return 0;
-  });
-  while (!p.on_agent_thread([&p] { return p.agent->stopped(); })) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  // The data plane's accept loop notices stop() within its 200 ms accept timeout, and
-  // every coroutine must end before the parts it uses go.
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // The running step finishes and is reported, then every coroutine of the data plane
+  // ends: only then may the parts they use go.
+  std::promise<void> stopped;
+  asio::co_spawn(p.io, shut_down(*p.agent, *p.data, stopped), asio::detached);
+  stopped.get_future().wait();
   p.on_agent_thread([&p] {
     p.agent.reset();
     p.data.reset();

@@ -16,10 +16,20 @@
 #include <google/protobuf/stubs/logging.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
+#include <asio/co_spawn.hpp>
 #include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
 
 #include <iostream>
+
+namespace {
+
+baton::transport::Task<void> shut_down(baton::agent::Agent& agent, baton::agent::DataPlane& data) {
+  co_await agent.stop();
+  co_await data.stop();
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"baton-agent: moves this node's part of Baton jobs"};
@@ -106,32 +116,25 @@ int main(int argc, char** argv) {
     };
     hangup.async_wait(reload);
 
+    // SIGTERM: the agent finishes its step and reports it, then the data plane ends its
+    // connections; the io_context runs until both are done (pending flows hold pool
+    // buffers, so the transport context must not go before them). A last second lets
+    // messages already queued to the coordinator go out.
     asio::signal_set signals(io, SIGTERM, SIGINT);
-    signals.async_wait([&](std::error_code, int signal) {
+    asio::steady_timer last_second(io);
+    signals.async_wait([&](std::error_code error, int signal) {
+      if (error) return;
       spdlog::info("{}: signal {}: finishing the current step, then stopping", config.node_id, signal);
       notifier.stopping("stopping: " + agent.status());
-      agent.stop();
-      data.stop();
-    });
-    // Run until the agent has stopped and every coroutine has ended: pending flows hold
-    // pool buffers, so the transport context must not go before them. A last timer bounds
-    // the wait for stragglers.
-    asio::steady_timer poll(io);
-    std::function<void(std::error_code)> check = [&](std::error_code) {
-      if (!agent.stopped()) {
-        poll.expires_after(std::chrono::milliseconds(100));
-        poll.async_wait(check);
-        return;
-      }
-      signals.cancel();
-      hangup.cancel();
-      report.cancel();
-      poll.expires_after(std::chrono::seconds(1));
-      poll.async_wait([&](std::error_code ec) {
-        if (!ec) io.stop();
+      asio::co_spawn(io, shut_down(agent, data), [&](std::exception_ptr) {
+        hangup.cancel();
+        report.cancel();
+        last_second.expires_after(std::chrono::seconds(1));
+        last_second.async_wait([&](std::error_code ec) {
+          if (!ec) io.stop();
+        });
       });
-    };
-    check({});
+    });
     io.run();
     spdlog::info("{}: stopped", config.node_id);
     return 0;

@@ -44,17 +44,14 @@ struct StepRunner::StepState {
   std::shared_ptr<metrics::Registry> metrics;  // the runner's options', shared with late flows
   std::string error;                           // the first failure
   std::vector<transport::Connection*> connections;
-  bool run_started = false;  // released here (else prepared by an early flow)
-  bool over = false;         // run() has returned: late flows are refused
+  bool over = false;  // run() has returned: late flows are refused
+  Signal changed;     // a flow or a send ended, or the step failed: run() looks again
 
-  asio::steady_timer* wake_timer = nullptr;  // the runner's, while run() waits
-
+  explicit StepState(const asio::any_io_executor& executor) : changed(executor) {}
   void fail(std::string why) {
     if (error.empty()) error = std::move(why);
   }
-  void wake() {
-    if (wake_timer != nullptr) wake_timer->cancel();
-  }
+  void wake() { changed.notify(); }
   void finished(const transport::FlowReport& report);
   // Closes the step's files once it is over: sources at once (its sends have ended),
   // destinations when no flow is writing into them any more.
@@ -70,13 +67,15 @@ struct StepRunner::StepState {
 StepRunner::StepRunner(transport::Context& context, Storage& storage, protocol::Plan plan, transport::NodeIdentity self,
                        StepOptions options)
     : context_(context), storage_(storage), plan_(std::move(plan)), self_(std::move(self)), options_(options),
-      wake_(context.executor()) {}
+      released_(context.executor()) {}
 
 StepRunner::~StepRunner() {
-  if (current_) {
-    current_->over = true;
-    current_->wake_timer = nullptr;
-  }
+  if (current_) current_->over = true;
+}
+
+void StepRunner::close() {
+  closed_ = true;
+  released_.notify();
 }
 
 void StepRunner::abort(const std::string& reason) {
@@ -94,7 +93,7 @@ const protocol::Step* StepRunner::find_step(std::uint32_t index) const {
 }
 
 std::shared_ptr<StepRunner::StepState> StepRunner::prepare(std::uint32_t index) {
-  auto state = std::make_shared<StepState>();
+  auto state = std::make_shared<StepState>(context_.executor());
   state->job = plan_.job_number();
   state->step = index;
   state->metrics = options_.metrics;
@@ -118,7 +117,6 @@ std::shared_ptr<StepRunner::StepState> StepRunner::prepare(std::uint32_t index) 
       state->fail(e.what());
     }
   }
-  if (current_) current_->wake_timer = nullptr;
   current_ = state;
   return state;
 }
@@ -129,13 +127,9 @@ transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index, std::
   report.set_job(plan_.job());
   report.set_step(index);
 
-  // A sender may have started this step before its release reached us: reuse the state
-  // its first flow prepared (see resolve()).
-  std::shared_ptr<StepState> state = current_;
-  if (!state || state->step != index || state->over || state->run_started) state = prepare(index);
-  state->run_started = true;
+  const std::shared_ptr<StepState> state = prepare(index);
+  released_.notify();  // flows that arrived before the release go on (see resolve())
   const protocol::Step* planned = find_step(index);
-  state->wake_timer = &wake_;
   if (planned != nullptr && state->error.empty()) {
     for (const protocol::Flow& flow : planned->flows()) {
       if (!flow.send()) continue;
@@ -151,8 +145,7 @@ transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index, std::
       timed_out = true;
       break;
     }
-    wake_.expires_at(deadline);
-    co_await wake_.async_wait(transport::use_nothrow);
+    co_await state->changed.wait_until(deadline);
   }
   if (timed_out) {
     std::size_t missing = state->incoming.size() - state->incoming_done;
@@ -168,13 +161,10 @@ transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index, std::
   // On failure, end the sends still running and wait for them: they use this step's state.
   if (!state->error.empty()) {
     for (transport::Connection* c : state->connections) c->fail(transport::errc::connection_failed);
-    while (state->sends_running > 0) {
-      wake_.expires_after(std::chrono::milliseconds(50));
-      co_await wake_.async_wait(transport::use_nothrow);
-    }
+    while (state->sends_running > 0) co_await state->changed.wait();
   }
   state->over = true;
-  state->wake_timer = nullptr;
+  released_.notify();  // early flows of a retry of this step wait for its next release
   // Done means durable: every byte received is on disk before the report says so.
   if (state->error.empty()) {
     if (std::string failed = co_await sync_destinations(state); !failed.empty())
@@ -290,35 +280,48 @@ transport::Task<void> StepRunner::send_chunks(std::shared_ptr<StepState> state, 
   }
 }
 
-IncomingFlow StepRunner::resolve(const transport::FlowSpec& flow, const std::string& sender) {
-  if (closed_) return {{nullptr, "job " + plan_.job() + " has ended on this node"}, nullptr};
+namespace {
+
+IncomingFlow refuse(std::string why) { return IncomingFlow{{nullptr, std::move(why)}, nullptr}; }
+
+bool cancelled(asio::cancellation_state state) { return state.cancelled() != asio::cancellation_type::none; }
+
+}  // namespace
+
+bool StepRunner::running(const transport::FlowSpec& flow) const {
+  return current_ && !current_->over && flow.job == current_->job && flow.step == current_->step;
+}
+
+transport::Task<IncomingFlow> StepRunner::resolve(transport::FlowSpec flow, std::string sender) {
   // The barrier guarantees a sender starts step s only after every agent reported step
   // s - 1 (or its failed attempt at s): a flow arriving before our own release of its step
-  // finds our previous step over, and prepares its step here for run() to pick up.
-  if (flow.job == plan_.job_number() && find_step(flow.step) != nullptr &&
-      (!current_ || current_->over || (!current_->run_started && current_->step != flow.step))) {
-    prepare(static_cast<std::uint32_t>(flow.step));
+  // waits for run() to make the step's state.
+  const auto deadline = std::chrono::steady_clock::now() + context_.options().frame_timeout;
+  while (!closed_ && !running(flow) && flow.job == plan_.job_number() && find_step(flow.step) != nullptr &&
+         std::chrono::steady_clock::now() < deadline) {
+    co_await released_.wait_until(deadline);
+    if (cancelled(co_await asio::this_coro::cancellation_state)) co_return refuse("the agent is stopping");
+  }
+  if (closed_) co_return refuse("job " + plan_.job() + " has ended on this node");
+  if (!running(flow)) {
+    co_return refuse("no step of job " + std::to_string(flow.job) + " step " + std::to_string(flow.step) +
+                     " is running here");
   }
   const std::shared_ptr<StepState> state = current_;
-  const auto refuse = [&](std::string why) { return IncomingFlow{{nullptr, std::move(why)}, nullptr}; };
-  if (!state || state->over || flow.job != state->job || flow.step != state->step) {
-    return refuse("no step of job " + std::to_string(flow.job) + " step " + std::to_string(flow.step) +
-                  " is running here");
-  }
   for (StepState::Incoming& in : state->incoming) {
     if (in.chunk->stream_offset() != flow.offset || in.chunk->length() != flow.length) continue;
     if (*in.sender != sender) {
-      return refuse("the chunk at stream offset " + std::to_string(flow.offset) + " of step " +
-                    std::to_string(flow.step) + " comes from " + *in.sender + " in the plan, not from " + sender);
+      co_return refuse("the chunk at stream offset " + std::to_string(flow.offset) + " of step " +
+                       std::to_string(flow.step) + " comes from " + *in.sender + " in the plan, not from " + sender);
     }
-    if (in.started) return refuse("the chunk at stream offset " + std::to_string(flow.offset) + " arrived twice");
+    if (in.started) co_return refuse("the chunk at stream offset " + std::to_string(flow.offset) + " arrived twice");
     in.started = true;
     ++state->flows_receiving;
     if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "received"}}, 1);
-    return IncomingFlow{{in.sink.get(), {}}, [state](const transport::FlowReport& r) { state->finished(r); }};
+    co_return IncomingFlow{{in.sink.get(), {}}, [state](const transport::FlowReport& r) { state->finished(r); }};
   }
-  return refuse("no planned chunk [" + std::to_string(flow.offset) + ", " + std::to_string(flow.end()) + ") in step " +
-                std::to_string(flow.step));
+  co_return refuse("no planned chunk [" + std::to_string(flow.offset) + ", " + std::to_string(flow.end()) +
+                   ") in step " + std::to_string(flow.step));
 }
 
 void StepRunner::StepState::finished(const transport::FlowReport& report) {

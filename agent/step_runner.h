@@ -5,20 +5,22 @@
 // received chunk. Each file a step names is opened once for the whole step.
 //
 // Incoming flows arrive on the node's data listener (agent/data_plane.h), which asks
-// resolve() where each one goes and calls the answer's `finished` when the flow ends.
+// resolve() where each one goes and calls the answer's `finished` when the flow ends. A
+// step's state is made in one place, run(): a flow that arrives before the step's release
+// waits for it (resolve() is a coroutine).
 //
 // Threading: everything runs on the transport context's executor. One run() at a time.
 #pragma once
 
+#include "agent/signal.h"
+#include "agent/storage.h"
 #include "metrics/registry.h"
 
-#include "agent/storage.h"
 #include "protocol/baton.pb.h"
 #include "transport/authenticate.h"
 #include "transport/context.h"
 #include "transport/flow.h"
 
-#include <asio/steady_timer.hpp>
 #include <asio/thread_pool.hpp>
 
 #include <chrono>
@@ -61,19 +63,25 @@ class StepRunner {
   // and run() returns promptly.
   void abort(const std::string& reason);
 
-  // The job is over (ended or aborted by the coordinator): every later flow is refused.
-  void close() noexcept { closed_ = true; }
+  // The job is over (ended or aborted by the coordinator): every later flow is refused,
+  // and flows waiting for a release are refused at once.
+  void close();
 
   // Where a flow announced by node `sender` (authenticated) goes: only a chunk the plan
   // has `sender` send to this node in the running step, only once, and nothing once the
-  // job is closed.
-  IncomingFlow resolve(const transport::FlowSpec& flow, const std::string& sender);
+  // job is closed. A flow of a planned step that is not running yet waits for its release
+  // (the coordinator's barrier lets a sender start a step a moment before its receiver
+  // hears of it), at most the transport's frame timeout. Returns early, refused, when the
+  // awaiting coroutine is cancelled.
+  transport::Task<IncomingFlow> resolve(transport::FlowSpec flow, std::string sender);
 
  private:
   struct StepState;
   const protocol::Step* find_step(std::uint32_t index) const;
   // A fresh state for step `index` with its destinations open; it becomes current_.
   std::shared_ptr<StepState> prepare(std::uint32_t index);
+  // Whether step `flow.step` of this job is running now.
+  bool running(const transport::FlowSpec& flow) const;
   transport::Task<void> send(std::shared_ptr<StepState> state, const protocol::Flow& flow);
   // The flow's chunks, one after another, over an authenticated connection.
   transport::Task<void> send_chunks(std::shared_ptr<StepState> state, transport::Connection& connection,
@@ -91,7 +99,7 @@ class StepRunner {
   StepOptions options_;
   std::shared_ptr<StepState> current_;
   bool closed_ = false;
-  asio::steady_timer wake_;
+  Signal released_;  // a step started or ended here, or the job closed: early flows look again
   std::unique_ptr<asio::thread_pool> sync_thread_;  // created at the first step with destinations
 };
 

@@ -164,8 +164,10 @@ int main(int argc, char** argv) {
         receiver_storage.enabled = sync;
         receiver_storage.sync_seconds = 0;
         ba::StepRunner sender(*a.context, send_files, sender_plan, a.identity);
-        ba::StepRunner receiver(*b.context, receiver_storage, receiver_plan, b.identity);
-        b.data->set_runner(&receiver);
+        const auto receiver_owner =
+            std::make_shared<ba::StepRunner>(*b.context, receiver_storage, receiver_plan, b.identity);
+        ba::StepRunner& receiver = *receiver_owner;
+        b.data->route_to(receiver_owner);
         bp::StepReport sent, received;
         int done = 0;
         asio::co_spawn(
@@ -183,7 +185,7 @@ int main(int argc, char** argv) {
             },
             asio::detached);
         while (done < 2) io.run_one();
-        b.data->set_runner(nullptr);
+        b.data->route_to({});
         if (!sent.ok() || !received.ok()) {
           std::cerr << "step failed: " << sent.error() << " " << received.error() << "\n";
           status = 1;
@@ -213,9 +215,10 @@ int main(int argc, char** argv) {
       for (int r = 0; r < rounds; ++r) ratios.push_back(seconds[1][r] / seconds[0][r]);
       std::printf("{\"bench\":\"step_sync_ratio\",\"what\":\"sync/nosync seconds\",\"value\":%.3f}\n", median(ratios));
     }
-    a.data->stop();
-    b.data->stop();
+    int stopped = 0;
+    for (Node* n : {&a, &b}) asio::co_spawn(io, n->data->stop(), [&stopped](std::exception_ptr) { ++stopped; });
     io.restart();
+    while (stopped < 2) io.run_one();
     io.run_for(std::chrono::seconds(2));
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";

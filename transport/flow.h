@@ -85,10 +85,15 @@ struct ResolvedSink {
   std::string refusal;   // when sink is null: sent to the peer and put in the report
 };
 using SinkResolver = std::function<ResolvedSink(const FlowSpec& announced)>;
+// The same, for a receiver that may have to wait before it knows (an agent whose step has
+// not been released yet): the flow holds no pool buffer while it waits.
+using AsyncSinkResolver = std::function<Task<ResolvedSink>(const FlowSpec& announced)>;
 
 // Receives one flow whose sink is chosen once its begin frame has arrived: a receiver
 // serving many planned flows (an agent in a step) picks the destination by job, step and
 // range, and refuses (errc::unexpected_frame) any flow it did not plan.
 Task<FlowReport> receive_flow(Connection& connection, SinkResolver resolve, BufferPool& pool, ReceiveOptions options);
+Task<FlowReport> receive_flow(Connection& connection, AsyncSinkResolver resolve, BufferPool& pool,
+                              ReceiveOptions options);
 
 }  // namespace baton::transport

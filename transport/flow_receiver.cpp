@@ -79,7 +79,20 @@ Task<FlowReport> receive_flow(Connection& connection, Sink& sink, BufferPool& po
       pool, std::move(options));
 }
 
+namespace {
+
+Task<ResolvedSink> at_once(ResolvedSink resolved) { co_return resolved; }
+
+}  // namespace
+
 Task<FlowReport> receive_flow(Connection& connection, SinkResolver resolve, BufferPool& pool, ReceiveOptions options) {
+  co_return co_await receive_flow(
+      connection, AsyncSinkResolver([resolve](const FlowSpec& announced) { return at_once(resolve(announced)); }), pool,
+      std::move(options));
+}
+
+Task<FlowReport> receive_flow(Connection& connection, AsyncSinkResolver resolve, BufferPool& pool,
+                              ReceiveOptions options) {
   Sink* sink = nullptr;
   FlowReport report{
       .error = {}, .peer = connection.peer(), .flow = {}, .bytes_verified = 0, .checksum = 0, .detail = {}};
@@ -105,7 +118,8 @@ Task<FlowReport> receive_flow(Connection& connection, SinkResolver resolve, Buff
         report.flow = {.job = h.job, .step = h.step, .offset = h.offset, .length = h.range_end - h.offset};
       }
       if ((problem = check_begin(h, options))) break;
-      ResolvedSink resolved = resolve(report.flow);
+      buffer = Buffer();  // a begin frame has no payload: free the buffer while the resolver decides
+      ResolvedSink resolved = co_await resolve(report.flow);
       if (resolved.sink == nullptr) {
         problem = {errc::unexpected_frame, std::move(resolved.refusal)};
         break;

@@ -52,28 +52,30 @@ struct Node {
   ba::MemoryStorage storage;
 };
 
-// Two agents on one io_context. Teardown stops their listeners and lets every coroutine
-// end before the transport contexts go (a pending flow holds pool buffers).
+// Stops the nodes' data planes and lets every other coroutine end before the transport
+// contexts go (a pending flow holds pool buffers).
+inline void stop_nodes(asio::io_context& io, std::initializer_list<Node*> nodes) {
+  std::size_t stopped = 0;
+  for (Node* n : nodes) asio::co_spawn(io, n->data->stop(), [&stopped](std::exception_ptr) { ++stopped; });
+  io.restart();
+  const auto start = std::chrono::steady_clock::now();
+  while (stopped < nodes.size() && std::chrono::steady_clock::now() - start < 10s) io.run_one_for(100ms);
+  BOOST_TEST(stopped == nodes.size());
+  io.run_for(5s);
+}
+
+// Two agents on one io_context.
 struct TwoAgents {
   asio::io_context io;
   Node a{io, "a"}, b{io, "b"};
-  ~TwoAgents() {
-    a.data->stop();
-    b.data->stop();
-    io.restart();
-    io.run_for(5s);
-  }
+  ~TwoAgents() { stop_nodes(io, {&a, &b}); }
 };
 
 // Three: the third is another member of the cluster, for what a plan does not name.
 struct ThreeAgents {
   asio::io_context io;
   Node a{io, "a"}, b{io, "b"}, c{io, "c"};
-  ~ThreeAgents() {
-    for (Node* n : {&a, &b, &c}) n->data->stop();
-    io.restart();
-    io.run_for(5s);
-  }
+  ~ThreeAgents() { stop_nodes(io, {&a, &b, &c}); }
 };
 
 inline bp::Chunk* add_chunk(bp::Flow* flow, std::uint64_t transfer, std::uint64_t src_offset, std::uint64_t dst_offset,

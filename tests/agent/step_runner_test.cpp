@@ -31,8 +31,9 @@ BOOST_AUTO_TEST_CASE(chunks_land_at_their_destination_offsets) {
                                                          {9, 200'000, 7, 50'000, 100'000}};
   Pair plan = one_step(b.data->address(), 0, chunks, chunks);
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
-  b.data->set_runner(&receiver);
+  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
+  ba::StepRunner& receiver = *receiver_owner;
+  b.data->route_to(receiver_owner);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.sender.ok(), o.sender.error());
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
@@ -58,8 +59,9 @@ BOOST_AUTO_TEST_CASE(a_paced_flow_takes_as_long_as_its_rate_says) {
   const std::vector<std::array<std::uint64_t, 5>> chunks{{0, 0, 0, 1'000'000, 0}};
   Pair plan = one_step(b.data->address(), 2'000'000, chunks, chunks);  // 1 MB at 2 MB/s: 0.5 s
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
-  b.data->set_runner(&receiver);
+  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
+  ba::StepRunner& receiver = *receiver_owner;
+  b.data->route_to(receiver_owner);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
   BOOST_TEST(o.sender.seconds() > 0.45);  // the token bucket starts full: up to 10 ms early
@@ -77,8 +79,9 @@ BOOST_AUTO_TEST_CASE(a_chunk_that_never_comes_fails_the_step_in_time) {
   // The receiver expects a second chunk the sender's plan does not have.
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 5000, 0}}, {{0, 0, 0, 5000, 0}, {1, 5000, 5000, 5000, 5000}});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
-  b.data->set_runner(&receiver);
+  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
+  ba::StepRunner& receiver = *receiver_owner;
+  b.data->route_to(receiver_owner);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.sender.ok(), o.sender.error());
   BOOST_TEST(!o.receiver.ok());
@@ -136,8 +139,9 @@ BOOST_AUTO_TEST_CASE(an_unplanned_chunk_is_refused_and_fails_its_sender) {
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4000, 0}}, {{0, 0, 0, 5000, 0}});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
-  b.data->set_runner(&receiver);
+  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
+  ba::StepRunner& receiver = *receiver_owner;
+  b.data->route_to(receiver_owner);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("no planned chunk [0, 4000)") != std::string::npos, o.sender.error());
@@ -152,8 +156,9 @@ BOOST_AUTO_TEST_CASE(a_missing_region_and_an_unreachable_peer_are_named) {
   b.storage.register_region("out", out);
   Pair plan = one_step("127.0.0.1:1", 0, {{0, 0, 0, 100, 0}}, {{0, 0, 0, 100, 0}});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
-  b.data->set_runner(&receiver);
+  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
+  ba::StepRunner& receiver = *receiver_owner;
+  b.data->route_to(receiver_owner);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("cannot connect") != std::string::npos, o.sender.error());
@@ -198,8 +203,9 @@ BOOST_AUTO_TEST_CASE(a_flow_from_a_peer_without_the_secret_writes_nothing) {
   std::vector<std::byte> out(8192, std::byte{0});
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {}, {{0, 0, 0, 4096, 0}});
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
-  b.data->set_runner(&receiver);
+  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
+  ba::StepRunner& receiver = *receiver_owner;
+  b.data->route_to(receiver_owner);
   std::vector<std::byte> marker(4096, std::byte{0xEE});
   const bt::MemorySource source(marker);
   bt::FlowReport attack;
@@ -242,8 +248,9 @@ BOOST_AUTO_TEST_CASE(a_sender_with_a_wrong_secret_is_refused_on_both_ends) {
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, {"a", "not-the-cluster-secret-at-all"});
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
-  b.data->set_runner(&receiver);
+  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
+  ba::StepRunner& receiver = *receiver_owner;
+  b.data->route_to(receiver_owner);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("authentication: ") != std::string::npos, o.sender.error());
@@ -263,8 +270,9 @@ BOOST_AUTO_TEST_CASE(a_chunk_from_a_node_the_plan_does_not_name_is_refused) {
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});
   ba::StepRunner intruder(*c.context, c.storage, plan.sender, c.identity);
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
-  b.data->set_runner(&receiver);
+  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
+  ba::StepRunner& receiver = *receiver_owner;
+  b.data->route_to(receiver_owner);
   const Outcome o = run_step(io, intruder, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("comes from a in the plan, not from c") != std::string::npos, o.sender.error());
@@ -282,8 +290,9 @@ BOOST_AUTO_TEST_CASE(a_sender_that_reaches_another_node_sends_nothing) {
   c.storage.register_region("out", out);
   Pair plan = one_step(c.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});  // peer "b", c's address
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  ba::StepRunner receiver(*c.context, c.storage, plan.receiver, c.identity);
-  c.data->set_runner(&receiver);
+  const auto receiver_owner = std::make_shared<ba::StepRunner>(*c.context, c.storage, plan.receiver, c.identity);
+  ba::StepRunner& receiver = *receiver_owner;
+  c.data->route_to(receiver_owner);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("expected node 'b' at this address, reached 'c'") != std::string::npos,
@@ -302,8 +311,9 @@ BOOST_AUTO_TEST_CASE(nothing_is_accepted_after_the_job_ends) {
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  ba::StepRunner receiver(*b.context, b.storage, plan.receiver, b.identity);
-  b.data->set_runner(&receiver);
+  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
+  ba::StepRunner& receiver = *receiver_owner;
+  b.data->route_to(receiver_owner);
   const Outcome first = run_step(io, sender, receiver);
   BOOST_REQUIRE(first.receiver.ok());
   receiver.close();
