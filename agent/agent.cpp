@@ -1,6 +1,8 @@
 #include "agent/agent.h"
 
 #include "agent/agent_metrics.h"
+#include "agent/object_query.h"
+#include "agent/plan_check.h"
 #include "protocol/handshake.h"
 
 #include <asio/bind_executor.hpp>
@@ -40,6 +42,13 @@ transport::Task<asio::ip::tcp::socket> connect_to(std::string address, milliseco
     throw protocol::ChannelError("cannot connect to " + address + ": " + error.message());
   }
   co_return socket;
+}
+
+// Measured once per process (combine/speed.h): every agent of an application embedding
+// several reports the same speeds.
+const std::vector<combine::Speed>& measured_combine_speeds() {
+  static const std::vector<combine::Speed> speeds = combine::measure_speeds();
+  return speeds;
 }
 
 }  // namespace
@@ -89,6 +98,7 @@ std::optional<Agent::JobProgress> Agent::job_progress() const {
 }
 
 void Agent::start() {
+  combine_speeds_ = &measured_combine_speeds();
   started_ = true;
   running_ = true;
   asio::co_spawn(context_.executor(), session_loop(), asio::detached);
@@ -143,6 +153,12 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   reg->set_rate(options_.rate);
   reg->set_pool_bytes(context_.options().pool.buffer_count * context_.options().pool.buffer_size);
   reg->set_storage_id(options_.storage_id);
+  for (const combine::Speed& speed : *combine_speeds_) {
+    protocol::CombineSpeed* reported = reg->add_combine_speeds();
+    reported->set_dtype(static_cast<protocol::DataType>(speed.dtype));  // the same numbers (combine/types.h)
+    reported->set_op(static_cast<protocol::ReduceOp>(speed.op));
+    reported->set_bytes_per_second(speed.bytes_per_second);
+  }
   co_await channel->send(std::move(hello), options_.io_timeout);
   const protocol::Envelope answer = co_await channel->receive(options_.io_timeout);
   if (answer.body_case() == protocol::Envelope::kRefusal) {
@@ -220,6 +236,12 @@ transport::Task<void> Agent::handle_messages(std::shared_ptr<protocol::Channel> 
           asio::co_spawn(context_.executor(), commit(runner_->plan()), asio::detached);
         }
         break;
+      case protocol::Envelope::kObjectQuery: {
+        protocol::Envelope reply;
+        *reply.mutable_object_answer() = answer(message.object_query(), storage_);
+        co_await send(std::move(reply));
+        break;
+      }
       case protocol::Envelope::kRefusal:
         throw protocol::ChannelError("coordinator refused us: " + message.refusal().reason());
       default:
@@ -260,15 +282,20 @@ void Agent::handle_plan(const protocol::Plan& plan) {
     reason = check_(plan);
     if (reason.empty()) reason = prepare_staging(plan);
   }
+  std::unique_ptr<Storage> scratch;
+  if (reason.empty()) {
+    if (runner_) runner_->close();  // the old job's flows and scratch objects go first
+    reason = open_scratch(plan, scratch);
+  }
   if (!reason.empty()) {
     answer.mutable_plan_refused()->set_job(plan.job());
     answer.mutable_plan_refused()->set_reason(reason);
     metrics_->add("baton_agent_plans_total", {{"answer", "refused"}});
     say("job " + plan.job() + ": plan refused: " + reason);
   } else {
-    if (runner_) runner_->close();  // flows of the old job still waiting for a release end now
     runner_ = std::make_shared<StepRunner>(context_, storage_, plan,
-                                           transport::NodeIdentity{options_.node_id, options_.secret}, options_.steps);
+                                           transport::NodeIdentity{options_.node_id, options_.secret}, options_.steps,
+                                           std::move(scratch));
     data_.route_to(runner_);
     job_state_ = JobState::running;
     steps_done_ = 0;
@@ -286,6 +313,18 @@ std::string Agent::prepare_staging(const protocol::Plan& plan) {
     for (const protocol::StagedFile& staged : plan.staged()) options_.staging->prepare(staged);
   } catch (const std::exception& e) {
     return std::string("cannot stage an in-place destination: ") + e.what();
+  }
+  return "";
+}
+
+std::string Agent::open_scratch(const protocol::Plan& plan, std::unique_ptr<Storage>& scratch) {
+  const std::map<std::string, std::uint64_t> sizes = scratch_sizes(plan);
+  if (sizes.empty()) return "";
+  if (!options_.scratch) return "this agent keeps no scratch objects";
+  try {
+    scratch = options_.scratch->open(plan.job_number(), sizes);
+  } catch (const std::exception& e) {
+    return std::string("cannot make the job's scratch objects: ") + e.what();
   }
   return "";
 }
@@ -335,7 +374,9 @@ void Agent::handle_abort(const protocol::Abort& abort) {
 transport::Task<void> Agent::run_step(std::uint32_t step, std::chrono::milliseconds timeout) {
   say("job " + runner_->plan().job() + " step " + std::to_string(step) + ": started");
   protocol::Envelope envelope;
-  *envelope.mutable_step_report() = co_await runner_->run(step, timeout);
+  bool over = false;
+  Signal ended(context_.executor());
+  co_await (run_to_report(runner_, step, timeout, envelope, over, ended) && report_progress(runner_, over, ended));
   const protocol::StepReport& report = envelope.step_report();
   if (report.ok()) steps_done_ = std::max(steps_done_, step + 1);
   metrics_->add("baton_agent_steps_total", {{"result", report.ok() ? "ok" : "failed"}});
@@ -355,6 +396,30 @@ transport::Task<void> Agent::run_step(std::uint32_t step, std::chrono::milliseco
     handle_plan(plan);
   }
   if (!running_ && channel_) channel_->close();
+}
+
+transport::Task<void> Agent::run_to_report(std::shared_ptr<StepRunner> runner, std::uint32_t step,
+                                           std::chrono::milliseconds timeout, protocol::Envelope& report, bool& over,
+                                           Signal& ended) {
+  *report.mutable_step_report() = co_await runner->run(step, timeout);
+  over = true;
+  ended.notify();
+}
+
+// About once a second while the step runs (watch, status and metrics show it): the bytes
+// moved so far and the tasks ended, read from counters the step keeps anyway.
+transport::Task<void> Agent::report_progress(std::shared_ptr<StepRunner> runner, const bool& over, Signal& ended) {
+  // `over` first: the step may have ended before this coroutine started to wait.
+  while (!over) {
+    co_await ended.wait_until(std::chrono::steady_clock::now() + std::chrono::seconds(1));
+    if (over) co_return;
+    std::optional<protocol::StepProgress> progress = runner->progress();
+    if (!progress) continue;
+    protocol::Envelope envelope;
+    *envelope.mutable_step_progress() = std::move(*progress);
+    envelope.mutable_step_progress()->set_job(runner->plan().job());
+    co_await send(std::move(envelope));
+  }
 }
 
 transport::Task<bool> Agent::send(protocol::Envelope envelope) {

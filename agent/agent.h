@@ -10,10 +10,12 @@
 #pragma once
 
 #include "agent/data_plane.h"
+#include "agent/scratch.h"
 #include "agent/signal.h"
 #include "agent/staging.h"
 #include "agent/step_runner.h"
 #include "agent/storage.h"
+#include "combine/speed.h"
 #include "metrics/registry.h"
 #include "protocol/channel.h"
 
@@ -43,6 +45,8 @@ struct AgentOptions {
   // Stages an in-place job's destinations (agent/staging.h); null: a plan that stages
   // any is refused (an embedded agent's memory regions).
   Staging* staging = nullptr;
+  // Keeps a job's scratch objects (agent/scratch.h); null: a plan that names any is refused.
+  ScratchSpace* scratch = nullptr;
   // One line per event (connected, plan accepted, step done, ...); nothing when empty.
   std::function<void(std::string_view)> log;
   // What an operator must fix (the coordinator refused our cluster secret); empty: log.
@@ -59,7 +63,8 @@ class Agent {
   Agent(transport::Context& context, DataPlane& data, Storage& storage, AgentOptions options, PlanCheck check);
   ~Agent();
 
-  // Starts the session loop.
+  // Starts the session loop. The first agent of a process measures its combine speeds
+  // first (about 0.25 s; combine/speed.h): Register tells them to the coordinator.
   void start();
   // Stops: no new steps start; a running step finishes and is reported; then the session
   // closes. Completes when that has happened (at once if the agent never started).
@@ -97,6 +102,12 @@ class Agent {
   // A Heartbeat every `every` until sending one fails.
   transport::Task<void> heartbeats(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every);
   transport::Task<void> run_step(std::uint32_t step, std::chrono::milliseconds timeout);
+  // Runs the step on `runner` into `report`; then sets `over` and signals `ended`.
+  transport::Task<void> run_to_report(std::shared_ptr<StepRunner> runner, std::uint32_t step,
+                                      std::chrono::milliseconds timeout, protocol::Envelope& report, bool& over,
+                                      Signal& ended);
+  // Sends the coordinator StepProgress about once a second until `over`.
+  transport::Task<void> report_progress(std::shared_ptr<StepRunner> runner, const bool& over, Signal& ended);
   // Sends on the live session; false when there is none or it broke.
   transport::Task<bool> send(protocol::Envelope envelope);
   // A step report must reach the coordinator even when its session broke meanwhile (an
@@ -106,6 +117,8 @@ class Agent {
   void handle_abort(const protocol::Abort& abort);
   // Stages the plan's in-place destinations; "" or why not (the plan is then refused).
   std::string prepare_staging(const protocol::Plan& plan);
+  // The plan's scratch objects (null when it names none) into `scratch`; "" or why not.
+  std::string open_scratch(const protocol::Plan& plan, std::unique_ptr<Storage>& scratch);
   // The job ended at the coordinator: puts its staged files in place, off the session's
   // thread (the copies may be long), and answers JobCommitted.
   transport::Task<void> commit(protocol::Plan plan);
@@ -117,7 +130,8 @@ class Agent {
   Storage& storage_;
   AgentOptions options_;
   PlanCheck check_;
-  std::shared_ptr<metrics::Registry> metrics_;  // also counted in by the step runners
+  std::shared_ptr<metrics::Registry> metrics_;                   // also counted in by the step runners
+  const std::vector<combine::Speed>* combine_speeds_ = nullptr;  // measured once per process, at start()
 
   std::shared_ptr<protocol::Channel> channel_;  // the live session, if any
   // The job's plan, while the agent holds one. The agent is its one owner; the data plane

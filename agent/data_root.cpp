@@ -2,6 +2,7 @@
 
 #include "transport/source.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 #include <cerrno>
 #include <stdexcept>
 #include <system_error>
+#include <vector>
 
 namespace baton::agent {
 
@@ -207,6 +209,53 @@ void DataRoot::replace(std::string_view from, std::string_view to) const {
     throw_open_error(errno, from, path_);
   }
   if (::fsync(dir.get()) != 0) throw_open_error(errno, to, path_);
+}
+
+void DataRoot::make_directory(std::string_view name) const {
+  require_name(name);
+  make_parents(std::string(name) + "/");
+}
+
+namespace {
+
+// Empties the directory open at `dir`, depth first. Entries are unlinked, never followed:
+// a subdirectory is opened with O_NOFOLLOW, relative to its parent's descriptor.
+void empty_directory(int dir, std::string_view name, const std::filesystem::path& root, int depth) {
+  if (depth > 16) throw std::runtime_error(std::string(name) + ": directories nested too deep to remove");
+  std::vector<std::string> entries;
+  DIR* listing = ::fdopendir(::dup(dir));
+  if (listing == nullptr) throw_open_error(errno, name, root);
+  while (const dirent* entry = ::readdir(listing)) {
+    const std::string_view entry_name = entry->d_name;
+    if (entry_name != "." && entry_name != "..") entries.emplace_back(entry_name);
+  }
+  ::closedir(listing);
+  for (const std::string& entry : entries) {
+    if (::unlinkat(dir, entry.c_str(), 0) == 0 || errno == ENOENT) continue;
+    if (errno != EISDIR) throw_open_error(errno, name, root);
+    const Fd sub(::openat(dir, entry.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!sub) throw_open_error(errno, name, root);
+    empty_directory(sub.get(), name, root, depth + 1);
+    if (::unlinkat(dir, entry.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT) throw_open_error(errno, name, root);
+  }
+}
+
+}  // namespace
+
+void DataRoot::remove_tree(std::string_view name) const {
+  require_name(name);
+  Fd dir;
+  try {
+    dir = open_beneath(dir_.get(), std::string(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0, name);
+  } catch (const std::system_error& e) {
+    if (e.code() == std::errc::no_such_file_or_directory) return;
+    throw;
+  }
+  empty_directory(dir.get(), name, path_, 0);
+  const Fd parent = parent_of(name);
+  if (::unlinkat(parent.get(), std::string(base_name(name)).c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT) {
+    throw_open_error(errno, name, path_);
+  }
 }
 
 void DataRoot::remove(std::string_view name) const {

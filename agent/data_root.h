@@ -60,6 +60,13 @@ class DataRoot {
   void replace(std::string_view from, std::string_view to) const;
   // Removes `name` if it exists. Throws like open_source for anything but a missing file.
   void remove(std::string_view name) const;
+  // Makes the directory `name`, and its missing parents, inside the root (one that exists
+  // is fine). Throws like open_source.
+  void make_directory(std::string_view name) const;
+  // Removes the directory `name` with everything in it, if it exists. Follows no symlink:
+  // one inside is removed, not what it leads to, and `name` itself must not be one.
+  // Throws like open_source.
+  void remove_tree(std::string_view name) const;
   // For the plan check: throws like open_source if `name` exists and is not a regular
   // file, or cannot be looked at; a missing file is fine (it will be created). Opens
   // nothing for reading or writing, creates nothing.

@@ -2,6 +2,7 @@
 
 #include "agent/agent.h"
 #include "agent/data_plane.h"
+#include "agent/memory_scratch.h"
 #include "agent/memory_storage.h"
 #include "agent/plan_check.h"
 
@@ -26,6 +27,7 @@ struct EmbeddedAgent::Parts {
   std::unique_ptr<transport::Context> context;
   std::unique_ptr<agent::DataPlane> data;
   agent::MemoryStorage storage;
+  agent::MemoryScratch scratch;  // a job's scratch objects, in memory
   std::unique_ptr<agent::Agent> agent;
   std::thread thread;
 
@@ -54,6 +56,7 @@ EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<
                                     .log = std::move(options.log)};
   // Regions belong to this process alone; none can be staged.
   agent_options.storage_id = "memory:" + options.node_id + ":" + std::to_string(::getpid());
+  agent_options.scratch = &p.scratch;
   // Plans name regions: a chunk must stay inside its region at both ends.
   agent::PlanObjects regions{
       .check_name = [](const std::string& name) { return name.empty() ? std::string("empty name") : std::string(); },

@@ -1,6 +1,9 @@
 #include "agent/file_storage.h"
 
+#include "agent/plan_check.h"
+
 #include <stdexcept>
+#include <system_error>
 
 namespace baton::agent {
 
@@ -17,6 +20,21 @@ std::unique_ptr<transport::Sink> FileStorage::sink(const std::string& name) {
     return std::make_unique<transport::FileSink>(root_.open_destination(name).release());
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string("destination ") + e.what());
+  }
+}
+
+// Opened for reading as a step would (O_NONBLOCK, then refused unless a regular file), so
+// the answer also says whether the agent may read it.
+ObjectStatus FileStorage::status(const std::string& name) {
+  if (std::string error = check_file_name(name); !error.empty()) return {.exists = false, .size = 0, .error = error};
+  try {
+    const transport::FileSource file(root_.open_source(name).release(), name);
+    return {.exists = true, .size = file.size(), .error = {}};
+  } catch (const std::system_error& e) {
+    if (e.code() == std::errc::no_such_file_or_directory) return {};
+    return {.exists = false, .size = 0, .error = e.what()};
+  } catch (const std::exception& e) {
+    return {.exists = false, .size = 0, .error = e.what()};
   }
 }
 

@@ -12,6 +12,7 @@ class FileStorage final : public Storage {
   explicit FileStorage(const DataRoot& root) : root_(root) {}
   std::unique_ptr<transport::Source> source(const std::string& name) override;
   std::unique_ptr<transport::Sink> sink(const std::string& name) override;
+  ObjectStatus status(const std::string& name) override;
 
  private:
   const DataRoot& root_;

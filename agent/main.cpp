@@ -5,6 +5,7 @@
 #include "agent/agent.h"
 #include "agent/config.h"
 #include "agent/data_root.h"
+#include "agent/file_scratch.h"
 #include "agent/file_staging.h"
 #include "agent/file_storage.h"
 #include "agent/plan_check.h"
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
     baton::agent::DataPlane data(context, config.data_address, {config.node_id, config.secret});
     baton::agent::FileStorage storage(root);
     baton::agent::FileStaging staging(root);
+    baton::agent::FileScratch scratch(root, config.node_id);  // removes an earlier process's leftovers
     baton::agent::AgentOptions options{
         .node_id = config.node_id,
         .coordinator = config.coordinator,
@@ -73,6 +75,7 @@ int main(int argc, char** argv) {
         .warn = [&](std::string_view line) { spdlog::warn("{}: {}", config.node_id, line); }};
     options.storage_id = baton::agent::storage_id(root);
     options.staging = &staging;
+    options.scratch = &scratch;
     baton::agent::Agent agent(context, data, storage, options,
                               [&](const baton::protocol::Plan& plan) { return baton::agent::check_plan(plan, root); });
     data.start();

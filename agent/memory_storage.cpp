@@ -1,11 +1,14 @@
 #include "agent/memory_storage.h"
 
+#include "agent/scratch.h"
+
 #include <stdexcept>
 
 namespace baton::agent {
 
 void MemoryStorage::register_region(const std::string& name, std::span<std::byte> bytes) {
   if (name.empty()) throw std::invalid_argument("a memory region needs a name");
+  if (is_scratch(name)) throw std::invalid_argument("region name " + name + " would name a scratch object in a plan");
   regions_[name] = bytes;
 }
 
@@ -23,6 +26,12 @@ std::unique_ptr<transport::Source> MemoryStorage::source(const std::string& name
 
 std::unique_ptr<transport::Sink> MemoryStorage::sink(const std::string& name) {
   return std::make_unique<transport::MemorySink>(region(name));
+}
+
+ObjectStatus MemoryStorage::status(const std::string& name) {
+  const auto found = regions_.find(name);
+  if (found == regions_.end()) return {};
+  return {.exists = true, .size = found->second.size(), .error = {}};
 }
 
 }  // namespace baton::agent

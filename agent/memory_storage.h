@@ -15,7 +15,9 @@ namespace baton::agent {
 class MemoryStorage final : public Storage {
  public:
   // Registers (or replaces) the region `name`. The memory must stay valid, and must not be
-  // touched by the application while a job that names it runs.
+  // touched by the application while a job that names it runs. Throws
+  // std::invalid_argument for an empty name or one a plan would take for a scratch
+  // object's ("scratch:...").
   void register_region(const std::string& name, std::span<std::byte> bytes);
   void unregister_region(const std::string& name);
   // The size of a registered region; throws std::runtime_error naming an unknown one.
@@ -23,6 +25,7 @@ class MemoryStorage final : public Storage {
 
   std::unique_ptr<transport::Source> source(const std::string& name) override;
   std::unique_ptr<transport::Sink> sink(const std::string& name) override;
+  ObjectStatus status(const std::string& name) override;
 
  private:
   std::span<std::byte> region(const std::string& name) const;

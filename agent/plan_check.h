@@ -7,21 +7,33 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
+#include <string_view>
 
 namespace baton::agent {
 
 // "" when the agent may run `plan` under `root`, otherwise one line naming the first
-// problem found, with its step and chunk when it has them, e.g.
+// problem found, with its step and chunk (or task) when it has them, e.g.
 // "step 2, chunk 1 (transfer 7): source range [4096, 8192) is outside src/x.bin (6000 bytes)".
-// Chunks are numbered within their step, across its flows in plan order.
+// Chunks are numbered within their step, across its flows in plan order. Which checks a
+// plan gets depends on its kind (docs/collectives.md, "The agent's checks").
 std::string check_plan(const protocol::Plan& plan, const DataRoot& root);
+
+// "" when a plan may name the file `name` under a data root (check_name), and it is not in
+// the agent's scratch directory; else why not.
+std::string check_file_name(std::string_view name);
+
+// The room each of the plan's scratch objects needs, by name: the end of the furthest
+// range the plan writes into it (what an embedded agent allocates).
+std::map<std::string, std::uint64_t> scratch_sizes(const protocol::Plan& plan);
 
 // What a plan's object names lead to, for storages other than a data root (the embedded
 // agent's memory regions). Both functions throw std::runtime_error naming the object when
 // it cannot be used.
 struct PlanObjects {
   // "" when a name may appear in a plan at all (either end of a chunk), else why not.
+  // Scratch names ("scratch:...", agent/scratch.h) are checked before it is asked.
   std::function<std::string(const std::string& name)> check_name;
   // The size of the object a send chunk reads.
   std::function<std::uint64_t(const std::string& name)> source_size;

@@ -12,8 +12,10 @@ namespace baton::agent {
 class ShiftedSource final : public transport::Source {
  public:
   // Stream bytes [stream, stream + length) are `source` bytes [offset, offset + length).
-  ShiftedSource(const transport::Source& source, std::uint64_t stream, std::uint64_t offset, std::uint64_t length)
-      : source_(source), stream_(stream), offset_(offset), length_(length) {}
+  // Each byte handed out is added to `*moved`, if given (a step's progress).
+  ShiftedSource(const transport::Source& source, std::uint64_t stream, std::uint64_t offset, std::uint64_t length,
+                std::uint64_t* moved = nullptr)
+      : source_(source), stream_(stream), offset_(offset), length_(length), moved_(moved) {}
   std::uint64_t size() const override { return stream_ + length_; }
   std::optional<std::span<const std::byte>> view(std::uint64_t offset, std::size_t length) const override;
   std::error_code read(std::uint64_t offset, std::span<std::byte> into) const override;
@@ -23,18 +25,22 @@ class ShiftedSource final : public transport::Source {
 
   const transport::Source& source_;
   std::uint64_t stream_, offset_, length_;
+  std::uint64_t* moved_;
 };
 
 class ShiftedSink final : public transport::Sink {
  public:
   // Stream bytes [stream, stream + length) go to `sink` at [offset, offset + length).
-  ShiftedSink(transport::Sink& sink, std::uint64_t stream, std::uint64_t offset, std::uint64_t length)
-      : sink_(sink), stream_(stream), offset_(offset), length_(length) {}
+  // Each byte written is added to `*moved`, if given (a step's progress).
+  ShiftedSink(transport::Sink& sink, std::uint64_t stream, std::uint64_t offset, std::uint64_t length,
+              std::uint64_t* moved = nullptr)
+      : sink_(sink), stream_(stream), offset_(offset), length_(length), moved_(moved) {}
   std::error_code write(std::uint64_t offset, std::span<const std::byte> bytes) override;
 
  private:
   transport::Sink& sink_;
   std::uint64_t stream_, offset_, length_;
+  std::uint64_t* moved_;
 };
 
 }  // namespace baton::agent

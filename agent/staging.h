@@ -31,7 +31,8 @@ class Staging {
   virtual void discard(const protocol::StagedFile& staged) = 0;
 };
 
-// The byte ranges of `staging` that `plan` writes (its received chunks), sorted and merged.
+// The byte ranges of `staging` that `plan` writes (its received chunks and combine
+// outputs), sorted and merged.
 ByteRanges written_ranges(const protocol::Plan& plan, const std::string& staging);
 
 }  // namespace baton::agent

@@ -1,11 +1,14 @@
 #include "agent/step_runner.h"
 
 #include "agent/agent_metrics.h"
+#include "agent/scratch.h"
 #include "agent/shifted.h"
 #include "transport/errors.h"
 
+#include <asio/bind_executor.hpp>
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
+#include <asio/post.hpp>
 #include <asio/thread_pool.hpp>
 #include <asio/use_awaitable.hpp>
 
@@ -14,75 +17,39 @@
 #include <map>
 
 namespace baton::agent {
+namespace {
 
-// One step in progress. Shared with the data plane's flows (resolve() captures it in
-// IncomingFlow::finished) so that a flow still running when the step ends writes into
-// live objects.
-//
-// Each object (file) the step names is opened once, by name, and shared by all its chunks:
-// a step of thousands of chunks into one file holds one descriptor, not thousands. They
-// are closed when the step is over and no flow of it is still writing.
-struct StepRunner::StepState {
-  std::map<std::string, std::unique_ptr<transport::Sink>> destinations;
-  std::map<std::string, std::unique_ptr<transport::Source>> sources;
-  struct Incoming {
-    const protocol::Chunk* chunk = nullptr;
-    const std::string* sender = nullptr;  // the node the plan has send it
-    std::unique_ptr<ShiftedSink> sink;    // into destinations[chunk->dst_file()]
-    bool started = false;
-    bool done = false;
-    std::uint64_t checksum = 0;
-  };
-  std::uint64_t job = 0;
-  std::uint32_t step = 0;
-  std::vector<Incoming> incoming;
-  std::size_t incoming_done = 0;
-  std::size_t flows_receiving = 0;  // accepted by resolve(), not finished yet
-  std::size_t sends_running = 0;
-  std::uint64_t bytes_sent = 0;
-  std::vector<protocol::ChunkDigest> sent;     // one per chunk sent and acknowledged
-  std::shared_ptr<metrics::Registry> metrics;  // the runner's options', shared with late flows
-  std::string error;                           // the first failure
-  std::vector<transport::Connection*> connections;
-  bool over = false;  // run() has returned: late flows are refused
-  Signal changed;     // a flow or a send ended, or the step failed: run() looks again
+using Phase = StepState::Task::Phase;
 
-  explicit StepState(const asio::any_io_executor& executor) : changed(executor) {}
-  void fail(std::string why) {
-    if (error.empty()) error = std::move(why);
-  }
-  void wake() { changed.notify(); }
-  void finished(const transport::FlowReport& report);
-  // Closes the step's files once it is over: sources at once (its sends have ended),
-  // destinations when no flow is writing into them any more.
-  void close_files() {
-    sources.clear();
-    if (flows_receiving > 0) return;
-    for (Incoming& in : incoming) in.sink.reset();
-    destinations.clear();
-  }
-  bool complete() const { return !error.empty() || (incoming_done == incoming.size() && sends_running == 0); }
-};
+IncomingFlow refuse(std::string why) { return IncomingFlow{{nullptr, std::move(why)}, nullptr}; }
+
+bool cancelled(asio::cancellation_state state) { return state.cancelled() != asio::cancellation_type::none; }
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
 
 StepRunner::StepRunner(transport::Context& context, Storage& storage, protocol::Plan plan, transport::NodeIdentity self,
-                       StepOptions options)
+                       StepOptions options, std::unique_ptr<Storage> scratch)
     : context_(context), storage_(storage), plan_(std::move(plan)), self_(std::move(self)), options_(options),
-      released_(context.executor()) {}
+      scratch_(std::move(scratch)), gate_(context.executor()) {}
 
 StepRunner::~StepRunner() {
   if (current_) current_->over = true;
-}
-
-void StepRunner::close() {
-  closed_ = true;
-  released_.notify();
 }
 
 void StepRunner::abort(const std::string& reason) {
   if (!current_) return;
   current_->fail("aborted: " + reason);
   for (transport::Connection* c : current_->connections) c->fail(transport::errc::connection_failed);
-  current_->wake();
+}
+
+void StepRunner::close() {
+  closed_ = true;
+  scratch_.reset();  // what a flow still writes into stays alive with its sink
+  gate_.notify();
 }
 
 const protocol::Step* StepRunner::find_step(std::uint32_t index) const {
@@ -92,30 +59,39 @@ const protocol::Step* StepRunner::find_step(std::uint32_t index) const {
   return nullptr;
 }
 
-std::shared_ptr<StepRunner::StepState> StepRunner::prepare(std::uint32_t index) {
-  auto state = std::make_shared<StepState>(context_.executor());
-  state->job = plan_.job_number();
-  state->step = index;
+std::unique_ptr<transport::Source> StepRunner::open_source(const std::string& name) {
+  if (!is_scratch(name)) return storage_.source(name);
+  if (!scratch_) throw std::runtime_error(name + ": job " + plan_.job() + " has no scratch objects here");
+  return scratch_->source(name);
+}
+
+std::unique_ptr<transport::Sink> StepRunner::open_sink(const std::string& name) {
+  if (!is_scratch(name)) return storage_.sink(name);
+  if (!scratch_) throw std::runtime_error(name + ": job " + plan_.job() + " has no scratch objects here");
+  return scratch_->sink(name);
+}
+
+std::shared_ptr<StepState> StepRunner::prepare(std::uint32_t index) {
+  auto state = std::make_shared<StepState>(context_.executor(), plan_.job_number(), index, find_step(index));
   state->metrics = options_.metrics;
-  if (const protocol::Step* planned = find_step(index)) {
-    // Open every destination first, so a storage problem fails the step before any byte moves.
-    try {
-      for (const protocol::Flow& flow : planned->flows()) {
-        if (flow.send()) continue;
-        for (const protocol::Chunk& chunk : flow.chunks()) {
-          auto file = state->destinations.find(chunk.dst_file());
-          if (file == state->destinations.end())
-            file = state->destinations.emplace(chunk.dst_file(), storage_.sink(chunk.dst_file())).first;
-          StepState::Incoming& in = state->incoming.emplace_back();
-          in.chunk = &chunk;
-          in.sender = &flow.peer();
-          in.sink =
-              std::make_unique<ShiftedSink>(*file->second, chunk.stream_offset(), chunk.dst_offset(), chunk.length());
-        }
-      }
-    } catch (const std::exception& e) {
-      state->fail(e.what());
+  // Open every object the step writes first, so a storage problem fails the step before
+  // any byte moves.
+  try {
+    const auto destination = [&](const std::string& name) -> transport::Sink& {
+      auto file = state->destinations.find(name);
+      if (file == state->destinations.end()) file = state->destinations.emplace(name, open_sink(name)).first;
+      return *file->second;
+    };
+    for (StepState::Incoming& in : state->incoming) {
+      const protocol::Chunk& c = *in.chunk;
+      in.sink = std::make_unique<ShiftedSink>(destination(c.dst_file()), c.stream_offset(), c.dst_offset(), c.length(),
+                                              &state->bytes_moved);
     }
+    for (const StepState::Task& task : state->tasks) {
+      if (task.combine != nullptr) destination(task.combine->output().object());
+    }
+  } catch (const std::exception& e) {
+    state->fail(e.what());
   }
   current_ = state;
   return state;
@@ -128,43 +104,47 @@ transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index, std::
   report.set_step(index);
 
   const std::shared_ptr<StepState> state = prepare(index);
-  released_.notify();  // flows that arrived before the release go on (see resolve())
-  const protocol::Step* planned = find_step(index);
-  if (planned != nullptr && state->error.empty()) {
-    for (const protocol::Flow& flow : planned->flows()) {
-      if (!flow.send()) continue;
-      ++state->sends_running;
-      asio::co_spawn(context_.executor(), send(state, flow), asio::detached);
-    }
-  }
+  state->released = started;
+  gate_.notify();  // flows that arrived before the release go on (see resolve())
 
   const auto deadline = started + timeout;
-  bool timed_out = false;
-  while (!state->complete()) {
+  for (;;) {
+    while (state->error.empty() && advance(state)) {
+    }
+    if (state->complete()) break;
     if (std::chrono::steady_clock::now() >= deadline) {
-      timed_out = true;
+      std::string why = "step " + std::to_string(index) + " timed out after " + std::to_string(timeout.count()) + " ms";
+      if (state->dataflow) {
+        why += " with task(s) unfinished:";
+        for (std::size_t t = 0; t < state->tasks.size(); ++t) {
+          if (state->tasks[t].phase != Phase::done) why += " " + state->label(t) + ";";
+        }
+        why.pop_back();
+      } else {
+        const auto missing = std::count_if(state->incoming.begin(), state->incoming.end(),
+                                           [](const StepState::Incoming& in) { return !in.done; });
+        const auto sending = std::count_if(state->tasks.begin(), state->tasks.end(),
+                                           [](const StepState::Task& t) { return t.send() && t.phase != Phase::done; });
+        why += " with " + std::to_string(missing) + " incoming chunk(s) missing and " + std::to_string(sending) +
+               " send flow(s) unfinished";
+      }
+      // Why a send is stuck (TCP: retransmission back-off, or a receiver that reads nothing).
+      for (transport::Connection* c : state->connections) {
+        if (const std::string link = c->link_state(); !link.empty()) why += "; to " + c->peer() + ": " + link;
+      }
+      state->fail(why);
       break;
     }
     co_await state->changed.wait_until(deadline);
   }
-  if (timed_out) {
-    std::size_t missing = state->incoming.size() - state->incoming_done;
-    std::string why = "step " + std::to_string(index) + " timed out after " + std::to_string(timeout.count()) +
-                      " ms with " + std::to_string(missing) + " incoming chunk(s) missing and " +
-                      std::to_string(state->sends_running) + " send flow(s) unfinished";
-    // Why a send is stuck (TCP: retransmission back-off, or a receiver that reads nothing).
-    for (transport::Connection* c : state->connections) {
-      if (const std::string link = c->link_state(); !link.empty()) why += "; to " + c->peer() + ": " + link;
-    }
-    state->fail(why);
-  }
-  // On failure, end the sends still running and wait for them: they use this step's state.
+  // On failure, end the sends and combines still running and wait for them: they use this
+  // step's state.
   if (!state->error.empty()) {
     for (transport::Connection* c : state->connections) c->fail(transport::errc::connection_failed);
-    while (state->sends_running > 0) co_await state->changed.wait();
+    while (state->working > 0) co_await state->changed.wait();
   }
   state->over = true;
-  released_.notify();  // early flows of a retry of this step wait for its next release
+  gate_.notify();  // early flows of a retry of this step wait for its next release
   // Done means durable: every byte received is on disk before the report says so.
   if (state->error.empty()) {
     if (std::string failed = co_await sync_destinations(state); !failed.empty())
@@ -183,16 +163,43 @@ transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index, std::
     received += in.chunk->length();
   }
   for (const protocol::ChunkDigest& digest : state->sent) *report.add_sent() = digest;
+  for (protocol::TaskTiming& timing : state->timings()) *report.add_tasks() = std::move(timing);
   report.set_ok(state->error.empty());
   report.set_error(state->error);
   report.set_bytes(received + state->bytes_sent);
-  report.set_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  report.set_seconds(seconds_since(started));
   co_return report;
 }
 
-namespace {
+// A lockstep step starts every flow at once. A dataflow task starts once every task it
+// waits for is done; a send also waits for the node's previous send (in list order) to
+// end: the papers' 1-port model, with no barrier between tasks.
+bool StepRunner::advance(const std::shared_ptr<StepState>& state) {
+  bool started = false;
+  bool port_free = true;  // a dataflow step's sends: no earlier one is unfinished
+  for (std::size_t t = 0; t < state->tasks.size(); ++t) {
+    StepState::Task& task = state->tasks[t];
+    const bool in_order = !state->dataflow || !task.send() || port_free;
+    if (task.send() && task.phase != Phase::done) port_free = false;
+    if (task.phase != Phase::waiting || !in_order || !state->ready(t)) continue;
+    task.phase = Phase::running;
+    task.start = std::chrono::steady_clock::now();
+    started = true;
+    if (task.receive()) {
+      gate_.notify();  // its flows may come in now
+      if (task.chunks_left == 0) state->finish(t);
+    } else {
+      ++state->working;
+      if (task.send()) asio::co_spawn(context_.executor(), send(state, t), asio::detached);
+      else asio::co_spawn(context_.executor(), combine(state, t), asio::detached);
+    }
+  }
+  return started;
+}
 
 // Syncs each destination once; "" or the first failure, naming its file.
+namespace {
+
 transport::Task<std::string> sync_each(std::vector<std::pair<std::string, transport::Sink*>> files) {
   for (const auto& [name, sink] : files) {
     if (const std::error_code error = sink->sync()) co_return "cannot make " + name + " durable: " + error.message();
@@ -202,15 +209,56 @@ transport::Task<std::string> sync_each(std::vector<std::pair<std::string, transp
 
 }  // namespace
 
-// fdatasync of a large step can take seconds: it runs on a thread of its own, so that the
+asio::thread_pool& StepRunner::worker() {
+  if (!worker_) worker_ = std::make_unique<asio::thread_pool>(1);
+  return *worker_;
+}
+
+// fdatasync of a large step can take seconds: it runs on the worker thread, so that the
 // executor keeps serving heartbeats and other connections meanwhile. Nothing else touches
 // the step's destinations then: every flow into them has finished and late ones are refused.
+// Scratch objects are not results: they are not synced.
 transport::Task<std::string> StepRunner::sync_destinations(std::shared_ptr<StepState> state) {
   std::vector<std::pair<std::string, transport::Sink*>> files;
-  for (const auto& [name, sink] : state->destinations) files.emplace_back(name, sink.get());
+  for (const auto& [name, sink] : state->destinations) {
+    if (!is_scratch(name)) files.emplace_back(name, sink.get());
+  }
   if (files.empty()) co_return std::string();
-  if (!sync_thread_) sync_thread_ = std::make_unique<asio::thread_pool>(1);
-  co_return co_await asio::co_spawn(sync_thread_->get_executor(), sync_each(std::move(files)), asio::use_awaitable);
+  co_return co_await asio::co_spawn(worker().get_executor(), sync_each(std::move(files)), asio::use_awaitable);
+}
+
+// A combine reads and folds whole arrays: on the worker thread, so the executor keeps
+// moving bytes meanwhile. One at a time (one worker thread), through one pair of buffers.
+transport::Task<void> StepRunner::combine(std::shared_ptr<StepState> state, std::size_t t) {
+  StepState::Task& task = state->tasks[t];
+  const protocol::Combine& spec = *task.combine;
+  std::string error;
+  std::vector<std::unique_ptr<transport::Source>> opened;
+  std::vector<const transport::Source*> inputs;
+  try {
+    for (const protocol::Region& input : spec.inputs())
+      inputs.push_back(opened.emplace_back(open_source(input.object())).get());
+  } catch (const std::exception& e) {
+    error = std::string("input ") + e.what();
+  }
+  if (error.empty()) {
+    if (!combine_buffers_) combine_buffers_ = std::make_unique<CombineBuffers>(context_.pool().buffer_size());
+    transport::Sink& output = *state->destinations.at(spec.output().object());
+    const auto executor = co_await asio::this_coro::executor;
+    co_await asio::post(asio::bind_executor(worker().get_executor(), asio::use_awaitable));
+    task.start = std::chrono::steady_clock::now();  // when it had the worker
+    error = run_combine(spec, inputs, output, *combine_buffers_, state->failed);
+    co_await asio::post(asio::bind_executor(executor, asio::use_awaitable));
+  }
+  if (error.empty()) {
+    task.bytes = spec.output().length();
+    state->finish(t);
+  } else {
+    task.phase = Phase::failed;
+    if (!state->failed) state->fail("step " + std::to_string(state->step) + ", " + state->label(t) + ": " + error);
+  }
+  --state->working;
+  state->changed.notify();
 }
 
 transport::SendOptions StepRunner::send_options() const {
@@ -218,9 +266,12 @@ transport::SendOptions StepRunner::send_options() const {
           .frame_timeout = context_.options().frame_timeout};
 }
 
-transport::Task<void> StepRunner::send(std::shared_ptr<StepState> state, const protocol::Flow& flow) {
+transport::Task<void> StepRunner::send(std::shared_ptr<StepState> state, std::size_t t) {
+  const protocol::Flow& flow = *state->tasks[t].flow;
   const std::string where =
-      "step " + std::to_string(state->step) + " to " + flow.peer() + " (" + flow.peer_address() + ")";
+      state->dataflow ? "step " + std::to_string(state->step) + ", " + state->label(t) + " at " + flow.peer_address()
+                      : "step " + std::to_string(state->step) + " to " + flow.peer() + " (" + flow.peer_address() + ")";
+  bool sent = false;
   auto connected = co_await context_.connect(flow.peer_address());
   if (connected.error) {
     state->fail(where + ": cannot connect: " + connected.error.message() + " " + connected.detail);
@@ -232,31 +283,38 @@ transport::Task<void> StepRunner::send(std::shared_ptr<StepState> state, const p
     const transport::Authentication receiver = co_await transport::authenticate_as_sender(
         connection, self_, flow.peer(), std::max(context_.options().frame_timeout, std::chrono::milliseconds(5000)));
     if (receiver.ok()) {
-      co_await send_chunks(state, connection, flow, where);
+      // A dataflow send reads objects earlier tasks wrote: it opens them itself, now.
+      std::map<std::string, std::unique_ptr<transport::Source>> own_sources;
+      sent = co_await send_chunks(state, t, connection, where, state->dataflow ? own_sources : state->sources);
     } else {
       state->fail(where + ": authentication: " + receiver.error.message() + ": " + receiver.detail);
     }
     std::erase(state->connections, &connection);
   }
-  --state->sends_running;
-  state->wake();
+  if (sent) state->finish(t);
+  else state->tasks[t].phase = Phase::failed;
+  --state->working;
+  state->changed.notify();
 }
 
-transport::Task<void> StepRunner::send_chunks(std::shared_ptr<StepState> state, transport::Connection& connection,
-                                              const protocol::Flow& flow, std::string where) {
+transport::Task<bool> StepRunner::send_chunks(std::shared_ptr<StepState> state, std::size_t t,
+                                              transport::Connection& connection, std::string where,
+                                              std::map<std::string, std::unique_ptr<transport::Source>>& sources) {
+  const protocol::Flow& flow = *state->tasks[t].flow;
   transport::SteadyPacer pacer({.rate_bytes_per_second = static_cast<std::uint64_t>(flow.rate()), .burst_bytes = 0},
                                nullptr, std::chrono::steady_clock::now());
   for (const protocol::Chunk& chunk : flow.chunks()) {
-    auto file = state->sources.find(chunk.src_file());
-    if (file == state->sources.end()) {
+    auto file = sources.find(chunk.src_file());
+    if (file == sources.end()) {
       try {
-        file = state->sources.emplace(chunk.src_file(), storage_.source(chunk.src_file())).first;
+        file = sources.emplace(chunk.src_file(), open_source(chunk.src_file())).first;
       } catch (const std::exception& e) {
         state->fail(where + ": " + e.what());
-        co_return;
+        co_return false;
       }
     }
-    const ShiftedSource source(*file->second, chunk.stream_offset(), chunk.src_offset(), chunk.length());
+    const ShiftedSource source(*file->second, chunk.stream_offset(), chunk.src_offset(), chunk.length(),
+                               &state->bytes_moved);
     const transport::FlowSpec spec{
         .job = state->job, .step = state->step, .offset = chunk.stream_offset(), .length = chunk.length()};
     if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "sent"}}, 1);
@@ -269,24 +327,18 @@ transport::Task<void> StepRunner::send_chunks(std::shared_ptr<StepState> state, 
     if (!sent.ok()) {
       state->fail(where + ": transfer " + std::to_string(chunk.transfer()) + " (from " + chunk.src_file() +
                   "): " + sent.describe());
-      co_return;
+      co_return false;
     }
     state->bytes_sent += chunk.length();
+    state->tasks[t].bytes += chunk.length();
     protocol::ChunkDigest& digest = state->sent.emplace_back();
     digest.set_transfer(chunk.transfer());
     digest.set_dst_offset(chunk.dst_offset());
     digest.set_length(chunk.length());
     digest.set_xxh3(sent.checksum);
   }
+  co_return true;
 }
-
-namespace {
-
-IncomingFlow refuse(std::string why) { return IncomingFlow{{nullptr, std::move(why)}, nullptr}; }
-
-bool cancelled(asio::cancellation_state state) { return state.cancelled() != asio::cancellation_type::none; }
-
-}  // namespace
 
 bool StepRunner::running(const transport::FlowSpec& flow) const {
   return current_ && !current_->over && flow.job == current_->job && flow.step == current_->step;
@@ -297,56 +349,54 @@ transport::Task<IncomingFlow> StepRunner::resolve(transport::FlowSpec flow, std:
   // s - 1 (or its failed attempt at s): a flow arriving before our own release of its step
   // waits for run() to make the step's state.
   const auto deadline = std::chrono::steady_clock::now() + context_.options().frame_timeout;
-  while (!closed_ && !running(flow) && flow.job == plan_.job_number() && find_step(flow.step) != nullptr &&
-         std::chrono::steady_clock::now() < deadline) {
-    co_await released_.wait_until(deadline);
+  for (;;) {
+    if (closed_) co_return refuse("job " + plan_.job() + " has ended on this node");
+    const bool planned = flow.job == plan_.job_number() && find_step(flow.step) != nullptr;
+    if (!running(flow)) {
+      if (!planned || std::chrono::steady_clock::now() >= deadline) {
+        co_return refuse("no step of job " + std::to_string(flow.job) + " step " + std::to_string(flow.step) +
+                         " is running here");
+      }
+      co_await gate_.wait_until(deadline);
+    } else {
+      const std::shared_ptr<StepState> state = current_;
+      const auto in = std::find_if(state->incoming.begin(), state->incoming.end(), [&](const StepState::Incoming& i) {
+        return i.chunk->stream_offset() == flow.offset && i.chunk->length() == flow.length;
+      });
+      if (in == state->incoming.end()) {
+        co_return refuse("no planned chunk [" + std::to_string(flow.offset) + ", " + std::to_string(flow.end()) +
+                         ") in step " + std::to_string(flow.step));
+      }
+      StepState::Task& task = state->tasks[in->task];
+      if (task.flow->peer() != sender) {
+        co_return refuse("the chunk at stream offset " + std::to_string(flow.offset) + " of step " +
+                         std::to_string(flow.step) + " comes from " + task.flow->peer() + " in the plan, not from " +
+                         sender);
+      }
+      if (in->started) co_return refuse("the chunk at stream offset " + std::to_string(flow.offset) + " arrived twice");
+      if (task.phase == Phase::running) {
+        in->started = true;
+        if (!task.accepted_any) task.start = std::chrono::steady_clock::now();
+        task.accepted_any = true;
+        ++state->flows_receiving;
+        if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "received"}}, 1);
+        co_return IncomingFlow{{in->sink.get(), {}}, [state](const transport::FlowReport& r) { state->finished(r); }};
+      }
+      // Its receive task waits for other tasks: so does the flow, until the task starts
+      // or the step ends.
+      co_await gate_.wait();
+    }
     if (cancelled(co_await asio::this_coro::cancellation_state)) co_return refuse("the agent is stopping");
   }
-  if (closed_) co_return refuse("job " + plan_.job() + " has ended on this node");
-  if (!running(flow)) {
-    co_return refuse("no step of job " + std::to_string(flow.job) + " step " + std::to_string(flow.step) +
-                     " is running here");
-  }
-  const std::shared_ptr<StepState> state = current_;
-  for (StepState::Incoming& in : state->incoming) {
-    if (in.chunk->stream_offset() != flow.offset || in.chunk->length() != flow.length) continue;
-    if (*in.sender != sender) {
-      co_return refuse("the chunk at stream offset " + std::to_string(flow.offset) + " of step " +
-                       std::to_string(flow.step) + " comes from " + *in.sender + " in the plan, not from " + sender);
-    }
-    if (in.started) co_return refuse("the chunk at stream offset " + std::to_string(flow.offset) + " arrived twice");
-    in.started = true;
-    ++state->flows_receiving;
-    if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "received"}}, 1);
-    co_return IncomingFlow{{in.sink.get(), {}}, [state](const transport::FlowReport& r) { state->finished(r); }};
-  }
-  co_return refuse("no planned chunk [" + std::to_string(flow.offset) + ", " + std::to_string(flow.end()) +
-                   ") in step " + std::to_string(flow.step));
 }
 
-void StepRunner::StepState::finished(const transport::FlowReport& report) {
-  if (metrics) {
-    metrics->adjust("baton_agent_flows_active", {{"direction", "received"}}, -1);
-    count_flow(*metrics, "received", report.bytes_verified, report.error);
-  }
-  --flows_receiving;
-  if (over) {
-    close_files();
-    return;
-  }
-  for (Incoming& in : incoming) {
-    if (!in.started || in.done || in.chunk->stream_offset() != report.flow.offset) continue;
-    if (report.ok()) {
-      in.done = true;
-      in.checksum = report.checksum;
-      ++incoming_done;
-    } else {
-      fail("step " + std::to_string(step) + ": receiving transfer " + std::to_string(in.chunk->transfer()) + " (" +
-           (in.sender ? *in.sender + "'s " : std::string()) + in.chunk->src_file() + "): " + report.describe());
-    }
-    wake();
-    return;
-  }
+std::optional<protocol::StepProgress> StepRunner::progress() const {
+  if (!current_ || current_->over) return std::nullopt;
+  protocol::StepProgress progress;
+  progress.set_step(current_->step);
+  progress.set_bytes(current_->bytes_moved);
+  for (protocol::TaskTiming& timing : current_->timings()) *progress.add_tasks() = std::move(timing);
+  return progress;
 }
 
 }  // namespace baton::agent

@@ -1,21 +1,26 @@
 // Runs one agent's part of a job, step by step (docs/runtime.md, "Steps" and "The data
-// plane"): on each release it sends its chunks to their receivers at the planned rate and
-// waits until every chunk due to it has arrived and been verified, makes the files it
-// wrote durable (fdatasync, once per file), then reports the step with one digest per
-// received chunk. Each file a step names is opened once for the whole step.
+// plane"; docs/collectives.md, "Tasks"). A lockstep step's flows all start at its release:
+// it sends its chunks to their receivers at the planned rate and waits until every chunk
+// due to it has arrived and been verified. A dataflow step's tasks start as soon as the
+// tasks they wait for are done: its sends one at a time in list order (the node's one
+// send port), its receives accepted from then on, its combines on a worker thread. Either
+// way the runner then makes the objects it wrote durable (fdatasync, once per file) and
+// reports the step with one digest per chunk received and sent.
 //
 // Incoming flows arrive on the node's data listener (agent/data_plane.h), which asks
 // resolve() where each one goes and calls the answer's `finished` when the flow ends. A
 // step's state is made in one place, run(): a flow that arrives before the step's release
-// waits for it (resolve() is a coroutine).
+// (or before its receive task may start) waits (resolve() is a coroutine).
 //
-// Threading: everything runs on the transport context's executor. One run() at a time.
+// Threading: everything runs on the transport context's executor, but combines and syncs,
+// which run on the runner's worker thread. One run() at a time.
 #pragma once
 
+#include "agent/combine_task.h"
 #include "agent/signal.h"
+#include "agent/step_state.h"
 #include "agent/storage.h"
 #include "metrics/registry.h"
-
 #include "protocol/baton.pb.h"
 #include "transport/authenticate.h"
 #include "transport/context.h"
@@ -26,6 +31,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace baton::agent {
@@ -45,18 +51,19 @@ struct IncomingFlow {
 
 class StepRunner {
  public:
-  // `plan` must have passed check_plan. The context and storage outlive the runner. Sends
-  // authenticate as `self` to each receiver (transport/authenticate.h).
+  // `plan` must have passed check_plan. The context and storage outlive the runner.
+  // `scratch` holds the plan's scratch objects (agent/scratch.h; null when it names none)
+  // until close(). Sends authenticate as `self` to each receiver (transport/authenticate.h).
   StepRunner(transport::Context& context, Storage& storage, protocol::Plan plan, transport::NodeIdentity self,
-             StepOptions options = {});
+             StepOptions options = {}, std::unique_ptr<Storage> scratch = nullptr);
   ~StepRunner();
 
   const protocol::Plan& plan() const noexcept { return plan_; }
 
-  // Runs step `index` and reports it; the step fails if its flows have not all ended
+  // Runs step `index` and reports it; the step fails if its tasks have not all ended
   // `timeout` after it started (the coordinator's StepRelease.timeout_ms). Never throws for
   // a network or storage problem: the report says what went wrong (ok = false, error names
-  // the peer and chunk).
+  // the peer and chunk, and for a dataflow step the task and object).
   transport::Task<protocol::StepReport> run(std::uint32_t index, std::chrono::milliseconds timeout);
 
   // Ends the running step (if any) as failed with `reason`: its connections are closed
@@ -64,43 +71,61 @@ class StepRunner {
   void abort(const std::string& reason);
 
   // The job is over (ended or aborted by the coordinator): every later flow is refused,
-  // and flows waiting for a release are refused at once.
+  // flows waiting for a release are refused at once, and the scratch objects go.
   void close();
 
   // Where a flow announced by node `sender` (authenticated) goes: only a chunk the plan
   // has `sender` send to this node in the running step, only once, and nothing once the
   // job is closed. A flow of a planned step that is not running yet waits for its release
   // (the coordinator's barrier lets a sender start a step a moment before its receiver
-  // hears of it), at most the transport's frame timeout. Returns early, refused, when the
-  // awaiting coroutine is cancelled.
+  // hears of it), at most the transport's frame timeout; one whose receive task waits for
+  // other tasks waits for them. Returns early, refused, when the awaiting coroutine is
+  // cancelled.
   transport::Task<IncomingFlow> resolve(transport::FlowSpec flow, std::string sender);
 
+  // The running step's progress (StepProgress, without the job): bytes moved so far and,
+  // for a dataflow step, the tasks that have ended. nullopt when no step is running.
+  std::optional<protocol::StepProgress> progress() const;
+
  private:
-  struct StepState;
   const protocol::Step* find_step(std::uint32_t index) const;
   // A fresh state for step `index` with its destinations open; it becomes current_.
   std::shared_ptr<StepState> prepare(std::uint32_t index);
   // Whether step `flow.step` of this job is running now.
   bool running(const transport::FlowSpec& flow) const;
-  transport::Task<void> send(std::shared_ptr<StepState> state, const protocol::Flow& flow);
-  // The flow's chunks, one after another, over an authenticated connection.
-  transport::Task<void> send_chunks(std::shared_ptr<StepState> state, transport::Connection& connection,
-                                    const protocol::Flow& flow, std::string where);
-  // Syncs the step's destinations off the executor; "" or what failed, naming the file.
+  // Starts every task that may start now; true if it started any.
+  bool advance(const std::shared_ptr<StepState>& state);
+  transport::Task<void> send(std::shared_ptr<StepState> state, std::size_t task);
+  // The flow's chunks, one after another, over an authenticated connection, reading
+  // through `sources` (opened as needed, one per object). False when one failed.
+  transport::Task<bool> send_chunks(std::shared_ptr<StepState> state, std::size_t task,
+                                    transport::Connection& connection, std::string where,
+                                    std::map<std::string, std::unique_ptr<transport::Source>>& sources);
+  transport::Task<void> combine(std::shared_ptr<StepState> state, std::size_t task);
+  // Syncs the step's destinations (not its scratch objects) off the executor; "" or what
+  // failed, naming the file.
   transport::Task<std::string> sync_destinations(std::shared_ptr<StepState> state);
+  // Objects by name: scratch ones from the job's scratch, the rest from the node's storage.
+  std::unique_ptr<transport::Source> open_source(const std::string& name);
+  std::unique_ptr<transport::Sink> open_sink(const std::string& name);
   // Chunks that fit this node's pool buffers, and the transport's silence timeout (the
   // same one the data plane receives with).
   transport::SendOptions send_options() const;
+  asio::thread_pool& worker();
 
   transport::Context& context_;
   Storage& storage_;
   protocol::Plan plan_;
   transport::NodeIdentity self_;
   StepOptions options_;
+  std::unique_ptr<Storage> scratch_;
   std::shared_ptr<StepState> current_;
   bool closed_ = false;
-  Signal released_;  // a step started or ended here, or the job closed: early flows look again
-  std::unique_ptr<asio::thread_pool> sync_thread_;  // created at the first step with destinations
+  // A step started or ended here, a receive task started, or the job closed: flows
+  // waiting in resolve() look again.
+  Signal gate_;
+  std::unique_ptr<CombineBuffers> combine_buffers_;  // made at the first combine
+  std::unique_ptr<asio::thread_pool> worker_;        // combines and syncs; made at the first
 };
 
 }  // namespace baton::agent

@@ -4,10 +4,20 @@
 
 #include "transport/source.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
 namespace baton::agent {
+
+// What a node answers when the coordinator asks about an object (ObjectQuery,
+// agent/object_query.h): there and readable, with its size; missing (no error: nothing is
+// wrong with the name); or why it cannot be read.
+struct ObjectStatus {
+  bool exists = false;
+  std::uint64_t size = 0;
+  std::string error;
+};
 
 class Storage {
  public:
@@ -17,6 +27,9 @@ class Storage {
   virtual std::unique_ptr<transport::Source> source(const std::string& name) = 0;
   // The object a received chunk is written into (created if missing, never truncated).
   virtual std::unique_ptr<transport::Sink> sink(const std::string& name) = 0;
+  // Whether `name` is there to be read, and its size. Never blocks (a FIFO is refused,
+  // not opened for reading).
+  virtual ObjectStatus status(const std::string& name) = 0;
 };
 
 }  // namespace baton::agent

@@ -67,6 +67,7 @@ struct TimedSync final : ba::Storage {
   std::unique_ptr<bt::Sink> sink(const std::string& name) override {
     return std::make_unique<Sink>(files.sink(name), *this);
   }
+  ba::ObjectStatus status(const std::string& name) override { return files.status(name); }
   ba::Storage& files;
   bool enabled = true;
   double sync_seconds = 0;  // written on the runner's sync thread, read after the step

@@ -165,6 +165,8 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
         case protocol::Envelope::kStepReport:
         case protocol::Envelope::kJobStatus:
         case protocol::Envelope::kJobCommitted:
+        case protocol::Envelope::kStepProgress:  // protocol 3: the driver takes what it reads
+        case protocol::Envelope::kObjectAnswer:
           if (handler_) handler_(node, message);
           break;
         default:

@@ -46,6 +46,7 @@ struct CountingStorage final : ba::Storage {
     ++sinks;
     return inner.sink(name);
   }
+  ba::ObjectStatus status(const std::string& name) override { return inner.status(name); }
   ba::Storage& inner;
   int sources = 0, sinks = 0;
 };
@@ -78,6 +79,7 @@ struct SyncRecorder final : ba::Storage {
   std::unique_ptr<bt::Sink> sink(const std::string& name) override {
     return std::make_unique<Recording>(memory.sink(name), counts[name], *this);
   }
+  ba::ObjectStatus status(const std::string& name) override { return memory.status(name); }
   ba::MemoryStorage& memory;
   std::map<std::string, Counts> counts;  // entries made on the executor, before any sync
   std::error_code sync_error;

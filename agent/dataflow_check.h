@@ -1,0 +1,33 @@
+// The agent's checks of a dataflow step (docs/collectives.md, "The agent's checks"), beside
+// the lockstep ones of agent/plan_check.cpp, which calls them.
+#pragma once
+
+#include "agent/byte_ranges.h"
+#include "agent/plan_check.h"
+
+#include <map>
+#include <string>
+
+namespace baton::agent {
+
+// What the checks of one plan have learnt so far, shared by its steps.
+struct PlanFacts {
+  std::map<std::string, std::uint64_t> sizes;            // objects read: their size now
+  std::map<std::string, std::uint64_t> limits;           // objects written: how far they may be written
+  std::map<std::string, Ranges> written;                 // every range the plan writes, per object
+  std::map<std::uint32_t, const protocol::Step*> steps;  // the steps checked so far, by index
+};
+
+// A step may hold at most this many tasks: the check keeps each task's ancestors as a bit
+// set (8192² bits = 8 MiB at most).
+inline constexpr int max_tasks_per_step = 8192;
+
+// "" when `step` (of a dataflow plan) may run, else the first problem, naming the step and
+// the task. Records the step's writes in `facts`.
+std::string check_dataflow_step(const protocol::Step& step, const PlanObjects& objects, PlanFacts& facts);
+
+// "" when `name` may name an object in a plan at all: a well-formed scratch name, or a name
+// `objects` accepts.
+std::string check_object_name(const std::string& name, const PlanObjects& objects);
+
+}  // namespace baton::agent
