@@ -57,8 +57,15 @@ inline bool overflows(std::uint64_t offset, std::uint64_t length) {
 }
 
 // "[begin, end)".
+// Appended piece by piece: GCC 12's "literal" + std::string&& at -O3 warns -Wrestrict
+// (a false positive, GCC bug 105329).
 inline std::string range_text(std::uint64_t begin, std::uint64_t length) {
-  return "[" + std::to_string(begin) + ", " + std::to_string(begin + length) + ")";
+  std::string text = "[";
+  text += std::to_string(begin);
+  text += ", ";
+  text += std::to_string(begin + length);
+  text += ")";
+  return text;
 }
 
 }  // namespace baton::agent
