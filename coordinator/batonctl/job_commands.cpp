@@ -69,11 +69,23 @@ int guarded(const std::function<int()>& body) {
 
 std::string job_path(const std::string& id) { return "/v1/jobs/" + id; }
 
+// The job in the coordinator's answer, typed; an answer that is not a job is the
+// coordinator's error, not the user's.
+report::JobReport job_of(const Json& answer) {
+  try {
+    return report::parse_job_report(answer);
+  } catch (const InputError& e) {
+    throw ApiError(0, std::string("the coordinator's answer is not a job: ") + e.what());
+  }
+}
+
 bool terminal(const std::string& state) { return state == "done" || state == "failed" || state == "cancelled"; }
 
-std::string text_of(const Json* v) {
-  if (v == nullptr) return "";
-  return v->is_string() ? v->get<std::string>() : v->dump();
+// A member of an answer as text ("" when missing), for the answers that are not a job.
+std::string member_text(const Json& answer, const char* name) {
+  if (!answer.is_object() || !answer.contains(name)) return "";
+  const Json& v = answer.at(name);
+  return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
 int watch(const ApiClient& api, const std::string& id, const std::string& output) {
@@ -84,43 +96,40 @@ int watch(const ApiClient& api, const std::string& id, const std::string& output
   std::deque<std::pair<std::chrono::steady_clock::time_point, double>> recent;
   double rate = -1;
   bool drew = false;
-  Json job;
+  Json answer;
+  report::JobReport job;
   for (;;) {
-    job = api.get(job_path(id));
-    const std::string state = text_of(job_field(job, "state"));
+    answer = api.get(job_path(id));
+    job = job_of(answer);
     const auto now = std::chrono::steady_clock::now();
-    if (double done = 0; bytes_done(job, &done)) {
-      recent.emplace_back(now, done);
-      while (now - recent.front().first > std::chrono::seconds(5)) recent.pop_front();
-      const double span = std::chrono::duration<double>(now - recent.front().first).count();
-      if (span >= 1) rate = (done - recent.front().second) / span;
-    }
+    const double done = static_cast<double>(job.bytes_done + job.step_bytes_done);
+    recent.emplace_back(now, done);
+    while (now - recent.front().first > std::chrono::seconds(5)) recent.pop_front();
+    const double span = std::chrono::duration<double>(now - recent.front().first).count();
+    if (span >= 1) rate = (done - recent.front().second) / span;
     if (output != "json") {
       if (tty) {
         std::cout << '\r' << progress_line(job, rate) << "\x1b[K" << std::flush;
         drew = true;
       } else {
-        const std::string key = state + "/" + text_of(job_field(job, "step"));
+        const std::string key = job.state + "/" + std::to_string(job.step);
         if (key != last_step_key) {
           std::cout << "job " << id << ": " << progress_line(job, -1) << '\n' << std::flush;
           last_step_key = key;
         }
       }
     }
-    if (terminal(state)) break;
+    if (terminal(job.state)) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
   if (drew) std::cout << '\n';
-  const std::string state = text_of(job_field(job, "state"));
   if (output == "json") {
-    std::cout << job.dump(1) << '\n';
-  } else if (const Json* report = job_field(job, "report"); report != nullptr && report->is_object()) {
-    std::cout << '\n' << report_text(*report);
+    std::cout << answer.dump(1) << '\n';
+  } else if (job.report) {
+    std::cout << '\n' << report_text(*job.report);
   }
-  if (state == "done") return 0;
-  std::string message = "job " + id + " " + state;
-  if (const Json* e = job_field(job, "error")) message += ": " + text_of(e);
-  std::cerr << "batonctl: " << message << '\n';
+  if (job.state == "done") return 0;
+  std::cerr << "batonctl: job " << id << " " << job.state << ": " << job.error << '\n';
   return 1;
 }
 
@@ -176,7 +185,7 @@ void add_job_commands(CLI::App& app, int* exit_code) {
         if (!algo->empty()) job["algorithm"] = *algo;
         const ApiClient api = client_of(*c);
         const Json answer = api.post("/v1/jobs", job);
-        const std::string id = text_of(job_field(answer, "id"));
+        const std::string id = member_text(answer, "id");
         if (id.empty()) throw ApiError(0, "the coordinator's answer has no job id");
         std::cout << id << '\n' << std::flush;
         return *wait ? watch(api, id, c->output) : 0;
@@ -192,8 +201,8 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     sub->add_option("ID", *id, "job id")->required();
     sub->callback([=] {
       *exit_code = guarded([&] {
-        const Json job = client_of(*c).get(job_path(*id));
-        std::cout << (c->output == "json" ? job.dump(1) + '\n' : job_status_text(job));
+        const Json answer = client_of(*c).get(job_path(*id));
+        std::cout << (c->output == "json" ? answer.dump(1) + '\n' : job_status_text(job_of(answer)));
         return 0;
       });
     });
@@ -223,7 +232,7 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     sub->callback([=] {
       *exit_code = guarded([&] {
         const Json answer = client_of(*c).post(job_path(*id) + "/cancel", Json::object());
-        std::cout << "job " << *id << ": " << text_of(job_field(answer, "state")) << '\n';
+        std::cout << "job " << *id << ": " << member_text(answer, "state") << '\n';
         return 0;
       });
     });
@@ -251,11 +260,9 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     sub->add_option("--svg", *svg, "write the Gantt chart (plan against measured, per node) to FILE; - for stdout");
     sub->callback([=] {
       *exit_code = guarded([&] {
-        const Json job = client_of(*c).get(job_path(*id));
-        const Json* report = job_field(job, "report");
-        if (report == nullptr || !report->is_object()) {
-          throw ApiError(0, "job " + *id + " has no report yet (state " + text_of(job_field(job, "state")) + ")");
-        }
+        const Json answer = client_of(*c).get(job_path(*id));
+        const report::JobReport job = job_of(answer);
+        if (!job.report) throw ApiError(0, "job " + *id + " has no report yet (state " + job.state + ")");
         if (!svg->empty()) {
           std::string chart;
           try {
@@ -270,8 +277,11 @@ void add_job_commands(CLI::App& app, int* exit_code) {
           std::ofstream file(*svg, std::ios::binary | std::ios::trunc);
           if (!(file << chart) || !file.flush()) throw InputError(*svg + ": cannot write: " + std::strerror(errno));
         }
-        if (c->output == "json") std::cout << report->dump(1) << '\n';
-        else std::cout << report_text(*report) << '\n' << nodes_table(*report);
+        if (c->output == "json") std::cout << answer.at("report").dump(1) << '\n';
+        else std::cout << report_text(*job.report) << '\n' << nodes_table(*job.report);
+        if (c->output != "json" && !job.report->steps.empty() && !job.report->steps[0].tasks.empty()) {
+          std::cout << '\n' << tasks_table(*job.report);
+        }
         return 0;
       });
     });

@@ -42,14 +42,32 @@ bool number(const Json* value, double* out) {
 }
 
 std::string bytes_cell(const Json* value) {
-  double b = 0;
-  return number(value, &b) ? report::bytes_text(b) : cell(value);
+  return value != nullptr && value->is_number() ? report::bytes_text(value->get<double>()) : cell(value);
 }
 
 std::string seconds_cell(const Json* value) {
   double s = 0;
   return number(value, &s) ? format_seconds(s) : cell(value);
 }
+
+// What a job of the list has moved: "bytes_done" (its finished steps') plus
+// "step_bytes_done" (the running step's so far); false when it has neither.
+bool bytes_moved(const Json& job, double* out) {
+  double finished = 0, in_step = 0;
+  const bool have_finished = number(member(job, "bytes_done"), &finished);
+  const bool have_in_step = number(member(job, "step_bytes_done"), &in_step);
+  *out = finished + in_step;
+  return have_finished || have_in_step;
+}
+
+std::string bytes_text(std::uint64_t bytes) { return report::bytes_text(static_cast<double>(bytes)); }
+
+template <typename T>
+std::string or_dash(const std::optional<T>& value, std::string (*show)(T)) {
+  return value ? show(*value) : "-";
+}
+
+std::string count_text(std::uint64_t n) { return std::to_string(n); }
 
 std::vector<std::vector<std::string>> rows_of(const Json& answer, const std::string& list,
                                               const std::vector<std::string>& fields) {
@@ -61,7 +79,7 @@ std::vector<std::vector<std::string>> rows_of(const Json& answer, const std::str
     for (const std::string& f : fields) {
       const Json* v = member(item, f);
       double done = 0;
-      if (f == "bytes_done") row.push_back(bytes_done(item, &done) ? report::bytes_text(done) : "-");
+      if (f == "bytes_done") row.push_back(bytes_moved(item, &done) ? report::bytes_text(done) : "-");
       else row.push_back(f == "bytes" || f == "rate" ? bytes_cell(v) : cell(v));
     }
     rows.push_back(std::move(row));
@@ -71,17 +89,15 @@ std::vector<std::vector<std::string>> rows_of(const Json& answer, const std::str
 
 }  // namespace
 
-std::string report_notes(const Json& report) {
+std::string report_notes(const report::PlanReport& report) {
   std::string out;
-  if (cell(member(report, "algorithm")) == "all-at-once") {
+  if (report.algorithm == "all-at-once") {
     out +=
         "note: all-at-once is the unscheduled baseline and runs unpaced: its flows are not held to the\n"
         "  declared rates, so its times are not comparable with a scheduled plan's (each flow paced at d),\n"
         "  and the lower bound holds only for plans that keep k flows and one flow per node at a time.\n";
   }
-  double measured = 0, bound = 0;
-  if (number(member(report, "measured_seconds"), &measured) && number(member(report, "lower_bound_seconds"), &bound) &&
-      measured < bound) {
+  if (report.lower_bound_seconds && report.measured_seconds < *report.lower_bound_seconds) {
     out +=
         "note: measured is below the lower bound, which is the model's: every step costs its start-up\n"
         "  beta (step_startup), which a fast or loopback network does not have, and each flow's pacer\n"
@@ -110,21 +126,7 @@ std::string format_table(const std::vector<std::string>& header, const std::vect
   return out;
 }
 
-bool bytes_done(const Json& job, double* out) {
-  double finished = 0, in_step = 0;
-  const bool have_finished = number(job_field(job, "bytes_done"), &finished);
-  const bool have_in_step = number(job_field(job, "step_bytes_done"), &in_step);
-  *out = finished + in_step;
-  return have_finished || have_in_step;
-}
-
 std::string format_seconds(double seconds) { return report::fixed(seconds, 3); }
-
-const Json* job_field(const Json& job, const std::string& name) {
-  if (const Json* v = member(job, name)) return v;
-  if (const Json* progress = member(job, "progress")) return member(*progress, name);
-  return nullptr;
-}
 
 std::string jobs_table(const Json& answer) {
   return format_table(
@@ -150,84 +152,84 @@ std::string agents_table(const Json& answer) {
   return out;
 }
 
-std::string job_status_text(const Json& job) {
-  std::vector<std::vector<std::string>> rows;
-  for (const std::string f : {"id", "state", "algorithm", "submitted", "error"}) {
-    if (const Json* v = job_field(job, f)) rows.push_back({f + ":", cell(v)});
-  }
-  rows.push_back({"progress:", progress_line(job, -1)});
+std::string job_status_text(const report::JobReport& job) {
+  const std::vector<std::vector<std::string>> rows{{"id:", job.id},
+                                                   {"state:", job.state},
+                                                   {"algorithm:", job.algorithm},
+                                                   {"submitted:", job.submitted},
+                                                   {"error:", job.error},
+                                                   {"progress:", progress_line(job, -1)}};
   std::string out = format_table({"", ""}, rows);
   out.erase(0, out.find('\n') + 1);  // the empty header line
-  if (const Json* report = member(job, "report"); report != nullptr && report->is_object())
-    out += '\n' + report_text(*report);
+  if (job.report) out += '\n' + report_text(*job.report);
   return out;
 }
 
-std::string progress_line(const Json& job, double bytes_per_second) {
+std::string progress_line(const report::JobReport& job, double bytes_per_second) {
   std::ostringstream out;
-  out << cell(job_field(job, "state"));
-  double step = 0, steps = 0, done = 0, total = 0;
-  const Json* steps_value = job_field(job, "steps");
-  if (steps_value != nullptr && steps_value->is_array()) steps = double(steps_value->size());
-  else number(steps_value, &steps);
-  if (number(job_field(job, "step"), &step) && steps > 0)
-    out << "  step " << report::fixed(std::min(step + 1, steps), 0) << "/" << report::fixed(steps, 0);
-  const bool have_done = bytes_done(job, &done);
-  const bool have_total = number(job_field(job, "bytes"), &total);
-  if (have_done || have_total)
-    out << "  " << (have_done ? report::bytes_text(done) : "-") << " / "
-        << (have_total ? report::bytes_text(total) : "-");
+  out << job.state;
+  if (job.steps > 0) out << "  step " << std::min(job.step + 1, job.steps) << "/" << job.steps;
+  const std::uint64_t done = job.bytes_done + job.step_bytes_done;  // the running step's so far too
+  out << "  " << bytes_text(done) << " / " << bytes_text(job.bytes);
   if (bytes_per_second >= 0) {
     out << "  " << report::bytes_text(bytes_per_second) << "/s";
-    if (have_done && have_total && bytes_per_second > 0)
-      out << "  ETA " << report::fixed(std::max(0.0, total - done) / bytes_per_second, 0) << " s";
+    if (bytes_per_second > 0) {
+      const double left = job.bytes > done ? static_cast<double>(job.bytes - done) : 0;
+      out << "  ETA " << report::fixed(left / bytes_per_second, 0) << " s";
+    }
   }
   return out.str();
 }
 
-std::string report_text(const Json& report) {
+std::string report_text(const report::PlanReport& report) {
   std::vector<std::vector<std::string>> rows;
-  if (const Json* steps = member(report, "steps"); steps != nullptr && steps->is_array()) {
-    for (const Json& s : *steps) {
-      rows.push_back({cell(member(s, "index")), cell(member(s, "flows")), bytes_cell(member(s, "bytes")),
-                      seconds_cell(member(s, "predicted_seconds")), seconds_cell(member(s, "measured_seconds")),
-                      cell(member(s, "attempts"))});
-    }
+  for (const report::StepLine& s : report.steps) {
+    rows.push_back({count_text(s.index), count_text(s.flows), bytes_text(s.bytes), format_seconds(s.predicted_seconds),
+                    or_dash(s.measured_seconds, format_seconds),
+                    s.attempts ? std::to_string(*s.attempts) : std::string("-")});
   }
-  std::string out;
-  if (const Json* algo = member(report, "algorithm")) {
-    out += "algorithm: " + cell(algo);
-    if (const Json* k = member(report, "k")) out += "  k: " + cell(k);
-    out += '\n';
-  }
+  const bool redistribution = report.kind == "redistribution";
+  std::string out = redistribution ? "algorithm: " + report.algorithm + "  k: " + std::to_string(report.k) + '\n'
+                                   : "kind: " + report.kind + "  algorithm: " + report.algorithm + '\n';
   out += format_table({"STEP", "FLOWS", "BYTES", "PREDICTED S", "MEASURED S", "ATTEMPTS"}, rows);
-  double measured = 0, predicted = 0;
-  const bool have_measured = number(member(report, "measured_seconds"), &measured);
-  const bool have_predicted = number(member(report, "predicted_seconds"), &predicted);
-  out += "total: measured " + seconds_cell(member(report, "measured_seconds")) + " s, predicted " +
-         seconds_cell(member(report, "predicted_seconds")) + " s, lower bound " +
-         seconds_cell(member(report, "lower_bound_seconds")) + " s, measured/predicted " +
-         (have_measured && have_predicted && predicted > 0 ? report::fixed(measured / predicted, 2) : "-") + '\n';
+  const double measured = report.measured_seconds, predicted = report.predicted_seconds;
+  out += "total: measured " + format_seconds(measured) + " s, predicted " + format_seconds(predicted) + " s, ";
+  if (!redistribution) out += "model " + or_dash(report.model_seconds, format_seconds) + " s, ";
+  out += "lower bound " + or_dash(report.lower_bound_seconds, format_seconds) + " s, measured/predicted " +
+         (predicted > 0 ? report::fixed(measured / predicted, 2) : "-") + '\n';
   return out + report_notes(report);
 }
 
-std::string nodes_table(const Json& report) {
+std::string nodes_table(const report::PlanReport& report) {
   std::vector<std::vector<std::string>> rows;
-  const Json* steps = member(report, "steps");
-  if (steps == nullptr || !steps->is_array()) return "";
-  for (const Json& s : *steps) {
-    const Json* nodes = member(s, "nodes");
-    if (nodes == nullptr || !nodes->is_object()) continue;
-    for (const auto& [node, n] : nodes->items()) {
-      rows.push_back({cell(member(s, "index")), node, seconds_cell(member(s, "planned_start_seconds")),
-                      seconds_cell(member(n, "planned_seconds")), bytes_cell(member(n, "planned_bytes")),
-                      seconds_cell(member(s, "started_seconds")), seconds_cell(member(n, "seconds")),
-                      bytes_cell(member(n, "bytes"))});
+  for (const report::StepLine& s : report.steps) {
+    if (!s.nodes) continue;
+    for (const report::NodeLine& n : *s.nodes) {
+      rows.push_back({count_text(s.index), n.node, format_seconds(s.planned_start_seconds),
+                      format_seconds(n.planned_seconds), bytes_text(n.planned_bytes),
+                      or_dash(s.started_seconds, format_seconds), or_dash(n.seconds, format_seconds),
+                      or_dash(n.bytes, bytes_text)});
     }
   }
   if (rows.empty()) return "";
   return format_table({"STEP", "NODE", "PLANNED START", "PLANNED S", "PLANNED BYTES", "STARTED", "MEASURED S", "BYTES"},
                       rows);
+}
+
+std::string tasks_table(const report::PlanReport& report) {
+  std::vector<std::vector<std::string>> rows;
+  for (const report::StepLine& s : report.steps) {
+    for (const report::TaskLine& t : s.tasks) {
+      std::string with = t.peer;
+      for (const std::string& f : t.folds) with += (with.empty() ? "" : "+") + f;
+      rows.push_back({t.node, std::to_string(t.id), t.kind, with.empty() ? "-" : with, bytes_text(t.bytes),
+                      format_seconds(t.planned_start_seconds), format_seconds(t.planned_end_seconds),
+                      or_dash(t.started_seconds, format_seconds), or_dash(t.ended_seconds, format_seconds)});
+    }
+  }
+  if (rows.empty()) return "";
+  return format_table(
+      {"NODE", "TASK", "KIND", "PEER/FOLDS", "BYTES", "PLANNED START", "PLANNED END", "STARTED", "ENDED"}, rows);
 }
 
 }  // namespace baton::batonctl

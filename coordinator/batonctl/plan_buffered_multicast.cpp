@@ -1,9 +1,8 @@
 // `batonctl plan buffered-multicast`: Procedures Coloring and Ordered-Coloring
 // (buffered-multimessage-multicasting.txt) in docs/formats.md's shapes.
 #include "coordinator/batonctl/plan_problems.h"
-#include "coordinator/schedule/buffered_multicast/algorithms.h"
+#include "coordinator/schedule/buffered_multicast/checked.h"
 #include "coordinator/schedule/buffered_multicast/problem.h"
-#include "coordinator/schedule/buffered_multicast/validator.h"
 
 #include <stdexcept>
 #include <string>
@@ -104,26 +103,9 @@ Json sends_json(const bm::Schedule& schedule) {
 
 Json plan_buffered_multicast(const Json& input, const std::string& algorithm_name, std::uint64_t) {
   const bm::Problem problem = read_problem(input);
-  const bm::Algorithm& algorithm = bm::algorithm(algorithm_name);
-  const bm::Schedule schedule = algorithm.plan(problem);
-  const bm::Validation check = bm::validate(problem, schedule);
-  if (!check.ok()) {
-    throw std::logic_error("the " + algorithm_name + " plan failed validation: " + check.summary());
-  }
-  const std::size_t d = bm::degree(problem);
-  // Theorems 3.1 and 3.3 promise these; a longer plan is a bug, not a bad input.
-  const std::uint64_t promised =
-      algorithm_name == "coloring" ? bm::coloring_round_bound(d, problem.buffers) : bm::round_bound(d, problem.buffers);
-  if (check.rounds > promised) {
-    throw std::logic_error("the " + algorithm_name + " plan takes " + std::to_string(check.rounds) +
-                           " rounds, more than its theorem's " + std::to_string(promised));
-  }
-  return Json{{"problem", "buffered-multicast"},
-              {"algorithm", algorithm_name},
-              {"rounds", check.rounds},
-              {"degree", d},
-              {"bound", bm::round_bound(d, problem.buffers)},
-              {"sends", sends_json(schedule)}};
+  const bm::CheckedPlan plan = bm::checked_plan(problem, algorithm_name);
+  return Json{{"problem", "buffered-multicast"}, {"algorithm", algorithm_name}, {"rounds", plan.rounds},
+              {"degree", plan.degree},           {"bound", plan.bound},         {"sends", sends_json(plan.schedule)}};
 }
 
 }  // namespace

@@ -1,10 +1,8 @@
 // `batonctl plan multicast`: multiple multicast schedules on heterogeneous nodes
 // (multiple-multicast-heterogeneous-now.txt) in docs/formats.md's shapes.
 #include "coordinator/batonctl/plan_problems.h"
-#include "coordinator/schedule/multicast/algorithms.h"
-#include "coordinator/schedule/multicast/lower_bound.h"
+#include "coordinator/schedule/multicast/checked.h"
 #include "coordinator/schedule/multicast/problem.h"
-#include "coordinator/schedule/multicast/validator.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -27,12 +25,10 @@ namespace {
 
 namespace mc = baton::schedule::multicast;
 
-// Limits of one plan. ECF and ECFP evaluate every (sender, receiver, message) triple in
-// every iteration (O(N^5) for all-to-all): at these limits they take about 5 s (measured on
-// 32 broadcasts to 255 nodes); the receiver-first algorithms take under 1 s.
-constexpr std::int64_t kMaxNodes = 256;
-constexpr std::size_t kMaxMulticasts = 4096;
-constexpr std::size_t kMaxDeliveries = 8192;
+// The planners' limits (schedule/multicast/algorithms.h).
+constexpr auto kMaxNodes = static_cast<std::int64_t>(mc::kMaxPlanNodes);
+constexpr std::size_t kMaxMulticasts = mc::kMaxPlanMulticasts;
+constexpr std::size_t kMaxDeliveries = mc::kMaxPlanDeliveries;
 constexpr std::int64_t kMaxBytes = std::int64_t{1} << 53;  // exact in a double
 constexpr double kMaxFixed = 3600;                         // seconds
 constexpr double kMaxPerByte = 1;                          // seconds per byte
@@ -150,21 +146,12 @@ Json plan_multicast(const Json& input, const std::string& algorithm_name, std::u
   const mc::Problem problem = read_problem(input);
   const auto algorithm = mc::parse_algorithm(algorithm_name);
   if (!algorithm) throw InputError("--algo: unknown algorithm '" + algorithm_name + "'");
-  const mc::Schedule schedule = mc::plan(problem, {.algorithm = *algorithm, .seed = seed});
-  const mc::Validation check = mc::validate(problem, schedule.tasks);
-  if (!check.ok()) {
-    throw std::logic_error("the " + algorithm_name + " plan failed validation: " + check.errors.front());
-  }
-  const double completion = mc::completion_time(schedule.tasks);
-  const double bound = mc::earliest_reach_lower_bound(problem);
-  if (bound > completion * (1 + 1e-9)) {
-    throw std::logic_error("the " + algorithm_name + " plan ends before the lower bound");
-  }
+  const mc::CheckedMulticast plan = mc::checked_multicast(problem, {.algorithm = *algorithm, .seed = seed});
   return Json{{"problem", "multicast"},
               {"algorithm", algorithm_name},
-              {"completion_time", completion},
-              {"lower_bound", bound},
-              {"tasks", tasks_json(schedule.tasks)}};
+              {"completion_time", plan.completion_time},
+              {"lower_bound", plan.lower_bound},
+              {"tasks", tasks_json(plan.tasks)}};
 }
 
 }  // namespace

@@ -1,8 +1,7 @@
 // `batonctl plan reduction` and `batonctl plan allreduce`: reduction schedules on
 // heterogeneous nodes (snf-reduction-heterogeneous.txt) in docs/formats.md's shapes.
 #include "coordinator/batonctl/plan_problems.h"
-#include "coordinator/schedule/reduction/algorithms.h"
-#include "coordinator/schedule/reduction/validator.h"
+#include "coordinator/schedule/reduction/checked.h"
 
 #include <stdexcept>
 #include <string>
@@ -52,22 +51,18 @@ Json plan_reduction(const Json& input, const std::string& algorithm_name, std::u
     problem.destination = static_cast<std::size_t>(
         require_integer(input["destination"], "destination", 0, static_cast<std::int64_t>(problem.times.size()) - 1));
   }
-  red::Schedule schedule;
+  red::CheckedReduction plan;
   try {
-    schedule = red::plan_reduction(problem, *algorithm);
+    plan = red::checked_reduction(problem, *algorithm);
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("times: ") + e.what());  // a cap of the algorithm
   }
-  const red::Verdict verdict = red::validate_reduction(problem, schedule);
-  if (!verdict.valid) {
-    throw std::logic_error("the " + algorithm_name + " plan failed validation: " + verdict.error);
-  }
   Json transfers = Json::array();
-  for (const red::Transfer& t : schedule.transfers) transfers.push_back(transfer_json(t));
+  for (const red::Transfer& t : plan.schedule.transfers) transfers.push_back(transfer_json(t));
   return Json{{"problem", "reduction"},
               {"algorithm", algorithm_name},
               {"destination", problem.destination},
-              {"makespan", verdict.makespan},
+              {"makespan", plan.makespan},
               {"transfers", std::move(transfers)}};
 }
 
@@ -77,21 +72,17 @@ Json plan_allreduce(const Json& input, const std::string& algorithm_name, std::u
   const auto algorithm = red::parse_allreduce_algorithm(algorithm_name);
   if (!algorithm) throw InputError("--algo: unknown algorithm '" + algorithm_name + "'");
   const std::vector<double> times = read_times(input);
-  const red::AllReduceSchedule schedule = red::plan_allreduce(times, *algorithm);
-  const red::Verdict verdict = red::validate_allreduce(times, schedule);
-  if (!verdict.valid) {
-    throw std::logic_error("the " + algorithm_name + " plan failed validation: " + verdict.error);
-  }
+  const red::CheckedAllReduce plan = red::checked_allreduce(times, *algorithm);
   Json transfers = Json::array();
-  for (const red::PhasedTransfer& t : schedule.transfers) {
+  for (const red::PhasedTransfer& t : plan.schedule.transfers) {
     Json entry = transfer_json(t.transfer);
     entry["phase"] = std::string(red::name(t.phase));
     transfers.push_back(std::move(entry));
   }
   return Json{{"problem", "allreduce"},
               {"algorithm", algorithm_name},
-              {"root", schedule.root},
-              {"makespan", verdict.makespan},
+              {"root", plan.schedule.root},
+              {"makespan", plan.makespan},
               {"transfers", std::move(transfers)}};
 }
 

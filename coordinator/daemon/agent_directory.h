@@ -5,8 +5,10 @@
 #include "protocol/baton.pb.h"
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace baton::coordinator {
@@ -17,7 +19,10 @@ struct AgentInfo {
   std::vector<std::string> transports;
   double rate = 0;
   std::string storage_id;  // equal for agents that share a data root
-  std::string peer;        // where its control connection comes from
+  // Bytes of one array it folds per second, by (dtype, op), as it measured them at start
+  // (Register.combine_speeds; docs/collectives.md).
+  std::map<std::pair<protocol::DataType, protocol::ReduceOp>, double> combine_speeds;
+  std::string peer;  // where its control connection comes from
   bool alive = false;
   std::chrono::steady_clock::time_point last_heard{};
 };

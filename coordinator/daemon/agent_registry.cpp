@@ -7,8 +7,28 @@
 #include <asio/use_awaitable.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace baton::coordinator {
+namespace {
+
+// A registration's combine speeds into `out`: "" when each names a known dtype and op, at
+// most once, with a finite speed > 0; else what is wrong.
+std::string read_combine_speeds(const protocol::Register& reg,
+                                std::map<std::pair<protocol::DataType, protocol::ReduceOp>, double>& out) {
+  for (const protocol::CombineSpeed& c : reg.combine_speeds()) {
+    const std::string which = "combine speed of dtype " + std::to_string(c.dtype()) + ", op " + std::to_string(c.op());
+    if (c.dtype() == protocol::DTYPE_UNSPECIFIED || !protocol::DataType_IsValid(c.dtype()) ||
+        c.op() == protocol::OP_UNSPECIFIED || !protocol::ReduceOp_IsValid(c.op())) {
+      return which + ": unknown dtype or op";
+    }
+    if (!(std::isfinite(c.bytes_per_second()) && c.bytes_per_second() > 0)) return which + ": must be > 0 bytes/s";
+    if (!out.emplace(std::pair{c.dtype(), c.op()}, c.bytes_per_second()).second) return which + ": given twice";
+  }
+  return "";
+}
+
+}  // namespace
 
 AgentRegistry::AgentRegistry(asio::io_context& io, protocol::Identity self, std::chrono::milliseconds heartbeat,
                              Log log, admission::PendingLimits pending)
@@ -135,11 +155,21 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
       co_await channel->refuse("register needs 1 to 16 data addresses");
       throw protocol::ChannelError("register without data addresses");
     }
+    if (!(std::isfinite(reg.rate()) && reg.rate() >= 0)) {
+      co_await channel->refuse("register: rate must be a finite number >= 0");
+      throw protocol::ChannelError("register with a bad rate");
+    }
+    std::map<std::pair<protocol::DataType, protocol::ReduceOp>, double> speeds;
+    if (const std::string bad = read_combine_speeds(reg, speeds); !bad.empty()) {
+      co_await channel->refuse("register: " + bad);
+      throw protocol::ChannelError("register: " + bad);
+    }
     AgentInfo info{.node = node,
                    .addresses = {reg.data_addresses().begin(), reg.data_addresses().end()},
                    .transports = {reg.transports().begin(), reg.transports().end()},
                    .rate = reg.rate(),
                    .storage_id = reg.storage_id(),
+                   .combine_speeds = std::move(speeds),
                    .peer = channel->peer(),
                    .alive = true,
                    .last_heard = std::chrono::steady_clock::now()};

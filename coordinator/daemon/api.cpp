@@ -114,14 +114,22 @@ void Api::start(const std::string& address) {
     // Parsed and expanded here, on the HTTP thread: a job at the size limits takes seconds,
     // which the io thread (heartbeats) cannot spare.
     JobSpec spec;
+    std::string journaled = request.body;
     try {
       spec = parse_job_spec(request.body);
+      if (spec.kind != jobs::JobKind::redistribution) {
+        resolve_objects(spec);
+        journaled = collective_json(spec.collective);
+      }
     } catch (const json::InputError& e) {
       reply(response, 400, Json{{"error", e.what()}});
       return;
+    } catch (const RequestError& e) {
+      reply(response, e.status(), Json{{"error", e.what()}});
+      return;
     }
-    on_io(response, 201, [this, &request, &spec] {
-      return Json{{"id", std::to_string(driver_.submit(std::move(spec), request.body))}};
+    on_io(response, 201, [this, &journaled, &spec] {
+      return Json{{"id", std::to_string(driver_.submit(std::move(spec), journaled))}};
     });
   });
   server_->Get(R"(/v1/jobs/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {
@@ -130,7 +138,7 @@ void Api::start(const std::string& address) {
   server_->Get(R"(/v1/jobs/([^/]+)/gantt\.svg)",
                [=, this](const httplib::Request& request, httplib::Response& response) {
                  text_on_io(response, "image/svg+xml; charset=utf-8",
-                            [this, &request, id_of] { return report::gantt_svg(driver_.job(id_of(request))); });
+                            [this, &request, id_of] { return report::gantt_svg(driver_.job_report(id_of(request))); });
                });
   // The status page (docs/status-page.md): "/" shows the newest job, "/jobs/{id}" another.
   const auto status_page = [=, this](httplib::Response& response, const std::string* id) {
@@ -146,7 +154,7 @@ void Api::start(const std::string& address) {
           std::size_t end = 0;
           const std::uint64_t number = std::stoull(shown, &end);
           if (end != shown.size()) throw std::invalid_argument(shown);
-          page.job = driver_.job(number);
+          page.job = driver_.job_report(number);
         } catch (const RequestError& e) {
           page.error = e.what();
           response.status = e.status();
@@ -168,6 +176,41 @@ void Api::start(const std::string& address) {
   });
 
   serving_.start(address, "API");
+}
+
+void Api::resolve_objects(JobSpec& spec) {
+  // The answers arrive on the io thread; this thread waits for them, then gives up on the
+  // nodes that stay silent (the give-up runs on the io thread too, and answers the future).
+  std::promise<ObjectAnswers> answered;
+  std::future<ObjectAnswers> answers = answered.get_future();
+  std::promise<std::uint64_t> asked;
+  asio::post(io_, [&] {
+    try {
+      asked.set_value(driver_.ask_objects(spec, [&answered](ObjectAnswers a) { answered.set_value(std::move(a)); }));
+    } catch (...) {
+      asked.set_exception(std::current_exception());
+    }
+  });
+  const std::uint64_t query = asked.get_future().get();  // throws the driver's RequestError
+  if (answers.wait_for(driver_.options().object_query_timeout) != std::future_status::ready) {
+    asio::post(io_, [this, query] { driver_.give_up_objects(query); });
+  }
+  const ObjectAnswers got = answers.get();
+  if (!got.silent.empty()) {
+    std::string silent;
+    for (const std::string& node : got.silent) silent += (silent.empty() ? "" : ", ") + node;
+    const auto seconds = std::chrono::duration<double>(driver_.options().object_query_timeout).count();
+    throw RequestError(400, "nodes did not say within " + std::to_string(static_cast<int>(seconds)) +
+                                " s whether they hold the job's files (ObjectQuery): " + silent);
+  }
+  try {
+    jobs::resolve_ranges(spec.collective, [&](const std::string& node, const std::string& file) {
+      const auto found = got.facts.find({node, file});
+      return found == got.facts.end() ? nullptr : &found->second;
+    });
+  } catch (const std::invalid_argument& e) {
+    throw RequestError(400, e.what());
+  }
 }
 
 void Api::set_token(std::string token) {

@@ -33,6 +33,12 @@ class Api {
   void set_token(std::string token);
 
  private:
+  // On the HTTP thread: asks a collective's nodes about the files it reads (Driver::
+  // ask_objects), waits for the answers at most DriverOptions::object_query_timeout, and
+  // resolves the job's ranges. RequestError(400) naming the silent nodes, or the node, file
+  // and sizes of a range that does not fit.
+  void resolve_objects(JobSpec& spec);
+
   asio::io_context& io_;
   Driver& driver_;
   const AgentRegistry& registry_;  // for the peers it refused

@@ -12,8 +12,9 @@ namespace baton::coordinator {
 CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
   try {
     const toml::value file = baton::config::parse_file(path);
-    const std::set<std::string> known{"id",        "agent_address",     "api_address", "secret_file", "api_token_file",
-                                      "state_dir", "heartbeat_seconds", "log_level"};
+    const std::set<std::string> known{
+        "id",        "agent_address",     "api_address", "secret_file",       "api_token_file",
+        "state_dir", "heartbeat_seconds", "log_level",   "collective_startup"};
     for (const auto& [key, value] : file.as_table()) {
       if (!known.contains(key)) throw std::runtime_error("unknown key '" + key + "'");
     }
@@ -38,6 +39,10 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
     config.log_level = baton::config::field_or<std::string>(file, "log_level", config.log_level);
     if (config.log_level != "info" && config.log_level != "debug") {
       throw std::runtime_error("log_level must be \"info\" or \"debug\", not \"" + config.log_level + "\"");
+    }
+    config.collective_startup = baton::config::field_or<double>(file, "collective_startup", config.collective_startup);
+    if (!(config.collective_startup >= 0 && config.collective_startup <= 60)) {
+      throw std::runtime_error("collective_startup must be within [0, 60] seconds");
     }
     return config;
   } catch (const std::exception& e) {

@@ -16,6 +16,9 @@ struct CoordinatorConfig {
   std::filesystem::path state_dir = "/var/lib/baton-coordinator";  // journal.sqlite lives here
   std::chrono::milliseconds heartbeat{1000};
   std::string log_level = "info";  // "info" or "debug"; re-read on SIGHUP
+  // β of the collectives' models: the fixed cost of starting one transfer, in seconds
+  // (docs/collectives.md, "From the model to the nodes").
+  double collective_startup = 0.005;
 };
 
 // Reads the file; throws std::runtime_error naming the file, and the key and line where

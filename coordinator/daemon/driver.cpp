@@ -1,8 +1,11 @@
 #include "coordinator/daemon/driver.h"
 
+#include "coordinator/daemon/collective_nodes.h"
 #include "coordinator/daemon/job_view.h"
 #include "coordinator/daemon/step_attempt.h"
+#include "coordinator/jobs/collective_compiler.h"
 #include "coordinator/jobs/staging.h"
+#include "coordinator/json/input.h"
 
 #include <asio/bind_executor.hpp>
 #include <asio/co_spawn.hpp>
@@ -73,9 +76,12 @@ void Driver::remember_ended(const journal::JobRecord& record, JobState state) {
   job->error = record.error;
   if (!record.report.empty()) {
     try {
-      job->journaled_view = nlohmann::ordered_json::parse(record.report);
-    } catch (const nlohmann::json::exception&) {
-      if (log_) log_("job " + std::to_string(record.id) + ": the journal's report does not parse; showing its record");
+      job->journaled_view = report::parse_job_report(json::parse_document(record.report));
+    } catch (const json::InputError& e) {
+      if (log_) {
+        log_("job " + std::to_string(record.id) + ": the journal's report does not parse (" + e.what() +
+             "); showing its record");
+      }
     }
   }
   if (!job->journaled_view) {  // a journal of schema 1: the record and its steps
@@ -94,18 +100,34 @@ void Driver::remember_ended(const journal::JobRecord& record, JobState state) {
   jobs_[record.id] = std::move(job);
 }
 
+std::uint64_t Driver::ask_objects(const JobSpec& spec, ObjectQueries::Done done) {
+  check_collective_nodes(spec);
+  return objects_.ask(agents_, jobs::objects_read(spec.collective), std::move(done));
+}
+
+void Driver::give_up_objects(std::uint64_t query) { objects_.give_up(query); }
+
+void Driver::check_collective_nodes(const JobSpec& spec) const {
+  for (const std::string& problem :
+       {collective_nodes_problem(spec.collective, agents_), shared_storage_conflict(spec.collective, agents_)}) {
+    if (!problem.empty()) throw RequestError(400, problem);
+  }
+}
+
 std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
-  std::string unknown;
-  for (const auto* list : {&spec.clusters.senders, &spec.clusters.receivers}) {
-    for (const std::string& node : *list) {
+  if (spec.kind != jobs::JobKind::redistribution) {
+    check_collective_nodes(spec);
+  } else {
+    std::string unknown;
+    for (const std::string& node : spec.nodes()) {
       if (!agents_.find(node)) unknown += (unknown.empty() ? "" : ", ") + node;
     }
-  }
-  if (!unknown.empty()) throw RequestError(400, "unknown nodes (no agent ever registered as): " + unknown);
-  try {
-    jobs::staged_destinations(spec.transfers, storages(spec.clusters));  // an in-place job must be safe to stage
-  } catch (const std::invalid_argument& e) {
-    throw RequestError(400, e.what());
+    if (!unknown.empty()) throw RequestError(400, "unknown nodes (no agent ever registered as): " + unknown);
+    try {
+      jobs::staged_destinations(spec.transfers, storages(spec.nodes()));  // an in-place job must be safe to stage
+    } catch (const std::invalid_argument& e) {
+      throw RequestError(400, e.what());
+    }
   }
   const std::uint64_t id = journal_.add_job(json);  // journaled before anything runs
   auto job = std::make_unique<TrackedJob>();
@@ -134,11 +156,13 @@ Driver::Json Driver::cancel(std::uint64_t id) {
   return Json{{"id", std::to_string(id)}, {"state", name(job.state)}};
 }
 
-Driver::Json Driver::job(std::uint64_t id) const {
+report::JobReport Driver::job_report(std::uint64_t id) const {
   const auto found = jobs_.find(id);
   if (found == jobs_.end()) throw RequestError(404, "no job " + std::to_string(id));
-  return job_json(*found->second, clock_.now());
+  return coordinator::job_report(*found->second, clock_.now());
 }
+
+Driver::Json Driver::job(std::uint64_t id) const { return report::to_json(job_report(id)); }
 
 Driver::Json Driver::jobs() const {
   Json list = Json::array();
@@ -162,7 +186,8 @@ std::string Driver::status() const {
 std::string Driver::metrics() {
   std::size_t alive = 0, dead = 0;
   for (const AgentInfo& a : agents_.agents()) (a.alive ? alive : dead) += 1;
-  return metrics_.render(alive, dead, queue_.size(), current_ != nullptr);
+  return metrics_.render(alive, dead, queue_.size(), current_ != nullptr, current_ ? current_->bytes_total : 0,
+                         current_ ? bytes_done_now(*current_) : 0);
 }
 
 // ---- Messages from the agents ----
@@ -170,6 +195,10 @@ std::string Driver::metrics() {
 void Driver::on_message(const std::string& node, const protocol::Envelope& message) {
   if (message.body_case() == protocol::Envelope::kJobStatus) {
     on_job_status(node, message.job_status());
+    return;
+  }
+  if (message.body_case() == protocol::Envelope::kObjectAnswer) {
+    objects_.on_answer(node, message.object_answer());
     return;
   }
   if (message.body_case() == protocol::Envelope::kRegister) {
@@ -189,6 +218,15 @@ void Driver::on_message(const std::string& node, const protocol::Envelope& messa
         job.holding.insert(node);
       }
       break;
+    case protocol::Envelope::kStepProgress:
+      // Shown by watch, status and the metrics; only the attempt running counts.
+      if (message.step_progress().job() == id && message.step_progress().step() == job.step &&
+          job.reports.count(node) == 0) {
+        NodeProgress& progress = job.progress[node];
+        progress.bytes = std::max(progress.bytes, message.step_progress().bytes());
+        progress.tasks.assign(message.step_progress().tasks().begin(), message.step_progress().tasks().end());
+      }
+      return;
     case protocol::Envelope::kPlanRefused:
       if (message.plan_refused().job() == id) job.refused[node] = message.plan_refused().reason();
       break;
@@ -254,9 +292,11 @@ asio::awaitable<void> Driver::run_loop() {
 }
 
 asio::awaitable<void> Driver::run(TrackedJob& job) {
+  // A collective is planned on what its agents registered: they must be back first.
+  if (job.spec->kind != jobs::JobKind::redistribution && !co_await await_agents(job)) co_return;
   if (!co_await plan(job)) co_return;
   if (!co_await await_agents(job)) co_return;
-  JobPlans plans(job, storages(job.spec->clusters), addresses(job));
+  JobPlans plans(job, storages(job.nodes()), addresses(job));
   if (!co_await distribute_plans(job, plans)) co_return;
   for (std::uint32_t s = job.resume_from; s < job.plan->steps.size(); ++s) {
     job.step = s;
@@ -283,11 +323,18 @@ asio::awaitable<void> Driver::run(TrackedJob& job) {
 asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   job.state = JobState::planning;
   journal_.set_state(job.id, std::string(name(job.state)));
+  const JobSpec& spec = *job.spec;
+  const bool collective = spec.kind != jobs::JobKind::redistribution;
+  std::string planning_error = collective ? collective_nodes_problem(spec.collective, agents_) : "";
+  std::optional<jobs::CollectiveModel> model;  // the agents' registrations, read on the io thread
+  if (collective && planning_error.empty()) {
+    model = collective_model(spec.collective, agents_, options_.collective_startup);
+  }
   co_await asio::post(asio::bind_executor(planner_.get_executor(), asio::use_awaitable));
   std::optional<jobs::CompiledPlan> compiled;  // job.plan is the io thread's: the API reads it
-  std::string planning_error;
   try {
-    compiled = jobs::compile_plan(job.spec->clusters, job.spec->transfers, job.spec->platform, job.spec->algorithm);
+    if (!collective) compiled = jobs::compile_plan(spec.clusters, spec.transfers, spec.platform, spec.algorithm);
+    else if (model) compiled = jobs::compile_collective(spec.collective, *model);
   } catch (const std::exception& e) {
     planning_error = e.what();
   }
@@ -297,7 +344,7 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
     co_return false;
   }
   job.plan = std::move(compiled);
-  for (const jobs::TransferSpec& t : job.spec->transfers) job.bytes_total += t.length;
+  for (const jobs::StepPlan& s : job.plan->steps) job.bytes_total += s.bytes;
   for (const journal::StepRecord& s : job.steps) job.bytes_done += s.bytes;
   co_return true;
 }
@@ -387,10 +434,12 @@ asio::awaitable<Driver::StepOutcome> Driver::attempt_step(TrackedJob& job, JobPl
   const std::string id = std::to_string(job.id);
   const std::size_t nodes = plans.by_node().size();
   job.reports.clear();
+  job.progress.clear();
   job.cancelled_step.reset();
   StepOutcome outcome;
   const milliseconds timeout = step_timeout(job.plan->steps[step]);
   outcome.released = clock_.now();
+  job.released = outcome.released;
   for (const auto& [node, plan] : plans.by_node()) {
     protocol::Envelope envelope;
     envelope.mutable_step_release()->set_job(id);
@@ -451,7 +500,9 @@ void Driver::record_step(TrackedJob& job, std::uint32_t step, const StepOutcome&
   for (const jobs::PlannedNode& node : planned.nodes) {
     const protocol::StepReport& report = job.reports.at(node.node);
     timing.nodes[node.node] = NodeTiming{report.seconds(), report.bytes()};
+    if (report.tasks_size() > 0) timing.tasks[node.node].assign(report.tasks().begin(), report.tasks().end());
   }
+  job.progress.clear();
   job.bytes_done += planned.bytes;
   metrics_.step_done(record);
   if (log_) {
@@ -545,7 +596,7 @@ void Driver::finish(TrackedJob& job, JobState state, const std::string& error) {
   job.error = error;
   if (job.started != Clock::time_point{}) job.measured_seconds = seconds_between(job.started, clock_.now());
   journal_.set_state(job.id, std::string(name(state)), error);
-  journal_.set_report(job.id, job_json(job, clock_.now()).dump());
+  journal_.set_report(job.id, report::to_json(coordinator::job_report(job, clock_.now())).dump());
   metrics_.job_finished(state);
   if (log_)
     log_("job " + std::to_string(job.id) + ": " + std::string(name(state)) + (error.empty() ? "" : ": " + error));
@@ -577,12 +628,10 @@ bool Driver::all_alive(const TrackedJob& job) const {
   return std::ranges::all_of(job.nodes(), [&](const std::string& n) { return alive(n); });
 }
 
-std::map<std::string, std::string> Driver::storages(const jobs::Clusters& clusters) const {
+std::map<std::string, std::string> Driver::storages(const std::vector<std::string>& nodes) const {
   std::map<std::string, std::string> out;
-  for (const auto* list : {&clusters.senders, &clusters.receivers}) {
-    for (const std::string& node : *list) {
-      if (const auto info = agents_.find(node)) out[node] = info->storage_id;
-    }
+  for (const std::string& node : nodes) {
+    if (const auto info = agents_.find(node)) out[node] = info->storage_id;
   }
   return out;
 }

@@ -19,8 +19,10 @@
 #include "coordinator/daemon/event_wait.h"
 #include "coordinator/daemon/job_plans.h"
 #include "coordinator/daemon/job_spec.h"
+#include "coordinator/daemon/object_queries.h"
 #include "coordinator/daemon/tracked_job.h"
 #include "coordinator/journal/journal.h"
+#include "coordinator/report/job_report.h"
 
 #include <asio/io_context.hpp>
 #include <asio/thread_pool.hpp>
@@ -54,6 +56,10 @@ struct DriverOptions {
   // A job that saw a failure report waits this much more for the others, so that its error
   // carries each one's view (the sender's missing source, not only its receiver's flow).
   std::chrono::milliseconds failure_grace{1'000};
+  // β of the collectives' models, seconds (the configuration's collective_startup).
+  double collective_startup = 0.005;
+  // How long a submit waits for the nodes' answers about the objects a collective reads.
+  std::chrono::milliseconds object_query_timeout{5'000};
 };
 
 // Bad requests the API answers with an HTTP status.
@@ -82,11 +88,20 @@ class Driver {
 
   // Queues a job the caller parsed from `json` (parse_job_spec, off the io thread) and
   // journals `json`; returns its id. RequestError(400) names the nodes that are not
-  // registered, or why an in-place job cannot be staged.
+  // registered, or why an in-place job cannot be staged; for a collective, what its nodes
+  // lack (check_collective_nodes). REQUIRES: a collective's message lengths are resolved.
   std::uint64_t submit(JobSpec spec, const std::string& json);
+  // Before a collective is submitted: asks its nodes about the objects it reads
+  // (ObjectQueries); `done` gets their answers once every node answered or the query was
+  // given up. Returns the query's id. RequestError(400) as check_collective_nodes.
+  std::uint64_t ask_objects(const JobSpec& spec, ObjectQueries::Done done);
+  void give_up_objects(std::uint64_t query);
+  const DriverOptions& options() const { return options_; }
   // RequestError(404) for an unknown job, 409 when it already ended.
   Json cancel(std::uint64_t id);
-  Json job(std::uint64_t id) const;
+  // RequestError(404) for an unknown job.
+  report::JobReport job_report(std::uint64_t id) const;
+  Json job(std::uint64_t id) const;  // job_report as the API's JSON
   Json jobs() const;
   Json agents() const;
 
@@ -134,12 +149,15 @@ class Driver {
              const std::string& reason);
   void finish(TrackedJob& job, JobState state, const std::string& error);
 
+  // RequestError(400) unless every node of the collective is registered with a rate (and a
+  // combine speed for a reduce or allreduce) and no shared data root makes a write unsafe.
+  void check_collective_nodes(const JobSpec& spec) const;
   bool alive(const std::string& node) const;
   bool all_alive(const TrackedJob& job) const;
   // Tells `node` to end its attempt at job.cancelled_step now (StepCancel).
   void send_step_cancel(const TrackedJob& job, const std::string& node);
   // Each node's storage id and data address, as its agent registered them.
-  std::map<std::string, std::string> storages(const jobs::Clusters& clusters) const;
+  std::map<std::string, std::string> storages(const std::vector<std::string>& nodes) const;
   std::map<std::string, std::string> addresses(const TrackedJob& job) const;
   void on_job_status(const std::string& node, const protocol::JobStatus& status);
   // The agents' step timeout (DriverOptions::min_step_timeout).
@@ -155,6 +173,7 @@ class Driver {
   std::deque<std::uint64_t> queue_;
   TrackedJob* current_ = nullptr;
   EventWait events_;
+  ObjectQueries objects_;
   DriverMetrics metrics_;
   asio::thread_pool planner_{1};  // compiles plans off the io thread; joined first on destruction
 };

@@ -7,6 +7,7 @@
 #include "metrics/registry.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace baton::coordinator {
@@ -19,8 +20,10 @@ class DriverMetrics {
   void step_done(const journal::StepRecord& step);
   void job_finished(JobState state);
 
-  // The exposition, with the gauges set to these numbers.
-  std::string render(std::size_t agents_alive, std::size_t agents_dead, std::size_t jobs_queued, bool job_running);
+  // The exposition, with the gauges set to these numbers (the running job's bytes: 0, 0
+  // when none runs).
+  std::string render(std::size_t agents_alive, std::size_t agents_dead, std::size_t jobs_queued, bool job_running,
+                     std::uint64_t job_bytes, std::uint64_t job_bytes_done);
 
  private:
   metrics::Registry registry_;

@@ -33,10 +33,19 @@ std::vector<std::string> JobPlans::nodes() const {
 
 void JobPlans::build() {
   const JobSpec& spec = *job_.spec;
-  plans_ = jobs::build_agent_plans(*job_.plan, spec.clusters, spec.transfers, addresses_,
-                                   {.id = std::to_string(job_.id), .number = job_.id});
+  const jobs::CompiledPlan& plan = *job_.plan;
+  const jobs::AgentJob agent_job{.id = std::to_string(job_.id), .number = job_.id};
+  if (jobs::dataflow(spec.kind)) {
+    plans_ = jobs::address_plans(plan.agent_plans, addresses_, agent_job);
+    return;
+  }
+  // A buffered multicast's deliveries are transfers of its plan's own.
+  const bool redistribution = spec.kind == jobs::JobKind::redistribution;
+  const jobs::Clusters& clusters = redistribution ? spec.clusters : plan.clusters;
+  const std::vector<jobs::TransferSpec>& transfers = redistribution ? spec.transfers : plan.transfers;
+  plans_ = jobs::build_agent_plans(plan, clusters, transfers, addresses_, agent_job);
   // In place: what the job reads is not overwritten before the job ends.
-  jobs::stage_plans(plans_, jobs::staged_destinations(spec.transfers, storages_), staging_tag_);
+  jobs::stage_plans(plans_, jobs::staged_destinations(transfers, storages_), staging_tag_);
 }
 
 }  // namespace baton::coordinator

@@ -1,5 +1,6 @@
 #include "coordinator/daemon/job_spec.h"
 
+#include "coordinator/daemon/spec_fields.h"
 #include "coordinator/jobs/patterns.h"
 #include "coordinator/json/input.h"
 
@@ -11,34 +12,6 @@ namespace {
 using json::InputError;
 using json::Json;
 
-constexpr std::size_t kMaxNodes = 4096;
-constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
-
-std::vector<std::string> node_list(const Json& job, std::string_view name) {
-  const Json& list = json::require_array(json::require_member(job, "", name), name, 1, kMaxNodes);
-  std::vector<std::string> nodes;
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    if (!list[i].is_string() || list[i].get<std::string>().empty()) {
-      throw InputError(json::element_path(name, i) + ": must be a non-empty node id");
-    }
-    nodes.push_back(list[i].get<std::string>());
-  }
-  return nodes;
-}
-
-std::string text(const Json& object, std::string_view parent, std::string_view name) {
-  const Json& value = json::require_member(object, parent, name);
-  if (!value.is_string() || value.get<std::string>().empty()) {
-    throw InputError(json::member_path(parent, name) + ": must be a non-empty string");
-  }
-  return value.get<std::string>();
-}
-
-std::uint64_t whole(const Json& object, std::string_view parent, std::string_view name, std::int64_t min) {
-  return static_cast<std::uint64_t>(
-      json::require_integer(json::require_member(object, parent, name), json::member_path(parent, name), min, kMaxInt));
-}
-
 jobs::Layout layout(const std::string& name, std::string_view path) {
   if (name == "block") return jobs::Layout::block;
   if (name == "block-cyclic") return jobs::Layout::block_cyclic;
@@ -46,7 +19,7 @@ jobs::Layout layout(const std::string& name, std::string_view path) {
 }
 
 std::vector<jobs::TransferSpec> transfers(const Json& job) {
-  const Json& list = json::require_array(job["transfers"], "transfers", 1, kMaxJobTransfers);
+  const Json& list = json::require_array(job.at("transfers"), "transfers", 1, kMaxJobTransfers);
   std::vector<jobs::TransferSpec> out;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string path = json::element_path("transfers", i);
@@ -64,7 +37,7 @@ std::vector<jobs::TransferSpec> transfers(const Json& job) {
 }
 
 std::vector<jobs::TransferSpec> pattern(const Json& job, const jobs::Clusters& clusters) {
-  const Json& p = json::require_object(job["pattern"], "pattern",
+  const Json& p = json::require_object(job.at("pattern"), "pattern",
                                        {"bytes", "from", "from_block", "to", "to_block", "src_file", "dst_file"});
   jobs::RedistributionPattern pattern;
   pattern.bytes = whole(p, "pattern", "bytes", 1);
@@ -84,14 +57,11 @@ std::vector<jobs::TransferSpec> pattern(const Json& job, const jobs::Clusters& c
   return jobs::expand(pattern, clusters);
 }
 
-}  // namespace
-
-JobSpec parse_job_spec(const std::string& document) {
-  const Json job = json::parse_document(document);
-  json::require_object(job, "", {"senders", "receivers", "algorithm", "platform", "transfers", "pattern"});
+JobSpec redistribution_spec(const Json& job) {
+  json::require_object(job, "", {"kind", "senders", "receivers", "algorithm", "platform", "transfers", "pattern"});
   JobSpec spec;
-  spec.clusters.senders = node_list(job, "senders");
-  spec.clusters.receivers = node_list(job, "receivers");
+  spec.clusters.senders = node_list(job, "", "senders");
+  spec.clusters.receivers = node_list(job, "", "receivers");
   if (job.contains("algorithm")) {
     const std::string name = text(job, "", "algorithm");
     const auto algorithm = schedule::kpbs::parse_algorithm(name);
@@ -118,6 +88,41 @@ JobSpec parse_job_spec(const std::string& document) {
     throw InputError(e.what());
   }
   return spec;
+}
+
+}  // namespace
+
+std::vector<std::string> JobSpec::nodes() const {
+  if (kind != jobs::JobKind::redistribution) return collective.nodes;
+  std::vector<std::string> all = clusters.senders;
+  all.insert(all.end(), clusters.receivers.begin(), clusters.receivers.end());
+  return all;
+}
+
+std::string JobSpec::algorithm_name() const {
+  return kind == jobs::JobKind::redistribution ? std::string(schedule::kpbs::name(algorithm)) : collective.algorithm;
+}
+
+JobSpec parse_job_spec(const std::string& document) {
+  const Json job = json::parse_document(document);
+  if (!job.is_object()) throw InputError("input: must be an object, not " + std::string(job.type_name()));
+  JobSpec spec;
+  if (job.contains("kind")) {
+    const std::string kind = text(job, "", "kind");
+    const auto parsed = jobs::parse_job_kind(kind);
+    if (!parsed) {
+      throw InputError("kind: unknown kind \"" + kind +
+                       "\" (redistribution, reduce, allreduce, multicast, buffered-multicast)");
+    }
+    spec.kind = *parsed;
+  }
+  if (spec.kind == jobs::JobKind::redistribution) return redistribution_spec(job);
+  spec.collective = jobs::combines(spec.kind) ? parse_reduce_job(job, spec.kind) : parse_multicast_job(job, spec.kind);
+  return spec;
+}
+
+std::string collective_json(const jobs::CollectiveJob& job) {
+  return (jobs::combines(job.kind) ? reduce_job_json(job) : multicast_job_json(job)).dump();
 }
 
 }  // namespace baton::coordinator

@@ -1,8 +1,11 @@
-// A job as submitted to the coordinator's API (docs/runtime.md, "A job"): the two
-// clusters, the platform, the algorithm, and transfers or a pattern that expands to them.
+// A job as submitted to the coordinator's API: a redistribution (docs/runtime.md, "A job":
+// the two clusters, the platform, the algorithm, and transfers or a pattern that expands
+// to them) or, by its "kind", a collective (docs/collectives.md, "Jobs").
 #pragma once
 
+#include "coordinator/jobs/collective_job.h"
 #include "coordinator/jobs/job.h"
+#include "coordinator/json/input.h"
 #include "coordinator/schedule/kpbs/algorithms.h"
 #include "coordinator/schedule/kpbs/platform.h"
 
@@ -17,15 +20,35 @@ namespace baton::coordinator {
 inline constexpr std::size_t kMaxJobTransfers = std::size_t{1} << 21;
 
 struct JobSpec {
+  jobs::JobKind kind = jobs::JobKind::redistribution;
+  // A redistribution.
   jobs::Clusters clusters;
   std::vector<jobs::TransferSpec> transfers;
   schedule::kpbs::Platform platform;
   schedule::kpbs::Algorithm algorithm = schedule::kpbs::kDefaultAlgorithm;
+  // Every other kind.
+  jobs::CollectiveJob collective;
+
+  // Every node of the job: a redistribution's senders, then its receivers (a node in both
+  // is listed twice); a collective's nodes.
+  std::vector<std::string> nodes() const;
+  std::string algorithm_name() const;
 };
 
 // Parses and checks a job's JSON. Throws json::InputError (one line naming the field) for
 // bad input, including transfers that fail check_transfers and a pattern that would
 // expand to more than kMaxJobTransfers (refused before it is expanded).
 JobSpec parse_job_spec(const std::string& document);
+
+// A collective job as JSON in the shape parse_job_spec reads, every default written out
+// (the journal keeps this, once the message lengths are resolved).
+std::string collective_json(const jobs::CollectiveJob& job);
+
+// The collectives' parts of parse_job_spec and collective_json (job_spec_reduce.cpp,
+// job_spec_multicast.cpp).
+jobs::CollectiveJob parse_reduce_job(const json::Json& job, jobs::JobKind kind);
+jobs::CollectiveJob parse_multicast_job(const json::Json& job, jobs::JobKind kind);
+json::Json reduce_job_json(const jobs::CollectiveJob& job);
+json::Json multicast_job_json(const jobs::CollectiveJob& job);
 
 }  // namespace baton::coordinator

@@ -7,93 +7,179 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string algorithm_of(const TrackedJob& job) {
-  return job.spec ? std::string(schedule::kpbs::name(job.spec->algorithm)) : "";
+std::string algorithm_of(const TrackedJob& job) { return job.spec ? job.spec->algorithm_name() : ""; }
+
+double seconds_between(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
 }
 
-Json step_json(const TrackedJob& job, std::size_t index, double planned_start) {
+void add_once(std::vector<std::string>& list, const std::string& node) {
+  if (std::ranges::find(list, node) == list.end()) list.push_back(node);
+}
+
+// Who sends and who receives: a redistribution's clusters; a collective's sources and
+// destinations (reduce: every node but the root, and the root; allreduce: every node twice).
+std::pair<std::vector<std::string>, std::vector<std::string>> roles(const JobSpec& spec) {
+  const jobs::CollectiveJob& c = spec.collective;
+  switch (spec.kind) {
+    case jobs::JobKind::redistribution: return {spec.clusters.senders, spec.clusters.receivers};
+    case jobs::JobKind::allreduce: return {c.nodes, c.nodes};
+    case jobs::JobKind::reduce: {
+      std::vector<std::string> senders;
+      for (const std::string& n : c.nodes) {
+        if (n != c.root) senders.push_back(n);
+      }
+      return {senders, {c.root}};
+    }
+    case jobs::JobKind::multicast:
+    case jobs::JobKind::buffered_multicast: {
+      std::vector<std::string> sources, destinations;
+      for (const jobs::Message& m : c.messages) {
+        add_once(sources, m.source);
+        for (const std::string& d : m.destinations) add_once(destinations, d);
+      }
+      return {sources, destinations};
+    }
+  }
+  return {};
+}
+
+// The step running: the bytes its nodes reported moving so far (StepProgress) as a share of
+// what they move in all (each byte counts at its sender and at its receiver on both sides).
+std::uint64_t running_step_bytes(const TrackedJob& job) {
+  if (job.state != JobState::running || !job.plan || job.step >= job.plan->steps.size()) return 0;
+  const jobs::StepPlan& step = job.plan->steps[job.step];
+  double planned = 0, moved = 0;
+  for (const jobs::PlannedNode& n : step.nodes) planned += static_cast<double>(n.bytes);
+  for (const auto& [node, progress] : job.progress) moved += static_cast<double>(progress.bytes);
+  if (!(planned > 0)) return 0;
+  return static_cast<std::uint64_t>(static_cast<double>(step.bytes) * std::min(1.0, moved / planned));
+}
+
+// A dataflow step's tasks, planned on the job's timeline from the step's planned start, and
+// measured from its release plus each node's own times, for the tasks it reported: in its
+// step report once the step is done, in its progress while the step runs.
+std::vector<report::TaskLine> task_lines(const TrackedJob& job, std::uint32_t index, double planned_start) {
   const jobs::StepPlan& planned = job.plan->steps[index];
-  Json step{{"index", index},
-            {"flows", planned.flows.size()},
-            {"bytes", planned.bytes},
-            {"predicted_seconds", planned.predicted_seconds},
-            {"planned_start_seconds", planned_start}};
+  const auto timing = job.timing.find(index);
+  const bool running = job.state == JobState::running && job.step == index && job.released != Clock::time_point{};
+  std::vector<report::TaskLine> out;
+  for (const jobs::PlannedTask& t : planned.tasks) {
+    report::TaskLine line;
+    line.node = t.node;
+    line.id = t.id;
+    line.kind = t.kind;
+    line.peer = t.peer;
+    line.folds = t.folds;
+    line.bytes = t.bytes;
+    line.planned_start_seconds = planned_start + t.start;
+    line.planned_end_seconds = planned_start + t.end;
+    const std::vector<protocol::TaskTiming>* measured = nullptr;
+    double released = 0;
+    if (timing != job.timing.end() && timing->second.tasks.contains(t.node)) {
+      measured = &timing->second.tasks.at(t.node);
+      released = timing->second.started;
+    } else if (running && job.progress.contains(t.node)) {
+      measured = &job.progress.at(t.node).tasks;
+      released = seconds_between(job.started, job.released);
+    }
+    if (measured != nullptr) {
+      const auto found = std::ranges::find_if(*measured, [&](const protocol::TaskTiming& m) { return m.id() == t.id; });
+      if (found != measured->end()) {
+        line.started_seconds = released + found->start();
+        line.ended_seconds = released + found->end();
+      }
+    }
+    out.push_back(std::move(line));
+  }
+  return out;
+}
+
+report::StepLine step_line(const TrackedJob& job, std::size_t index, double planned_start) {
+  const jobs::StepPlan& planned = job.plan->steps[index];
+  report::StepLine step;
+  step.index = index;
+  step.flows = planned.flow_count();
+  step.bytes = planned.bytes;
+  step.predicted_seconds = planned.predicted_seconds;
+  step.planned_start_seconds = planned_start;
   const auto done = std::ranges::find_if(job.steps, [&](const journal::StepRecord& r) { return r.step == index; });
   if (done != job.steps.end()) {
-    step["measured_seconds"] = done->measured;
-    step["attempts"] = done->attempts;
+    step.measured_seconds = done->measured;
+    step.attempts = done->attempts;
   }
   const auto timing = job.timing.find(static_cast<std::uint32_t>(index));
-  if (timing != job.timing.end()) step["started_seconds"] = timing->second.started;
-  Json per_node = Json::object();
+  if (timing != job.timing.end()) step.started_seconds = timing->second.started;
+  step.nodes.emplace();
   for (const jobs::PlannedNode& expected : planned.nodes) {
-    Json entry{{"planned_bytes", expected.bytes}, {"planned_seconds", expected.seconds}};
+    report::NodeLine line{.node = expected.node,
+                          .planned_bytes = expected.bytes,
+                          .planned_seconds = expected.seconds,
+                          .bytes = std::nullopt,
+                          .seconds = std::nullopt};
     if (timing != job.timing.end()) {
       const NodeTiming& real = timing->second.nodes.at(expected.node);
-      entry["bytes"] = real.bytes;
-      entry["seconds"] = real.seconds;
+      line.bytes = real.bytes;
+      line.seconds = real.seconds;
     }
-    per_node[expected.node] = std::move(entry);
+    step.nodes->push_back(std::move(line));
   }
-  step["nodes"] = std::move(per_node);
+  step.tasks = task_lines(job, static_cast<std::uint32_t>(index), planned_start);
   return step;
+}
+
+// Everything but the plan's report: what the job list shows.
+report::JobReport job_header(const TrackedJob& job) {
+  auto [senders, receivers] = job.spec ? roles(*job.spec) : decltype(roles(*job.spec)){};
+  return {.id = std::to_string(job.id),
+          .kind = std::string(jobs::name(job.spec ? job.spec->kind : jobs::JobKind::redistribution)),
+          .state = std::string(name(job.state)),
+          .error = job.error,
+          .submitted = job.submitted,
+          .algorithm = algorithm_of(job),
+          .senders = std::move(senders),
+          .receivers = std::move(receivers),
+          .bytes = job.bytes_total,
+          .bytes_done = job.bytes_done,
+          .step_bytes_done = running_step_bytes(job),
+          .step = job.step,
+          .steps = job.plan ? job.plan->steps.size() : 0,
+          .elapsed_seconds = 0,
+          .report = std::nullopt};
 }
 
 }  // namespace
 
-Json job_json(const TrackedJob& job, Clock::time_point now) {
+std::uint64_t bytes_done_now(const TrackedJob& job) { return job.bytes_done + running_step_bytes(job); }
+
+report::JobReport job_report(const TrackedJob& job, Clock::time_point now) {
   if (job.journaled_view) return *job.journaled_view;
-  Json out{{"id", std::to_string(job.id)},
-           {"state", name(job.state)},
-           {"error", job.error},
-           {"submitted", job.submitted},
-           {"algorithm", algorithm_of(job)},
-           {"senders", job.spec ? job.spec->clusters.senders : std::vector<std::string>{}},
-           {"receivers", job.spec ? job.spec->clusters.receivers : std::vector<std::string>{}},
-           {"bytes", job.bytes_total},
-           {"bytes_done", job.bytes_done},
-           {"step", job.step},
-           {"steps", job.plan ? job.plan->steps.size() : 0}};
-  const double elapsed = job.started == Clock::time_point{} ? 0
-                         : ended(job.state)                 ? job.measured_seconds
-                                                            : std::chrono::duration<double>(now - job.started).count();
-  out["elapsed_seconds"] = elapsed;
+  report::JobReport out = job_header(job);
+  out.elapsed_seconds = job.started == Clock::time_point{} ? 0
+                        : ended(job.state)                 ? job.measured_seconds
+                                                           : seconds_between(job.started, now);
   if (!job.plan) return out;
-  Json steps = Json::array();
+  report::PlanReport plan;
+  plan.kind = std::string(jobs::name(job.plan->kind));
+  plan.algorithm = job.plan->algorithm;
+  plan.k = job.plan->k;
+  plan.flow_rate = job.plan->flow_rate;
+  plan.predicted_seconds = job.plan->predicted_seconds;
+  plan.lower_bound_seconds = job.plan->lower_bound_seconds;
+  plan.model_seconds = job.plan->model_seconds;
+  plan.measured_seconds = out.elapsed_seconds;
   double planned_start = 0;  // Σ predicted of the steps before
   for (std::size_t s = 0; s < job.plan->steps.size(); ++s) {
-    steps.push_back(step_json(job, s, planned_start));
+    plan.steps.push_back(step_line(job, s, planned_start));
     planned_start += job.plan->steps[s].predicted_seconds;
   }
-  double measured = 0;
-  for (const journal::StepRecord& r : job.steps) measured += r.measured;
-  out["report"] = Json{{"algorithm", job.plan->algorithm},
-                       {"k", job.plan->k},
-                       {"flow_rate", job.plan->flow_rate},
-                       {"steps", std::move(steps)},
-                       {"predicted_seconds", job.plan->predicted_seconds},
-                       {"lower_bound_seconds", job.plan->lower_bound_seconds},
-                       {"measured_steps_seconds", measured},
-                       {"measured_seconds", elapsed}};
+  for (const journal::StepRecord& r : job.steps) plan.measured_steps_seconds += r.measured;
+  out.report = std::move(plan);
   return out;
 }
 
 Json job_summary_json(const TrackedJob& job) {
-  if (job.journaled_view) {
-    Json out;
-    for (const char* key : {"id", "state", "algorithm", "steps", "step", "bytes", "bytes_done", "submitted"}) {
-      out[key] = job.journaled_view->value(key, Json());
-    }
-    return out;
-  }
-  return Json{{"id", std::to_string(job.id)},
-              {"state", name(job.state)},
-              {"algorithm", algorithm_of(job)},
-              {"steps", job.plan ? job.plan->steps.size() : 0},
-              {"step", job.step},
-              {"bytes", job.bytes_total},
-              {"bytes_done", job.bytes_done},
-              {"submitted", job.submitted}};
+  return report::summary_json(job.journaled_view ? *job.journaled_view : job_header(job));
 }
 
 Json agents_json(const std::vector<AgentInfo>& agents, const TrackedJob* current,

@@ -1,11 +1,13 @@
-// The API's JSON views of jobs and agents (docs/runtime.md, "The API"): what `GET
-// /v1/jobs/ID`, `GET /v1/jobs` and `GET /v1/agents` answer. The field names are a contract
-// (batonctl, the status page and scripts read them).
+// What the coordinator shows of its jobs and agents (docs/runtime.md, "The API"): a job's
+// typed report (coordinator/report/job_report.h, serialized by the API), the job list's
+// rows, and the agents' JSON. The field names are a contract (batonctl, the status page and
+// scripts read them).
 #pragma once
 
 #include "coordinator/daemon/agent_directory.h"
 #include "coordinator/daemon/clock.h"
 #include "coordinator/daemon/tracked_job.h"
+#include "coordinator/report/job_report.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,7 +16,10 @@
 namespace baton::coordinator {
 
 // The job with its report: per step, planned against measured, per node too.
-nlohmann::ordered_json job_json(const TrackedJob& job, Clock::time_point now);
+report::JobReport job_report(const TrackedJob& job, Clock::time_point now);
+// The job's bytes done now: its finished steps', and the share of the running step its
+// nodes reported moving so far (StepProgress).
+std::uint64_t bytes_done_now(const TrackedJob& job);
 // One line of the job list.
 nlohmann::ordered_json job_summary_json(const TrackedJob& job);
 // The agents, each with the job it is in (`current`, the job running, or none).

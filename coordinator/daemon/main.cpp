@@ -52,7 +52,9 @@ int main(int argc, char** argv) {
     const auto log = [](const std::string& line) { spdlog::info("{}", line); };
     baton::coordinator::AgentRegistry agents(io, {"coordinator", config.id, config.secret}, config.heartbeat, log);
     baton::coordinator::SteadyClock clock;
-    baton::coordinator::Driver driver(io, agents, journal, clock, {}, log);
+    baton::coordinator::DriverOptions options;
+    options.collective_startup = config.collective_startup;
+    baton::coordinator::Driver driver(io, agents, journal, clock, options, log);
     agents.set_error_log([](const std::string& line) { spdlog::error("{}", line); });
     agents.set_handler(
         [&](const std::string& node, const baton::protocol::Envelope& m) { driver.on_message(node, m); });

@@ -8,9 +8,8 @@
 #include "coordinator/daemon/job_state.h"
 #include "coordinator/jobs/plan_compiler.h"
 #include "coordinator/journal/journal.h"
+#include "coordinator/report/job_report.h"
 #include "protocol/baton.pb.h"
-
-#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <map>
@@ -28,10 +27,19 @@ struct NodeTiming {
 };
 
 // A finished step as it really ran: its (last) release, seconds after the job started,
-// and the report of every node with a flow in it.
+// the report of every node with a flow in it, and for a dataflow step when each node ran
+// each of its tasks (seconds after it received the release).
 struct StepTiming {
   double started = 0;
   std::map<std::string, NodeTiming> nodes;
+  std::map<std::string, std::vector<protocol::TaskTiming>> tasks;
+};
+
+// What a node said of the running attempt so far (StepProgress): the bytes it moved and,
+// in a dataflow step, the tasks that have ended.
+struct NodeProgress {
+  std::uint64_t bytes = 0;
+  std::vector<protocol::TaskTiming> tasks;
 };
 
 struct TrackedJob {
@@ -59,8 +67,10 @@ struct TrackedJob {
   // Answers to the plan, by node.
   std::set<std::string> accepted;
   std::map<std::string, std::string> refused;
-  // Reports of the step running.
+  // Reports of the step running, its progress so far, and when its attempt was released.
   std::map<std::string, protocol::StepReport> reports;
+  std::map<std::string, NodeProgress> progress;
+  Clock::time_point released{};
   // The attempt at step `cancelled_step` ended early (StepCancel, with this reason): an
   // agent that comes back without having reported it is told again.
   std::optional<std::uint32_t> cancelled_step;
@@ -69,19 +79,14 @@ struct TrackedJob {
   std::set<std::string> committed;
   std::map<std::string, std::string> commit_errors;
   // A job that ended under an earlier coordinator: its final view, as the journal kept it.
-  std::optional<nlohmann::ordered_json> journaled_view;
+  std::optional<report::JobReport> journaled_view;
 
   // Per-node timing of the steps this coordinator ran (in memory only: a resumed job's
   // earlier steps have their journaled totals but no per-node timing).
   std::map<std::uint32_t, StepTiming> timing;
 
-  // Every node of the job, senders first.
-  std::vector<std::string> nodes() const {
-    if (!spec) return {};
-    std::vector<std::string> all = spec->clusters.senders;
-    all.insert(all.end(), spec->clusters.receivers.begin(), spec->clusters.receivers.end());
-    return all;
-  }
+  // Every node of the job (JobSpec::nodes).
+  std::vector<std::string> nodes() const { return spec ? spec->nodes() : std::vector<std::string>{}; }
 };
 
 }  // namespace baton::coordinator

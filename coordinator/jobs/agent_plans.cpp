@@ -61,6 +61,7 @@ std::map<std::string, protocol::Plan> build_agent_plans(const CompiledPlan& plan
   skeleton.set_job(job.id);
   skeleton.set_job_number(job.number);
   skeleton.set_k(plan.k);
+  skeleton.set_kind(std::string(name(plan.kind)));
   std::size_t listed = 0;  // the steps' bytes so far: stop building once they cannot fit
   for (std::size_t s = 0; s < plan.steps.size() && listed <= max_agent_plan_bytes(); ++s) {
     protocol::Step& step = *skeleton.add_steps();
@@ -93,11 +94,11 @@ std::map<std::string, protocol::Plan> build_agent_plans(const CompiledPlan& plan
       out.set_send(true);
       out.set_peer(receiver);
       out.set_peer_address(address_of(addresses, receiver));
-      out.set_rate(rate);
+      out.set_rate(f->rate > 0 ? f->rate : rate);
       protocol::Flow& in = *plans[receiver].mutable_steps(si)->add_flows();
       in.set_send(false);
       in.set_peer(sender);
-      in.set_rate(rate);
+      in.set_rate(out.rate());
 
       std::uint64_t& offset = stream_end[f->receiver];
       for (const Chunk& chunk : f->chunks) {
@@ -126,6 +127,37 @@ std::map<std::string, protocol::Plan> build_agent_plans(const CompiledPlan& plan
                        ") together, more than the limit " + std::to_string(kMaxTotalPlanBytes) + "; split the job");
   }
   return plans;
+}
+
+std::map<std::string, protocol::Plan> address_plans(const std::map<std::string, protocol::Plan>& plans,
+                                                    const std::map<std::string, std::string>& addresses,
+                                                    const AgentJob& job) {
+  std::map<std::string, protocol::Plan> out = plans;
+  std::size_t total = 0;
+  for (auto& [node, plan] : out) {
+    address_of(addresses, node);
+    plan.set_job(job.id);
+    plan.set_job_number(job.number);
+    for (protocol::Step& step : *plan.mutable_steps()) {
+      for (protocol::Task& task : *step.mutable_tasks()) {
+        if (task.has_flow() && task.flow().send()) {
+          task.mutable_flow()->set_peer_address(address_of(addresses, task.flow().peer()));
+        }
+      }
+    }
+    const std::size_t bytes = plan.ByteSizeLong();
+    if (bytes > max_agent_plan_bytes()) {
+      throw PlanTooLarge("the plan for node '" + node + "' is " + std::to_string(bytes) + " bytes (" + mib(bytes) +
+                         "), more than the " + std::to_string(max_agent_plan_bytes()) +
+                         " bytes a control frame holds; split the job");
+    }
+    total += bytes;
+  }
+  if (total > kMaxTotalPlanBytes) {
+    throw PlanTooLarge("the nodes' plans hold " + std::to_string(total) + " bytes (" + mib(total) +
+                       ") together, more than the limit " + std::to_string(kMaxTotalPlanBytes) + "; split the job");
+  }
+  return out;
 }
 
 }  // namespace baton::jobs

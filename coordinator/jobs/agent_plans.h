@@ -48,4 +48,11 @@ std::map<std::string, protocol::Plan> build_agent_plans(const CompiledPlan& plan
                                                         const std::map<std::string, std::string>& addresses,
                                                         const AgentJob& job);
 
+// A dataflow job's plans (CompiledPlan::agent_plans) ready to send: each with the job's id
+// and number, and every send's peer_address. Throws std::invalid_argument naming a node
+// without a data address, PlanTooLarge as build_agent_plans.
+std::map<std::string, protocol::Plan> address_plans(const std::map<std::string, protocol::Plan>& plans,
+                                                    const std::map<std::string, std::string>& addresses,
+                                                    const AgentJob& job);
+
 }  // namespace baton::jobs

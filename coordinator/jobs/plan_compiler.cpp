@@ -77,6 +77,11 @@ std::vector<PlannedNode> planned_nodes(const StepPlan& step, const Clusters& clu
 
 }  // namespace
 
+std::size_t StepPlan::flow_count() const {
+  if (tasks.empty()) return flows.size();
+  return static_cast<std::size_t>(std::ranges::count_if(tasks, [](const PlannedTask& t) { return t.kind == "send"; }));
+}
+
 CompiledPlan compile_plan(const Clusters& clusters, const std::vector<TransferSpec>& transfers,
                           const kpbs::Platform& platform, kpbs::Algorithm algorithm) {
   check_transfers(clusters, transfers);
@@ -118,6 +123,7 @@ CompiledPlan compile_plan(const Clusters& clusters, const std::vector<TransferSp
     plan.predicted_seconds += out.predicted_seconds;
     plan.steps.push_back(std::move(out));
   }
+  plan.model_seconds = plan.predicted_seconds;
   return plan;
 }
 

@@ -1,13 +1,17 @@
-// The plan compiler (docs/runtime.md): sums a job's transfers into the traffic matrix,
-// schedules it, and cuts every step's amounts into byte ranges of the job's files —
-// preemption becomes splitting a range across steps.
+// The plan compiler of redistributions (docs/runtime.md): sums a job's transfers into the
+// traffic matrix, schedules it, and cuts every step's amounts into byte ranges of the job's
+// files — preemption becomes splitting a range across steps. CompiledPlan is also what the
+// collectives' compiler (collective_compiler.h) produces.
 #pragma once
 
+#include "coordinator/jobs/collective_job.h"
 #include "coordinator/jobs/job.h"
 #include "coordinator/schedule/kpbs/algorithms.h"
 #include "coordinator/schedule/kpbs/platform.h"
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +31,7 @@ struct Flow {
   std::size_t receiver = 0;  // index in Clusters::receivers
   std::uint64_t bytes = 0;
   std::vector<Chunk> chunks;
+  double rate = 0;  // bytes/s to pace at; 0: the plan's flow_rate
 };
 
 // What the model expects of one node in one step: the bytes of its flows and its time.
@@ -39,15 +44,33 @@ struct PlannedNode {
   double seconds = 0;
 };
 
+// One task of a dataflow step as the plan predicts it (collectives; the report shows it).
+struct PlannedTask {
+  std::string node;
+  std::uint32_t id = 0;
+  std::string kind;                // "send", "receive", "combine"
+  std::string peer;                // a send's receiver, a receive's sender
+  std::vector<std::string> folds;  // a combine's inputs: whose data each holds, in fold order
+  std::uint64_t bytes = 0;
+  double start = 0;  // seconds after the step's release
+  double end = 0;
+};
+
 struct StepPlan {
   std::vector<Flow> flows;
   double predicted_seconds = 0;  // β + longest flow / d (all-at-once: fluid sharing, plan_compiler.cpp)
-  std::uint64_t bytes = 0;       // Σ of the flows' bytes
-  // The nodes with a flow in the step, senders first, in cluster order.
+  std::uint64_t bytes = 0;       // Σ of the flows' bytes (a dataflow step: of its sends)
+  // The nodes with a flow in the step, senders first, in cluster order (a dataflow step:
+  // the nodes with a task, in the job's order).
   std::vector<PlannedNode> nodes;
+  std::vector<PlannedTask> tasks;  // a dataflow step's
+
+  // Its flows: a dataflow step's sends.
+  std::size_t flow_count() const;
 };
 
 struct CompiledPlan {
+  JobKind kind = JobKind::redistribution;
   std::string algorithm;
   // The flows of a step share the nodes' links instead of each running at d: the
   // all-at-once baseline, which the agents run unpaced and the model predicts as fluid.
@@ -56,8 +79,18 @@ struct CompiledPlan {
   double flow_rate = 0;     // d, bytes/s: the pace of every flow
   double step_startup = 0;  // β, s
   std::vector<StepPlan> steps;
-  double predicted_seconds = 0;    // Σ over the steps: the model's time
-  double lower_bound_seconds = 0;  // η
+  double predicted_seconds = 0;  // Σ over the steps: the model's time (a collective: the plan's, collectives.md)
+  std::optional<double> lower_bound_seconds;  // η; a multicast's earliest-reach bound; none for the others
+  // The paper model's makespan of the schedule (a redistribution: predicted_seconds); none
+  // for an algorithm no paper models (ring).
+  std::optional<double> model_seconds;
+  // A dataflow job (reduce, allreduce, multicast): each node's plan, checked, without the
+  // job's ids and the peers' data addresses (filled in when sent, JobPlans).
+  std::map<std::string, protocol::Plan> agent_plans;
+  // A buffered multicast: its nodes (as both clusters) and one transfer per delivery, which
+  // the steps' flows cut (a redistribution's are its job's).
+  Clusters clusters;
+  std::vector<TransferSpec> transfers;
 };
 
 // Throws std::invalid_argument for a bad job (see check_transfers) and std::logic_error

@@ -1,5 +1,6 @@
 #include "coordinator/report/gantt_svg.h"
 
+#include "coordinator/report/gantt_layout.h"
 #include "coordinator/report/markup.h"
 
 #include <algorithm>
@@ -25,35 +26,6 @@ constexpr const char* kColors[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759",
                                    "#76b7b2", "#edc948", "#b07aa1", "#9c755f"};
 constexpr std::size_t kColorCount = std::size(kColors);
 
-double number(const Json& object, const char* name, double fallback) {
-  if (!object.is_object()) return fallback;
-  const auto it = object.find(name);
-  return it != object.end() && it->is_number() ? it->get<double>() : fallback;
-}
-
-std::string text(const Json& object, const char* name) {
-  if (!object.is_object()) return "";
-  const auto it = object.find(name);
-  if (it == object.end() || it->is_null()) return "";
-  return it->is_string() ? it->get<std::string>() : it->dump();
-}
-
-struct Bar {
-  std::size_t row = 0;
-  std::size_t step = 0;
-  double start = 0;
-  double seconds = 0;
-  double bytes = 0;
-  bool measured = false;
-};
-
-// A measured step: the band behind the bars, from its release to its barrier.
-struct Band {
-  std::size_t step = 0;
-  double start = 0;
-  double seconds = 0;
-};
-
 // A tick spacing of 1, 2 or 5 × 10^n giving at most about 8 ticks over `span`.
 double tick_spacing(double span) {
   const double raw = span / 8;
@@ -68,73 +40,21 @@ int decimals_for(double spacing) { return spacing >= 1 ? 0 : spacing >= 0.1 ? 1 
 
 }  // namespace
 
-std::string gantt_svg(const Json& job) {
-  const std::string id = text(job, "id");
-  const Json* report = job.is_object() && job.contains("report") ? &job.at("report") : nullptr;
-  if (report == nullptr || !report->is_object() || !report->contains("steps") || !report->at("steps").is_array()) {
-    throw std::invalid_argument("job " + id + " has no report yet (it has not been planned)");
-  }
-
-  std::vector<std::string> rows;
-  const auto row_of = [&](const std::string& node) {
-    const auto it = std::ranges::find(rows, node);
-    if (it != rows.end()) return static_cast<std::size_t>(it - rows.begin());
-    rows.push_back(node);
-    return rows.size() - 1;
-  };
-  for (const char* cluster : {"senders", "receivers"}) {
-    if (!job.contains(cluster) || !job.at(cluster).is_array()) continue;
-    for (const Json& node : job.at(cluster)) {
-      if (node.is_string()) row_of(node.get<std::string>());
-    }
-  }
-
-  std::vector<Bar> bars;
-  std::vector<Band> bands;
-  std::vector<double> plan_starts;
-  double planned_sum = 0;
-  double end = 0;
-  const Json& steps = report->at("steps");
-  for (std::size_t s = 0; s < steps.size(); ++s) {
-    const Json& step = steps[s];
-    const auto nodes = step.is_object() ? step.find("nodes") : step.end();
-    if (!step.is_object() || nodes == step.end() || !nodes->is_object()) {
-      throw std::invalid_argument("job " + id + ": step " + std::to_string(s) +
-                                  " of the report has no per-node timing (\"nodes\"); the coordinator predates it");
-    }
-    const double planned_start = number(step, "planned_start_seconds", planned_sum);
-    planned_sum = planned_start + number(step, "predicted_seconds", 0);
-    plan_starts.push_back(planned_start);
-    end = std::max(end, planned_sum);
-    const bool ran = step.contains("started_seconds");
-    const double started = number(step, "started_seconds", 0);
-    if (ran) {
-      bands.push_back({s, started, number(step, "measured_seconds", 0)});
-      end = std::max(end, started + bands.back().seconds);
-    }
-    for (const auto& [node, entry] : nodes->items()) {
-      const std::size_t row = row_of(node);
-      bars.push_back(
-          {row, s, planned_start, number(entry, "planned_seconds", 0), number(entry, "planned_bytes", 0), false});
-      if (ran && entry.is_object() && entry.contains("seconds")) {
-        bars.push_back({row, s, started, number(entry, "seconds", 0), number(entry, "bytes", 0), true});
-      }
-    }
-  }
-  for (const Bar& b : bars) end = std::max(end, b.start + b.seconds);
-  if (!(end > 0)) end = 1;
+std::string gantt_svg(const JobReport& job) {
+  const GanttLayout layout = gantt_layout(job);
+  double end = layout.end > 0 ? layout.end : 1;
   const double spacing = tick_spacing(end);
   end = std::ceil(end / spacing - 1e-9) * spacing;  // the axis ends on a tick
   const double scale = kPlot / end;
   const auto x_of = [&](double t) { return kLeft + t * scale; };
-  const double bottom = kTop + static_cast<double>(rows.size()) * kRow;
+  const double bottom = kTop + static_cast<double>(layout.rows.size()) * kRow;
   const double height = bottom + 52;
 
   std::string svg;
   svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + fixed(kWidth, 0) + "\" height=\"" + fixed(height, 0) +
          "\" viewBox=\"0 0 " + fixed(kWidth, 0) + " " + fixed(height, 0) +
          "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\" class=\"gantt\">\n";
-  svg += "<title>" + escape("Job " + id + ": plan against measured, per node and step") + "</title>\n<defs>\n";
+  svg += "<title>" + escape("Job " + job.id + ": plan against measured, per node and step") + "</title>\n<defs>\n";
   for (std::size_t c = 0; c < kColorCount; ++c) {
     svg += "<pattern id=\"hatch-" + std::to_string(c) +
            "\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
@@ -144,18 +64,8 @@ std::string gantt_svg(const Json& job) {
   svg += "</defs>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
 
   // Title and totals.
-  const double predicted = number(*report, "predicted_seconds", 0);
-  const double measured = number(*report, "measured_seconds", 0);
-  std::string title = "Job " + id + " · " + text(*report, "algorithm");
-  if (report->contains("k")) title += " · k " + text(*report, "k");
-  if (job.contains("state")) title += " · " + text(job, "state");
-  std::string summary = "predicted " + fixed(predicted, 3) + " s · measured " + fixed(measured, 3) + " s";
-  if (predicted > 0 && measured > 0) summary += " (×" + fixed(measured / predicted, 2) + ")";
-  if (report->contains("lower_bound_seconds"))
-    summary += " · lower bound " + fixed(number(*report, "lower_bound_seconds", 0), 3) + " s";
-  summary += " · " + std::to_string(steps.size()) + " steps";
-  svg += "<text x=\"16\" y=\"24\" font-size=\"16\" font-weight=\"bold\">" + escape(title) + "</text>\n";
-  svg += "<text x=\"16\" y=\"44\" fill=\"#333333\">" + escape(summary) + "</text>\n";
+  svg += "<text x=\"16\" y=\"24\" font-size=\"16\" font-weight=\"bold\">" + escape(layout.title) + "</text>\n";
+  svg += "<text x=\"16\" y=\"44\" fill=\"#333333\">" + escape(layout.summary) + "</text>\n";
 
   // Legend.
   svg +=
@@ -172,22 +82,22 @@ std::string gantt_svg(const Json& job) {
       "<text x=\"866\" y=\"10\">plan</text></g>\n";
 
   // Measured steps as bands, planned step starts as dashed lines, step labels above.
-  for (const Band& b : bands) {
+  for (const GanttBand& b : layout.bands) {
     svg += "<rect class=\"step-band\" x=\"" + fixed(x_of(b.start), 2) + "\" y=\"" + fixed(kTop - 18, 2) +
            "\" width=\"" + fixed(b.seconds * scale, 2) + "\" height=\"" + fixed(bottom - kTop + 18, 2) + "\" fill=\"" +
            (b.step % 2 == 0 ? "#eef1f6" : "#f6f7fa") + "\"/>\n";
   }
-  for (std::size_t s = 0; s < plan_starts.size(); ++s) {
-    const double x = x_of(plan_starts[s]);
+  for (std::size_t s = 0; s < layout.plan_starts.size(); ++s) {
+    const double x = x_of(layout.plan_starts[s]);
     svg += "<line class=\"plan-boundary\" x1=\"" + fixed(x, 2) + "\" y1=\"" + fixed(kTop - 4, 2) + "\" x2=\"" +
            fixed(x, 2) + "\" y2=\"" + fixed(bottom, 2) + "\" stroke=\"#888888\" stroke-dasharray=\"3,3\"/>\n";
   }
   // Labels at the measured start where the step ran, else at the planned one; a label
   // too close to the previous is left out.
   double last_label = -1e9;
-  for (std::size_t s = 0; s < plan_starts.size(); ++s) {
-    const auto band = std::ranges::find_if(bands, [&](const Band& b) { return b.step == s; });
-    const double x = x_of(band != bands.end() ? band->start : plan_starts[s]) + 2;
+  for (std::size_t s = 0; s < layout.plan_starts.size(); ++s) {
+    const auto band = std::ranges::find_if(layout.bands, [&](const GanttBand& b) { return b.step == s; });
+    const double x = x_of(band != layout.bands.end() ? band->start : layout.plan_starts[s]) + 2;
     if (x - last_label < 26) continue;
     last_label = x;
     svg += "<text class=\"step-label\" x=\"" + fixed(x, 2) + "\" y=\"" + fixed(kTop - 6, 2) +
@@ -195,27 +105,27 @@ std::string gantt_svg(const Json& job) {
   }
 
   // Rows: the node's name and a baseline.
-  for (std::size_t r = 0; r < rows.size(); ++r) {
+  for (std::size_t r = 0; r < layout.rows.size(); ++r) {
     const double y = kTop + static_cast<double>(r) * kRow;
     svg += "<text class=\"node\" x=\"" + fixed(kLeft - 8, 2) + "\" y=\"" + fixed(y + kRow / 2 + 4, 2) +
-           "\" text-anchor=\"end\">" + escape(rows[r]) + "</text>\n";
+           "\" text-anchor=\"end\">" + escape(layout.rows[r]) + "</text>\n";
     svg += "<line x1=\"" + fixed(kLeft, 2) + "\" y1=\"" + fixed(y + kRow, 2) + "\" x2=\"" + fixed(kLeft + kPlot, 2) +
            "\" y2=\"" + fixed(y + kRow, 2) + "\" stroke=\"#dddddd\"/>\n";
   }
 
   // Bars: planned above (hatched, outlined), measured below (filled).
-  for (const Bar& b : bars) {
+  for (const GanttBar& b : layout.bars) {
     const double y = kTop + static_cast<double>(b.row) * kRow + 5 + (b.measured ? kBar + 2 : 0);
     const std::string color = kColors[b.step % kColorCount];
     const std::string fill = b.measured ? color : "url(#hatch-" + std::to_string(b.step % kColorCount) + ")";
-    const std::string tip = rows[b.row] + ", step " + std::to_string(b.step) +
-                            (b.measured ? ": measured " : ": planned ") + fixed(b.seconds, 3) + " s from " +
-                            fixed(b.start, 3) + " s, " + bytes_text(b.bytes);
+    const std::string tip = layout.rows[b.row] + (b.task.empty() ? "" : ", " + b.task) + ", step " +
+                            std::to_string(b.step) + (b.measured ? ": measured " : ": planned ") + fixed(b.seconds, 3) +
+                            " s from " + fixed(b.start, 3) + " s, " + bytes_text(b.bytes);
     svg += std::string("<rect class=\"") + (b.measured ? "measured" : "planned") + "\" data-node=\"" +
-           escape(rows[b.row]) + "\" data-step=\"" + std::to_string(b.step) + "\" x=\"" + fixed(x_of(b.start), 3) +
-           "\" y=\"" + fixed(y, 2) + "\" width=\"" + fixed(b.seconds * scale, 3) + "\" height=\"" + fixed(kBar, 2) +
-           "\" fill=\"" + fill + "\" stroke=\"" + color + "\" stroke-width=\"" + (b.measured ? "0" : "1") +
-           "\"><title>" + escape(tip) + "</title></rect>\n";
+           escape(layout.rows[b.row]) + "\" data-step=\"" + std::to_string(b.step) + "\" x=\"" +
+           fixed(x_of(b.start), 3) + "\" y=\"" + fixed(y, 2) + "\" width=\"" + fixed(b.seconds * scale, 3) +
+           "\" height=\"" + fixed(kBar, 2) + "\" fill=\"" + fill + "\" stroke=\"" + color + "\" stroke-width=\"" +
+           (b.measured ? "0" : "1") + "\"><title>" + escape(tip) + "</title></rect>\n";
   }
 
   // The time axis, in seconds since the job started.

@@ -159,29 +159,40 @@ std::string jobs_section(const Json& answer, const std::string& selected, std::s
   return out + "</section>\n";
 }
 
-std::string job_section(const Json& job) {
-  const std::string id = text(job, "id");
-  std::string out = "<section id=\"job\"><h2>Job " + escape(id) + " " + state_badge(text(job, "state")) +
-                    " <small><a href=\"/v1/jobs/" + escape(id) + "/gantt.svg\">SVG</a> · <a href=\"/v1/jobs/" +
-                    escape(id) + "\">JSON</a></small></h2>\n";
-  const Json report = has(job, "report") ? job.at("report") : Json::object();
-  const double predicted = number(report, "predicted_seconds"), measured = number(report, "measured_seconds");
+std::string optional_seconds(const std::optional<double>& value) { return value ? seconds(*value) : "-"; }
+
+std::string job_section(const JobReport& job) {
+  std::string out = "<section id=\"job\"><h2>Job " + escape(job.id) + " " + state_badge(job.state) +
+                    " <small><a href=\"/v1/jobs/" + escape(job.id) + "/gantt.svg\">SVG</a> · <a href=\"/v1/jobs/" +
+                    escape(job.id) + "\">JSON</a></small></h2>\n";
+  const auto joined = [](const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
+    return text;
+  };
   std::vector<std::pair<std::string, std::string>> facts{
-      {"algorithm", text(job, "algorithm") + (has(report, "k") ? ", k " + text(report, "k") : "")},
-      {"senders", text(job, "senders")},
-      {"receivers", text(job, "receivers")},
-      {"submitted", text(job, "submitted")},
-      {"bytes", bytes_text(bytes_moved(job)) + " of " + bytes_text(number(job, "bytes"))},
-      {"elapsed", seconds(number(job, "elapsed_seconds"))}};
-  if (has(report, "predicted_seconds")) {
+      {"algorithm", job.kind == "redistribution"
+                        ? job.algorithm + (job.report ? ", k " + std::to_string(job.report->k) : "")
+                        : job.kind + ", " + job.algorithm},
+      {"senders", joined(job.senders)},
+      {"receivers", joined(job.receivers)},
+      {"submitted", job.submitted},
+      {"bytes", bytes_text(static_cast<double>(job.bytes_done + job.step_bytes_done)) + " of " +
+                    bytes_text(static_cast<double>(job.bytes))},
+      {"elapsed", seconds(job.elapsed_seconds)}};
+  if (job.report) {
+    const double predicted = job.report->predicted_seconds, measured = job.report->measured_seconds;
     facts.emplace_back("predicted", seconds(predicted));
     facts.emplace_back("measured / predicted", predicted > 0 && measured > 0 ? fixed(measured / predicted, 2) : "-");
-    facts.emplace_back("lower bound", seconds(number(report, "lower_bound_seconds")));
+    if (job.report->model_seconds && job.report->kind != "redistribution") {
+      facts.emplace_back("model", seconds(*job.report->model_seconds));
+    }
+    if (job.report->lower_bound_seconds) facts.emplace_back("lower bound", seconds(*job.report->lower_bound_seconds));
   }
   out += "<dl>";
   for (const auto& [name, value] : facts) out += "<dt>" + escape(name) + "</dt><dd>" + escape(value) + "</dd>";
   out += "</dl>\n";
-  if (!text(job, "error").empty()) out += "<p class=\"error\">" + escape(text(job, "error")) + "</p>\n";
+  if (!job.error.empty()) out += "<p class=\"error\">" + escape(job.error) + "</p>\n";
   try {
     out += "<div class=\"chart\">" + gantt_svg(job) + "</div>\n";
   } catch (const std::invalid_argument& e) {
@@ -195,13 +206,12 @@ std::string job_section(const Json& job) {
                                    {"Started", true},
                                    {"Measured", true},
                                    {"Attempts", true}});
-  for (const Json& s : report.at("steps")) {
-    const auto maybe = [&](const char* name) { return has(s, name) ? seconds(number(s, name)) : "-"; };
-    out += "<tr class=\"step\">" + cell(text(s, "index"), true) + cell(text(s, "flows"), true) +
-           cell(bytes_text(number(s, "bytes")), true) + cell(maybe("planned_start_seconds"), true) +
-           cell(maybe("predicted_seconds"), true) + cell(maybe("started_seconds"), true) +
-           cell(maybe("measured_seconds"), true) + cell(has(s, "attempts") ? text(s, "attempts") : "-", true) +
-           "</tr>\n";
+  for (const StepLine& s : job.report->steps) {
+    out += "<tr class=\"step\">" + cell(std::to_string(s.index), true) + cell(std::to_string(s.flows), true) +
+           cell(bytes_text(static_cast<double>(s.bytes)), true) + cell(seconds(s.planned_start_seconds), true) +
+           cell(seconds(s.predicted_seconds), true) + cell(optional_seconds(s.started_seconds), true) +
+           cell(optional_seconds(s.measured_seconds), true) +
+           cell(s.attempts ? std::to_string(*s.attempts) : "-", true) + "</tr>\n";
   }
   return out + "</table></section>\n";
 }
@@ -209,7 +219,7 @@ std::string job_section(const Json& job) {
 }  // namespace
 
 std::string status_page_html(const StatusPage& page) {
-  const std::string selected = page.job.is_object() ? text(page.job, "id") : "";
+  const std::string selected = page.job ? page.job->id : "";
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
   if (page.refresh_seconds > 0) {
     out += "<meta http-equiv=\"refresh\" content=\"" + std::to_string(page.refresh_seconds) + "\">\n";
@@ -221,7 +231,7 @@ std::string status_page_html(const StatusPage& page) {
   out += agents_section(page.agents);
   out += jobs_section(page.jobs, selected, page.max_jobs);
   if (!page.error.empty()) out += "<section id=\"job\"><p class=\"error\">" + escape(page.error) + "</p></section>\n";
-  else if (page.job.is_object()) out += job_section(page.job);
+  else if (page.job) out += job_section(*page.job);
   out += "</main>\n<footer>Read-only view of the coordinator's API";
   if (page.refresh_seconds > 0) out += "; refreshes every " + std::to_string(page.refresh_seconds) + " s";
   out += ". Command line: <code>batonctl</code>.</footer>\n</body></html>\n";

@@ -1,11 +1,15 @@
 // The coordinator's status page (docs/status-page.md): one self-contained HTML document
 // (embedded CSS; no scripts, no external assets) listing the agents and the jobs and, for
 // one job, its figures, its Gantt chart (gantt_svg.h) inline and its steps. Rendered from
-// the API's own JSON answers (docs/runtime.md), so it shows what batonctl shows.
+// the API's own answers (docs/runtime.md; the job as its typed JobReport), so it shows
+// what batonctl shows.
 #pragma once
+
+#include "coordinator/report/job_report.h"
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 namespace baton::report {
@@ -14,7 +18,7 @@ struct StatusPage {
   std::string coordinator;        // the driver's status line, "idle, 0 job(s) queued"
   nlohmann::ordered_json agents;  // GET /v1/agents
   nlohmann::ordered_json jobs;    // GET /v1/jobs
-  nlohmann::ordered_json job;     // GET /v1/jobs/{id} of the job shown, or null for none
+  std::optional<JobReport> job;   // GET /v1/jobs/{id} of the job shown, or none
   std::string error;              // shown in place of the job ("no job 12"), or empty
   int refresh_seconds = 3;        // the page reloads itself this often; 0: never
   std::size_t max_jobs = 50;      // the newest this many jobs are listed

@@ -29,15 +29,27 @@ struct Request {
   std::string method, path, body, authorization;
 };
 
-const char* const kReport = R"({"algorithm": "oggp", "k": 3, "steps": [
-  {"index": 0, "flows": 3, "bytes": 30000000, "predicted_seconds": 0.802,
+const char* const kReport = R"({"algorithm": "oggp", "k": 3, "flow_rate": 12500000, "steps": [
+  {"index": 0, "flows": 3, "bytes": 30000000, "predicted_seconds": 0.802, "planned_start_seconds": 0,
    "measured_seconds": 0.85, "attempts": 1}],
-  "predicted_seconds": 2.41, "lower_bound_seconds": 2.2, "measured_seconds": 2.6})";
+  "predicted_seconds": 2.41, "lower_bound_seconds": 2.2, "measured_steps_seconds": 2.5, "measured_seconds": 2.6})";
+
+// A job as the coordinator answers GET /v1/jobs/ID (docs/runtime.md), `fields` replacing the
+// defaults.
+json job_answer(const json& fields) {
+  json job = json::parse(R"({"id": "7", "state": "running", "error": "", "submitted": "2026-11-22T08:00:00Z",
+    "algorithm": "oggp", "senders": ["a0"], "receivers": ["b1"], "bytes": 0, "bytes_done": 0, "step": 0,
+    "steps": 0, "elapsed_seconds": 0})");
+  job.update(fields);
+  return job;
+}
 
 // A finished job with per-node timing (docs/runtime.md): one step, a0 → b1.
-const char* const kJobWithNodes = R"({"id": "5", "state": "done", "senders": ["a0"], "receivers": ["b1"],
-  "report": {"algorithm": "ggp", "k": 1, "predicted_seconds": 0.5, "lower_bound_seconds": 0.5,
-    "measured_seconds": 0.55, "steps": [{"index": 0, "flows": 1, "bytes": 4096, "predicted_seconds": 0.5,
+const char* const kJobWithNodes = R"({"id": "5", "state": "done", "error": "", "submitted": "2026-11-22T08:00:00Z",
+  "algorithm": "ggp", "senders": ["a0"], "receivers": ["b1"], "bytes": 4096, "bytes_done": 4096, "step": 1,
+  "steps": 1, "elapsed_seconds": 0.55,
+  "report": {"algorithm": "ggp", "k": 1, "flow_rate": 12500000, "predicted_seconds": 0.5, "lower_bound_seconds": 0.5,
+    "measured_steps_seconds": 0.52, "measured_seconds": 0.55, "steps": [{"index": 0, "flows": 1, "bytes": 4096, "predicted_seconds": 0.5,
     "planned_start_seconds": 0, "measured_seconds": 0.52, "attempts": 1, "started_seconds": 0.01,
     "nodes": {"a0": {"planned_bytes": 4096, "planned_seconds": 0.5, "bytes": 4096, "seconds": 0.51},
               "b1": {"planned_bytes": 4096, "planned_seconds": 0.5, "bytes": 4096, "seconds": 0.505}}}]}})";
@@ -82,7 +94,7 @@ class FakeCoordinator {
       const std::string id = req.matches[1];
       if (id == "7") {
         const int n = polls_++;
-        json job = {{"id", "7"}, {"algorithm", "oggp"}, {"steps", 3}, {"bytes", 30000000}};
+        json job = job_answer({{"id", "7"}, {"algorithm", "oggp"}, {"steps", 3}, {"bytes", 30000000}});
         job["state"] = n < 2 ? "running" : "done";
         job["step"] = std::min(n, 2);
         job["bytes_done"] = n < 2 ? 10000000 * (n + 1) : 30000000;
@@ -91,9 +103,12 @@ class FakeCoordinator {
       } else if (id == "5") {
         res.set_content(kJobWithNodes, "application/json");
       } else if (id == "8") {
-        res.set_content(R"({"id": "8", "state": "queued"})", "application/json");
+        res.set_content(job_answer({{"id", "8"}, {"state", "queued"}}).dump(), "application/json");
       } else if (id == "9") {
-        res.set_content(R"({"id": "9", "state": "failed", "error": "agent b1 lost"})", "application/json");
+        res.set_content(job_answer({{"id", "9"}, {"state", "failed"}, {"error", "agent b1 lost"}}).dump(),
+                        "application/json");
+      } else if (id == "10") {  // not a job: what a coordinator could never answer
+        res.set_content(R"({"id": "10", "state": "running"})", "application/json");
       } else {
         res.status = 404;
         res.set_content(R"({"error": "no job )" + id + R"("})", "application/json");
@@ -200,9 +215,9 @@ BOOST_AUTO_TEST_CASE(status_json_round_trips_the_servers_answer) {
   FakeCoordinator fake;
   const auto r = fake.run({"status", "9", "--output", "json"});
   BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
-  BOOST_TEST(json::parse(r.out) == json::parse(R"({"id": "9", "state": "failed", "error": "agent b1 lost"})"));
+  BOOST_TEST(json::parse(r.out) == job_answer({{"id", "9"}, {"state", "failed"}, {"error", "agent b1 lost"}}));
   const auto t = fake.run({"status", "9"});
-  BOOST_TEST(has(t.out, "error:     agent b1 lost"), t.out);
+  BOOST_TEST(has(t.out, "error:      agent b1 lost"), t.out);
 }
 
 BOOST_AUTO_TEST_CASE(watch_follows_the_job_to_done_and_prints_the_totals) {
@@ -246,6 +261,13 @@ BOOST_AUTO_TEST_CASE(a_server_error_exits_1_with_its_text) {
   const auto missing = fake.run({"status", "42"});
   BOOST_TEST(missing.exit_code == 1);
   BOOST_TEST(missing.err == "batonctl: no job 42\n");
+}
+
+BOOST_AUTO_TEST_CASE(an_answer_that_is_not_a_job_exits_1_naming_the_field) {
+  FakeCoordinator fake;
+  const auto r = fake.run({"status", "10"});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err == "batonctl: the coordinator's answer is not a job: error: missing\n");
 }
 
 BOOST_AUTO_TEST_CASE(cancel_posts_and_prints_the_state) {

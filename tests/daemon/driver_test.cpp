@@ -4,6 +4,7 @@
 #include "coordinator/daemon/driver.h"
 
 #include "coordinator/daemon/job_spec.h"
+#include "tests/daemon/fake_agents.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -21,42 +22,9 @@ namespace bc = baton::coordinator;
 namespace bp = baton::protocol;
 using namespace std::chrono_literals;
 
+using baton::test::FakeAgents;
+
 namespace {
-
-class FakeAgents final : public bc::AgentDirectory {
- public:
-  explicit FakeAgents(const std::vector<std::string>& nodes) {
-    for (const std::string& n : nodes) {
-      bc::AgentInfo& info = agents_[n];
-      info.node = n;
-      info.addresses = {n + ":9000"};
-      info.storage_id = "disk-" + n;
-      info.alive = true;
-    }
-  }
-  bool send(const std::string& node, bp::Envelope message) override {
-    if (!agents_.at(node).alive) return false;
-    sent.emplace_back(node, std::move(message));
-    return true;
-  }
-  std::vector<bc::AgentInfo> agents() const override {
-    std::vector<bc::AgentInfo> out;
-    for (const auto& [n, info] : agents_) out.push_back(info);
-    return out;
-  }
-  std::optional<bc::AgentInfo> find(const std::string& node) const override {
-    const auto it = agents_.find(node);
-    if (it == agents_.end()) return std::nullopt;
-    return it->second;
-  }
-  void set_alive(const std::string& node, bool alive) { agents_.at(node).alive = alive; }
-
-  // What the driver sent, in order; taken by the test as it reads it.
-  std::vector<std::pair<std::string, bp::Envelope>> sent;
-
- private:
-  std::map<std::string, bc::AgentInfo> agents_;
-};
 
 class ManualClock final : public bc::Clock {
  public:
@@ -160,9 +128,20 @@ struct Fixture {
     r.set_step(step);
     r.set_ok(ok);
     r.set_error(error);
-    for (const bp::Flow& flow : plan.steps(static_cast<int>(step)).flows()) {
-      for (const bp::Chunk& c : flow.chunks()) {
-        bp::ChunkDigest& d = flow.send() ? *r.add_sent() : *r.add_digests();
+    const bp::Step& planned = plan.steps(static_cast<int>(step));
+    std::vector<const bp::Flow*> flows;
+    for (const bp::Flow& flow : planned.flows()) flows.push_back(&flow);
+    for (const bp::Task& task : planned.tasks()) {
+      // A dataflow step: each task ran exactly when the plan predicted.
+      bp::TaskTiming& timing = *r.add_tasks();
+      timing.set_id(task.id());
+      timing.set_start(task.planned_start());
+      timing.set_end(task.planned_end());
+      if (task.has_flow()) flows.push_back(&task.flow());
+    }
+    for (const bp::Flow* flow : flows) {
+      for (const bp::Chunk& c : flow->chunks()) {
+        bp::ChunkDigest& d = flow->send() ? *r.add_sent() : *r.add_digests();
         d.set_transfer(c.transfer());
         d.set_dst_offset(c.dst_offset());
         d.set_length(c.length());
@@ -173,8 +152,8 @@ struct Fixture {
     r.set_seconds(2.0);
     return envelope;
   }
-  void commit_all() {
-    for (const auto& [node, envelope] : await(bp::Envelope::kJobEnded, 4)) {
+  void commit_all(std::size_t nodes = 4) {
+    for (const auto& [node, envelope] : await(bp::Envelope::kJobEnded, nodes)) {
       bp::Envelope answer;
       answer.mutable_job_committed()->set_job(envelope.job_ended().job());
       deliver(node, answer);
@@ -360,6 +339,104 @@ BOOST_AUTO_TEST_CASE(a_job_naming_an_unknown_node_is_refused_at_submit) {
     BOOST_TEST(e.status() == 400);
     BOOST_TEST(std::string(e.what()) == "unknown nodes (no agent ever registered as): nobody");
   }
+}
+
+// A reduce over five unequal nodes (docs/collectives.md): one dataflow step, planned on the
+// agents' rates and combine speeds, released once, its progress shown while it runs, its
+// tasks in the report planned against measured.
+BOOST_AUTO_TEST_CASE(a_reduce_job_goes_through_its_phases_to_done) {
+  const std::vector<std::string> nodes{"n0", "n1", "n2", "n3", "n4"};
+  const double rates[] = {1e6, 4e6, 2e6, 8e6, 3e6};
+  for (std::size_t i = 0; i < nodes.size(); ++i) agents.add(nodes[i], rates[i]);
+  const std::string json = R"({"kind": "reduce", "nodes": ["n0", "n1", "n2", "n3", "n4"], "root": "n0",
+    "data": {"file": "grad.bin", "count": 250000, "dtype": "f32"}, "op": "sum", "result": {"file": "sum.bin"}})";
+  const bc::JobSpec spec = bc::parse_job_spec(json);
+  const std::uint64_t id = driver->submit(spec, bc::collective_json(spec.collective));
+  const auto sent = await(bp::Envelope::kPlan, nodes.size());
+  for (const auto& [node, envelope] : sent) {
+    const bp::Plan& plan = envelope.plan();
+    BOOST_TEST(plan.kind() == "reduce");
+    BOOST_TEST(plan.job() == std::to_string(id));
+    BOOST_TEST_REQUIRE(plan.steps_size() == 1);
+    for (const bp::Task& t : plan.steps(0).tasks()) {
+      if (t.has_flow() && t.flow().send()) BOOST_TEST(t.flow().peer_address() == t.flow().peer() + ":9000");
+    }
+  }
+  accept_plans(sent);
+  BOOST_TEST(state(id) == "running");
+  const auto planned = driver->job(id);
+  BOOST_TEST(planned["kind"] == "reduce");
+  BOOST_TEST(planned["receivers"] == bc::Driver::Json::array({"n0"}));
+  BOOST_TEST(planned["steps"].get<int>() == 1);
+  const double predicted = planned["report"]["predicted_seconds"].get<double>();
+  BOOST_TEST(predicted > 0);
+  BOOST_TEST(planned["report"]["model_seconds"].get<double>() > 0);
+  for (const auto& [node, envelope] : await(bp::Envelope::kStepRelease, nodes.size())) {
+    BOOST_TEST(envelope.step_release().timeout_ms() == 30'000u);  // max(30 s, 4 × a fraction of a second)
+  }
+  // While the step runs: a node's progress shows in step_bytes_done, never past the total.
+  bp::Envelope progress;
+  progress.mutable_step_progress()->set_job(std::to_string(id));
+  progress.mutable_step_progress()->set_bytes(1'000'000);
+  deliver("n1", progress);
+  const auto running = driver->job(id);
+  BOOST_TEST(running["bytes_done"] == 0u);
+  BOOST_TEST(running["step_bytes_done"].get<std::uint64_t>() > 0u);
+  BOOST_TEST(running["step_bytes_done"].get<std::uint64_t>() < running["bytes"].get<std::uint64_t>());
+  clock.advance(std::chrono::milliseconds(static_cast<long>(predicted * 1000)));
+  for (const std::string& node : nodes) deliver(node, report(node, 0));
+  commit_all(nodes.size());
+  run_until([&] { return state(id) == "done"; });
+  const auto done = driver->job(id);
+  BOOST_TEST(done["bytes_done"] == done["bytes"]);
+  BOOST_TEST(done["step_bytes_done"] == 0u);
+  BOOST_TEST(done["bytes"].get<std::uint64_t>() == 4 * 1'000'000u);  // every node but the root sends 1 MB once
+  const auto& step = done["report"]["steps"][0];
+  const double started = step["started_seconds"].get<double>();
+  std::size_t sends = 0, combines = 0;
+  for (const auto& task : step["tasks"]) {
+    // Each agent reported its task exactly when planned: measured = planned, on the job's
+    // timeline from the step's release.
+    BOOST_TEST(task["started_seconds"].get<double>() == started + task["planned_start_seconds"].get<double>(),
+               boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(task["ended_seconds"].get<double>() == started + task["planned_end_seconds"].get<double>(),
+               boost::test_tools::tolerance(1e-9));
+    if (task["kind"] == "send") ++sends;
+    if (task["kind"] == "combine") {
+      ++combines;
+      BOOST_TEST(task["folds"][0] == task["node"]);  // its own data first
+    }
+  }
+  BOOST_TEST(sends == 4u);
+  BOOST_TEST(step["flows"].get<int>() == 4);
+  BOOST_TEST(combines >= 1u);
+  // Journaled: the spec as accepted and the final report.
+  BOOST_TEST(journal->job(id)->spec == bc::collective_json(spec.collective));
+  BOOST_TEST(journal->job(id)->state == "done");
+  BOOST_TEST(bc::Driver::Json::parse(journal->job(id)->report)["report"]["kind"] == "reduce");
+}
+
+BOOST_AUTO_TEST_CASE(a_collective_on_nodes_without_what_its_model_needs_is_refused) {
+  agents.add("n0", 0);  // no rate
+  agents.add("n1");
+  const std::string json = R"({"kind": "allreduce", "nodes": ["n0", "n1"],
+    "data": {"file": "g", "count": 8, "dtype": "f32"}, "op": "sum", "result": {"file": "r"}})";
+  const auto refusal = [&](const std::string& text) {
+    try {
+      const bc::JobSpec spec = bc::parse_job_spec(text);
+      driver->submit(spec, text);
+    } catch (const bc::RequestError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  BOOST_TEST(refusal(json).starts_with("node n0 registered no rate"));
+  agents.add("n0").combine_speeds.clear();
+  BOOST_TEST(refusal(json) == "node n0 reported no combine speed for f32 sum (an agent that predates collectives?)");
+  agents.add("n0").storage_id = "disk-n1";  // one data root for both: both would write r
+  BOOST_TEST(refusal(json) == "nodes n0 and n1 share their data root (disk-n1): n0 would write r, which n1 writes too");
+  BOOST_TEST(refusal(R"({"kind": "multicast", "nodes": ["n1", "n9"], "multicasts": [{"source": "n1", "file": "m",
+    "length": 4, "destinations": ["n9"], "dst_file": "m"}]})") == "unknown nodes (no agent ever registered as): n9");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

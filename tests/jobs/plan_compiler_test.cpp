@@ -92,7 +92,7 @@ void check_plan(const bj::Clusters& c, const std::vector<bj::TransferSpec>& tran
   for (std::size_t i = 0; i < transfers.size(); ++i) BOOST_TEST(covered[i] == transfers[i].length);
   BOOST_TEST(plan.predicted_seconds == predicted, boost::test_tools::tolerance(1e-9));
   if (algorithm != kpbs::Algorithm::all_at_once)
-    BOOST_TEST(plan.predicted_seconds >= plan.lower_bound_seconds * (1 - 1e-9));
+    BOOST_TEST(plan.predicted_seconds >= *plan.lower_bound_seconds * (1 - 1e-9));
 }
 
 }  // namespace

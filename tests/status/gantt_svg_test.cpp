@@ -1,4 +1,5 @@
-// The Gantt chart (coordinator/report/gantt_svg.h) read back by an independent XML parser:
+// The Gantt chart (coordinator/report/gantt_svg.h) of a job's JSON read back as batonctl
+// reads it (report::parse_job_report), checked by an independent XML parser:
 // well-formed, one bar per node and step with flows, and bars placed and sized in
 // proportion to the times in the job.
 #include "coordinator/report/gantt_svg.h"
@@ -11,17 +12,23 @@
 #include <set>
 #include <stdexcept>
 
-using baton::report::gantt_svg;
 using baton::report::Json;
+using baton::report::parse_job_report;
+
+namespace {
+// The chart of a job as the API answers it, read back as batonctl reads it.
+std::string gantt_svg(const Json& job) { return baton::report::gantt_svg(parse_job_report(job)); }
+}  // namespace
 
 namespace {
 
 // Two senders and two receivers, three steps: 0 and 1 ran (1 with one flow), 2 not yet.
 Json sample_job() {
-  Json job = Json::parse(R"({"id": "7", "state": "running", "algorithm": "oggp",
-    "senders": ["a0", "a1"], "receivers": ["b0", "b1"],
-    "report": {"algorithm": "oggp", "k": 2, "predicted_seconds": 1.3, "lower_bound_seconds": 1.1,
-               "measured_seconds": 1.05, "steps": [
+  Json job = Json::parse(R"({"id": "7", "state": "running", "error": "", "submitted": "t", "algorithm": "oggp",
+    "senders": ["a0", "a1"], "receivers": ["b0", "b1"], "bytes": 6200000, "bytes_done": 4600000,
+    "step": 2, "steps": 3, "elapsed_seconds": 1.05,
+    "report": {"algorithm": "oggp", "k": 2, "flow_rate": 4000000, "predicted_seconds": 1.3, "lower_bound_seconds": 1.1,
+               "measured_steps_seconds": 1.03, "measured_seconds": 1.05, "steps": [
       {"index": 0, "flows": 2, "bytes": 3000000, "predicted_seconds": 0.5, "planned_start_seconds": 0,
        "measured_seconds": 0.62, "attempts": 1, "started_seconds": 0.01,
        "nodes": {"a0": {"planned_bytes": 2000000, "planned_seconds": 0.5, "bytes": 2000000, "seconds": 0.6},
@@ -124,7 +131,8 @@ BOOST_AUTO_TEST_CASE(names_from_agents_are_escaped) {
 }
 
 BOOST_AUTO_TEST_CASE(a_job_without_a_per_node_report_is_refused_with_the_reason) {
-  Json queued = Json::parse(R"({"id": "3", "state": "queued"})");
+  Json queued = Json::parse(R"({"id": "3", "state": "queued", "error": "", "submitted": "t", "algorithm": "oggp",
+    "senders": ["a0"], "receivers": ["b0"], "bytes": 1, "bytes_done": 0, "step": 0, "steps": 0, "elapsed_seconds": 0})");
   BOOST_CHECK_EXCEPTION(gantt_svg(queued), std::invalid_argument, [](const std::invalid_argument& e) {
     return std::string(e.what()) == "job 3 has no report yet (it has not been planned)";
   });

@@ -27,12 +27,13 @@ StatusPage sample_page() {
   page.jobs = Json::parse(R"({"jobs": [
     {"id": "1", "state": "done", "algorithm": "ggp", "steps": 1, "step": 1, "bytes": 100, "bytes_done": 100, "submitted": "t1"},
     {"id": "2", "state": "running", "algorithm": "oggp", "steps": 1, "step": 0, "bytes": 100, "bytes_done": 0, "submitted": "t2"}]})");
-  page.job = Json::parse(R"({"id": "2", "state": "running", "algorithm": "oggp", "senders": ["a0"], "receivers": ["b0"],
-    "bytes": 100, "bytes_done": 0, "elapsed_seconds": 0.2,
-    "report": {"algorithm": "oggp", "k": 1, "predicted_seconds": 0.5, "lower_bound_seconds": 0.5, "measured_seconds": 0.2,
-      "steps": [{"index": 0, "flows": 1, "bytes": 100, "predicted_seconds": 0.5, "planned_start_seconds": 0,
+  page.job = baton::report::parse_job_report(Json::parse(R"({"id": "2", "state": "running", "error": "",
+    "submitted": "t2", "algorithm": "oggp", "senders": ["a0"], "receivers": ["b0"],
+    "bytes": 100, "bytes_done": 0, "step": 0, "steps": 1, "elapsed_seconds": 0.2,
+    "report": {"algorithm": "oggp", "k": 1, "flow_rate": 200, "predicted_seconds": 0.5, "lower_bound_seconds": 0.5,
+      "measured_steps_seconds": 0, "measured_seconds": 0.2, "steps": [{"index": 0, "flows": 1, "bytes": 100, "predicted_seconds": 0.5, "planned_start_seconds": 0,
                  "nodes": {"a0": {"planned_bytes": 100, "planned_seconds": 0.5},
-                           "b0": {"planned_bytes": 100, "planned_seconds": 0.5}}}]}})");
+                           "b0": {"planned_bytes": 100, "planned_seconds": 0.5}}}]}})"));
   return page;
 }
 
@@ -76,7 +77,7 @@ BOOST_AUTO_TEST_CASE(names_from_agents_and_jobs_cannot_inject_markup) {
   const std::string evil = "<script>alert(1)</script><img src=x>";
   page.agents["agents"][0]["node"] = evil;
   page.jobs["jobs"][0]["algorithm"] = evil;
-  page.job["error"] = evil;
+  page.job->error = evil;
   const auto html = parsed(page);
   if (!html) return;
   BOOST_TEST(count(*html, "script") == 0);
@@ -86,7 +87,7 @@ BOOST_AUTO_TEST_CASE(names_from_agents_and_jobs_cannot_inject_markup) {
 
 BOOST_AUTO_TEST_CASE(an_unknown_job_shows_the_error_and_no_chart) {
   StatusPage page = sample_page();
-  page.job = nullptr;
+  page.job.reset();
   page.error = "no job 99";
   page.refresh_seconds = 0;
   const auto html = parsed(page);
@@ -100,7 +101,7 @@ BOOST_AUTO_TEST_CASE(a_running_step_s_bytes_so_far_show_as_progress) {
   StatusPage page = sample_page();
   // Job 2's only step has moved 40 of its 100 bytes (the agents' progress reports).
   page.jobs["jobs"][1]["step_bytes_done"] = 40;
-  page.job["step_bytes_done"] = 40;
+  page.job->step_bytes_done = 40;
   const auto html = parsed(page);
   if (!html) return;
   BOOST_TEST(has(*html, "40 %"), html->at("text"));

@@ -1,0 +1,69 @@
+#include "coordinator/jobs/collective_compiler.h"
+
+#include "coordinator/jobs/collective_compilers.h"
+#include "coordinator/jobs/dataflow_check.h"
+#include "coordinator/jobs/dataflow_timing.h"
+#include "coordinator/jobs/lockstep_check.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace baton::jobs {
+namespace {
+
+void require_sound(const std::vector<std::string>& errors, const CollectiveJob& job) {
+  if (errors.empty()) return;
+  std::string all;
+  for (const std::string& e : errors) all += (all.empty() ? "" : "; ") + e;
+  throw std::logic_error("plan compiler: the " + job.algorithm + " plan of this " + std::string(name(job.kind)) +
+                         " fails its check: " + all);
+}
+
+// The one step of a dataflow job as the driver and the report see it.
+StepPlan dataflow_step(const DataflowPlan& plan, const CollectiveJob& job, double predicted) {
+  StepPlan step;
+  step.predicted_seconds = predicted;
+  for (const std::string& node : job.nodes) {
+    const auto tasks = plan.find(node);
+    if (tasks == plan.end()) continue;
+    PlannedNode planned{node, 0, 0};
+    for (const DataflowTask& t : tasks->second) {
+      planned.bytes += t.bytes();
+      planned.seconds = std::max(planned.seconds, t.planned_end);
+      if (t.kind == TaskKind::send) step.bytes += t.bytes();
+      step.tasks.push_back(
+          {node, t.id, std::string(name(t.kind)), t.peer, t.folds, t.bytes(), t.planned_start, t.planned_end});
+    }
+    step.nodes.push_back(std::move(planned));
+  }
+  return step;
+}
+
+}  // namespace
+
+CompiledPlan compile_collective(const CollectiveJob& job, const CollectiveModel& model) {
+  if (job.kind == JobKind::buffered_multicast) {
+    CompiledPlan plan = compile_buffered_multicast(job, model);
+    require_sound(check_buffered_plan(job, model, plan), job);
+    return plan;
+  }
+  DataflowSchedule schedule = job.kind == JobKind::multicast ? compile_multicast(job, model)
+                              : job.algorithm == "ring"      ? compile_ring(job)
+                                                             : compile_tree(job, model);
+  const double predicted = predict(schedule.plan, model);
+  CompiledPlan out;
+  out.kind = job.kind;
+  out.algorithm = job.algorithm;
+  out.k = 1;
+  out.step_startup = model.beta;
+  out.predicted_seconds = predicted;
+  out.model_seconds = schedule.model_seconds;
+  out.lower_bound_seconds = schedule.lower_bound_seconds;
+  out.agent_plans = to_agent_plans(
+      schedule.plan, job, [&](const std::string& p, const std::string& q) { return model.flow_rate(p, q); }, predicted);
+  require_sound(check_dataflow_plans(job, out.agent_plans), job);
+  out.steps.push_back(dataflow_step(schedule.plan, job, predicted));
+  return out;
+}
+
+}  // namespace baton::jobs

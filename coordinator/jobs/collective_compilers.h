@@ -1,0 +1,30 @@
+// The compilers of each collective kind, behind compile_collective (collective_compiler.h).
+// Each turns its scheduler's output into dataflow tasks (or lockstep steps) and reports the
+// paper model's makespan of what it scheduled.
+#pragma once
+
+#include "coordinator/jobs/collective_job.h"
+#include "coordinator/jobs/collective_model.h"
+#include "coordinator/jobs/dataflow.h"
+#include "coordinator/jobs/plan_compiler.h"
+
+#include <optional>
+
+namespace baton::jobs {
+
+struct DataflowSchedule {
+  DataflowPlan plan;
+  std::optional<double> model_seconds;  // the paper model's makespan; none for ring
+  std::optional<double> lower_bound_seconds;
+};
+
+// Reduce (snf, dp, bnb, binomial, flat) and allreduce (snf-fnf, binomial): compile_tree.cpp.
+DataflowSchedule compile_tree(const CollectiveJob& job, const CollectiveModel& model);
+// Allreduce ring: compile_ring.cpp.
+DataflowSchedule compile_ring(const CollectiveJob& job);
+// Multicast (the paper's family, flat, binomial): compile_multicast.cpp.
+DataflowSchedule compile_multicast(const CollectiveJob& job, const CollectiveModel& model);
+// Buffered multicast, lockstep rounds: compile_buffered_multicast.cpp.
+CompiledPlan compile_buffered_multicast(const CollectiveJob& job, const CollectiveModel& model);
+
+}  // namespace baton::jobs

@@ -1,0 +1,104 @@
+// The collective jobs (docs/collectives.md, "Jobs"): reduce, all-reduce, multicast and
+// buffered multicast, as the coordinator holds them once their JSON is parsed. The JSON
+// shapes are a contract; the coordinator's parser lives in coordinator/daemon/job_spec*.
+#pragma once
+
+#include "protocol/baton.pb.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace baton::jobs {
+
+// What a job is; the names are the API's "kind" and the agents' Plan.kind.
+enum class JobKind { redistribution, reduce, allreduce, multicast, buffered_multicast };
+
+std::string_view name(JobKind kind);
+std::optional<JobKind> parse_job_kind(std::string_view name);
+// Reduce and all-reduce combine arrays; multicasts copy messages.
+bool combines(JobKind kind);
+// Dataflow (one step of tasks: reduce, all-reduce, multicast) or lockstep steps.
+bool dataflow(JobKind kind);
+
+// "f32" ... "u64" and "sum" ... "bxor" (docs/collectives.md).
+std::string_view name(protocol::DataType dtype);
+std::string_view name(protocol::ReduceOp op);
+std::optional<protocol::DataType> parse_dtype(std::string_view name);
+std::optional<protocol::ReduceOp> parse_op(std::string_view name);
+std::size_t element_size(protocol::DataType dtype);
+bool integer(protocol::DataType dtype);
+// band, bor and bxor only make sense on integers.
+bool integer_only(protocol::ReduceOp op);
+
+// The algorithms of each collective kind, default first (docs/collectives.md).
+std::vector<std::string> algorithms(JobKind kind);
+
+// The array every node of a reduce or all-reduce holds: `count` elements of `dtype` at
+// byte `offset` of `file`.
+struct ArrayData {
+  std::string file;
+  std::uint64_t offset = 0;
+  std::uint64_t count = 0;
+  protocol::DataType dtype = protocol::DTYPE_UNSPECIFIED;
+
+  std::uint64_t bytes() const { return count * element_size(dtype); }
+};
+
+// One message of a multicast or buffered multicast: `length` bytes at `offset` of `file`
+// on `source`, written at offset 0 of `dst_file` on every destination. Without a length
+// the message runs to the end of the file, which the coordinator asks the source before
+// it accepts the job (resolve_ranges).
+struct Message {
+  std::string source;
+  std::string file;
+  std::uint64_t offset = 0;
+  std::optional<std::uint64_t> length;
+  std::vector<std::string> destinations;
+  std::string dst_file;
+};
+
+struct CollectiveJob {
+  JobKind kind = JobKind::reduce;
+  std::vector<std::string> nodes;  // each once
+  std::string algorithm;
+  // reduce and allreduce
+  std::string root;  // reduce: the node that ends with the result
+  ArrayData data;
+  protocol::ReduceOp op = protocol::OP_UNSPECIFIED;
+  std::string result_file;
+  // multicast and buffered-multicast
+  std::vector<Message> messages;
+  std::size_t buffers = 0;  // buffered-multicast: l, the messages a node may receive per round
+};
+
+// A file a node of the job reads (a range of it) or writes.
+struct FileUse {
+  std::string node;
+  std::string file;
+  bool writes = false;
+};
+std::vector<FileUse> file_uses(const CollectiveJob& job);
+
+// What a node's agent answered about one of its objects (ObjectQuery, docs/collectives.md).
+struct ObjectFacts {
+  bool exists = false;
+  std::uint64_t size = 0;
+  std::string error;  // why it cannot be read
+};
+
+// The objects the job reads, by node: each node's data file, each message's source file.
+std::vector<std::pair<std::string, std::string>> objects_read(const CollectiveJob& job);
+
+// Checks every range the job reads against the sizes its nodes reported and gives each
+// message without a length the rest of its file. `facts(node, file)` returns what that
+// node answered, or nullptr if it did not. Throws std::invalid_argument with one line naming
+// the field, the node, the file and the sizes.
+void resolve_ranges(CollectiveJob& job,
+                    const std::function<const ObjectFacts*(const std::string& node, const std::string& file)>& facts);
+
+}  // namespace baton::jobs

@@ -1,0 +1,127 @@
+// Reduce and allreduce over a tree of transfers (docs/collectives.md, "Tasks"): the SNF
+// paper's schedules (snf, dp, bnb, binomial; snf-fnf and binomial all-reductions) and the
+// flat baseline, on t(p) = β + m / r_p + m / c_p (collective_model.h).
+//
+// A node receives each input into a scratch object of its own, combines its data with them
+// in the order the schedule delivers them (its data first), and sends the result to the
+// receiver the schedule names (Lemma 1 of the SNF paper decides who receives from whom);
+// the root combines into result.file. In an allreduce the root then sends result.file down
+// the broadcast tree, and every node relays from its result.file once it has it.
+#include "coordinator/jobs/collective_compilers.h"
+#include "coordinator/schedule/reduction/checked.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <tuple>
+
+namespace baton::jobs {
+namespace {
+
+namespace red = schedule::reduction;
+
+// One transfer of the schedule, by node index.
+struct TreeTransfer {
+  std::size_t src = 0, dst = 0;
+  double start = 0;
+  bool broadcast = false;
+};
+
+// Every node but the root sends its data to the root, one after the other in the nodes'
+// order: what a user writes without a scheduler.
+red::Schedule flat_reduction(const red::Problem& problem) {
+  red::Schedule schedule;
+  double at = 0;
+  for (std::size_t p = 0; p < problem.times.size(); ++p) {
+    if (p == problem.destination) continue;
+    schedule.transfers.push_back({p, problem.destination, at, at + problem.times[p]});
+    at += problem.times[p];
+  }
+  return schedule;
+}
+
+// The scheduled transfers and the root, from the job's algorithm.
+std::vector<TreeTransfer> schedule_tree(const CollectiveJob& job, const std::vector<double>& times, std::size_t& root,
+                                        double& makespan) {
+  std::vector<TreeTransfer> out;
+  if (job.kind == JobKind::reduce) {
+    const red::Problem problem{.times = times, .destination = root};
+    red::CheckedReduction plan;
+    if (job.algorithm == "flat") {
+      plan = red::checked_reduction_schedule(problem, flat_reduction(problem), "flat");
+    } else {
+      plan = red::checked_reduction(problem, *red::parse_reduction_algorithm(job.algorithm));
+    }
+    for (const red::Transfer& t : plan.schedule.transfers) out.push_back({t.src, t.dst, t.start, false});
+    makespan = plan.makespan;
+    return out;
+  }
+  const red::CheckedAllReduce plan = red::checked_allreduce(times, *red::parse_allreduce_algorithm(job.algorithm));
+  root = plan.schedule.root;
+  for (const red::PhasedTransfer& t : plan.schedule.transfers) {
+    out.push_back({t.transfer.src, t.transfer.dst, t.transfer.start, t.phase == red::Phase::broadcast});
+  }
+  makespan = plan.makespan;
+  return out;
+}
+
+}  // namespace
+
+DataflowSchedule compile_tree(const CollectiveJob& job, const CollectiveModel& model) {
+  const std::vector<std::string>& nodes = job.nodes;
+  const std::uint64_t m = job.data.bytes();
+  std::vector<double> times;
+  for (const std::string& n : nodes) times.push_back(model.snf_time(n, m));
+  std::size_t root = static_cast<std::size_t>(std::ranges::find(nodes, job.root) - nodes.begin());
+  DataflowSchedule out;
+  double makespan = 0;
+  std::vector<TreeTransfer> transfers = schedule_tree(job, times, root, makespan);
+  out.model_seconds = makespan;
+  // The order of every node's sends: the schedule's (the reduction before the broadcast).
+  std::ranges::stable_sort(transfers, [](const TreeTransfer& a, const TreeTransfer& b) {
+    return std::tie(a.broadcast, a.start, a.src) < std::tie(b.broadcast, b.start, b.src);
+  });
+
+  const Region result{job.result_file, 0, m};
+  const Region data{job.data.file, job.data.offset, m};
+  const auto scratch_from = [&](std::size_t p) { return Region{"scratch:in-" + std::to_string(p), 0, m}; };
+  DataflowBuilder builder;
+  // Per node: the receives of its inputs (in arrival order) and the task holding its
+  // result: the combine of the reduction, or the receive of the broadcast.
+  std::vector<std::vector<std::pair<std::size_t, std::uint32_t>>> inputs(nodes.size());
+  std::vector<std::optional<std::uint32_t>> holding(nodes.size());
+  // Node p's data combined with its inputs, into `output`; its inputs' data alone for a leaf.
+  const auto combined = [&](std::size_t p, const Region& output) -> std::pair<Region, std::vector<std::uint32_t>> {
+    if (inputs[p].empty()) return {data, {}};
+    std::vector<Region> regions{data};
+    std::vector<std::string> folds{nodes[p]};
+    std::vector<std::uint32_t> after;
+    for (const auto& [from, receive] : inputs[p]) {
+      regions.push_back(scratch_from(from));
+      folds.push_back(nodes[from]);
+      after.push_back(receive);
+    }
+    const std::uint32_t id = builder.combine(nodes[p], std::move(regions), std::move(folds), output, std::move(after));
+    return {output, {id}};
+  };
+  for (const TreeTransfer& t : transfers) {
+    if (t.broadcast) continue;
+    const auto [source, after] = combined(t.src, Region{"scratch:partial", 0, m});
+    const auto ids = builder.transfer(nodes[t.src], source, after, nodes[t.dst], scratch_from(t.src));
+    inputs[t.dst].push_back({t.src, ids.second});
+  }
+  const std::vector<std::uint32_t> root_combine = combined(root, result).second;
+  if (root_combine.empty()) throw std::logic_error("plan compiler: the root receives nothing");
+  holding[root] = root_combine.front();
+  for (const TreeTransfer& t : transfers) {
+    if (!t.broadcast) continue;
+    if (!holding[t.src]) {
+      throw std::logic_error("plan compiler: " + nodes[t.src] + " relays the result before it has it");
+    }
+    const auto ids = builder.transfer(nodes[t.src], result, {*holding[t.src]}, nodes[t.dst], result);
+    holding[t.dst] = ids.second;
+  }
+  out.plan = builder.take();
+  return out;
+}
+
+}  // namespace baton::jobs

@@ -1,0 +1,83 @@
+// A collective's plan as dataflow tasks (docs/collectives.md, "Tasks"): per node, sends,
+// receives and combines with the tasks each waits for. The compilers of each job kind build
+// it with DataflowBuilder; dataflow_timing.h predicts when each task runs; the agents get
+// it as one Step of protocol Tasks (to_agent_plans).
+#pragma once
+
+#include "coordinator/jobs/collective_job.h"
+#include "protocol/baton.pb.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace baton::jobs {
+
+// A byte range of one of a node's objects: a file, or "scratch:NAME".
+struct Region {
+  std::string object;
+  std::uint64_t offset = 0;
+  std::uint64_t length = 0;
+};
+
+enum class TaskKind { send, receive, combine };
+std::string_view name(TaskKind kind);  // "send", "receive", "combine"
+
+struct DataflowTask {
+  TaskKind kind = TaskKind::send;
+  std::uint32_t id = 0;              // unique within the node's list, from 1
+  std::vector<std::uint32_t> after;  // this node's tasks that must be done first
+  // A send reads `region` and a receive writes it; `peer` is the other end and `transfer`
+  // numbers the transfer in the whole job (the send's and the receive's are equal).
+  std::string peer;
+  Region region;
+  std::uint64_t transfer = 0;
+  Region peer_region;               // where the bytes land (send) or come from (receive) on the peer
+  std::uint64_t stream_offset = 0;  // the chunk's place in its receiver's incoming stream
+  // A combine: output = inputs[0] ⊕ inputs[1] ⊕ … in this order; folds[i] names the node
+  // whose data (alone, or combined with what it received) inputs[i] holds.
+  std::vector<Region> inputs;
+  std::vector<std::string> folds;
+  Region output;
+  // The plan's prediction, seconds after the step's release (dataflow_timing.h).
+  double planned_start = 0;
+  double planned_end = 0;
+
+  std::uint64_t bytes() const { return kind == TaskKind::combine ? output.length : region.length; }
+};
+
+// Every node's tasks, in list order (a node starts its sends in this order).
+using DataflowPlan = std::map<std::string, std::vector<DataflowTask>>;
+
+class DataflowBuilder {
+ public:
+  // A transfer of `source` on `from` into `destination` on `to`: a send appended to from's
+  // list, after `send_after`, and a receive appended to to's list. Returns the send's and
+  // the receive's ids.
+  std::pair<std::uint32_t, std::uint32_t> transfer(const std::string& from, const Region& source,
+                                                   std::vector<std::uint32_t> send_after, const std::string& to,
+                                                   const Region& destination);
+  // A combine on `node` after `after`; returns its id.
+  std::uint32_t combine(const std::string& node, std::vector<Region> inputs, std::vector<std::string> folds,
+                        const Region& output, std::vector<std::uint32_t> after);
+
+  DataflowPlan take() { return std::move(plan_); }
+
+ private:
+  DataflowTask& add(const std::string& node, TaskKind kind, std::vector<std::uint32_t> after);
+
+  DataflowPlan plan_;
+  std::uint64_t transfers_ = 0;
+  std::map<std::string, std::uint64_t> stream_end_;  // per receiver
+};
+
+// Each node's Plan: one step (index 0) listing its tasks, kind = the job's, k = 1 (a node
+// sends one flow at a time). Sends are paced at `rates` of their (sender, receiver) pair.
+// The job's ids and the peers' data addresses are filled in when the plans are sent.
+std::map<std::string, protocol::Plan> to_agent_plans(
+    const DataflowPlan& plan, const CollectiveJob& job,
+    const std::function<double(const std::string& from, const std::string& to)>& rate, double predicted_seconds);
+
+}  // namespace baton::jobs

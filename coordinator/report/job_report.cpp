@@ -1,0 +1,264 @@
+#include "coordinator/report/job_report.h"
+
+#include <limits>
+#include <string_view>
+
+namespace baton::report {
+namespace {
+
+using json::element_path;
+using json::InputError;
+using json::member_path;
+
+constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max();
+constexpr double kMaxNumber = std::numeric_limits<double>::max();
+
+// ---- Reading, each field named by its path ("report.steps[2].nodes.a0.seconds") ----
+
+const Json& object_at(const Json& value, std::string_view path) {
+  if (!value.is_object())
+    throw InputError((path.empty() ? std::string("job") : std::string(path)) + ": must be an object");
+  return value;
+}
+
+bool present(const Json& object, std::string_view name) {
+  const auto it = object.find(std::string(name));
+  return it != object.end() && !it->is_null();
+}
+
+std::string text(const Json& object, std::string_view parent, std::string_view name) {
+  const Json& value = json::require_member(object, parent, name);
+  if (!value.is_string()) throw InputError(member_path(parent, name) + ": must be a string");
+  return value.get<std::string>();
+}
+
+std::uint64_t count(const Json& value, std::string_view path) {
+  return static_cast<std::uint64_t>(json::require_integer(value, path, 0, kMaxCount));
+}
+
+std::uint64_t count(const Json& object, std::string_view parent, std::string_view name) {
+  return count(json::require_member(object, parent, name), member_path(parent, name));
+}
+
+double number(const Json& object, std::string_view parent, std::string_view name) {
+  return json::require_number(json::require_member(object, parent, name), member_path(parent, name), -kMaxNumber,
+                              kMaxNumber);
+}
+
+std::optional<double> maybe_number(const Json& object, std::string_view parent, std::string_view name) {
+  if (!present(object, name)) return std::nullopt;
+  return number(object, parent, name);
+}
+
+std::optional<std::uint64_t> maybe_count(const Json& object, std::string_view parent, std::string_view name) {
+  if (!present(object, name)) return std::nullopt;
+  return count(object, parent, name);
+}
+
+std::vector<std::string> names(const Json& object, std::string_view parent, std::string_view name) {
+  const std::string path = member_path(parent, name);
+  const Json& list = json::require_array(json::require_member(object, parent, name), path, 0, kMaxCount);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!list[i].is_string()) throw InputError(element_path(path, i) + ": must be a string");
+    out.push_back(list[i].get<std::string>());
+  }
+  return out;
+}
+
+NodeLine node_line(const std::string& node, const Json& value, const std::string& path) {
+  object_at(value, path);
+  return {.node = node,
+          .planned_bytes = count(value, path, "planned_bytes"),
+          .planned_seconds = number(value, path, "planned_seconds"),
+          .bytes = maybe_count(value, path, "bytes"),
+          .seconds = maybe_number(value, path, "seconds")};
+}
+
+std::optional<std::string> maybe_text(const Json& object, std::string_view parent, std::string_view name) {
+  if (!present(object, name)) return std::nullopt;
+  return text(object, parent, name);
+}
+
+TaskLine task_line(const Json& value, const std::string& path) {
+  object_at(value, path);
+  TaskLine task;
+  task.node = text(value, path, "node");
+  task.id = static_cast<std::uint32_t>(json::require_integer(
+      json::require_member(value, path, "id"), member_path(path, "id"), 0, std::numeric_limits<std::uint32_t>::max()));
+  task.kind = text(value, path, "kind");
+  task.peer = maybe_text(value, path, "peer").value_or("");
+  if (present(value, "folds")) task.folds = names(value, path, "folds");
+  task.bytes = count(value, path, "bytes");
+  task.planned_start_seconds = number(value, path, "planned_start_seconds");
+  task.planned_end_seconds = number(value, path, "planned_end_seconds");
+  task.started_seconds = maybe_number(value, path, "started_seconds");
+  task.ended_seconds = maybe_number(value, path, "ended_seconds");
+  return task;
+}
+
+StepLine step_line(const Json& value, const std::string& path) {
+  object_at(value, path);
+  StepLine step{.index = count(value, path, "index"),
+                .flows = count(value, path, "flows"),
+                .bytes = count(value, path, "bytes"),
+                .predicted_seconds = number(value, path, "predicted_seconds"),
+                .planned_start_seconds = number(value, path, "planned_start_seconds"),
+                .measured_seconds = maybe_number(value, path, "measured_seconds"),
+                .attempts = std::nullopt,
+                .started_seconds = maybe_number(value, path, "started_seconds"),
+                .nodes = std::nullopt,
+                .tasks = {}};
+  if (present(value, "attempts")) {
+    step.attempts = static_cast<std::uint32_t>(json::require_integer(
+        value.at("attempts"), member_path(path, "attempts"), 0, std::numeric_limits<std::uint32_t>::max()));
+  }
+  if (present(value, "nodes")) {
+    const std::string nodes_path = member_path(path, "nodes");
+    step.nodes.emplace();
+    for (const auto& [node, entry] : object_at(value.at("nodes"), nodes_path).items()) {
+      step.nodes->push_back(node_line(node, entry, member_path(nodes_path, node)));
+    }
+  }
+  if (present(value, "tasks")) {
+    const std::string tasks_path = member_path(path, "tasks");
+    const Json& tasks = json::require_array(value.at("tasks"), tasks_path, 0, kMaxCount);
+    for (std::size_t t = 0; t < tasks.size(); ++t)
+      step.tasks.push_back(task_line(tasks[t], element_path(tasks_path, t)));
+  }
+  return step;
+}
+
+PlanReport plan_report(const Json& value) {
+  const std::string path = "report";
+  object_at(value, path);
+  PlanReport report;
+  report.kind = maybe_text(value, path, "kind").value_or("redistribution");
+  report.algorithm = text(value, path, "algorithm");
+  report.k = static_cast<int>(json::require_integer(json::require_member(value, path, "k"), member_path(path, "k"), 0,
+                                                    std::numeric_limits<int>::max()));
+  report.flow_rate = number(value, path, "flow_rate");
+  report.predicted_seconds = number(value, path, "predicted_seconds");
+  report.lower_bound_seconds = maybe_number(value, path, "lower_bound_seconds");
+  report.model_seconds = maybe_number(value, path, "model_seconds");
+  report.measured_steps_seconds = number(value, path, "measured_steps_seconds");
+  report.measured_seconds = number(value, path, "measured_seconds");
+  const std::string steps_path = member_path(path, "steps");
+  const Json& steps = json::require_array(json::require_member(value, path, "steps"), steps_path, 0, kMaxCount);
+  for (std::size_t s = 0; s < steps.size(); ++s)
+    report.steps.push_back(step_line(steps[s], element_path(steps_path, s)));
+  return report;
+}
+
+// ---- Writing ----
+
+Json step_json(const StepLine& step) {
+  Json out{{"index", step.index},
+           {"flows", step.flows},
+           {"bytes", step.bytes},
+           {"predicted_seconds", step.predicted_seconds},
+           {"planned_start_seconds", step.planned_start_seconds}};
+  if (step.measured_seconds) out["measured_seconds"] = *step.measured_seconds;
+  if (step.attempts) out["attempts"] = *step.attempts;
+  if (step.started_seconds) out["started_seconds"] = *step.started_seconds;
+  if (step.nodes) {
+    Json nodes = Json::object();
+    for (const NodeLine& n : *step.nodes) {
+      Json entry{{"planned_bytes", n.planned_bytes}, {"planned_seconds", n.planned_seconds}};
+      if (n.bytes) entry["bytes"] = *n.bytes;
+      if (n.seconds) entry["seconds"] = *n.seconds;
+      nodes[n.node] = std::move(entry);
+    }
+    out["nodes"] = std::move(nodes);
+  }
+  if (!step.tasks.empty()) {
+    Json tasks = Json::array();
+    for (const TaskLine& t : step.tasks) {
+      Json entry{{"node", t.node}, {"id", t.id}, {"kind", t.kind}};
+      if (!t.peer.empty()) entry["peer"] = t.peer;
+      if (!t.folds.empty()) entry["folds"] = t.folds;
+      entry["bytes"] = t.bytes;
+      entry["planned_start_seconds"] = t.planned_start_seconds;
+      entry["planned_end_seconds"] = t.planned_end_seconds;
+      if (t.started_seconds) entry["started_seconds"] = *t.started_seconds;
+      if (t.ended_seconds) entry["ended_seconds"] = *t.ended_seconds;
+      tasks.push_back(std::move(entry));
+    }
+    out["tasks"] = std::move(tasks);
+  }
+  return out;
+}
+
+Json plan_json(const PlanReport& report) {
+  Json steps = Json::array();
+  for (const StepLine& s : report.steps) steps.push_back(step_json(s));
+  Json out{{"algorithm", report.algorithm},
+           {"k", report.k},
+           {"flow_rate", report.flow_rate},
+           {"steps", std::move(steps)},
+           {"predicted_seconds", report.predicted_seconds}};
+  if (report.lower_bound_seconds) out["lower_bound_seconds"] = *report.lower_bound_seconds;
+  out["measured_steps_seconds"] = report.measured_steps_seconds;
+  out["measured_seconds"] = report.measured_seconds;
+  // Added with the collectives (issue 14), after the fields of earlier versions.
+  out["kind"] = report.kind;
+  if (report.model_seconds) out["model_seconds"] = *report.model_seconds;
+  return out;
+}
+
+}  // namespace
+
+Json to_json(const JobReport& job) {
+  Json out{{"id", job.id},
+           {"state", job.state},
+           {"error", job.error},
+           {"submitted", job.submitted},
+           {"algorithm", job.algorithm},
+           {"senders", job.senders},
+           {"receivers", job.receivers},
+           {"bytes", job.bytes},
+           {"bytes_done", job.bytes_done},
+           {"step", job.step},
+           {"steps", job.steps},
+           {"elapsed_seconds", job.elapsed_seconds}};
+  if (job.report) out["report"] = plan_json(*job.report);
+  out["kind"] = job.kind;  // added with the collectives (issue 14)
+  out["step_bytes_done"] = job.step_bytes_done;
+  return out;
+}
+
+Json summary_json(const JobReport& job) {
+  return Json{{"id", job.id},
+              {"state", job.state},
+              {"algorithm", job.algorithm},
+              {"steps", job.steps},
+              {"step", job.step},
+              {"bytes", job.bytes},
+              {"bytes_done", job.bytes_done},
+              {"submitted", job.submitted},
+              {"kind", job.kind},
+              {"step_bytes_done", job.step_bytes_done}};
+}
+
+JobReport parse_job_report(const Json& value) {
+  object_at(value, "");
+  JobReport job{.id = text(value, "", "id"),
+                .kind = maybe_text(value, "", "kind").value_or("redistribution"),
+                .state = text(value, "", "state"),
+                .error = text(value, "", "error"),
+                .submitted = text(value, "", "submitted"),
+                .algorithm = text(value, "", "algorithm"),
+                .senders = names(value, "", "senders"),
+                .receivers = names(value, "", "receivers"),
+                .bytes = count(value, "", "bytes"),
+                .bytes_done = count(value, "", "bytes_done"),
+                .step_bytes_done = present(value, "step_bytes_done") ? count(value, "", "step_bytes_done") : 0,
+                .step = count(value, "", "step"),
+                .steps = count(value, "", "steps"),
+                .elapsed_seconds = number(value, "", "elapsed_seconds"),
+                .report = std::nullopt};
+  if (present(value, "report")) job.report = plan_report(value.at("report"));
+  return job;
+}
+
+}  // namespace baton::report

@@ -1,0 +1,104 @@
+// A job as the coordinator reports it (docs/runtime.md, "The coordinator's API"): what
+// `GET /v1/jobs/ID` answers, the journal keeps of a finished job, batonctl prints and the
+// status page draws. One type, one serializer to the API's JSON and one parser back from
+// it; the JSON's field names are a contract (extended, never renamed or dropped).
+#pragma once
+
+#include "coordinator/json/input.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace baton::report {
+
+using Json = json::Json;
+
+// One node's part of a step: the model's bytes and time for it, and what its agent reported
+// once the step ran.
+struct NodeLine {
+  std::string node;
+  std::uint64_t planned_bytes = 0;
+  double planned_seconds = 0;
+  std::optional<std::uint64_t> bytes;  // measured: set once the step ran
+  std::optional<double> seconds;
+};
+
+// One task of a dataflow step (a collective, docs/collectives.md): planned (the plan's
+// prediction) against measured (the node's report of it), both in seconds since the job
+// started (a measured time is the step's release plus the node's own time for the task).
+struct TaskLine {
+  std::string node;
+  std::uint32_t id = 0;
+  std::string kind;                // "send", "receive", "combine"
+  std::string peer;                // a send's receiver, a receive's sender; empty for a combine
+  std::vector<std::string> folds;  // a combine's inputs: whose data each holds, in fold order
+  std::uint64_t bytes = 0;
+  double planned_start_seconds = 0;
+  double planned_end_seconds = 0;
+  std::optional<double> started_seconds;  // measured: set once the node reported the task
+  std::optional<double> ended_seconds;
+};
+
+// One step: planned (on the model's timeline, from the job's start) against measured (from
+// its release, on the job's timeline).
+struct StepLine {
+  std::uint64_t index = 0;
+  std::uint64_t flows = 0;
+  std::uint64_t bytes = 0;
+  double predicted_seconds = 0;
+  double planned_start_seconds = 0;
+  std::optional<double> measured_seconds;  // set once the step is done
+  std::optional<std::uint32_t> attempts;
+  std::optional<double> started_seconds;  // its last release, seconds after the job started
+  // The nodes with a flow in the step, in the report's order; absent in reports of
+  // coordinators that predate per-node timing.
+  std::optional<std::vector<NodeLine>> nodes;
+  std::vector<TaskLine> tasks;  // a dataflow step's ("tasks", absent otherwise)
+};
+
+// The plan against what happened, once the job has been planned.
+struct PlanReport {
+  std::string kind = "redistribution";  // the job's kind (absent in older reports)
+  std::string algorithm;
+  int k = 0;
+  double flow_rate = 0;  // bytes/s of every flow (d)
+  std::vector<StepLine> steps;
+  double predicted_seconds = 0;               // a collective's: the plan's own prediction
+  std::optional<double> lower_bound_seconds;  // none where no bound is computed (reduce, allreduce)
+  // The paper model's makespan of the schedule ("model_seconds"; a redistribution's is its
+  // predicted time); none for an algorithm no paper models (ring) and in older reports.
+  std::optional<double> model_seconds;
+  double measured_steps_seconds = 0;  // Σ of the steps' measured times
+  double measured_seconds = 0;        // the job's, start to end
+};
+
+struct JobReport {
+  std::string id;
+  std::string kind = "redistribution";  // absent in older reports
+  std::string state;
+  std::string error;
+  std::string submitted;
+  std::string algorithm;
+  std::vector<std::string> senders;
+  std::vector<std::string> receivers;
+  std::uint64_t bytes = 0;
+  std::uint64_t bytes_done = 0;       // of the steps that ended
+  std::uint64_t step_bytes_done = 0;  // of the step running, so far (the agents' StepProgress)
+  std::uint64_t step = 0;             // the step running (or next), from 0
+  std::uint64_t steps = 0;            // how many the plan has; 0 before it is planned
+  double elapsed_seconds = 0;
+  std::optional<PlanReport> report;  // once planned
+};
+
+// `GET /v1/jobs/ID`'s answer.
+Json to_json(const JobReport& job);
+// One row of `GET /v1/jobs`.
+Json summary_json(const JobReport& job);
+// The inverse of to_json, for an answer batonctl received or a report the journal kept.
+// Throws json::InputError naming the field that is missing or of the wrong type; members
+// it does not know are ignored (a newer coordinator's extensions).
+JobReport parse_job_report(const Json& job);
+
+}  // namespace baton::report

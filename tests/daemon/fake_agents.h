@@ -1,0 +1,60 @@
+// A fake agent directory for the daemon's unit tests: registered nodes (each with a data
+// address, a disk of its own, a rate and combine speeds), liveness set by hand, and every
+// message the code under test sends kept in order.
+#pragma once
+
+#include "coordinator/daemon/agent_directory.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace baton::test {
+
+namespace bc = baton::coordinator;
+namespace bp = baton::protocol;
+
+class FakeAgents final : public bc::AgentDirectory {
+ public:
+  explicit FakeAgents(const std::vector<std::string>& nodes) {
+    for (const std::string& n : nodes) add(n);
+  }
+  // A node registered as an agent of protocol 3: its data address, own disk, rate and
+  // combine speeds.
+  bc::AgentInfo& add(const std::string& n, double rate = 1e6) {
+    bc::AgentInfo& info = agents_[n];
+    info.node = n;
+    info.addresses = {n + ":9000"};
+    info.storage_id = "disk-" + n;
+    info.alive = true;
+    info.rate = rate;
+    info.combine_speeds[{bp::F32, bp::SUM}] = 5e7;
+    return info;
+  }
+  bool send(const std::string& node, bp::Envelope message) override {
+    if (!agents_.at(node).alive) return false;
+    sent.emplace_back(node, std::move(message));
+    return true;
+  }
+  std::vector<bc::AgentInfo> agents() const override {
+    std::vector<bc::AgentInfo> out;
+    for (const auto& [n, info] : agents_) out.push_back(info);
+    return out;
+  }
+  std::optional<bc::AgentInfo> find(const std::string& node) const override {
+    const auto it = agents_.find(node);
+    if (it == agents_.end()) return std::nullopt;
+    return it->second;
+  }
+  void set_alive(const std::string& node, bool alive) { agents_.at(node).alive = alive; }
+
+  // What the driver sent, in order; taken by the test as it reads it.
+  std::vector<std::pair<std::string, bp::Envelope>> sent;
+
+ private:
+  std::map<std::string, bc::AgentInfo> agents_;
+};
+
+}  // namespace baton::test

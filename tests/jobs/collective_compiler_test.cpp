@@ -1,0 +1,346 @@
+// The collectives' plan compiler (coordinator/jobs/collective_compiler.h): every kind and
+// algorithm on 5 to 9 nodes of unequal rates gives plans that pass the independent checkers
+// (and the checkers refuse broken plans); the model's makespans are the SNF paper's Fig. 8
+// numbers; the plan's predictions match closed forms computed here.
+#include "coordinator/jobs/collective_compiler.h"
+#include "coordinator/jobs/dataflow_check.h"
+#include "coordinator/jobs/lockstep_check.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace bj = baton::jobs;
+namespace bp = baton::protocol;
+using boost::test_tools::tolerance;
+
+namespace {
+
+// Unequal rates (bytes/s) and combine speeds for up to 9 nodes.
+const double kRates[] = {1e6, 2e6, 5e6, 1.5e6, 3e6, 8e6, 2.5e6, 4e6, 6e6};
+const double kCombine[] = {4e7, 9e7, 2e7, 6e7, 5e7, 3e7, 8e7, 7e7, 1e8};
+
+std::vector<std::string> names(std::size_t n) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < n; ++i) out.push_back("n" + std::to_string(i));
+  return out;
+}
+
+bj::CollectiveModel model_of(std::size_t n, double beta = 0.005) {
+  bj::CollectiveModel model{.beta = beta, .nodes = {}};
+  for (std::size_t i = 0; i < n; ++i) model.nodes["n" + std::to_string(i)] = {kRates[i], kCombine[i]};
+  return model;
+}
+
+bj::CollectiveJob reduce_job(bj::JobKind kind, std::size_t n, const std::string& algorithm,
+                             std::uint64_t count = 100'000) {
+  bj::CollectiveJob job;
+  job.kind = kind;
+  job.nodes = names(n);
+  job.algorithm = algorithm;
+  if (kind == bj::JobKind::reduce) job.root = "n" + std::to_string(n / 2);
+  job.data = {"grad.bin", 64, count, bp::F32};
+  job.op = bp::SUM;
+  job.result_file = "sum.bin";
+  return job;
+}
+
+// Two messages: n1 to every other node, and n0 to three of them.
+bj::CollectiveJob multicast_job(bj::JobKind kind, std::size_t n, const std::string& algorithm) {
+  bj::CollectiveJob job;
+  job.kind = kind;
+  job.nodes = names(n);
+  job.algorithm = algorithm;
+  job.buffers = 2;
+  bj::Message all{"n1", "model.bin", 0, 3'000'000, {}, "model.bin"};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i != 1) all.destinations.push_back("n" + std::to_string(i));
+  }
+  job.messages.push_back(all);
+  job.messages.push_back({"n0", "bias.bin", 128, 500'000, {"n2", "n3", "n4"}, "bias.bin"});
+  return job;
+}
+
+std::string joined(const std::vector<std::string>& errors) {
+  std::string all;
+  for (const std::string& e : errors) all += e + "\n";
+  return all;
+}
+
+// Checks what every compiled dataflow plan must hold, beyond the checker: each send is
+// paced at min(r_sender, r_receiver), and the step is one per node, predicted as compiled.
+void check_dataflow(const bj::CollectiveJob& job, const bj::CollectiveModel& model, const bj::CompiledPlan& plan) {
+  BOOST_TEST(joined(bj::check_dataflow_plans(job, plan.agent_plans)) == "");
+  BOOST_TEST_REQUIRE(plan.steps.size() == 1u);
+  BOOST_TEST(plan.agent_plans.size() == job.nodes.size());
+  double latest = 0;
+  for (const auto& [node, p] : plan.agent_plans) {
+    BOOST_TEST(p.kind() == std::string(bj::name(job.kind)));
+    for (const bp::Task& t : p.steps(0).tasks()) {
+      latest = std::max(latest, t.planned_end());
+      if (!t.has_flow() || !t.flow().send()) continue;
+      BOOST_TEST(t.flow().rate() == std::min(model.nodes.at(node).rate, model.nodes.at(t.flow().peer()).rate));
+    }
+  }
+  BOOST_TEST(latest == plan.predicted_seconds, tolerance(1e-12));
+  BOOST_TEST(plan.steps[0].predicted_seconds == plan.predicted_seconds);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(collective_compiler)
+
+BOOST_AUTO_TEST_CASE(every_reduce_and_allreduce_algorithm_on_5_to_9_unequal_nodes_passes_the_checker) {
+  for (std::size_t n = 5; n <= 9; ++n) {
+    const bj::CollectiveModel model = model_of(n);
+    for (const bj::JobKind kind : {bj::JobKind::reduce, bj::JobKind::allreduce}) {
+      for (const std::string& algorithm : bj::algorithms(kind)) {
+        if (algorithm == "dp") continue;  // two speed classes only: below
+        BOOST_TEST_CONTEXT(bj::name(kind) << " " << algorithm << " on " << n << " nodes") {
+          const bj::CollectiveJob job = reduce_job(kind, n, algorithm);
+          const bj::CompiledPlan plan = bj::compile_collective(job, model);
+          check_dataflow(job, model, plan);
+          BOOST_TEST(plan.model_seconds.has_value() == (algorithm != "ring"));
+          BOOST_TEST(!plan.lower_bound_seconds.has_value());
+        }
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(dp_on_two_speed_classes_passes_the_checker) {
+  for (std::size_t n = 5; n <= 9; ++n) {
+    bj::CollectiveModel model = model_of(n);
+    for (std::size_t i = 0; i < n; ++i) model.nodes["n" + std::to_string(i)] = {i % 3 == 0 ? 1e6 : 4e6, 5e7};
+    const bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, n, "dp");
+    check_dataflow(job, model, bj::compile_collective(job, model));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(every_multicast_algorithm_on_5_to_9_unequal_nodes_passes_the_checker) {
+  for (std::size_t n = 5; n <= 9; ++n) {
+    const bj::CollectiveModel model = model_of(n);
+    for (const std::string& algorithm : bj::algorithms(bj::JobKind::multicast)) {
+      BOOST_TEST_CONTEXT("multicast " << algorithm << " on " << n << " nodes") {
+        const bj::CollectiveJob job = multicast_job(bj::JobKind::multicast, n, algorithm);
+        const bj::CompiledPlan plan = bj::compile_collective(job, model);
+        check_dataflow(job, model, plan);
+        BOOST_TEST_REQUIRE(plan.lower_bound_seconds.has_value());
+        BOOST_TEST(*plan.model_seconds >= *plan.lower_bound_seconds * (1 - 1e-9));
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(every_buffered_multicast_algorithm_on_5_to_9_unequal_nodes_passes_the_checker) {
+  for (std::size_t n = 5; n <= 9; ++n) {
+    const bj::CollectiveModel model = model_of(n);
+    for (const std::string& algorithm : bj::algorithms(bj::JobKind::buffered_multicast)) {
+      BOOST_TEST_CONTEXT("buffered-multicast " << algorithm << " on " << n << " nodes") {
+        const bj::CollectiveJob job = multicast_job(bj::JobKind::buffered_multicast, n, algorithm);
+        const bj::CompiledPlan plan = bj::compile_collective(job, model);
+        BOOST_TEST(joined(bj::check_buffered_plan(job, model, plan)) == "");
+        BOOST_TEST(plan.transfers.size() == n - 1 + 3);  // one per (message, destination)
+        double sum = 0;
+        for (const bj::StepPlan& s : plan.steps) sum += s.predicted_seconds;
+        BOOST_TEST(plan.predicted_seconds == sum, tolerance(1e-12));
+      }
+    }
+  }
+}
+
+// The SNF paper's Fig. 8: 4 slow nodes (t = x) and 8 fast ones (t = 1), the root among the
+// slow (docs/reduction.md): SNF takes x + 3, the optimum (dp) 4 for 1 < x < 1.5 and 2x + 1
+// for 1.5 <= x < 2. Here t(p) = β + m / r_p + m / c_p with β = 0 and c_p = r_p, so t = 2m / r.
+BOOST_AUTO_TEST_CASE(snf_and_dp_reproduce_the_papers_fig_8_in_the_model) {
+  const std::uint64_t count = 250'000;  // m = 1 MB of f32
+  for (const double x : {1.25, 1.75}) {
+    bj::CollectiveModel model{.beta = 0, .nodes = {}};
+    std::vector<std::string> nodes;
+    for (std::size_t i = 0; i < 12; ++i) {
+      const std::string n = "p" + std::to_string(i);
+      const double rate = i < 4 ? 2e6 / x : 2e6;  // 2 m / r = x (slow) or 1 (fast)
+      model.nodes[n] = {rate, rate};
+      nodes.push_back(n);
+    }
+    bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, 12, "snf", count);
+    job.nodes = nodes;
+    job.root = "p0";
+    const bj::CompiledPlan snf = bj::compile_collective(job, model);
+    BOOST_TEST(*snf.model_seconds == x + 3, tolerance(1e-9));
+    job.algorithm = "dp";
+    const bj::CompiledPlan dp = bj::compile_collective(job, model);
+    BOOST_TEST(*dp.model_seconds == (x < 1.5 ? 4 : 2 * x + 1), tolerance(1e-9));
+    job.algorithm = "bnb";  // the optimum by search agrees
+    BOOST_TEST(*bj::compile_collective(job, model).model_seconds == *dp.model_seconds, tolerance(1e-9));
+  }
+}
+
+// A flat reduce's plan: every node sends its data to the root at once (each at its own
+// pace), then the root folds the n − 1 inputs into its data.
+BOOST_AUTO_TEST_CASE(a_flat_reduce_is_predicted_as_its_slowest_sender_then_the_roots_folds) {
+  const std::size_t n = 6;
+  const bj::CollectiveModel model = model_of(n);
+  const bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, n, "flat");
+  const bj::CompiledPlan plan = bj::compile_collective(job, model);
+  const double m = static_cast<double>(job.data.bytes());
+  const double r_root = kRates[3];
+  double slowest = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i != 3) slowest = std::max(slowest, model.beta + m / std::min(kRates[i], r_root));
+  }
+  BOOST_TEST(plan.predicted_seconds == slowest + (n - 1) * m / kCombine[3], tolerance(1e-9));
+  // The paper's model charges the root's receives one after the other: Σ t(p).
+  double sum = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i != 3) sum += model.beta + m / kRates[i] + m / kCombine[i];
+  }
+  BOOST_TEST(*plan.model_seconds == sum, tolerance(1e-9));
+  // The root's one combine folds its own data first, then the others in the model's order.
+  const auto combine =
+      std::ranges::find_if(plan.steps[0].tasks, [](const bj::PlannedTask& t) { return t.kind == "combine"; });
+  BOOST_TEST_REQUIRE((combine != plan.steps[0].tasks.end()));
+  BOOST_TEST(combine->node == "n3");
+  BOOST_TEST(combine->folds == (std::vector<std::string>{"n3", "n0", "n1", "n2", "n4", "n5"}),
+             boost::test_tools::per_element());
+}
+
+// A ring on equal nodes: 2(n − 1) transfers of a segment in a chain, and a combine after
+// each of the first n − 1.
+BOOST_AUTO_TEST_CASE(a_ring_on_equal_nodes_is_predicted_as_its_chain_of_segments) {
+  const std::size_t n = 5;
+  bj::CollectiveModel model{.beta = 0.002, .nodes = {}};
+  for (const std::string& node : names(n)) model.nodes[node] = {1e6, 1e7};
+  const bj::CollectiveJob job = reduce_job(bj::JobKind::allreduce, n, "ring", 50'000);  // 10 000 elements a segment
+  const bj::CompiledPlan plan = bj::compile_collective(job, model);
+  const double segment = 40'000;
+  const double expected =
+      (n - 1) * (model.beta + segment / 1e6 + segment / 1e7) + (n - 1) * (model.beta + segment / 1e6);
+  BOOST_TEST(plan.predicted_seconds == expected, tolerance(1e-9));
+  BOOST_TEST(!plan.model_seconds.has_value());
+  std::size_t sends = 0;
+  for (const bj::PlannedTask& t : plan.steps[0].tasks) sends += t.kind == "send" ? 1 : 0;
+  BOOST_TEST(sends == 2 * n * (n - 1));
+  BOOST_TEST(plan.steps[0].flow_count() == sends);
+}
+
+// A flat multicast: the source's sends one after the other, each at the slower end's pace.
+BOOST_AUTO_TEST_CASE(a_flat_multicast_is_predicted_as_the_sources_sends_in_turn) {
+  const std::size_t n = 5;
+  const bj::CollectiveModel model = model_of(n);
+  bj::CollectiveJob job = multicast_job(bj::JobKind::multicast, n, "flat");
+  job.messages.resize(1);
+  const bj::CompiledPlan plan = bj::compile_collective(job, model);
+  double expected = 0, arrival = 0;
+  std::size_t turn = 0;
+  for (const std::size_t d : {0, 2, 3, 4}) {
+    expected += model.beta + 3e6 / std::min(kRates[1], kRates[d]);
+    // The paper's model frees the sender after S = β + l / r_source; a slower receiver
+    // stretches the transfer by l (1 / r_d − 1 / r_source): the last arrival ends it.
+    const double sent = static_cast<double>(++turn) * (model.beta + 3e6 / kRates[1]);
+    arrival = std::max(arrival, sent + std::max(0.0, 3e6 / kRates[d] - 3e6 / kRates[1]));
+  }
+  BOOST_TEST(plan.predicted_seconds == expected, tolerance(1e-9));
+  BOOST_TEST(*plan.model_seconds == arrival, tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(dataflow_checker)
+
+// A correct plan, then one defect at a time: the checker names each.
+BOOST_AUTO_TEST_CASE(refuses_broken_plans) {
+  const bj::CollectiveModel model = model_of(6);
+  const bj::CollectiveJob job = reduce_job(bj::JobKind::allreduce, 6, "snf-fnf");
+  const bj::CompiledPlan plan = bj::compile_collective(job, model);
+  BOOST_TEST_REQUIRE(bj::check_dataflow_plans(job, plan.agent_plans).empty());
+  const auto errors_after = [&](const std::function<void(std::map<std::string, bp::Plan>&)>& change) {
+    auto plans = plan.agent_plans;
+    change(plans);
+    return joined(bj::check_dataflow_plans(job, plans));
+  };
+  const auto task_of = [](bp::Plan& p, const std::function<bool(const bp::Task&)>& which) -> bp::Task& {
+    for (bp::Task& t : *p.mutable_steps(0)->mutable_tasks()) {
+      if (which(t)) return t;
+    }
+    throw std::logic_error("no such task");
+  };
+  const auto is_combine = [](const bp::Task& t) { return t.has_combine(); };
+  const auto is_send = [](const bp::Task& t) { return t.has_flow() && t.flow().send(); };
+  // Find a node with a combine that waits for something, and a leaf (sends its data alone).
+  std::string inner, leaf;
+  for (const auto& [node, p] : plan.agent_plans) {
+    bool combines = false;
+    for (const bp::Task& t : p.steps(0).tasks()) combines = combines || t.has_combine();
+    (combines ? inner : leaf) = node;
+  }
+  BOOST_TEST_REQUIRE(!inner.empty());
+  BOOST_TEST_REQUIRE(!leaf.empty());
+
+  // A combine that does not wait for its inputs races with their receives.
+  BOOST_TEST(errors_after([&](auto& plans) {
+               task_of(plans.at(inner), is_combine).clear_after();
+             }).find("race on " + inner) != std::string::npos);
+  // Folding one input twice counts a node's data twice.
+  BOOST_TEST(errors_after([&](auto& plans) {
+               bp::Combine& c = *task_of(plans.at(inner), is_combine).mutable_combine();
+               *c.add_inputs() = c.inputs(1);
+             }).find("twice") != std::string::npos);
+  // A send nobody receives.
+  BOOST_TEST(errors_after([&](auto& plans) {
+               auto& tasks = *plans.at(plan.agent_plans.begin()->first).mutable_steps(0)->mutable_tasks();
+               for (int i = 0; i < tasks.size(); ++i) {
+                 if (tasks[i].has_flow() && !tasks[i].flow().send()) {
+                   tasks.DeleteSubrange(i, 1);
+                   break;
+                 }
+               }
+             }).find("received by nobody") != std::string::npos);
+  // The leaf's send waiting for its own receive of the result: a cycle.
+  BOOST_TEST(errors_after([&](auto& plans) {
+               bp::Plan& p = plans.at(leaf);
+               const std::uint32_t receive =
+                   task_of(p, [](const bp::Task& t) { return t.has_flow() && !t.flow().send(); }).id();
+               task_of(p, is_send).add_after(receive);
+             }).find("deadlock") != std::string::npos);
+  // A receive into another file than the result: some node ends without it.
+  BOOST_TEST(errors_after([&](auto& plans) {
+               bp::Task& receive =
+                   task_of(plans.at(leaf), [](const bp::Task& t) { return t.has_flow() && !t.flow().send(); });
+               receive.mutable_flow()->mutable_chunks(0)->set_dst_file("elsewhere.bin");
+             }).find("differ") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(refuses_a_multicast_delivered_twice_or_to_a_stranger) {
+  const bj::CollectiveModel model = model_of(5);
+  bj::CollectiveJob job = multicast_job(bj::JobKind::multicast, 5, "flat");
+  const bj::CompiledPlan plan = bj::compile_collective(job, model);
+  BOOST_TEST_REQUIRE(bj::check_dataflow_plans(job, plan.agent_plans).empty());
+  // The same plans for a job whose second message has one destination fewer.
+  bj::CollectiveJob fewer = job;
+  fewer.messages[1].destinations.pop_back();
+  BOOST_TEST(joined(bj::check_dataflow_plans(fewer, plan.agent_plans)).find("not its to receive") != std::string::npos);
+  // And for a job with one more destination, which nobody serves.
+  bj::CollectiveJob more = job;
+  more.messages[1].destinations.push_back("n1");
+  BOOST_TEST(joined(bj::check_dataflow_plans(more, plan.agent_plans)).find("n1 receives message 1 0 times") !=
+             std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(the_lockstep_checker_refuses_overfull_buffers_and_lost_deliveries) {
+  const bj::CollectiveModel model = model_of(6);
+  bj::CollectiveJob job = multicast_job(bj::JobKind::buffered_multicast, 6, "ordered-coloring");
+  bj::CompiledPlan plan = bj::compile_collective(job, model);
+  BOOST_TEST_REQUIRE(bj::check_buffered_plan(job, model, plan).empty());
+  bj::CompiledPlan lost = plan;
+  lost.steps.back().flows.pop_back();
+  BOOST_TEST(joined(bj::check_buffered_plan(job, model, lost)).find("never receives") != std::string::npos);
+  bj::CollectiveJob one_buffer = job;
+  one_buffer.buffers = 0;
+  BOOST_TEST(joined(bj::check_buffered_plan(one_buffer, model, plan)).find("buffers") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
