@@ -101,11 +101,13 @@ BOOST_AUTO_TEST_CASE(every_reduce_algorithm_gives_the_reduction_at_the_root) {
     const std::string what = label("reduce", k);
     BOOST_TEST_CONTEXT(what) {
       const auto arrays = write_arrays(c, k, "grad.bin", seed += 100);
-      const Json done = c.run(job_of("reduce", k, "grad.bin"));
+      const std::optional<Json> ran = c.run(job_of("reduce", k, "grad.bin"));
+      if (!ran) continue;
+      const Json& done = *ran;
       const std::string result = read_file(c.cluster.root(k.root) / "result.bin");
       const std::vector<std::string> inputs = in_node_order(arrays, k);
-      std::vector<ReportTask> tasks;
-      BOOST_CHECK_NO_THROW(tasks = report_tasks(done));
+      const std::optional<std::vector<ReportTask>> reported = tasks_or_error(done, what);
+      const std::vector<ReportTask> tasks = reported.value_or(std::vector<ReportTask>{});
       if (integer_dtype(k.dtype)) {
         const std::string wrong = first_difference(k.dtype, result, fold_in_order(k.dtype, k.op, inputs));
         BOOST_TEST(wrong.empty(), what << ": " << wrong);
@@ -124,7 +126,7 @@ BOOST_AUTO_TEST_CASE(every_reduce_algorithm_gives_the_reduction_at_the_root) {
       for (const std::string& node : k.nodes) {
         if (node != k.root) BOOST_TEST(!std::filesystem::exists(c.cluster.root(node) / "result.bin"), node);
       }
-      check_traffic(tasks, k, 1, what);
+      if (reported) check_traffic(tasks, k, 1, what);
       check_report_predictions(done, what);
       // Every algorithm but flat is a paper's: the report gives its model's makespan too.
       if (k.algorithm != "flat") BOOST_TEST(done.at("report").contains("model_seconds"), what);
@@ -145,10 +147,12 @@ BOOST_AUTO_TEST_CASE(every_allreduce_algorithm_gives_every_node_the_reduction) {
     const std::string what = label("allreduce", k);
     BOOST_TEST_CONTEXT(what) {
       const auto arrays = write_arrays(c, k, "grad.bin", seed += 100);
-      const Json done = c.run(job_of("allreduce", k, "grad.bin"));
+      const std::optional<Json> ran = c.run(job_of("allreduce", k, "grad.bin"));
+      if (!ran) continue;
+      const Json& done = *ran;
       const std::vector<std::string> inputs = in_node_order(arrays, k);
-      std::vector<ReportTask> tasks;
-      BOOST_CHECK_NO_THROW(tasks = report_tasks(done));
+      const std::optional<std::vector<ReportTask>> reported = tasks_or_error(done, what);
+      const std::vector<ReportTask> tasks = reported.value_or(std::vector<ReportTask>{});
       // A tree (snf-fnf, binomial): one node folds everything, in the report's order, and
       // every node ends with exactly its bits. The ring folds each segment in a different
       // order on a different node: there the error bound is the check.
@@ -181,7 +185,7 @@ BOOST_AUTO_TEST_CASE(every_allreduce_algorithm_gives_every_node_the_reduction) {
           BOOST_TEST(wrong.empty(), what << ": on " << node << ", against the report's fold order: " << wrong);
         }
       }
-      check_traffic(tasks, k, 2, what);
+      if (reported) check_traffic(tasks, k, 2, what);
       check_report_predictions(done, what);
       // The ring is the baseline no paper here models; the others have a model makespan.
       BOOST_TEST(done.at("report").contains("model_seconds") == (k.algorithm != "ring"), what);

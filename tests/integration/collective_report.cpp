@@ -2,6 +2,8 @@
 
 #include "tests/integration/collective_arrays.h"
 
+#include <boost/test/unit_test.hpp>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -77,6 +79,15 @@ std::vector<ReportTask> report_tasks(const Json& job) {
     }
   }
   return tasks;
+}
+
+std::optional<std::vector<ReportTask>> tasks_or_error(const Json& job, const std::string& what) {
+  try {
+    return report_tasks(job);
+  } catch (const std::exception& e) {
+    BOOST_ERROR(what << ": the report's tasks: " << e.what());
+    return std::nullopt;
+  }
 }
 
 std::vector<std::string> send_time_problems(const std::vector<ReportTask>& tasks) {

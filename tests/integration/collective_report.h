@@ -29,6 +29,8 @@ struct ReportTask {
 // Every task of every step. Throws std::runtime_error naming the member that is missing or
 // of the wrong type.
 std::vector<ReportTask> report_tasks(const nlohmann::json& job);
+// report_tasks, or nothing with the failure recorded (naming `what` and the missing member).
+std::optional<std::vector<ReportTask>> tasks_or_error(const nlohmann::json& job, const std::string& what);
 
 // Sanity of each send's times, and the papers' 1-port model (docs/collectives.md: a node
 // starts a send only once its previous send has ended): one line per problem, empty when
