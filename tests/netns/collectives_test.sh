@@ -6,8 +6,10 @@
 # from a slow node to the five others) of 4 MiB: the test checks the reduction on the root
 # against an independent fold of the six inputs (bench/collective_data check), every
 # multicast destination's bytes against the source, and that the measured makespan (the
-# dataflow step, release to the last report) is within a factor of 1.5 of the plan's
-# prediction either way: the links are shaped, so neither a free ride nor a stall passes.
+# dataflow step, release to the last report) is within a factor of 1.25 of the plan's
+# prediction either way: the links are shaped, so neither a free ride nor a stall passes,
+# and a quarter leaves room for connection start-up on a loaded machine (the benchmark's
+# target is 15 %). Both jobs run and are reported before the test fails.
 # Skipped (exit 77, reason printed) without root, namespaces, veth, tbf or collective_data.
 #   tests/netns/collectives_test.sh BUILD_DIR
 set -euo pipefail
@@ -54,13 +56,15 @@ for i in $(seq 0 $((n - 1))); do
   inputs+=("$work/n$i/data/grad.bin")
 done
 
-# Runs the job in $work/job.json and checks its report; prints one line.
+failures=()
+# Runs the job in $work/job.json and checks its report; prints one line, and records a
+# failure (the test goes on to the next job).
 run() {
   local what=$1 id
   id=$(daemons ctl -- submit "$work/job.json") || fail "$what: refused: $id"
   daemons ctl -- watch "$id" > "$work/watch.log" 2>&1 || { cat "$work/watch.log"; fail "$what: the job did not finish"; }
   daemons ctl -- status "$id" -o json > "$work/$what.json"
-  python3 - "$work/$what.json" "$what" <<'PY' || fail "$what: the report"
+  python3 - "$work/$what.json" "$what" <<'PY' || failures+=("$what: the report")
 import json, sys
 job, what = json.load(open(sys.argv[1])), sys.argv[2]
 if job["state"] != "done":
@@ -76,8 +80,12 @@ for t in sends:
 ratio = measured / predicted
 print(f"{what}: measured {measured:.3f} s, plan {predicted:.3f} s (ratio {ratio:.2f}), "
       f"model {r.get('model_seconds', '-')} s, {len(sends)} sends")
-if not 1 / 1.5 <= ratio <= 1.5:
-    sys.exit(f"measured {measured:.3f} s is not within a factor of 1.5 of the plan's {predicted:.3f} s")
+if not 1 / 1.25 <= ratio <= 1.25:
+    # Where the time went: each send, planned against measured.
+    for t in sends:
+        print(f"  send {t['node']} -> {t['peer']}: planned {t['planned_start_seconds']:.3f} .. "
+              f"{t['planned_end_seconds']:.3f} s, measured {t['started_seconds']:.3f} .. {t['ended_seconds']:.3f} s")
+    sys.exit(f"measured {measured:.3f} s is not within a factor of 1.25 of the plan's {predicted:.3f} s")
 PY
 }
 
@@ -89,7 +97,7 @@ print(json.dumps({"kind": "reduce", "nodes": [f"n{i}" for i in range(6)], "root"
                   "result": {"file": "sum.bin"}}))
 PY
 run reduce-snf
-"$bin/bench/collective_data" check "$work/n1/data/sum.bin" f32 sum "${inputs[@]}" || fail "reduce-snf: wrong result"
+"$bin/bench/collective_data" check "$work/n1/data/sum.bin" f32 sum "${inputs[@]}" || failures+=("reduce-snf: wrong result")
 
 python3 - "$bytes" > "$work/job.json" <<'PY'
 import json, sys
@@ -99,6 +107,7 @@ print(json.dumps({"kind": "multicast", "nodes": [f"n{i}" for i in range(6)], "al
 PY
 run multicast-wrp
 for i in $(seq 1 $((n - 1))); do
-  cmp "$work/n0/data/grad.bin" "$work/n$i/data/copy.bin" || fail "multicast-wrp: n$i's copy differs from n0's grad.bin"
+  cmp "$work/n0/data/grad.bin" "$work/n$i/data/copy.bin" || failures+=("multicast-wrp: n$i's copy differs from n0's grad.bin")
 done
+[ ${#failures[@]} -eq 0 ] || fail "$(printf '%s; ' "${failures[@]}")"
 echo "netns collectives: reduce and multicast verified on $n shaped nodes ($rates_mbit Mbit/s)"
