@@ -10,7 +10,7 @@ its numbers:
   - snf (reduce), snf-fnf (allreduce) and wrp (multicast) at least 20 % faster than Baton's
     binomial and than Open MPI, where the model predicts a gain that large over binomial;
   - where the ring all-reduction beats snf-fnf, and by how much.
-The CSV holds one block per shape and kind (gnuplot's `index`): size, then the measured
+A run that failed is listed with its error. The CSV holds one block per shape and kind (gnuplot's `index`): size, then the measured
 seconds of the kind's algorithms, Open MPI and the first algorithm's plan prediction.
 """
 import argparse
@@ -59,6 +59,10 @@ def main():
         for kind, algorithms in ALGORITHMS.items():
             for size in sizes:
                 for a in algorithms + ["openmpi"]:
+                    failed = get(shape, kind, a, size, "failed")
+                    if failed:
+                        print(f"{kind:<10} {size_text(size):>8} {a:<10} {'FAILED':>10} "
+                              f"{fmt(get(shape, kind, a, size, 'predicted_seconds')):>8}  {failed[:110]}")
                     m = get(shape, kind, a, size)
                     if m is None:
                         continue
