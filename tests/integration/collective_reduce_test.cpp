@@ -88,7 +88,8 @@ BOOST_AUTO_TEST_SUITE(collective_reduce)
 BOOST_AUTO_TEST_CASE(every_reduce_algorithm_gives_the_reduction_at_the_root) {
   CollectiveCluster c;
   const std::vector<std::string> all = c.nodes;
-  // dp plans two speed classes (Section 4 of the SNF paper): the slow and the fastest nodes.
+  // dp is for at most two sender speeds (docs/reduction.md, "DP classes"): two declared
+  // rates only, the slow nodes and the fastest.
   const std::vector<std::string> two_speeds{"n0", "n1", "n5", "n6", "n7", "n8"};
   const std::vector<Case> cases{{"snf", "f32", "sum", all, "n0"},       {"snf", "i64", "bxor", all, "n6"},
                                 {"dp", "f64", "sum", two_speeds, "n1"}, {"dp", "u32", "band", two_speeds, "n5"},
