@@ -67,9 +67,7 @@ Agent::~Agent() {
   if (runner_) runner_->close();
 }
 
-void Agent::say(const std::string& line) const {
-  if (options_.log) options_.log(line);
-}
+void Agent::say(const std::string& line) const { log::write(options_.log, log::Level::info, line); }
 
 std::string_view Agent::name(JobState state) {
   switch (state) {
@@ -121,8 +119,8 @@ transport::Task<void> Agent::session_loop() {
       backoff = milliseconds(200);  // it worked for a while: retry soon
     } catch (const protocol::AuthError& e) {
       // A wrong cluster secret does not heal by retrying: said at warning, every attempt.
-      const auto& warn = options_.warn ? options_.warn : options_.log;
-      if (warn) warn(std::string("coordinator refused our authentication: ") + e.what() + "; check secret_file");
+      log::write(options_.log, log::Level::warning,
+                 std::string("coordinator refused our authentication: ") + e.what() + "; check secret_file");
     } catch (const std::exception& e) {
       say(std::string("coordinator session: ") + e.what());
     }

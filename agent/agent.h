@@ -16,6 +16,7 @@
 #include "agent/step_runner.h"
 #include "agent/storage.h"
 #include "combine/speed.h"
+#include "log/log.h"
 #include "metrics/registry.h"
 #include "protocol/channel.h"
 
@@ -47,10 +48,10 @@ struct AgentOptions {
   Staging* staging = nullptr;
   // Keeps a job's scratch objects (agent/scratch.h); null: a plan that names any is refused.
   ScratchSpace* scratch = nullptr;
-  // One line per event (connected, plan accepted, step done, ...); nothing when empty.
-  std::function<void(std::string_view)> log;
-  // What an operator must fix (the coordinator refused our cluster secret); empty: log.
-  std::function<void(std::string_view)> warn{};
+  // One line per event (connected, plan accepted, step done, ...) at info; what an
+  // operator must fix (the coordinator refused our cluster secret) at warning. Nothing
+  // when empty.
+  log::Sink log;
 };
 
 class Agent {

@@ -49,10 +49,7 @@ AgentConfig load_agent_config(const std::filesystem::path& path) {
     if (!(silence >= 1 && silence <= 3600)) throw std::runtime_error("flow_silence_seconds must be within [1, 3600]");
     config.transport.context.frame_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(silence * 1000));
     config.metrics_address = baton::config::field_or<std::string>(file, "metrics_address", "");
-    config.log_level = baton::config::field_or<std::string>(file, "log_level", config.log_level);
-    if (config.log_level != "info" && config.log_level != "debug") {
-      throw std::runtime_error("log_level must be \"info\" or \"debug\", not \"" + config.log_level + "\"");
-    }
+    config.log_level = baton::config::log_level_field(file);
     return config;
   } catch (const std::exception& e) {
     throw std::runtime_error("configuration " + path.string() + ": " + e.what());

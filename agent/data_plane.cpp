@@ -40,12 +40,12 @@ DataPlane::DataPlane(transport::Context& context, const std::string& address, tr
                      admission::PendingLimits pending)
     : context_(context), self_(std::move(self)), pending_(pending), stop_requested_(context.executor()),
       ended_(context.executor()) {
-  transport::Listening listening = context.listen(address);
+  transport::Result<std::unique_ptr<transport::Listener>> listening = context.listen(address);
   if (listening.error) {
     throw std::runtime_error("cannot listen for data at " + address + ": " + listening.error.message() + " " +
                              listening.detail);
   }
-  listener_ = std::move(listening.listener);
+  listener_ = std::move(listening.value);
 }
 
 void DataPlane::start() { asio::co_spawn(context_.executor(), accept_loop(), asio::detached); }
@@ -61,7 +61,7 @@ transport::Task<void> DataPlane::accept_loop() {
   const Alive alive(*this);
   asio::steady_timer backoff(context_.executor());
   while (!stopping_) {
-    transport::Accepted accepted = co_await listener_->accept(accept_slice);
+    transport::Result<std::unique_ptr<transport::Connection>> accepted = co_await listener_->accept(accept_slice);
     if (stopping_) break;
     if (admission::descriptors_exhausted(accepted.error)) {
       // The connection stays queued in the kernel: accepting again at once would fail at
@@ -71,7 +71,7 @@ transport::Task<void> DataPlane::accept_loop() {
       continue;
     }
     if (accepted.error) continue;  // idle_timeout, or a peer that failed mid-connect
-    asio::co_spawn(context_.executor(), serve(std::move(accepted.connection)), asio::detached);
+    asio::co_spawn(context_.executor(), serve(std::move(accepted.value)), asio::detached);
   }
 }
 
@@ -91,7 +91,7 @@ transport::Task<void> DataPlane::serve(std::unique_ptr<transport::Connection> co
   while (sender.ok() && !stopping_) {
     std::function<void(const transport::FlowReport&)> finished;
     const transport::AsyncSinkResolver resolver = [&](const transport::FlowSpec& flow) {
-      return resolve(flow, sender.peer, finished);
+      return resolve(flow, sender.value, finished);
     };
     const transport::FlowReport report = co_await transport::receive_flow(
         *connection, resolver, context_.pool(),

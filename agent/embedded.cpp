@@ -44,8 +44,8 @@ struct EmbeddedAgent::Parts {
 EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<Parts>()) {
   Parts& p = *parts_;
   auto opened = transport::open_context(p.io.get_executor(), options.transport);
-  if (!opened.context) throw std::runtime_error("embedded agent " + options.node_id + ": transport: " + opened.detail);
-  p.context = std::move(opened.context);
+  if (!opened.value) throw std::runtime_error("embedded agent " + options.node_id + ": transport: " + opened.detail);
+  p.context = std::move(opened.value);
   p.data = std::make_unique<agent::DataPlane>(*p.context, options.data_address,
                                               transport::NodeIdentity{options.node_id, options.secret});
   agent::AgentOptions agent_options{.node_id = options.node_id,

@@ -33,8 +33,9 @@ struct EmbeddedOptions {
   std::string data_address = "127.0.0.1:0";  // where peers connect for data (port 0: any)
   double rate = 0;                           // bytes/s this node can move, told to the coordinator
   transport::TransportConfig transport{};
-  // One line per event (registered, plan accepted, step done, ...); nothing when empty.
-  std::function<void(std::string_view)> log{};
+  // One line per event (registered, plan accepted, step done, ...) at info; what an
+  // operator must fix (a refused cluster secret) at warning. Nothing when empty.
+  log::Sink log{};
 };
 
 class EmbeddedAgent {

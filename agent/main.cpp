@@ -12,13 +12,12 @@
 #include "cli/command_line.h"
 #include "metrics/http_server.h"
 #include "systemd/logging.h"
-#include "systemd/notifier.h"
+#include "systemd/service.h"
 
 #include <google/protobuf/stubs/logging.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 #include <asio/co_spawn.hpp>
-#include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
 
 #include <iostream>
@@ -59,20 +58,18 @@ int main(int argc, char** argv) {
     const baton::agent::DataRoot root(config.data_root);
     asio::io_context io;
     auto opened = baton::transport::open_context(io.get_executor(), config.transport);
-    if (!opened.context) throw std::runtime_error("transport: " + opened.detail);
-    baton::transport::Context& context = *opened.context;
+    if (!opened.value) throw std::runtime_error("transport: " + opened.detail);
+    baton::transport::Context& context = *opened.value;
     baton::agent::DataPlane data(context, config.data_address, {config.node_id, config.secret});
     baton::agent::FileStorage storage(root);
     baton::agent::FileStaging staging(root);
     baton::agent::FileScratch scratch(root, config.node_id);  // removes an earlier process's leftovers
-    baton::agent::AgentOptions options{
-        .node_id = config.node_id,
-        .coordinator = config.coordinator,
-        .secret = config.secret,
-        .rate = config.rate,
-        .transports = {context.name()},
-        .log = [&](std::string_view line) { spdlog::info("{}: {}", config.node_id, line); },
-        .warn = [&](std::string_view line) { spdlog::warn("{}: {}", config.node_id, line); }};
+    baton::agent::AgentOptions options{.node_id = config.node_id,
+                                       .coordinator = config.coordinator,
+                                       .secret = config.secret,
+                                       .rate = config.rate,
+                                       .transports = {context.name()},
+                                       .log = baton::systemd::spdlog_sink(config.node_id)};
     options.storage_id = baton::agent::storage_id(root);
     options.staging = &staging;
     options.scratch = &scratch;
@@ -88,56 +85,35 @@ int main(int argc, char** argv) {
     spdlog::info("{}: agent up, data at {} ({}), root {}, coordinator {}", config.node_id, data.address(),
                  context.name(), config.data_root.string(), config.coordinator);
 
-    // systemd: READY once listening and registered, STATUS as the agent's status changes.
-    baton::systemd::Notifier notifier(io.get_executor());
-    notifier.start_watchdog();
-    asio::steady_timer report(io);
-    std::function<void(std::error_code)> tell = [&](std::error_code error) {
-      if (error || agent.stopped()) return;
-      if (agent.registered()) notifier.ready(agent.status());
-      if (notifier.is_ready()) notifier.status(agent.status());
-      report.expires_after(std::chrono::milliseconds(200));
-      report.async_wait(tell);
-    };
-    tell({});
-
-    // SIGHUP: re-read the configuration; only log_level applies without a restart.
-    asio::signal_set hangup(io, SIGHUP);
-    std::function<void(std::error_code, int)> reload = [&](std::error_code error, int) {
-      if (error) return;
-      notifier.reloading();
-      try {
-        const auto fresh = baton::agent::load_agent_config(config_path);
-        if (!verbose) baton::systemd::set_log_level(fresh.log_level);
-        spdlog::info("{}: SIGHUP: configuration re-read, log_level {}{}", config.node_id,
-                     verbose ? "debug (-v)" : fresh.log_level, "; other settings take effect at the next restart");
-      } catch (const std::exception& e) {
-        spdlog::error("{}: SIGHUP: keeping the running configuration: {}", config.node_id, e.what());
-      }
-      notifier.reloaded(agent.status());
-      hangup.async_wait(reload);
-    };
-    hangup.async_wait(reload);
-
-    // SIGTERM: the agent finishes its step and reports it, then the data plane ends its
-    // connections; the io_context runs until both are done (pending flows hold pool
-    // buffers, so the transport context must not go before them). A last second lets
-    // messages already queued to the coordinator go out.
-    asio::signal_set signals(io, SIGTERM, SIGINT);
+    // systemd: READY once listening and registered; SIGHUP re-reads the configuration (only
+    // log_level applies without a restart). SIGTERM: the agent finishes its step and reports
+    // it, then the data plane ends its connections; the io_context runs until both are done
+    // (pending flows hold pool buffers, so the transport context must not go before them).
+    // A last second lets messages already queued to the coordinator go out.
     asio::steady_timer last_second(io);
-    signals.async_wait([&](std::error_code error, int signal) {
-      if (error) return;
-      spdlog::info("{}: signal {}: finishing the current step, then stopping", config.node_id, signal);
-      notifier.stopping("stopping: " + agent.status());
-      asio::co_spawn(io, shut_down(agent, data), [&](std::exception_ptr) {
-        hangup.cancel();
-        report.cancel();
-        last_second.expires_after(std::chrono::seconds(1));
-        last_second.async_wait([&](std::error_code ec) {
-          if (!ec) io.stop();
-        });
-      });
-    });
+    baton::systemd::Service service(io, {.status = [&] { return agent.status(); },
+                                         .ready = [&] { return agent.registered(); },
+                                         .reload =
+                                             [&] {
+                                               const auto fresh = baton::agent::load_agent_config(config_path);
+                                               if (!verbose) baton::systemd::set_log_level(fresh.log_level);
+                                               return config.node_id + ": configuration re-read, log_level " +
+                                                      (verbose ? "debug (-v)" : fresh.log_level) +
+                                                      "; other settings take effect at the next restart";
+                                             },
+                                         .stop =
+                                             [&](int signal) {
+                                               spdlog::info("{}: signal {}: finishing the current step, then stopping",
+                                                            config.node_id, signal);
+                                               asio::co_spawn(io, shut_down(agent, data), [&](std::exception_ptr) {
+                                                 service.finish();
+                                                 last_second.expires_after(std::chrono::seconds(1));
+                                                 last_second.async_wait([&](std::error_code ec) {
+                                                   if (!ec) io.stop();
+                                                 });
+                                               });
+                                             }});
+    service.start();
     io.run();
     spdlog::info("{}: stopped", config.node_id);
     return 0;

@@ -278,7 +278,7 @@ transport::Task<void> StepRunner::send(std::shared_ptr<StepState> state, std::si
   } else if (!state->error.empty()) {
     // The step already failed while we were connecting.
   } else {
-    transport::Connection& connection = *connected.connection;
+    transport::Connection& connection = *connected.value;
     state->connections.push_back(&connection);
     const transport::Authentication receiver = co_await transport::authenticate_as_sender(
         connection, self_, flow.peer(), std::max(context_.options().frame_timeout, std::chrono::milliseconds(5000)));

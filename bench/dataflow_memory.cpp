@@ -80,8 +80,8 @@ struct Node {
     bt::TransportConfig config;
     config.context.pool = {.buffer_count = pool_mib, .buffer_size = std::size_t{1} << 20};
     auto opened = bt::open_context(io.get_executor(), config);
-    if (!opened.context) throw std::runtime_error("cannot open a transport: " + opened.detail);
-    context = std::move(opened.context);
+    if (!opened.value) throw std::runtime_error("cannot open a transport: " + opened.detail);
+    context = std::move(opened.value);
     data = std::make_unique<ba::DataPlane>(*context, "127.0.0.1:0", identity);
     data->start();
   }

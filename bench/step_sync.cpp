@@ -77,8 +77,8 @@ struct Node {
   Node(asio::io_context& io, const std::string& name) : identity{name, "step-sync-bench-cluster-secret"} {
     bt::TransportConfig config;
     auto opened = bt::open_context(io.get_executor(), config);
-    if (!opened.context) throw std::runtime_error("cannot open a transport: " + opened.detail);
-    context = std::move(opened.context);
+    if (!opened.value) throw std::runtime_error("cannot open a transport: " + opened.detail);
+    context = std::move(opened.value);
     data = std::make_unique<ba::DataPlane>(*context, "127.0.0.1:0", identity);
     data->start();
   }

@@ -88,8 +88,8 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
   // Listen and link every flow: connect on the sending thread, accept on the receiving one.
   auto listening = asio::co_spawn(
                        receiving.io(),
-                       [&]() -> Task<transport::Listening> {
-                         co_return receiver.context->listen(receiver.context->name() == "tcp" ? "127.0.0.1:0" : "");
+                       [&]() -> Task<transport::Result<std::unique_ptr<transport::Listener>>> {
+                         co_return receiver.value->listen(receiver.value->name() == "tcp" ? "127.0.0.1:0" : "");
                        },
                        asio::use_future)
                        .get();
@@ -99,20 +99,20 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
   }
   const std::string address =
       asio::co_spawn(
-          receiving.io(), [&]() -> Task<std::string> { co_return listening.listener->address(); }, asio::use_future)
+          receiving.io(), [&]() -> Task<std::string> { co_return listening.value->address(); }, asio::use_future)
           .get();
   std::vector<std::unique_ptr<transport::Connection>> sends(options.flows), receives(options.flows);
   for (std::size_t i = 0; i < options.flows; ++i) {
     auto accepted =
-        asio::co_spawn(receiving.io(), listening.listener->accept(std::chrono::seconds(10)), asio::use_future);
-    auto connected = asio::co_spawn(sending.io(), sender.context->connect(address), asio::use_future).get();
+        asio::co_spawn(receiving.io(), listening.value->accept(std::chrono::seconds(10)), asio::use_future);
+    auto connected = asio::co_spawn(sending.io(), sender.value->connect(address), asio::use_future).get();
     auto got = accepted.get();
     if (connected.error || got.error) {
       result.error = connected.error ? connected.detail : got.error.message();
       break;
     }
-    sends[i] = std::move(connected.connection);
-    receives[i] = std::move(got.connection);
+    sends[i] = std::move(connected.value);
+    receives[i] = std::move(got.value);
     if (options.authenticated) {
       const transport::NodeIdentity sending_node{"bench-sender", kBenchSecret},
           receiving_node{"bench-receiver", kBenchSecret};
@@ -143,7 +143,7 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
             RecordingSink sink(options.record_arrivals ? &result.arrivals[i] : nullptr);
             for (std::uint64_t done = 0; done < options.bytes_per_flow;) {
               const auto report = co_await transport::receive_flow(
-                  *receives[i], sink, receiver.context->pool(),
+                  *receives[i], sink, receiver.value->pool(),
                   {.expected = std::nullopt, .max_range = region_size, .frame_timeout = options.context.frame_timeout});
               if (!report.ok()) co_return report.describe();
               done += report.flow.length;
@@ -163,7 +163,7 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
               const std::uint64_t length = std::min(region_size, options.bytes_per_flow - done);
               const transport::FlowSpec flow{.job = i, .step = step, .offset = 0, .length = length};
               const auto report =
-                  co_await transport::send_flow(*sends[i], flow, source, pacer, sender.context->pool(), send);
+                  co_await transport::send_flow(*sends[i], flow, source, pacer, sender.value->pool(), send);
               if (!report.ok()) co_return report.describe();
               done += length;
             }
@@ -185,7 +185,7 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
       sending.io(),
       [&]() -> Task<void> {
         sends.clear();
-        sender.context.reset();
+        sender.value.reset();
         co_return;
       },
       asio::use_future)
@@ -194,8 +194,8 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
       receiving.io(),
       [&]() -> Task<void> {
         receives.clear();
-        listening.listener.reset();
-        receiver.context.reset();
+        listening.value.reset();
+        receiver.value.reset();
         co_return;
       },
       asio::use_future)

@@ -75,7 +75,7 @@ int run_sender(const Setup& setup, int address_pipe) {
     report(setup, "sender", opened.detail, 0);
     return 1;
   }
-  touch_pool(opened.context->pool());
+  touch_pool(opened.value->pool());
   std::string error;
   const auto start = std::chrono::steady_clock::now();
   const PatternSource source;
@@ -83,7 +83,7 @@ int run_sender(const Setup& setup, int address_pipe) {
     asio::co_spawn(
         io,
         [&, i]() -> Task<void> {
-          auto connected = co_await opened.context->connect(address);
+          auto connected = co_await opened.value->connect(address);
           if (connected.error) {
             error = connected.detail;
             co_return;
@@ -94,9 +94,9 @@ int run_sender(const Setup& setup, int address_pipe) {
           std::uint32_t step = 0;
           for (std::uint64_t done = 0; done < setup.bytes_per_flow; ++step) {
             const std::uint64_t length = std::min(range, setup.bytes_per_flow - done);
-            const auto r = co_await transport::send_flow(*connected.connection,
+            const auto r = co_await transport::send_flow(*connected.value,
                                                          {.job = i, .step = step, .offset = 0, .length = length},
-                                                         source, unpaced, opened.context->pool(), send);
+                                                         source, unpaced, opened.value->pool(), send);
             if (!r.ok()) {
               error = r.describe();
               co_return;
@@ -118,13 +118,13 @@ int run_receiver(const Setup& setup, int address_pipe) {
     report(setup, "receiver", opened.detail, 0);
     return 1;
   }
-  touch_pool(opened.context->pool());
-  auto listening = opened.context->listen(opened.context->name() == "tcp" ? "127.0.0.1:0" : "");
+  touch_pool(opened.value->pool());
+  auto listening = opened.value->listen(opened.value->name() == "tcp" ? "127.0.0.1:0" : "");
   if (listening.error) {
     report(setup, "receiver", listening.detail, 0);
     return 1;
   }
-  const std::string address = listening.listener->address() + "\n";
+  const std::string address = listening.value->address() + "\n";
   if (write(address_pipe, address.data(), address.size()) != static_cast<ssize_t>(address.size())) return 1;
   std::string error;
   std::vector<std::unique_ptr<transport::Connection>> connections;
@@ -134,18 +134,18 @@ int run_receiver(const Setup& setup, int address_pipe) {
       io,
       [&]() -> Task<void> {
         for (std::size_t i = 0; i < setup.flows; ++i) {
-          auto accepted = co_await listening.listener->accept(std::chrono::seconds(30));
+          auto accepted = co_await listening.value->accept(std::chrono::seconds(30));
           if (accepted.error) {
             error = accepted.error.message();
             co_return;
           }
-          connections.push_back(std::move(accepted.connection));
+          connections.push_back(std::move(accepted.value));
           asio::co_spawn(
               io,
               [&, c = connections.back().get()]() -> Task<void> {
                 for (std::uint64_t done = 0; done < setup.bytes_per_flow;) {
                   const auto r = co_await transport::receive_flow(
-                      *c, sink, opened.context->pool(),
+                      *c, sink, opened.value->pool(),
                       {.expected = std::nullopt, .max_range = range, .frame_timeout = setup.context.frame_timeout});
                   if (!r.ok()) {
                     error = r.describe();

@@ -69,4 +69,13 @@ T field_or(const toml::value& file, const std::string& key, T fallback) {
   }
 }
 
+// The daemons' log_level key: "info" (the default) or "debug" (systemd/logging.h).
+inline std::string log_level_field(const toml::value& file) {
+  const auto level = field_or<std::string>(file, "log_level", "info");
+  if (level != "info" && level != "debug") {
+    throw std::runtime_error("log_level must be \"info\" or \"debug\", not \"" + level + "\"");
+  }
+  return level;
+}
+
 }  // namespace baton::config

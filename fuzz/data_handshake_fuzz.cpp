@@ -87,8 +87,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   io.run();
   if (!result) std::abort();  // the handshake never finished
   if (result->ok()) {
-    if (!theirs || result->peer != theirs->node_id || !connection.is_protected()) std::abort();
-    if (as_sender && result->peer != "receiver-1") std::abort();
+    if (!theirs || result->value != theirs->node_id || !connection.is_protected()) std::abort();
+    if (as_sender && result->value != "receiver-1") std::abort();
   } else if (!connection.closed() || connection.is_protected()) {
     std::abort();
   }

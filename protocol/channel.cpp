@@ -1,6 +1,7 @@
 #include "protocol/channel.h"
 
-#include <asio/experimental/as_tuple.hpp>
+#include "transport/async.h"
+
 #include <asio/experimental/awaitable_operators.hpp>
 #include <asio/read.hpp>
 #include <asio/steady_timer.hpp>
@@ -11,7 +12,7 @@ namespace baton::protocol {
 namespace {
 
 using namespace asio::experimental::awaitable_operators;
-constexpr auto use_nothrow = asio::experimental::as_tuple(asio::use_awaitable);
+using transport::use_nothrow;
 
 std::string endpoint_text(const asio::ip::tcp::socket& socket) {
   std::error_code ec;

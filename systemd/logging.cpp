@@ -60,6 +60,20 @@ void setup_logging(const std::string& name, bool verbose) {
   spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::info);
 }
 
+log::Sink spdlog_sink(std::string prefix) {
+  return [prefix = std::move(prefix)](log::Level level, std::string_view line) {
+    const auto spd = level == log::Level::debug     ? spdlog::level::debug
+                     : level == log::Level::info    ? spdlog::level::info
+                     : level == log::Level::warning ? spdlog::level::warn
+                                                    : spdlog::level::err;
+    if (prefix.empty()) {
+      spdlog::log(spd, "{}", line);
+    } else {
+      spdlog::log(spd, "{}: {}", prefix, line);
+    }
+  };
+}
+
 bool set_log_level(const std::string& level) {
   if (level == "info") {
     spdlog::set_level(spdlog::level::info);

@@ -8,6 +8,8 @@
 
 #include <string>
 
+#include "log/log.h"
+
 namespace baton::systemd {
 
 // Sets spdlog's default logger named `name` for this process, writing to stderr;
@@ -16,6 +18,10 @@ void setup_logging(const std::string& name, bool verbose);
 // Applies a level name from the configuration: "info" or "debug". Returns false
 // (changing nothing) for anything else.
 bool set_log_level(const std::string& level);
+
+// A baton::log::Sink writing to spdlog's default logger at the line's level, each line
+// prefixed with "`prefix`: " (a node's id) unless `prefix` is empty.
+log::Sink spdlog_sink(std::string prefix);
 
 // Whether stderr is connected to the journal (JOURNAL_STREAM matches its device:inode).
 bool stderr_is_journal();

@@ -48,7 +48,7 @@ Task<std::error_code> send_control(Connection& connection, FrameKind kind, std::
 }
 
 Authentication failure(std::error_code error, std::string detail) {
-  return {.error = error, .peer = {}, .detail = std::move(detail)};
+  return {.error = error, .detail = std::move(detail), .value = {}};
 }
 
 // Ends the handshake: tells the peer why (best effort) and closes the connection.
@@ -123,7 +123,7 @@ Task<Authentication> check_proof(Connection& connection, const security::Mac& ex
     co_return co_await refuse(
         connection, "authentication failed: the proof of node '" + peer + "' does not match this cluster's secret");
   }
-  co_return Authentication{.error = {}, .peer = peer, .detail = {}};
+  co_return Authentication{.error = {}, .detail = {}, .value = peer};
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 
 #include "transport/async.h"
 #include "transport/connection.h"
+#include "transport/result.h"
 
 namespace baton::transport {
 
@@ -27,13 +28,9 @@ struct NodeIdentity {
   std::string secret;  // the cluster's shared secret
 };
 
-struct Authentication {
-  std::error_code error;  // authentication_failed, rejected_by_peer, or a connection error
-  std::string peer;       // the peer's node id, once proven
-  std::string detail;     // what went wrong, for the flow's or the step's error
-
-  bool ok() const noexcept { return !error; }
-};
+// The peer's node id, once proven; else authentication_failed, rejected_by_peer, or a
+// connection error, with what went wrong (for the flow's or the step's error).
+using Authentication = Result<std::string>;
 
 // The sender's side. Fails (and tells the peer why) unless the peer proves the secret as
 // node `expected_receiver`.

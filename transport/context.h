@@ -25,6 +25,7 @@
 #include "transport/connection.h"
 #include "transport/frame.h"
 #include "transport/listener.h"
+#include "transport/result.h"
 
 namespace baton::transport {
 
@@ -44,18 +45,6 @@ struct ContextOptions {
 
 inline constexpr std::size_t min_buffer_size = frame_header_size + max_reject_reason;
 
-struct Connected {
-  std::error_code error;
-  std::unique_ptr<Connection> connection;  // null on error
-  std::string detail;                      // on error: what was tried, with a hint
-};
-
-struct Listening {
-  std::error_code error;
-  std::unique_ptr<Listener> listener;  // null on error
-  std::string detail;
-};
-
 class Context {
  public:
   virtual ~Context() = default;
@@ -64,10 +53,10 @@ class Context {
 
   // Listens at `address` (TCP: "host:port" with a numeric host, port 0 = any free port;
   // libfabric: "" = the endpoint's own address).
-  virtual Listening listen(const std::string& address) = 0;
+  virtual Result<std::unique_ptr<Listener>> listen(const std::string& address) = 0;
   // Connects to a listener's address().
   // (Parameters of coroutines are taken by value: the call may run after the caller's temporaries are gone.)
-  virtual Task<Connected> connect(std::string address) = 0;
+  virtual Task<Result<std::unique_ptr<Connection>>> connect(std::string address) = 0;
 
   // "tcp", or "fabric/<provider>".
   virtual std::string name() const = 0;

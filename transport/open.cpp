@@ -12,25 +12,26 @@
 namespace baton::transport {
 namespace {
 
+using Opened = Result<std::unique_ptr<Context>>;
+
 Opened open_fabric(asio::any_io_executor executor, const TransportConfig& config) {
 #ifdef BATON_WITH_FABRIC
   auto made = fabric::Context::open(std::move(executor), {.provider = config.provider, .node = config.fabric_node},
                                     config.context);
-  return {.context = std::move(made.context), .error = made.error, .detail = std::move(made.detail), .notice = {}};
+  return {.error = made.error, .detail = std::move(made.detail), .value = std::move(made.value)};
 #else
   (void)executor;
-  return {.context = nullptr,
-          .error = errc::provider_unavailable,
+  return {.error = errc::provider_unavailable,
           .detail = "libfabric provider '" + config.provider +
                     "' is not available: this build has no libfabric "
                     "transport (configure with -DBATON_WITH_FABRIC=ON)",
-          .notice = {}};
+          .value = {}};
 #endif
 }
 
 void announce(const TransportConfig& config, const std::string& notice) {
   if (config.log) {
-    config.log(notice);
+    config.log(log::Level::warning, notice);
   } else {
     std::cerr << "baton transport: " << notice << '\n';
   }
@@ -38,25 +39,17 @@ void announce(const TransportConfig& config, const std::string& notice) {
 
 Opened open_checked(asio::any_io_executor executor, const TransportConfig& config) {
   if (config.kind == "tcp") {
-    return {.context = std::make_unique<tcp::Context>(std::move(executor), config.context),
-            .error = {},
-            .detail = {},
-            .notice = {}};
+    return {.error = {}, .detail = {}, .value = std::make_unique<tcp::Context>(std::move(executor), config.context)};
   }
   if (config.kind != "fabric") {
-    return {.context = nullptr,
-            .error = std::make_error_code(std::errc::invalid_argument),
+    return {.error = std::make_error_code(std::errc::invalid_argument),
             .detail = "transport kind '" + config.kind + "' is neither 'tcp' nor 'fabric'",
-            .notice = {}};
+            .value = {}};
   }
   Opened opened = open_fabric(executor, config);
   if (opened.error != errc::provider_unavailable || !config.fall_back_to_tcp) return opened;
-  Opened fallback{.context = std::make_unique<tcp::Context>(std::move(executor), config.context),
-                  .error = {},
-                  .detail = {},
-                  .notice = opened.detail + "; falling back to TCP as configured (fall_back_to_tcp)"};
-  announce(config, fallback.notice);
-  return fallback;
+  announce(config, opened.detail + "; falling back to TCP as configured (fall_back_to_tcp)");
+  return {.error = {}, .detail = {}, .value = std::make_unique<tcp::Context>(std::move(executor), config.context)};
 }
 
 }  // namespace
@@ -69,14 +62,11 @@ bool fabric_built() noexcept {
 #endif
 }
 
-Opened open_context(asio::any_io_executor executor, const TransportConfig& config) {
+Result<std::unique_ptr<Context>> open_context(asio::any_io_executor executor, const TransportConfig& config) {
   try {
     return open_checked(std::move(executor), config);
   } catch (const std::invalid_argument& error) {
-    return {.context = nullptr,
-            .error = std::make_error_code(std::errc::invalid_argument),
-            .detail = error.what(),
-            .notice = {}};
+    return {.error = std::make_error_code(std::errc::invalid_argument), .detail = error.what(), .value = {}};
   }
 }
 

@@ -2,18 +2,17 @@
 //
 // When the requested libfabric provider is missing (or this build has no libfabric), the
 // result says so plainly. Only if `fall_back_to_tcp` is set does it open TCP instead, and
-// then it says that too: in `notice` and through `log` (stderr by default). Never silently.
+// then it says that too, as a warning through `log` (stderr without one). Never silently.
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <string>
-#include <string_view>
-#include <system_error>
 
 #include <asio/any_io_executor.hpp>
 
+#include "log/log.h"
 #include "transport/context.h"
+#include "transport/result.h"
 
 namespace baton::transport {
 
@@ -23,18 +22,13 @@ struct TransportConfig {
   std::string fabric_node = "127.0.0.1";  // local address the endpoint binds; "" = provider default
   bool fall_back_to_tcp = false;
   ContextOptions context{};
-  // Where a fallback is announced; stderr when empty.
-  std::function<void(std::string_view)> log;
+  // Where a fallback is announced (what was asked for and what was opened instead); stderr
+  // when empty.
+  log::Sink log;
 };
 
-struct Opened {
-  std::unique_ptr<Context> context;  // null on error
-  std::error_code error;
-  std::string detail;  // on error: what is missing and what there is
-  std::string notice;  // on fallback: what was asked for and what was opened instead
-};
-
-Opened open_context(asio::any_io_executor executor, const TransportConfig& config);
+// On error, `detail` says what is missing and what there is.
+Result<std::unique_ptr<Context>> open_context(asio::any_io_executor executor, const TransportConfig& config);
 
 // Whether this build includes the libfabric transport.
 bool fabric_built() noexcept;

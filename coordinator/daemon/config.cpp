@@ -36,10 +36,7 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
       config.api_token = protocol::load_secret(relative(toml::find<std::string>(file, "api_token_file")));
     }
     if (config.state_dir.is_relative()) config.state_dir = base / config.state_dir;
-    config.log_level = baton::config::field_or<std::string>(file, "log_level", config.log_level);
-    if (config.log_level != "info" && config.log_level != "debug") {
-      throw std::runtime_error("log_level must be \"info\" or \"debug\", not \"" + config.log_level + "\"");
-    }
+    config.log_level = baton::config::log_level_field(file);
     config.collective_startup = baton::config::field_or<double>(file, "collective_startup", config.collective_startup);
     if (!(config.collective_startup >= 0 && config.collective_startup <= 60)) {
       throw std::runtime_error("collective_startup must be within [0, 60] seconds");

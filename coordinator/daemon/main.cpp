@@ -9,13 +9,11 @@
 #include "coordinator/daemon/driver.h"
 #include "coordinator/journal/journal.h"
 #include "systemd/logging.h"
-#include "systemd/notifier.h"
+#include "systemd/service.h"
 
 #include <google/protobuf/stubs/logging.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
-#include <asio/signal_set.hpp>
-#include <asio/steady_timer.hpp>
 
 #include <fstream>
 #include <iostream>
@@ -69,50 +67,30 @@ int main(int argc, char** argv) {
                                 << "\"}\n";
     }
 
-    // systemd: READY once both listeners are up and the signals below are handled (a
-    // reload right after READY must not meet SIGHUP's default action); STATUS as the
-    // driver's changes.
-    baton::systemd::Notifier notifier(io.get_executor());
-    notifier.start_watchdog();
-    asio::steady_timer report(io);
-    std::function<void(std::error_code)> tell = [&](std::error_code error) {
-      if (error) return;
-      notifier.status(driver.status());
-      report.expires_after(std::chrono::milliseconds(200));
-      report.async_wait(tell);
-    };
-    tell({});
-
-    // SIGHUP: re-read the configuration; log_level and the API token apply at once.
-    asio::signal_set hangup(io, SIGHUP);
-    std::function<void(std::error_code, int)> reload = [&](std::error_code error, int) {
-      if (error) return;
-      notifier.reloading();
-      try {
-        const auto fresh = baton::coordinator::load_coordinator_config(config_path);
-        if (!verbose) baton::systemd::set_log_level(fresh.log_level);
-        api.set_token(fresh.api_token);
-        spdlog::info(
-            "SIGHUP: configuration re-read: log_level {}, API token {}; other settings take effect at the "
-            "next restart",
-            verbose ? "debug (-v)" : fresh.log_level, fresh.api_token.empty() ? "none" : "set");
-      } catch (const std::exception& e) {
-        spdlog::error("SIGHUP: keeping the running configuration: {}", e.what());
-      }
-      notifier.reloaded(driver.status());
-      hangup.async_wait(reload);
-    };
-    hangup.async_wait(reload);
-
-    asio::signal_set signals(io, SIGTERM, SIGINT);
-    signals.async_wait([&](std::error_code, int signal) {
-      spdlog::info("signal {}: stopping (a running job resumes from the journal at the next start)", signal);
-      notifier.stopping("stopping: " + driver.status());
-      api.stop();
-      agents.stop();
-      io.stop();
-    });
-    notifier.ready(driver.status());
+    // systemd: READY once both listeners are up and the signals are handled (a reload right
+    // after READY must not meet SIGHUP's default action); STATUS as the driver's changes.
+    // SIGHUP re-reads the configuration: log_level and the API token apply at once.
+    baton::systemd::Service service(
+        io,
+        {.status = [&] { return driver.status(); },
+         .ready = [] { return true; },
+         .reload =
+             [&] {
+               const auto fresh = baton::coordinator::load_coordinator_config(config_path);
+               if (!verbose) baton::systemd::set_log_level(fresh.log_level);
+               api.set_token(fresh.api_token);
+               return std::string("configuration re-read: log_level ") + (verbose ? "debug (-v)" : fresh.log_level) +
+                      ", API token " + (fresh.api_token.empty() ? "none" : "set") +
+                      "; other settings take effect at the next restart";
+             },
+         .stop =
+             [&](int signal) {
+               spdlog::info("signal {}: stopping (a running job resumes from the journal at the next start)", signal);
+               api.stop();
+               agents.stop();
+               io.stop();
+             }});
+    service.start();
     io.run();
     return 0;
   } catch (const std::exception& e) {

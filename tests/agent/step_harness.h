@@ -41,8 +41,8 @@ struct Node {
     config.context.pool = {.buffer_count = 8, .buffer_size = 64 * 1024};
     config.context.frame_timeout = 2000ms;
     auto opened = bt::open_context(io.get_executor(), config);
-    BOOST_REQUIRE_MESSAGE(opened.context, opened.detail);
-    context = std::move(opened.context);
+    BOOST_REQUIRE_MESSAGE(opened.value, opened.detail);
+    context = std::move(opened.value);
     data = std::make_unique<ba::DataPlane>(*context, "127.0.0.1:0", identity);
     data->start();
   }

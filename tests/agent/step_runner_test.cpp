@@ -98,19 +98,19 @@ BOOST_AUTO_TEST_CASE(a_step_stuck_on_a_peer_that_reads_nothing_names_the_closed_
   auto in = pattern(32 << 20, 5);
   a.storage.register_region("in", in);
   // Node b's transport accepts, completes the handshake, then reads nothing.
-  bt::Listening listening = b.context->listen("127.0.0.1:0");
-  BOOST_REQUIRE_MESSAGE(listening.listener, listening.detail);
+  bt::Result<std::unique_ptr<bt::Listener>> listening = b.context->listen("127.0.0.1:0");
+  BOOST_REQUIRE_MESSAGE(listening.value, listening.detail);
   std::unique_ptr<bt::Connection> held;
   asio::co_spawn(
       io,
       [&]() -> bt::Task<void> {
-        bt::Accepted accepted = co_await listening.listener->accept(5s);
+        bt::Result<std::unique_ptr<bt::Connection>> accepted = co_await listening.value->accept(5s);
         if (accepted.error) co_return;
-        held = std::move(accepted.connection);
+        held = std::move(accepted.value);
         co_await bt::authenticate_as_receiver(*held, b.identity, 5s);
       },
       asio::detached);
-  const std::string address = listening.listener->address();
+  const std::string address = listening.value->address();
   Pair plan = one_step(address, 0, {{0, 0, 0, in.size(), 0}}, {});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   bp::StepReport r;
@@ -228,7 +228,7 @@ BOOST_AUTO_TEST_CASE(a_flow_from_a_peer_without_the_secret_writes_nothing) {
         // Named, not braced temporaries: GCC 12 mis-destroys those passed into a coroutine.
         const bt::FlowSpec planned{.job = 1, .step = 0, .offset = 0, .length = 4096};
         const bt::SendOptions options{};
-        attack = co_await bt::send_flow(*connected.connection, planned, source, pacer, a.context->pool(), options);
+        attack = co_await bt::send_flow(*connected.value, planned, source, pacer, a.context->pool(), options);
       },
       asio::detached);
   const auto start = std::chrono::steady_clock::now();

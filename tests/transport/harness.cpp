@@ -52,8 +52,8 @@ Harness::Harness(const std::string& label, ContextOptions options) {
     skip_reason_ = label + ": " + receiver.detail;
     return;
   }
-  sender_ = std::move(sender.context);
-  receiver_ = std::move(receiver.context);
+  sender_ = std::move(sender.value);
+  receiver_ = std::move(receiver.value);
 }
 
 Harness::~Harness() {
@@ -75,7 +75,7 @@ std::vector<Link> Harness::links(std::size_t count) {
   if (!listener_) {
     auto listening = receiver_->listen(receiver_->name() == "tcp" ? "127.0.0.1:0" : "");
     BOOST_TEST_REQUIRE(!listening.error, listening.detail);
-    listener_ = std::move(listening.listener);
+    listener_ = std::move(listening.value);
   }
   std::vector<Link> made;
   bool finished = false;
@@ -87,7 +87,7 @@ std::vector<Link> Harness::links(std::size_t count) {
               co_await (sender_->connect(listener_->address()) && listener_->accept(std::chrono::milliseconds(5000)));
           BOOST_TEST_REQUIRE(!connected.error, connected.detail);
           BOOST_TEST_REQUIRE(!accepted.error, accepted.error.message());
-          made.push_back({std::move(connected.connection), std::move(accepted.connection)});
+          made.push_back({std::move(connected.value), std::move(accepted.value)});
         }
         finished = true;
       },

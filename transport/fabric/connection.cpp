@@ -12,18 +12,18 @@ namespace {
 
 // Gives `op` at least `size` bytes of its own (registered) memory and sets `descriptor`;
 // a failed registration comes back as the operation's outcome.
-std::optional<Outcome> own_memory(Endpoint& endpoint, Operation& op, std::size_t size, void*& descriptor) {
+std::optional<Status> own_memory(Endpoint& endpoint, Operation& op, std::size_t size, void*& descriptor) {
   try {
     descriptor = endpoint.heap_memory(op, size);
   } catch (const std::system_error& error) {
-    return Outcome{errc::fabric_error, error.what()};
+    return Status{errc::fabric_error, error.what()};
   }
   return std::nullopt;
 }
 
 }  // namespace
 
-Task<Outcome> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t peer, std::uint64_t tag,
+Task<Status> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t peer, std::uint64_t tag,
                            std::span<const std::byte> first, std::span<const std::byte> second,
                            Endpoint::time_point deadline) {
   const std::size_t total = first.size() + second.size();
@@ -38,7 +38,7 @@ Task<Outcome> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, f
       op, [=] { return fi_tsend(ep, message, total, descriptor, peer, tag, context); }, deadline);
 }
 
-Task<Outcome> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, const BufferPool& pool, fi_addr_t peer,
+Task<Status> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, const BufferPool& pool, fi_addr_t peer,
                             std::uint64_t tag, std::span<const std::byte> header, std::span<const std::byte> payload,
                             Endpoint::time_point deadline) {
   void* header_descriptor = nullptr;
@@ -55,7 +55,7 @@ Task<Outcome> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, 
       op, [=] { return fi_tsendv(ep, pieces, descriptors, 2, peer, tag, context); }, deadline);
 }
 
-Task<Outcome> receive_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t from, std::uint64_t tag,
+Task<Status> receive_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t from, std::uint64_t tag,
                               std::size_t capacity, Endpoint::time_point deadline) {
   void* descriptor = nullptr;
   if (auto failed = own_memory(endpoint, *op, capacity, descriptor)) co_return std::move(*failed);
@@ -92,7 +92,7 @@ Task<std::error_code> Connection::do_send(const HeaderBytes& header, std::span<c
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   const bool from_pool = pool_.holds(payload) && endpoint_.send_iov_limit() >= 2;
   // Two statements, not `?:`: GCC 12 destroys a co_await result in a conditional twice.
-  Outcome outcome;
+  Status outcome;
   if (from_pool) {
     outcome = co_await send_gathered(endpoint_, op, pool_, link_.peer, link_.send_tag, header, payload, deadline);
   } else {

@@ -10,6 +10,9 @@
 #include "transport/fabric/listener.h"
 
 namespace baton::transport::fabric {
+
+using Connected = Result<std::unique_ptr<transport::Connection>>;
+
 namespace {
 
 std::uint64_t new_connection_id() {
@@ -21,15 +24,16 @@ std::uint64_t new_connection_id() {
 
 }  // namespace
 
-Context::Made Context::open(asio::any_io_executor executor, const EndpointOptions& fabric, ContextOptions options) {
+Result<std::unique_ptr<Context>> Context::open(asio::any_io_executor executor, const EndpointOptions& fabric,
+                                               ContextOptions options) {
   auto opened = Endpoint::open(executor, fabric);
-  if (opened.error) return {.context = nullptr, .error = opened.error, .detail = std::move(opened.detail)};
+  if (!opened.ok()) return {.error = opened.error, .detail = std::move(opened.detail), .value = {}};
   try {
-    return {.context = std::unique_ptr<Context>(new Context(std::move(executor), options, std::move(opened.endpoint))),
-            .error = {},
-            .detail = {}};
+    return {.error = {},
+            .detail = {},
+            .value = std::unique_ptr<Context>(new Context(std::move(executor), options, std::move(opened.value)))};
   } catch (const std::system_error& error) {
-    return {.context = nullptr, .error = error.code(), .detail = error.what()};
+    return {.error = error.code(), .detail = error.what(), .value = {}};
   }
 }
 
@@ -43,25 +47,25 @@ Context::~Context() {
   drop_pool();        // ... then free and deregister it, while the domain is still open
 }
 
-Listening Context::listen(const std::string& address) {
+Result<std::unique_ptr<transport::Listener>> Context::listen(const std::string& address) {
   if (!address.empty()) {
     return {.error = errc::bad_address,
-            .listener = nullptr,
-            .detail = "a libfabric context listens on its own endpoint: pass an empty address"};
+            .detail = "a libfabric context listens on its own endpoint: pass an empty address",
+            .value = {}};
   }
   if (listening_) {
     return {.error = std::make_error_code(std::errc::address_in_use),
-            .listener = nullptr,
-            .detail = "this libfabric context already has a listener"};
+            .detail = "this libfabric context already has a listener",
+            .value = {}};
   }
   listening_ = true;
-  return {.error = {}, .listener = std::make_unique<Listener>(*endpoint_, pool()), .detail = {}};
+  return {.error = {}, .detail = {}, .value = std::make_unique<Listener>(*endpoint_, pool())};
 }
 
-Task<Connected> Context::connect(std::string address) {
+Task<Result<std::unique_ptr<transport::Connection>>> Context::connect(std::string address) {
   std::string detail;
   const auto peer = endpoint_->insert(address, detail);
-  if (!peer) co_return Connected{.error = errc::bad_address, .connection = nullptr, .detail = detail};
+  if (!peer) co_return Connected{.error = errc::bad_address, .detail = detail, .value = {}};
   const auto deadline = std::chrono::steady_clock::now() + options().connect_timeout;
   const std::uint64_t id = new_connection_id();
 
@@ -72,8 +76,8 @@ Task<Connected> Context::connect(std::string address) {
   if (sent.error) {
     co_return Connected{
         .error = sent.error,
-        .connection = nullptr,
-        .detail = "sending hello to " + endpoint_->describe(*peer) + ": " + sent.error.message() + " " + sent.detail};
+        .detail = "sending hello to " + endpoint_->describe(*peer) + ": " + sent.error.message() + " " + sent.detail,
+        .value = {}};
   }
   auto welcome_op = endpoint_->make_operation();
   const auto welcome =
@@ -81,16 +85,16 @@ Task<Connected> Context::connect(std::string address) {
   if (welcome.error) {
     co_return Connected{
         .error = welcome.error,
-        .connection = nullptr,
-        .detail = "no welcome from " + endpoint_->describe(*peer) + " within the connect timeout (is it accepting?)"};
+        .detail = "no welcome from " + endpoint_->describe(*peer) + " within the connect timeout (is it accepting?)",
+        .value = {}};
   }
   co_return Connected{.error = {},
-                      .connection = std::make_unique<Connection>(*endpoint_, pool(),
-                                                                 LinkOptions{.peer = *peer,
-                                                                             .peer_name = endpoint_->describe(*peer),
-                                                                             .send_tag = data_tag(id, false),
-                                                                             .receive_tag = data_tag(id, true)}),
-                      .detail = {}};
+                      .detail = {},
+                      .value = std::make_unique<Connection>(*endpoint_, pool(),
+                                                            LinkOptions{.peer = *peer,
+                                                                        .peer_name = endpoint_->describe(*peer),
+                                                                        .send_tag = data_tag(id, false),
+                                                                        .receive_tag = data_tag(id, true)})};
 }
 
 }  // namespace baton::transport::fabric

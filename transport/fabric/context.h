@@ -18,17 +18,12 @@ namespace baton::transport::fabric {
 
 class Context final : public transport::Context {
  public:
-  struct Made {
-    std::unique_ptr<Context> context;
-    std::error_code error;
-    std::string detail;
-  };
-  static Made open(asio::any_io_executor executor, const EndpointOptions& fabric, ContextOptions options);
+  static Result<std::unique_ptr<Context>> open(asio::any_io_executor executor, const EndpointOptions& fabric, ContextOptions options);
   ~Context() override;
 
   // `address` must be empty: a context listens on its one endpoint, and only once.
-  Listening listen(const std::string& address) override;
-  Task<Connected> connect(std::string address) override;
+  Result<std::unique_ptr<Listener>> listen(const std::string& address) override;
+  Task<Result<std::unique_ptr<transport::Connection>>> connect(std::string address) override;
   std::string name() const override { return "fabric/" + endpoint_->provider(); }
 
  private:

@@ -86,11 +86,11 @@ void Endpoint::shut() noexcept {
   orphans_.clear();
 }
 
-Endpoint::Opened Endpoint::open(asio::any_io_executor executor, const EndpointOptions& options) {
+Result<std::unique_ptr<Endpoint>> Endpoint::open(asio::any_io_executor executor, const EndpointOptions& options) {
   std::unique_ptr<Endpoint> self(new Endpoint(std::move(executor), options.provider));
   const auto failed = [&](std::error_code error, std::string detail) {
-    return Opened{
-        .endpoint = nullptr, .error = error, .detail = "libfabric provider '" + options.provider + "': " + detail};
+    return Result<std::unique_ptr<Endpoint>>{
+        .error = error, .detail = "libfabric provider '" + options.provider + "': " + detail, .value = {}};
   };
 
   apply_rxm_memory_defaults();  // before libfabric's first fi_getinfo reads them
@@ -111,14 +111,15 @@ Endpoint::Opened Endpoint::open(asio::any_io_executor executor, const EndpointOp
   if (rc == -FI_ENODATA) {
     const std::string have = available_providers();
     const bool present = (", " + have + ",").find(", " + options.provider + ",") != std::string::npos;
-    return Opened{.endpoint = nullptr,
-                  .error = errc::provider_unavailable,
-                  .detail = present ? "libfabric provider '" + options.provider +
-                                          "' is present but not available for reliable tagged messaging" +
-                                          (node != nullptr ? " on " + options.node : std::string()) +
-                                          " (available providers: " + have + ")"
-                                    : "libfabric provider '" + options.provider +
-                                          "' is not available on this machine (available providers: " + have + ")"};
+    return Result<std::unique_ptr<Endpoint>>{
+        .error = errc::provider_unavailable,
+        .detail = present ? "libfabric provider '" + options.provider +
+                                "' is present but not available for reliable tagged messaging" +
+                                (node != nullptr ? " on " + options.node : std::string()) +
+                                " (available providers: " + have + ")"
+                          : "libfabric provider '" + options.provider +
+                                "' is not available on this machine (available providers: " + have + ")",
+        .value = {}};
   }
   if (rc != 0) return failed(errc::fabric_error, fi_error("fi_getinfo", rc));
   self->info_.reset(raw);
@@ -157,7 +158,7 @@ Endpoint::Opened Endpoint::open(asio::any_io_executor executor, const EndpointOp
     return failed(errc::fabric_error, fi_error("fi_ep_bind(cq)", rc));
   if ((rc = fi_ep_bind(ep, &av->fid, 0)) != 0) return failed(errc::fabric_error, fi_error("fi_ep_bind(av)", rc));
   if ((rc = fi_enable(ep)) != 0) return failed(errc::fabric_error, fi_error("fi_enable", rc));
-  return Opened{.endpoint = std::move(self), .error = {}, .detail = {}};
+  return {.error = {}, .detail = {}, .value = std::move(self)};
 }
 
 std::string Endpoint::address() const {
@@ -280,26 +281,26 @@ Task<bool> Endpoint::wait(Operation& op, time_point deadline) {
   co_return true;
 }
 
-Task<Outcome> Endpoint::execute(std::unique_ptr<Operation>& op, const std::function<ssize_t()>& post,
-                                time_point deadline) {
+Task<Status> Endpoint::execute(std::unique_ptr<Operation>& op, const std::function<ssize_t()>& post,
+                               time_point deadline) {
   for (;;) {
     const ssize_t rc = post();
     if (rc == 0) break;
-    if (rc != -FI_EAGAIN) co_return Outcome{errc::fabric_error, fi_error("posting an operation", static_cast<int>(rc))};
+    if (rc != -FI_EAGAIN) co_return Status{errc::fabric_error, fi_error("posting an operation", static_cast<int>(rc))};
     poll();  // -FI_EAGAIN: drive progress, then retry
     if (std::chrono::steady_clock::now() >= deadline)
-      co_return Outcome{errc::idle_timeout, "the provider stayed busy (FI_EAGAIN)"};
+      co_return Status{errc::idle_timeout, "the provider stayed busy (FI_EAGAIN)"};
     co_await asio::post(executor_, asio::use_awaitable);
   }
   if (co_await wait(*op, deadline)) {
-    co_return Outcome{map_completion_error(op->error), op->error_text};
+    co_return Status{map_completion_error(op->error), op->error_text};
   }
   // Timed out: take the operation back before its memory can be reused.
   fi_cancel(&ep_->fid, &op->context);
-  if (co_await wait(*op, std::chrono::steady_clock::now() + cancel_grace)) co_return Outcome{errc::idle_timeout, {}};
+  if (co_await wait(*op, std::chrono::steady_clock::now() + cancel_grace)) co_return Status{errc::idle_timeout, {}};
   op->orphaned = true;
   orphans_.push_back(std::move(op));
-  co_return Outcome{errc::idle_timeout, "libfabric kept the operation after cancel; its buffer stays out of the pool"};
+  co_return Status{errc::idle_timeout, "libfabric kept the operation after cancel; its buffer stays out of the pool"};
 }
 
 }  // namespace baton::transport::fabric

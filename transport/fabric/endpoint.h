@@ -35,6 +35,7 @@
 #include "transport/async.h"
 #include "transport/buffer.h"
 #include "transport/fabric/fid.h"
+#include "transport/result.h"
 
 namespace baton::transport::fabric {
 
@@ -75,21 +76,11 @@ struct Operation {
   std::array<void*, 2> piece_descriptors{};
 };
 
-struct Outcome {
-  std::error_code error;
-  std::string detail;
-};
-
 class Endpoint {
  public:
   using time_point = std::chrono::steady_clock::time_point;
 
-  struct Opened {
-    std::unique_ptr<Endpoint> endpoint;
-    std::error_code error;
-    std::string detail;
-  };
-  static Opened open(asio::any_io_executor executor, const EndpointOptions& options);
+  static Result<std::unique_ptr<Endpoint>> open(asio::any_io_executor executor, const EndpointOptions& options);
   ~Endpoint();
   Endpoint(const Endpoint&) = delete;
   Endpoint& operator=(const Endpoint&) = delete;
@@ -117,7 +108,7 @@ class Endpoint {
   // Posts `op` with `post` (retrying -FI_EAGAIN while driving progress) and waits for its
   // completion until `deadline`. On timeout `op` is cancelled and, if libfabric still holds
   // it, moved into the endpoint's keeping (then `op` is null on return).
-  Task<Outcome> execute(std::unique_ptr<Operation>& op, const std::function<ssize_t()>& post, time_point deadline);
+  Task<Status> execute(std::unique_ptr<Operation>& op, const std::function<ssize_t()>& post, time_point deadline);
 
   // Stops all I/O: closes the endpoint and drops operations it held. Call before freeing
   // the memory they used (the buffer pool).

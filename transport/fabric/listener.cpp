@@ -9,6 +9,8 @@
 
 namespace baton::transport::fabric {
 
+using Connected = Result<std::unique_ptr<transport::Connection>>;
+
 std::string hello_text(std::uint64_t id, const std::string& address) {
   std::array<char, 17> digits{};
   const auto end = std::to_chars(digits.data(), digits.data() + digits.size(), id, 16).ptr;
@@ -30,29 +32,30 @@ std::optional<Hello> parse_hello(std::string_view text) {
   return hello;
 }
 
-Task<Accepted> Listener::accept(std::chrono::milliseconds timeout) {
+Task<Result<std::unique_ptr<transport::Connection>>> Listener::accept(std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   auto op = endpoint_.make_operation();
   const auto outcome = co_await receive_message(endpoint_, op, FI_ADDR_UNSPEC, hello_tag, max_hello, deadline);
-  if (outcome.error) co_return Accepted{.error = outcome.error, .connection = nullptr};
+  if (outcome.error) co_return Connected{.error = outcome.error, .detail = {}, .value = {}};
 
   const auto hello = parse_hello(std::string_view(reinterpret_cast<const char*>(op->heap.data()), op->length));
-  if (!hello) co_return Accepted{.error = errc::unexpected_frame, .connection = nullptr};
+  if (!hello) co_return Connected{.error = errc::unexpected_frame, .detail = {}, .value = {}};
   std::string detail;
   const auto peer = endpoint_.insert(hello->address, detail);
-  if (!peer) co_return Accepted{.error = errc::bad_address, .connection = nullptr};
+  if (!peer) co_return Connected{.error = errc::bad_address, .detail = {}, .value = {}};
 
   const std::uint64_t id = hello->id;
   auto reply = endpoint_.make_operation();
   const auto welcome =
       co_await send_message(endpoint_, reply, *peer, welcome_tag(id), std::as_bytes(std::span(&id, 1)), {}, deadline);
-  if (welcome.error) co_return Accepted{.error = welcome.error, .connection = nullptr};
-  co_return Accepted{.error = {},
-                     .connection = std::make_unique<Connection>(endpoint_, pool_,
-                                                                LinkOptions{.peer = *peer,
-                                                                            .peer_name = endpoint_.describe(*peer),
-                                                                            .send_tag = data_tag(id, true),
-                                                                            .receive_tag = data_tag(id, false)})};
+  if (welcome.error) co_return Connected{.error = welcome.error, .detail = {}, .value = {}};
+  co_return Connected{.error = {},
+                      .detail = {},
+                      .value = std::make_unique<Connection>(endpoint_, pool_,
+                                                            LinkOptions{.peer = *peer,
+                                                                        .peer_name = endpoint_.describe(*peer),
+                                                                        .send_tag = data_tag(id, true),
+                                                                        .receive_tag = data_tag(id, false)})};
 }
 
 }  // namespace baton::transport::fabric

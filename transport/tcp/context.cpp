@@ -13,6 +13,8 @@
 
 namespace baton::transport::tcp {
 
+using Connected = Result<std::unique_ptr<transport::Connection>>;
+
 using namespace asio::experimental::awaitable_operators;
 
 std::optional<asio::ip::tcp::endpoint> parse_endpoint(const std::string& address) {
@@ -37,12 +39,11 @@ Context::Context(asio::any_io_executor executor, ContextOptions options)
   make_pool(host_memory());
 }
 
-Listening Context::listen(const std::string& address) {
+Result<std::unique_ptr<transport::Listener>> Context::listen(const std::string& address) {
   const auto endpoint = parse_endpoint(address);
   if (!endpoint) {
-    return {.error = errc::bad_address,
-            .listener = nullptr,
-            .detail = "'" + address + "' is not host:port with a numeric host"};
+    return {
+        .error = errc::bad_address, .detail = "'" + address + "' is not host:port with a numeric host", .value = {}};
   }
   asio::ip::tcp::acceptor acceptor(executor());
   asio::error_code ec;
@@ -57,35 +58,34 @@ Listening Context::listen(const std::string& address) {
   }
   if (!ec) acceptor.bind(*endpoint, ec);
   if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) return {.error = ec, .listener = nullptr, .detail = "cannot listen on " + address + ": " + ec.message()};
+  if (ec) return {.error = ec, .detail = "cannot listen on " + address + ": " + ec.message(), .value = {}};
   return {.error = {},
-          .listener = std::make_unique<Listener>(std::move(acceptor), options().socket_buffer_bytes),
-          .detail = {}};
+          .detail = {},
+          .value = std::make_unique<Listener>(std::move(acceptor), options().socket_buffer_bytes)};
 }
 
-Task<Connected> Context::connect(std::string address) {
+Task<Result<std::unique_ptr<transport::Connection>>> Context::connect(std::string address) {
   const auto endpoint = parse_endpoint(address);
   if (!endpoint) {
-    co_return Connected{.error = errc::bad_address,
-                        .connection = nullptr,
-                        .detail = "'" + address + "' is not host:port with a numeric host"};
+    co_return Connected{
+        .error = errc::bad_address, .detail = "'" + address + "' is not host:port with a numeric host", .value = {}};
   }
   asio::ip::tcp::socket socket(executor());
   asio::steady_timer timer(executor(), options().connect_timeout);
   auto outcome = co_await (socket.async_connect(*endpoint, use_nothrow) || timer.async_wait(use_nothrow));
   if (outcome.index() == 1) {
     co_return Connected{.error = errc::idle_timeout,
-                        .connection = nullptr,
-                        .detail = "no answer from " + address + " within the connect timeout"};
+                        .detail = "no answer from " + address + " within the connect timeout",
+                        .value = {}};
   }
   if (const auto [ec] = std::get<0>(outcome); ec) {
     co_return Connected{.error = ec,
-                        .connection = nullptr,
-                        .detail = "cannot connect to " + address + ": " + ec.message() + " (is the peer listening?)"};
+                        .detail = "cannot connect to " + address + ": " + ec.message() + " (is the peer listening?)",
+                        .value = {}};
   }
   co_return Connected{.error = {},
-                      .connection = std::make_unique<Connection>(std::move(socket), options().socket_buffer_bytes),
-                      .detail = {}};
+                      .detail = {},
+                      .value = std::make_unique<Connection>(std::move(socket), options().socket_buffer_bytes)};
 }
 
 }  // namespace baton::transport::tcp

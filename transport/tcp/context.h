@@ -15,8 +15,8 @@ class Context final : public transport::Context {
  public:
   Context(asio::any_io_executor executor, ContextOptions options);
 
-  Listening listen(const std::string& address) override;
-  Task<Connected> connect(std::string address) override;
+  Result<std::unique_ptr<Listener>> listen(const std::string& address) override;
+  Task<Result<std::unique_ptr<transport::Connection>>> connect(std::string address) override;
   std::string name() const override { return "tcp"; }
 };
 

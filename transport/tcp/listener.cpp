@@ -10,15 +10,18 @@
 
 namespace baton::transport::tcp {
 
+using Connected = Result<std::unique_ptr<transport::Connection>>;
+
 using namespace asio::experimental::awaitable_operators;
 
-Task<Accepted> Listener::accept(std::chrono::milliseconds timeout) {
+Task<Result<std::unique_ptr<transport::Connection>>> Listener::accept(std::chrono::milliseconds timeout) {
   asio::steady_timer timer(acceptor_.get_executor(), timeout);
   auto outcome = co_await (acceptor_.async_accept(use_nothrow) || timer.async_wait(use_nothrow));
-  if (outcome.index() == 1) co_return Accepted{.error = errc::idle_timeout, .connection = nullptr};
+  if (outcome.index() == 1) co_return Connected{.error = errc::idle_timeout, .detail = {}, .value = {}};
   auto [ec, socket] = std::move(std::get<0>(outcome));
-  if (ec) co_return Accepted{.error = ec, .connection = nullptr};
-  co_return Accepted{.error = {}, .connection = std::make_unique<Connection>(std::move(socket), socket_buffer_bytes_)};
+  if (ec) co_return Connected{.error = ec, .detail = {}, .value = {}};
+  co_return Connected{
+      .error = {}, .detail = {}, .value = std::make_unique<Connection>(std::move(socket), socket_buffer_bytes_)};
 }
 
 std::string Listener::address() const {
