@@ -3,6 +3,9 @@
 // (and the checkers refuse broken plans); the model's makespans are the SNF paper's Fig. 8
 // numbers; the plan's predictions match closed forms computed here.
 #include "coordinator/jobs/collective_compiler.h"
+
+#include "agent/plan_check.h"
+#include "coordinator/jobs/agent_plans.h"
 #include "coordinator/jobs/dataflow_check.h"
 #include "coordinator/jobs/lockstep_check.h"
 
@@ -10,6 +13,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -70,10 +75,26 @@ std::string joined(const std::vector<std::string>& errors) {
   return all;
 }
 
+// The agents' own checks (agent/plan_check.h, another engineer's code) of every node's
+// plan as it is sent, on files large enough for what the job reads.
+void check_on_agents(const bj::CompiledPlan& plan) {
+  std::map<std::string, std::string> addresses;
+  for (const auto& [node, p] : plan.agent_plans) addresses[node] = node + ":7100";
+  const baton::agent::PlanObjects files{
+      .check_name = [](const std::string&) { return std::string(); },
+      .source_size = [](const std::string&) { return std::uint64_t{1} << 40; },
+      .destination_limit = [](const std::string&) { return std::numeric_limits<std::uint64_t>::max(); }};
+  for (const auto& [node, p] : bj::address_plans(plan.agent_plans, addresses, {.id = "7", .number = 7})) {
+    BOOST_TEST(baton::agent::check_plan(p, files) == "", node);
+  }
+}
+
 // Checks what every compiled dataflow plan must hold, beyond the checker: each send is
-// paced at min(r_sender, r_receiver), and the step is one per node, predicted as compiled.
+// paced at min(r_sender, r_receiver), the step is one per node, predicted as compiled, and
+// the agents accept it.
 void check_dataflow(const bj::CollectiveJob& job, const bj::CollectiveModel& model, const bj::CompiledPlan& plan) {
   BOOST_TEST(joined(bj::check_dataflow_plans(job, plan.agent_plans)) == "");
+  check_on_agents(plan);
   BOOST_TEST_REQUIRE(plan.steps.size() == 1u);
   BOOST_TEST(plan.agent_plans.size() == job.nodes.size());
   double latest = 0;
