@@ -1,7 +1,8 @@
 # The chart of bench/collectives.sh: measured makespan against array size, one panel per
 # shape (rows: fig8, mix3) and kind (columns: reduce, allreduce, multicast), Baton's
 # algorithms beside Open MPI, and the plan's prediction for the papers' schedule (dashed).
-#   gnuplot -e "csv='docs/bench/collectives.csv'; svg='docs/bench/collectives.svg'" bench/collectives.gp
+#   gnuplot -e "csv='docs/bench/collectives.csv'; svg='docs/bench/collectives.svg'; shapes='fig8 mix3'" bench/collectives.gp
+# `shapes` lists the shapes the CSV holds, in its order (default both).
 set terminal svg size 1200,760 dynamic font "sans,11"
 set output svg
 set datafile separator ","
@@ -12,14 +13,14 @@ set xlabel "array (bytes)"
 set ylabel "makespan (s)"
 set grid xtics ytics
 set key top left font "sans,9"
-set multiplot layout 2,3 title "Collectives on 12 namespace nodes: fig8 = 4 slow + 8 fast (root slow), mix3 = three speeds"
-shapes = "fig8 mix3"
+if (!exists("shapes")) shapes = "fig8 mix3"
+set multiplot layout words(shapes),3 title "Collectives on 12 namespace nodes: fig8 = 4 slow + 8 fast (root slow), mix3 = three speeds"
 kinds = "reduce allreduce multicast"
 names1 = "snf snf-fnf wrp"
 names2 = "bnb binomial binomial"
 names3 = "binomial ring flat"
 names4 = "flat - -"
-do for [s = 1:2] {
+do for [s = 1:words(shapes)] {
   do for [k = 1:3] {
     set title word(shapes, s) . " " . word(kinds, k)
     block = (s - 1) * 3 + k - 1
