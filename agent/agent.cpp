@@ -23,7 +23,7 @@ using namespace asio::experimental::awaitable_operators;
 using std::chrono::milliseconds;
 
 // Connects to "host:port" within `timeout`. Throws protocol::ChannelError naming it.
-transport::Task<asio::ip::tcp::socket> connect_to(std::string address, milliseconds timeout) {
+asio::awaitable<asio::ip::tcp::socket> connect_to(std::string address, milliseconds timeout) {
   const auto colon = address.rfind(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == address.size()) {
     throw protocol::ChannelError("coordinator address '" + address + "' is not host:port");
@@ -102,14 +102,14 @@ void Agent::start() {
   asio::co_spawn(context_.executor(), session_loop(), asio::detached);
 }
 
-transport::Task<void> Agent::stop() {
+asio::awaitable<void> Agent::stop() {
   running_ = false;
   if (!running_step_ && channel_) channel_->close();  // else: closed once the step is reported
   changed_.notify();                                  // a reconnect waiting out its backoff gives up
   while (started_ && !stopped_) co_await changed_.wait();
 }
 
-transport::Task<void> Agent::session_loop() {
+asio::awaitable<void> Agent::session_loop() {
   milliseconds backoff(200);
   while (running_) {
     try {
@@ -137,7 +137,7 @@ transport::Task<void> Agent::session_loop() {
   changed_.notify();
 }
 
-transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel) {
+asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel) {
   // A named Identity, not a braced temporary: GCC 12 mis-destroys aggregate temporaries
   // passed by value into a coroutine (ASan: "free on address which was not malloc()-ed").
   protocol::Identity self{.role = "agent", .node_id = options_.node_id, .secret = options_.secret};
@@ -187,7 +187,7 @@ transport::Task<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   co_await (handle_messages(channel, every) || heartbeats(channel, every));
 }
 
-transport::Task<void> Agent::handle_messages(std::shared_ptr<protocol::Channel> channel, milliseconds every) {
+asio::awaitable<void> Agent::handle_messages(std::shared_ptr<protocol::Channel> channel, milliseconds every) {
   while (channel->is_open()) {
     const protocol::Envelope message = co_await channel->receive(every * 3);
     switch (message.body_case()) {
@@ -249,7 +249,7 @@ transport::Task<void> Agent::handle_messages(std::shared_ptr<protocol::Channel> 
   }
 }
 
-transport::Task<void> Agent::heartbeats(std::shared_ptr<protocol::Channel> channel, milliseconds every) {
+asio::awaitable<void> Agent::heartbeats(std::shared_ptr<protocol::Channel> channel, milliseconds every) {
   std::uint64_t sequence = 0;
   asio::steady_timer timer(context_.executor());
   while (channel->is_open()) {
@@ -327,7 +327,7 @@ std::string Agent::open_scratch(const protocol::Plan& plan, std::unique_ptr<Stor
   return "";
 }
 
-transport::Task<void> Agent::commit(protocol::Plan plan) {
+asio::awaitable<void> Agent::commit(protocol::Plan plan) {
   std::string error;
   if (plan.staged_size() > 0 && options_.staging) {
     const auto session_executor = co_await asio::this_coro::executor;
@@ -369,7 +369,7 @@ void Agent::handle_abort(const protocol::Abort& abort) {
   // else: run_step reports the aborted step and then the job status
 }
 
-transport::Task<void> Agent::run_step(std::uint32_t step, std::chrono::milliseconds timeout) {
+asio::awaitable<void> Agent::run_step(std::uint32_t step, std::chrono::milliseconds timeout) {
   say("job " + runner_->plan().job() + " step " + std::to_string(step) + ": started");
   protocol::Envelope envelope;
   bool over = false;
@@ -396,7 +396,7 @@ transport::Task<void> Agent::run_step(std::uint32_t step, std::chrono::milliseco
   if (!running_ && channel_) channel_->close();
 }
 
-transport::Task<void> Agent::run_to_report(std::shared_ptr<StepRunner> runner, std::uint32_t step,
+asio::awaitable<void> Agent::run_to_report(std::shared_ptr<StepRunner> runner, std::uint32_t step,
                                            std::chrono::milliseconds timeout, protocol::Envelope& report, bool& over,
                                            Signal& ended) {
   *report.mutable_step_report() = co_await runner->run(step, timeout);
@@ -406,7 +406,7 @@ transport::Task<void> Agent::run_to_report(std::shared_ptr<StepRunner> runner, s
 
 // About once a second while the step runs (watch, status and metrics show it): the bytes
 // moved so far and the tasks ended, read from counters the step keeps anyway.
-transport::Task<void> Agent::report_progress(std::shared_ptr<StepRunner> runner, const bool& over, Signal& ended) {
+asio::awaitable<void> Agent::report_progress(std::shared_ptr<StepRunner> runner, const bool& over, Signal& ended) {
   // `over` first: the step may have ended before this coroutine started to wait.
   while (!over) {
     co_await ended.wait_until(std::chrono::steady_clock::now() + std::chrono::seconds(1));
@@ -420,7 +420,7 @@ transport::Task<void> Agent::report_progress(std::shared_ptr<StepRunner> runner,
   }
 }
 
-transport::Task<bool> Agent::send(protocol::Envelope envelope) {
+asio::awaitable<bool> Agent::send(protocol::Envelope envelope) {
   const std::shared_ptr<protocol::Channel> channel = channel_;
   if (!channel) co_return false;  // no session: the coordinator learns the state from JobStatus on reconnect
   try {
@@ -432,7 +432,7 @@ transport::Task<bool> Agent::send(protocol::Envelope envelope) {
   }
 }
 
-transport::Task<void> Agent::send_report(protocol::Envelope report) {
+asio::awaitable<void> Agent::send_report(protocol::Envelope report) {
   // A named copy and a named result: GCC 12 miscompiles `if (!co_await send(report))`
   // (the agent died of SIGILL in this frame).
   protocol::Envelope copy = report;

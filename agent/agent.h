@@ -69,7 +69,7 @@ class Agent {
   void start();
   // Stops: no new steps start; a running step finishes and is reported; then the session
   // closes. Completes when that has happened (at once if the agent never started).
-  transport::Task<void> stop();
+  asio::awaitable<void> stop();
   bool stopped() const noexcept { return stopped_; }
 
   // Registered with a coordinator right now.
@@ -96,24 +96,24 @@ class Agent {
   std::string metrics() const;
 
  private:
-  transport::Task<void> session_loop();
-  transport::Task<void> session(std::shared_ptr<protocol::Channel> channel);
+  asio::awaitable<void> session_loop();
+  asio::awaitable<void> session(std::shared_ptr<protocol::Channel> channel);
   // The coordinator's messages, one after another, until the session breaks.
-  transport::Task<void> handle_messages(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every);
+  asio::awaitable<void> handle_messages(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every);
   // A Heartbeat every `every` until sending one fails.
-  transport::Task<void> heartbeats(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every);
-  transport::Task<void> run_step(std::uint32_t step, std::chrono::milliseconds timeout);
+  asio::awaitable<void> heartbeats(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every);
+  asio::awaitable<void> run_step(std::uint32_t step, std::chrono::milliseconds timeout);
   // Runs the step on `runner` into `report`; then sets `over` and signals `ended`.
-  transport::Task<void> run_to_report(std::shared_ptr<StepRunner> runner, std::uint32_t step,
+  asio::awaitable<void> run_to_report(std::shared_ptr<StepRunner> runner, std::uint32_t step,
                                       std::chrono::milliseconds timeout, protocol::Envelope& report, bool& over,
                                       Signal& ended);
   // Sends the coordinator StepProgress about once a second until `over`.
-  transport::Task<void> report_progress(std::shared_ptr<StepRunner> runner, const bool& over, Signal& ended);
+  asio::awaitable<void> report_progress(std::shared_ptr<StepRunner> runner, const bool& over, Signal& ended);
   // Sends on the live session; false when there is none or it broke.
-  transport::Task<bool> send(protocol::Envelope envelope);
+  asio::awaitable<bool> send(protocol::Envelope envelope);
   // A step report must reach the coordinator even when its session broke meanwhile (an
   // agent it declared dead and that came back): kept, and sent after the next register.
-  transport::Task<void> send_report(protocol::Envelope report);
+  asio::awaitable<void> send_report(protocol::Envelope report);
   void handle_plan(const protocol::Plan& plan);
   void handle_abort(const protocol::Abort& abort);
   // Stages the plan's in-place destinations; "" or why not (the plan is then refused).
@@ -122,7 +122,7 @@ class Agent {
   std::string open_scratch(const protocol::Plan& plan, std::unique_ptr<Storage>& scratch);
   // The job ended at the coordinator: puts its staged files in place, off the session's
   // thread (the copies may be long), and answers JobCommitted.
-  transport::Task<void> commit(protocol::Plan plan);
+  asio::awaitable<void> commit(protocol::Plan plan);
   void say(const std::string& line) const;
   protocol::Envelope job_status() const;
 

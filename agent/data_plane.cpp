@@ -50,14 +50,14 @@ DataPlane::DataPlane(transport::Context& context, const std::string& address, tr
 
 void DataPlane::start() { asio::co_spawn(context_.executor(), accept_loop(), asio::detached); }
 
-transport::Task<void> DataPlane::stop() {
+asio::awaitable<void> DataPlane::stop() {
   stopping_ = true;
   stop_requested_.notify();  // flows waiting for a release give up
   for (transport::Connection* connection : connections_) connection->fail(transport::errc::connection_failed);
   while (alive_ > 0) co_await ended_.wait();
 }
 
-transport::Task<void> DataPlane::accept_loop() {
+asio::awaitable<void> DataPlane::accept_loop() {
   const Alive alive(*this);
   asio::steady_timer backoff(context_.executor());
   while (!stopping_) {
@@ -75,7 +75,7 @@ transport::Task<void> DataPlane::accept_loop() {
   }
 }
 
-transport::Task<void> DataPlane::serve(std::unique_ptr<transport::Connection> connection) {
+asio::awaitable<void> DataPlane::serve(std::unique_ptr<transport::Connection> connection) {
   const Alive alive(*this);
   connections_.insert(connection.get());
   // Nothing is read from a sender but its handshake until it has proven the secret, and
@@ -103,7 +103,7 @@ transport::Task<void> DataPlane::serve(std::unique_ptr<transport::Connection> co
   connections_.erase(connection.get());
 }
 
-transport::Task<transport::ResolvedSink> DataPlane::resolve(
+asio::awaitable<transport::ResolvedSink> DataPlane::resolve(
     transport::FlowSpec flow, std::string sender, std::function<void(const transport::FlowReport&)>& finished) {
   using namespace asio::experimental::awaitable_operators;
   const std::shared_ptr<StepRunner> runner = runner_.lock();

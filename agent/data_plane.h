@@ -53,7 +53,7 @@ class DataPlane {
   // Stops accepting and ends every connection (and any flow on it: stop the agent first,
   // so that no step is running); completes when every coroutine of the data plane has
   // ended, within accept_slice.
-  transport::Task<void> stop();
+  asio::awaitable<void> stop();
 
   // The runner incoming flows go to: the Agent owns it; expired (or never set) means
   // every flow is refused.
@@ -65,11 +65,11 @@ class DataPlane {
  private:
   // Counts a coroutine of the data plane while it lives; stop() waits for none to be left.
   class Alive;
-  transport::Task<void> accept_loop();
-  transport::Task<void> serve(std::unique_ptr<transport::Connection> connection);
+  asio::awaitable<void> accept_loop();
+  asio::awaitable<void> serve(std::unique_ptr<transport::Connection> connection);
   // Where a flow `sender` announced goes, from the runner (refused once stopping); sets
   // `finished` to what the runner wants called when the flow ends.
-  transport::Task<transport::ResolvedSink> resolve(transport::FlowSpec flow, std::string sender,
+  asio::awaitable<transport::ResolvedSink> resolve(transport::FlowSpec flow, std::string sender,
                                                    std::function<void(const transport::FlowReport&)>& finished);
 
   transport::Context& context_;

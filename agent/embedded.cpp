@@ -73,7 +73,7 @@ EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<
 
 namespace {
 
-transport::Task<void> shut_down(agent::Agent& node, agent::DataPlane& data, std::promise<void>& done) {
+asio::awaitable<void> shut_down(agent::Agent& node, agent::DataPlane& data, std::promise<void>& done) {
   co_await node.stop();
   co_await data.stop();
   done.set_value();

@@ -24,7 +24,7 @@
 
 namespace {
 
-baton::transport::Task<void> shut_down(baton::agent::Agent& agent, baton::agent::DataPlane& data) {
+asio::awaitable<void> shut_down(baton::agent::Agent& agent, baton::agent::DataPlane& data) {
   co_await agent.stop();
   co_await data.stop();
 }

@@ -22,10 +22,10 @@ class Signal {
   void notify() { timer_.cancel(); }
 
   // Until the next notify().
-  transport::Task<void> wait() { co_await timer_.async_wait(transport::use_nothrow); }
+  asio::awaitable<void> wait() { co_await timer_.async_wait(transport::use_nothrow); }
 
   // Until the next notify() or `deadline`, whichever comes first.
-  transport::Task<void> wait_until(std::chrono::steady_clock::time_point deadline) {
+  asio::awaitable<void> wait_until(std::chrono::steady_clock::time_point deadline) {
     using namespace asio::experimental::awaitable_operators;
     asio::steady_timer limit(timer_.get_executor(), deadline);
     co_await (timer_.async_wait(transport::use_nothrow) || limit.async_wait(transport::use_nothrow));

@@ -97,7 +97,7 @@ std::shared_ptr<StepState> StepRunner::prepare(std::uint32_t index) {
   return state;
 }
 
-transport::Task<protocol::StepReport> StepRunner::run(std::uint32_t index, std::chrono::milliseconds timeout) {
+asio::awaitable<protocol::StepReport> StepRunner::run(std::uint32_t index, std::chrono::milliseconds timeout) {
   const auto started = std::chrono::steady_clock::now();
   protocol::StepReport report;
   report.set_job(plan_.job());
@@ -200,7 +200,7 @@ bool StepRunner::advance(const std::shared_ptr<StepState>& state) {
 // Syncs each destination once; "" or the first failure, naming its file.
 namespace {
 
-transport::Task<std::string> sync_each(std::vector<std::pair<std::string, transport::Sink*>> files) {
+asio::awaitable<std::string> sync_each(std::vector<std::pair<std::string, transport::Sink*>> files) {
   for (const auto& [name, sink] : files) {
     if (const std::error_code error = sink->sync()) co_return "cannot make " + name + " durable: " + error.message();
   }
@@ -218,7 +218,7 @@ asio::thread_pool& StepRunner::worker() {
 // executor keeps serving heartbeats and other connections meanwhile. Nothing else touches
 // the step's destinations then: every flow into them has finished and late ones are refused.
 // Scratch objects are not results: they are not synced.
-transport::Task<std::string> StepRunner::sync_destinations(std::shared_ptr<StepState> state) {
+asio::awaitable<std::string> StepRunner::sync_destinations(std::shared_ptr<StepState> state) {
   std::vector<std::pair<std::string, transport::Sink*>> files;
   for (const auto& [name, sink] : state->destinations) {
     if (!is_scratch(name)) files.emplace_back(name, sink.get());
@@ -229,7 +229,7 @@ transport::Task<std::string> StepRunner::sync_destinations(std::shared_ptr<StepS
 
 // A combine reads and folds whole arrays: on the worker thread, so the executor keeps
 // moving bytes meanwhile. One at a time (one worker thread), through one pair of buffers.
-transport::Task<void> StepRunner::combine(std::shared_ptr<StepState> state, std::size_t t) {
+asio::awaitable<void> StepRunner::combine(std::shared_ptr<StepState> state, std::size_t t) {
   StepState::Task& task = state->tasks[t];
   const protocol::Combine& spec = *task.combine;
   std::string error;
@@ -266,7 +266,7 @@ transport::SendOptions StepRunner::send_options() const {
           .frame_timeout = context_.options().frame_timeout};
 }
 
-transport::Task<void> StepRunner::send(std::shared_ptr<StepState> state, std::size_t t) {
+asio::awaitable<void> StepRunner::send(std::shared_ptr<StepState> state, std::size_t t) {
   const protocol::Flow& flow = *state->tasks[t].flow;
   const std::string where =
       state->dataflow ? "step " + std::to_string(state->step) + ", " + state->label(t) + " at " + flow.peer_address()
@@ -297,7 +297,7 @@ transport::Task<void> StepRunner::send(std::shared_ptr<StepState> state, std::si
   state->changed.notify();
 }
 
-transport::Task<bool> StepRunner::send_chunks(std::shared_ptr<StepState> state, std::size_t t,
+asio::awaitable<bool> StepRunner::send_chunks(std::shared_ptr<StepState> state, std::size_t t,
                                               transport::Connection& connection, std::string where,
                                               std::map<std::string, std::unique_ptr<transport::Source>>& sources) {
   const protocol::Flow& flow = *state->tasks[t].flow;
@@ -344,7 +344,7 @@ bool StepRunner::running(const transport::FlowSpec& flow) const {
   return current_ && !current_->over && flow.job == current_->job && flow.step == current_->step;
 }
 
-transport::Task<IncomingFlow> StepRunner::resolve(transport::FlowSpec flow, std::string sender) {
+asio::awaitable<IncomingFlow> StepRunner::resolve(transport::FlowSpec flow, std::string sender) {
   // The barrier guarantees a sender starts step s only after every agent reported step
   // s - 1 (or its failed attempt at s): a flow arriving before our own release of its step
   // waits for run() to make the step's state.

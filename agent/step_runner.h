@@ -64,7 +64,7 @@ class StepRunner {
   // `timeout` after it started (the coordinator's StepRelease.timeout_ms). Never throws for
   // a network or storage problem: the report says what went wrong (ok = false, error names
   // the peer and chunk, and for a dataflow step the task and object).
-  transport::Task<protocol::StepReport> run(std::uint32_t index, std::chrono::milliseconds timeout);
+  asio::awaitable<protocol::StepReport> run(std::uint32_t index, std::chrono::milliseconds timeout);
 
   // Ends the running step (if any) as failed with `reason`: its connections are closed
   // and run() returns promptly.
@@ -81,7 +81,7 @@ class StepRunner {
   // hears of it), at most the transport's frame timeout; one whose receive task waits for
   // other tasks waits for them. Returns early, refused, when the awaiting coroutine is
   // cancelled.
-  transport::Task<IncomingFlow> resolve(transport::FlowSpec flow, std::string sender);
+  asio::awaitable<IncomingFlow> resolve(transport::FlowSpec flow, std::string sender);
 
   // The running step's progress (StepProgress, without the job): bytes moved so far and,
   // for a dataflow step, the tasks that have ended. nullopt when no step is running.
@@ -95,16 +95,16 @@ class StepRunner {
   bool running(const transport::FlowSpec& flow) const;
   // Starts every task that may start now; true if it started any.
   bool advance(const std::shared_ptr<StepState>& state);
-  transport::Task<void> send(std::shared_ptr<StepState> state, std::size_t task);
+  asio::awaitable<void> send(std::shared_ptr<StepState> state, std::size_t task);
   // The flow's chunks, one after another, over an authenticated connection, reading
   // through `sources` (opened as needed, one per object). False when one failed.
-  transport::Task<bool> send_chunks(std::shared_ptr<StepState> state, std::size_t task,
+  asio::awaitable<bool> send_chunks(std::shared_ptr<StepState> state, std::size_t task,
                                     transport::Connection& connection, std::string where,
                                     std::map<std::string, std::unique_ptr<transport::Source>>& sources);
-  transport::Task<void> combine(std::shared_ptr<StepState> state, std::size_t task);
+  asio::awaitable<void> combine(std::shared_ptr<StepState> state, std::size_t task);
   // Syncs the step's destinations (not its scratch objects) off the executor; "" or what
   // failed, naming the file.
-  transport::Task<std::string> sync_destinations(std::shared_ptr<StepState> state);
+  asio::awaitable<std::string> sync_destinations(std::shared_ptr<StepState> state);
   // Objects by name: scratch ones from the job's scratch, the rest from the node's storage.
   std::unique_ptr<transport::Source> open_source(const std::string& name);
   std::unique_ptr<transport::Sink> open_sink(const std::string& name);

@@ -193,7 +193,7 @@ int main(int argc, char** argv) {
       Node* node = i == 0 ? &a : i == 1 ? &b : &c;
       asio::co_spawn(
           io,
-          [&reports, &done, node, i]() -> bt::Task<void> {
+          [&reports, &done, node, i]() -> asio::awaitable<void> {
             reports[i] = co_await node->runner->run(0, std::chrono::minutes(30));
             ++done;
           },

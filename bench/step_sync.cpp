@@ -173,14 +173,14 @@ int main(int argc, char** argv) {
         int done = 0;
         asio::co_spawn(
             io,
-            [&]() -> bt::Task<void> {
+            [&]() -> asio::awaitable<void> {
               received = co_await receiver.run(0, std::chrono::minutes(10));
               ++done;
             },
             asio::detached);
         asio::co_spawn(
             io,
-            [&]() -> bt::Task<void> {
+            [&]() -> asio::awaitable<void> {
               sent = co_await sender.run(0, std::chrono::minutes(10));
               ++done;
             },

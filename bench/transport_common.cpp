@@ -18,7 +18,6 @@ namespace {
 
 const std::string kBenchSecret = "a secret shared by the two bench nodes";
 
-using transport::Task;
 
 constexpr std::uint64_t region_size = 64ULL << 20;
 
@@ -88,7 +87,7 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
   // Listen and link every flow: connect on the sending thread, accept on the receiving one.
   auto listening = asio::co_spawn(
                        receiving.io(),
-                       [&]() -> Task<transport::Result<std::unique_ptr<transport::Listener>>> {
+                       [&]() -> asio::awaitable<transport::Result<std::unique_ptr<transport::Listener>>> {
                          co_return receiver.value->listen(receiver.value->name() == "tcp" ? "127.0.0.1:0" : "");
                        },
                        asio::use_future)
@@ -99,12 +98,12 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
   }
   const std::string address =
       asio::co_spawn(
-          receiving.io(), [&]() -> Task<std::string> { co_return listening.value->address(); }, asio::use_future)
+          receiving.io(), [&]() -> asio::awaitable<std::string> { co_return listening.value->address(); },
+          asio::use_future)
           .get();
   std::vector<std::unique_ptr<transport::Connection>> sends(options.flows), receives(options.flows);
   for (std::size_t i = 0; i < options.flows; ++i) {
-    auto accepted =
-        asio::co_spawn(receiving.io(), listening.value->accept(std::chrono::seconds(10)), asio::use_future);
+    auto accepted = asio::co_spawn(receiving.io(), listening.value->accept(std::chrono::seconds(10)), asio::use_future);
     auto connected = asio::co_spawn(sending.io(), sender.value->connect(address), asio::use_future).get();
     auto got = accepted.get();
     if (connected.error || got.error) {
@@ -139,7 +138,7 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
     for (std::size_t i = 0; i < options.flows; ++i) {
       outcomes.push_back(asio::co_spawn(
           receiving.io(),
-          [&, i]() -> Task<std::string> {
+          [&, i]() -> asio::awaitable<std::string> {
             RecordingSink sink(options.record_arrivals ? &result.arrivals[i] : nullptr);
             for (std::uint64_t done = 0; done < options.bytes_per_flow;) {
               const auto report = co_await transport::receive_flow(
@@ -153,7 +152,7 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
           asio::use_future));
       outcomes.push_back(asio::co_spawn(
           sending.io(),
-          [&, i]() -> Task<std::string> {
+          [&, i]() -> asio::awaitable<std::string> {
             transport::SteadyPacer pacer({.rate_bytes_per_second = options.rate_per_flow}, nullptr, start);
             const transport::SendOptions send{
                 .max_chunk = options.context.pool.buffer_size - transport::frame_header_size,
@@ -183,7 +182,7 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
   // Tear down on the owning threads.
   asio::co_spawn(
       sending.io(),
-      [&]() -> Task<void> {
+      [&]() -> asio::awaitable<void> {
         sends.clear();
         sender.value.reset();
         co_return;
@@ -192,7 +191,7 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
       .get();
   asio::co_spawn(
       receiving.io(),
-      [&]() -> Task<void> {
+      [&]() -> asio::awaitable<void> {
         receives.clear();
         listening.value.reset();
         receiver.value.reset();

@@ -27,7 +27,6 @@
 namespace {
 
 using namespace baton;
-using transport::Task;
 
 struct Setup {
   std::string transport;
@@ -82,7 +81,7 @@ int run_sender(const Setup& setup, int address_pipe) {
   for (std::size_t i = 0; i < setup.flows; ++i) {
     asio::co_spawn(
         io,
-        [&, i]() -> Task<void> {
+        [&, i]() -> asio::awaitable<void> {
           auto connected = co_await opened.value->connect(address);
           if (connected.error) {
             error = connected.detail;
@@ -94,9 +93,9 @@ int run_sender(const Setup& setup, int address_pipe) {
           std::uint32_t step = 0;
           for (std::uint64_t done = 0; done < setup.bytes_per_flow; ++step) {
             const std::uint64_t length = std::min(range, setup.bytes_per_flow - done);
-            const auto r = co_await transport::send_flow(*connected.value,
-                                                         {.job = i, .step = step, .offset = 0, .length = length},
-                                                         source, unpaced, opened.value->pool(), send);
+            const auto r =
+                co_await transport::send_flow(*connected.value, {.job = i, .step = step, .offset = 0, .length = length},
+                                              source, unpaced, opened.value->pool(), send);
             if (!r.ok()) {
               error = r.describe();
               co_return;
@@ -132,7 +131,7 @@ int run_receiver(const Setup& setup, int address_pipe) {
   transport::DiscardSink sink;
   asio::co_spawn(
       io,
-      [&]() -> Task<void> {
+      [&]() -> asio::awaitable<void> {
         for (std::size_t i = 0; i < setup.flows; ++i) {
           auto accepted = co_await listening.value->accept(std::chrono::seconds(30));
           if (accepted.error) {
@@ -142,7 +141,7 @@ int run_receiver(const Setup& setup, int address_pipe) {
           connections.push_back(std::move(accepted.value));
           asio::co_spawn(
               io,
-              [&, c = connections.back().get()]() -> Task<void> {
+              [&, c = connections.back().get()]() -> asio::awaitable<void> {
                 for (std::uint64_t done = 0; done < setup.bytes_per_flow;) {
                   const auto r = co_await transport::receive_flow(
                       *c, sink, opened.value->pool(),

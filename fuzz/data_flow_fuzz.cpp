@@ -31,7 +31,7 @@ class CheckingSink final : public transport::Sink {
 
 // The receiver as a coroutine of its own (GCC 12 emits one symbol twice for a coroutine
 // lambda beside another lambda in the same function).
-transport::Task<void> receive(transport::Connection& connection, CheckingSink& sink, transport::BufferPool& pool,
+asio::awaitable<void> receive(transport::Connection& connection, CheckingSink& sink, transport::BufferPool& pool,
                               std::optional<transport::FlowReport>& report) {
   // The sink expects the first write at the flow's offset: it learns it from the begin frame.
   report = co_await transport::receive_flow(

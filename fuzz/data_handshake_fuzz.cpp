@@ -37,7 +37,7 @@ std::optional<security::Hello> parse_hello(std::string_view in) {
   return security::Hello{.role = fields[0], .node_id = fields[1], .nonce = fields[2]};
 }
 
-transport::Task<void> authenticate(transport::Connection& connection, bool as_sender, transport::NodeIdentity self,
+asio::awaitable<void> authenticate(transport::Connection& connection, bool as_sender, transport::NodeIdentity self,
                                    std::optional<transport::Authentication>& result) {
   // (if/else, not ?: : GCC 12 destroys a co_await's result twice inside a conditional expression)
   if (as_sender) {

@@ -12,7 +12,7 @@ using transport::errc;
 using transport::frame_header_size;
 using transport::frame_sealed_bytes;
 
-transport::Task<std::error_code> ScriptedConnection::do_send(const transport::HeaderBytes& header,
+asio::awaitable<std::error_code> ScriptedConnection::do_send(const transport::HeaderBytes& header,
                                                              std::span<const std::byte> payload,
                                                              std::chrono::milliseconds) {
   SentFrame frame;
@@ -25,12 +25,12 @@ transport::Task<std::error_code> ScriptedConnection::do_send(const transport::He
   co_return std::error_code{};
 }
 
-transport::Task<transport::ReceivedFrame> ScriptedConnection::do_receive(transport::Buffer& into,
+asio::awaitable<transport::ReceivedFrame> ScriptedConnection::do_receive(transport::Buffer& into,
                                                                          std::chrono::milliseconds) {
   co_return next_frame(into.bytes());
 }
 
-transport::Task<transport::ReceivedFrame> ScriptedConnection::do_receive_control(std::chrono::milliseconds) {
+asio::awaitable<transport::ReceivedFrame> ScriptedConnection::do_receive_control(std::chrono::milliseconds) {
   co_return next_frame(control_);
 }
 

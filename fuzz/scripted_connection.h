@@ -38,11 +38,11 @@ class ScriptedConnection final : public transport::Connection {
   bool closed() const noexcept { return closed_; }
 
  protected:
-  transport::Task<std::error_code> do_send(const transport::HeaderBytes& header, std::span<const std::byte> payload,
+  asio::awaitable<std::error_code> do_send(const transport::HeaderBytes& header, std::span<const std::byte> payload,
                                            std::chrono::milliseconds timeout) override;
-  transport::Task<transport::ReceivedFrame> do_receive(transport::Buffer& into,
+  asio::awaitable<transport::ReceivedFrame> do_receive(transport::Buffer& into,
                                                        std::chrono::milliseconds timeout) override;
-  transport::Task<transport::ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) override;
+  asio::awaitable<transport::ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) override;
   void close() noexcept override { closed_ = true; }
 
  private:

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string_view>
+#include <utility>
 
 namespace baton::log {
 
@@ -29,5 +30,22 @@ constexpr std::string_view name(Level level) noexcept {
 inline void write(const Sink& sink, Level level, std::string_view line) {
   if (sink) sink(level, line);
 }
+
+// A sink with one method per level, for classes that say many things.
+class Logger {
+ public:
+  Logger() = default;
+  Logger(Sink sink) : sink_(std::move(sink)) {}  // NOLINT: any sink is a logger
+
+  void debug(std::string_view line) const { write(sink_, Level::debug, line); }
+  void info(std::string_view line) const { write(sink_, Level::info, line); }
+  void warning(std::string_view line) const { write(sink_, Level::warning, line); }
+  void error(std::string_view line) const { write(sink_, Level::error, line); }
+  // Whether anything listens (to skip building a line nobody reads).
+  explicit operator bool() const noexcept { return static_cast<bool>(sink_); }
+
+ private:
+  Sink sink_;
+};
 
 }  // namespace baton::log

@@ -13,9 +13,6 @@
 
 namespace baton::transport {
 
-template <class T>
-using Task = asio::awaitable<T>;
-
 // Completion token: `auto [ec, n] = co_await op(..., use_nothrow);`
 inline constexpr auto use_nothrow = asio::experimental::as_tuple(asio::use_awaitable);
 

@@ -34,8 +34,8 @@ std::optional<std::string> take_field(std::string_view& in) {
   return field;
 }
 
-Task<std::error_code> send_control(Connection& connection, FrameKind kind, std::string_view payload,
-                                   Clock::time_point deadline) {
+asio::awaitable<std::error_code> send_control(Connection& connection, FrameKind kind, std::string_view payload,
+                                              Clock::time_point deadline) {
   const auto bytes = std::as_bytes(std::span(payload.data(), payload.size()));
   const FrameHeader header{.kind = kind,
                            .job = 0,
@@ -54,7 +54,7 @@ Authentication failure(std::error_code error, std::string detail) {
 // Ends the handshake: tells the peer why (best effort) and closes the connection.
 // (Callers await it on a line of its own: GCC 12 destroys twice what a co_await inside a
 // braced initializer makes.)
-Task<Authentication> refuse(Connection& connection, std::string why) {
+asio::awaitable<Authentication> refuse(Connection& connection, std::string why) {
   const FlowSpec no_flow{};  // named: GCC 12 mis-destroys aggregate temporaries passed into a coroutine
   co_await detail::send_reject(connection, no_flow, 0, why, std::chrono::milliseconds(1000));
   connection.fail(errc::authentication_failed);
@@ -67,7 +67,7 @@ struct Expected {
   Authentication failed;
 };
 
-Task<Expected> expect(Connection& connection, FrameKind kind, Clock::time_point deadline) {
+asio::awaitable<Expected> expect(Connection& connection, FrameKind kind, Clock::time_point deadline) {
   const ReceivedFrame frame = co_await connection.receive_control(left(deadline));
   if (frame.error)
     co_return Expected{std::nullopt, failure(frame.error, std::string("waiting for ") + to_string(kind))};
@@ -83,7 +83,8 @@ Task<Expected> expect(Connection& connection, FrameKind kind, Clock::time_point 
   co_return Expected{std::string(reinterpret_cast<const char*>(frame.payload.data()), frame.payload.size()), {}};
 }
 
-Task<std::error_code> send_hello(Connection& connection, const security::Hello& hello, Clock::time_point deadline) {
+asio::awaitable<std::error_code> send_hello(Connection& connection, const security::Hello& hello,
+                                            Clock::time_point deadline) {
   std::string payload;
   for (std::string_view field :
        {std::string_view(hello.role), std::string_view(hello.node_id), std::string_view(hello.nonce)}) {
@@ -97,7 +98,7 @@ struct PeerHello {
   Authentication failed;
 };
 
-Task<PeerHello> receive_hello(Connection& connection, std::string role, Clock::time_point deadline) {
+asio::awaitable<PeerHello> receive_hello(Connection& connection, std::string role, Clock::time_point deadline) {
   Expected got = co_await expect(connection, FrameKind::hello, deadline);
   if (!got.payload) co_return PeerHello{std::nullopt, std::move(got.failed)};
   std::string_view in = *got.payload;
@@ -115,8 +116,8 @@ Task<PeerHello> receive_hello(Connection& connection, std::string role, Clock::t
 }
 
 // Reads the peer's proof and compares it with `expected`.
-Task<Authentication> check_proof(Connection& connection, const security::Mac& expected, const std::string& peer,
-                                 Clock::time_point deadline) {
+asio::awaitable<Authentication> check_proof(Connection& connection, const security::Mac& expected,
+                                            const std::string& peer, Clock::time_point deadline) {
   Expected got = co_await expect(connection, FrameKind::proof, deadline);
   if (!got.payload) co_return std::move(got.failed);
   if (!security::equal_in_constant_time(*got.payload, security::view(expected))) {
@@ -128,8 +129,9 @@ Task<Authentication> check_proof(Connection& connection, const security::Mac& ex
 
 }  // namespace
 
-Task<Authentication> authenticate_as_sender(Connection& connection, NodeIdentity self, std::string expected_receiver,
-                                            std::chrono::milliseconds deadline_after) {
+asio::awaitable<Authentication> authenticate_as_sender(Connection& connection, NodeIdentity self,
+                                                       std::string expected_receiver,
+                                                       std::chrono::milliseconds deadline_after) {
   const Clock::time_point deadline = Clock::now() + deadline_after;
   const security::Hello mine = security::make_hello("sender", self.node_id);
   if (auto error = co_await send_hello(connection, mine, deadline)) co_return failure(error, "sending hello");
@@ -149,8 +151,8 @@ Task<Authentication> authenticate_as_sender(Connection& connection, NodeIdentity
   co_return proven;
 }
 
-Task<Authentication> authenticate_as_receiver(Connection& connection, NodeIdentity self,
-                                              std::chrono::milliseconds deadline_after) {
+asio::awaitable<Authentication> authenticate_as_receiver(Connection& connection, NodeIdentity self,
+                                                         std::chrono::milliseconds deadline_after) {
   const Clock::time_point deadline = Clock::now() + deadline_after;
   PeerHello theirs = co_await receive_hello(connection, "sender", deadline);
   if (!theirs.hello) co_return std::move(theirs.failed);

@@ -34,11 +34,12 @@ using Authentication = Result<std::string>;
 
 // The sender's side. Fails (and tells the peer why) unless the peer proves the secret as
 // node `expected_receiver`.
-Task<Authentication> authenticate_as_sender(Connection& connection, NodeIdentity self, std::string expected_receiver,
-                                            std::chrono::milliseconds deadline);
+asio::awaitable<Authentication> authenticate_as_sender(Connection& connection, NodeIdentity self,
+                                                       std::string expected_receiver,
+                                                       std::chrono::milliseconds deadline);
 
 // The receiver's side: the sender's node id once it has proven the secret.
-Task<Authentication> authenticate_as_receiver(Connection& connection, NodeIdentity self,
-                                              std::chrono::milliseconds deadline);
+asio::awaitable<Authentication> authenticate_as_receiver(Connection& connection, NodeIdentity self,
+                                                         std::chrono::milliseconds deadline);
 
 }  // namespace baton::transport

@@ -95,7 +95,7 @@ std::optional<Buffer> BufferPool::try_acquire() {
   return make_buffer(index);
 }
 
-Task<Buffer> BufferPool::acquire() {
+asio::awaitable<Buffer> BufferPool::acquire() {
   if (auto buffer = try_acquire()) co_return std::move(*buffer);
   ++waits_;
   Waiter waiter(executor_);

@@ -84,7 +84,7 @@ class BufferPool {
   BufferPool& operator=(const BufferPool&) = delete;
 
   // A free buffer, waiting (in FIFO order) while none is free.
-  Task<Buffer> acquire();
+  asio::awaitable<Buffer> acquire();
   // A free buffer if there is one now.
   std::optional<Buffer> try_acquire();
 

@@ -4,8 +4,8 @@
 
 namespace baton::transport {
 
-Task<std::error_code> Connection::send_frame(const HeaderBytes& header, std::span<const std::byte> payload,
-                                             std::chrono::milliseconds timeout) {
+asio::awaitable<std::error_code> Connection::send_frame(const HeaderBytes& header, std::span<const std::byte> payload,
+                                                        std::chrono::milliseconds timeout) {
   if (failure_) co_return failure_;
   HeaderBytes sealed = header;  // lives in this frame until the send completes
   try {
@@ -19,7 +19,7 @@ Task<std::error_code> Connection::send_frame(const HeaderBytes& header, std::spa
   co_return error;
 }
 
-Task<ReceivedFrame> Connection::receive_frame(Buffer& into, std::chrono::milliseconds timeout) {
+asio::awaitable<ReceivedFrame> Connection::receive_frame(Buffer& into, std::chrono::milliseconds timeout) {
   if (failure_)
     co_return ReceivedFrame{.error = failure_, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
   if (into.bytes().size() < frame_header_size) {
@@ -31,7 +31,7 @@ Task<ReceivedFrame> Connection::receive_frame(Buffer& into, std::chrono::millise
   co_return frame;
 }
 
-Task<ReceivedFrame> Connection::receive_control(std::chrono::milliseconds timeout) {
+asio::awaitable<ReceivedFrame> Connection::receive_control(std::chrono::milliseconds timeout) {
   if (failure_)
     co_return ReceivedFrame{.error = failure_, .header = {}, .payload = {}, .payload_checksum = std::nullopt};
   ReceivedFrame frame = co_await do_receive_control(timeout);

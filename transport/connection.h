@@ -46,8 +46,8 @@ class Connection {
   // operation completes). Fails with errc::idle_timeout if the peer takes nothing for
   // `timeout` (TCP: no byte moves for that long, however long the whole frame takes;
   // libfabric: the frame is one operation, which must complete within it).
-  Task<std::error_code> send_frame(const HeaderBytes& header, std::span<const std::byte> payload,
-                                   std::chrono::milliseconds timeout);
+  asio::awaitable<std::error_code> send_frame(const HeaderBytes& header, std::span<const std::byte> payload,
+                                              std::chrono::milliseconds timeout);
 
   // Receives one frame into the pool buffer `into`: its header and then its payload, which
   // must fit in into.bytes().size() - frame_header_size bytes (else errc::oversized_frame).
@@ -55,13 +55,13 @@ class Connection {
   // If the operation fails while a NIC may still write into the memory (a receive that
   // could not be cancelled), the implementation keeps the buffer (`into` becomes empty) and
   // returns it to the pool only once the NIC has let go: memory is never reused too early.
-  Task<ReceivedFrame> receive_frame(Buffer& into, std::chrono::milliseconds timeout);
+  asio::awaitable<ReceivedFrame> receive_frame(Buffer& into, std::chrono::milliseconds timeout);
 
   // Receives one small control frame (an ack or a reject: payload up to max_reject_reason
   // bytes) into memory the connection owns; the payload stays valid until the next call.
   // Senders wait for their ack this way, so a sender never holds a pool buffer while it
   // waits on its peer (which could otherwise deadlock a pool shared by many flows).
-  Task<ReceivedFrame> receive_control(std::chrono::milliseconds timeout);
+  asio::awaitable<ReceivedFrame> receive_control(std::chrono::milliseconds timeout);
 
   // Seals every later frame with the session keys of the data-plane handshake
   // (authenticate.h) and accepts only frames sealed by the peer's: frame_seal.h.
@@ -84,10 +84,10 @@ class Connection {
 
  protected:
   Connection() = default;
-  virtual Task<std::error_code> do_send(const HeaderBytes& header, std::span<const std::byte> payload,
-                                        std::chrono::milliseconds timeout) = 0;
-  virtual Task<ReceivedFrame> do_receive(Buffer& into, std::chrono::milliseconds timeout) = 0;
-  virtual Task<ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) = 0;
+  virtual asio::awaitable<std::error_code> do_send(const HeaderBytes& header, std::span<const std::byte> payload,
+                                                   std::chrono::milliseconds timeout) = 0;
+  virtual asio::awaitable<ReceivedFrame> do_receive(Buffer& into, std::chrono::milliseconds timeout) = 0;
+  virtual asio::awaitable<ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) = 0;
   // Ends pending operations and releases the link; called once, on the first failure.
   virtual void close() noexcept = 0;
   // Implementations check and decode every received header through this, once per frame.

@@ -56,7 +56,7 @@ class Context {
   virtual Result<std::unique_ptr<Listener>> listen(const std::string& address) = 0;
   // Connects to a listener's address().
   // (Parameters of coroutines are taken by value: the call may run after the caller's temporaries are gone.)
-  virtual Task<Result<std::unique_ptr<Connection>>> connect(std::string address) = 0;
+  virtual asio::awaitable<Result<std::unique_ptr<Connection>>> connect(std::string address) = 0;
 
   // "tcp", or "fabric/<provider>".
   virtual std::string name() const = 0;

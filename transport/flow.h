@@ -72,12 +72,12 @@ struct ReceiveOptions {
 // Streams `flow` from `source` (offsets are the source's) paced by `pacer`. Sources that
 // cannot give a view are read chunk by chunk into buffers from `pool` (each held only while
 // its chunk is read and sent).
-Task<FlowReport> send_flow(Connection& connection, FlowSpec flow, const Source& source, SteadyPacer& pacer,
-                           BufferPool& pool, SendOptions options);
+asio::awaitable<FlowReport> send_flow(Connection& connection, FlowSpec flow, const Source& source, SteadyPacer& pacer,
+                                      BufferPool& pool, SendOptions options);
 
 // Receives one flow into `sink`, each frame into a buffer from `pool` (waiting for one
 // when the pool is empty).
-Task<FlowReport> receive_flow(Connection& connection, Sink& sink, BufferPool& pool, ReceiveOptions options);
+asio::awaitable<FlowReport> receive_flow(Connection& connection, Sink& sink, BufferPool& pool, ReceiveOptions options);
 
 // Where an announced flow's bytes go: a sink, or the reason the flow is refused.
 struct ResolvedSink {
@@ -87,13 +87,14 @@ struct ResolvedSink {
 using SinkResolver = std::function<ResolvedSink(const FlowSpec& announced)>;
 // The same, for a receiver that may have to wait before it knows (an agent whose step has
 // not been released yet): the flow holds no pool buffer while it waits.
-using AsyncSinkResolver = std::function<Task<ResolvedSink>(const FlowSpec& announced)>;
+using AsyncSinkResolver = std::function<asio::awaitable<ResolvedSink>(const FlowSpec& announced)>;
 
 // Receives one flow whose sink is chosen once its begin frame has arrived: a receiver
 // serving many planned flows (an agent in a step) picks the destination by job, step and
 // range, and refuses (errc::unexpected_frame) any flow it did not plan.
-Task<FlowReport> receive_flow(Connection& connection, SinkResolver resolve, BufferPool& pool, ReceiveOptions options);
-Task<FlowReport> receive_flow(Connection& connection, AsyncSinkResolver resolve, BufferPool& pool,
-                              ReceiveOptions options);
+asio::awaitable<FlowReport> receive_flow(Connection& connection, SinkResolver resolve, BufferPool& pool,
+                                         ReceiveOptions options);
+asio::awaitable<FlowReport> receive_flow(Connection& connection, AsyncSinkResolver resolve, BufferPool& pool,
+                                         ReceiveOptions options);
 
 }  // namespace baton::transport

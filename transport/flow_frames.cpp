@@ -54,8 +54,8 @@ void RangeDigest::add(std::uint64_t offset, std::uint64_t length, std::uint64_t 
   sum_.update(triple);
 }
 
-Task<void> send_reject(Connection& connection, FlowSpec flow, std::uint64_t verified_end, std::string reason,
-                       std::chrono::milliseconds timeout) {
+asio::awaitable<void> send_reject(Connection& connection, FlowSpec flow, std::uint64_t verified_end, std::string reason,
+                                  std::chrono::milliseconds timeout) {
   const std::string text = reason.substr(0, max_reject_reason);
   const auto payload = std::as_bytes(std::span(text.data(), text.size()));
   const FrameHeader header{.kind = FrameKind::reject,

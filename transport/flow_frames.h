@@ -34,8 +34,8 @@ class RangeDigest {
 };
 
 // Best effort: tells the peer why the flow ends (the connection may already be gone).
-Task<void> send_reject(Connection& connection, FlowSpec flow, std::uint64_t verified_end, std::string reason,
-                       std::chrono::milliseconds timeout);
+asio::awaitable<void> send_reject(Connection& connection, FlowSpec flow, std::uint64_t verified_end, std::string reason,
+                                  std::chrono::milliseconds timeout);
 
 // A reject frame's reason as printable text (anything else becomes '?').
 std::string reject_reason(std::span<const std::byte> payload);

@@ -70,7 +70,7 @@ Problem check_data(const FrameHeader& h, const ReceivedFrame& frame, const FlowS
 
 }  // namespace
 
-Task<FlowReport> receive_flow(Connection& connection, Sink& sink, BufferPool& pool, ReceiveOptions options) {
+asio::awaitable<FlowReport> receive_flow(Connection& connection, Sink& sink, BufferPool& pool, ReceiveOptions options) {
   co_return co_await receive_flow(
       connection,
       [&sink](const FlowSpec&) {
@@ -81,18 +81,19 @@ Task<FlowReport> receive_flow(Connection& connection, Sink& sink, BufferPool& po
 
 namespace {
 
-Task<ResolvedSink> at_once(ResolvedSink resolved) { co_return resolved; }
+asio::awaitable<ResolvedSink> at_once(ResolvedSink resolved) { co_return resolved; }
 
 }  // namespace
 
-Task<FlowReport> receive_flow(Connection& connection, SinkResolver resolve, BufferPool& pool, ReceiveOptions options) {
+asio::awaitable<FlowReport> receive_flow(Connection& connection, SinkResolver resolve, BufferPool& pool,
+                                         ReceiveOptions options) {
   co_return co_await receive_flow(
       connection, AsyncSinkResolver([resolve](const FlowSpec& announced) { return at_once(resolve(announced)); }), pool,
       std::move(options));
 }
 
-Task<FlowReport> receive_flow(Connection& connection, AsyncSinkResolver resolve, BufferPool& pool,
-                              ReceiveOptions options) {
+asio::awaitable<FlowReport> receive_flow(Connection& connection, AsyncSinkResolver resolve, BufferPool& pool,
+                                         ReceiveOptions options) {
   Sink* sink = nullptr;
   FlowReport report{
       .error = {}, .peer = connection.peer(), .flow = {}, .bytes_verified = 0, .checksum = 0, .detail = {}};

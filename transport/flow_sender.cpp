@@ -45,8 +45,8 @@ FlowReport judge_reply(FlowReport report, Connection& connection, const Received
 
 }  // namespace
 
-Task<FlowReport> send_flow(Connection& connection, FlowSpec flow, const Source& source, SteadyPacer& pacer,
-                           BufferPool& pool, SendOptions options) {
+asio::awaitable<FlowReport> send_flow(Connection& connection, FlowSpec flow, const Source& source, SteadyPacer& pacer,
+                                      BufferPool& pool, SendOptions options) {
   FlowReport report{
       .error = {}, .peer = connection.peer(), .flow = flow, .bytes_verified = 0, .checksum = 0, .detail = {}};
   if (flow.offset > source.size() || flow.length > source.size() - flow.offset) {

@@ -15,7 +15,7 @@ namespace baton::transport {
 // Suspends until `pacer` grants `bytes` (taking them), in pieces of at most max_piece().
 // Returns at once for an unpaced pacer. The pacer must outlive the wait.
 template <class Clock>
-Task<void> acquire_paced(FlowPacer<Clock>& pacer, std::uint64_t bytes) {
+asio::awaitable<void> acquire_paced(FlowPacer<Clock>& pacer, std::uint64_t bytes) {
   if (!pacer.paced()) co_return;
   asio::basic_waitable_timer<Clock> timer(co_await asio::this_coro::executor);
   while (bytes > 0) {

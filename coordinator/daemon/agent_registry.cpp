@@ -31,7 +31,7 @@ std::string read_combine_speeds(const protocol::Register& reg,
 }  // namespace
 
 AgentRegistry::AgentRegistry(asio::io_context& io, protocol::Identity self, std::chrono::milliseconds heartbeat,
-                             Log log, admission::PendingLimits pending)
+                             log::Sink log, admission::PendingLimits pending)
     : io_(io), self_(std::move(self)), heartbeat_(heartbeat), log_(std::move(log)), acceptor_(io), pending_(pending),
       dropped_reported_at_(std::chrono::steady_clock::now() - std::chrono::seconds(10)) {}
 
@@ -90,8 +90,8 @@ asio::awaitable<void> AgentRegistry::accept_loop() {
       // The connection stays queued in the kernel: accepting again at once would fail at
       // once, for ever, at full CPU. Wait, then try again (and never stop accepting).
       if (!exhausted && log_)
-        log_("cannot accept agents for now: " + ec.message() + "; retrying every " +
-             std::to_string(admission::accept_backoff.count()) + " ms");
+        log_.info("cannot accept agents for now: " + ec.message() + "; retrying every " +
+                  std::to_string(admission::accept_backoff.count()) + " ms");
       exhausted = true;
       backoff.expires_after(admission::accept_backoff);
       const std::tuple<std::error_code> waited =
@@ -100,7 +100,7 @@ asio::awaitable<void> AgentRegistry::accept_loop() {
       continue;
     }
     if (ec) continue;  // a peer that gave up while queued
-    if (exhausted && log_) log_("accepting agents again");
+    if (exhausted && log_) log_.info("accepting agents again");
     exhausted = false;
     std::error_code no_address;
     std::string address = std::get<1>(accepted).remote_endpoint(no_address).address().to_string();
@@ -114,10 +114,10 @@ void AgentRegistry::report_dropped() {
   const auto now = std::chrono::steady_clock::now();
   if (pending_.dropped() == dropped_reported_ || now - dropped_reported_at_ < std::chrono::seconds(10)) return;
   if (log_) {
-    log_(std::to_string(pending_.dropped() - dropped_reported_) +
-         " unauthenticated connection(s) dropped to make room " + "(at most " +
-         std::to_string(pending_.limits().total) + " pending, " + std::to_string(pending_.limits().per_address) +
-         " per address)");
+    log_.info(std::to_string(pending_.dropped() - dropped_reported_) +
+              " unauthenticated connection(s) dropped to make room " + "(at most " +
+              std::to_string(pending_.limits().total) + " pending, " + std::to_string(pending_.limits().per_address) +
+              " per address)");
   }
   dropped_reported_ = pending_.dropped();
   dropped_reported_at_ = now;
@@ -180,7 +180,8 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
     answer.mutable_registered()->set_coordinator_id(self_.node_id);
     answer.mutable_registered()->set_heartbeat_seconds(std::chrono::duration<double>(heartbeat_).count());
     co_await channel->send(std::move(answer), timeout);
-    if (log_) log_("agent " + node + " registered from " + channel->peer() + ", data at " + info.addresses.front());
+    if (log_)
+      log_.info("agent " + node + " registered from " + channel->peer() + ", data at " + info.addresses.front());
     if (handler_) handler_(node, first);  // the driver learns of every new session
 
     while (*running && channel->is_open()) {
@@ -208,13 +209,14 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
   } catch (const protocol::AuthError& e) {
     record_refusal(address, e);
   } catch (const std::exception& e) {
-    if (log_ && !dropped) log_("agent " + (node.empty() ? channel->peer() : node) + ": session ended: " + e.what());
+    if (log_ && !dropped)
+      log_.info("agent " + (node.empty() ? channel->peer() : node) + ": session ended: " + e.what());
   }
   channel->close();
   if (registered && sessions_[node] == channel) {
     sessions_.erase(node);
     agents_[node].alive = false;
-    if (log_) log_("agent " + node + " is dead");
+    if (log_) log_.info("agent " + node + " is dead");
   }
 }
 
@@ -226,12 +228,9 @@ void AgentRegistry::record_refusal(const std::string& address, const protocol::A
     refused_.erase(std::min_element(refused_.begin(), refused_.end(),
                                     [](const auto& a, const auto& b) { return a.second.last < b.second.last; }));
   }
-  const Log& log = error_log_ ? error_log_ : log_;
-  if (log) {
-    log("agent authentication failed: " + std::string(e.what()) +
-        "; its cluster secret (secret_file) must be this coordinator's (attempt " + std::to_string(peer.attempts) +
-        ")");
-  }
+  log_.error("agent authentication failed: " + std::string(e.what()) +
+             "; its cluster secret (secret_file) must be this coordinator's (attempt " + std::to_string(peer.attempts) +
+             ")");
 }
 
 std::vector<RefusedPeer> AgentRegistry::refused() const {

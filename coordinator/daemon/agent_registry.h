@@ -15,6 +15,7 @@
 #include "admission/descriptors.h"
 #include "admission/pending_connections.h"
 #include "coordinator/daemon/agent_directory.h"
+#include "log/log.h"
 #include "protocol/channel.h"
 #include "protocol/handshake.h"
 
@@ -46,12 +47,11 @@ struct RefusedPeer {
 class AgentRegistry final : public AgentDirectory {
  public:
   using Handler = std::function<void(const std::string& node, const protocol::Envelope& message)>;
-  using Log = std::function<void(const std::string& line)>;
 
   // How long a connecting agent has to complete the handshake.
   static constexpr std::chrono::milliseconds handshake_deadline{5000};
 
-  AgentRegistry(asio::io_context& io, protocol::Identity self, std::chrono::milliseconds heartbeat, Log log,
+  AgentRegistry(asio::io_context& io, protocol::Identity self, std::chrono::milliseconds heartbeat, log::Sink log,
                 admission::PendingLimits pending = admission::limits_for(admission::descriptor_limit()));
   ~AgentRegistry();
 
@@ -63,7 +63,6 @@ class AgentRegistry final : public AgentDirectory {
   void set_handler(Handler handler) { handler_ = std::move(handler); }
   // Where a failed authentication is logged, with the peer's address: an operator must fix
   // it (the daemon logs it at error). Unset: the log given to the constructor.
-  void set_error_log(Log log) { error_log_ = std::move(log); }
 
   // The latest peers refused at the handshake, by address and claimed node, most recent
   // first; at most kMaxRefusedPeers (an attacker cannot grow it).
@@ -82,14 +81,13 @@ class AgentRegistry final : public AgentDirectory {
   asio::awaitable<void> serve(std::shared_ptr<protocol::Channel> channel, std::string address);
   // Logs, at most every few seconds, how many pending connections were dropped.
   void report_dropped();
-  // Counts a peer refused at the handshake and logs it (error_log_) with its address.
+  // Counts a peer refused at the handshake and logs it at error with its address.
   void record_refusal(const std::string& address, const protocol::AuthError& e);
 
   asio::io_context& io_;
   protocol::Identity self_;
   std::chrono::milliseconds heartbeat_;
-  Log log_;
-  Log error_log_;
+  log::Logger log_;
   Handler handler_;
   std::map<std::pair<std::string, std::string>, RefusedPeer> refused_;  // by (address, node)
   asio::ip::tcp::acceptor acceptor_;

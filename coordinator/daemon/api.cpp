@@ -45,19 +45,17 @@ Api::~Api() { stop(); }
 
 void Api::start(const std::string& address) {
   // Runs `work` on the io thread and answers with what it returns, as `type`, or with the
-  // error it threw as JSON: a RequestError's status, 409 for a job that cannot be drawn yet
-  // (std::invalid_argument, from report/), 500 otherwise.
+  // error it threw as JSON: a RequestError's status (request_error.h), 500 for anything
+  // else (a bug, said as one).
   const auto text_on_io = [this](httplib::Response& response, const char* type, std::function<std::string()> work) {
     std::promise<void> done;
     asio::post(io_, [&] {
       try {
         response.set_content(work(), type);
       } catch (const RequestError& e) {
-        reply(response, e.status(), Json{{"error", e.what()}});
-      } catch (const std::invalid_argument& e) {
-        reply(response, 409, Json{{"error", e.what()}});
+        reply(response, http_status(e.failure()), Json{{"error", e.what()}});
       } catch (const std::exception& e) {
-        reply(response, 500, Json{{"error", e.what()}});
+        reply(response, 500, Json{{"error", std::string("internal error: ") + e.what()}});
       }
       done.set_value();
     });
@@ -74,7 +72,7 @@ void Api::start(const std::string& address) {
     try {
       return std::stoull(request.matches[1]);
     } catch (const std::exception&) {
-      throw RequestError(404, "no job " + std::string(request.matches[1]));
+      throw RequestError(RequestFailure::not_found, "no job " + std::string(request.matches[1]));
     }
   };
 
@@ -125,7 +123,7 @@ void Api::start(const std::string& address) {
       reply(response, 400, Json{{"error", e.what()}});
       return;
     } catch (const RequestError& e) {
-      reply(response, e.status(), Json{{"error", e.what()}});
+      reply(response, http_status(e.failure()), Json{{"error", e.what()}});
       return;
     }
     on_io(response, 201, [this, &journaled, &spec] {
@@ -137,8 +135,14 @@ void Api::start(const std::string& address) {
   });
   server_->Get(R"(/v1/jobs/([^/]+)/gantt\.svg)",
                [=, this](const httplib::Request& request, httplib::Response& response) {
-                 text_on_io(response, "image/svg+xml; charset=utf-8",
-                            [this, &request, id_of] { return report::gantt_svg(driver_.job_report(id_of(request))); });
+                 text_on_io(response, "image/svg+xml; charset=utf-8", [this, &request, id_of] {
+                   const report::JobReport job = driver_.job_report(id_of(request));
+                   try {
+                     return report::gantt_svg(job);
+                   } catch (const std::invalid_argument& e) {  // no plan to draw yet
+                     throw RequestError(RequestFailure::conflict, e.what());
+                   }
+                 });
                });
   // The status page (docs/status-page.md): "/" shows the newest job, "/jobs/{id}" another.
   const auto status_page = [=, this](httplib::Response& response, const std::string* id) {
@@ -157,7 +161,7 @@ void Api::start(const std::string& address) {
           page.job = driver_.job_report(number);
         } catch (const RequestError& e) {
           page.error = e.what();
-          response.status = e.status();
+          response.status = http_status(e.failure());
         } catch (const std::logic_error&) {  // not a number
           page.error = "no job " + shown;
           response.status = 404;
@@ -200,8 +204,9 @@ void Api::resolve_objects(JobSpec& spec) {
     std::string silent;
     for (const std::string& node : got.silent) silent += (silent.empty() ? "" : ", ") + node;
     const auto seconds = std::chrono::duration<double>(driver_.options().object_query_timeout).count();
-    throw RequestError(400, "nodes did not say within " + std::to_string(static_cast<int>(seconds)) +
-                                " s whether they hold the job's files (ObjectQuery): " + silent);
+    throw RequestError(RequestFailure::bad_request,
+                       "nodes did not say within " + std::to_string(static_cast<int>(seconds)) +
+                           " s whether they hold the job's files (ObjectQuery): " + silent);
   }
   try {
     jobs::resolve_ranges(spec.collective, [&](const std::string& node, const std::string& file) {
@@ -209,7 +214,7 @@ void Api::resolve_objects(JobSpec& spec) {
       return found == got.facts.end() ? nullptr : &found->second;
     });
   } catch (const std::invalid_argument& e) {
-    throw RequestError(400, e.what());
+    throw RequestError(RequestFailure::bad_request, e.what());
   }
 }
 

@@ -35,7 +35,7 @@ class Api {
  private:
   // On the HTTP thread: asks a collective's nodes about the files it reads (Driver::
   // ask_objects), waits for the answers at most DriverOptions::object_query_timeout, and
-  // resolves the job's ranges. RequestError(400) naming the silent nodes, or the node, file
+  // resolves the job's ranges. RequestError(bad_request) naming the silent nodes, or the node, file
   // and sizes of a range that does not fit.
   void resolve_objects(JobSpec& spec);
 

@@ -30,7 +30,7 @@ double seconds_between(Clock::time_point from, Clock::time_point to) {
 }  // namespace
 
 Driver::Driver(asio::io_context& io, AgentDirectory& agents, journal::Journal& journal, Clock& clock,
-               DriverOptions options, Log log)
+               DriverOptions options, log::Sink log)
     : io_(io), agents_(agents), journal_(journal), clock_(clock), options_(options), log_(std::move(log)),
       events_(io.get_executor(), clock) {}
 
@@ -61,7 +61,7 @@ void Driver::start() {
       job->steps.push_back(s);
       job->resume_from = std::max(job->resume_from, s.step + 1);
     }
-    if (log_) log_("job " + std::to_string(id) + ": resuming at step " + std::to_string(job->resume_from));
+    if (log_) log_.info("job " + std::to_string(id) + ": resuming at step " + std::to_string(job->resume_from));
     queue_.push_back(id);
     jobs_[id] = std::move(job);
   }
@@ -79,8 +79,8 @@ void Driver::remember_ended(const journal::JobRecord& record, JobState state) {
       job->journaled_view = report::parse_job_report(json::parse_document(record.report));
     } catch (const json::InputError& e) {
       if (log_) {
-        log_("job " + std::to_string(record.id) + ": the journal's report does not parse (" + e.what() +
-             "); showing its record");
+        log_.info("job " + std::to_string(record.id) + ": the journal's report does not parse (" + e.what() +
+                  "); showing its record");
       }
     }
   }
@@ -110,7 +110,7 @@ void Driver::give_up_objects(std::uint64_t query) { objects_.give_up(query); }
 void Driver::check_collective_nodes(const JobSpec& spec) const {
   for (const std::string& problem :
        {collective_nodes_problem(spec.collective, agents_), shared_storage_conflict(spec.collective, agents_)}) {
-    if (!problem.empty()) throw RequestError(400, problem);
+    if (!problem.empty()) throw RequestError(RequestFailure::bad_request, problem);
   }
 }
 
@@ -122,11 +122,12 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
     for (const std::string& node : spec.nodes()) {
       if (!agents_.find(node)) unknown += (unknown.empty() ? "" : ", ") + node;
     }
-    if (!unknown.empty()) throw RequestError(400, "unknown nodes (no agent ever registered as): " + unknown);
+    if (!unknown.empty())
+      throw RequestError(RequestFailure::bad_request, "unknown nodes (no agent ever registered as): " + unknown);
     try {
       jobs::staged_destinations(spec.transfers, storages(spec.nodes()));  // an in-place job must be safe to stage
     } catch (const std::invalid_argument& e) {
-      throw RequestError(400, e.what());
+      throw RequestError(RequestFailure::bad_request, e.what());
     }
   }
   const std::uint64_t id = journal_.add_job(json);  // journaled before anything runs
@@ -136,17 +137,18 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
   job->spec = std::move(spec);
   jobs_[id] = std::move(job);
   queue_.push_back(id);
-  if (log_) log_("job " + std::to_string(id) + ": submitted");
+  if (log_) log_.info("job " + std::to_string(id) + ": submitted");
   events_.notify();
   return id;
 }
 
 Driver::Json Driver::cancel(std::uint64_t id) {
   const auto found = jobs_.find(id);
-  if (found == jobs_.end()) throw RequestError(404, "no job " + std::to_string(id));
+  if (found == jobs_.end()) throw RequestError(RequestFailure::not_found, "no job " + std::to_string(id));
   TrackedJob& job = *found->second;
   if (ended(job.state))
-    throw RequestError(409, "job " + std::to_string(id) + " already " + std::string(name(job.state)));
+    throw RequestError(RequestFailure::conflict,
+                       "job " + std::to_string(id) + " already " + std::string(name(job.state)));
   job.cancel_requested = true;
   if (job.state == JobState::queued) {
     std::erase(queue_, id);
@@ -158,7 +160,7 @@ Driver::Json Driver::cancel(std::uint64_t id) {
 
 report::JobReport Driver::job_report(std::uint64_t id) const {
   const auto found = jobs_.find(id);
-  if (found == jobs_.end()) throw RequestError(404, "no job " + std::to_string(id));
+  if (found == jobs_.end()) throw RequestError(RequestFailure::not_found, "no job " + std::to_string(id));
   return coordinator::job_report(*found->second, clock_.now());
 }
 
@@ -248,7 +250,7 @@ void Driver::on_message(const std::string& node, const protocol::Envelope& messa
 
 void Driver::on_job_status(const std::string& node, const protocol::JobStatus& status) {
   if (status.state() == protocol::JobStatus::STATE_UNSPECIFIED) {
-    if (log_) log_("job " + status.job() + ": agent " + node + " sent a status without a state; ignored");
+    if (log_) log_.info("job " + status.job() + ": agent " + node + " sent a status without a state; ignored");
     return;
   }
   if (current_ && std::to_string(current_->id) == status.job()) {
@@ -267,7 +269,7 @@ void Driver::on_job_status(const std::string& node, const protocol::JobStatus& s
   const std::string why = found == jobs_.end()
                               ? "this coordinator has no job " + status.job()
                               : "job " + status.job() + " already " + std::string(name(found->second->state));
-  if (log_) log_("job " + status.job() + ": agent " + node + " still holds it running; aborting it there: " + why);
+  if (log_) log_.info("job " + status.job() + ": agent " + node + " still holds it running; aborting it there: " + why);
   protocol::Envelope envelope;
   envelope.mutable_abort()->set_job(status.job());
   envelope.mutable_abort()->set_reason(why);
@@ -396,7 +398,8 @@ asio::awaitable<Driver::StepOutcome> Driver::run_step(TrackedJob& job, JobPlans&
     // and a new data address of one goes into every plan that names it.
     if (plans.follow(addresses(job))) {
       job.holding.clear();
-      if (log_) log_("job " + std::to_string(job.id) + ": an agent's data address changed; sending every plan again");
+      if (log_)
+        log_.info("job " + std::to_string(job.id) + ": an agent's data address changed; sending every plan again");
     }
     if (std::string lost = co_await give_plan_again(job, plans); !lost.empty()) {
       outcome.attempts = attempts;
@@ -408,8 +411,8 @@ asio::awaitable<Driver::StepOutcome> Driver::run_step(TrackedJob& job, JobPlans&
     if (!outcome.ok && !job.cancel_requested) {
       metrics_.attempt_failed();
       if (log_) {
-        log_("job " + std::to_string(job.id) + " step " + std::to_string(step) + ": attempt " +
-             std::to_string(attempts) + " failed: " + outcome.failure);
+        log_.info("job " + std::to_string(job.id) + " step " + std::to_string(step) + ": attempt " +
+                  std::to_string(attempts) + " failed: " + outcome.failure);
       }
     }
   }
@@ -506,9 +509,9 @@ void Driver::record_step(TrackedJob& job, std::uint32_t step, const StepOutcome&
   job.bytes_done += planned.bytes;
   metrics_.step_done(record);
   if (log_) {
-    log_("job " + std::to_string(job.id) + " step " + std::to_string(step) + "/" +
-         std::to_string(job.plan->steps.size()) + ": done, " + std::to_string(planned.bytes) + " bytes in " +
-         std::to_string(outcome.measured) + " s (model " + std::to_string(planned.predicted_seconds) + " s)");
+    log_.info("job " + std::to_string(job.id) + " step " + std::to_string(step) + "/" +
+              std::to_string(job.plan->steps.size()) + ": done, " + std::to_string(planned.bytes) + " bytes in " +
+              std::to_string(outcome.measured) + " s (model " + std::to_string(planned.predicted_seconds) + " s)");
   }
 }
 
@@ -521,7 +524,8 @@ asio::awaitable<std::string> Driver::give_plan_again(TrackedJob& job, const JobP
   job.accepted.clear();
   job.refused.clear();
   for (const std::string& node : missing) {
-    if (log_) log_("job " + std::to_string(job.id) + ": agent " + node + " registered anew; sending its plan again");
+    if (log_)
+      log_.info("job " + std::to_string(job.id) + ": agent " + node + " registered anew; sending its plan again");
     protocol::Envelope envelope;
     *envelope.mutable_plan() = plans.by_node().at(node);
     agents_.send(node, std::move(envelope));
@@ -599,7 +603,7 @@ void Driver::finish(TrackedJob& job, JobState state, const std::string& error) {
   journal_.set_report(job.id, report::to_json(coordinator::job_report(job, clock_.now())).dump());
   metrics_.job_finished(state);
   if (log_)
-    log_("job " + std::to_string(job.id) + ": " + std::string(name(state)) + (error.empty() ? "" : ": " + error));
+    log_.info("job " + std::to_string(job.id) + ": " + std::string(name(state)) + (error.empty() ? "" : ": " + error));
 }
 
 // ---- Helpers ----

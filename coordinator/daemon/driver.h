@@ -20,9 +20,11 @@
 #include "coordinator/daemon/job_plans.h"
 #include "coordinator/daemon/job_spec.h"
 #include "coordinator/daemon/object_queries.h"
+#include "coordinator/daemon/request_error.h"
 #include "coordinator/daemon/tracked_job.h"
 #include "coordinator/journal/journal.h"
 #include "coordinator/report/job_report.h"
+#include "log/log.h"
 
 #include <asio/io_context.hpp>
 #include <asio/thread_pool.hpp>
@@ -62,23 +64,12 @@ struct DriverOptions {
   std::chrono::milliseconds object_query_timeout{5'000};
 };
 
-// Bad requests the API answers with an HTTP status.
-class RequestError : public std::runtime_error {
- public:
-  RequestError(int status, const std::string& what) : std::runtime_error(what), status_(status) {}
-  int status() const noexcept { return status_; }
-
- private:
-  int status_;
-};
-
 class Driver {
  public:
   using Json = nlohmann::ordered_json;
-  using Log = std::function<void(const std::string& line)>;
 
   Driver(asio::io_context& io, AgentDirectory& agents, journal::Journal& journal, Clock& clock, DriverOptions options,
-         Log log);
+         log::Sink log);
   ~Driver();
 
   // Learns every job of the journal: the ended ones with their final reports, and the
@@ -87,19 +78,19 @@ class Driver {
   void start();
 
   // Queues a job the caller parsed from `json` (parse_job_spec, off the io thread) and
-  // journals `json`; returns its id. RequestError(400) names the nodes that are not
+  // journals `json`; returns its id. RequestError(bad_request) names the nodes that are not
   // registered, or why an in-place job cannot be staged; for a collective, what its nodes
   // lack (check_collective_nodes). REQUIRES: a collective's message lengths are resolved.
   std::uint64_t submit(JobSpec spec, const std::string& json);
   // Before a collective is submitted: asks its nodes about the objects it reads
   // (ObjectQueries); `done` gets their answers once every node answered or the query was
-  // given up. Returns the query's id. RequestError(400) as check_collective_nodes.
+  // given up. Returns the query's id. RequestError(bad_request) as check_collective_nodes.
   std::uint64_t ask_objects(const JobSpec& spec, ObjectQueries::Done done);
   void give_up_objects(std::uint64_t query);
   const DriverOptions& options() const { return options_; }
-  // RequestError(404) for an unknown job, 409 when it already ended.
+  // RequestError(not_found) for an unknown job, RequestError(conflict) when it already ended.
   Json cancel(std::uint64_t id);
-  // RequestError(404) for an unknown job.
+  // RequestError(not_found) for an unknown job.
   report::JobReport job_report(std::uint64_t id) const;
   Json job(std::uint64_t id) const;  // job_report as the API's JSON
   Json jobs() const;
@@ -149,7 +140,7 @@ class Driver {
              const std::string& reason);
   void finish(TrackedJob& job, JobState state, const std::string& error);
 
-  // RequestError(400) unless every node of the collective is registered with a rate (and a
+  // RequestError(bad_request) unless every node of the collective is registered with a rate (and a
   // combine speed for a reduce or allreduce) and no shared data root makes a write unsafe.
   void check_collective_nodes(const JobSpec& spec) const;
   bool alive(const std::string& node) const;
@@ -168,7 +159,7 @@ class Driver {
   journal::Journal& journal_;
   Clock& clock_;
   DriverOptions options_;
-  Log log_;
+  log::Logger log_;
   std::map<std::uint64_t, std::unique_ptr<TrackedJob>> jobs_;
   std::deque<std::uint64_t> queue_;
   TrackedJob* current_ = nullptr;

@@ -47,13 +47,12 @@ int main(int argc, char** argv) {
     std::filesystem::create_directories(config.state_dir);
     baton::journal::Journal journal(config.state_dir / "journal.sqlite");
     asio::io_context io;
-    const auto log = [](const std::string& line) { spdlog::info("{}", line); };
+    const baton::log::Sink log = baton::systemd::spdlog_sink("");
     baton::coordinator::AgentRegistry agents(io, {"coordinator", config.id, config.secret}, config.heartbeat, log);
     baton::coordinator::SteadyClock clock;
     baton::coordinator::DriverOptions options;
     options.collective_startup = config.collective_startup;
     baton::coordinator::Driver driver(io, agents, journal, clock, options, log);
-    agents.set_error_log([](const std::string& line) { spdlog::error("{}", line); });
     agents.set_handler(
         [&](const std::string& node, const baton::protocol::Envelope& m) { driver.on_message(node, m); });
     agents.listen(config.agent_address);

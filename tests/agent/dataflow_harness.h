@@ -119,7 +119,7 @@ inline std::vector<bp::StepReport> run_all(asio::io_context& io, const std::vect
   for (std::size_t i = 0; i < runners.size(); ++i) {
     asio::co_spawn(
         io,
-        [&, i]() -> bt::Task<void> {
+        [&, i]() -> asio::awaitable<void> {
           reports[i] = co_await runners[i]->run(0, timeout);
           ++done;
         },

@@ -206,7 +206,7 @@ BOOST_AUTO_TEST_CASE(the_executor_keeps_running_while_a_step_syncs) {
   b.data->route_to(receiver_owner);
   asio::co_spawn(
       io,
-      [&]() -> bt::Task<void> {
+      [&]() -> asio::awaitable<void> {
         asio::steady_timer tick(io);
         auto last = std::chrono::steady_clock::now();
         while (!stop) {

@@ -135,14 +135,14 @@ inline Outcome run_step(asio::io_context& io, ba::StepRunner& sender, ba::StepRu
   const auto start = std::chrono::steady_clock::now();
   asio::co_spawn(
       io,
-      [&]() -> bt::Task<void> {
+      [&]() -> asio::awaitable<void> {
         out.receiver = co_await receiver.run(0, timeout);
         ++done;
       },
       asio::detached);
   asio::co_spawn(
       io,
-      [&]() -> bt::Task<void> {
+      [&]() -> asio::awaitable<void> {
         out.sender = co_await sender.run(0, timeout);
         ++done;
       },

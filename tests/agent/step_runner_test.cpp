@@ -103,7 +103,7 @@ BOOST_AUTO_TEST_CASE(a_step_stuck_on_a_peer_that_reads_nothing_names_the_closed_
   std::unique_ptr<bt::Connection> held;
   asio::co_spawn(
       io,
-      [&]() -> bt::Task<void> {
+      [&]() -> asio::awaitable<void> {
         bt::Result<std::unique_ptr<bt::Connection>> accepted = co_await listening.value->accept(5s);
         if (accepted.error) co_return;
         held = std::move(accepted.value);
@@ -117,7 +117,7 @@ BOOST_AUTO_TEST_CASE(a_step_stuck_on_a_peer_that_reads_nothing_names_the_closed_
   bool done = false;
   asio::co_spawn(
       io,
-      [&]() -> bt::Task<void> {
+      [&]() -> asio::awaitable<void> {
         r = co_await sender.run(0, kQuickTimeout);
         done = true;
       },
@@ -169,7 +169,7 @@ BOOST_AUTO_TEST_CASE(a_missing_region_and_an_unreachable_peer_are_named) {
   bool done = false;
   asio::co_spawn(
       io,
-      [&]() -> bt::Task<void> {
+      [&]() -> asio::awaitable<void> {
         r = co_await receiver2.run(0, kQuickTimeout);
         done = true;
       },
@@ -189,7 +189,7 @@ BOOST_AUTO_TEST_CASE(a_step_without_flows_reports_at_once) {
   ba::StepRunner runner(*a.context, a.storage, plan, a.identity);
   bool ok = false;
   asio::co_spawn(
-      io, [&]() -> bt::Task<void> { ok = (co_await runner.run(3, kQuickTimeout)).ok(); }, asio::detached);
+      io, [&]() -> asio::awaitable<void> { ok = (co_await runner.run(3, kQuickTimeout)).ok(); }, asio::detached);
   io.run_for(500ms);
   BOOST_TEST(ok);
 }
@@ -213,14 +213,14 @@ BOOST_AUTO_TEST_CASE(a_flow_from_a_peer_without_the_secret_writes_nothing) {
   bp::StepReport r;
   asio::co_spawn(
       io,
-      [&]() -> bt::Task<void> {
+      [&]() -> asio::awaitable<void> {
         r = co_await receiver.run(0, kQuickTimeout);
         receiver_done = true;
       },
       asio::detached);
   asio::co_spawn(
       io,
-      [&]() -> bt::Task<void> {
+      [&]() -> asio::awaitable<void> {
         auto connected = co_await a.context->connect(b.data->address());
         if (connected.error) co_return;
         bt::SteadyPacer pacer({.rate_bytes_per_second = 0, .burst_bytes = 0}, nullptr,
@@ -323,7 +323,7 @@ BOOST_AUTO_TEST_CASE(nothing_is_accepted_after_the_job_ends) {
   bool done = false;
   asio::co_spawn(
       io,
-      [&]() -> bt::Task<void> {
+      [&]() -> asio::awaitable<void> {
         r = co_await again.run(0, kQuickTimeout);
         done = true;
       },

@@ -40,7 +40,7 @@ BOOST_AUTO_TEST_CASE(the_accept_loop_waits_out_exhausted_descriptors_then_accept
   asio::io_context io;
   std::vector<std::string> lines;
   bc::AgentRegistry registry(io, {"coordinator", "coord-1", kSecret}, 1s,
-                             [&](const std::string& line) { lines.push_back(line); });
+                             [&](baton::log::Level, std::string_view line) { lines.emplace_back(line); });
   registry.listen("127.0.0.1:0");
   // Under UBSan the first check of each dynamic type reads the process's mappings, which
   // needs a descriptor: run the loop once while there are some (tests/support/exhausted_descriptors.h).

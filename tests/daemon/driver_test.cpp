@@ -336,7 +336,7 @@ BOOST_AUTO_TEST_CASE(a_job_naming_an_unknown_node_is_refused_at_submit) {
     driver->submit(bc::parse_job_spec(json), json);
     BOOST_FAIL("accepted");
   } catch (const bc::RequestError& e) {
-    BOOST_TEST(e.status() == 400);
+    BOOST_TEST((e.failure() == bc::RequestFailure::bad_request));
     BOOST_TEST(std::string(e.what()) == "unknown nodes (no agent ever registered as): nobody");
   }
 }

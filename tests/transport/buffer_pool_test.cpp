@@ -65,7 +65,7 @@ BOOST_AUTO_TEST_CASE(acquire_waits_for_a_release_in_fifo_order) {
   for (int who = 0; who < 3; ++who) {
     asio::co_spawn(
         io,
-        [&, who]() -> Task<void> {
+        [&, who]() -> asio::awaitable<void> {
           Buffer buffer = co_await pool.acquire();
           order.push_back(who);
           got.push_back(std::move(buffer));

@@ -83,7 +83,7 @@ struct Hostile {
   steady_clock::duration took{};
 };
 
-Hostile against_receiver(Harness& h, Sink& sink, const std::function<Task<void>(Connection&)>& evil,
+Hostile against_receiver(Harness& h, Sink& sink, const std::function<asio::awaitable<void>(Connection&)>& evil,
                          std::optional<FlowSpec> expected = std::nullopt) {
   auto link = std::move(h.links(1).front());
   Hostile result;
@@ -91,7 +91,7 @@ Hostile against_receiver(Harness& h, Sink& sink, const std::function<Task<void>(
   const auto start = steady_clock::now();
   asio::co_spawn(
       h.io(),
-      [&]() -> Task<void> {
+      [&]() -> asio::awaitable<void> {
         auto options = h.receive_options();
         options.expected = expected;
         result.received = co_await receive_flow(*link.receiver, sink, h.receiver_node().pool(), options);
@@ -101,7 +101,7 @@ Hostile against_receiver(Harness& h, Sink& sink, const std::function<Task<void>(
       asio::detached);
   asio::co_spawn(
       h.io(),
-      [&]() -> Task<void> {
+      [&]() -> asio::awaitable<void> {
         co_await evil(*link.sender);
         evil_done = true;
       },
@@ -110,7 +110,7 @@ Hostile against_receiver(Harness& h, Sink& sink, const std::function<Task<void>(
   return result;
 }
 
-Task<void> send_raw(Connection& c, const FrameHeader& header, std::span<const std::byte> payload) {
+asio::awaitable<void> send_raw(Connection& c, const FrameHeader& header, std::span<const std::byte> payload) {
   co_await c.send_frame(encode_header(header), payload, milliseconds(2000));
 }
 
@@ -263,7 +263,7 @@ BOOST_DATA_TEST_CASE(sixty_four_concurrent_flows_on_one_io_context, labels, labe
       const FlowSpec flow{.job = 64, .step = 3, .offset = i * each, .length = each - i};
       asio::co_spawn(
           h.io(),
-          [&, i, flow]() -> Task<void> {
+          [&, i, flow]() -> asio::awaitable<void> {
             sent[i] =
                 co_await send_flow(*links[i].sender, flow, source, unpaced, h.sender_node().pool(), h.send_options());
             ++done;
@@ -271,7 +271,7 @@ BOOST_DATA_TEST_CASE(sixty_four_concurrent_flows_on_one_io_context, labels, labe
           asio::detached);
       asio::co_spawn(
           h.io(),
-          [&, i]() -> Task<void> {
+          [&, i]() -> asio::awaitable<void> {
             received[i] =
                 co_await receive_flow(*links[i].receiver, sink, h.receiver_node().pool(), h.receive_options());
             ++done;
@@ -306,7 +306,7 @@ BOOST_DATA_TEST_CASE(pool_exhaustion_makes_flows_wait_not_fail, labels, label) {
     for (std::size_t i = 0; i < flows; ++i) {
       asio::co_spawn(
           h.io(),
-          [&, i]() -> Task<void> {
+          [&, i]() -> asio::awaitable<void> {
             received[i] =
                 co_await receive_flow(*links[i].receiver, sink, h.receiver_node().pool(), h.receive_options());
             ++done;
@@ -321,7 +321,7 @@ BOOST_DATA_TEST_CASE(pool_exhaustion_makes_flows_wait_not_fail, labels, label) {
       const FlowSpec flow{.job = 5, .step = 1, .offset = i * each, .length = each};
       asio::co_spawn(
           h.io(),
-          [&, i, flow]() -> Task<void> {
+          [&, i, flow]() -> asio::awaitable<void> {
             sent[i] =
                 co_await send_flow(*links[i].sender, flow, source, unpaced, h.sender_node().pool(), h.send_options());
             ++done;
@@ -357,14 +357,14 @@ BOOST_DATA_TEST_CASE(held_pool_stalls_the_flow_until_buffers_return, labels, lab
     const FlowSpec flow{.job = 6, .step = 0, .offset = 0, .length = data.size()};
     asio::co_spawn(
         h.io(),
-        [&]() -> Task<void> {
+        [&]() -> asio::awaitable<void> {
           sent = co_await send_flow(*link.sender, flow, source, unpaced, h.sender_node().pool(), h.send_options());
           ++done;
         },
         asio::detached);
     asio::co_spawn(
         h.io(),
-        [&]() -> Task<void> {
+        [&]() -> asio::awaitable<void> {
           received = co_await receive_flow(*link.receiver, sink, h.receiver_node().pool(), h.receive_options());
           ++done;
         },
@@ -384,7 +384,7 @@ BOOST_DATA_TEST_CASE(idle_peer_times_out_in_bounded_time, labels, label) {
   Harness h(label, test_options());
   if (available(h)) {
     DiscardSink sink;
-    const auto r = against_receiver(h, sink, [](Connection&) -> Task<void> { co_return; });
+    const auto r = against_receiver(h, sink, [](Connection&) -> asio::awaitable<void> { co_return; });
     BOOST_TEST((r.received.error == errc::idle_timeout), r.received.describe());
     BOOST_TEST(r.received.detail.find("waiting for the begin frame") != std::string::npos);
     BOOST_TEST((r.took >= milliseconds(650)));
@@ -398,7 +398,7 @@ BOOST_DATA_TEST_CASE(silent_peer_mid_flow_times_out_with_bytes_verified, labels,
     const FlowSpec flow{.job = 7, .step = 1, .offset = 100, .length = 10'000};
     const auto chunk = pattern(1000, 2);
     DiscardSink sink;
-    const auto r = against_receiver(h, sink, [&](Connection& c) -> Task<void> {
+    const auto r = against_receiver(h, sink, [&](Connection& c) -> asio::awaitable<void> {
       co_await send_raw(c, begin_header(flow), {});
       co_await send_raw(c, data_header(flow, 100, chunk), chunk);
     });
@@ -414,7 +414,7 @@ BOOST_DATA_TEST_CASE(peer_death_between_frames, labels, label) {
     const FlowSpec flow{.job = 7, .step = 2, .offset = 0, .length = 10'000};
     const auto chunk = pattern(2000, 4);
     DiscardSink sink;
-    const auto r = against_receiver(h, sink, [&](Connection& c) -> Task<void> {
+    const auto r = against_receiver(h, sink, [&](Connection& c) -> asio::awaitable<void> {
       co_await send_raw(c, begin_header(flow), {});
       co_await send_raw(c, data_header(flow, 0, chunk), chunk);
       c.fail(std::make_error_code(std::errc::owner_dead));  // closes the link: the sender "dies"
@@ -434,7 +434,7 @@ BOOST_DATA_TEST_CASE(peer_death_mid_frame_is_a_truncation, labels, label) {
     const auto part = pattern(10, 4);
     std::vector<std::byte> out(10'000, std::byte{0});
     MemorySink sink(out);
-    const auto r = against_receiver(h, sink, [&](Connection& c) -> Task<void> {
+    const auto r = against_receiver(h, sink, [&](Connection& c) -> asio::awaitable<void> {
       co_await send_raw(c, begin_header(flow), {});
       auto header = data_header(flow, 0, part);
       header.length = 1000;  // announces 1000 bytes, sends 10, dies
@@ -466,7 +466,7 @@ BOOST_DATA_TEST_CASE(corrupted_chunk_is_never_written_and_spares_other_flows, la
     const FlowSpec good_flow{.job = 8, .step = 4, .offset = 0, .length = good_data.size()};
     asio::co_spawn(
         h.io(),
-        [&]() -> Task<void> {
+        [&]() -> asio::awaitable<void> {
           good_sent = co_await send_flow(*good_link.sender, good_flow, good_source, unpaced, h.sender_node().pool(),
                                          h.send_options());
           ++good_done;
@@ -474,14 +474,14 @@ BOOST_DATA_TEST_CASE(corrupted_chunk_is_never_written_and_spares_other_flows, la
         asio::detached);
     asio::co_spawn(
         h.io(),
-        [&]() -> Task<void> {
+        [&]() -> asio::awaitable<void> {
           good_received =
               co_await receive_flow(*good_link.receiver, good_sink, h.receiver_node().pool(), h.receive_options());
           ++good_done;
         },
         asio::detached);
 
-    const auto r = against_receiver(h, sink, [&](Connection& c) -> Task<void> {
+    const auto r = against_receiver(h, sink, [&](Connection& c) -> asio::awaitable<void> {
       co_await send_raw(c, begin_header(flow), {});
       const auto first = std::span(data).first(1000);
       co_await send_raw(c, data_header(flow, 0, first), first);
@@ -507,7 +507,7 @@ namespace {
 struct Garbage {
   const char* name;
   std::error_code expected;
-  std::function<Task<void>(Connection&)> send;
+  std::function<asio::awaitable<void>(Connection&)> send;
 };
 
 const FlowSpec g_flow{.job = 10, .step = 2, .offset = 4096, .length = 8192};
@@ -515,7 +515,7 @@ const FlowSpec g_flow{.job = 10, .step = 2, .offset = 4096, .length = 8192};
 std::vector<Garbage> garbage_cases() {
   static const auto chunk = pattern(4096, 9);
   std::vector<Garbage> cases;
-  cases.push_back({"random bytes", errc::bad_magic, [](Connection& c) -> Task<void> {
+  cases.push_back({"random bytes", errc::bad_magic, [](Connection& c) -> asio::awaitable<void> {
                      std::mt19937_64 random(1234);
                      HeaderBytes junk{};
                      for (auto& b : junk) b = static_cast<std::byte>(random() & 0xFF);
@@ -523,40 +523,41 @@ std::vector<Garbage> garbage_cases() {
                      for (auto& b : tail) b = static_cast<std::byte>(random() & 0xFF);
                      co_await c.send_frame(junk, tail, milliseconds(2000));
                    }});
-  cases.push_back({"garbled header", errc::header_checksum_mismatch, [](Connection& c) -> Task<void> {
+  cases.push_back({"garbled header", errc::header_checksum_mismatch, [](Connection& c) -> asio::awaitable<void> {
                      auto bytes = encode_header(begin_header(g_flow));
                      bytes[30] ^= std::byte{0x10};
                      co_await c.send_frame(bytes, {}, milliseconds(2000));
                    }});
-  cases.push_back({"oversized chunk", errc::oversized_frame, [](Connection& c) -> Task<void> {
+  cases.push_back({"oversized chunk", errc::oversized_frame, [](Connection& c) -> asio::awaitable<void> {
                      co_await send_raw(c, begin_header(g_flow), {});
                      const std::vector<std::byte> big(test_options().pool.buffer_size,
                                                       std::byte{1});  // header + this > buffer
                      co_await send_raw(c, data_header(g_flow, 4096, big), big);
                    }});
-  cases.push_back({"range above the cap", errc::oversized_frame, [](Connection& c) -> Task<void> {
+  cases.push_back({"range above the cap", errc::oversized_frame, [](Connection& c) -> asio::awaitable<void> {
                      co_await send_raw(c, begin_header({.job = 1, .step = 1, .offset = 0, .length = (1ULL << 40) + 1}),
                                        {});
                    }});
-  cases.push_back({"data before begin", errc::unexpected_frame,
-                   [](Connection& c) -> Task<void> { co_await send_raw(c, data_header(g_flow, 4096, chunk), chunk); }});
-  cases.push_back({"chunk at the wrong offset", errc::unexpected_frame, [](Connection& c) -> Task<void> {
+  cases.push_back({"data before begin", errc::unexpected_frame, [](Connection& c) -> asio::awaitable<void> {
+                     co_await send_raw(c, data_header(g_flow, 4096, chunk), chunk);
+                   }});
+  cases.push_back({"chunk at the wrong offset", errc::unexpected_frame, [](Connection& c) -> asio::awaitable<void> {
                      co_await send_raw(c, begin_header(g_flow), {});
                      co_await send_raw(c, data_header(g_flow, 4096 + 1, chunk), chunk);
                    }});
-  cases.push_back({"chunk past the range", errc::unexpected_frame, [](Connection& c) -> Task<void> {
+  cases.push_back({"chunk past the range", errc::unexpected_frame, [](Connection& c) -> asio::awaitable<void> {
                      co_await send_raw(c, begin_header(g_flow), {});
                      co_await send_raw(c, data_header(g_flow, 4096, chunk), chunk);
                      co_await send_raw(c, data_header(g_flow, 8192, chunk), chunk);
                      co_await send_raw(c, data_header(g_flow, 12288, chunk), chunk);
                    }});
-  cases.push_back({"chunk of another job", errc::unexpected_frame, [](Connection& c) -> Task<void> {
+  cases.push_back({"chunk of another job", errc::unexpected_frame, [](Connection& c) -> asio::awaitable<void> {
                      co_await send_raw(c, begin_header(g_flow), {});
                      auto header = data_header(g_flow, 4096, chunk);
                      header.job = 11;
                      co_await send_raw(c, header, chunk);
                    }});
-  cases.push_back({"end too early", errc::unexpected_frame, [](Connection& c) -> Task<void> {
+  cases.push_back({"end too early", errc::unexpected_frame, [](Connection& c) -> asio::awaitable<void> {
                      co_await send_raw(c, begin_header(g_flow), {});
                      co_await send_raw(c, data_header(g_flow, 4096, chunk), chunk);
                      co_await send_raw(c,
@@ -569,11 +570,11 @@ std::vector<Garbage> garbage_cases() {
                                         .checksum = 0},
                                        {});
                    }});
-  cases.push_back({"second begin", errc::unexpected_frame, [](Connection& c) -> Task<void> {
+  cases.push_back({"second begin", errc::unexpected_frame, [](Connection& c) -> asio::awaitable<void> {
                      co_await send_raw(c, begin_header(g_flow), {});
                      co_await send_raw(c, begin_header(g_flow), {});
                    }});
-  cases.push_back({"wrong range checksum", errc::range_checksum_mismatch, [](Connection& c) -> Task<void> {
+  cases.push_back({"wrong range checksum", errc::range_checksum_mismatch, [](Connection& c) -> asio::awaitable<void> {
                      co_await send_raw(c, begin_header(g_flow), {});
                      co_await send_raw(c, data_header(g_flow, 4096, chunk), chunk);
                      co_await send_raw(c, data_header(g_flow, 8192, chunk), chunk);
@@ -587,7 +588,7 @@ std::vector<Garbage> garbage_cases() {
                                         .checksum = 12345},
                                        {});
                    }});
-  cases.push_back({"sender gives up", errc::rejected_by_peer, [](Connection& c) -> Task<void> {
+  cases.push_back({"sender gives up", errc::rejected_by_peer, [](Connection& c) -> asio::awaitable<void> {
                      co_await send_raw(c, begin_header(g_flow), {});
                      const std::string why = "disk on fire";
                      const auto payload = std::as_bytes(std::span(why.data(), why.size()));
@@ -632,7 +633,7 @@ BOOST_DATA_TEST_CASE(receiver_refuses_a_flow_it_did_not_expect, labels, label) {
     SteadyPacer unpaced({}, nullptr, steady_clock::now());
     asio::co_spawn(
         h.io(),
-        [&]() -> Task<void> {
+        [&]() -> asio::awaitable<void> {
           sent = co_await send_flow(*link.sender, {.job = 1, .step = 1, .offset = 0, .length = 5000}, source, unpaced,
                                     h.sender_node().pool(), h.send_options());
           ++done;
@@ -640,7 +641,7 @@ BOOST_DATA_TEST_CASE(receiver_refuses_a_flow_it_did_not_expect, labels, label) {
         asio::detached);
     asio::co_spawn(
         h.io(),
-        [&]() -> Task<void> {
+        [&]() -> asio::awaitable<void> {
           auto options = h.receive_options();
           options.expected = FlowSpec{.job = 1, .step = 2, .offset = 0, .length = 5000};
           received = co_await receive_flow(*link.receiver, sink, h.receiver_node().pool(), options);
@@ -679,7 +680,7 @@ BOOST_DATA_TEST_CASE(receiver_resolves_each_flow_to_its_sink, labels, label) {
     for (std::size_t i = 0; i < flows.size(); ++i) {
       asio::co_spawn(
           h.io(),
-          [&, i]() -> Task<void> {
+          [&, i]() -> asio::awaitable<void> {
             sent[i] = co_await send_flow(*links[i].sender, flows[i], source, unpaced, h.sender_node().pool(),
                                          h.send_options());
             ++done;
@@ -687,7 +688,7 @@ BOOST_DATA_TEST_CASE(receiver_resolves_each_flow_to_its_sink, labels, label) {
           asio::detached);
       asio::co_spawn(
           h.io(),
-          [&, i]() -> Task<void> {
+          [&, i]() -> asio::awaitable<void> {
             received[i] =
                 co_await receive_flow(*links[i].receiver, resolve, h.receiver_node().pool(), h.receive_options());
             ++done;

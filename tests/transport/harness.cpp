@@ -81,7 +81,7 @@ std::vector<Link> Harness::links(std::size_t count) {
   bool finished = false;
   asio::co_spawn(
       io_,
-      [&]() -> Task<void> {
+      [&]() -> asio::awaitable<void> {
         for (std::size_t i = 0; i < count; ++i) {
           auto [connected, accepted] =
               co_await (sender_->connect(listener_->address()) && listener_->accept(std::chrono::milliseconds(5000)));
@@ -115,7 +115,7 @@ Transfer transfer(Harness& harness, const FlowSpec& flow, const Source& source, 
   SteadyPacer unpaced({}, nullptr, std::chrono::steady_clock::now());
   asio::co_spawn(
       harness.io(),
-      [&]() -> Task<void> {
+      [&]() -> asio::awaitable<void> {
         result.sent = co_await send_flow(*link.sender, flow, source, unpaced, harness.sender_node().pool(),
                                          harness.send_options());
         ++done;
@@ -123,7 +123,7 @@ Transfer transfer(Harness& harness, const FlowSpec& flow, const Source& source, 
       asio::detached);
   asio::co_spawn(
       harness.io(),
-      [&]() -> Task<void> {
+      [&]() -> asio::awaitable<void> {
         result.received =
             co_await receive_flow(*link.receiver, sink, harness.receiver_node().pool(), harness.receive_options());
         ++done;

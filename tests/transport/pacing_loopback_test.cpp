@@ -64,7 +64,7 @@ PacedRun run_paced(Harness& h, const std::vector<std::uint64_t>& rates, std::uin
     const FlowSpec flow{.job = 1, .step = 0, .offset = 0, .length = bytes};
     asio::co_spawn(
         h.io(),
-        [&, i, flow]() -> Task<void> {
+        [&, i, flow]() -> asio::awaitable<void> {
           const auto report =
               co_await send_flow(*links[i].sender, flow, source, *pacers[i], h.sender_node().pool(), h.send_options());
           BOOST_TEST(report.ok(), report.describe());
@@ -73,7 +73,7 @@ PacedRun run_paced(Harness& h, const std::vector<std::uint64_t>& rates, std::uin
         asio::detached);
     asio::co_spawn(
         h.io(),
-        [&, i]() -> Task<void> {
+        [&, i]() -> asio::awaitable<void> {
           const auto report =
               co_await receive_flow(*links[i].receiver, run.sinks[i], h.receiver_node().pool(), h.receive_options());
           BOOST_TEST(report.ok(), report.describe());

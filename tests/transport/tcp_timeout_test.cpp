@@ -44,7 +44,7 @@ struct Pair {
 
 // Writes one data frame of kPayload bytes in kSlices pieces, `pause` apart; `stall` is
 // added once, after the first half.
-Task<void> trickle(Socket& socket, std::chrono::milliseconds pause, std::chrono::milliseconds stall) {
+asio::awaitable<void> trickle(Socket& socket, std::chrono::milliseconds pause, std::chrono::milliseconds stall) {
   std::vector<std::byte> payload(kPayload, std::byte{0x5a});
   const HeaderBytes header = encode_header({.kind = FrameKind::data,
                                             .job = 1,
@@ -73,7 +73,7 @@ ReceivedFrame receive_trickled(std::chrono::milliseconds pause, std::chrono::mil
   asio::co_spawn(p.io, trickle(p.raw, pause, stall), asio::detached);
   asio::co_spawn(
       p.io,
-      [&]() -> Task<void> {
+      [&]() -> asio::awaitable<void> {
         Buffer buffer = co_await pool.acquire();
         frame = co_await p.ours->receive_frame(buffer, kTimeout);
         took = std::chrono::steady_clock::now() - start;
@@ -129,14 +129,14 @@ BOOST_AUTO_TEST_CASE(a_send_slower_than_the_timeout_completes_while_the_peer_rea
   std::chrono::steady_clock::duration took{};
   asio::co_spawn(
       p.io,
-      [&]() -> Task<void> {
+      [&]() -> asio::awaitable<void> {
         sent = co_await p.ours->send_frame(header, payload, kTimeout);
         took = std::chrono::steady_clock::now() - start;
       },
       asio::detached);
   asio::co_spawn(
       p.io,
-      [&]() -> Task<void> {
+      [&]() -> asio::awaitable<void> {
         std::vector<std::byte> slice(1 << 20);
         asio::steady_timer timer(p.io);
         while (read < kBig + frame_header_size) {
@@ -165,7 +165,7 @@ BOOST_AUTO_TEST_CASE(a_peer_that_stops_reading_is_told_apart_in_the_link_state) 
   std::string state;
   asio::co_spawn(
       p.io,
-      [&]() -> Task<void> {
+      [&]() -> asio::awaitable<void> {
         sent = co_await p.ours->send_frame(header, payload, 1500ms);
         state = p.ours->stall_diagnosis();
       },

@@ -23,9 +23,9 @@ std::optional<Status> own_memory(Endpoint& endpoint, Operation& op, std::size_t 
 
 }  // namespace
 
-Task<Status> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t peer, std::uint64_t tag,
-                           std::span<const std::byte> first, std::span<const std::byte> second,
-                           Endpoint::time_point deadline) {
+asio::awaitable<Status> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t peer,
+                                     std::uint64_t tag, std::span<const std::byte> first,
+                                     std::span<const std::byte> second, Endpoint::time_point deadline) {
   const std::size_t total = first.size() + second.size();
   void* descriptor = nullptr;
   if (auto failed = own_memory(endpoint, *op, total, descriptor)) co_return std::move(*failed);
@@ -38,9 +38,9 @@ Task<Status> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi
       op, [=] { return fi_tsend(ep, message, total, descriptor, peer, tag, context); }, deadline);
 }
 
-Task<Status> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, const BufferPool& pool, fi_addr_t peer,
-                            std::uint64_t tag, std::span<const std::byte> header, std::span<const std::byte> payload,
-                            Endpoint::time_point deadline) {
+asio::awaitable<Status> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, const BufferPool& pool,
+                                      fi_addr_t peer, std::uint64_t tag, std::span<const std::byte> header,
+                                      std::span<const std::byte> payload, Endpoint::time_point deadline) {
   void* header_descriptor = nullptr;
   if (auto failed = own_memory(endpoint, *op, header.size(), header_descriptor)) co_return std::move(*failed);
   std::memcpy(op->heap.data(), header.data(), header.size());
@@ -55,8 +55,8 @@ Task<Status> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, c
       op, [=] { return fi_tsendv(ep, pieces, descriptors, 2, peer, tag, context); }, deadline);
 }
 
-Task<Status> receive_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t from, std::uint64_t tag,
-                              std::size_t capacity, Endpoint::time_point deadline) {
+asio::awaitable<Status> receive_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t from,
+                                        std::uint64_t tag, std::size_t capacity, Endpoint::time_point deadline) {
   void* descriptor = nullptr;
   if (auto failed = own_memory(endpoint, *op, capacity, descriptor)) co_return std::move(*failed);
   std::byte* memory = op->heap.data();
@@ -85,8 +85,8 @@ ReceivedFrame parse_frame(std::span<std::byte> memory, std::size_t received, Fra
 Connection::Connection(Endpoint& endpoint, BufferPool& pool, LinkOptions link)
     : endpoint_(endpoint), pool_(pool), link_(std::move(link)) {}
 
-Task<std::error_code> Connection::do_send(const HeaderBytes& header, std::span<const std::byte> payload,
-                                          std::chrono::milliseconds timeout) {
+asio::awaitable<std::error_code> Connection::do_send(const HeaderBytes& header, std::span<const std::byte> payload,
+                                                     std::chrono::milliseconds timeout) {
   auto op = staging_ ? std::move(staging_) : endpoint_.make_operation();
   op->done = false;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -102,7 +102,7 @@ Task<std::error_code> Connection::do_send(const HeaderBytes& header, std::span<c
   co_return outcome.error;
 }
 
-Task<ReceivedFrame> Connection::do_receive(Buffer& into, std::chrono::milliseconds timeout) {
+asio::awaitable<ReceivedFrame> Connection::do_receive(Buffer& into, std::chrono::milliseconds timeout) {
   auto op = endpoint_.make_operation();
   op->buffer = std::move(into);
   const std::span<std::byte> memory = op->buffer.bytes();
@@ -121,7 +121,7 @@ Task<ReceivedFrame> Connection::do_receive(Buffer& into, std::chrono::millisecon
   co_return parse_frame(memory, op->length, seal());
 }
 
-Task<ReceivedFrame> Connection::do_receive_control(std::chrono::milliseconds timeout) {
+asio::awaitable<ReceivedFrame> Connection::do_receive_control(std::chrono::milliseconds timeout) {
   auto op = control_ ? std::move(control_) : endpoint_.make_operation();
   op->done = false;
   const auto outcome =

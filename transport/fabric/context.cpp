@@ -62,7 +62,7 @@ Result<std::unique_ptr<transport::Listener>> Context::listen(const std::string& 
   return {.error = {}, .detail = {}, .value = std::make_unique<Listener>(*endpoint_, pool())};
 }
 
-Task<Result<std::unique_ptr<transport::Connection>>> Context::connect(std::string address) {
+asio::awaitable<Result<std::unique_ptr<transport::Connection>>> Context::connect(std::string address) {
   std::string detail;
   const auto peer = endpoint_->insert(address, detail);
   if (!peer) co_return Connected{.error = errc::bad_address, .detail = detail, .value = {}};

@@ -258,7 +258,7 @@ std::size_t Endpoint::poll() {
   return total;
 }
 
-Task<bool> Endpoint::wait(Operation& op, time_point deadline) {
+asio::awaitable<bool> Endpoint::wait(Operation& op, time_point deadline) {
   unsigned idle = 0;
   while (!op.done) {
     if (poll() > 0) {
@@ -281,8 +281,8 @@ Task<bool> Endpoint::wait(Operation& op, time_point deadline) {
   co_return true;
 }
 
-Task<Status> Endpoint::execute(std::unique_ptr<Operation>& op, const std::function<ssize_t()>& post,
-                               time_point deadline) {
+asio::awaitable<Status> Endpoint::execute(std::unique_ptr<Operation>& op, const std::function<ssize_t()>& post,
+                                          time_point deadline) {
   for (;;) {
     const ssize_t rc = post();
     if (rc == 0) break;

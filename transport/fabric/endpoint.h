@@ -108,7 +108,8 @@ class Endpoint {
   // Posts `op` with `post` (retrying -FI_EAGAIN while driving progress) and waits for its
   // completion until `deadline`. On timeout `op` is cancelled and, if libfabric still holds
   // it, moved into the endpoint's keeping (then `op` is null on return).
-  Task<Status> execute(std::unique_ptr<Operation>& op, const std::function<ssize_t()>& post, time_point deadline);
+  asio::awaitable<Status> execute(std::unique_ptr<Operation>& op, const std::function<ssize_t()>& post,
+                                  time_point deadline);
 
   // Stops all I/O: closes the endpoint and drops operations it held. Call before freeing
   // the memory they used (the buffer pool).
@@ -118,7 +119,7 @@ class Endpoint {
   Endpoint(asio::any_io_executor executor, std::string provider);
   std::size_t poll();
   void complete(void* op_context, int error, std::size_t length, std::string text);
-  Task<bool> wait(Operation& op, time_point deadline);
+  asio::awaitable<bool> wait(Operation& op, time_point deadline);
 
   asio::any_io_executor executor_;
   std::string provider_;

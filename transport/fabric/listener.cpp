@@ -32,7 +32,7 @@ std::optional<Hello> parse_hello(std::string_view text) {
   return hello;
 }
 
-Task<Result<std::unique_ptr<transport::Connection>>> Listener::accept(std::chrono::milliseconds timeout) {
+asio::awaitable<Result<std::unique_ptr<transport::Connection>>> Listener::accept(std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   auto op = endpoint_.make_operation();
   const auto outcome = co_await receive_message(endpoint_, op, FI_ADDR_UNSPEC, hello_tag, max_hello, deadline);

@@ -34,8 +34,9 @@ std::error_code peer_gone(const asio::error_code& ec, bool mid_frame) {
 // part of the frame was already read (a close is then a truncation). With `sum`, each
 // piece is hashed as it lands (the receiver would otherwise wait for the whole payload and
 // then read it all again to hash it).
-Task<std::error_code> read_exactly(asio::ip::tcp::socket& socket, std::span<std::byte> into, asio::steady_timer& timer,
-                                   std::chrono::milliseconds timeout, bool started, RangeChecksum* sum = nullptr) {
+asio::awaitable<std::error_code> read_exactly(asio::ip::tcp::socket& socket, std::span<std::byte> into,
+                                              asio::steady_timer& timer, std::chrono::milliseconds timeout,
+                                              bool started, RangeChecksum* sum = nullptr) {
   if (sum != nullptr) sum->reset();
   for (std::size_t done = 0; done < into.size();) {
     timer.expires_after(timeout);
@@ -76,8 +77,8 @@ Connection::Connection(asio::ip::tcp::socket socket, std::size_t socket_buffer_b
   peer_ = ignored ? std::string("unknown TCP peer") : to_string(remote);
 }
 
-Task<std::error_code> Connection::do_send(const HeaderBytes& header, std::span<const std::byte> payload,
-                                          std::chrono::milliseconds timeout) {
+asio::awaitable<std::error_code> Connection::do_send(const HeaderBytes& header, std::span<const std::byte> payload,
+                                                     std::chrono::milliseconds timeout) {
   std::array<asio::const_buffer, 2> gather{asio::buffer(header.data(), header.size()),
                                            asio::buffer(payload.data(), payload.size())};
   asio::steady_timer timer(socket_.get_executor());
@@ -94,15 +95,15 @@ Task<std::error_code> Connection::do_send(const HeaderBytes& header, std::span<c
   co_return std::error_code{};
 }
 
-Task<ReceivedFrame> Connection::do_receive(Buffer& buffer, std::chrono::milliseconds timeout) {
+asio::awaitable<ReceivedFrame> Connection::do_receive(Buffer& buffer, std::chrono::milliseconds timeout) {
   co_return co_await read_frame(buffer.bytes(), timeout);
 }
 
-Task<ReceivedFrame> Connection::do_receive_control(std::chrono::milliseconds timeout) {
+asio::awaitable<ReceivedFrame> Connection::do_receive_control(std::chrono::milliseconds timeout) {
   co_return co_await read_frame(control_, timeout);
 }
 
-Task<ReceivedFrame> Connection::read_frame(std::span<std::byte> into, std::chrono::milliseconds timeout) {
+asio::awaitable<ReceivedFrame> Connection::read_frame(std::span<std::byte> into, std::chrono::milliseconds timeout) {
   ReceivedFrame frame;
   asio::steady_timer timer(socket_.get_executor());
   const auto header_bytes = into.first<frame_header_size>();

@@ -20,14 +20,14 @@ class Connection final : public transport::Connection {
   std::string link_state() override;
 
  protected:
-  Task<std::error_code> do_send(const HeaderBytes& header, std::span<const std::byte> payload,
-                                std::chrono::milliseconds timeout) override;
-  Task<ReceivedFrame> do_receive(Buffer& into, std::chrono::milliseconds timeout) override;
-  Task<ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) override;
+  asio::awaitable<std::error_code> do_send(const HeaderBytes& header, std::span<const std::byte> payload,
+                                           std::chrono::milliseconds timeout) override;
+  asio::awaitable<ReceivedFrame> do_receive(Buffer& into, std::chrono::milliseconds timeout) override;
+  asio::awaitable<ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) override;
   void close() noexcept override;
 
  private:
-  Task<ReceivedFrame> read_frame(std::span<std::byte> into, std::chrono::milliseconds timeout);
+  asio::awaitable<ReceivedFrame> read_frame(std::span<std::byte> into, std::chrono::milliseconds timeout);
 
   asio::ip::tcp::socket socket_;
   RangeChecksum payload_sum_;

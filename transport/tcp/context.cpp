@@ -64,7 +64,7 @@ Result<std::unique_ptr<transport::Listener>> Context::listen(const std::string& 
           .value = std::make_unique<Listener>(std::move(acceptor), options().socket_buffer_bytes)};
 }
 
-Task<Result<std::unique_ptr<transport::Connection>>> Context::connect(std::string address) {
+asio::awaitable<Result<std::unique_ptr<transport::Connection>>> Context::connect(std::string address) {
   const auto endpoint = parse_endpoint(address);
   if (!endpoint) {
     co_return Connected{

@@ -16,7 +16,7 @@ class Context final : public transport::Context {
   Context(asio::any_io_executor executor, ContextOptions options);
 
   Result<std::unique_ptr<Listener>> listen(const std::string& address) override;
-  Task<Result<std::unique_ptr<transport::Connection>>> connect(std::string address) override;
+  asio::awaitable<Result<std::unique_ptr<transport::Connection>>> connect(std::string address) override;
   std::string name() const override { return "tcp"; }
 };
 

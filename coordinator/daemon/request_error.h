@@ -1,0 +1,35 @@
+// The one result vocabulary of requests to the coordinator: a RequestError says what kind
+// of failure it is and, in one line, what is wrong. The HTTP API maps each kind to its
+// status in one place (http_status below); nothing else decides a status.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace baton::coordinator {
+
+enum class RequestFailure {
+  bad_request,  // the request names something wrong: a field, a node, a range (400)
+  not_found,    // no such job (404)
+  conflict,     // the job's state does not allow it: already ended, not planned yet (409)
+};
+
+class RequestError : public std::runtime_error {
+ public:
+  RequestError(RequestFailure failure, const std::string& what) : std::runtime_error(what), failure_(failure) {}
+  RequestFailure failure() const noexcept { return failure_; }
+
+ private:
+  RequestFailure failure_;
+};
+
+constexpr int http_status(RequestFailure failure) noexcept {
+  switch (failure) {
+    case RequestFailure::bad_request: return 400;
+    case RequestFailure::not_found: return 404;
+    case RequestFailure::conflict: return 409;
+  }
+  return 500;
+}
+
+}  // namespace baton::coordinator
