@@ -87,7 +87,8 @@ Cluster::~Cluster() {
   std::filesystem::remove_all(dir_, ignored);
 }
 
-void Cluster::start_agent(const std::string& node, const std::string& secret, const std::string& extra_config) {
+void Cluster::start_agent(const std::string& node, const std::string& secret, const std::string& extra_config,
+                          std::uint64_t rate) {
   const std::filesystem::path home = dir_ / node;
   std::filesystem::create_directories(home / "data");
   std::string secret_file = "../secret";
@@ -95,11 +96,11 @@ void Cluster::start_agent(const std::string& node, const std::string& secret, co
     write_text(home / "secret", secret + "\n");
     secret_file = "secret";
   }
-  write_text(home / "agent.toml", "node_id = \"" + node + "\"\ncoordinator = \"" + agents_address_ +
-                                      "\"\nsecret_file = \"" + secret_file +
-                                      "\"\ndata_root = \"data\"\ndata_address = \"127.0.0.1:0\"\n"
-                                      "rate = 100000000\nbuffer_count = 8\nbuffer_size = 262144\n" +
-                                      extra_config);
+  write_text(home / "agent.toml",
+             "node_id = \"" + node + "\"\ncoordinator = \"" + agents_address_ + "\"\nsecret_file = \"" + secret_file +
+                 "\"\ndata_root = \"data\"\ndata_address = \"127.0.0.1:0\"\n"
+                 "rate = " +
+                 std::to_string(rate) + "\nbuffer_count = 8\nbuffer_size = 262144\n" + extra_config);
   agents_.emplace_back(node, launch_agent(node));
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -24,8 +25,10 @@ class Cluster {
   ~Cluster();
 
   // Starts an agent named `node` (its data root is root(node)); `secret` overrides the
-  // cluster's (a wrong one must be refused); `extra_config` lines go into its agent.toml.
-  void start_agent(const std::string& node, const std::string& secret = {}, const std::string& extra_config = {});
+  // cluster's (a wrong one must be refused); `extra_config` lines go into its agent.toml;
+  // `rate` is the link rate it declares (bytes/s), which paces its flows.
+  void start_agent(const std::string& node, const std::string& secret = {}, const std::string& extra_config = {},
+                   std::uint64_t rate = 100'000'000);
   void stop_agent(const std::string& node);
   // Kills the agent with SIGKILL (a crash: nothing flushed, nothing said to anyone) and,
   // `down` later, starts it again from its configuration: a new process that remembers

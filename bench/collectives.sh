@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# Heterogeneous collectives side by side (issue 14, docs/collectives.md): 12 nodes in network
+# namespaces on one switch (scripts/netns-star.sh), each node link shaped with tc to its own
+# rate, the real daemons (scripts/netns-daemons.sh, each agent declaring its link's rate).
+# Two shapes:
+#   fig8  the SNF paper's Fig. 8 shape: 4 slow nodes and 8 fast ones, the root among the slow
+#   mix3  a random mix of three speeds (seeded), the root n0
+# For each array size, Baton's reduce (snf bnb binomial flat), allreduce (snf-fnf binomial
+# ring) and multicast from the root to the 11 others (wrp binomial flat), each beside the
+# report's model and plan predictions; then Open MPI's MPI_Reduce, MPI_Allreduce and
+# MPI_Bcast of the same array (bench/mpi_collectives.cpp, mpirun over the namespaces through
+# bench/netns_rsh.sh). Every Baton result is checked (bench/collective_data check on the
+# root, cmp on the other nodes), every MPI result by the program itself. Root only.
+#
+#   sudo bench/collectives.sh [--bin BUILD_DIR] [--out DIR] [--sizes BYTES,BYTES,...]
+#                             [--slow-mbit S] [--mid-mbit M] [--fast-mbit F] [--seed N]
+#                             [--shapes fig8,mix3] [--mpi-repeats R]
+#
+# Defaults: BUILD_DIR = build/release (built first, with the benchmarks), DIR = docs/bench,
+# sizes 64 KiB, 1 MiB, 16 MiB, 64 MiB, S/M/F = 100/200/400 Mbit/s, seed 14, both shapes,
+# R = 3 (1 above 16 MiB). Writes DIR/collectives.jsonl (one JSON line per run),
+# DIR/collectives.csv and DIR/collectives-summary.txt (bench/collectives_summary.py),
+# DIR/collectives.svg (bench/collectives.gp) and DIR/collectives-coordinator.log.
+# Why 100 and 400 Mbit/s: every byte is sealed, checksummed and (on a reduction) combined
+# on this 2-core machine, beside the kernel's shaping of 12 links; at these rates the links,
+# not the processors, set the times, which is what the papers' models assume. The largest
+# default size, 64 MiB, keeps the whole run near 20 minutes: flat's reduce and multicast
+# move 11 copies through the slow root's 100 Mbit/s link (about a minute each at 64 MiB).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+
+bin=
+out=docs/bench
+sizes=65536,1048576,16777216,67108864
+slow=100
+mid=200
+fast=400
+seed=14
+shapes=fig8,mix3
+mpi_repeats=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bin) bin=$2; shift ;;
+    --out) out=$2; shift ;;
+    --sizes) sizes=$2; shift ;;
+    --slow-mbit) slow=$2; shift ;;
+    --mid-mbit) mid=$2; shift ;;
+    --fast-mbit) fast=$2; shift ;;
+    --seed) seed=$2; shift ;;
+    --shapes) shapes=$2; shift ;;
+    --mpi-repeats) mpi_repeats=$2; shift ;;
+    *) echo "collectives.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
+  esac
+  shift
+done
+die() { echo "collectives.sh: $*" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || die "needs root (network namespaces and tc)"
+[[ "$sizes" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--sizes must be positive whole numbers of bytes, comma-separated"
+for r in "$slow" "$mid" "$fast"; do [[ "$r" =~ ^[1-9][0-9]*$ ]] || die "rates must be whole Mbit/s (got '$r')"; done
+[[ "$seed" =~ ^[0-9]+$ ]] || die "--seed must be a whole number"
+[[ "$shapes" =~ ^(fig8|mix3)(,(fig8|mix3))*$ ]] || die "--shapes lists fig8 and/or mix3"
+[ -z "$mpi_repeats" ] || [[ "$mpi_repeats" =~ ^[1-9][0-9]*$ ]] || die "--mpi-repeats must be a positive integer"
+IFS=, read -ra size_list <<<"$sizes"
+for s in "${size_list[@]}"; do [ $((s % 4)) -eq 0 ] || die "--sizes: $s is not a whole number of f32 elements"; done
+command -v mpirun >/dev/null || die "Open MPI's mpirun is not installed (scripts/setup.sh installs openmpi-bin)"
+command -v gnuplot >/dev/null || die "gnuplot is not installed"
+if [ -z "$bin" ]; then
+  bin=build/release
+  cmake -S . -B "$bin" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBATON_BUILD_TESTS=OFF >/dev/null
+  cmake --build "$bin" -j "$(nproc)" --target batonctl baton-coordinator baton-agent collective_data mpi_collectives
+fi
+bin=$(cd "$bin" && pwd)
+for program in agent/baton-agent bench/collective_data bench/mpi_collectives; do
+  [ -x "$bin/$program" ] || die "no $program under $bin (build it, or drop --bin to build build/release)"
+done
+
+n=12
+prefix=bcoll
+work=$(mktemp -d /tmp/baton-collectives.XXXXXX)
+star() { scripts/netns-star.sh "$@" --prefix "$prefix"; }
+daemons() { scripts/netns-daemons.sh "$1" "$work" --prefix "$prefix" "${@:2}"; }
+keep_log() { [ ! -f "$work/coordinator.log" ] || cat "$work/coordinator.log" >> "$out/collectives-coordinator.log" || true; }
+cleanup() {
+  keep_log
+  daemons stop || true
+  star down || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The link rates (Mbit/s) of a shape's 12 nodes, comma-separated, n0 first.
+shape_rates() {
+  case "$1" in
+    fig8) echo "$slow,$slow,$slow,$slow,$fast,$fast,$fast,$fast,$fast,$fast,$fast,$fast" ;;
+    mix3) python3 -c '
+import random, sys
+seed, n, speeds = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+rng = random.Random(seed)
+print(",".join(rng.choice(speeds) for _ in range(n)))' "$seed" "$n" "$slow" "$mid" "$fast" ;;
+  esac
+}
+
+# A declared rate is what TCP carries of the link's rate: 1448 payload bytes a 1514-byte frame.
+declared_rates() { python3 -c 'import sys; print(",".join(str(int(float(m) * 1e6 / 8 * 1448 / 1514)) for m in sys.argv[1].split(",")))' "$1"; }
+
+nodes_json=$(python3 -c "import json; print(json.dumps(['n%d' % i for i in range($n)]))")
+
+# The job file for one Baton run: KIND ALGORITHM BYTES.
+job_json() {
+  python3 - "$1" "$2" "$3" "$nodes_json" <<'PY'
+import json, sys
+kind, algorithm, size, nodes = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
+data = {"file": "grad.bin", "offset": 0, "count": size // 4, "dtype": "f32"}
+if kind == "reduce":
+    job = {"kind": kind, "nodes": nodes, "root": "n0", "data": data, "op": "sum", "result": {"file": "result.bin"}}
+elif kind == "allreduce":
+    job = {"kind": kind, "nodes": nodes, "data": data, "op": "sum", "result": {"file": "result.bin"}}
+else:
+    job = {"kind": kind, "nodes": nodes, "multicasts": [{"source": "n0", "file": "grad.bin", "offset": 0,
+           "length": size, "destinations": nodes[1:], "dst_file": "result.bin"}]}
+job["algorithm"] = algorithm
+print(json.dumps(job))
+PY
+}
+
+# Whether the run's results are right: the root's reduction checked independently and every
+# other holder's bytes equal to it (allreduce), or every destination's equal to the source.
+verify() {
+  local kind=$1 i
+  if [ "$kind" = multicast ]; then
+    for i in $(seq 1 $((n - 1))); do cmp -s "$work/n0/data/grad.bin" "$work/n$i/data/result.bin" || return 1; done
+    return 0
+  fi
+  local inputs=()
+  for i in $(seq 0 $((n - 1))); do inputs+=("$work/n$i/data/grad.bin"); done
+  "$bin/bench/collective_data" check "$work/n0/data/result.bin" f32 sum "${inputs[@]}" >&2 || return 1
+  if [ "$kind" = allreduce ]; then
+    for i in $(seq 1 $((n - 1))); do cmp -s "$work/n0/data/result.bin" "$work/n$i/data/result.bin" || return 1; done
+  fi
+}
+
+baton_run() {
+  local shape=$1 rates=$2 size=$3 kind=$4 algorithm=$5 i correct=true
+  for i in $(seq 0 $((n - 1))); do rm -f "$work/n$i/data/result.bin"; done
+  job_json "$kind" "$algorithm" "$size" > "$work/job.json"
+  sync
+  local id
+  id=$(daemons ctl -- submit "$work/job.json")
+  # A job that fails is recorded with its error and the benchmark goes on: one broken
+  # algorithm must not hide the others' numbers.
+  daemons ctl -- watch "$id" > "$work/watch.log" 2>&1 || cat "$work/watch.log" >&2
+  daemons ctl -- status "$id" -o json > "$work/run.json"
+  [ "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["state"])' "$work/run.json")" != done ] ||
+    verify "$kind" || correct=false
+  python3 - "$work/run.json" "$shape" "$rates" "$size" "$kind" "$algorithm" "$correct" >> "$results" <<'PY'
+import json, os, sys
+job = json.load(open(sys.argv[1]))
+shape, rates, size, kind, algorithm, correct = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6], sys.argv[7] == "true"
+r = job["report"]
+line = {"shape": shape, "impl": "baton", "kind": kind, "algorithm": algorithm, "bytes": size,
+        "nodes": len(rates.split(",")), "root": "n0", "rates_mbit": [float(x) for x in rates.split(",")]}
+if job["state"] != "done":
+    print(json.dumps(line | {"failed": job.get("error", job["state"]), "predicted_seconds": r["predicted_seconds"],
+                             "model_seconds": r.get("model_seconds"), "load1": os.getloadavg()[0]}))
+    sys.exit(0)
+print(json.dumps(line | {
+                  # the dataflow step, release to the last node's report: what the models predict
+                  "measured_seconds": r["measured_steps_seconds"], "job_seconds": r["measured_seconds"],
+                  "predicted_seconds": r["predicted_seconds"], "model_seconds": r.get("model_seconds"),
+                  "sends": sum(1 for s in r["steps"] for t in s.get("tasks", []) if t["kind"] == "send"),
+                  "correct": correct, "load1": os.getloadavg()[0]}))
+PY
+  tail -n 1 "$results"
+  [ "$correct" = true ] || die "$shape $kind $algorithm $size: wrong result (logs in $work)"
+}
+
+mpi_run() {
+  local shape=$1 rates=$2 size=$3 op=$4 repeats=${mpi_repeats:-3}
+  [ -n "$mpi_repeats" ] || [ "$size" -le 16777216 ] || repeats=1
+  BATON_NETNS_PREFIX=$prefix ip netns exec "$prefix-sw" mpirun --allow-run-as-root -np $n --hostfile "$work/hosts" \
+    --mca plm_rsh_agent "$repo/bench/netns_rsh.sh" --mca btl tcp,self \
+    --mca btl_tcp_if_include 10.78.0.0/24 --mca oob_tcp_if_include 10.78.0.0/24 \
+    "$bin/bench/mpi_collectives" --op "$op" --bytes "$size" --dtype f32 --root 0 --repeats "$repeats" \
+    > "$work/mpi.json" 2> "$work/mpi.log" || { cat "$work/mpi.log" >&2; die "$shape MPI $op $size failed"; }
+  python3 - "$work/mpi.json" "$shape" "$rates" "$op" >> "$results" <<'PY'
+import json, os, sys
+line = [l for l in open(sys.argv[1]) if l.startswith("{")][-1]
+m = json.loads(line)
+shape, rates, op = sys.argv[2], sys.argv[3], sys.argv[4]
+kind = {"reduce": "reduce", "allreduce": "allreduce", "bcast": "multicast"}[op]
+assert m["correct"], m
+print(json.dumps({"shape": shape, "impl": "openmpi", "kind": kind, "algorithm": "openmpi", "bytes": m["bytes"],
+                  "nodes": m["nodes"], "root": "n0", "rates_mbit": [float(x) for x in rates.split(",")],
+                  "measured_seconds": m["median_seconds"], "seconds": m["seconds"], "correct": m["correct"],
+                  "load1": os.getloadavg()[0]}))
+PY
+  tail -n 1 "$results"
+}
+
+mkdir -p "$out"
+results=$out/collectives.jsonl
+: > "$results"
+: > "$out/collectives-coordinator.log"
+for i in $(seq 1 $n); do echo "10.78.0.$i slots=1"; done > "$work/hosts"
+IFS=, read -ra shape_list <<<"$shapes"
+started=$(date +%s)
+for shape in "${shape_list[@]}"; do
+  rates=$(shape_rates "$shape")
+  echo "collectives.sh: $shape: link rates (Mbit/s) $rates" >&2
+  keep_log
+  star up --rates "$rates"
+  daemons start --bin "$bin" --rate "$(declared_rates "$rates")"
+  for size in "${size_list[@]}"; do
+    for i in $(seq 0 $((n - 1))); do
+      "$bin/bench/collective_data" generate "$work/n$i/data/grad.bin" $((size / 4)) f32 $((seed * 100 + i))
+    done
+    for algorithm in snf bnb binomial flat; do baton_run "$shape" "$rates" "$size" reduce "$algorithm"; done
+    for algorithm in snf-fnf binomial ring; do baton_run "$shape" "$rates" "$size" allreduce "$algorithm"; done
+    for algorithm in wrp binomial flat; do baton_run "$shape" "$rates" "$size" multicast "$algorithm"; done
+    for op in reduce allreduce bcast; do mpi_run "$shape" "$rates" "$size" "$op"; done
+    echo "collectives.sh: $shape $size bytes done after $(($(date +%s) - started)) s" >&2
+  done
+  rm -f "$work"/n*/data/*.bin
+  daemons stop
+  star down
+done
+python3 bench/collectives_summary.py "$results" --csv "$out/collectives.csv" | tee "$out/collectives-summary.txt"
+# The chart's rows: the shapes run, in the CSV's order.
+plot_shapes=$(for s in fig8 mix3; do [[ ",$shapes," != *",$s,"* ]] || printf '%s ' "$s"; done)
+gnuplot -e "csv='$out/collectives.csv'; svg='$out/collectives.svg'; shapes='$plot_shapes'" bench/collectives.gp
+echo "collectives.sh: results in $results, $out/collectives-summary.txt, chart $out/collectives.svg ($(($(date +%s) - started)) s)"

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Summarizes bench/collectives.sh's runs (one JSON line each) and checks its targets.
+
+  collectives_summary.py RESULTS.jsonl [--csv CHART.csv]
+
+Prints, per shape and array size, each algorithm's measured makespan beside the report's
+plan prediction and paper-model makespan, then the issue's targets, each met or MISSED with
+its numbers:
+  - the papers' schedules (snf, bnb, snf-fnf, wrp) measured within 15 % of the prediction;
+  - snf (reduce), snf-fnf (allreduce) and wrp (multicast) at least 20 % faster than Baton's
+    binomial and than Open MPI, where the model predicts a gain that large over binomial;
+  - where the ring all-reduction beats snf-fnf, and by how much.
+A run that failed is listed with its error. The CSV holds one block per shape and kind (gnuplot's `index`): size, then the measured
+seconds of the kind's algorithms, Open MPI and the first algorithm's plan prediction.
+"""
+import argparse
+import json
+import math
+
+ALGORITHMS = {"reduce": ["snf", "bnb", "binomial", "flat"],
+              "allreduce": ["snf-fnf", "binomial", "ring"],
+              "multicast": ["wrp", "binomial", "flat"]}
+PAPERS = {"reduce": ["snf", "bnb"], "allreduce": ["snf-fnf"], "multicast": ["wrp"]}
+SHAPES = ["fig8", "mix3"]
+
+
+def size_text(b):
+    return f"{b // 1048576} MiB" if b >= 1048576 else f"{b // 1024} KiB"
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def fmt(x, digits=3):
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results")
+    parser.add_argument("--csv")
+    args = parser.parse_args()
+    with open(args.results) as f:
+        runs = [json.loads(line) for line in f if line.strip()]
+    by = {(r["shape"], r["kind"], r["algorithm"], r["bytes"]): r for r in runs}
+    shapes = [s for s in SHAPES if any(r["shape"] == s for r in runs)]
+    sizes = sorted({r["bytes"] for r in runs})
+
+    def get(shape, kind, algorithm, size, field="measured_seconds"):
+        r = by.get((shape, kind, algorithm, size))
+        return None if r is None else r.get(field)
+
+    for shape in shapes:
+        rates = next(r["rates_mbit"] for r in runs if r["shape"] == shape)
+        print(f"== {shape}: {len(rates)} nodes, link rates (Mbit/s) {','.join(f'{x:g}' for x in rates)}, root n0")
+        print(f"{'kind':<10} {'size':>8} {'algorithm':<10} {'measured s':>10} {'plan s':>8} {'model s':>8} "
+              f"{'meas/plan':>9} {'meas/model':>10}")
+        for kind, algorithms in ALGORITHMS.items():
+            for size in sizes:
+                for a in algorithms + ["openmpi"]:
+                    failed = get(shape, kind, a, size, "failed")
+                    if failed:
+                        print(f"{kind:<10} {size_text(size):>8} {a:<10} {'FAILED':>10} "
+                              f"{fmt(get(shape, kind, a, size, 'predicted_seconds')):>8}  {failed[:110]}")
+                    m = get(shape, kind, a, size)
+                    if m is None:
+                        continue
+                    plan, model = get(shape, kind, a, size, "predicted_seconds"), get(shape, kind, a, size, "model_seconds")
+                    print(f"{kind:<10} {size_text(size):>8} {a:<10} {m:>10.3f} {fmt(plan):>8} {fmt(model):>8} "
+                          f"{fmt(ratio(m, plan), 2):>9} {fmt(ratio(m, model), 2):>10}")
+
+    print("\n== targets")
+    for shape in shapes:
+        for kind, papers in PAPERS.items():
+            for a in papers:
+                for size in sizes:
+                    m, plan = get(shape, kind, a, size), get(shape, kind, a, size, "predicted_seconds")
+                    model = get(shape, kind, a, size, "model_seconds")
+                    if m is None or not plan:
+                        continue
+                    ok = abs(m / plan - 1) <= 0.15
+                    print(f"{shape} {kind} {a} {size_text(size)}: measured {m:.3f} s / plan {plan:.3f} s = "
+                          f"{m / plan:.2f} (model {fmt(model)} s, {fmt(ratio(m, model), 2)}): "
+                          f"within 15 % {'met' if ok else 'MISSED'}")
+        for kind in ALGORITHMS:
+            best = ALGORITHMS[kind][0]
+            for size in sizes:
+                m = get(shape, kind, best, size)
+                if m is None:
+                    continue
+                model_best, model_binomial = (get(shape, kind, best, size, "model_seconds"),
+                                              get(shape, kind, "binomial", size, "model_seconds"))
+                predicted_gain = 1 - model_best / model_binomial if model_best and model_binomial else None
+                for other in ("binomial", "openmpi"):
+                    o = get(shape, kind, other, size)
+                    if o is None:
+                        continue
+                    gain = 1 - m / o
+                    if predicted_gain is not None and predicted_gain >= 0.2:
+                        verdict = "met" if gain >= 0.2 else "MISSED"
+                    else:
+                        verdict = "not expected (the model predicts " + (
+                            "no gain over binomial)" if predicted_gain is None else f"{predicted_gain:.0%} over binomial)")
+                    print(f"{shape} {kind} {best} vs {other} {size_text(size)}: {m:.3f} s vs {o:.3f} s, "
+                          f"gain {gain:+.0%} (model's gain over binomial {fmt(predicted_gain, 2)}): {verdict}")
+        for size in sizes:
+            ring, snf = get(shape, "allreduce", "ring", size), get(shape, "allreduce", "snf-fnf", size)
+            mpi = get(shape, "allreduce", "openmpi", size)
+            if ring is None or snf is None:
+                continue
+            who = "ring wins" if ring < snf else "snf-fnf wins"
+            print(f"{shape} allreduce {size_text(size)}: ring {ring:.3f} s, snf-fnf {snf:.3f} s, Open MPI "
+                  f"{fmt(mpi)} s: {who} (snf-fnf/ring {snf / ring:.2f})")
+
+    if args.csv:
+        with open(args.csv, "w") as f:
+            for shape in shapes:
+                for kind, algorithms in ALGORITHMS.items():
+                    columns = (algorithms + ["-"] * 4)[:4]
+                    f.write(f"# {shape} {kind}: bytes,{','.join(columns)},openmpi,{algorithms[0]}_plan\n")
+                    for size in sizes:
+                        cells = [get(shape, kind, a, size) if a != "-" else None for a in columns]
+                        cells += [get(shape, kind, "openmpi", size),
+                                  get(shape, kind, algorithms[0], size, "predicted_seconds")]
+                        f.write(f"{size}," + ",".join("NaN" if c is None or math.isnan(c) else f"{c:.6f}"
+                                                     for c in cells) + "\n")
+                    f.write("\n\n")
+
+
+if __name__ == "__main__":
+    main()
