@@ -77,7 +77,6 @@ std::string StepState::label(std::size_t t) const {
 
 std::vector<protocol::TaskTiming> StepState::timings() const {
   std::vector<protocol::TaskTiming> timings;
-  if (!dataflow) return timings;
   const auto seconds = [this](clock::time_point at) { return std::chrono::duration<double>(at - released).count(); };
   for (const Task& task : tasks) {
     if (task.phase != Task::Phase::done) continue;

@@ -87,7 +87,8 @@ struct StepState {
   bool complete() const;
   // "task 3 (receive from n2 into scratch:q2)" for a dataflow step's error messages.
   std::string label(std::size_t task) const;
-  // When each finished task ran, in seconds after the release (a dataflow step).
+  // When each finished task ran, in seconds after the release (a lockstep step's tasks are
+  // its flows, numbered in the plan's order).
   std::vector<protocol::TaskTiming> timings() const;
   // An incoming flow ended (the data plane calls it through IncomingFlow::finished).
   void finished(const transport::FlowReport& report);

@@ -16,6 +16,28 @@
 
 namespace baton::jobs {
 
+namespace {
+
+// Each flow of a round as the report's tasks: a send on its sender and a receive on its
+// receiver, both planned from the round's start to β + bytes / rate. An agent numbers a
+// lockstep step's flows in its plan's order, which agent_plans.cpp makes the flows' order
+// sorted (stably) by sender: the same numbering here lets the report put each agent's
+// measured times beside its flows.
+void add_planned_tasks(StepPlan& step, const std::vector<std::string>& nodes, double beta) {
+  std::vector<const Flow*> flows;
+  for (const Flow& f : step.flows) flows.push_back(&f);
+  std::ranges::stable_sort(flows, [](const Flow* a, const Flow* b) { return a->sender < b->sender; });
+  std::map<std::size_t, std::uint32_t> next_id;  // per node
+  for (const Flow* f : flows) {
+    const double end = beta + static_cast<double>(f->bytes) / f->rate;
+    step.tasks.push_back({nodes[f->sender], next_id[f->sender]++, "send", nodes[f->receiver], {}, f->bytes, 0, end});
+    step.tasks.push_back(
+        {nodes[f->receiver], next_id[f->receiver]++, "receive", nodes[f->sender], {}, f->bytes, 0, end});
+  }
+}
+
+}  // namespace
+
 CompiledPlan compile_buffered_multicast(const CollectiveJob& job, const CollectiveModel& model) {
   namespace bm = schedule::buffered_multicast;
   const std::vector<std::string>& nodes = job.nodes;
@@ -72,6 +94,7 @@ CompiledPlan compile_buffered_multicast(const CollectiveJob& job, const Collecti
       step.nodes.push_back({nodes[n], bytes, model.beta + busiest[n]});
       step.predicted_seconds = std::max(step.predicted_seconds, model.beta + busiest[n]);
     }
+    add_planned_tasks(step, nodes, model.beta);
     out.predicted_seconds += step.predicted_seconds;
     out.steps.push_back(std::move(step));
   }

@@ -90,7 +90,7 @@ std::optional<std::vector<ReportTask>> tasks_or_error(const Json& job, const std
   }
 }
 
-std::vector<std::string> send_time_problems(const std::vector<ReportTask>& tasks) {
+std::vector<std::string> send_time_problems(const std::vector<ReportTask>& tasks, bool one_port) {
   std::vector<std::string> problems;
   std::map<std::string, std::vector<const ReportTask*>> sends_by_node;
   for (const ReportTask& t : tasks) {
@@ -108,7 +108,7 @@ std::vector<std::string> send_time_problems(const std::vector<ReportTask>& tasks
     if (!(*t.started >= 0 && *t.ended >= *t.started)) {
       problems.push_back(name + ": measured " + std::to_string(*t.started) + " .. " + std::to_string(*t.ended));
     }
-    sends_by_node[t.node].push_back(&t);
+    if (one_port) sends_by_node[t.node].push_back(&t);
   }
   // One port per node: a node's sends, by start, do not overlap (1 ms for the clocks'
   // rounding in the report).

@@ -35,7 +35,9 @@ std::optional<std::vector<ReportTask>> tasks_or_error(const nlohmann::json& job,
 // Sanity of each send's times, and the papers' 1-port model (docs/collectives.md: a node
 // starts a send only once its previous send has ended): one line per problem, empty when
 // there is none.
-std::vector<std::string> send_time_problems(const std::vector<ReportTask>& tasks);
+// `one_port`: a node's sends must not overlap (dataflow kinds); a buffered multicast's
+// round sends one message to several destinations at once, as its paper's model allows.
+std::vector<std::string> send_time_problems(const std::vector<ReportTask>& tasks, bool one_port = true);
 
 // Folds, by the report's fold orders, what node `node` holds after its combine: its own
 // array if it has no combine, else its combine's inputs in order, each the array of the
