@@ -18,7 +18,6 @@ namespace {
 
 const std::string kBenchSecret = "a secret shared by the two bench nodes";
 
-
 constexpr std::uint64_t region_size = 64ULL << 20;
 
 std::vector<std::byte> make_region() {
