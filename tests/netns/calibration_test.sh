@@ -8,13 +8,18 @@
 # ran on their model with 10 ms declared), and take under 30 s; then a job without "platform" is planned on it (k in its report), and every
 # destination byte is checked. Skipped (exit 77, reason printed) without root, namespaces,
 # veth or tbf.
-#   tests/netns/calibration_test.sh BUILD_DIR
+#   tests/netns/calibration_test.sh BUILD_DIR [sanitized]
 set -euo pipefail
 
 bin=${1:?usage: calibration_test.sh BUILD_DIR}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 skip() { echo "SKIPPED: $*"; exit 77; }
 fail() { echo "FAILED: $*" >&2; exit 1; }
+
+# Its figures are the network's only when the agents outrun their links: a sanitizer build's
+# agents are slower than that (d measured 4-5 % low, jobs re-planned on drift), so there
+# it says so and measures nothing.
+[ "${2:-}" != sanitized ] || skip "calibration measures link rates within 5 %: not in a sanitizer build (ASan agents are slower than their links)"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root to create network namespaces, veth pairs and tc qdiscs"
 command -v ip >/dev/null && command -v tc >/dev/null || skip "iproute2 (ip, tc) is not installed"
@@ -87,7 +92,12 @@ import json, sys
 job, k = json.load(open(sys.argv[1])), int(sys.argv[2])
 r = job["report"]
 if job["state"] != "done": sys.exit(f"state {job['state']}: {job.get('error')}")
-if r["k"] != k or r["platform"]["source"] != "calibration": sys.exit(f"k {r['k']}, platform {r['platform']}")
+# Planned on the calibration's k; a re-plan on drift may change it later (agents slower than
+# their links, as in a sanitizer build, are drift too): the first plan's k is the replan's old k.
+replans = r.get("replans") or []
+planned_k = replans[0]["old"]["k"] if replans else r["k"]
+if planned_k != k or r["platform"]["source"] != "calibration": sys.exit(f"k {planned_k}, platform {r['platform']}")
+if replans: print(f"k={k}: re-planned {len(replans)} time(s) on drift: {replans[0].get('why', '')}")
 print(f"k={k}: a job on the calibration: done in {r['measured_seconds']:.2f} s, predicted {r['predicted_seconds']:.2f} s")
 PY
   traffic verify "$work" || fail "k=$k: destination bytes"
