@@ -17,20 +17,10 @@ set -euo pipefail
 bin=${1:?usage: collectives_test.sh BUILD_DIR}
 bin=$(cd "$bin" && pwd)
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-skip() { echo "SKIPPED: $*"; exit 77; }
-fail() { echo "FAILED: $*" >&2; exit 1; }
+. "$repo/tests/netns/lib.sh"
 
-[ "$(id -u)" -eq 0 ] || skip "needs root to create network namespaces, veth pairs and tc qdiscs"
-command -v ip >/dev/null && command -v tc >/dev/null || skip "iproute2 (ip, tc) is not installed"
 [ -x "$bin/bench/collective_data" ] || skip "the independent check, bench/collective_data, is not built (BATON_BUILD_BENCH)"
-probe=bcprobe$$
-ip netns add "$probe" 2>/dev/null || skip "'ip netns add' failed: no network namespaces here"
-if ! { ip -n "$probe" link add probe0 type veth peer name probe1 &&
-       tc -n "$probe" qdisc add dev probe0 root tbf rate 1mbit burst 3028 limit 30000; } 2>/dev/null; then
-  ip netns del "$probe"
-  skip "this kernel cannot make veth pairs or tbf qdiscs"
-fi
-ip netns del "$probe"
+require_netns
 
 prefix=bc$$
 work=$(mktemp -d /tmp/baton-netns-collectives.XXXXXX)

@@ -11,19 +11,9 @@ set -euo pipefail
 
 bin=${1:?usage: netns_test.sh BUILD_DIR}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-skip() { echo "SKIPPED: $*"; exit 77; }
-fail() { echo "FAILED: $*" >&2; exit 1; }
+. "$repo/tests/netns/lib.sh"
 
-[ "$(id -u)" -eq 0 ] || skip "needs root to create network namespaces, veth pairs and tc qdiscs"
-command -v ip >/dev/null && command -v tc >/dev/null || skip "iproute2 (ip, tc) is not installed"
-probe=btprobe$$
-ip netns add "$probe" 2>/dev/null || skip "'ip netns add' failed: no network namespaces here"
-if ! { ip -n "$probe" link add probe0 type veth peer name probe1 &&
-       tc -n "$probe" qdisc add dev probe0 root tbf rate 1mbit burst 3028 limit 30000; } 2>/dev/null; then
-  ip netns del "$probe"
-  skip "this kernel cannot make veth pairs or tbf qdiscs"
-fi
-ip netns del "$probe"
+require_netns
 
 prefix=bt$$
 work=$(mktemp -d /tmp/baton-netns-test.XXXXXX)

@@ -1,0 +1,18 @@
+# Shared by the namespace tests (sourced): how they end, and whether this machine can run
+# them at all. A test that cannot run exits 77, which CTest reports as skipped.
+skip() { echo "SKIPPED: $*"; exit 77; }
+fail() { echo "FAILED: $*" >&2; exit 1; }
+
+# Skips unless we are root and the kernel makes namespaces, veth pairs and tbf qdiscs.
+require_netns() {
+  [ "$(id -u)" -eq 0 ] || skip "needs root to create network namespaces, veth pairs and tc qdiscs"
+  command -v ip >/dev/null && command -v tc >/dev/null || skip "iproute2 (ip, tc) is not installed"
+  local probe=btprobe$$
+  ip netns add "$probe" 2>/dev/null || skip "'ip netns add' failed: no network namespaces here"
+  if ! { ip -n "$probe" link add probe0 type veth peer name probe1 &&
+         tc -n "$probe" qdisc add dev probe0 root tbf rate 1mbit burst 3028 limit 30000; } 2>/dev/null; then
+    ip netns del "$probe"
+    skip "this kernel cannot make veth pairs or tbf qdiscs"
+  fi
+  ip netns del "$probe"
+}
