@@ -48,7 +48,11 @@ for t in "${targets[@]}"; do
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
   ft=$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
-  findings=$(find "$build" -maxdepth 1 -name "$t-*" -newer "$build/campaign/$t.started" 2>/dev/null | wc -l)
-  printf '{"target": "%s", "executions": %s, "seconds": %s, "cov": %s, "ft": %s, "exit": %s, "findings": %s}\n' \
-    "$t" "${execs:-0}" "$elapsed" "${cov:-0}" "${ft:-0}" "$status" "$findings"
+  # A finding is a crash, leak, timeout or out-of-memory input; a slow unit is only a note
+  # (libFuzzer writes one for any input slower than its best so far, load included).
+  new_artifacts() { find "$build" -maxdepth 1 -name "$t-$1*" -newer "$build/campaign/$t.started" 2>/dev/null | wc -l; }
+  findings=$(( $(new_artifacts crash-) + $(new_artifacts leak-) + $(new_artifacts timeout-) + $(new_artifacts oom-) ))
+  slow=$(new_artifacts slow-unit-)
+  printf '{"target": "%s", "executions": %s, "seconds": %s, "cov": %s, "ft": %s, "exit": %s, "findings": %s, "slow_units": %s}\n' \
+    "$t" "${execs:-0}" "$elapsed" "${cov:-0}" "${ft:-0}" "$status" "$findings" "$slow"
 done

@@ -1,6 +1,7 @@
 #include "coordinator/calibration/drift.h"
 
 #include "coordinator/calibration/calibration.h"
+#include "coordinator/calibration/fit.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,13 +9,6 @@
 
 namespace baton::calibration {
 namespace {
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::ranges::sort(values);
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 double rate(std::uint64_t bytes, double seconds) { return static_cast<double>(bytes) / std::max(seconds, 1e-9); }
 
@@ -38,10 +32,14 @@ std::string_view name(Cause cause) {
   return "unknown";
 }
 
+bool on_model(const StepSample& step, const DriftOptions& options) {
+  const double off = std::abs(step.measured - step.predicted);
+  return off <= options.threshold * step.predicted || off <= options.min_seconds;
+}
+
 std::optional<Drift> DriftDetector::observe(const StepSample& step) {
   const double off = step.measured - step.predicted;
-  const bool drifting = std::abs(off) > options_.threshold * step.predicted && std::abs(off) > options_.min_seconds;
-  if (!drifting) {
+  if (on_model(step, options_)) {
     run_.clear();
     before_.push_back(step);
     if (static_cast<int>(before_.size()) > options_.steps) before_.erase(before_.begin());

@@ -17,6 +17,11 @@ struct DriftOptions {
   double threshold = 0.15;    // a step is off the model when |measured − predicted| > this × predicted
   int steps = 3;              // … and drift is this many off in a row, all slower or all faster
   double min_seconds = 0.01;  // and by more than this much: jitter on tiny steps is not drift
+  // Trials of a wider backbone (widening.h): after this many steps on the model the rest is
+  // re-planned on a backbone widen_factor times as wide, and re-planned back when its
+  // steps run slow. 0: never.
+  int widen_after = 3;
+  double widen_factor = 2;
 };
 
 // What one receiver of a finished step reported: its flow's bytes and its time.
@@ -35,6 +40,9 @@ struct StepSample {
 };
 
 enum class Direction { slower, faster };
+
+// Whether a step ran as the model said: within the threshold, or within min_seconds.
+bool on_model(const StepSample& step, const DriftOptions& options);
 
 struct Drift {
   Direction direction = Direction::slower;

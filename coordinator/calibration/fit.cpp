@@ -41,4 +41,11 @@ Line least_squares_but_one(const std::vector<Point>& points, double floor) {
   return least_squares(rest);
 }
 
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::ranges::sort(values);
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
 }  // namespace baton::calibration

@@ -26,4 +26,7 @@ Line least_squares(const std::vector<Point>& points);
 // the intercept by as much as it was late. Needs three points to leave one out.
 Line least_squares_but_one(const std::vector<Point>& points, double floor);
 
+// The middle value (the mean of the two middle ones for an even count); 0 for none.
+double median(std::vector<double> values);
+
 }  // namespace baton::calibration

@@ -13,9 +13,9 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
   try {
     const toml::value file = baton::config::parse_file(path);
     const std::set<std::string> known{
-        "id",          "agent_address",     "api_address",    "secret_file",        "api_token_file",
-        "state_dir",   "heartbeat_seconds", "log_level",      "collective_startup", "drift_threshold",
-        "drift_steps", "drift_min_seconds", "replan_on_drift"};
+        "id",          "agent_address",     "api_address",     "secret_file",        "api_token_file",
+        "state_dir",   "heartbeat_seconds", "log_level",       "collective_startup", "drift_threshold",
+        "drift_steps", "drift_min_seconds", "replan_on_drift", "widen_after_steps",  "widen_factor"};
     for (const auto& [key, value] : file.as_table()) {
       if (!known.contains(key)) throw std::runtime_error("unknown key '" + key + "'");
     }
@@ -47,6 +47,12 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
     config.drift.min_seconds = baton::config::field_or<double>(file, "drift_min_seconds", config.drift.min_seconds);
     if (!(config.drift.min_seconds >= 0 && config.drift.min_seconds <= 3600))
       throw std::runtime_error("drift_min_seconds must be within [0, 3600]");
+    const auto widen_after = baton::config::field_or<std::int64_t>(file, "widen_after_steps", config.drift.widen_after);
+    if (widen_after < 0 || widen_after > 1000) throw std::runtime_error("widen_after_steps must be within [0, 1000]");
+    config.drift.widen_after = static_cast<int>(widen_after);
+    config.drift.widen_factor = baton::config::field_or<double>(file, "widen_factor", config.drift.widen_factor);
+    if (!(config.drift.widen_factor > 1 && config.drift.widen_factor <= 100))
+      throw std::runtime_error("widen_factor must be within (1, 100]: how much wider a trial's backbone is");
     config.replan_on_drift = baton::config::field_or<bool>(file, "replan_on_drift", config.replan_on_drift);
     config.collective_startup = baton::config::field_or<double>(file, "collective_startup", config.collective_startup);
     if (!(config.collective_startup >= 0 && config.collective_startup <= 60)) {

@@ -18,8 +18,9 @@ struct CoordinatorConfig {
   std::filesystem::path state_dir = "/var/lib/baton-coordinator";  // journal.sqlite lives here
   std::chrono::milliseconds heartbeat{1000};
   std::string log_level = "info";  // "info" or "debug"; re-read on SIGHUP
-  // Drift (docs/calibration.md): drift_threshold, drift_steps, drift_min_seconds, and
-  // replan_on_drift for jobs that do not say.
+  // Drift (docs/calibration.md): drift_threshold, drift_steps, drift_min_seconds, the
+  // trials of a wider backbone (widen_after_steps, widen_factor), and replan_on_drift for
+  // jobs that do not say.
   calibration::DriftOptions drift{};
   bool replan_on_drift = true;
   // β of the collectives' models: the fixed cost of starting one transfer, in seconds

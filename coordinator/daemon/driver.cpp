@@ -372,7 +372,10 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   job.drift.enabled = !collective && !compiled->shared_links && options_.replan_on_drift &&
                       spec.replan.value_or(!spec.calibration.empty());
   job.drift.platform = platform;
+  job.drift.sender_rate = spec.platform.sender_rate;
+  job.drift.receiver_rate = spec.platform.receiver_rate;
   job.drift.detector = calibration::DriftDetector(options_.drift);
+  job.drift.widening = calibration::WideningSchedule(options_.drift);
   job.drift.replans = std::move(replans);
   job.plan = std::move(compiled);
   for (const jobs::StepPlan& s : job.plan->steps) job.bytes_total += s.bytes;

@@ -172,8 +172,24 @@ class Driver {
   asio::awaitable<std::string> offer_plans(TrackedJob& job, const JobPlans& plans);
 
   // Drift (driver_drift.cpp). After step `step` is recorded: when the steps drifted from
-  // the model, re-plans what remains and gives the agents the new plan.
+  // the model, re-plans what remains and gives the agents the new plan; after steps on the
+  // model, now and then tries a wider backbone, and judges the trial by its first steps.
   asio::awaitable<void> follow_drift(TrackedJob& job, JobPlans& plans, std::uint32_t step);
+  asio::awaitable<void> replan_on_drift(TrackedJob& job, JobPlans& plans, const calibration::Drift& drift,
+                                        std::size_t next);
+  asio::awaitable<void> try_wider_backbone(TrackedJob& job, JobPlans& plans, std::size_t next);
+  asio::awaitable<void> judge_trial(TrackedJob& job, JobPlans& plans, const calibration::StepSample& sample,
+                                    std::size_t next);
+  // On the planner thread: what remains from step `next` planned on `platform`; nullopt
+  // with `error` set when the planner refuses.
+  asio::awaitable<std::optional<jobs::CompiledPlan>> plan_rest(const TrackedJob& job, std::size_t next,
+                                                               const schedule::kpbs::Platform& platform,
+                                                               std::string& error);
+  // The re-plan made the job's: `record` completed with the predictions, journaled,
+  // reported, and the new plan given to the agents.
+  asio::awaitable<void> adopt_replan(TrackedJob& job, JobPlans& plans, std::size_t next,
+                                     const schedule::kpbs::Platform& platform, jobs::CompiledPlan replanned,
+                                     nlohmann::ordered_json record);
   // On the planner thread: a resumed job's journaled re-plans applied to its first plan;
   // returns their report entries and the platform of the last.
   nlohmann::ordered_json replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan,

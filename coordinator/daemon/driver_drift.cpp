@@ -1,7 +1,9 @@
 // The driver's part in drift (docs/calibration.md, "Drift"): each finished step against
 // its prediction; on drift, new figures from the measured steps, a re-plan of what remains
 // (coordinator/jobs/replan.h), checked before the agents get it, journaled so that a
-// resumed job rebuilds the same plan, and recorded in the job's report.
+// resumed job rebuilds the same plan, and recorded in the job's report. After steps on the
+// model, now and then a trial of a wider backbone (calibration/widening.h), re-planned
+// back when its first steps run slow.
 #include "coordinator/daemon/driver.h"
 #include "coordinator/jobs/replan.h"
 
@@ -10,6 +12,7 @@
 #include <asio/use_awaitable.hpp>
 
 #include <algorithm>
+#include <sstream>
 
 namespace baton::coordinator {
 namespace {
@@ -45,10 +48,9 @@ double predicted_on(const jobs::StepPlan& step, const calibration::Model& model)
   return model.beta + std::max(static_cast<double>(longest) / model.d, static_cast<double>(step.bytes) / model.D);
 }
 
-}  // namespace
-
-asio::awaitable<void> Driver::follow_drift(TrackedJob& job, JobPlans& plans, std::uint32_t step) {
-  if (!job.drift.enabled) co_return;
+// The figures of a finished step as drift reads them: its prediction, its time, and each
+// receiver's flow.
+calibration::StepSample sample_of(const TrackedJob& job, std::uint32_t step) {
   const jobs::StepPlan& planned = job.plan->steps[step];
   calibration::StepSample sample{.step = step,
                                  .predicted = planned.predicted_seconds,
@@ -62,13 +64,49 @@ asio::awaitable<void> Driver::follow_drift(TrackedJob& job, JobPlans& plans, std
     const auto node = timing.nodes.find(job.spec->clusters.receivers.at(f.receiver));
     if (node != timing.nodes.end()) sample.flows.push_back({node->second.bytes, node->second.seconds});
   }
-  const std::optional<calibration::Drift> drift = job.drift.detector.observe(sample);
-  const std::size_t next = step + 1;
-  if (!drift || next >= job.plan->steps.size()) co_return;
+  return sample;
+}
 
+Json record_of(const TrackedJob& job, std::size_t next, std::chrono::duration<double> elapsed, const std::string& why,
+               std::string_view cause) {
+  return Json{{"at_step", next},
+              {"when", journal::utc_now()},
+              {"elapsed_seconds", elapsed.count()},
+              {"why", why},
+              {"cause", cause},
+              {"old", model_json(model_of(job.drift.platform), job.plan->k)}};
+}
+
+double remaining_seconds(const jobs::CompiledPlan& plan, std::size_t next) {
+  double seconds = 0;
+  for (std::size_t s = next; s < plan.steps.size(); ++s) seconds += plan.steps[s].predicted_seconds;
+  return seconds;
+}
+
+}  // namespace
+
+asio::awaitable<void> Driver::follow_drift(TrackedJob& job, JobPlans& plans, std::uint32_t step) {
+  if (!job.drift.enabled) co_return;
+  const calibration::StepSample sample = sample_of(job, step);
+  const std::size_t next = step + 1;
+  if (job.drift.trial) {
+    co_await judge_trial(job, plans, sample, next);
+    co_return;
+  }
+  const std::optional<calibration::Drift> drift = job.drift.detector.observe(sample);
+  if (next >= job.plan->steps.size()) co_return;
+  if (drift) {
+    co_await replan_on_drift(job, plans, *drift, next);
+  } else if (job.drift.widening.due(calibration::on_model(sample, options_.drift))) {
+    co_await try_wider_backbone(job, plans, next);
+  }
+}
+
+asio::awaitable<void> Driver::replan_on_drift(TrackedJob& job, JobPlans& plans, const calibration::Drift& drift,
+                                              std::size_t next) {
   const calibration::Model before = model_of(job.drift.platform);
   const calibration::Estimate estimate =
-      calibration::estimate(before, *drift, options_.drift, job.drift.last ? &*job.drift.last : nullptr);
+      calibration::estimate(before, drift, options_.drift, job.drift.last ? &*job.drift.last : nullptr);
   const kpbs::Platform& old = job.drift.platform;
   // The backbone used in full where that lowers the bound, as for the first plan.
   const kpbs::Platform platform =
@@ -76,51 +114,127 @@ asio::awaitable<void> Driver::follow_drift(TrackedJob& job, JobPlans& plans, std
                                                                    std::min(old.receiver_rate, estimate.model.d),
                                                                    estimate.model.D, estimate.model.beta),
                                     job.spec->clusters, job.spec->transfers);
-  const std::string why = calibration::describe(*drift, options_.drift);
+  const std::string why = calibration::describe(drift, options_.drift);
   if (log_) log_.info("job " + std::to_string(job.id) + ": " + why + "; re-planning from step " + std::to_string(next));
-
-  // On the planner thread, like the first plan: a large job's re-plan takes a while.
-  const jobs::CompiledPlan current = *job.plan;
-  co_await asio::post(asio::bind_executor(planner_.get_executor(), asio::use_awaitable));
-  std::optional<jobs::CompiledPlan> replanned;
+  Json record = record_of(job, next, clock_.now() - job.started, why, calibration::name(estimate.cause));
   std::string refused;
-  try {
-    replanned = jobs::replan(current, next, job.spec->clusters, job.spec->transfers, platform, job.spec->algorithm);
-  } catch (const std::exception& e) {
-    refused = e.what();
-  }
-  co_await asio::post(asio::bind_executor(io_.get_executor(), asio::use_awaitable));
+  std::optional<jobs::CompiledPlan> replanned = co_await plan_rest(job, next, platform, refused);
   job.drift.detector.reset();
-  Json record{{"at_step", next},
-              {"when", journal::utc_now()},
-              {"elapsed_seconds", std::chrono::duration<double>(clock_.now() - job.started).count()},
-              {"why", why},
-              {"cause", calibration::name(estimate.cause)},
-              {"old", model_json(before, current.k)}};
   if (!replanned) {  // never into an invalid state: the plan the agents hold goes on
     record["error"] = "not re-planned: " + refused;
     job.drift.replans.push_back(std::move(record));
     if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + refused);
     co_return;
   }
-  double before_seconds = 0, kept_seconds = 0, after_seconds = 0;
-  for (std::size_t s = next; s < current.steps.size(); ++s) {
-    before_seconds += current.steps[s].predicted_seconds;
-    kept_seconds += predicted_on(current.steps[s], model_of(platform));
+  if (estimate.cause == calibration::Cause::nodes) {
+    job.drift.sender_rate = std::min(job.drift.sender_rate, estimate.model.d);
+    job.drift.receiver_rate = std::min(job.drift.receiver_rate, estimate.model.d);
   }
-  for (std::size_t s = next; s < replanned->steps.size(); ++s) after_seconds += replanned->steps[s].predicted_seconds;
-  record["new"] = model_json(model_of(platform), replanned->k);
-  record["steps_before"] = current.steps.size() - next;
-  record["steps_after"] = replanned->steps.size() - next;
-  record["predicted_remaining_seconds_before"] = before_seconds;  // the old plan on the old model
-  record["predicted_remaining_seconds_kept"] = kept_seconds;      // the old plan on the new model
-  record["predicted_remaining_seconds_after"] = after_seconds;    // the new plan on the new model
+  job.drift.last = estimate;
+  co_await adopt_replan(job, plans, next, platform, std::move(*replanned), std::move(record));
+}
+
+// A wider backbone does not show in steps paced at d (calibration/widening.h): the rest is
+// planned on widen_factor × D, and run when that plan promises more than the drift
+// threshold's worth of time; its first steps then judge it (judge_trial).
+asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plans, std::size_t next) {
+  const kpbs::Platform before = job.drift.platform;
+  const calibration::Model wider = calibration::widened(model_of(before), options_.drift);
+  const kpbs::Platform platform = calibration::fullest_platform(
+      calibration::measured_platform(job.drift.sender_rate, job.drift.receiver_rate, wider.D, before.step_startup),
+      job.spec->clusters, job.spec->transfers);
+  std::string refused;
+  std::optional<jobs::CompiledPlan> replanned = co_await plan_rest(job, next, platform, refused);
+  const double now = remaining_seconds(*job.plan, next);
+  // Worth a trial: more steps than judging it takes, and a gain beyond the threshold.
+  if (!replanned || replanned->k <= job.plan->k ||
+      replanned->steps.size() - next <= static_cast<std::size_t>(options_.drift.steps) ||
+      remaining_seconds(*replanned, next) > now * (1 - options_.drift.threshold)) {
+    job.drift.widening.trial_failed();  // nothing to gain from a wider backbone now: wait longer
+    co_return;
+  }
+  std::ostringstream why;
+  why.precision(3);
+  why << options_.drift.widen_after << " steps on the model: trying a backbone of " << wider.D / 1e6 << " MB/s ("
+      << options_.drift.widen_factor << "x) for the rest";
+  if (log_) log_.info("job " + std::to_string(job.id) + ": " + why.str() + " from step " + std::to_string(next));
+  Json record = record_of(job, next, clock_.now() - job.started, why.str(), "wider backbone trial");
+  co_await adopt_replan(job, plans, next, platform, std::move(*replanned), std::move(record));
+  job.drift.trial = JobDrift::Trial{.before = before, .steps = {}};
+}
+
+asio::awaitable<void> Driver::judge_trial(TrackedJob& job, JobPlans& plans, const calibration::StepSample& sample,
+                                          std::size_t next) {
+  JobDrift::Trial& trial = *job.drift.trial;
+  trial.steps.push_back(sample);
+  if (static_cast<int>(trial.steps.size()) < options_.drift.steps) co_return;
+  const kpbs::Platform before = trial.before;
+  const calibration::TrialVerdict verdict =
+      calibration::judge_trial(trial.steps, model_of(job.drift.platform), model_of(before), options_.drift);
+  job.drift.trial.reset();
+  job.drift.detector.reset();
+  if (verdict.kept) {
+    job.drift.widening.trial_kept();
+    if (log_) log_.info("job " + std::to_string(job.id) + ": " + verdict.why + "; the trial's plan stays");
+    co_return;
+  }
+  job.drift.widening.trial_failed();
+  if (next >= job.plan->steps.size()) co_return;
+  // Back to the plan's model before the trial, or on the wider backbone the steps showed.
+  const kpbs::Platform platform =
+      verdict.D == model_of(before).D
+          ? before
+          : calibration::fullest_platform(calibration::measured_platform(job.drift.sender_rate, job.drift.receiver_rate,
+                                                                         verdict.D, before.step_startup),
+                                          job.spec->clusters, job.spec->transfers);
+  if (log_)
+    log_.info("job " + std::to_string(job.id) + ": " + verdict.why + "; re-planning from step " + std::to_string(next));
+  Json record = record_of(job, next, clock_.now() - job.started, verdict.why, "wider backbone trial failed");
+  std::string refused;
+  std::optional<jobs::CompiledPlan> replanned = co_await plan_rest(job, next, platform, refused);
+  if (!replanned) {  // the trial's plan is valid too: it goes on, and drift follows it
+    record["error"] = "not re-planned: " + refused;
+    job.drift.replans.push_back(std::move(record));
+    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + refused);
+    co_return;
+  }
+  co_await adopt_replan(job, plans, next, platform, std::move(*replanned), std::move(record));
+}
+
+asio::awaitable<std::optional<jobs::CompiledPlan>> Driver::plan_rest(const TrackedJob& job, std::size_t next,
+                                                                     const kpbs::Platform& platform,
+                                                                     std::string& error) {
+  // On the planner thread, like the first plan: a large job's re-plan takes a while.
+  const jobs::CompiledPlan current = *job.plan;
+  co_await asio::post(asio::bind_executor(planner_.get_executor(), asio::use_awaitable));
+  std::optional<jobs::CompiledPlan> replanned;
+  try {
+    replanned = jobs::replan(current, next, job.spec->clusters, job.spec->transfers, platform, job.spec->algorithm);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  co_await asio::post(asio::bind_executor(io_.get_executor(), asio::use_awaitable));
+  co_return replanned;
+}
+
+asio::awaitable<void> Driver::adopt_replan(TrackedJob& job, JobPlans& plans, std::size_t next,
+                                           const kpbs::Platform& platform, jobs::CompiledPlan replanned, Json record) {
+  double kept_seconds = 0;
+  for (std::size_t s = next; s < job.plan->steps.size(); ++s)
+    kept_seconds += predicted_on(job.plan->steps[s], model_of(platform));
+  record["new"] = model_json(model_of(platform), replanned.k);
+  record["steps_before"] = job.plan->steps.size() - next;
+  record["steps_after"] = replanned.steps.size() - next;
+  record["predicted_remaining_seconds_before"] = remaining_seconds(*job.plan, next);  // the old plan on the old model
+  record["predicted_remaining_seconds_kept"] = kept_seconds;                          // the old plan on the new model
+  record["predicted_remaining_seconds_after"] = remaining_seconds(replanned, next);   // the new plan on the new model
   journal_.add_replan(job.id, {.at_step = static_cast<std::uint32_t>(next),
                                .platform = platform_json(platform).dump(),
                                .record = record.dump()});
   job.plan = std::move(replanned);
   job.drift.platform = platform;
-  job.drift.last = estimate;
+  job.drift.detector.reset();
+  job.drift.widening.plan_changed();
   job.drift.replans.push_back(std::move(record));
   plans.rebuild();
   job.holding.clear();

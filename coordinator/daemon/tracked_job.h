@@ -4,6 +4,7 @@
 #pragma once
 
 #include "coordinator/calibration/drift.h"
+#include "coordinator/calibration/widening.h"
 #include "coordinator/daemon/clock.h"
 #include "coordinator/daemon/job_spec.h"
 #include "coordinator/daemon/job_state.h"
@@ -45,10 +46,18 @@ struct NodeProgress {
 
 // How a job follows the network it runs on (docs/calibration.md, "Drift").
 struct JobDrift {
-  bool enabled = false;                                              // re-plan when the steps drift from the model
-  schedule::kpbs::Platform platform;                                 // the model the steps from now on were planned on
-  calibration::DriftDetector detector;                               // the steps since then
-  std::optional<calibration::Estimate> last;                         // what the latest re-plan took the drift for
+  bool enabled = false;                       // re-plan when the steps drift from the model
+  schedule::kpbs::Platform platform;          // the model the steps from now on were planned on
+  double sender_rate = 0, receiver_rate = 0;  // the nodes' own rates (a plan may pace below)
+  calibration::DriftDetector detector;        // the steps since then
+  std::optional<calibration::Estimate> last;  // what the latest re-plan took the drift for
+  calibration::WideningSchedule widening;     // when to try a wider backbone
+  // A trial of a wider backbone being judged: the model it left, and its steps so far.
+  struct Trial {
+    schedule::kpbs::Platform before;
+    std::vector<calibration::StepSample> steps;
+  };
+  std::optional<Trial> trial;
   nlohmann::ordered_json replans = nlohmann::ordered_json::array();  // the report's entries
 };
 

@@ -220,9 +220,11 @@ class Checker {
     std::vector<std::size_t> waiting(vertices_.size());
     next_.assign(vertices_.size(), {});
     for (std::size_t v = 0; v < vertices_.size(); ++v) {
-      std::ranges::sort(vertices_[v].after);
-      const auto [first, last] = std::ranges::unique(vertices_[v].after);
-      vertices_[v].after.erase(first, last);
+      auto& after = vertices_[v].after;
+      std::ranges::sort(after);
+      // std::unique, not std::ranges::unique: clang 14 (the fuzz tree) cannot take
+      // libstdc++ 12's ranges::subrange apart.
+      after.erase(std::unique(after.begin(), after.end()), after.end());
       waiting[v] = vertices_[v].after.size();
       for (const std::size_t a : vertices_[v].after) next_[a].push_back(v);
     }

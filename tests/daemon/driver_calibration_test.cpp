@@ -4,7 +4,8 @@
 // without "platform" is planned on them (and one with nothing to go on is refused, saying
 // how to calibrate); a job whose backbone halves mid-run is re-planned from the step after
 // the drift, its agents get the new plan, the report and the journal say so, and a
-// restarted coordinator rebuilds the same plan.
+// restarted coordinator rebuilds the same plan; a trial of a wider backbone is re-planned
+// back when the backbone did not grow, and kept when it did.
 #include "coordinator/daemon/driver.h"
 #include "coordinator/daemon/job_spec.h"
 #include "tests/calibration/fluid_network.h"
@@ -108,7 +109,12 @@ struct Fixture {
     if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
     dir = pattern;
     journal = std::make_unique<baton::journal::Journal>(dir / "journal.sqlite");
-    driver = std::make_unique<bc::Driver>(io, agents, *journal, clock, bc::DriverOptions{}, nullptr);
+    use(bc::DriverOptions{});
+  }
+  // A driver with these options, in place of the one before.
+  void use(const bc::DriverOptions& options) {
+    driver.reset();
+    driver = std::make_unique<bc::Driver>(io, agents, *journal, clock, options, nullptr);
     driver->start();
   }
   ~Fixture() {
@@ -270,8 +276,9 @@ BOOST_AUTO_TEST_CASE(a_job_without_platform_is_planned_on_the_calibration_or_ref
   const auto spec = bc::parse_job_spec(journal->job(id)->spec);
   BOOST_TEST(spec.platform_given);
   BOOST_TEST(spec.calibration == std::to_string(calibration));
-  // The network did not drift: no re-plan.
-  BOOST_TEST(report["replans"].empty());
+  // The network did not drift: no re-plan (and no trial of a wider backbone after its third
+  // step: it would leave too few steps to judge it by).
+  BOOST_TEST(report["replans"].empty(), report["replans"].dump());
 }
 
 BOOST_AUTO_TEST_CASE(a_backbone_halved_mid_job_is_followed_by_a_re_plan_of_the_rest) {
@@ -350,6 +357,76 @@ BOOST_AUTO_TEST_CASE(a_resumed_job_rebuilds_the_plan_its_re_plans_made) {
   }
   BOOST_TEST(resumed["replans"] == before["replans"]);
   BOOST_TEST(resumed["k"] == before["k"]);
+}
+
+// Trials after every step on the model, so that the 16 pairs leave room to judge one.
+bc::DriverOptions trials_after_one_step() {
+  bc::DriverOptions options;
+  options.drift.widen_after = 1;
+  return options;
+}
+
+BOOST_AUTO_TEST_CASE(a_trial_of_a_wider_backbone_that_runs_slow_is_re_planned_back) {
+  use(trials_after_one_step());
+  net.backbone = 2e6;  // k = 2: a trial on 4 MB/s would halve the steps
+  calibrate();
+  const std::string json = job_without_platform(1'000'000);
+  const std::uint64_t id = driver->submit(bc::parse_job_spec(json), json);
+  run_agents_until([&] { return job_state(id) == "done"; });
+  const auto job = driver->job(id);
+  BOOST_TEST(job["bytes_done"].get<std::uint64_t>() == 16'000'000u);
+  const auto& replans = job["report"]["replans"];
+  BOOST_REQUIRE(replans.size() == 2u);
+  // After step 0 ran on the model: the rest on a backbone of 2 × 2 MB/s, up to four flows a
+  // step.
+  const auto& trial = replans[0];
+  BOOST_TEST(trial["cause"].get<std::string>() == "wider backbone trial");
+  BOOST_TEST(trial["at_step"].get<int>() == 1);
+  BOOST_TEST(trial["old"]["k"].get<int>() == 2);
+  BOOST_TEST(trial["new"]["k"].get<int>() == 4);
+  BOOST_TEST(trial["new"]["D"].get<double>() == 4e6, boost::test_tools::tolerance(1e-6));
+  // Three or four 1 MB flows share 2 MB/s: each trial step takes 1.52 s or 2.02 s where the
+  // model said 1.02 s. After three of them the rest is planned on the backbone as it was.
+  const auto& back = replans[1];
+  BOOST_TEST(back["cause"].get<std::string>() == "wider backbone trial failed");
+  BOOST_TEST(back["at_step"].get<int>() == 4);
+  const std::string why = back["why"].get<std::string>();
+  BOOST_TEST(why.find("the backbone carries 2 MB/s, not 4; planning on 2 MB/s") != std::string::npos, why);
+  BOOST_TEST(back["new"]["k"].get<int>() == 2);
+  BOOST_TEST(back["new"]["D"].get<double>() == trial["old"]["D"].get<double>());
+  BOOST_TEST(job["report"]["k"].get<int>() == 2);
+  const auto& steps = job["report"]["steps"];
+  for (std::size_t s = 1; s < 4; ++s) {
+    const int flows = steps[s]["flows"].get<int>();
+    BOOST_TEST(flows > 2);
+    BOOST_TEST(steps[s]["measured_seconds"].get<double>() == 0.02 + flows / 2.0, boost::test_tools::tolerance(1e-6));
+  }
+  for (std::size_t s = 4; s < steps.size(); ++s) BOOST_TEST(steps[s]["flows"].get<int>() <= 2);
+  // A failed trial doubles the wait for the next one: none in the steps left.
+  BOOST_TEST(journal->replans(id).size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_trial_of_a_wider_backbone_is_kept_when_the_backbone_grew) {
+  use(trials_after_one_step());
+  net.backbone = 2e6;  // k = 2
+  calibrate();
+  const std::string json = job_without_platform(1'000'000);
+  const std::uint64_t id = driver->submit(bc::parse_job_spec(json), json);
+  run_agents_until([&] { return driver->job(id)["step"].get<int>() >= 1; });
+  net.backbone = 4e6;  // from step 1 on: room for all four pairs at once
+  run_agents_until([&] { return job_state(id) == "done"; });
+  const auto job = driver->job(id);
+  BOOST_TEST(job["bytes_done"].get<std::uint64_t>() == 16'000'000u);
+  const auto& replans = job["report"]["replans"];
+  BOOST_TEST_REQUIRE(replans.size() == 1u, replans.dump());
+  BOOST_TEST(replans[0]["cause"].get<std::string>() == "wider backbone trial");
+  BOOST_TEST(job["report"]["k"].get<int>() == 4);
+  // Step 0 at three flows, then four steps of four: 13 pairs in four steps, each 1.02 s.
+  const auto& steps = job["report"]["steps"];
+  BOOST_TEST(steps.size() == 5u);
+  for (std::size_t s = 1; s < steps.size(); ++s) {
+    BOOST_TEST(steps[s]["measured_seconds"].get<double>() == 1.02, boost::test_tools::tolerance(1e-6));
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,61 @@
+#include "coordinator/calibration/widening.h"
+
+#include "coordinator/calibration/fit.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace baton::calibration {
+
+bool WideningSchedule::due(bool on_model) {
+  if (after_ <= 0) return false;
+  steps_ = on_model ? steps_ + 1 : 0;
+  return steps_ >= wait_;
+}
+
+void WideningSchedule::trial_failed() {
+  wait_ = std::min(wait_ * 2, after_ * 8);
+  steps_ = 0;
+}
+
+void WideningSchedule::trial_kept() {
+  wait_ = after_;
+  steps_ = 0;
+}
+
+Model widened(const Model& model, const DriftOptions& options) {
+  Model out = model;
+  out.D = model.D * options.widen_factor;
+  return out;
+}
+
+TrialVerdict judge_trial(const std::vector<StepSample>& steps, const Model& trial, const Model& before,
+                         const DriftOptions& options) {
+  TrialVerdict out;
+  std::vector<double> ratios, late, aggregates;
+  for (const StepSample& s : steps) {
+    ratios.push_back(s.measured / s.predicted);
+    late.push_back(s.measured - s.predicted);
+    aggregates.push_back(static_cast<double>(s.bytes) / std::max(s.measured - trial.beta, 1e-9));
+  }
+  out.ratio = median(std::move(ratios));
+  std::ostringstream why;
+  why.precision(3);
+  why << "the trial's steps " << steps.front().step << "-" << steps.back().step << " ran " << out.ratio
+      << "x the model's time";
+  // On the model as drift sees a step (on_model), by the steps' medians.
+  if (out.ratio <= 1 + options.threshold || median(std::move(late)) <= options.min_seconds) {
+    out.kept = true;
+    out.D = trial.D;
+    why << ": the backbone carries " << trial.D / 1e6 << " MB/s";
+  } else {
+    const double seen = median(std::move(aggregates));
+    out.D = seen > before.D * (1 + options.threshold) ? seen : before.D;
+    why << ": the backbone carries " << seen / 1e6 << " MB/s, not " << trial.D / 1e6 << "; planning on " << out.D / 1e6
+        << " MB/s";
+  }
+  out.why = why.str();
+  return out;
+}
+
+}  // namespace baton::calibration
