@@ -22,6 +22,7 @@ struct DriftOptions {
   // steps run slow. 0: never.
   int widen_after = 3;
   double widen_factor = 2;
+  int widen_judge_steps = 1;  // the trial's steps that judge it
 };
 
 // What one receiver of a finished step reported: its flow's bytes and its time.

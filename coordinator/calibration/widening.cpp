@@ -14,7 +14,7 @@ bool WideningSchedule::due(bool on_model) {
 }
 
 void WideningSchedule::trial_failed() {
-  wait_ = std::min(wait_ * 2, after_ * 8);
+  wait_ = std::min(wait_ * 2, after_ * 4);
   steps_ = 0;
 }
 
@@ -29,6 +29,11 @@ Model widened(const Model& model, const DriftOptions& options) {
   return out;
 }
 
+bool tests_backbone(const StepSample& step, const Model& trial, const Model& before, const DriftOptions& options) {
+  const double seconds = step.predicted - trial.beta;
+  return seconds > 0 && static_cast<double>(step.bytes) / seconds > before.D * (1 + options.threshold);
+}
+
 TrialVerdict judge_trial(const std::vector<StepSample>& steps, const Model& trial, const Model& before,
                          const DriftOptions& options) {
   TrialVerdict out;
@@ -41,13 +46,19 @@ TrialVerdict judge_trial(const std::vector<StepSample>& steps, const Model& tria
   out.ratio = median(std::move(ratios));
   std::ostringstream why;
   why.precision(3);
-  why << "the trial's steps " << steps.front().step << "-" << steps.back().step << " ran " << out.ratio
-      << "x the model's time";
+  why << "the trial's " << (steps.size() == 1 ? "step " : "steps ") << steps.front().step;
+  if (steps.size() > 1) why << "-" << steps.back().step;
+  why << " ran " << out.ratio << "x the model's time";
+  const double late_by = median(std::move(late));
   // On the model as drift sees a step (on_model), by the steps' medians.
-  if (out.ratio <= 1 + options.threshold || median(std::move(late)) <= options.min_seconds) {
+  if (out.ratio <= 1 + options.threshold || late_by <= options.min_seconds) {
     out.kept = true;
     out.D = trial.D;
-    why << ": the backbone carries " << trial.D / 1e6 << " MB/s";
+    if (out.ratio <= 1 + options.threshold) {
+      why << ": the backbone carries " << trial.D / 1e6 << " MB/s";
+    } else {
+      why << ", late by " << late_by * 1e3 << " ms: too little to tell";
+    }
   } else {
     const double seen = median(std::move(aggregates));
     out.D = seen > before.D * (1 + options.threshold) ? seen : before.D;

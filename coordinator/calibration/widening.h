@@ -2,7 +2,7 @@
 // paced at d never shows that its backbone has grown: its steps are bound by the nodes'
 // links and run on time whatever the backbone does, so drift cannot see it. Now and then,
 // after steps on the model, the driver re-plans the rest on a backbone widen_factor times
-// as wide and judges the trial by its first steps: on time, the backbone carries it and the
+// as wide and judges the trial by its first step: on time, the backbone carries it and the
 // plan stays; slow, the backbone is as wide as the trial's steps show (its aggregate rate)
 // or, when they show no more than before, as it was, and the rest is re-planned on that.
 // A failed trial costs little: its steps still move their bytes at the full backbone rate.
@@ -17,7 +17,7 @@ namespace baton::calibration {
 
 // When to try: after `widen_after` steps in a row on the model since the plan last changed.
 // A trial that failed (or promised too little to be worth running) doubles the wait, up to
-// eight times; one that was kept brings it back.
+// four times; one that was kept brings it back.
 class WideningSchedule {
  public:
   explicit WideningSchedule(const DriftOptions& options = {})
@@ -38,6 +38,11 @@ class WideningSchedule {
 // The backbone a trial plans on: widen_factor × the model's.
 Model widened(const Model& model, const DriftOptions& options);
 
+// Whether a trial's step can judge it: what it planned to move through the backbone,
+// bytes / (predicted − β), exceeds the backbone before the trial by more than the
+// threshold. A step of the trial's plan that fits the old backbone runs on time either way.
+bool tests_backbone(const StepSample& step, const Model& trial, const Model& before, const DriftOptions& options);
+
 struct TrialVerdict {
   bool kept = false;
   double D = 0;      // the backbone from now on: the trial's, what its steps showed, or the one before
@@ -45,7 +50,7 @@ struct TrialVerdict {
   std::string why;   // "the trial's steps 12-14 ran 1.98x the model's time: ..."
 };
 
-// The trial's first steps (drift's `steps` of them) against the trial's model: kept when
+// The trial's first widen_judge_steps steps against the trial's model: kept when
 // their median time is on the model (as on_model judges a step); otherwise D is the median of their
 // aggregate rates, bytes / (time − β), if that beats `before`'s D by more than the
 // threshold, and `before`'s D if not.

@@ -148,15 +148,16 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
   const double now = remaining_seconds(*job.plan, next);
   // Worth a trial: more steps than judging it takes, and a gain beyond the threshold.
   if (!replanned || replanned->k <= job.plan->k ||
-      replanned->steps.size() - next <= static_cast<std::size_t>(options_.drift.steps) ||
+      replanned->steps.size() - next <= static_cast<std::size_t>(options_.drift.widen_judge_steps) ||
       remaining_seconds(*replanned, next) > now * (1 - options_.drift.threshold)) {
     job.drift.widening.trial_failed();  // nothing to gain from a wider backbone now: wait longer
     co_return;
   }
   std::ostringstream why;
   why.precision(3);
-  why << options_.drift.widen_after << " steps on the model: trying a backbone of " << wider.D / 1e6 << " MB/s ("
-      << options_.drift.widen_factor << "x) for the rest";
+  const int on_model = job.drift.widening.wait();
+  why << on_model << (on_model == 1 ? " step" : " steps") << " on the model: trying a backbone of " << wider.D / 1e6
+      << " MB/s (" << options_.drift.widen_factor << "x) for the rest";
   if (log_) log_.info("job " + std::to_string(job.id) + ": " + why.str() + " from step " + std::to_string(next));
   Json record = record_of(job, next, clock_.now() - job.started, why.str(), "wider backbone trial");
   co_await adopt_replan(job, plans, next, platform, std::move(*replanned), std::move(record));
@@ -166,8 +167,10 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
 asio::awaitable<void> Driver::judge_trial(TrackedJob& job, JobPlans& plans, const calibration::StepSample& sample,
                                           std::size_t next) {
   JobDrift::Trial& trial = *job.drift.trial;
+  if (!calibration::tests_backbone(sample, model_of(job.drift.platform), model_of(trial.before), options_.drift))
+    co_return;
   trial.steps.push_back(sample);
-  if (static_cast<int>(trial.steps.size()) < options_.drift.steps) co_return;
+  if (static_cast<int>(trial.steps.size()) < options_.drift.widen_judge_steps) co_return;
   const kpbs::Platform before = trial.before;
   const calibration::TrialVerdict verdict =
       calibration::judge_trial(trial.steps, model_of(job.drift.platform), model_of(before), options_.drift);

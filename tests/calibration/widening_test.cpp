@@ -57,8 +57,8 @@ BOOST_AUTO_TEST_CASE(a_trial_is_due_after_steps_on_the_model_and_waits_longer_af
   schedule.trial_failed();
   schedule.trial_failed();
   schedule.trial_failed();
-  BOOST_TEST(schedule.wait() == 24);  // at most eight times the first wait
-  for (int i = 0; i < 23; ++i) BOOST_TEST(!schedule.due(true));
+  BOOST_TEST(schedule.wait() == 12);  // at most four times the first wait
+  for (int i = 0; i < 11; ++i) BOOST_TEST(!schedule.due(true));
   BOOST_TEST(schedule.due(true));
   schedule.trial_kept();
   BOOST_TEST(schedule.wait() == 3);
