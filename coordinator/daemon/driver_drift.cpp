@@ -147,10 +147,22 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
   std::optional<jobs::CompiledPlan> replanned = co_await plan_rest(job, next, platform, refused);
   const double now = remaining_seconds(*job.plan, next);
   // Worth a trial: more steps than judging it takes, and a gain beyond the threshold.
-  if (!replanned || replanned->k <= job.plan->k ||
-      replanned->steps.size() - next <= static_cast<std::size_t>(options_.drift.widen_judge_steps) ||
-      remaining_seconds(*replanned, next) > now * (1 - options_.drift.threshold)) {
-    job.drift.widening.trial_failed();  // nothing to gain from a wider backbone now: wait longer
+  std::ostringstream no;
+  no.precision(3);
+  if (!replanned) {
+    no << "the planner refused it: " << refused;
+  } else if (replanned->k <= job.plan->k) {
+    no << "it would plan no more flows a step (k = " << replanned->k << ")";
+  } else if (replanned->steps.size() - next <= static_cast<std::size_t>(options_.drift.widen_judge_steps)) {
+    no << "too few steps left to judge it";
+  } else if (const double trial = remaining_seconds(*replanned, next); trial > now * (1 - options_.drift.threshold)) {
+    no << "it would finish the rest in " << trial << " s against " << now << " s";
+  }
+  if (!no.str().empty()) {  // nothing to gain from a wider backbone now: wait longer
+    job.drift.widening.trial_failed();
+    if (log_)
+      log_.info("job " + std::to_string(job.id) + ": no trial of a wider backbone at step " + std::to_string(next) +
+                ": " + no.str());
     co_return;
   }
   std::ostringstream why;
