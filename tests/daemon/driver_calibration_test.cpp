@@ -9,6 +9,8 @@
 #include "coordinator/daemon/driver.h"
 #include "coordinator/daemon/job_spec.h"
 #include "tests/calibration/fluid_network.h"
+#include "tests/daemon/fake_agents.h"
+#include "tests/daemon/manual_clock.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -26,55 +28,11 @@ namespace bc = baton::coordinator;
 namespace bp = baton::protocol;
 using baton::calibration::test::FluidFlow;
 using baton::calibration::test::FluidNetwork;
+using baton::test::FakeAgents;
+using baton::test::ManualClock;
 using namespace std::chrono_literals;
 
 namespace {
-
-class FakeAgents final : public bc::AgentDirectory {
- public:
-  explicit FakeAgents(const std::vector<std::string>& nodes) {
-    for (const std::string& n : nodes) {
-      bc::AgentInfo& info = agents_[n];
-      info.node = n;
-      info.addresses = {n + ":9000"};
-      info.storage_id = "disk-" + n;
-      info.alive = true;
-    }
-  }
-  bool send(const std::string& node, bp::Envelope message) override {
-    sent.emplace_back(node, std::move(message));
-    return true;
-  }
-  std::vector<bc::AgentInfo> agents() const override {
-    std::vector<bc::AgentInfo> out;
-    for (const auto& [n, info] : agents_) out.push_back(info);
-    return out;
-  }
-  std::optional<bc::AgentInfo> find(const std::string& node) const override {
-    const auto it = agents_.find(node);
-    if (it == agents_.end()) return std::nullopt;
-    return it->second;
-  }
-  std::vector<std::pair<std::string, bp::Envelope>> sent;
-
- private:
-  std::map<std::string, bc::AgentInfo> agents_;
-};
-
-class ManualClock final : public bc::Clock {
- public:
-  time_point now() const override { return now_; }
-  duration real_wait(time_point) const override { return std::chrono::hours(1); }
-  void on_moved(std::function<void()> moved) override { moved_ = std::move(moved); }
-  void advance(duration by) {
-    now_ += by;
-    if (moved_) moved_();
-  }
-
- private:
-  time_point now_{std::chrono::hours(1000)};
-  std::function<void()> moved_;
-};
 
 const std::vector<std::string> kSenders{"s0", "s1", "s2", "s3"}, kReceivers{"r0", "r1", "r2", "r3"};
 

@@ -5,6 +5,7 @@
 
 #include "coordinator/daemon/job_spec.h"
 #include "tests/daemon/fake_agents.h"
+#include "tests/daemon/manual_clock.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -23,23 +24,9 @@ namespace bp = baton::protocol;
 using namespace std::chrono_literals;
 
 using baton::test::FakeAgents;
+using baton::test::ManualClock;
 
 namespace {
-
-class ManualClock final : public bc::Clock {
- public:
-  time_point now() const override { return now_; }
-  duration real_wait(time_point) const override { return std::chrono::hours(1); }
-  void on_moved(std::function<void()> moved) override { moved_ = std::move(moved); }
-  void advance(duration by) {
-    now_ += by;
-    if (moved_) moved_();
-  }
-
- private:
-  time_point now_{std::chrono::hours(1000)};
-  std::function<void()> moved_;
-};
 
 // Two senders, two receivers, 4 MB each way at 1 MB/s with β = 0.5 s: OGGP plans two steps
 // of two 2 MB flows (predicted 2.5 s each).
