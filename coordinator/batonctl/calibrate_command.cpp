@@ -1,10 +1,9 @@
 #include "coordinator/batonctl/calibrate_command.h"
 
-#include "coordinator/batonctl/api_client.h"
+#include "coordinator/batonctl/api_command.h"
 #include "coordinator/batonctl/calibration_report.h"
 
 #include <chrono>
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -15,51 +14,6 @@ namespace {
 using json::InputError;
 using json::Json;
 
-struct Options {
-  std::string coordinator;
-  std::string token_file;
-  std::string output = "table";
-};
-
-ApiClient client_of(const Options& o) {
-  std::string token;
-  if (!o.token_file.empty()) {
-    token = json::read_input(o.token_file);
-    while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' ')) token.pop_back();
-    if (token.empty()) throw InputError(o.token_file + ": the token file is empty");
-  } else if (const char* env = std::getenv("BATON_API_TOKEN")) {
-    token = env;
-  }
-  return ApiClient(o.coordinator, token);
-}
-
-int guarded(const std::function<int()>& body) {
-  try {
-    return body();
-  } catch (const InputError& e) {
-    std::cerr << "batonctl: " << e.what() << '\n';
-    return 2;
-  } catch (const ApiError& e) {
-    std::cerr << "batonctl: " << e.what() << '\n';
-    return 1;
-  } catch (const ConnectionError& e) {
-    std::cerr << "batonctl: " << e.what() << '\n';
-    return 3;
-  }
-}
-
-void add_common(CLI::App* sub, const std::shared_ptr<Options>& o) {
-  const char* env = std::getenv("BATON_COORDINATOR");
-  o->coordinator = env != nullptr && *env != '\0' ? env : "http://127.0.0.1:7070";
-  sub->add_option("--coordinator", o->coordinator, "coordinator API URL (env BATON_COORDINATOR)")
-      ->capture_default_str();
-  sub->add_option("--token-file", o->token_file,
-                  "file holding the API token; without it, the token itself from env BATON_API_TOKEN");
-  sub->add_option("--output,-o", o->output, "table or json")
-      ->check(CLI::IsMember({"table", "json"}))
-      ->capture_default_str();
-}
-
 std::string state_of(const Json& c) { return c.is_object() ? c.value("state", std::string()) : ""; }
 
 }  // namespace
@@ -69,7 +23,7 @@ void add_calibrate_commands(CLI::App& app, int* exit_code) {
       "Exit status: 0 done; 1 the calibration failed or the coordinator answered an error;\n"
       "2 bad input or usage; 3 the coordinator cannot be reached.";
   {
-    auto o = std::make_shared<Options>();
+    auto o = std::make_shared<ApiOptions>();
     auto senders = std::make_shared<std::vector<std::string>>();
     auto receivers = std::make_shared<std::vector<std::string>>();
     auto flow_seconds = std::make_shared<double>(0);
@@ -80,7 +34,7 @@ void add_calibrate_commands(CLI::App& app, int* exit_code) {
                             "  batonctl calibrate --senders s1,s2 --receivers r1,r2 -o json | jq .k\n"
                             "Jobs without \"platform\" are then planned on the newest calibration of their nodes.\n") +
                 kExit);
-    add_common(sub, o);
+    add_api_options(sub, *o);
     sub->add_option("--senders", *senders, "the sending group's nodes")->delimiter(',')->required();
     sub->add_option("--receivers", *receivers, "the receiving group's nodes")->delimiter(',')->required();
     sub->add_option("--flow-seconds", *flow_seconds, "how long one probe flow lasts (default 0.4)")
@@ -106,14 +60,14 @@ void add_calibrate_commands(CLI::App& app, int* exit_code) {
     });
   }
   {
-    auto o = std::make_shared<Options>();
+    auto o = std::make_shared<ApiOptions>();
     auto id = std::make_shared<std::string>();
     CLI::App* sub = app.add_subcommand("calibrations", "List the calibrations, or show one with its curve");
     sub->footer(std::string("Examples:\n"
                             "  batonctl calibrations\n"
                             "  batonctl calibrations 3 -o json\n") +
                 kExit);
-    add_common(sub, o);
+    add_api_options(sub, *o);
     sub->add_option("ID", *id, "one calibration to show");
     sub->callback([=] {
       *exit_code = guarded([&] {

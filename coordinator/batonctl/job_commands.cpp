@@ -1,6 +1,6 @@
 #include "coordinator/batonctl/job_commands.h"
 
-#include "coordinator/batonctl/api_client.h"
+#include "coordinator/batonctl/api_command.h"
 #include "coordinator/batonctl/job_report.h"
 #include "coordinator/report/gantt_svg.h"
 
@@ -8,11 +8,9 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <fstream>
-#include <functional>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -26,46 +24,6 @@ using json::parse_document;
 using json::read_input;
 
 namespace {
-
-// Options every job subcommand takes.
-struct Common {
-  std::string coordinator;
-  std::string token_file;
-  std::string output = "table";
-};
-
-std::string env_or(const char* name, const std::string& fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
-}
-
-ApiClient client_of(const Common& c) {
-  std::string token;
-  if (!c.token_file.empty()) {
-    token = read_input(c.token_file);
-    while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' ')) token.pop_back();
-    if (token.empty()) throw InputError(c.token_file + ": the token file is empty");
-  } else {
-    token = env_or("BATON_API_TOKEN", "");
-  }
-  return ApiClient(c.coordinator, token);
-}
-
-// Runs a command body, mapping the typed errors to one stderr line and an exit code.
-int guarded(const std::function<int()>& body) {
-  try {
-    return body();
-  } catch (const InputError& e) {
-    std::cerr << "batonctl: " << e.what() << '\n';
-    return 2;
-  } catch (const ApiError& e) {
-    std::cerr << "batonctl: " << e.what() << '\n';
-    return 1;
-  } catch (const ConnectionError& e) {
-    std::cerr << "batonctl: " << e.what() << '\n';
-    return 3;
-  }
-}
 
 std::string job_path(const std::string& id) { return "/v1/jobs/" + id; }
 
@@ -138,20 +96,11 @@ constexpr const char* kExitCodes =
     "Exit status: 0 success; 1 the job failed or was cancelled, or the coordinator answered\n"
     "an error; 2 bad input or usage; 3 the coordinator cannot be reached.";
 
-CLI::App* add_sub(CLI::App& app, const std::string& name, const std::string& summary,
-                  const std::shared_ptr<Common>& common, bool output, const std::string& examples) {
+CLI::App* add_sub(CLI::App& app, const std::string& name, const std::string& summary, ApiOptions& options, bool output,
+                  const std::string& examples) {
   CLI::App* sub = app.add_subcommand(name, summary);
   sub->footer("Examples:\n" + examples + kExitCodes);
-  common->coordinator = env_or("BATON_COORDINATOR", "http://127.0.0.1:7070");
-  sub->add_option("--coordinator", common->coordinator, "coordinator API URL (env BATON_COORDINATOR)")
-      ->capture_default_str();
-  sub->add_option("--token-file", common->token_file,
-                  "file holding the API token; without it, the token itself from env BATON_API_TOKEN");
-  if (output) {
-    sub->add_option("--output,-o", common->output, "table or json")
-        ->check(CLI::IsMember({"table", "json"}))
-        ->capture_default_str();
-  }
+  add_api_options(sub, options, output);
   return sub;
 }
 
@@ -159,11 +108,11 @@ CLI::App* add_sub(CLI::App& app, const std::string& name, const std::string& sum
 
 void add_job_commands(CLI::App& app, int* exit_code) {
   {
-    auto c = std::make_shared<Common>();
+    auto c = std::make_shared<ApiOptions>();
     auto file = std::make_shared<std::string>();
     auto algo = std::make_shared<std::string>();
     auto wait = std::make_shared<bool>(false);
-    CLI::App* sub = add_sub(app, "submit", "Submit a job (JSON, see runtime.md); print its id", c, true,
+    CLI::App* sub = add_sub(app, "submit", "Submit a job (JSON, see runtime.md); print its id", *c, true,
                             "  batonctl submit job.json                 # prints the id, e.g. 7\n"
                             "  batonctl submit job.json --algo ggp --wait   # then follow it, print its report\n"
                             "  batonctl submit - --wait -o json < job.json\n");
@@ -193,9 +142,9 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     });
   }
   {
-    auto c = std::make_shared<Common>();
+    auto c = std::make_shared<ApiOptions>();
     auto id = std::make_shared<std::string>();
-    CLI::App* sub = add_sub(app, "status", "Show one job: state, progress, report", c, true,
+    CLI::App* sub = add_sub(app, "status", "Show one job: state, progress, report", *c, true,
                             "  batonctl status 7\n"
                             "  batonctl status 7 -o json | jq .report.measured_seconds\n");
     sub->add_option("ID", *id, "job id")->required();
@@ -208,9 +157,9 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     });
   }
   for (const std::string what : {"jobs", "agents"}) {
-    auto c = std::make_shared<Common>();
+    auto c = std::make_shared<ApiOptions>();
     CLI::App* sub =
-        add_sub(app, what, what == "jobs" ? "List the jobs" : "List the agents and their health", c, true,
+        add_sub(app, what, what == "jobs" ? "List the jobs" : "List the agents and their health", *c, true,
                 what == "jobs" ? "  batonctl jobs\n"
                                  "  batonctl jobs -o json | jq -r '.jobs[] | select(.state == \"failed\") | .id'\n"
                                : "  batonctl agents --coordinator http://10.0.0.1:7070 --token-file ~/.baton/token\n"
@@ -225,9 +174,9 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     });
   }
   {
-    auto c = std::make_shared<Common>();
+    auto c = std::make_shared<ApiOptions>();
     auto id = std::make_shared<std::string>();
-    CLI::App* sub = add_sub(app, "cancel", "Cancel a job", c, false, "  batonctl cancel 7\n");
+    CLI::App* sub = add_sub(app, "cancel", "Cancel a job", *c, false, "  batonctl cancel 7\n");
     sub->add_option("ID", *id, "job id")->required();
     sub->callback([=] {
       *exit_code = guarded([&] {
@@ -238,20 +187,20 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     });
   }
   {
-    auto c = std::make_shared<Common>();
+    auto c = std::make_shared<ApiOptions>();
     auto id = std::make_shared<std::string>();
-    CLI::App* sub = add_sub(app, "watch", "Follow a job until it ends, then print its report; exit 0 if done", c, true,
+    CLI::App* sub = add_sub(app, "watch", "Follow a job until it ends, then print its report; exit 0 if done", *c, true,
                             "  batonctl watch 7          # progress line, then the report\n"
                             "  batonctl watch 7 -o json  # the final job as JSON\n");
     sub->add_option("ID", *id, "job id")->required();
     sub->callback([=] { *exit_code = guarded([&] { return watch(client_of(*c), *id, c->output); }); });
   }
   {
-    auto c = std::make_shared<Common>();
+    auto c = std::make_shared<ApiOptions>();
     auto id = std::make_shared<std::string>();
     auto svg = std::make_shared<std::string>();
     CLI::App* sub =
-        add_sub(app, "report", "Show a job's report: each step and each node, planned against measured", c, true,
+        add_sub(app, "report", "Show a job's report: each step and each node, planned against measured", *c, true,
                 "  batonctl report 7                    # tables: steps, then nodes per step\n"
                 "  batonctl report 7 --svg gantt.svg    # also the Gantt chart, as on the status page\n"
                 "  batonctl report 7 --svg - > g.svg    # only the chart, on stdout\n"
