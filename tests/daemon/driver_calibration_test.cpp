@@ -62,16 +62,11 @@ struct Fixture {
   std::map<std::string, bp::Plan> plans;  // as each node last received it
   std::map<std::string, int> plans_received;
 
-  Fixture() {
+  explicit Fixture(const bc::DriverOptions& options = {}) {
     std::string pattern = "/tmp/baton-driver-calibration-XXXXXX";
     if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
     dir = pattern;
     journal = std::make_unique<baton::journal::Journal>(dir / "journal.sqlite");
-    use(bc::DriverOptions{});
-  }
-  // A driver with these options, in place of the one before.
-  void use(const bc::DriverOptions& options) {
-    driver.reset();
     driver = std::make_unique<bc::Driver>(io, agents, *journal, clock, options, nullptr);
     driver->start();
   }
@@ -179,6 +174,20 @@ std::string job_without_platform(std::uint64_t bytes, const std::string& extra =
 
 }  // namespace
 
+// Trials of a wider backbone off (the tests of drift), and after every step on the model,
+// so that the 16 pairs leave room to judge one.
+struct NoTrials : Fixture {
+  NoTrials() : Fixture(with_widen_after(0)) {}
+  static bc::DriverOptions with_widen_after(int steps) {
+    bc::DriverOptions options;
+    options.drift.widen_after = steps;
+    return options;
+  }
+};
+struct TrialsAfterOneStep : Fixture {
+  TrialsAfterOneStep() : Fixture(NoTrials::with_widen_after(1)) {}
+};
+
 BOOST_FIXTURE_TEST_SUITE(driver_calibration, Fixture)
 
 BOOST_AUTO_TEST_CASE(a_calibration_runs_its_probe_steps_and_finds_the_networks_figures) {
@@ -212,10 +221,7 @@ BOOST_AUTO_TEST_CASE(a_calibration_runs_its_probe_steps_and_finds_the_networks_f
   BOOST_TEST(restarted.latest_calibration()["id"].get<std::string>() == std::to_string(id));
 }
 
-BOOST_AUTO_TEST_CASE(a_job_without_platform_is_planned_on_the_calibration_or_refused_with_how_to_get_one) {
-  bc::DriverOptions no_trials;  // trials of a wider backbone are tested below
-  no_trials.drift.widen_after = 0;
-  use(no_trials);
+BOOST_FIXTURE_TEST_CASE(a_job_without_platform_is_planned_on_the_calibration_or_refused_with_how_to_get_one, NoTrials) {
   const std::string json = job_without_platform(1'000'000);
   try {
     driver->submit(bc::parse_job_spec(json), json);
@@ -319,15 +325,7 @@ BOOST_AUTO_TEST_CASE(a_resumed_job_rebuilds_the_plan_its_re_plans_made) {
   BOOST_TEST(resumed["k"] == before["k"]);
 }
 
-// Trials after every step on the model, so that the 16 pairs leave room to judge one.
-bc::DriverOptions trials_after_one_step() {
-  bc::DriverOptions options;
-  options.drift.widen_after = 1;
-  return options;
-}
-
-BOOST_AUTO_TEST_CASE(a_trial_of_a_wider_backbone_that_runs_slow_is_re_planned_back) {
-  use(trials_after_one_step());
+BOOST_FIXTURE_TEST_CASE(a_trial_of_a_wider_backbone_that_runs_slow_is_re_planned_back, TrialsAfterOneStep) {
   net.backbone = 2e6;  // k = 2: a trial on 4 MB/s would halve the steps
   calibrate();
   const std::string json = job_without_platform(1'000'000);
@@ -369,8 +367,7 @@ BOOST_AUTO_TEST_CASE(a_trial_of_a_wider_backbone_that_runs_slow_is_re_planned_ba
   BOOST_TEST(journal->replans(id).size() == replans.size());
 }
 
-BOOST_AUTO_TEST_CASE(a_trial_of_a_wider_backbone_is_kept_when_the_backbone_grew) {
-  use(trials_after_one_step());
+BOOST_FIXTURE_TEST_CASE(a_trial_of_a_wider_backbone_is_kept_when_the_backbone_grew, TrialsAfterOneStep) {
   net.backbone = 2e6;  // k = 2
   calibrate();
   const std::string json = job_without_platform(1'000'000);

@@ -22,17 +22,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 
 require_netns
 
-prefix=bc$$
-work=$(mktemp -d /tmp/baton-netns-calibration.XXXXXX)
-cluster() { "$repo/scripts/netns-cluster.sh" "$@" --prefix "$prefix"; }
-daemons() { "$repo/scripts/netns-daemons.sh" "$1" "$work" --prefix "$prefix" "${@:2}"; }
-traffic() { python3 "$repo/scripts/netns_traffic.py" "$@"; }
-cleanup() {
-  daemons stop || true
-  cluster down || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+use_namespaces cluster bc$$ "$(mktemp -d /tmp/baton-netns-calibration.XXXXXX)"
 
 n=10
 backbone_bytes=$((100000000 / 8))

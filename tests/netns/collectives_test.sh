@@ -22,16 +22,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 [ -x "$bin/bench/collective_data" ] || skip "the independent check, bench/collective_data, is not built (BATON_BUILD_BENCH)"
 require_netns
 
-prefix=bc$$
-work=$(mktemp -d /tmp/baton-netns-collectives.XXXXXX)
-star() { "$repo/scripts/netns-star.sh" "$@" --prefix "$prefix"; }
-daemons() { "$repo/scripts/netns-daemons.sh" "$1" "$work" --prefix "$prefix" "${@:2}"; }
-cleanup() {
-  daemons stop || true
-  star down || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+use_namespaces star bc$$ "$(mktemp -d /tmp/baton-netns-collectives.XXXXXX)"
 
 rates_mbit=40,40,160,160,160,160
 n=6

@@ -1,5 +1,6 @@
-# Shared by the namespace tests (sourced): how they end, and whether this machine can run
-# them at all. A test that cannot run exits 77, which CTest reports as skipped.
+# Shared by the namespace tests (sourced): how they end, whether this machine can run
+# them at all (a test that cannot run exits 77, which CTest reports as skipped), and
+# their namespaces and daemons.
 skip() { echo "SKIPPED: $*"; exit 77; }
 fail() { echo "FAILED: $*" >&2; exit 1; }
 
@@ -16,3 +17,16 @@ require_netns() {
   fi
   ip netns del "$probe"
 }
+
+# The test's namespaces and daemons (after `use_namespaces TOPOLOGY PREFIX WORK`): TOPOLOGY
+# is cluster (scripts/netns-cluster.sh) or star (scripts/netns-star.sh), PREFIX names its
+# namespaces, WORK holds the daemons' files. Both are torn down and WORK removed when the
+# test exits, however it exits.
+use_namespaces() {
+  topology=$1 prefix=$2 work=$3
+  trap 'daemons stop || true; "$topology" down || true; rm -rf "$work"' EXIT
+}
+cluster() { "$repo/scripts/netns-cluster.sh" "$@" --prefix "$prefix"; }
+star() { "$repo/scripts/netns-star.sh" "$@" --prefix "$prefix"; }
+daemons() { "$repo/scripts/netns-daemons.sh" "$1" "$work" --prefix "$prefix" "${@:2}"; }
+traffic() { python3 "$repo/scripts/netns_traffic.py" "$@"; }

@@ -15,17 +15,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 
 require_netns
 
-prefix=bt$$
-work=$(mktemp -d /tmp/baton-netns-test.XXXXXX)
-cluster() { "$repo/scripts/netns-cluster.sh" "$@" --prefix "$prefix"; }
-daemons() { "$repo/scripts/netns-daemons.sh" "$1" "$work" --prefix "$prefix" "${@:2}"; }
-traffic() { python3 "$repo/scripts/netns_traffic.py" "$@"; }
-cleanup() {
-  daemons stop || true
-  cluster down || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+use_namespaces cluster bt$$ "$(mktemp -d /tmp/baton-netns-test.XXXXXX)"
 
 n=7
 node_mbit=40
