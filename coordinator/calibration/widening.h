@@ -16,8 +16,8 @@
 namespace baton::calibration {
 
 // When to try: after `widen_after` steps in a row on the model since the plan last changed.
-// A trial that failed (or promised too little to be worth running) doubles the wait, up to
-// four times; one that was kept brings it back.
+// A trial that failed (or promised too little to be worth running), or drift that found
+// the backbone narrower, doubles the wait, up to four times; a trial kept brings it back.
 class WideningSchedule {
  public:
   explicit WideningSchedule(const DriftOptions& options = {})

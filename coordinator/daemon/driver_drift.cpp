@@ -131,6 +131,9 @@ asio::awaitable<void> Driver::replan_on_drift(TrackedJob& job, JobPlans& plans, 
     job.drift.receiver_rate = std::min(job.drift.receiver_rate, estimate.model.d);
   }
   job.drift.last = estimate;
+  // A backbone seen narrowing is no wider than the model: wait as after a failed trial (a
+  // trial on a just-narrowed backbone once stalled its step 5x, TCP backing off).
+  if (estimate.cause == calibration::Cause::backbone && estimate.model.D < before.D) job.drift.widening.trial_failed();
   co_await adopt_replan(job, plans, next, platform, std::move(*replanned), std::move(record));
 }
 
