@@ -7,10 +7,10 @@ Prints a table and the issue's targets: the job that re-plans within 10 % of the
 right from the start, and faster than the one that keeps its plan. Means over the repeats.
 The CSV has one row per scenario for bench/drift.gp.
 """
-import argparse
-import json
 import statistics
 import sys
+
+from summary_cli import run, time_stats
 
 VARIANTS = ("keep", "replan", "right")
 SCENARIOS = ("half", "double")
@@ -25,7 +25,7 @@ def summarize(runs):
             if not mine:
                 sys.exit(f"drift_summary.py: no run of {variant} in scenario {scenario}")
             times = [r["measured_seconds"] for r in mine]
-            row[variant] = {"runs": len(times), "mean": statistics.fmean(times), "min": min(times), "max": max(times),
+            row[variant] = {**time_stats(times),
                             "predicted": statistics.fmean(r["predicted_seconds"] for r in mine),
                             "steps": statistics.fmean(r["steps"] for r in mine),
                             "k": mine[0]["k"],
@@ -40,15 +40,7 @@ def summarize(runs):
     return out
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("results")
-    parser.add_argument("--json")
-    parser.add_argument("--csv")
-    args = parser.parse_args()
-    with open(args.results) as f:
-        runs = [json.loads(line) for line in f if line.strip()]
-    rows = summarize(runs)
+def print_table(rows):
     print(f"{'scenario':<8} {'variant':<7} {'runs':>4} {'mean s':>8} {'min s':>8} {'max s':>8} {'predicted':>9} "
           f"{'steps':>6} {'k':>8} {'re-plans':>8} {'new k':>6}")
     for row in rows:
@@ -61,18 +53,14 @@ def main():
         print(f"   replan/right {row['replan_over_right']:.3f} (target <= 1.10: "
               f"{'met' if t['replan_within_10pct_of_right'] else 'MISSED'}), replan/keep {row['replan_over_keep']:.3f} "
               f"(target < 1: {'met' if t['replan_faster_than_keep'] else 'MISSED'})")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(rows, f, indent=1)
-            f.write("\n")
-    if args.csv:
-        with open(args.csv, "w") as f:
-            f.write("scenario,keep,keep_min,keep_max,replan,replan_min,replan_max,right,right_min,right_max\n")
-            for row in rows:
-                label = {"half": "backbone to D/2", "double": "backbone to 2D"}[row["scenario"]]
-                f.write(label + "".join(f",{row[v]['mean']:.3f},{row[v]['min']:.3f},{row[v]['max']:.3f}"
-                                        for v in VARIANTS) + "\n")
+
+
+def csv_lines(rows):
+    yield "scenario,keep,keep_min,keep_max,replan,replan_min,replan_max,right,right_min,right_max"
+    for row in rows:
+        label = {"half": "backbone to D/2", "double": "backbone to 2D"}[row["scenario"]]
+        yield label + "".join(f",{row[v]['mean']:.3f},{row[v]['min']:.3f},{row[v]['max']:.3f}" for v in VARIANTS)
 
 
 if __name__ == "__main__":
-    main()
+    run(__doc__, summarize, print_table, csv_lines)

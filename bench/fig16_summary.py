@@ -7,10 +7,10 @@ Prints a table and the paper's targets: OGGP at least 10 % faster than all-at-on
 measured time within 15 % of the model's prediction, and its spread (max - min over the
 repeats) smaller than all-at-once's. The CSV has one row per k for bench/fig16.gp.
 """
-import argparse
-import json
 import statistics
 import sys
+
+from summary_cli import run, time_stats
 
 ALGORITHMS = ("all-at-once", "ggp", "oggp")
 
@@ -24,7 +24,7 @@ def summarize(runs):
             mine = [r for r in runs if r["k"] == k and r["algorithm"] == algo]
             if not times:
                 sys.exit(f"fig16_summary.py: no run of {algo} at k = {k}")
-            row[algo] = {"runs": len(times), "mean": statistics.fmean(times), "min": min(times), "max": max(times),
+            row[algo] = {**time_stats(times),
                          "stddev": statistics.stdev(times) if len(times) > 1 else 0.0,
                          "spread": max(times) - min(times),
                          "predicted": mine[0]["predicted_seconds"], "lower_bound": mine[0]["lower_bound_seconds"],
@@ -46,15 +46,7 @@ def summarize(runs):
     return out
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("results")
-    parser.add_argument("--json")
-    parser.add_argument("--csv")
-    args = parser.parse_args()
-    with open(args.results) as f:
-        runs = [json.loads(line) for line in f if line.strip()]
-    rows = summarize(runs)
+def print_table(rows):
     print(f"{'k':>2} {'algorithm':<12} {'runs':>4} {'mean s':>8} {'min s':>8} {'max s':>8} {'stddev':>7} "
           f"{'predicted':>9} {'bound':>7} {'steps':>5} {'retrans':>8}")
     for row in rows:
@@ -73,20 +65,17 @@ def main():
               f"{'met' if t['oggp_within_15pct_of_prediction'] else 'MISSED'}), spread OGGP "
               f"{row['oggp']['spread']:.2f} s vs all-at-once {row['all-at-once']['spread']:.2f} s "
               f"({'met' if t['oggp_spread_smaller'] else 'MISSED'})")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(rows, f, indent=1)
-            f.write("\n")
-    if args.csv:
-        with open(args.csv, "w") as f:
-            f.write("k," + ",".join(f"{a}_mean,{a}_min,{a}_max" for a in ALGORITHMS) + ",oggp_predicted,lower_bound\n")
-            for row in rows:
-                cells = [str(row["k"])]
-                for algo in ALGORITHMS:
-                    cells += [f"{row[algo][x]:.4f}" for x in ("mean", "min", "max")]
-                cells += [f"{row['oggp']['predicted']:.4f}", f"{row['oggp']['lower_bound']:.4f}"]
-                f.write(",".join(cells) + "\n")
+
+
+def csv_lines(rows):
+    yield "k," + ",".join(f"{a}_mean,{a}_min,{a}_max" for a in ALGORITHMS) + ",oggp_predicted,lower_bound"
+    for row in rows:
+        cells = [str(row["k"])]
+        for algo in ALGORITHMS:
+            cells += [f"{row[algo][x]:.4f}" for x in ("mean", "min", "max")]
+        cells += [f"{row['oggp']['predicted']:.4f}", f"{row['oggp']['lower_bound']:.4f}"]
+        yield ",".join(cells)
 
 
 if __name__ == "__main__":
-    main()
+    run(__doc__, summarize, print_table, csv_lines)
