@@ -1,30 +1,23 @@
 // The coordinator's configuration file: the drift and trial settings read with their
 // defaults, and a value out of range refused naming the file and the key.
 #include "coordinator/daemon/config.h"
+#include "tests/agent/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 namespace bc = baton::coordinator;
 
 namespace {
 
-struct ConfigDir {
-  std::filesystem::path dir;
-  ConfigDir() {
-    std::string pattern = "/tmp/baton-coordinator-config-XXXXXX";
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    dir = pattern;
-    std::ofstream(dir / "secret") << std::string(32, 'k') << '\n';
-  }
-  ~ConfigDir() { std::filesystem::remove_all(dir); }
-  // A configuration of the required keys and `extra` lines.
-  std::filesystem::path write(const std::string& extra) const {
-    std::ofstream(dir / "coordinator.toml") << "id = \"c\"\nsecret_file = \"secret\"\nstate_dir = \"state\"\n" << extra;
-    return dir / "coordinator.toml";
+// A directory holding a cluster secret, for configurations of the required keys and more.
+struct ConfigDir : baton::agent::test::TempDir {
+  ConfigDir() { write("secret", std::string(32, 'k') + "\n"); }
+  std::filesystem::path write_config(const std::string& extra) const {
+    write("coordinator.toml", "id = \"c\"\nsecret_file = \"secret\"\nstate_dir = \"state\"\n" + extra);
+    return path / "coordinator.toml";
   }
 };
 
@@ -42,19 +35,20 @@ std::string error_of(const std::filesystem::path& path) {
 BOOST_FIXTURE_TEST_SUITE(coordinator_config, ConfigDir)
 
 BOOST_AUTO_TEST_CASE(trials_of_a_wider_backbone_are_on_by_default_and_set_by_the_file) {
-  const bc::CoordinatorConfig defaults = bc::load_coordinator_config(write(""));
+  const bc::CoordinatorConfig defaults = bc::load_coordinator_config(write_config(""));
   BOOST_TEST(defaults.drift.widen_after == 3);
   BOOST_TEST(defaults.drift.widen_factor == 2.0);
-  const bc::CoordinatorConfig set = bc::load_coordinator_config(write("widen_after_steps = 0\nwiden_factor = 1.5\n"));
+  const bc::CoordinatorConfig set =
+      bc::load_coordinator_config(write_config("widen_after_steps = 0\nwiden_factor = 1.5\n"));
   BOOST_TEST(set.drift.widen_after == 0);
   BOOST_TEST(set.drift.widen_factor == 1.5);
 }
 
 BOOST_AUTO_TEST_CASE(a_trial_setting_out_of_range_is_refused_naming_the_key) {
-  const std::string factor = error_of(write("widen_factor = 1.0\n"));
+  const std::string factor = error_of(write_config("widen_factor = 1.0\n"));
   BOOST_TEST(factor.find("coordinator.toml") != std::string::npos, factor);
   BOOST_TEST(factor.find("widen_factor must be within (1, 100]") != std::string::npos, factor);
-  const std::string after = error_of(write("widen_after_steps = -1\n"));
+  const std::string after = error_of(write_config("widen_after_steps = -1\n"));
   BOOST_TEST(after.find("widen_after_steps must be within [0, 1000]") != std::string::npos, after);
 }
 
