@@ -7,6 +7,7 @@
 
 #include <toml.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
@@ -42,15 +43,62 @@ inline std::size_t invalid_utf8_at(const std::string& text) {
   return std::string::npos;
 }
 
+// How deep arrays and inline tables may nest in a configuration (ours need 2).
+inline constexpr int kMaxNesting = 64;
+
+// The offset of the first `[` or `{` that opens more than `limit` arrays and inline tables
+// at once, outside strings and comments, or npos. Table headers count too ([a] is 1, [[a]]
+// is 2); a string or comment left open ends the scan (the parser then says what is wrong).
+inline std::size_t nesting_deeper_than(const std::string& text, int limit) {
+  int depth = 0;
+  std::size_t i = 0;
+  const auto skip_string = [&](char quote) {  // from the opening quote; i ends on the closing one
+    const bool multi = text.compare(i, 3, std::string(3, quote)) == 0;
+    i += multi ? 3 : 1;
+    while (i < text.size()) {
+      if (quote == '"' && text[i] == '\\') {
+        i += 2;
+      } else if (multi ? text.compare(i, 3, std::string(3, quote)) == 0 : text[i] == quote) {
+        i += multi ? 2 : 0;
+        return;
+      } else if (!multi && text[i] == '\n') {
+        return;
+      } else {
+        ++i;
+      }
+    }
+  };
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '#') {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (c == '"' || c == '\'') {
+      skip_string(c);
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::string::npos;
+}
+
 // Reads and parses a TOML file. A TOML file must be UTF-8 (the spec says so), and bytes
 // that are not are refused here: toml11 3.7's own check reads past the end of its buffer
 // while reporting a bad sequence in a literal string (found by fuzz/agent_config_fuzz.cpp).
+// Nesting is bounded first: toml11 parses arrays recursively, and a thousand `[` in a row
+// overflowed the stack (found by fuzz/coordinator_config_fuzz.cpp).
 inline toml::value parse_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot be read");
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (const std::size_t at = invalid_utf8_at(bytes); at != std::string::npos) {
     throw std::runtime_error("not UTF-8 text (byte " + std::to_string(at) + ")");
+  }
+  if (const std::size_t at = nesting_deeper_than(bytes, kMaxNesting); at != std::string::npos) {
+    const auto line = 1 + std::count(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+    throw std::runtime_error("arrays and inline tables nested deeper than " + std::to_string(kMaxNesting) +
+                             " (line " + std::to_string(line) + ")");
   }
   std::istringstream text(bytes);
   return toml::parse(text, path.string());

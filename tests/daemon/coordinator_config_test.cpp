@@ -52,4 +52,18 @@ BOOST_AUTO_TEST_CASE(a_trial_setting_out_of_range_is_refused_naming_the_key) {
   BOOST_TEST(after.find("widen_after_steps must be within [0, 1000]") != std::string::npos, after);
 }
 
+BOOST_AUTO_TEST_CASE(arrays_nested_past_the_limit_are_refused_naming_the_line_and_brackets_in_strings_are_not) {
+  // A thousand `[` overflowed toml11's recursive parser (fuzz/coordinator_config_fuzz.cpp).
+  const std::string deep = error_of(write_config("\n\nx = " + std::string(1000, '[') + "\n"));
+  BOOST_TEST(deep.find("arrays and inline tables nested deeper than 64 (line 6)") != std::string::npos, deep);
+  const std::string tables = error_of(write_config("x = " + std::string(65, '{') + "\n"));
+  BOOST_TEST(tables.find("nested deeper than 64") != std::string::npos, tables);
+  // Brackets in strings and comments do not nest anything: this file loads (and then names
+  // its unknown key).
+  const std::string quoted =
+      error_of(write_config("# " + std::string(100, '[') + "\nnote = \"" + std::string(100, '[') + "\"\nliteral = '" +
+                            std::string(100, '{') + "'\nmulti = \"\"\"\n" + std::string(100, '[') + "\n\"\"\"\n"));
+  BOOST_TEST(quoted.find("unknown key") != std::string::npos, quoted);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
