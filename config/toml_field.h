@@ -8,6 +8,7 @@
 #include <toml.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
@@ -83,11 +84,42 @@ inline std::size_t nesting_deeper_than(const std::string& text, int limit) {
   return std::string::npos;
 }
 
+// How many digits a binary integer may have: toml11 3.7 doubles a signed 64-bit place
+// value after every digit, leading zeros included, and the 63rd overflows it (undefined
+// behaviour, found by fuzz/agent_config_fuzz.cpp).
+inline constexpr std::size_t kMaxBinaryDigits = 62;
+
+// The offset of the first binary integer (0b…) of more than kMaxBinaryDigits digits outside
+// strings and comments, or npos.
+inline std::size_t long_binary_integer_at(const std::string& text) {
+  const auto bare = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; };
+  bool in_string = false;
+  char quote = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (quote == '"' && c == '\\') ++i;
+      else if (c == quote) in_string = false;
+    } else if (c == '#') {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (c == '"' || c == '\'') {
+      in_string = true;
+      quote = c;
+    } else if (c == '0' && i + 1 < text.size() && text[i + 1] == 'b' && (i == 0 || !bare(text[i - 1]))) {
+      std::size_t digits = 0, j = i + 2;
+      for (; j < text.size() && (text[j] == '0' || text[j] == '1' || text[j] == '_'); ++j) digits += text[j] != '_';
+      if (digits > kMaxBinaryDigits) return i;
+      i = j - 1;
+    }
+  }
+  return std::string::npos;
+}
+
 // Reads and parses a TOML file. A TOML file must be UTF-8 (the spec says so), and bytes
 // that are not are refused here: toml11 3.7's own check reads past the end of its buffer
 // while reporting a bad sequence in a literal string (found by fuzz/agent_config_fuzz.cpp).
 // Nesting is bounded first: toml11 parses arrays recursively, and a thousand `[` in a row
-// overflowed the stack (found by fuzz/coordinator_config_fuzz.cpp).
+// overflowed the stack (found by fuzz/coordinator_config_fuzz.cpp); so are binary integers.
 inline toml::value parse_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot be read");
@@ -97,8 +129,13 @@ inline toml::value parse_file(const std::filesystem::path& path) {
   }
   if (const std::size_t at = nesting_deeper_than(bytes, kMaxNesting); at != std::string::npos) {
     const auto line = 1 + std::count(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(at), '\n');
-    throw std::runtime_error("arrays and inline tables nested deeper than " + std::to_string(kMaxNesting) +
-                             " (line " + std::to_string(line) + ")");
+    throw std::runtime_error("arrays and inline tables nested deeper than " + std::to_string(kMaxNesting) + " (line " +
+                             std::to_string(line) + ")");
+  }
+  if (const std::size_t at = long_binary_integer_at(bytes); at != std::string::npos) {
+    const auto line = 1 + std::count(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+    throw std::runtime_error("a binary integer of more than " + std::to_string(kMaxBinaryDigits) + " digits (line " +
+                             std::to_string(line) + ")");
   }
   std::istringstream text(bytes);
   return toml::parse(text, path.string());

@@ -66,4 +66,14 @@ BOOST_AUTO_TEST_CASE(arrays_nested_past_the_limit_are_refused_naming_the_line_an
   BOOST_TEST(quoted.find("unknown key") != std::string::npos, quoted);
 }
 
+BOOST_AUTO_TEST_CASE(a_binary_integer_of_more_than_62_digits_is_refused_naming_the_line) {
+  // toml11 overflows a signed integer on the 63rd digit (fuzz/agent_config_fuzz.cpp).
+  const std::string long_one = error_of(write_config("\nx = 0b" + std::string(70, '0') + "1\n"));
+  BOOST_TEST(long_one.find("a binary integer of more than 62 digits (line 5)") != std::string::npos, long_one);
+  // 62 digits, underscores apart, and 0b in a string or a key are not refused for it.
+  const std::string fine = error_of(write_config("x = 0b" + std::string(31, '1') + "_" + std::string(31, '0') +
+                                                 "\ns = \"0b" + std::string(70, '1') + "\"\n"));
+  BOOST_TEST(fine.find("unknown key") != std::string::npos, fine);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
