@@ -76,4 +76,16 @@ BOOST_AUTO_TEST_CASE(a_binary_integer_of_more_than_62_digits_is_refused_naming_t
   BOOST_TEST(fine.find("unknown key") != std::string::npos, fine);
 }
 
+BOOST_AUTO_TEST_CASE(multi_line_strings_are_skipped_whole_quotes_inside_them_included) {
+  // A quote inside a multi-line string does not end it: neither the brackets nor the
+  // binary digits after it are read as TOML (the screen once took ''' for three ').
+  const std::string quoted =
+      error_of(write_config("a = '''it's 0b" + std::string(70, '1') + " " + std::string(100, '[') +
+                            "'''\nb = \"\"\"say \"0b" + std::string(70, '1') + "\"\"\"\"\n"));
+  BOOST_TEST(quoted.find("unknown key") != std::string::npos, quoted);
+  // After the string, the screen reads TOML again.
+  const std::string after = error_of(write_config("a = '''it's'''\nx = 0b" + std::string(63, '1') + "\n"));
+  BOOST_TEST(after.find("more than 62 digits (line 5)") != std::string::npos, after);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
