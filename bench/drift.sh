@@ -28,27 +28,8 @@ seed=16
 backbone_mbit=100
 bin=
 out=docs/bench
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --repeats) repeats=$2; shift ;;
-    --min-mb) min_mb=$2; shift ;;
-    --max-mb) max_mb=$2; shift ;;
-    --seed) seed=$2; shift ;;
-    --backbone-mbit) backbone_mbit=$2; shift ;;
-    --bin) bin=$2; shift ;;
-    --out) out=$2; shift ;;
-    *) echo "drift.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
-  esac
-  shift
-done
-[ "$(id -u)" -eq 0 ] || { echo "drift.sh: needs root (network namespaces and tc)" >&2; exit 1; }
-[[ "$repeats" =~ ^[1-9][0-9]*$ ]] || { echo "drift.sh: --repeats must be a positive integer" >&2; exit 2; }
-[[ "$backbone_mbit" =~ ^[1-9][0-9]*$ ]] || { echo "drift.sh: --backbone-mbit must be a positive integer" >&2; exit 2; }
-if [ -z "$bin" ]; then
-  bin=build/release
-  cmake -S . -B "$bin" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBATON_BUILD_TESTS=OFF -DBATON_BUILD_BENCH=OFF >/dev/null
-  cmake --build "$bin" -j "$(nproc)" --target batonctl baton-coordinator baton-agent
-fi
+source bench/netns_bench.sh
+netns_bench_setup drift.sh "$@"
 
 k=5
 prefix=drift
@@ -65,7 +46,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-mbit() { awk -v b="$1" 'BEGIN { printf "%.6f", b * 8 / 1e6 }'; }
 backbone_bytes=$((backbone_mbit * 1000000 / 8))
 node_bytes=$((backbone_bytes / k))
 shape() { cluster shape --node-rate "$(mbit $node_bytes)" --backbone-rate "$(mbit "$1")"; }

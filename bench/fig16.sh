@@ -17,7 +17,6 @@
 # DIR/fig16.svg (bench/fig16.gp).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repo=$(pwd)
 
 repeats=3
 min_mb=1
@@ -27,27 +26,15 @@ backbone_mbit=100
 queue_packets=100
 bin=
 out=docs/bench
-while [ $# -gt 0 ]; do
+extra_option() {
   case "$1" in
-    --repeats) repeats=$2; shift ;;
-    --min-mb) min_mb=$2; shift ;;
-    --max-mb) max_mb=$2; shift ;;
-    --seed) seed=$2; shift ;;
-    --backbone-mbit) backbone_mbit=$2; shift ;;
-    --queue-packets) queue_packets=$2; shift ;;
-    --bin) bin=$2; shift ;;
-    --out) out=$2; shift ;;
-    *) echo "fig16.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
+    --queue-packets) [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "fig16.sh: --queue-packets must be a positive integer" >&2; exit 2; }
+                     queue_packets=$2 ;;
+    *) return 1 ;;
   esac
-  shift
-done
-[ "$(id -u)" -eq 0 ] || { echo "fig16.sh: needs root (network namespaces and tc)" >&2; exit 1; }
-[[ "$repeats" =~ ^[1-9][0-9]*$ ]] || { echo "fig16.sh: --repeats must be a positive integer" >&2; exit 2; }
-if [ -z "$bin" ]; then
-  bin=build/release
-  cmake -S . -B "$bin" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBATON_BUILD_TESTS=OFF -DBATON_BUILD_BENCH=OFF >/dev/null
-  cmake --build "$bin" -j "$(nproc)" --target batonctl baton-coordinator baton-agent
-fi
+}
+source bench/netns_bench.sh
+netns_bench_setup fig16.sh "$@"
 
 prefix=fig16
 work=$(mktemp -d /tmp/baton-fig16.XXXXXX)
@@ -85,8 +72,7 @@ traffic make "$work" --senders 10 --receivers 10 --min-mb "$min_mb" --max-mb "$m
 for k in 3 5 7; do
   # d = D/k in whole bytes/s, and the backbone exactly k x d.
   node_bytes=$((backbone_bytes / k))
-  cluster shape --node-rate "$(awk -v b=$node_bytes 'BEGIN { printf "%.6f", b * 8 / 1e6 }')" \
-                --backbone-rate "$(awk -v b=$((k * node_bytes)) 'BEGIN { printf "%.6f", b * 8 / 1e6 }')"
+  cluster shape --node-rate "$(mbit $node_bytes)" --backbone-rate "$(mbit $((k * node_bytes)))"
   # Plain TCP never gives up on a live connection; in retransmission back-off (RTO up to
   # 120 s on Linux) a flow of the unscheduled baseline can move nothing for tens of
   # seconds and still finish. 150 s of silence keeps our own timeout out of its way.
