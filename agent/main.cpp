@@ -1,7 +1,6 @@
 // baton-agent: the node daemon. Registers with the coordinator and runs the steps of the
 // jobs it is given, moving files under its data root (docs/runtime.md). Under systemd it
 // speaks the notify protocol (docs/systemd.md).
-#include "admission/descriptors.h"
 #include "agent/agent.h"
 #include "agent/config.h"
 #include "agent/data_root.h"
@@ -10,12 +9,11 @@
 #include "agent/file_storage.h"
 #include "agent/plan_check.h"
 #include "agent/probe_storage.h"
-#include "cli/command_line.h"
 #include "metrics/http_server.h"
+#include "systemd/daemon_process.h"
 #include "systemd/logging.h"
 #include "systemd/service.h"
 
-#include <google/protobuf/stubs/logging.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 #include <asio/co_spawn.hpp>
@@ -34,28 +32,13 @@ asio::awaitable<void> shut_down(baton::agent::Agent& agent, baton::agent::DataPl
 
 int main(int argc, char** argv) {
   CLI::App app{"baton-agent: moves this node's part of Baton jobs"};
-  std::string config_path;
-  bool verbose = false;
-  app.add_option("-c,--config", config_path, "configuration file (TOML)")->required();
-  app.add_flag("-v,--verbose", verbose, "debug detail in the log (overrides log_level)");
-  baton::cli::add_version_flag(app, "baton-agent");
-  if (const auto status = baton::cli::parse_command_line(app, "baton-agent", argc, argv, std::cout, std::cerr)) {
-    return *status;
-  }
-  baton::systemd::setup_logging("baton-agent", verbose);
-  google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string& message) {
-    spdlog::debug("protobuf: {}", message);
-  });
-
-  // Every connection costs a descriptor: take all the hard limit allows (systemd's units
-  // set LimitNOFILE=), before any listener sizes its pending-connection caps from it.
-  const baton::admission::DescriptorLimit descriptors = baton::admission::raise_descriptor_limit();
-  if (!descriptors.error.empty()) spdlog::warn("open-file limit not raised: {}", descriptors.error);
-  spdlog::info("open-file limit {} (hard limit {})", descriptors.soft, descriptors.hard);
+  baton::systemd::DaemonOptions daemon;
+  baton::systemd::add_daemon_options(app, "baton-agent", daemon);
+  if (const auto status = baton::systemd::start_daemon(app, "baton-agent", daemon, argc, argv)) return *status;
 
   try {
-    const auto config = baton::agent::load_agent_config(config_path);
-    if (!verbose) baton::systemd::set_log_level(config.log_level);
+    const auto config = baton::agent::load_agent_config(daemon.config_path);
+    if (!daemon.verbose) baton::systemd::set_log_level(config.log_level);
     const baton::agent::DataRoot root(config.data_root);
     asio::io_context io;
     auto opened = baton::transport::open_context(io.get_executor(), config.transport);
@@ -98,10 +81,10 @@ int main(int argc, char** argv) {
                                          .ready = [&] { return agent.registered(); },
                                          .reload =
                                              [&] {
-                                               const auto fresh = baton::agent::load_agent_config(config_path);
-                                               if (!verbose) baton::systemd::set_log_level(fresh.log_level);
+                                               const auto fresh = baton::agent::load_agent_config(daemon.config_path);
+                                               if (!daemon.verbose) baton::systemd::set_log_level(fresh.log_level);
                                                return config.node_id + ": configuration re-read, log_level " +
-                                                      (verbose ? "debug (-v)" : fresh.log_level) +
+                                                      (daemon.verbose ? "debug (-v)" : fresh.log_level) +
                                                       "; other settings take effect at the next restart";
                                              },
                                          .stop =

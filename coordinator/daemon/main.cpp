@@ -1,17 +1,15 @@
 // baton-coordinator: the daemon. Plans jobs, drives the agents step by step, journals
 // everything, and serves batonctl's API (docs/runtime.md). Under systemd it speaks the
 // notify protocol (docs/systemd.md).
-#include "admission/descriptors.h"
-#include "cli/command_line.h"
 #include "coordinator/daemon/agent_registry.h"
 #include "coordinator/daemon/api.h"
 #include "coordinator/daemon/config.h"
 #include "coordinator/daemon/driver.h"
 #include "coordinator/journal/journal.h"
+#include "systemd/daemon_process.h"
 #include "systemd/logging.h"
 #include "systemd/service.h"
 
-#include <google/protobuf/stubs/logging.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
@@ -20,30 +18,15 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"baton-coordinator: plans redistributions and drives the agents"};
-  std::string config_path, ready_file;
-  bool verbose = false;
-  app.add_option("-c,--config", config_path, "configuration file (TOML)")->required();
+  baton::systemd::DaemonOptions daemon;
+  baton::systemd::add_daemon_options(app, "baton-coordinator", daemon);
+  std::string ready_file;
   app.add_option("--ready-file", ready_file, "write {\"api\": ..., \"agents\": ...} here once listening");
-  app.add_flag("-v,--verbose", verbose, "debug detail in the log (overrides log_level)");
-  baton::cli::add_version_flag(app, "baton-coordinator");
-  if (const auto status = baton::cli::parse_command_line(app, "baton-coordinator", argc, argv, std::cout, std::cerr)) {
-    return *status;
-  }
-  baton::systemd::setup_logging("baton-coordinator", verbose);
-  // Refused garbage from the network must not make libprotobuf write to stderr on its own.
-  google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string& message) {
-    spdlog::debug("protobuf: {}", message);
-  });
-
-  // Every connection costs a descriptor: take all the hard limit allows (systemd's units
-  // set LimitNOFILE=), before any listener sizes its pending-connection caps from it.
-  const baton::admission::DescriptorLimit descriptors = baton::admission::raise_descriptor_limit();
-  if (!descriptors.error.empty()) spdlog::warn("open-file limit not raised: {}", descriptors.error);
-  spdlog::info("open-file limit {} (hard limit {})", descriptors.soft, descriptors.hard);
+  if (const auto status = baton::systemd::start_daemon(app, "baton-coordinator", daemon, argc, argv)) return *status;
 
   try {
-    const auto config = baton::coordinator::load_coordinator_config(config_path);
-    if (!verbose) baton::systemd::set_log_level(config.log_level);
+    const auto config = baton::coordinator::load_coordinator_config(daemon.config_path);
+    if (!daemon.verbose) baton::systemd::set_log_level(config.log_level);
     std::filesystem::create_directories(config.state_dir);
     baton::journal::Journal journal(config.state_dir / "journal.sqlite");
     asio::io_context io;
@@ -77,10 +60,10 @@ int main(int argc, char** argv) {
          .ready = [] { return true; },
          .reload =
              [&] {
-               const auto fresh = baton::coordinator::load_coordinator_config(config_path);
-               if (!verbose) baton::systemd::set_log_level(fresh.log_level);
+               const auto fresh = baton::coordinator::load_coordinator_config(daemon.config_path);
+               if (!daemon.verbose) baton::systemd::set_log_level(fresh.log_level);
                api.set_token(fresh.api_token);
-               return std::string("configuration re-read: log_level ") + (verbose ? "debug (-v)" : fresh.log_level) +
+               return std::string("configuration re-read: log_level ") + (daemon.verbose ? "debug (-v)" : fresh.log_level) +
                       ", API token " + (fresh.api_token.empty() ? "none" : "set") +
                       "; other settings take effect at the next restart";
              },
