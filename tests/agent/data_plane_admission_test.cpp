@@ -45,10 +45,7 @@ struct SmallStep {
     t.b.storage.register_region("out", out);
     Pair plan = one_step(t.b.data->address(), 0, {{0, 0, 0, in.size(), 0}}, {{0, 0, 0, in.size(), 0}});
     ba::StepRunner sender(*t.a.context, t.a.storage, plan.sender, t.a.identity);
-    const auto receiver_owner =
-        std::make_shared<ba::StepRunner>(*t.b.context, t.b.storage, plan.receiver, t.b.identity);
-    ba::StepRunner& receiver = *receiver_owner;
-    t.b.data->route_to(receiver_owner);
+    ba::StepRunner& receiver = t.b.receiver(plan.receiver);
     Outcome o = run_step(t.io, sender, receiver);
     t.b.data->route_to({});
     return o;

@@ -83,9 +83,7 @@ Outcome probe_flow(TwoAgents& t, ba::Storage& a_storage, ba::Storage& b_storage,
     c->set_dst_file(dst);
   }
   ba::StepRunner sender(*t.a.context, a_storage, plan.sender, t.a.identity);
-  const auto receiver = std::make_shared<ba::StepRunner>(*t.b.context, b_storage, plan.receiver, t.b.identity);
-  t.b.data->route_to(receiver);
-  return run_step(t.io, sender, *receiver);
+  return run_step(t.io, sender, t.b.receiver(plan.receiver, b_storage));
 }
 
 BOOST_AUTO_TEST_CASE(a_probe_flow_carries_the_stream_and_lands_in_the_discarding_sink) {

@@ -114,9 +114,7 @@ BOOST_AUTO_TEST_CASE(thousands_of_chunks_of_one_file_share_one_descriptor) {
   Pair plan = one_step(b.data->address(), 0, plan_chunks, plan_chunks);
   const DescriptorLimit limit(256);
   ba::StepRunner sender(*a.context, sender_storage, plan.sender, a.identity);
-  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, receiver_storage, plan.receiver, b.identity);
-  ba::StepRunner& receiver = *receiver_owner;
-  b.data->route_to(receiver_owner);
+  ba::StepRunner& receiver = b.receiver(plan.receiver, receiver_storage);
   const Outcome o = run_step(io, sender, receiver, 60s);
   BOOST_TEST(o.sender.ok(), o.sender.error());
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
@@ -151,9 +149,7 @@ BOOST_AUTO_TEST_CASE(a_step_is_reported_after_each_file_it_wrote_is_synced_once)
     for (int c = 4; c < 6; ++c) p->mutable_steps(0)->mutable_flows(0)->mutable_chunks(c)->set_dst_file("out2");
   }
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, recorder, plan.receiver, b.identity);
-  ba::StepRunner& receiver = *receiver_owner;
-  b.data->route_to(receiver_owner);
+  ba::StepRunner& receiver = b.receiver(plan.receiver, recorder);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
   BOOST_TEST(recorder.counts.size() == 2u);
@@ -177,9 +173,7 @@ BOOST_AUTO_TEST_CASE(a_failed_sync_fails_the_step_naming_the_file) {
   recorder.sync_error = std::make_error_code(std::errc::io_error);
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 8192, 0}}, {{0, 0, 0, 8192, 0}});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, recorder, plan.receiver, b.identity);
-  ba::StepRunner& receiver = *receiver_owner;
-  b.data->route_to(receiver_owner);
+  ba::StepRunner& receiver = b.receiver(plan.receiver, recorder);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.sender.ok(), o.sender.error());
   BOOST_TEST(!o.receiver.ok());
@@ -201,9 +195,7 @@ BOOST_AUTO_TEST_CASE(the_executor_keeps_running_while_a_step_syncs) {
   recorder.sync_time = 600ms;
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 8192, 0}}, {{0, 0, 0, 8192, 0}});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, recorder, plan.receiver, b.identity);
-  ba::StepRunner& receiver = *receiver_owner;
-  b.data->route_to(receiver_owner);
+  ba::StepRunner& receiver = b.receiver(plan.receiver, recorder);
   asio::co_spawn(
       io,
       [&]() -> asio::awaitable<void> {

@@ -15,6 +15,8 @@
 
 #include <array>
 #include <chrono>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,10 +48,20 @@ struct Node {
     data = std::make_unique<ba::DataPlane>(*context, "127.0.0.1:0", identity);
     data->start();
   }
+  // A step runner receiving `plan` into `into` (this node's regions unless given), to
+  // which the data plane routes incoming flows; the node keeps it alive.
+  ba::StepRunner& receiver(const bp::Plan& plan, ba::Storage& into) {
+    receivers.push_back(std::make_shared<ba::StepRunner>(*context, into, plan, identity));
+    data->route_to(receivers.back());
+    return *receivers.back();
+  }
+  ba::StepRunner& receiver(const bp::Plan& plan) { return receiver(plan, storage); }
+
   bt::NodeIdentity identity;
   std::unique_ptr<bt::Context> context;
   std::unique_ptr<ba::DataPlane> data;
   ba::MemoryStorage storage;
+  std::vector<std::shared_ptr<ba::StepRunner>> receivers;  // last: they go before what they use
 };
 
 // Stops the nodes' data planes and lets every other coroutine end before the transport
@@ -150,6 +162,17 @@ inline Outcome run_step(asio::io_context& io, ba::StepRunner& sender, ba::StepRu
   while (done < 2 && std::chrono::steady_clock::now() - start < 60s) io.run_one_for(100ms);
   out.took = std::chrono::steady_clock::now() - start;
   return out;
+}
+
+// Runs one runner's step alone (its peer is no runner, or has gone); nullopt when it has
+// not reported within 20 s.
+inline std::optional<bp::StepReport> run_alone(asio::io_context& io, ba::StepRunner& runner, std::uint32_t step = 0) {
+  std::optional<bp::StepReport> report;
+  asio::co_spawn(
+      io, [&]() -> asio::awaitable<void> { report = co_await runner.run(step, kQuickTimeout); }, asio::detached);
+  const auto start = std::chrono::steady_clock::now();
+  while (!report && std::chrono::steady_clock::now() - start < 20s) io.run_one_for(100ms);
+  return report;
 }
 
 }  // namespace baton::agent::test

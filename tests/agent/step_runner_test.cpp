@@ -31,9 +31,7 @@ BOOST_AUTO_TEST_CASE(chunks_land_at_their_destination_offsets) {
                                                          {9, 200'000, 7, 50'000, 100'000}};
   Pair plan = one_step(b.data->address(), 0, chunks, chunks);
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
-  ba::StepRunner& receiver = *receiver_owner;
-  b.data->route_to(receiver_owner);
+  ba::StepRunner& receiver = b.receiver(plan.receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.sender.ok(), o.sender.error());
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
@@ -59,9 +57,7 @@ BOOST_AUTO_TEST_CASE(a_paced_flow_takes_as_long_as_its_rate_says) {
   const std::vector<std::array<std::uint64_t, 5>> chunks{{0, 0, 0, 1'000'000, 0}};
   Pair plan = one_step(b.data->address(), 2'000'000, chunks, chunks);  // 1 MB at 2 MB/s: 0.5 s
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
-  ba::StepRunner& receiver = *receiver_owner;
-  b.data->route_to(receiver_owner);
+  ba::StepRunner& receiver = b.receiver(plan.receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
   BOOST_TEST(o.sender.seconds() > 0.45);  // the token bucket starts full: up to 10 ms early
@@ -79,9 +75,7 @@ BOOST_AUTO_TEST_CASE(a_chunk_that_never_comes_fails_the_step_in_time) {
   // The receiver expects a second chunk the sender's plan does not have.
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 5000, 0}}, {{0, 0, 0, 5000, 0}, {1, 5000, 5000, 5000, 5000}});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
-  ba::StepRunner& receiver = *receiver_owner;
-  b.data->route_to(receiver_owner);
+  ba::StepRunner& receiver = b.receiver(plan.receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(o.sender.ok(), o.sender.error());
   BOOST_TEST(!o.receiver.ok());
@@ -113,18 +107,9 @@ BOOST_AUTO_TEST_CASE(a_step_stuck_on_a_peer_that_reads_nothing_names_the_closed_
   const std::string address = listening.value->address();
   Pair plan = one_step(address, 0, {{0, 0, 0, in.size(), 0}}, {});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  bp::StepReport r;
-  bool done = false;
-  asio::co_spawn(
-      io,
-      [&]() -> asio::awaitable<void> {
-        r = co_await sender.run(0, kQuickTimeout);
-        done = true;
-      },
-      asio::detached);
-  const auto start = std::chrono::steady_clock::now();
-  while (!done && std::chrono::steady_clock::now() - start < 20s) io.run_one_for(100ms);
-  BOOST_REQUIRE(done);
+  const std::optional<bp::StepReport> report = run_alone(io, sender);
+  BOOST_REQUIRE(report);
+  const bp::StepReport& r = *report;
   BOOST_TEST(!r.ok());
   BOOST_TEST(r.error().find("1 send flow(s) unfinished") != std::string::npos, r.error());
   BOOST_TEST(r.error().find("the peer's receive window is closed") != std::string::npos, r.error());
@@ -139,9 +124,7 @@ BOOST_AUTO_TEST_CASE(an_unplanned_chunk_is_refused_and_fails_its_sender) {
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4000, 0}}, {{0, 0, 0, 5000, 0}});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
-  ba::StepRunner& receiver = *receiver_owner;
-  b.data->route_to(receiver_owner);
+  ba::StepRunner& receiver = b.receiver(plan.receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("no planned chunk [0, 4000)") != std::string::npos, o.sender.error());
@@ -156,25 +139,16 @@ BOOST_AUTO_TEST_CASE(a_missing_region_and_an_unreachable_peer_are_named) {
   b.storage.register_region("out", out);
   Pair plan = one_step("127.0.0.1:1", 0, {{0, 0, 0, 100, 0}}, {{0, 0, 0, 100, 0}});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
-  ba::StepRunner& receiver = *receiver_owner;
-  b.data->route_to(receiver_owner);
+  ba::StepRunner& receiver = b.receiver(plan.receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("cannot connect") != std::string::npos, o.sender.error());
   a.storage.register_region("in", out);
   b.storage.unregister_region("out");
   ba::StepRunner receiver2(*b.context, b.storage, plan.receiver, b.identity);
-  bp::StepReport r;
-  bool done = false;
-  asio::co_spawn(
-      io,
-      [&]() -> asio::awaitable<void> {
-        r = co_await receiver2.run(0, kQuickTimeout);
-        done = true;
-      },
-      asio::detached);
-  for (int i = 0; i < 50 && !done; ++i) io.run_one_for(100ms);
+  const std::optional<bp::StepReport> report = run_alone(io, receiver2);
+  BOOST_REQUIRE(report);
+  const bp::StepReport& r = *report;
   BOOST_TEST(!r.ok());
   BOOST_TEST(r.error() == "no memory region named 'out' is registered");
 }
@@ -187,11 +161,10 @@ BOOST_AUTO_TEST_CASE(a_step_without_flows_reports_at_once) {
   plan.set_job_number(2);
   plan.set_k(1);
   ba::StepRunner runner(*a.context, a.storage, plan, a.identity);
-  bool ok = false;
-  asio::co_spawn(
-      io, [&]() -> asio::awaitable<void> { ok = (co_await runner.run(3, kQuickTimeout)).ok(); }, asio::detached);
-  io.run_for(500ms);
-  BOOST_TEST(ok);
+  const std::optional<bp::StepReport> report = run_alone(io, runner, 3);
+  BOOST_REQUIRE(report);
+  BOOST_TEST(report->ok());
+  BOOST_TEST(report->seconds() < 0.5);
 }
 
 // The security review's attack: a peer holding no secret connects to a receiver's data
@@ -203,9 +176,7 @@ BOOST_AUTO_TEST_CASE(a_flow_from_a_peer_without_the_secret_writes_nothing) {
   std::vector<std::byte> out(8192, std::byte{0});
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {}, {{0, 0, 0, 4096, 0}});
-  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
-  ba::StepRunner& receiver = *receiver_owner;
-  b.data->route_to(receiver_owner);
+  ba::StepRunner& receiver = b.receiver(plan.receiver);
   std::vector<std::byte> marker(4096, std::byte{0xEE});
   const bt::MemorySource source(marker);
   bt::FlowReport attack;
@@ -248,9 +219,7 @@ BOOST_AUTO_TEST_CASE(a_sender_with_a_wrong_secret_is_refused_on_both_ends) {
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, {"a", "not-the-cluster-secret-at-all"});
-  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
-  ba::StepRunner& receiver = *receiver_owner;
-  b.data->route_to(receiver_owner);
+  ba::StepRunner& receiver = b.receiver(plan.receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("authentication: ") != std::string::npos, o.sender.error());
@@ -270,9 +239,7 @@ BOOST_AUTO_TEST_CASE(a_chunk_from_a_node_the_plan_does_not_name_is_refused) {
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});
   ba::StepRunner intruder(*c.context, c.storage, plan.sender, c.identity);
-  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
-  ba::StepRunner& receiver = *receiver_owner;
-  b.data->route_to(receiver_owner);
+  ba::StepRunner& receiver = b.receiver(plan.receiver);
   const Outcome o = run_step(io, intruder, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("comes from a in the plan, not from c") != std::string::npos, o.sender.error());
@@ -290,9 +257,7 @@ BOOST_AUTO_TEST_CASE(a_sender_that_reaches_another_node_sends_nothing) {
   c.storage.register_region("out", out);
   Pair plan = one_step(c.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});  // peer "b", c's address
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  const auto receiver_owner = std::make_shared<ba::StepRunner>(*c.context, c.storage, plan.receiver, c.identity);
-  ba::StepRunner& receiver = *receiver_owner;
-  c.data->route_to(receiver_owner);
+  ba::StepRunner& receiver = c.receiver(plan.receiver);
   const Outcome o = run_step(io, sender, receiver);
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("expected node 'b' at this address, reached 'c'") != std::string::npos,
@@ -311,25 +276,15 @@ BOOST_AUTO_TEST_CASE(nothing_is_accepted_after_the_job_ends) {
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
-  const auto receiver_owner = std::make_shared<ba::StepRunner>(*b.context, b.storage, plan.receiver, b.identity);
-  ba::StepRunner& receiver = *receiver_owner;
-  b.data->route_to(receiver_owner);
+  ba::StepRunner& receiver = b.receiver(plan.receiver);
   const Outcome first = run_step(io, sender, receiver);
   BOOST_REQUIRE(first.receiver.ok());
   receiver.close();
   std::fill(in.begin(), in.end(), std::byte{0xEE});
   ba::StepRunner again(*a.context, a.storage, plan.sender, a.identity);
-  bp::StepReport r;
-  bool done = false;
-  asio::co_spawn(
-      io,
-      [&]() -> asio::awaitable<void> {
-        r = co_await again.run(0, kQuickTimeout);
-        done = true;
-      },
-      asio::detached);
-  const auto start = std::chrono::steady_clock::now();
-  while (!done && std::chrono::steady_clock::now() - start < 20s) io.run_one_for(100ms);
+  const std::optional<bp::StepReport> report = run_alone(io, again);
+  BOOST_REQUIRE(report);
+  const bp::StepReport& r = *report;
   BOOST_TEST(!r.ok());
   BOOST_TEST(r.error().find("job job-1 has ended on this node") != std::string::npos, r.error());
   BOOST_TEST((out == pattern(4096, 9)));
