@@ -48,8 +48,8 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[[ "$prefix" =~ ^[a-z][a-z0-9]{0,9}$ ]] || die "--prefix must be 1-10 lower-case letters or digits, starting with a letter (got '$prefix')"
-[[ "$queue_packets" =~ ^[1-9][0-9]*$ ]] || die "--queue-packets must be a positive integer (got '$queue_packets')"
+source "$(dirname "$0")/netns-lib.sh"
+check_prefix_and_queue
 
 # The namespaces of this prefix that exist now.
 our_namespaces() {
@@ -64,16 +64,6 @@ bytes_per_second() {
   bytes=$(awk -v m="$mbit" 'BEGIN { printf "%d", m * 1000000 / 8 + 0.5 }')
   [ "$bytes" -gt 0 ] || die "$what must be > 0 (got '$mbit')"
   echo "$bytes"
-}
-
-# tbf on NS/DEV at BYTES/s: a bucket of 1 ms of the rate (at least two full frames: a
-# real link sends nothing faster than its rate, even after a pause), a queue of Q full
-# frames.
-shape_link() {
-  local ns=$1 dev=$2 bytes=$3
-  local burst=$((bytes / 1000))
-  [ "$burst" -ge 3028 ] || burst=3028
-  tc -n "$ns" qdisc replace dev "$dev" root tbf rate "$((bytes * 8))bit" burst "$burst" limit "$((queue_packets * 1514))"
 }
 
 count_nodes() {
@@ -102,39 +92,14 @@ shape_all() {
   echo "netns-cluster.sh: $prefix: $n1 x $n2 nodes, node links $node_bytes B/s, backbone $backbone_bytes B/s"
 }
 
-down() {
-  local ns pid
-  for ns in $(our_namespaces); do
-    for pid in $(ip netns pids "$ns" 2>/dev/null); do kill "$pid" 2>/dev/null || true; done
-  done
-  for ns in $(our_namespaces); do
-    for _ in $(seq 50); do
-      [ -z "$(ip netns pids "$ns" 2>/dev/null)" ] && break
-      sleep 0.1
-    done
-    for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
-    ip netns del "$ns"
-  done
-}
-
 # One cluster: its gateway namespace with bridge br0 at 10.77.C.254 and N nodes P-<role>i.
 make_cluster() {
-  local c=$1 role=$2 n=$3 gw="$prefix-gw$1" i ns
-  ip netns add "$gw"
-  ip -n "$gw" link set lo up
-  ip -n "$gw" link add br0 type bridge
-  ip -n "$gw" addr add "10.77.$c.254/24" dev br0
-  ip -n "$gw" link set br0 up
+  local c=$1 role=$2 n=$3 gw="$prefix-gw$1" i
+  make_switch "$gw" "10.77.$c.254"
   ip netns exec "$gw" sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward'
   for i in $(seq "$n"); do
-    ns="$prefix-$role$i"
-    ip netns add "$ns"
-    ip -n "$ns" link set lo up
-    ip link add eth0 netns "$ns" type veth peer name "$role$i" netns "$gw"
-    ip -n "$ns" addr add "10.77.$c.$i/24" dev eth0
-    ip -n "$ns" link set eth0 up
-    ip -n "$ns" route add default via "10.77.$c.254"
-    ip -n "$gw" link set "$role$i" master br0 up
+    attach_node "$prefix-$role$i" "$gw" "$role$i" "10.77.$c.$i"
+    ip -n "$prefix-$role$i" route add default via "10.77.$c.254"
   done
 }
 

@@ -39,8 +39,8 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[[ "$prefix" =~ ^[a-z][a-z0-9]{0,9}$ ]] || die "--prefix must be 1-10 lower-case letters or digits, starting with a letter (got '$prefix')"
-[[ "$queue_packets" =~ ^[1-9][0-9]*$ ]] || die "--queue-packets must be a positive integer (got '$queue_packets')"
+source "$(dirname "$0")/netns-lib.sh"
+check_prefix_and_queue
 
 our_namespaces() {
   ip netns list | awk '{print $1}' | grep -E "^${prefix}-(n[0-9]+|sw)\$" || true
@@ -59,15 +59,6 @@ rate_bytes() {
   done
 }
 
-# tbf on NS/DEV at BYTES/s: a bucket of 1 ms of the rate (at least two full frames), a
-# queue of Q full frames.
-shape_link() {
-  local ns=$1 dev=$2 bytes=$3
-  local burst=$((bytes / 1000))
-  [ "$burst" -ge 3028 ] || burst=3028
-  tc -n "$ns" qdisc replace dev "$dev" root tbf rate "$((bytes * 8))bit" burst "$burst" limit "$((queue_packets * 1514))"
-}
-
 shape_all() {
   local i=0 bytes list
   local -a all
@@ -83,21 +74,6 @@ shape_all() {
   echo "netns-star.sh: $prefix: ${#all[@]} nodes, link rates (B/s) ${all[*]}"
 }
 
-down() {
-  local ns pid
-  for ns in $(our_namespaces); do
-    for pid in $(ip netns pids "$ns" 2>/dev/null); do kill "$pid" 2>/dev/null || true; done
-  done
-  for ns in $(our_namespaces); do
-    for _ in $(seq 50); do
-      [ -z "$(ip netns pids "$ns" 2>/dev/null)" ] && break
-      sleep 0.1
-    done
-    for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
-    ip netns del "$ns"
-  done
-}
-
 up() {
   local list
   local -a all
@@ -105,20 +81,10 @@ up() {
   mapfile -t all <<<"$list"
   down
   trap 'status=$?; [ $status -eq 0 ] || { echo "netns-star.sh: up failed, removing what it made" >&2; down; }' EXIT
-  local sw="$prefix-sw" i ns
-  ip netns add "$sw"
-  ip -n "$sw" link set lo up
-  ip -n "$sw" link add br0 type bridge
-  ip -n "$sw" addr add 10.78.0.254/24 dev br0
-  ip -n "$sw" link set br0 up
+  local i
+  make_switch "$prefix-sw" 10.78.0.254
   for i in $(seq 0 $((${#all[@]} - 1))); do
-    ns="$prefix-n$i"
-    ip netns add "$ns"
-    ip -n "$ns" link set lo up
-    ip link add eth0 netns "$ns" type veth peer name "n$i" netns "$sw"
-    ip -n "$ns" addr add "10.78.0.$((i + 1))/24" dev eth0
-    ip -n "$ns" link set eth0 up
-    ip -n "$sw" link set "n$i" master br0 up
+    attach_node "$prefix-n$i" "$prefix-sw" "n$i" "10.78.0.$((i + 1))"
   done
   shape_all
 }
