@@ -1,5 +1,7 @@
 #include "cli/command_line.h"
 
+#include "cli/closest_word.h"
+
 namespace baton::cli {
 
 namespace {
@@ -15,13 +17,34 @@ CLI::App* selected(CLI::App& app, std::string& name) {
   }
 }
 
+std::vector<std::string> command_list(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  return names;
+}
+
 std::string command_names(const CLI::App& app) {
   std::string names;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
-    if (!names.empty()) names += ", ";
-    names += sub->get_name();
+  for (const std::string& name : command_list(app)) names += (names.empty() ? "" : ", ") + name;
+  return names;
+}
+
+// The long options `app` takes (with their dashes), its parents' included: CLI11 lets a
+// subcommand's command line carry them too.
+std::vector<std::string> long_options(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* at = &app; at != nullptr; at = at->get_parent()) {
+    for (const CLI::Option* option : at->get_options()) {
+      for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+    }
   }
   return names;
+}
+
+// "'word'" and, when a candidate is near it, " (did you mean 'candidate'?)".
+std::string quoted_with_guess(const std::string& word, const std::vector<std::string>& candidates) {
+  const std::optional<std::string> guess = closest_word(word, candidates);
+  return "'" + word + "'" + (guess ? " (did you mean '" + *guess + "'?)" : "");
 }
 
 // CLI11 says "A subcommand is required" also when the word given is not one: name it.
@@ -34,11 +57,15 @@ std::string usage_message(CLI::App& app, const std::string& program, const CLI::
   if (!left.empty()) {
     const std::string& word = left.front();
     const bool option = word.starts_with('-');
-    std::string message = name + ": unknown " +
-                          (option          ? "option '"
-                           : wants_command ? "command '"
-                                           : "argument '") +
-                          word + "'";
+    std::string message = name + ": unknown ";
+    if (option) {
+      const std::string spelled = word.substr(0, word.find('='));  // --rate=5: the option is --rate
+      message += "option " + (spelled.starts_with("--") ? quoted_with_guess(spelled, long_options(*at)) : "'" + word + "'");
+    } else if (wants_command) {
+      message += "command " + quoted_with_guess(word, command_list(*at));
+    } else {
+      message += "argument '" + word + "'";
+    }
     if (wants_command) message += "; the commands are: " + command_names(*at);
     return message;
   }

@@ -54,6 +54,15 @@ BOOST_AUTO_TEST_CASE(batonctl_names_an_unknown_command_and_lists_the_valid_ones)
   BOOST_TEST(plan.err.starts_with("batonctl plan: unknown command 'nosuchproblem'; the commands are: "
                                   "redistribution, reduction, allreduce, multicast, buffered-multicast\n"),
              plan.err);
+  // A typo gets its probable word, for commands and for options.
+  const auto typo = run_process({BATONCTL_PATH, "sumbit", "job.json"});
+  BOOST_TEST(typo.exit_code == 2);
+  BOOST_TEST(typo.err.starts_with("batonctl: unknown command 'sumbit' (did you mean 'submit'?); the commands are: "),
+             typo.err);
+  const auto option = run_process({BATONCTL_PATH, "plan", "reduction", "-", "--alog=dp"});
+  BOOST_TEST(option.exit_code == 2);
+  BOOST_TEST(option.err.starts_with("batonctl plan reduction: unknown option '--alog' (did you mean '--algo'?)\n"),
+             option.err);
   const auto none = run_process({BATONCTL_PATH, "plan"});
   BOOST_TEST(none.exit_code == 2);
   BOOST_TEST(none.err.starts_with("batonctl plan: a command is required, one of: redistribution,"), none.err);
