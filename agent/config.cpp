@@ -5,20 +5,15 @@
 
 #include <toml.hpp>
 
-#include <set>
-
 namespace baton::agent {
 
 AgentConfig load_agent_config(const std::filesystem::path& path) {
   try {
     const toml::value file = baton::config::parse_file(path);
-    const std::set<std::string> known{
+    baton::config::check_known_keys(file, {
         "node_id",        "coordinator",     "secret_file",  "data_root",   "data_address",         "rate",
         "transport",      "fabric_provider", "buffer_count", "buffer_size", "flow_silence_seconds", "log_level",
-        "metrics_address"};
-    for (const auto& [key, value] : file.as_table()) {
-      if (!known.contains(key)) throw std::runtime_error("unknown key '" + key + "'");
-    }
+        "metrics_address"});
     const std::filesystem::path base = path.parent_path();
     const auto relative = [&](const std::string& p) {
       return std::filesystem::path(p).is_absolute() ? p : (base / p).string();

@@ -5,6 +5,7 @@
 // (rate = 100000000 is as good as 1e8).
 #pragma once
 
+#include "cli/closest_word.h"
 #include "config/toml_screen.h"
 
 #include <toml.hpp>
@@ -18,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace baton::config {
 
@@ -37,6 +39,16 @@ inline toml::value parse_file(const std::filesystem::path& path) {
   }
   std::istringstream text(bytes);
   return toml::parse(text, path.string());
+}
+
+// Refuses a key that is not one of `known` (a misspelt key would otherwise be ignored and
+// its default used), naming it and the known key it was probably meant to be.
+inline void check_known_keys(const toml::value& file, const std::vector<std::string>& known) {
+  for (const auto& [key, value] : file.as_table()) {
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    const auto guess = cli::closest_word(key, known);
+    throw std::runtime_error("unknown key '" + key + "'" + (guess ? " (did you mean '" + *guess + "'?)" : ""));
+  }
 }
 
 template <class T>

@@ -5,20 +5,15 @@
 
 #include <toml.hpp>
 
-#include <set>
-
 namespace baton::coordinator {
 
 CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
   try {
     const toml::value file = baton::config::parse_file(path);
-    const std::set<std::string> known{
+    baton::config::check_known_keys(file, {
         "id",          "agent_address",     "api_address",     "secret_file",        "api_token_file",
         "state_dir",   "heartbeat_seconds", "log_level",       "collective_startup", "drift_threshold",
-        "drift_steps", "drift_min_seconds", "replan_on_drift", "widen_after_steps",  "widen_factor"};
-    for (const auto& [key, value] : file.as_table()) {
-      if (!known.contains(key)) throw std::runtime_error("unknown key '" + key + "'");
-    }
+        "drift_steps", "drift_min_seconds", "replan_on_drift", "widen_after_steps",  "widen_factor"});
     CoordinatorConfig config;
     config.id = baton::config::field_or<std::string>(file, "id", config.id);
     config.agent_address = baton::config::field_or<std::string>(file, "agent_address", config.agent_address);

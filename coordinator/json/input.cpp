@@ -1,5 +1,7 @@
 #include "coordinator/json/input.h"
 
+#include "cli/closest_word.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -237,7 +239,10 @@ const Json& require_object(const Json& value, std::string_view path, std::initia
   for (const auto& [key, member] : value.items()) {
     bool ok = false;
     for (std::string_view k : known) ok = ok || key == k;
-    if (!ok) throw InputError(member_path(path, key) + ": unknown field");
+    if (!ok) {
+      const auto guess = cli::closest_word(key, std::vector<std::string>(known.begin(), known.end()));
+      throw InputError(member_path(path, key) + ": unknown field" + (guess ? " (did you mean \"" + *guess + "\"?)" : ""));
+    }
   }
   return value;
 }

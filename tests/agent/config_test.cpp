@@ -51,7 +51,8 @@ BOOST_AUTO_TEST_CASE(a_value_of_the_wrong_type_is_named_not_replaced_by_the_defa
 
 BOOST_AUTO_TEST_CASE(unknown_keys_and_missing_ones_are_named) {
   TempDir a, b;
-  BOOST_TEST(error_of(config_with(a, "rat = 5\n")).find("unknown key 'rat'") != std::string::npos);
+  const std::string typo = error_of(config_with(a, "rat = 5\n"));
+  BOOST_TEST(typo.find("unknown key 'rat' (did you mean 'rate'?)") != std::string::npos, typo);
   b.write("agent.toml", "coordinator = \"127.0.0.1:7071\"\n");
   BOOST_TEST(error_of(b.path / "agent.toml").find("node_id") != std::string::npos, error_of(b.path / "agent.toml"));
 }
