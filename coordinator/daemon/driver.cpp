@@ -349,6 +349,7 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   std::optional<jobs::CompiledPlan> compiled;  // job.plan is the io thread's: the API reads it
   schedule::kpbs::Platform platform = spec.platform;
   nlohmann::ordered_json replans = nlohmann::ordered_json::array();
+  std::optional<schedule::kpbs::Platform> trial_before;  // a resumed job's trial, judged again
   try {
     if (collective) {
       if (model) compiled = jobs::compile_collective(spec.collective, *model);
@@ -356,7 +357,7 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
       // A measured backbone is used in full where that lowers the bound (docs/calibration.md).
       if (!spec.calibration.empty()) platform = calibration::fullest_platform(platform, spec.clusters, spec.transfers);
       compiled = jobs::compile_plan(spec.clusters, spec.transfers, platform, spec.algorithm);
-      replans = replay_replans(job, *compiled, platform);
+      replans = replay_replans(job, *compiled, platform, trial_before);
     }
   } catch (const std::exception& e) {
     compiled.reset();
@@ -377,6 +378,7 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   job.drift.detector = calibration::DriftDetector(options_.drift);
   job.drift.widening = calibration::WideningSchedule(options_.drift);
   job.drift.replans = std::move(replans);
+  if (trial_before) job.drift.trial = JobDrift::Trial{.before = *trial_before, .steps = {}};
   job.plan = std::move(compiled);
   for (const jobs::StepPlan& s : job.plan->steps) job.bytes_total += s.bytes;
   for (const journal::StepRecord& s : job.steps) job.bytes_done += s.bytes;

@@ -3,7 +3,8 @@
 // (coordinator/jobs/replan.h), checked before the agents get it, journaled so that a
 // resumed job rebuilds the same plan, and recorded in the job's report. After steps on the
 // model, now and then a trial of a wider backbone (calibration/widening.h), re-planned
-// back when its first steps run slow.
+// back when its first steps run slow; a resumed job whose last re-plan started a trial
+// judges it again.
 #include "coordinator/daemon/driver.h"
 #include "coordinator/jobs/replan.h"
 
@@ -19,6 +20,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 namespace kpbs = schedule::kpbs;
+
+// The report's cause of a re-plan that starts a trial (a resumed job finds its trial by it).
+constexpr const char* kTrialCause = "wider backbone trial";
 
 Json platform_json(const kpbs::Platform& p) {
   return Json{{"sender_rate", p.sender_rate},
@@ -174,7 +178,7 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
   why << on_model << (on_model == 1 ? " step" : " steps") << " on the model: trying a backbone of " << wider.D / 1e6
       << " MB/s (" << options_.drift.widen_factor << "x) for the rest";
   if (log_) log_.info("job " + std::to_string(job.id) + ": " + why.str() + " from step " + std::to_string(next));
-  Json record = record_of(job, next, clock_.now() - job.started, why.str(), "wider backbone trial");
+  Json record = record_of(job, next, clock_.now() - job.started, why.str(), kTrialCause);
   co_await adopt_replan(job, plans, next, platform, std::move(*replanned), std::move(record));
   job.drift.trial = JobDrift::Trial{.before = before, .steps = {}};
 }
@@ -262,12 +266,16 @@ asio::awaitable<void> Driver::adopt_replan(TrackedJob& job, JobPlans& plans, std
     log_.warning("job " + std::to_string(job.id) + ": the re-plan: " + lost);
 }
 
-Json Driver::replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan, kpbs::Platform& platform) {
+Json Driver::replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan, kpbs::Platform& platform,
+                            std::optional<kpbs::Platform>& trial_before) {
   Json records = Json::array();
   for (const journal::ReplanRecord& r : journal_.replans(job.id)) {
+    const kpbs::Platform before = platform;
     platform = platform_of(Json::parse(r.platform));
     plan = jobs::replan(plan, r.at_step, job.spec->clusters, job.spec->transfers, platform, job.spec->algorithm);
     records.push_back(Json::parse(r.record));
+    trial_before.reset();
+    if (records.back().value("cause", "") == kTrialCause) trial_before = before;
   }
   return records;
 }

@@ -5,7 +5,8 @@
 // how to calibrate); a job whose backbone halves mid-run is re-planned from the step after
 // the drift, its agents get the new plan, the report and the journal say so, and a
 // restarted coordinator rebuilds the same plan; a trial of a wider backbone is re-planned
-// back when the backbone did not grow, and kept when it did.
+// back when the backbone did not grow (also by a coordinator restarted during it), and
+// kept when it did.
 #include "coordinator/daemon/driver.h"
 #include "coordinator/daemon/job_spec.h"
 #include "tests/calibration/fluid_network.h"
@@ -58,6 +59,9 @@ struct Fixture {
   ManualClock clock;
   std::unique_ptr<baton::journal::Journal> journal;
   std::unique_ptr<bc::Driver> driver;
+  // A second coordinator on the same journal (restart_coordinator), the first left idle.
+  std::unique_ptr<asio::io_context> second_io;
+  std::unique_ptr<bc::Driver> second_coordinator;
   FluidNetwork net = network();
   std::map<std::string, bp::Plan> plans;  // as each node last received it
   std::map<std::string, int> plans_received;
@@ -71,13 +75,26 @@ struct Fixture {
     driver->start();
   }
   ~Fixture() {
+    second_coordinator.reset();
     driver.reset();
     std::filesystem::remove_all(dir);
   }
 
+  // The coordinator the agents talk to: the restarted one once there is one.
+  bc::Driver& coordinator() { return second_coordinator ? *second_coordinator : *driver; }
+
+  // As if the coordinator were killed and started again: a new driver on the same journal
+  // resumes the unfinished job; the old one is never run again.
+  void restart_coordinator(const bc::DriverOptions& options) {
+    second_io = std::make_unique<asio::io_context>();
+    second_coordinator = std::make_unique<bc::Driver>(*second_io, agents, *journal, clock, options, nullptr);
+    second_coordinator->start();
+  }
+
   void poll() {
-    io.restart();
-    io.run_for(2ms);
+    asio::io_context& live = second_io ? *second_io : io;
+    live.restart();
+    live.run_for(2ms);
   }
 
   // Plays the agents' part until `done` holds (at most 20 s of real time), checked after the
@@ -97,12 +114,12 @@ struct Fixture {
             plans[node] = message.plan();
             ++plans_received[node];
             answer.mutable_plan_accepted()->set_job(message.plan().job());
-            driver->on_message(node, answer);
+            coordinator().on_message(node, answer);
             break;
           case bp::Envelope::kStepRelease: released[node] = message.step_release().step(); break;
           case bp::Envelope::kJobEnded:
             answer.mutable_job_committed()->set_job(message.job_ended().job());
-            driver->on_message(node, answer);
+            coordinator().on_message(node, answer);
             break;
           default: break;
         }
@@ -142,16 +159,16 @@ struct Fixture {
         }
       }
       r.set_seconds(seconds - net.beta);
-      driver->on_message(node, envelope);
+      coordinator().on_message(node, envelope);
     }
   }
 
-  std::string calibration_state(std::uint64_t id) { return driver->calibration(id)["state"].get<std::string>(); }
-  std::string job_state(std::uint64_t id) { return driver->job(id)["state"].get<std::string>(); }
+  std::string calibration_state(std::uint64_t id) { return coordinator().calibration(id)["state"].get<std::string>(); }
+  std::string job_state(std::uint64_t id) { return coordinator().job(id)["state"].get<std::string>(); }
 
   std::uint64_t calibrate() {
     const std::string json = R"({"senders": ["s0", "s1", "s2", "s3"], "receivers": ["r0", "r1", "r2", "r3"]})";
-    const std::uint64_t id = driver->calibrate(bc::parse_calibration_request(json), json);
+    const std::uint64_t id = coordinator().calibrate(bc::parse_calibration_request(json), json);
     run_agents_until([&] { return calibration_state(id) == "done" || calibration_state(id) == "failed"; });
     return id;
   }
@@ -307,15 +324,10 @@ BOOST_AUTO_TEST_CASE(a_resumed_job_rebuilds_the_plan_its_re_plans_made) {
   run_agents_until([&] { return driver->job(id)["report"]["replans"].size() == 1u; });
   const auto before = driver->job(id)["report"];
   // A new coordinator on the same journal, the first one's job left unfinished.
-  asio::io_context io2;
-  bc::Driver restarted(io2, agents, *journal, clock, bc::DriverOptions{}, nullptr);
-  restarted.start();
+  restart_coordinator(bc::DriverOptions{});
   const auto limit = std::chrono::steady_clock::now() + 10s;
-  while (restarted.job(id)["steps"].get<int>() == 0 && std::chrono::steady_clock::now() < limit) {
-    io2.restart();
-    io2.run_for(5ms);
-  }
-  const auto resumed = restarted.job(id)["report"];
+  while (coordinator().job(id)["steps"].get<int>() == 0 && std::chrono::steady_clock::now() < limit) poll();
+  const auto resumed = coordinator().job(id)["report"];
   BOOST_TEST(resumed["steps"].size() == before["steps"].size());
   for (std::size_t s = 0; s < before["steps"].size(); ++s) {
     BOOST_TEST(resumed["steps"][s]["bytes"] == before["steps"][s]["bytes"]);
@@ -365,6 +377,27 @@ BOOST_FIXTURE_TEST_CASE(a_trial_of_a_wider_backbone_that_runs_slow_is_re_planned
   BOOST_TEST(replans[2]["at_step"].get<int>() == 4);
   BOOST_TEST(replans[2]["why"].get<std::string>().starts_with("2 steps on the model"));
   BOOST_TEST(journal->replans(id).size() == replans.size());
+}
+
+// The coordinator killed after it started a trial, before the trial's first step: the
+// resumed job judges the trial as the first coordinator would have (without the trial
+// restored, drift needed three slow steps to find the backbone as it was).
+BOOST_FIXTURE_TEST_CASE(a_coordinator_restarted_during_a_trial_judges_it_after_one_step, TrialsAfterOneStep) {
+  net.backbone = 2e6;  // k = 2: the trial on 4 MB/s runs slow
+  calibrate();
+  const std::string json = job_without_platform(1'000'000);
+  const std::uint64_t id = driver->submit(bc::parse_job_spec(json), json);
+  run_agents_until([&] { return driver->job(id)["report"]["replans"].size() == 1u; });
+  BOOST_TEST_REQUIRE(driver->job(id)["report"]["replans"][0]["cause"].get<std::string>() == "wider backbone trial");
+  restart_coordinator(NoTrials::with_widen_after(1));
+  run_agents_until([&] { return job_state(id) == "done"; });
+  const auto job = coordinator().job(id);
+  BOOST_TEST(job["bytes_done"].get<std::uint64_t>() == 16'000'000u);
+  const auto& replans = job["report"]["replans"];
+  BOOST_TEST_REQUIRE(replans.size() >= 2u, replans.dump(1));
+  BOOST_TEST(replans[1]["cause"].get<std::string>() == "wider backbone trial failed", replans.dump(1));
+  BOOST_TEST(replans[1]["at_step"].get<int>() == 2);
+  BOOST_TEST(replans[1]["new"]["k"].get<int>() == 2);
 }
 
 BOOST_FIXTURE_TEST_CASE(a_trial_of_a_wider_backbone_is_kept_when_the_backbone_grew, TrialsAfterOneStep) {
