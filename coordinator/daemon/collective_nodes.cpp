@@ -1,5 +1,7 @@
 #include "coordinator/daemon/collective_nodes.h"
 
+#include "coordinator/jobs/collective_compiler.h"
+
 namespace baton::coordinator {
 
 std::string collective_nodes_problem(const jobs::CollectiveJob& job, const AgentDirectory& agents) {
@@ -19,7 +21,7 @@ std::string collective_nodes_problem(const jobs::CollectiveJob& job, const Agent
              std::string(jobs::name(job.op)) + " (an agent that predates collectives?)";
     }
   }
-  return "";
+  return jobs::tree_algorithm_problem(job, collective_model(job, agents, 0));
 }
 
 std::string shared_storage_conflict(const jobs::CollectiveJob& job, const AgentDirectory& agents) {

@@ -13,7 +13,8 @@
 namespace baton::coordinator {
 
 // "" when the job can be planned on these agents, else one line naming the node and what it
-// lacks: never registered, no rate, no combine speed for the job's dtype and op.
+// lacks (never registered, no rate, no combine speed for the job's dtype and op), or the
+// algorithm limit the job's nodes exceed (jobs::tree_algorithm_problem).
 std::string collective_nodes_problem(const jobs::CollectiveJob& job, const AgentDirectory& agents);
 
 // "" unless two nodes of the job share their objects (the same storage id) and one writes a

@@ -7,6 +7,7 @@
 // receiver the schedule names (Lemma 1 of the SNF paper decides who receives from whom);
 // the root combines into result.file. In an allreduce the root then sends result.file down
 // the broadcast tree, and every node relays from its result.file once it has it.
+#include "coordinator/jobs/collective_compiler.h"
 #include "coordinator/jobs/collective_compilers.h"
 #include "coordinator/schedule/reduction/checked.h"
 
@@ -68,23 +69,34 @@ std::vector<TreeTransfer> schedule_tree(const CollectiveJob& job, const std::vec
 // dp solves the SNF paper's two-class case: senders of two speeds. Measured nodes never
 // have exactly equal t(p) (each agent's combine speed is its own), so dp sees the senders'
 // declared rates as the classes, and a class's time as its slowest member's t(p): a
-// schedule for the classes is valid for the nodes, never optimistic. More than two rates
-// among the senders is a problem dp does not solve: refused, naming snf and bnb.
-void to_two_speed_classes(std::vector<double>& times, const std::vector<std::string>& nodes, std::size_t root,
-                          const CollectiveModel& model) {
+// schedule for the classes is valid for the nodes, never optimistic.
+std::map<double, double> speed_classes(const std::vector<double>& times, const std::vector<std::string>& nodes,
+                                       std::size_t root, const CollectiveModel& model) {
   std::map<double, double> slowest;  // rate -> its class's time
   for (std::size_t p = 0; p < nodes.size(); ++p) {
     if (p == root) continue;
     double& t = slowest[model.nodes.at(nodes[p]).rate];
     t = std::max(t, times[p]);
   }
-  if (slowest.size() > 2) {
-    throw std::invalid_argument("dp schedules senders of at most two rates (the SNF paper's two classes); these have " +
-                                std::to_string(slowest.size()) + ": use snf or bnb");
-  }
+  return slowest;
+}
+
+std::string too_many_rates(std::size_t rates) {
+  return "dp schedules senders of at most two rates (the SNF paper's two classes); these have " +
+         std::to_string(rates) + ": use snf or bnb";
+}
+
+void to_two_speed_classes(std::vector<double>& times, const std::vector<std::string>& nodes, std::size_t root,
+                          const CollectiveModel& model) {
+  const std::map<double, double> slowest = speed_classes(times, nodes, root, model);
+  if (slowest.size() > 2) throw std::invalid_argument(too_many_rates(slowest.size()));
   for (std::size_t p = 0; p < nodes.size(); ++p) {
     if (p != root) times[p] = slowest.at(model.nodes.at(nodes[p]).rate);
   }
+}
+
+std::size_t root_of(const CollectiveJob& job) {
+  return static_cast<std::size_t>(std::ranges::find(job.nodes, job.root) - job.nodes.begin());
 }
 
 }  // namespace
@@ -94,7 +106,7 @@ DataflowSchedule compile_tree(const CollectiveJob& job, const CollectiveModel& m
   const std::uint64_t m = job.data.bytes();
   std::vector<double> times;
   for (const std::string& n : nodes) times.push_back(model.snf_time(n, m));
-  std::size_t root = static_cast<std::size_t>(std::ranges::find(nodes, job.root) - nodes.begin());
+  std::size_t root = root_of(job);
   if (job.algorithm == "dp") to_two_speed_classes(times, nodes, root, model);
   DataflowSchedule out;
   double makespan = 0;
@@ -146,6 +158,23 @@ DataflowSchedule compile_tree(const CollectiveJob& job, const CollectiveModel& m
   }
   out.plan = builder.take();
   return out;
+}
+
+std::string tree_algorithm_problem(const CollectiveJob& job, const CollectiveModel& model) {
+  if (job.kind != JobKind::reduce) return "";
+  const std::size_t n = job.nodes.size();
+  const auto over = [&](std::size_t cap) {
+    return job.algorithm + " plans at most " + std::to_string(cap) + " nodes; this job has " + std::to_string(n) +
+           ": use snf";
+  };
+  if (job.algorithm == "dp") {
+    if (n > red::kMaxDpNodes) return over(red::kMaxDpNodes);
+    const std::vector<double> times(n, 0);  // only the rates matter here
+    if (const std::size_t rates = speed_classes(times, job.nodes, root_of(job), model).size(); rates > 2)
+      return too_many_rates(rates);
+  }
+  if (job.algorithm == "bnb" && n > red::kMaxSearchNodes) return over(red::kMaxSearchNodes);
+  return "";
 }
 
 }  // namespace baton::jobs

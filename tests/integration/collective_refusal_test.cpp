@@ -43,7 +43,7 @@ void refused_naming(CollectiveCluster& c, const Json& job, const std::vector<std
 BOOST_AUTO_TEST_SUITE(collective_refusal)
 
 BOOST_AUTO_TEST_CASE(bad_collective_jobs_are_refused_at_submit_naming_the_field) {
-  CollectiveCluster c({10'000'000, 20'000'000, 40'000'000});
+  CollectiveCluster c({10'000'000, 20'000'000, 40'000'000, 80'000'000});
   // 1000 f32 on n0 and n1; n2's file is 400 bytes short; n1's model.bin has 4096 bytes.
   for (const char* node : {"n0", "n1"}) write_random_file(c.cluster.root(node) / "grad.bin", 4000, 1);
   write_random_file(c.cluster.root("n2") / "grad.bin", 3600, 2);
@@ -81,6 +81,11 @@ BOOST_AUTO_TEST_CASE(bad_collective_jobs_are_refused_at_submit_naming_the_field)
   Json unknown_algorithm = reduce_job();
   unknown_algorithm["algorithm"] = "ring";  // an all-reduction's, not a reduction's
   refused_naming(c, unknown_algorithm, {"algorithm", "ring"});
+  // dp's limit, on the agents' registered rates: senders of three rates (n1, n2, n3).
+  Json three_rates = reduce_job();
+  three_rates["nodes"] = {"n0", "n1", "n2", "n3"};
+  three_rates["algorithm"] = "dp";
+  refused_naming(c, three_rates, {"dp", "at most two rates", "these have 3", "snf"});
   Json unknown_multicast = multicast_job();
   unknown_multicast["algorithm"] = "fastest";
   refused_naming(c, unknown_multicast, {"algorithm", "fastest"});

@@ -163,6 +163,20 @@ BOOST_AUTO_TEST_CASE(dp_takes_declared_rates_as_its_classes_and_refuses_a_third)
   } catch (const std::invalid_argument& e) {
     BOOST_TEST(std::string(e.what()).find("at most two rates") != std::string::npos, e.what());
   }
+  // The same limit, said before planning (the coordinator refuses such a job at submit).
+  BOOST_TEST(bj::tree_algorithm_problem(job, model).find("these have 3: use snf or bnb") != std::string::npos);
+  model.nodes["n1"].rate = 4e6;
+  BOOST_TEST(bj::tree_algorithm_problem(job, model) == "");
+}
+
+BOOST_AUTO_TEST_CASE(an_algorithm_s_node_limit_is_said_before_planning) {
+  const bj::CollectiveModel model = model_of(25);
+  bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, 25, "bnb");
+  BOOST_TEST(bj::tree_algorithm_problem(job, model) == "bnb plans at most 24 nodes; this job has 25: use snf");
+  job.algorithm = "snf";
+  BOOST_TEST(bj::tree_algorithm_problem(job, model) == "");
+  job = reduce_job(bj::JobKind::allreduce, 25, "snf-fnf");
+  BOOST_TEST(bj::tree_algorithm_problem(job, model) == "");
 }
 
 BOOST_AUTO_TEST_CASE(every_multicast_algorithm_on_5_to_9_unequal_nodes_passes_the_checker) {
