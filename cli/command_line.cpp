@@ -2,6 +2,8 @@
 
 #include "cli/closest_word.h"
 
+#include <algorithm>
+
 namespace baton::cli {
 
 namespace {
@@ -79,6 +81,20 @@ std::string version() { return BATON_VERSION; }
 
 void add_version_flag(CLI::App& app, const std::string& program) {
   app.set_version_flag("--version", program + " " + version(), "print the program's version and exit");
+}
+
+CLI::Validator one_of(std::vector<std::string> names) {
+  std::string listed, braced;
+  for (const std::string& name : names) {
+    listed += (listed.empty() ? "" : ", ") + name;
+    braced += (braced.empty() ? "{" : ",") + name;
+  }
+  return CLI::Validator(
+      [names, listed](std::string& value) -> std::string {
+        if (std::find(names.begin(), names.end(), value) != names.end()) return "";
+        return quoted_with_guess(value, names) + " is not one of " + listed;
+      },
+      braced + "}", "one of");
 }
 
 std::optional<int> parse_command_line(CLI::App& app, const std::string& program, int argc, char** argv,

@@ -23,6 +23,12 @@ std::string version();
 // parse_command_line.
 void add_version_flag(CLI::App& app, const std::string& program);
 
+// Checks that an option's value is one of `names` ("{a,b,c}" in --help, as CLI::IsMember);
+// a value that is not is named with the names and, when one is near it, the one it was
+// probably meant to be (closest_word.h): "'dpp' is not one of snf, dp, bnb, binomial (did
+// you mean 'dp'?)".
+CLI::Validator one_of(std::vector<std::string> names);
+
 // Parses argv. nullopt: go on and run; otherwise the exit status to return at once (0 after
 // --help or --version, kUsageError after a usage error, written to `err` on one line
 // followed by a pointer to --help).

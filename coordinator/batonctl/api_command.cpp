@@ -1,5 +1,6 @@
 #include "coordinator/batonctl/api_command.h"
 
+#include "cli/command_line.h"
 #include "coordinator/json/input.h"
 
 #include <cstdlib>
@@ -23,7 +24,7 @@ void add_api_options(CLI::App* sub, ApiOptions& options, bool output) {
                   "file holding the API token; without it, the token itself from env BATON_API_TOKEN");
   if (output) {
     sub->add_option("--output,-o", options.output, "table or json")
-        ->check(CLI::IsMember({"table", "json"}))
+        ->check(cli::one_of({"table", "json"}))
         ->capture_default_str();
   }
 }

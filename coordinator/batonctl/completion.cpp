@@ -1,5 +1,6 @@
 #include "coordinator/batonctl/completion.h"
 
+#include "cli/command_line.h"
 #include "coordinator/batonctl/plan_command.h"
 
 #include <iostream>
@@ -128,7 +129,7 @@ std::string bash_completion(const CLI::App& app) {
 void add_completion_command(CLI::App& app, int* exit_code) {
   auto shell = std::make_shared<std::string>();
   CLI::App* sub = app.add_subcommand("completion", "Print a shell completion script");
-  sub->add_option("SHELL", *shell, "the shell (bash)")->required()->check(CLI::IsMember({"bash"}));
+  sub->add_option("SHELL", *shell, "the shell (bash)")->required()->check(cli::one_of({"bash"}));
   sub->footer(
       "Examples:\n"
       "  source <(batonctl completion bash)                          # this shell\n"

@@ -1,5 +1,6 @@
 #include "coordinator/batonctl/plan_command.h"
 
+#include "cli/command_line.h"
 #include "coordinator/batonctl/plan_problems.h"
 
 #include <exception>
@@ -51,7 +52,7 @@ void add_plan_command(CLI::App& app, int* exit_code) {
     auto seed = std::make_shared<std::uint64_t>(1);
     sub->add_option("FILE", *file, "problem as JSON (- for stdin)")->required();
     sub->add_option("--algo", *algorithm, "algorithm")
-        ->check(CLI::IsMember(problem->algorithms))
+        ->check(cli::one_of(problem->algorithms))
         ->capture_default_str();
     if (problem->takes_seed) {
       sub->add_option("--seed", *seed, "seed for the algorithm's random choices")

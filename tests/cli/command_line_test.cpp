@@ -63,6 +63,14 @@ BOOST_AUTO_TEST_CASE(batonctl_names_an_unknown_command_and_lists_the_valid_ones)
   BOOST_TEST(option.exit_code == 2);
   BOOST_TEST(option.err.starts_with("batonctl plan reduction: unknown option '--alog' (did you mean '--algo'?)\n"),
              option.err);
+  // So does a value outside an option's list, named with the list.
+  const auto value = run_process({BATONCTL_PATH, "plan", "reduction", "-", "--algo", "dpp"});
+  BOOST_TEST(value.exit_code == 2);
+  BOOST_TEST(value.err.starts_with("batonctl plan reduction: --algo: 'dpp' (did you mean 'dp'?) is not one of snf, dp, "
+                                   "bnb, binomial\n"),
+             value.err);
+  const auto help = run_process({BATONCTL_PATH, "jobs", "--help"});
+  BOOST_TEST(has(help.out, "{table,json}"), help.out);
   const auto none = run_process({BATONCTL_PATH, "plan"});
   BOOST_TEST(none.exit_code == 2);
   BOOST_TEST(none.err.starts_with("batonctl plan: a command is required, one of: redistribution,"), none.err);
