@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -69,27 +70,16 @@ std::vector<TreeTransfer> schedule_tree(const CollectiveJob& job, const std::vec
 // dp solves the SNF paper's two-class case: senders of two speeds. Measured nodes never
 // have exactly equal t(p) (each agent's combine speed is its own), so dp sees the senders'
 // declared rates as the classes, and a class's time as its slowest member's t(p): a
-// schedule for the classes is valid for the nodes, never optimistic.
-std::map<double, double> speed_classes(const std::vector<double>& times, const std::vector<std::string>& nodes,
-                                       std::size_t root, const CollectiveModel& model) {
+// schedule for the classes is valid for the nodes, never optimistic. REQUIRES: at most two
+// rates among the senders (tree_algorithm_problem).
+void to_two_speed_classes(std::vector<double>& times, const std::vector<std::string>& nodes, std::size_t root,
+                          const CollectiveModel& model) {
   std::map<double, double> slowest;  // rate -> its class's time
   for (std::size_t p = 0; p < nodes.size(); ++p) {
     if (p == root) continue;
     double& t = slowest[model.nodes.at(nodes[p]).rate];
     t = std::max(t, times[p]);
   }
-  return slowest;
-}
-
-std::string too_many_rates(std::size_t rates) {
-  return "dp schedules senders of at most two rates (the SNF paper's two classes); these have " +
-         std::to_string(rates) + ": use snf or bnb";
-}
-
-void to_two_speed_classes(std::vector<double>& times, const std::vector<std::string>& nodes, std::size_t root,
-                          const CollectiveModel& model) {
-  const std::map<double, double> slowest = speed_classes(times, nodes, root, model);
-  if (slowest.size() > 2) throw std::invalid_argument(too_many_rates(slowest.size()));
   for (std::size_t p = 0; p < nodes.size(); ++p) {
     if (p != root) times[p] = slowest.at(model.nodes.at(nodes[p]).rate);
   }
@@ -107,6 +97,9 @@ DataflowSchedule compile_tree(const CollectiveJob& job, const CollectiveModel& m
   std::vector<double> times;
   for (const std::string& n : nodes) times.push_back(model.snf_time(n, m));
   std::size_t root = root_of(job);
+  // Said at submit; a node that re-registered with another rate since is caught here.
+  if (const std::string problem = tree_algorithm_problem(job, model); !problem.empty())
+    throw std::invalid_argument(problem);
   if (job.algorithm == "dp") to_two_speed_classes(times, nodes, root, model);
   DataflowSchedule out;
   double makespan = 0;
@@ -169,9 +162,14 @@ std::string tree_algorithm_problem(const CollectiveJob& job, const CollectiveMod
   };
   if (job.algorithm == "dp") {
     if (n > red::kMaxDpNodes) return over(red::kMaxDpNodes);
-    const std::vector<double> times(n, 0);  // only the rates matter here
-    if (const std::size_t rates = speed_classes(times, job.nodes, root_of(job), model).size(); rates > 2)
-      return too_many_rates(rates);
+    std::set<double> rates;  // the senders' (dp's classes, to_two_speed_classes)
+    for (const std::string& node : job.nodes) {
+      if (node != job.root) rates.insert(model.nodes.at(node).rate);
+    }
+    if (rates.size() > 2) {
+      return "dp schedules senders of at most two rates (the SNF paper's two classes); these have " +
+             std::to_string(rates.size()) + ": use snf or bnb";
+    }
   }
   if (job.algorithm == "bnb" && n > red::kMaxSearchNodes) return over(red::kMaxSearchNodes);
   return "";
