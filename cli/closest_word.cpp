@@ -44,4 +44,9 @@ std::optional<std::string> closest_word(const std::string& word, const std::vect
   return best;
 }
 
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates, char quote) {
+  const std::optional<std::string> guess = closest_word(word, candidates);
+  return guess ? " (did you mean " + std::string(1, quote) + *guess + quote + "?)" : "";
+}
+
 }  // namespace baton::cli

@@ -17,4 +17,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b);
 // when two candidates are equally near (a guess between them would be a coin toss).
 std::optional<std::string> closest_word(const std::string& word, const std::vector<std::string>& candidates);
 
+// " (did you mean 'candidate'?)" with the closest word between `quote`s, or "" when none is
+// near: what every refusal of an unknown name appends.
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates, char quote = '\'');
+
 }  // namespace baton::cli

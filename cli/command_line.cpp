@@ -45,8 +45,7 @@ std::vector<std::string> long_options(const CLI::App& app) {
 
 // "'word'" and, when a candidate is near it, " (did you mean 'candidate'?)".
 std::string quoted_with_guess(const std::string& word, const std::vector<std::string>& candidates) {
-  const std::optional<std::string> guess = closest_word(word, candidates);
-  return "'" + word + "'" + (guess ? " (did you mean '" + *guess + "'?)" : "");
+  return "'" + word + "'" + did_you_mean(word, candidates);
 }
 
 // CLI11 says "A subcommand is required" also when the word given is not one: name it.

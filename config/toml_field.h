@@ -46,8 +46,7 @@ inline toml::value parse_file(const std::filesystem::path& path) {
 inline void check_known_keys(const toml::value& file, const std::vector<std::string>& known) {
   for (const auto& [key, value] : file.as_table()) {
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-    const auto guess = cli::closest_word(key, known);
-    throw std::runtime_error("unknown key '" + key + "'" + (guess ? " (did you mean '" + *guess + "'?)" : ""));
+    throw std::runtime_error("unknown key '" + key + "'" + cli::did_you_mean(key, known));
   }
 }
 

@@ -240,8 +240,8 @@ const Json& require_object(const Json& value, std::string_view path, std::initia
     bool ok = false;
     for (std::string_view k : known) ok = ok || key == k;
     if (!ok) {
-      const auto guess = cli::closest_word(key, std::vector<std::string>(known.begin(), known.end()));
-      throw InputError(member_path(path, key) + ": unknown field" + (guess ? " (did you mean \"" + *guess + "\"?)" : ""));
+      throw InputError(member_path(path, key) + ": unknown field" +
+                       cli::did_you_mean(key, std::vector<std::string>(known.begin(), known.end()), '"'));
     }
   }
   return value;

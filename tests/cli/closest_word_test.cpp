@@ -33,4 +33,10 @@ BOOST_AUTO_TEST_CASE(a_guess_is_offered_only_when_it_is_near_and_unique) {
   BOOST_TEST(!closest_word(std::string(1'000'000, 'k'), commands));  // a huge word is no typo, and cheap
 }
 
+BOOST_AUTO_TEST_CASE(the_guess_is_said_in_the_caller_s_quotes_or_not_at_all) {
+  BOOST_TEST(baton::cli::did_you_mean("sumbit", {"submit", "status"}) == " (did you mean 'submit'?)");
+  BOOST_TEST(baton::cli::did_you_mean("algoritm", {"algorithm"}, '"') == " (did you mean \"algorithm\"?)");
+  BOOST_TEST(baton::cli::did_you_mean("frobnicate", {"submit"}) == "");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
