@@ -29,16 +29,31 @@ Line least_squares(const std::vector<Point>& points) {
 Line least_squares_but_one(const std::vector<Point>& points, double floor) {
   const Line all = least_squares(points);
   if (points.size() < 3) return all;
+  // Each point against the line through the others (its deleted residual): the line through
+  // all of them leans towards a late point at the end of the series (the largest step has
+  // the most leverage) and hides it among the others' residuals.
+  std::size_t worst = points.size();
+  double worst_residual = 0;
+  Line worst_rest;
+  std::vector<Point> rest;
+  for (std::size_t j = 0; j < points.size(); ++j) {
+    rest = points;
+    rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(j));
+    if (std::ranges::all_of(rest, [&](const Point& p) { return p.x == rest.front().x; })) continue;
+    const Line line = least_squares(rest);
+    const double residual = std::abs(points[j].y - line.intercept - line.slope * points[j].x);
+    if (worst == points.size() || residual > worst_residual) {
+      worst = j;
+      worst_residual = residual;
+      worst_rest = line;
+    }
+  }
+  if (worst == points.size()) return all;
   std::vector<double> residuals;
-  for (const Point& p : points) residuals.push_back(std::abs(p.y - all.intercept - all.slope * p.x));
-  std::vector<double> sorted = residuals;
-  std::ranges::sort(sorted);
-  const double median = sorted[sorted.size() / 2];
-  const auto worst = std::ranges::max_element(residuals);
-  if (*worst <= std::max(3 * median, floor)) return all;
-  std::vector<Point> rest = points;
-  rest.erase(rest.begin() + (worst - residuals.begin()));
-  return least_squares(rest);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (i != worst) residuals.push_back(std::abs(points[i].y - worst_rest.intercept - worst_rest.slope * points[i].x));
+  }
+  return worst_residual > std::max(3 * median(residuals), floor) ? worst_rest : all;
 }
 
 double median(std::vector<double> values) {

@@ -65,6 +65,8 @@ std::optional<ProbeStep> Prober::next() const {
       return ProbeStep{"sizes", {pair(0, bytes)}, at_pilot_rate(bytes)};
     }
     case Phase::rates: return ProbeStep{"rates", {pair(index_, flow_bytes_)}, at_pilot_rate(flow_bytes_)};
+    case Phase::recheck:
+      return ProbeStep{"rates", {pair(rechecks_[index_], flow_bytes_)}, at_pilot_rate(flow_bytes_)};
     case Phase::curve: {
       ProbeStep step{"curve", lasting(index_, options_.flow_seconds), 0};
       // Each flow at its pair's rate, or all of them sharing the best aggregate so far.
@@ -102,20 +104,14 @@ void Prober::measured(double seconds) {
       sizes_.push_back(SizePoint{1, step->flows[0].bytes, seconds});
       if (++index_ == kSizeSteps) finish_sizes();
       return;
-    case Phase::rates: {
-      // A flow that stalls once (a loss, a busy core) would make its nodes the slowest and
-      // set d for every job: a pair over kRetryAbove its expected time is measured once
-      // more and keeps the faster of the two. A node that is slow is slow both times.
-      const double rate = aggregate(CurvePoint{1, flow_bytes_, seconds, 0}, beta_one_);
-      pair_rates_[index_] = retrying_ ? std::max(pair_rates_[index_], rate) : rate;
-      if (!retrying_ && seconds > kRetryAbove * step->expected_seconds) {
-        retrying_ = true;
-        return;
-      }
-      retrying_ = false;
-      if (++index_ < pairs()) return;
-      phase_ = max_flows() >= 2 ? Phase::curve : Phase::done;
-      index_ = 2;
+    case Phase::rates:
+      pair_rates_[index_] = aggregate(CurvePoint{1, flow_bytes_, seconds, 0}, beta_one_);
+      if (++index_ == pairs()) finish_rates();
+      return;
+    case Phase::recheck: {
+      double& rate = pair_rates_[rechecks_[index_]];
+      rate = std::max(rate, aggregate(CurvePoint{1, flow_bytes_, seconds, 0}, beta_one_));
+      if (++index_ == rechecks_.size()) start_curve();
       return;
     }
     case Phase::curve: {
@@ -156,7 +152,25 @@ void Prober::finish_sizes() {
   curve_.push_back(CurvePoint{1, sizes_.back().bytes, sizes_.back().seconds, pair_rates_[0]});
   best_rate_ = pair_rates_[0];
   index_ = 1;
-  phase_ = pairs() > 1 ? Phase::rates : Phase::done;
+  if (pairs() > 1) phase_ = Phase::rates;
+  else finish_rates();
+}
+
+void Prober::finish_rates() {
+  // Every pair under kRecheckBelow the median, pair 0 (measured in the sizes phase) too.
+  const double floor = (1 - kRecheckBelow) * median(pair_rates_);
+  rechecks_.clear();
+  for (std::size_t i = 0; i < pairs(); ++i) {
+    if (pair_rates_[i] < floor) rechecks_.push_back(i);
+  }
+  index_ = 0;
+  if (rechecks_.empty()) start_curve();
+  else phase_ = Phase::recheck;
+}
+
+void Prober::start_curve() {
+  phase_ = max_flows() >= 2 ? Phase::curve : Phase::done;
+  index_ = 2;
 }
 
 void Prober::finish_curve() {

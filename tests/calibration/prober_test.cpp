@@ -173,7 +173,7 @@ BOOST_AUTO_TEST_CASE(a_rates_flow_that_stalls_once_is_measured_again_a_slow_node
     for (const cal::ProbeFlow& f : step->flows) flows.push_back({f.sender, f.receiver, static_cast<double>(f.bytes)});
     twice.measured(slow.step_seconds(flows));
   }
-  BOOST_TEST((pairs == std::vector<std::size_t>{1, 1, 2, 3}));
+  BOOST_TEST((pairs == std::vector<std::size_t>{1, 2, 3, 1}));  // s2's pair again after the others
   BOOST_TEST(twice.result().d == slow.senders[1], boost::test_tools::tolerance(1e-9));
 }
 
@@ -233,24 +233,49 @@ BOOST_AUTO_TEST_CASE(a_fast_network_grows_the_pilot_until_it_lasts) {
 }
 
 // A rates probe that stalls once by a quarter (seen in the drift benchmark: d 22 % low,
-// every job of the run planned for the wrong k) is measured again; the faster counts.
-BOOST_AUTO_TEST_CASE(a_rates_probe_that_stalls_once_by_a_quarter_is_measured_again) {
-  const FluidNetwork net = fig16(5);
-  cal::Prober prober(names("s", 10), names("r", 10));
-  std::vector<std::size_t> probed;  // the sender of each rates step
-  while (const auto step = prober.next()) {
-    std::vector<FluidFlow> flows;
-    for (const cal::ProbeFlow& f : step->flows) flows.push_back({f.sender, f.receiver, static_cast<double>(f.bytes)});
-    if (step->phase == "rates") probed.push_back(step->flows[0].sender);
-    const bool stall = step->phase == "rates" && probed.size() == 4;  // the fourth pair's first try
-    prober.measured(net.step_seconds(flows) * (stall ? 1.28 : 1.0));
+// every job of the run planned for the wrong k), or by a few percent (seen in the netns
+// calibration test: 7.4 % and, for pair 0 of the sizes phase, 4.6 %), is measured again
+// once every pair has run; the faster counts.
+BOOST_AUTO_TEST_CASE(a_pair_slowed_once_by_a_quarter_or_a_few_percent_is_measured_again) {
+  for (const double slowdown : {1.28, 1.075, 1.046}) {
+    for (const std::size_t slowed : {std::size_t{0}, std::size_t{3}}) {
+      BOOST_TEST_CONTEXT("pair s" << slowed + 1 << " " << slowdown << "x slow once") {
+        const FluidNetwork net = fig16(5);
+        cal::Prober prober(names("s", 10), names("r", 10));
+        std::vector<std::size_t> probed;  // the sender of each rates step
+        bool stalled = false;
+        int sizes = 0;
+        while (const auto step = prober.next()) {
+          std::vector<FluidFlow> flows;
+          for (const cal::ProbeFlow& f : step->flows) flows.push_back({f.sender, f.receiver, static_cast<double>(f.bytes)});
+          if (step->phase == "rates") probed.push_back(step->flows[0].sender);
+          if (step->phase == "sizes") ++sizes;
+          // Pair 0's rate is the sizes phase's last (fifth, largest) flow; pair 3's its first rates flow.
+          const bool stall = !stalled && (slowed == 0 ? step->phase == "sizes" && sizes == 5
+                                                      : step->phase == "rates" && step->flows[0].sender == slowed);
+          stalled = stalled || stall;
+          prober.measured(net.step_seconds(flows) * (stall ? slowdown : 1.0));
+        }
+        BOOST_TEST(stalled);
+        BOOST_TEST(probed.size() == 10u);  // pairs 2 to 10, and the slowed one again at the end
+        BOOST_TEST(probed.back() == slowed);
+        const cal::Calibration c = prober.result();
+        BOOST_TEST(c.d == net.senders[0], boost::test_tools::tolerance(1e-6));
+        BOOST_TEST(c.k == 5);
+      }
+    }
   }
-  BOOST_TEST_REQUIRE(probed.size() >= 5u);
-  BOOST_TEST(probed[3] == probed[4]);  // measured again at once
-  BOOST_TEST(std::ranges::count(probed, probed[3]) == 2);
-  const cal::Calibration c = prober.result();
-  BOOST_TEST(c.d == net.senders[0], boost::test_tools::tolerance(1e-6));
-  BOOST_TEST(c.k == 5);
+}
+
+BOOST_AUTO_TEST_CASE(pairs_within_the_noise_of_their_median_are_not_measured_again) {
+  std::mt19937 random(26);
+  std::uniform_real_distribution<double> noise(-0.01, 0.01);  // quiet pairs: within 2 % of each other
+  for (int trial = 0; trial < 20; ++trial) {
+    const Run run = calibrate(fig16(5), [&] { return noise(random); });
+    BOOST_TEST_CONTEXT("trial " << trial) {
+      BOOST_TEST(std::ranges::count_if(run.steps, [](const cal::ProbeStep& s) { return s.phase == "rates"; }) == 9);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

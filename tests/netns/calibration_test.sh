@@ -49,7 +49,8 @@ d_goodput = node_bytes * 1448 / 1514       # what tc lets one TCP flow deliver (
 D_goodput = k * node_bytes * 1448 / 1514
 print(f"k={k}: d {c['d'] / 1e6:.3f} MB/s ({c['d'] / d_goodput - 1:+.1%} of tc's goodput), "
       f"D {c['D'] / 1e6:.3f} MB/s ({c['D'] / D_goodput - 1:+.1%}), beta {c['beta'] * 1000:.1f} ms, "
-      f"(one flow {c['beta_one_flow'] * 1000:.1f} ms), k {c['k']}, {c['probe_steps']} probe steps in {c['seconds']:.1f} s")
+      f"(one flow {c['beta_one_flow'] * 1000:.1f} ms), k {c['k']}, {c['probe_steps']} probe steps in {c['seconds']:.1f} s, "
+      f"load average {open('/proc/loadavg').read().split()[0]}")
 errors = []
 if c["k"] != k: errors.append(f"k = {c['k']}, expected {k}")
 if abs(c["d"] / d_goodput - 1) > 0.05: errors.append(f"d off by {c['d'] / d_goodput - 1:+.1%}")
