@@ -10,16 +10,12 @@ check_prefix_and_queue() {
   [[ "$queue_packets" =~ ^[1-9][0-9]*$ ]] || die "--queue-packets must be a positive integer (got '$queue_packets')"
 }
 
-# tbf on NS/DEV at BYTES/s: a bucket of 5 ms of the rate (at least two full frames), a
-# queue of queue_packets full frames. A real link sends nothing faster than its rate even
-# after a pause, which asks for a small bucket; but tbf only sends when its timer's softirq
-# runs, and tokens past a full bucket are lost, so a bucket shorter than that softirq's
-# lateness makes the link slower than its rate. Under two busy loops on this two-core
-# machine a 1 ms bucket (the first choice) delivered 3-7.5 % less than the rate; 5 ms held
-# it within about 1 % (docs/fig16.md, "The cluster").
+# tbf on NS/DEV at BYTES/s: a bucket of 1 ms of the rate (at least two full frames: a
+# real link sends nothing faster than its rate, even after a pause), a queue of
+# queue_packets full frames.
 shape_link() {
   local ns=$1 dev=$2 bytes=$3
-  local burst=$((bytes / 200))
+  local burst=$((bytes / 1000))
   [ "$burst" -ge 3028 ] || burst=3028
   tc -n "$ns" qdisc replace dev "$dev" root tbf rate "$((bytes * 8))bit" burst "$burst" limit "$((queue_packets * 1514))"
 }
