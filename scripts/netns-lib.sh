@@ -12,7 +12,8 @@ check_prefix_and_queue() {
 
 # tbf on NS/DEV at BYTES/s: a bucket of 1 ms of the rate (at least two full frames: a
 # real link sends nothing faster than its rate, even after a pause), a queue of
-# queue_packets full frames.
+# queue_packets full frames. A late softirq loses tokens past so small a bucket; a 5 ms one
+# would not, but would hide the step start-up (docs/fig16.md, "The cluster").
 shape_link() {
   local ns=$1 dev=$2 bytes=$3
   local burst=$((bytes / 1000))

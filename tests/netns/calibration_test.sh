@@ -2,7 +2,7 @@
 # ctest netns_calibration (label netns, root only): calibration on the Fig. 16 cluster of
 # docs/fig16.md, 10 senders and 10 receivers in network namespaces, the backbone shaped to
 # D = 100 Mbit/s and the node links to d = D/k, for k = 3, 5 and 7 (one cluster, reshaped).
-# For each k, `batonctl calibrate -o json` (once more if its figures miss) must find k
+# For each k, `batonctl calibrate -o json` (up to twice more if its figures miss) must find k
 # exactly, d and D within 5 % of the goodput tc allows (link rate x 1448/1514:
 # docs/fig16.md), beta within [0, 20 ms] (the start-up of a k-flow step; the Fig. 16 jobs
 # ran on their model with 10 ms declared), and take under 30 s; then a job without "platform" is planned on it (k in its report), and every
@@ -36,21 +36,27 @@ group() { local side=$1; seq -s, -f "$side%g" 1 $n; }
 for k in 3 5 7; do
   node_bytes=$((backbone_bytes / k))
   cluster shape --node-rate "$(mbit $node_bytes)" --backbone-rate "$(mbit $((k * node_bytes)))"
-  # One calibration is measured again, once, if its figures miss: on this shared two-core
-  # machine a burst of other work can starve the 20 agents' flows (seen: D -8.9 % while a
-  # build ran beside the test). Both attempts are printed; the second must hold.
-  for attempt in 1 2; do
+  # A calibration is measured again, up to twice, if its figures miss: this machine is a
+  # shared two-core VM, and when it is busy or its CPU stolen tc's own links deliver less
+  # than their rate (seen: D -8.9 % while a build ran beside the test; d and D 5-12 % low
+  # at 18 % steal, docs/fig16.md). Every attempt is printed with the load average and the
+  # CPU time stolen while it ran; the last must hold.
+  for attempt in 1 2 3; do
+    stat_before=$(head -n 1 /proc/stat)
     daemons ctl -- calibrate --senders "$(group s)" --receivers "$(group r)" -o json > "$work/calibration-$k.json" ||
       { cat "$work/calibration-$k.json"; tail -n 20 "$work/coordinator.log"; fail "k=$k: the calibration failed"; }
-    if python3 - "$work/calibration-$k.json" $k $node_bytes <<'PY'; then break; fi
+    if python3 - "$work/calibration-$k.json" $k $node_bytes "$stat_before" <<'PY'; then break; fi
 import json, sys
 c, k, node_bytes = json.load(open(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3])
+before, after = ([int(v) for v in line.split()[1:9]] for line in (sys.argv[4], open("/proc/stat").readline()))
+ticks = [a - b for a, b in zip(after, before)]
+steal = ticks[7] / max(sum(ticks), 1)      # /proc/stat's cpu line: user nice system idle iowait irq softirq steal
 d_goodput = node_bytes * 1448 / 1514       # what tc lets one TCP flow deliver (docs/fig16.md)
 D_goodput = k * node_bytes * 1448 / 1514
 print(f"k={k}: d {c['d'] / 1e6:.3f} MB/s ({c['d'] / d_goodput - 1:+.1%} of tc's goodput), "
       f"D {c['D'] / 1e6:.3f} MB/s ({c['D'] / D_goodput - 1:+.1%}), beta {c['beta'] * 1000:.1f} ms, "
       f"(one flow {c['beta_one_flow'] * 1000:.1f} ms), k {c['k']}, {c['probe_steps']} probe steps in {c['seconds']:.1f} s, "
-      f"load average {open('/proc/loadavg').read().split()[0]}")
+      f"load average {open('/proc/loadavg').read().split()[0]}, {steal:.0%} of the CPU stolen")
 errors = []
 if c["k"] != k: errors.append(f"k = {c['k']}, expected {k}")
 if abs(c["d"] / d_goodput - 1) > 0.05: errors.append(f"d off by {c['d'] / d_goodput - 1:+.1%}")
@@ -59,8 +65,8 @@ if not 0 <= c["beta"] <= 0.02: errors.append(f"beta {c['beta']} s outside [0, 0.
 if c["seconds"] > 30: errors.append(f"took {c['seconds']:.1f} s, more than 30 s")
 sys.exit("; ".join(errors) or None)
 PY
-    [ "$attempt" = 1 ] || fail "k=$k: the calibration's figures, twice"
-    echo "k=$k: calibrating again (attempt 2 of 2)"
+    [ "$attempt" != 3 ] || fail "k=$k: the calibration's figures, three times"
+    echo "k=$k: calibrating again (attempt $((attempt + 1)) of 3)"
   done
   # A job without "platform": planned on that calibration.
   traffic clear "$work"
