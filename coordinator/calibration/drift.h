@@ -23,6 +23,8 @@ struct DriftOptions {
   int widen_after = 3;
   double widen_factor = 2;
   int widen_judge_steps = 1;  // the trial's steps that judge it
+  // Failed trials may cost a job at most this share of its predicted time; past it, no more.
+  double widen_budget = 0.05;
 };
 
 // What one receiver of a finished step reported: its flow's bytes and its time.

@@ -64,6 +64,11 @@ TrialVerdict judge_trial(const std::vector<StepSample>& steps, const Model& tria
     out.D = seen > before.D * (1 + options.threshold) ? seen : before.D;
     why << ": the backbone carries " << seen / 1e6 << " MB/s, not " << trial.D / 1e6 << "; planning on " << out.D / 1e6
         << " MB/s";
+    for (const StepSample& s : steps) {
+      const double on_before = before.beta + std::max(static_cast<double>(s.longest_flow) / before.d,
+                                                      static_cast<double>(s.bytes) / before.D);
+      out.cost += std::max(0.0, s.measured - on_before);
+    }
   }
   out.why = why.str();
   return out;

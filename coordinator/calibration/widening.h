@@ -5,7 +5,9 @@
 // as wide and judges the trial by its first step: on time, the backbone carries it and the
 // plan stays; slow, the backbone is as wide as the trial's steps show (its aggregate rate)
 // or, when they show no more than before, as it was, and the rest is re-planned on that.
-// A failed trial costs little: its steps still move their bytes at the full backbone rate.
+// A failed trial often costs little (its steps move their bytes through the full backbone),
+// but steps of twice the flows the backbone carries can lose a retransmission timeout:
+// each failure's cost is measured, and a job stops trying once they exceed its budget.
 #pragma once
 
 #include "coordinator/calibration/drift.h"
@@ -47,6 +49,7 @@ struct TrialVerdict {
   bool kept = false;
   double D = 0;      // the backbone from now on: the trial's, what its steps showed, or the one before
   double ratio = 0;  // the trial's steps' median measured / predicted
+  double cost = 0;   // s, failed: what its steps took beyond the same flows on `before`'s model
   std::string why;   // "the trial's steps 12-14 ran 1.98x the model's time: ..."
 };
 
@@ -54,6 +57,8 @@ struct TrialVerdict {
 // their median time is on the model (as on_model judges a step); otherwise D is the median of their
 // aggregate rates, bytes / (time − β), if that beats `before`'s D by more than the
 // threshold, and `before`'s D if not.
+// A failed trial's cost: each step's time less what its flows take on `before`'s model (the
+// longest at d or all of them through D, plus β), never below 0.
 TrialVerdict judge_trial(const std::vector<StepSample>& steps, const Model& trial, const Model& before,
                          const DriftOptions& options);
 

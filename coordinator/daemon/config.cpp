@@ -13,7 +13,8 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
     baton::config::check_known_keys(file, {
         "id",          "agent_address",     "api_address",     "secret_file",        "api_token_file",
         "state_dir",   "heartbeat_seconds", "log_level",       "collective_startup", "drift_threshold",
-        "drift_steps", "drift_min_seconds", "replan_on_drift", "widen_after_steps",  "widen_factor"});
+        "drift_steps", "drift_min_seconds", "replan_on_drift", "widen_after_steps",  "widen_factor",
+        "widen_budget"});
     CoordinatorConfig config;
     config.id = baton::config::field_or<std::string>(file, "id", config.id);
     config.agent_address = baton::config::field_or<std::string>(file, "agent_address", config.agent_address);
@@ -48,6 +49,9 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
     config.drift.widen_factor = baton::config::field_or<double>(file, "widen_factor", config.drift.widen_factor);
     if (!(config.drift.widen_factor > 1 && config.drift.widen_factor <= 100))
       throw std::runtime_error("widen_factor must be within (1, 100]: how much wider a trial's backbone is");
+    config.drift.widen_budget = baton::config::field_or<double>(file, "widen_budget", config.drift.widen_budget);
+    if (!(config.drift.widen_budget >= 0 && config.drift.widen_budget <= 1))
+      throw std::runtime_error("widen_budget must be within [0, 1]: the share of a job's predicted time failed trials may cost");
     config.replan_on_drift = baton::config::field_or<bool>(file, "replan_on_drift", config.replan_on_drift);
     config.collective_startup = baton::config::field_or<double>(file, "collective_startup", config.collective_startup);
     if (!(config.collective_startup >= 0 && config.collective_startup <= 60)) {

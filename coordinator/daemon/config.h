@@ -19,7 +19,7 @@ struct CoordinatorConfig {
   std::chrono::milliseconds heartbeat{1000};
   std::string log_level = "info";  // "info" or "debug"; re-read on SIGHUP
   // Drift (docs/calibration.md): drift_threshold, drift_steps, drift_min_seconds, the
-  // trials of a wider backbone (widen_after_steps, widen_factor), and replan_on_drift for
+  // trials of a wider backbone (widen_after_steps, widen_factor, widen_budget), and replan_on_drift for
   // jobs that do not say.
   calibration::DriftOptions drift{};
   bool replan_on_drift = true;

@@ -150,12 +150,27 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
   const kpbs::Platform platform = calibration::fullest_platform(
       calibration::measured_platform(job.drift.sender_rate, job.drift.receiver_rate, wider.D, before.step_startup),
       job.spec->clusters, job.spec->transfers);
+  // Nothing to gain from a wider backbone now: wait longer.
+  const auto decline = [&](const std::string& reason) {
+    job.drift.widening.trial_failed();
+    if (log_)
+      log_.info("job " + std::to_string(job.id) + ": no trial of a wider backbone at step " + std::to_string(next) +
+                ": " + reason);
+  };
+  std::ostringstream no;
+  no.precision(3);
+  // Failed trials within their budget (calibration/widening.h) ...
+  if (const double budget = options_.drift.widen_budget * job.plan->predicted_seconds; job.drift.trial_costs > budget) {
+    no << "failed trials cost it " << job.drift.trial_costs << " s, more than their budget of " << budget
+       << " s (widen_budget " << options_.drift.widen_budget << " of the job's predicted " << job.plan->predicted_seconds
+       << " s)";
+    decline(no.str());
+    co_return;
+  }
+  // ... more steps than judging it takes, and a gain beyond the threshold.
   std::string refused;
   std::optional<jobs::CompiledPlan> replanned = co_await plan_rest(job, next, platform, refused);
   const double now = remaining_seconds(*job.plan, next);
-  // Worth a trial: more steps than judging it takes, and a gain beyond the threshold.
-  std::ostringstream no;
-  no.precision(3);
   if (!replanned) {
     no << "the planner refused it: " << refused;
   } else if (replanned->k <= job.plan->k) {
@@ -165,11 +180,8 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
   } else if (const double trial = remaining_seconds(*replanned, next); trial > now * (1 - options_.drift.threshold)) {
     no << "it would finish the rest in " << trial << " s against " << now << " s";
   }
-  if (!no.str().empty()) {  // nothing to gain from a wider backbone now: wait longer
-    job.drift.widening.trial_failed();
-    if (log_)
-      log_.info("job " + std::to_string(job.id) + ": no trial of a wider backbone at step " + std::to_string(next) +
-                ": " + no.str());
+  if (!no.str().empty()) {
+    decline(no.str());
     co_return;
   }
   std::ostringstream why;
@@ -201,6 +213,7 @@ asio::awaitable<void> Driver::judge_trial(TrackedJob& job, JobPlans& plans, cons
     co_return;
   }
   job.drift.widening.trial_failed();
+  job.drift.trial_costs += verdict.cost;
   if (next >= job.plan->steps.size()) co_return;
   // Back to the plan's model before the trial, or on the wider backbone the steps showed.
   const kpbs::Platform platform =
@@ -212,6 +225,7 @@ asio::awaitable<void> Driver::judge_trial(TrackedJob& job, JobPlans& plans, cons
   if (log_)
     log_.info("job " + std::to_string(job.id) + ": " + verdict.why + "; re-planning from step " + std::to_string(next));
   Json record = record_of(job, next, clock_.now() - job.started, verdict.why, "wider backbone trial failed");
+  record["cost_seconds"] = verdict.cost;
   std::string refused;
   std::optional<jobs::CompiledPlan> replanned = co_await plan_rest(job, next, platform, refused);
   if (!replanned) {  // the trial's plan is valid too: it goes on, and drift follows it

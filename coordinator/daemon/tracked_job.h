@@ -58,6 +58,7 @@ struct JobDrift {
     std::vector<calibration::StepSample> steps;
   };
   std::optional<Trial> trial;
+  double trial_costs = 0;  // s: what the job's failed trials cost it (TrialVerdict::cost)
   nlohmann::ordered_json replans = nlohmann::ordered_json::array();  // the report's entries
 };
 

@@ -247,6 +247,7 @@ Json replan_json(const ReplanLine& r) {
   if (r.predicted_remaining_seconds_kept) out["predicted_remaining_seconds_kept"] = *r.predicted_remaining_seconds_kept;
   if (r.predicted_remaining_seconds_after)
     out["predicted_remaining_seconds_after"] = *r.predicted_remaining_seconds_after;
+  if (r.cost_seconds) out["cost_seconds"] = *r.cost_seconds;
   return out;
 }
 
@@ -345,6 +346,7 @@ ReplanLine parse_replan(const Json& value, const std::string& path) {
   r.predicted_remaining_seconds_before = maybe_number(value, path, "predicted_remaining_seconds_before");
   r.predicted_remaining_seconds_kept = maybe_number(value, path, "predicted_remaining_seconds_kept");
   r.predicted_remaining_seconds_after = maybe_number(value, path, "predicted_remaining_seconds_after");
+  r.cost_seconds = maybe_number(value, path, "cost_seconds");
   return r;
 }
 

@@ -94,6 +94,7 @@ struct ReplanLine {
   std::optional<double> predicted_remaining_seconds_before;  // the old plan on the old model
   std::optional<double> predicted_remaining_seconds_kept;    // the old plan on the new model
   std::optional<double> predicted_remaining_seconds_after;   // the new plan on the new model
+  std::optional<double> cost_seconds;  // a failed trial's: its steps' time beyond the plan before's model
 };
 
 // The plan against what happened, once the job has been planned.

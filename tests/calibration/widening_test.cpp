@@ -81,6 +81,7 @@ BOOST_AUTO_TEST_CASE(a_trial_whose_steps_run_on_its_model_is_kept) {
   BOOST_TEST(verdict.kept);
   BOOST_TEST(verdict.D == trial.D);
   BOOST_TEST(verdict.ratio == 1.0, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(verdict.cost == 0.0);
 }
 
 BOOST_AUTO_TEST_CASE(a_trial_on_a_backbone_that_did_not_grow_goes_back_to_the_model_before_it) {
@@ -94,6 +95,24 @@ BOOST_AUTO_TEST_CASE(a_trial_on_a_backbone_that_did_not_grow_goes_back_to_the_mo
   BOOST_TEST(verdict.why ==
              "the trial's steps 20-22 ran 2x the model's time: the backbone carries 5 MB/s, not 10; "
              "planning on 5 MB/s");
+  // Its steps moved their bytes through the whole backbone: as long as the plan before would
+  // have taken for them, so the failure cost nothing.
+  BOOST_TEST(verdict.cost == 0.0, boost::test_tools::tolerance(1e-9));
+}
+
+// Seen on the Fig. 16 cluster at k = 3: a trial's steps of twice the flows the backbone
+// carries ran 4-5x their model, where sharing it would have made 2x (a retransmission
+// timeout of 200 ms in steps of 80 ms). Its cost is the time beyond the plan before's.
+BOOST_AUTO_TEST_CASE(a_failed_trial_costs_the_time_its_steps_took_beyond_the_same_flows_on_the_model_before) {
+  const cal::DriftOptions options;
+  const cal::Model trial = cal::widened(kBefore, options);
+  std::vector<cal::StepSample> steps = trial_steps(network(5e6), trial);
+  steps[1].measured += 0.2;
+  const cal::TrialVerdict verdict = cal::judge_trial(steps, trial, kBefore, options);
+  BOOST_TEST(!verdict.kept);
+  BOOST_TEST(verdict.cost == 0.2, boost::test_tools::tolerance(1e-9));
+  // A kept trial costs nothing, however its steps ran.
+  BOOST_TEST(cal::judge_trial(trial_steps(network(9e6), trial), trial, kBefore, options).cost == 0.0);
 }
 
 BOOST_AUTO_TEST_CASE(a_trial_on_a_backbone_that_grew_less_than_tried_plans_on_what_its_steps_showed) {

@@ -38,10 +38,12 @@ BOOST_AUTO_TEST_CASE(trials_of_a_wider_backbone_are_on_by_default_and_set_by_the
   const bc::CoordinatorConfig defaults = bc::load_coordinator_config(write_config(""));
   BOOST_TEST(defaults.drift.widen_after == 3);
   BOOST_TEST(defaults.drift.widen_factor == 2.0);
+  BOOST_TEST(defaults.drift.widen_budget == 0.05);
   const bc::CoordinatorConfig set =
-      bc::load_coordinator_config(write_config("widen_after_steps = 0\nwiden_factor = 1.5\n"));
+      bc::load_coordinator_config(write_config("widen_after_steps = 0\nwiden_factor = 1.5\nwiden_budget = 0.2\n"));
   BOOST_TEST(set.drift.widen_after == 0);
   BOOST_TEST(set.drift.widen_factor == 1.5);
+  BOOST_TEST(set.drift.widen_budget == 0.2);
 }
 
 BOOST_AUTO_TEST_CASE(a_trial_setting_out_of_range_is_refused_naming_the_key) {
@@ -50,6 +52,8 @@ BOOST_AUTO_TEST_CASE(a_trial_setting_out_of_range_is_refused_naming_the_key) {
   BOOST_TEST(factor.find("widen_factor must be within (1, 100]") != std::string::npos, factor);
   const std::string after = error_of(write_config("widen_after_steps = -1\n"));
   BOOST_TEST(after.find("widen_after_steps must be within [0, 1000]") != std::string::npos, after);
+  const std::string budget = error_of(write_config("widen_budget = 1.5\n"));
+  BOOST_TEST(budget.find("widen_budget must be within [0, 1]") != std::string::npos, budget);
 }
 
 BOOST_AUTO_TEST_CASE(arrays_nested_past_the_limit_are_refused_naming_the_line_and_brackets_in_strings_are_not) {
