@@ -98,7 +98,8 @@ std::string platform_and_replans_text(const report::PlanReport& plan) {
     out += "the " + r.cause + ": k " + std::to_string(r.old_model.k) + " -> " +
            (r.new_model ? std::to_string(r.new_model->k) : "-") + ", the rest predicted " +
            seconds_or_dash(r.predicted_remaining_seconds_kept) + " as planned, " +
-           seconds_or_dash(r.predicted_remaining_seconds_after) + " re-planned\n";
+           seconds_or_dash(r.predicted_remaining_seconds_after) + " re-planned" +
+           (r.cost_seconds ? ", the failed trial cost " + seconds_or_dash(r.cost_seconds) : "") + '\n';
   }
   return out;
 }

@@ -38,14 +38,22 @@ BOOST_AUTO_TEST_CASE(a_reports_platform_and_replans_read_as_one_line_each) {
     "replans": [{"at_step": 12, "when": "2026-11-24T10:00:09Z", "elapsed_seconds": 9.31,
       "why": "steps 9-11 ran 2.04x the model's time", "cause": "backbone",
       "old": {"k": 5, "d": 2500000, "D": 12500000, "beta": 0.006}, "new": {"k": 2, "d": 2500000, "D": 6250000,
-      "beta": 0.006}, "predicted_remaining_seconds_kept": 10.5, "predicted_remaining_seconds_after": 10.2}]}})");
+      "beta": 0.006}, "predicted_remaining_seconds_kept": 10.5, "predicted_remaining_seconds_after": 10.2},
+     {"at_step": 20, "when": "2026-11-24T10:00:14Z", "elapsed_seconds": 14.2,
+      "why": "the trial's step 19 ran 4.08x the model's time", "cause": "wider backbone trial failed",
+      "old": {"k": 4, "d": 2500000, "D": 25000000, "beta": 0.006}, "new": {"k": 2, "d": 2500000, "D": 6250000,
+      "beta": 0.006}, "predicted_remaining_seconds_kept": 4.1, "predicted_remaining_seconds_after": 3.9,
+      "cost_seconds": 0.25}]}})");
   const baton::report::JobReport parsed = baton::report::parse_job_report(job);
   BOOST_TEST_REQUIRE(parsed.report.has_value());
   BOOST_TEST(bb::platform_and_replans_text(*parsed.report) ==
              "platform: calibration (calibration 3), d 2.50 MB/s per sender, 2.50 MB/s per receiver, D 12.50 MB/s, "
              "beta 6.0 ms, re-planned on drift\n"
              "re-planned at step 12 (9.3 s in): steps 9-11 ran 2.04x the model's time; the backbone: k 5 -> 2, the "
-             "rest predicted 10.50 s as planned, 10.20 s re-planned\n");
+             "rest predicted 10.50 s as planned, 10.20 s re-planned\n"
+             "re-planned at step 20 (14.2 s in): the trial's step 19 ran 4.08x the model's time; the wider backbone "
+             "trial failed: k 4 -> 2, the rest predicted 4.10 s as planned, 3.90 s re-planned, the failed trial cost "
+             "0.25 s\n");
   // Serialized again, the fields come back as they were (a contract: none dropped).
   const Json again = baton::report::to_json(parsed);
   BOOST_TEST(again.at("report").at("platform") == job.at("report").at("platform"));
