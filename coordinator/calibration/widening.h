@@ -29,6 +29,7 @@ class WideningSchedule {
   void plan_changed() { steps_ = 0; }
   void trial_failed();
   void trial_kept();
+  void stop() { after_ = 0; }  // no trial is due again
   int wait() const { return wait_; }
 
  private:

@@ -150,20 +150,19 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
   const kpbs::Platform platform = calibration::fullest_platform(
       calibration::measured_platform(job.drift.sender_rate, job.drift.receiver_rate, wider.D, before.step_startup),
       job.spec->clusters, job.spec->transfers);
-  // Nothing to gain from a wider backbone now: wait longer.
   const auto decline = [&](const std::string& reason) {
-    job.drift.widening.trial_failed();
     if (log_)
       log_.info("job " + std::to_string(job.id) + ": no trial of a wider backbone at step " + std::to_string(next) +
                 ": " + reason);
   };
   std::ostringstream no;
   no.precision(3);
-  // Failed trials within their budget (calibration/widening.h) ...
+  // Failed trials within their budget (calibration/widening.h): past it, none again ...
   if (const double budget = options_.drift.widen_budget * job.plan->predicted_seconds; job.drift.trial_costs > budget) {
     no << "failed trials cost it " << job.drift.trial_costs << " s, more than their budget of " << budget
        << " s (widen_budget " << options_.drift.widen_budget << " of the job's predicted " << job.plan->predicted_seconds
-       << " s)";
+       << " s); no more trials";
+    job.drift.widening.stop();
     decline(no.str());
     co_return;
   }
@@ -180,7 +179,8 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
   } else if (const double trial = remaining_seconds(*replanned, next); trial > now * (1 - options_.drift.threshold)) {
     no << "it would finish the rest in " << trial << " s against " << now << " s";
   }
-  if (!no.str().empty()) {
+  if (!no.str().empty()) {  // nothing to gain from a wider backbone now: wait longer
+    job.drift.widening.trial_failed();
     decline(no.str());
     co_return;
   }

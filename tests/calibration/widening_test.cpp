@@ -66,9 +66,15 @@ BOOST_AUTO_TEST_CASE(a_trial_is_due_after_steps_on_the_model_and_waits_longer_af
   BOOST_TEST(!schedule.due(true));
 }
 
-BOOST_AUTO_TEST_CASE(no_trial_is_ever_due_when_they_are_turned_off) {
+BOOST_AUTO_TEST_CASE(no_trial_is_ever_due_when_they_are_turned_off_or_stopped) {
   cal::WideningSchedule schedule(cal::DriftOptions{.widen_after = 0});
   for (int i = 0; i < 100; ++i) BOOST_TEST(!schedule.due(true));
+  // A job whose failed trials spent their budget (the driver stops its schedule).
+  cal::WideningSchedule stopped(cal::DriftOptions{.widen_after = 3});
+  stopped.stop();
+  stopped.trial_kept();
+  stopped.plan_changed();
+  for (int i = 0; i < 100; ++i) BOOST_TEST(!stopped.due(true));
 }
 
 BOOST_AUTO_TEST_CASE(a_trial_whose_steps_run_on_its_model_is_kept) {
