@@ -2,8 +2,8 @@
 # Two clusters of network namespaces joined by a backbone, every link shaped with tc, so
 # that real daemons run as on separate hosts with their own addresses (root only).
 #
-#   scripts/netns-cluster.sh up N1 N2 --node-rate MBIT --backbone-rate MBIT [--prefix P] [--queue-packets Q]
-#   scripts/netns-cluster.sh shape --node-rate MBIT --backbone-rate MBIT [--prefix P] [--queue-packets Q]
+#   scripts/netns-cluster.sh up N1 N2 --node-rate MBIT --backbone-rate MBIT [--prefix P] [--queue-packets Q] [--bucket-ms MS]
+#   scripts/netns-cluster.sh shape --node-rate MBIT --backbone-rate MBIT [--prefix P] [--queue-packets Q] [--bucket-ms MS]
 #   scripts/netns-cluster.sh backbone-bytes [--prefix P]
 #   scripts/netns-cluster.sh down [--prefix P]
 #
@@ -16,7 +16,8 @@
 # Every node link is a veth pair shaped to the node rate d in both directions (a tbf on the
 # node's eth0 for what it sends, one on the switch port for what it receives); the backbone
 # is the veth pair bb0 = bb0, shaped to D in both directions. Each tbf holds at most Q
-# full-size packets (default 100, a switch port's buffer) and drops beyond.
+# full-size packets (default 100, a switch port's buffer) and drops beyond, and a bucket of
+# MS milliseconds of its rate (default 1; docs/fig16.md says when 5 is the better choice).
 # `up` removes leftovers of the same prefix first; `down` kills what still runs in the
 # namespaces and deletes them, and is a no-op when there is nothing.
 # `backbone-bytes` prints the bytes sent by the backbone's forward tbf (cluster 1 -> 2).
@@ -34,6 +35,7 @@ command=${1:-}
 shift
 prefix=baton
 queue_packets=100
+bucket_ms=1
 node_mbit=
 backbone_mbit=
 positional=()
@@ -43,6 +45,7 @@ while [ $# -gt 0 ]; do
     --node-rate) node_mbit=$2; shift ;;
     --backbone-rate) backbone_mbit=$2; shift ;;
     --queue-packets) queue_packets=$2; shift ;;
+    --bucket-ms) bucket_ms=$2; shift ;;
     -*) die "unknown option '$1'" ;;
     *) positional+=("$1") ;;
   esac
@@ -50,6 +53,7 @@ while [ $# -gt 0 ]; do
 done
 source "$(dirname "$0")/netns-lib.sh"
 check_prefix_and_queue
+[[ "$bucket_ms" =~ ^[1-9][0-9]?$ ]] || die "--bucket-ms must be a whole number of milliseconds, 1-99 (got '$bucket_ms')"
 
 # The namespaces of this prefix that exist now.
 our_namespaces() {

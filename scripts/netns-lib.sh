@@ -10,13 +10,14 @@ check_prefix_and_queue() {
   [[ "$queue_packets" =~ ^[1-9][0-9]*$ ]] || die "--queue-packets must be a positive integer (got '$queue_packets')"
 }
 
-# tbf on NS/DEV at BYTES/s: a bucket of 1 ms of the rate (at least two full frames: a
-# real link sends nothing faster than its rate, even after a pause), a queue of
-# queue_packets full frames. A late softirq loses tokens past so small a bucket; a 5 ms one
-# would not, but would hide the step start-up (docs/fig16.md, "The cluster").
+# tbf on NS/DEV at BYTES/s: a bucket of bucket_ms (default 1) ms of the rate, at least two
+# full frames (a real link sends nothing faster than its rate, even after a pause), a queue
+# of queue_packets full frames. A late softirq loses tokens past so small a bucket; a 5 ms
+# one holds the rate on a busy machine but hides up to 5 ms of a step's start-up
+# (docs/fig16.md, "The cluster").
 shape_link() {
   local ns=$1 dev=$2 bytes=$3
-  local burst=$((bytes / 1000))
+  local burst=$((bytes * ${bucket_ms:-1} / 1000))
   [ "$burst" -ge 3028 ] || burst=3028
   tc -n "$ns" qdisc replace dev "$dev" root tbf rate "$((bytes * 8))bit" burst "$burst" limit "$((queue_packets * 1514))"
 }
