@@ -145,7 +145,7 @@ line = {"scenario": scenario, "variant": variant, "repeat": repeat,
         "replans": [{key: p.get(key) for key in ("at_step", "elapsed_seconds", "why", "cause", "old", "new",
                                                   "predicted_remaining_seconds_before",
                                                   "predicted_remaining_seconds_kept",
-                                                  "predicted_remaining_seconds_after", "error")}
+                                                  "predicted_remaining_seconds_after", "cost_seconds", "error")}
                     for r in reports for p in r.get("replans", [])],
         "load1": os.getloadavg()[0]}
 if variant == "right":
