@@ -378,7 +378,6 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   job.drift.detector = calibration::DriftDetector(options_.drift);
   job.drift.widening = calibration::WideningSchedule(options_.drift);
   job.drift.replans = std::move(replans);
-  for (const auto& record : job.drift.replans) job.drift.trial_costs += record.value("cost_seconds", 0.0);
   if (trial_before) job.drift.trial = JobDrift::Trial{.before = *trial_before, .steps = {}};
   job.plan = std::move(compiled);
   for (const jobs::StepPlan& s : job.plan->steps) job.bytes_total += s.bytes;

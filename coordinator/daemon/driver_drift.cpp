@@ -158,8 +158,8 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
   std::ostringstream no;
   no.precision(3);
   // Failed trials within their budget (calibration/widening.h): past it, none again ...
-  if (const double budget = options_.drift.widen_budget * job.plan->predicted_seconds; job.drift.trial_costs > budget) {
-    no << "failed trials cost it " << job.drift.trial_costs << " s, more than their budget of " << budget
+  if (const double budget = options_.drift.widen_budget * job.plan->predicted_seconds; job.drift.trial_costs() > budget) {
+    no << "failed trials cost it " << job.drift.trial_costs() << " s, more than their budget of " << budget
        << " s (widen_budget " << options_.drift.widen_budget << " of the job's predicted " << job.plan->predicted_seconds
        << " s); no more trials";
     job.drift.widening.stop();
@@ -213,7 +213,6 @@ asio::awaitable<void> Driver::judge_trial(TrackedJob& job, JobPlans& plans, cons
     co_return;
   }
   job.drift.widening.trial_failed();
-  job.drift.trial_costs += verdict.cost;
   if (next >= job.plan->steps.size()) co_return;
   // Back to the plan's model before the trial, or on the wider backbone the steps showed.
   const kpbs::Platform platform =

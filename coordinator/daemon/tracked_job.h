@@ -58,8 +58,13 @@ struct JobDrift {
     std::vector<calibration::StepSample> steps;
   };
   std::optional<Trial> trial;
-  double trial_costs = 0;  // s: what the job's failed trials cost it (TrialVerdict::cost)
   nlohmann::ordered_json replans = nlohmann::ordered_json::array();  // the report's entries
+  // s: what the job's failed trials cost it, from their records' cost_seconds.
+  double trial_costs() const {
+    double total = 0;
+    for (const auto& record : replans) total += record.value("cost_seconds", 0.0);
+    return total;
+  }
 };
 
 struct TrackedJob {
