@@ -1,20 +1,52 @@
 // Replays corpus files through a fuzz target's LLVMFuzzerTestOneInput without libFuzzer,
 // so the normal test trees (gcc; ASan+UBSan in build/asan) re-check every corpus input.
-//   <target>_replay DIR|FILE...   (a directory: every regular file in it, in name order)
+//   <target>_replay [--skip LIST] DIR|FILE...   (a directory: every regular file in it, in
+//                                               name order)
+// LIST names inputs to leave out, one file name a line ('#' starts a comment): the
+// sanitizer tree skips the few that take a minute there (fuzz/slow/). Every skipped input
+// is named, and a LIST naming an input that is not there is an error, so it cannot go stale.
 // Fails when given no input at all: an empty corpus would make the test pass vacuously.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <set>
+#include <string>
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
+namespace {
+
+// The file names in LIST, or exits with a message when it cannot be read.
+std::set<std::string> skip_list(const std::filesystem::path& list) {
+  std::ifstream file(list);
+  if (!file) {
+    std::cerr << "replay: cannot read the skip list " << list.string() << '\n';
+    std::exit(1);
+  }
+  std::set<std::string> names;
+  for (std::string line; std::getline(file, line);) {
+    line = line.substr(0, line.find('#'));
+    line.erase(line.find_last_not_of(" \t\r") + 1);
+    if (!line.empty()) names.insert(line);
+  }
+  return names;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   std::vector<std::filesystem::path> inputs;
+  std::set<std::string> skip;
   for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--skip" && i + 1 < argc) {
+      skip = skip_list(argv[++i]);
+      continue;
+    }
     const std::filesystem::path arg(argv[i]);
     if (!std::filesystem::is_directory(arg)) {
       inputs.push_back(arg);
@@ -31,7 +63,13 @@ int main(int argc, char** argv) {
     std::cerr << "replay: no inputs (usage: " << argv[0] << " DIR|FILE...)\n";
     return 1;
   }
+  std::size_t skipped = 0;
   for (const auto& path : inputs) {
+    if (skip.contains(path.filename().string())) {
+      std::cerr << "replay: " << path.filename().string() << ": skipped (in the skip list)\n";
+      ++skipped;
+      continue;
+    }
     std::ifstream file(path, std::ios::binary);
     if (!file) {
       std::cerr << "replay: cannot read " << path.string() << '\n';
@@ -41,6 +79,10 @@ int main(int argc, char** argv) {
     std::cerr << "replay: " << path.filename().string() << '\n';  // names the input a crash comes from
     LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
   }
-  std::cout << "replay: " << inputs.size() << " inputs, no finding\n";
+  if (skipped != skip.size()) {
+    std::cerr << "replay: the skip list names " << skip.size() - skipped << " input(s) not among the inputs\n";
+    return 1;
+  }
+  std::cout << "replay: " << inputs.size() - skipped << " inputs, no finding (" << skipped << " skipped)\n";
   return 0;
 }
