@@ -1,0 +1,35 @@
+// The coordinator's HTTP/JSON API as a coupling uses it (docs/runtime.md, "The
+// coordinator's API"): submit a job, read one. A small client of its own, so that the
+// shared library of the bindings does not carry batonctl's.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace baton::coupling {
+
+class CoordinatorApi {
+ public:
+  // address: "host:port" (an "http://" in front is accepted); token: sent as a bearer
+  // token unless empty. Throws Error(invalid_argument) for an address without a port.
+  CoordinatorApi(const std::string& address, std::string token);
+
+  // POST /v1/jobs; the job's id. Throws Error(unreachable) when the coordinator does not
+  // answer, Error(job_failed) naming its reason when it refuses the job.
+  std::string submit(const std::string& job_json) const;
+  // GET /v1/jobs/{id}. Throws Error(unreachable), or Error(unknown_name) for no such job.
+  nlohmann::json job(const std::string& id) const;
+  // POST /v1/jobs/{id}/cancel; what the coordinator answered is not needed.
+  void cancel(const std::string& id) const;
+
+  const std::string& address() const { return host_port_; }
+
+ private:
+  std::string host_port_;
+  std::string host_;
+  int port_ = 0;
+  std::string token_;
+};
+
+}  // namespace baton::coupling

@@ -1,0 +1,190 @@
+#include "coupling/session.h"
+
+#include "agent/embedded.h"
+#include "coupling/error.h"
+
+#include <charconv>
+#include <limits>
+#include <thread>
+
+namespace baton::coupling {
+namespace {
+
+using Json = nlohmann::json;
+
+// What the processes of a collective handoff tell each other through `agree`.
+constexpr std::uint64_t kAllReady = 0;       // first round: nobody found a problem
+constexpr std::uint64_t kSomeoneFailed = 1;  // first round: one process cannot take part
+constexpr std::uint64_t kSubmitFailed = std::numeric_limits<std::uint64_t>::max();  // second round
+
+std::string require(const std::string& value, const char* what) {
+  if (value.empty()) throw Error(Errc::invalid_argument, std::string("session: ") + what + " is not set");
+  return value;
+}
+
+std::string bytes_text(std::uint64_t bytes) { return std::to_string(bytes) + " bytes"; }
+
+double number_or_zero(const Json& object, const char* key) {
+  return object.is_object() && object.contains(key) && object[key].is_number() ? object[key].get<double>() : 0;
+}
+
+// A handoff's layouts in words: the key of the job JSON built for them.
+std::string spec_key(const std::string& name, const Layout& from, const Layout& to) {
+  return name + "\n" + from.describe() + "\n" + to.describe();
+}
+
+}  // namespace
+
+Session::Session(SessionOptions options)
+    : options_(std::move(options)),
+      api_(require(options_.api, "api (the coordinator's HTTP API)"), options_.api_token) {
+  if (options_.node_id.empty()) return;
+  require(options_.coordinator, "coordinator (the coordinator's agent address)");
+  require(options_.secret, "secret (the cluster's secret)");
+  try {
+    agent_ = std::make_unique<EmbeddedAgent>(EmbeddedOptions{.node_id = options_.node_id,
+                                                             .coordinator = options_.coordinator,
+                                                             .secret = options_.secret,
+                                                             .data_address = options_.data_address,
+                                                             .rate = options_.platform.rate});
+  } catch (const std::exception& e) {
+    throw Error(Errc::invalid_argument, e.what());
+  }
+  if (!agent_->wait_registered(options_.timeout)) {
+    throw Error(Errc::unreachable, "node " + options_.node_id + ": the coordinator at " + options_.coordinator +
+                                       " did not register it within " + std::to_string(options_.timeout.count()) +
+                                       " ms (is it running, and is the secret the cluster's?)");
+  }
+}
+
+Session::~Session() = default;
+
+void Session::share(const std::string& name, const Layout& layout, std::span<std::byte> bytes) {
+  if (!agent_) throw Error(Errc::invalid_argument, "share " + name + ": this session has no node (node_id is not set)");
+  if (name.empty() || name.starts_with("scratch:")) {
+    throw Error(Errc::invalid_argument,
+                "share: \"" + name + "\" cannot name an array (empty, or starts with scratch:)");
+  }
+  const auto p = layout.index_of(options_.node_id);
+  if (!p) {
+    throw Error(Errc::invalid_argument, "share " + name + ": node " + options_.node_id +
+                                            " is not in the layout's group (" + layout.describe() + ")");
+  }
+  const std::uint64_t needed = layout.local_bytes(*p);
+  if (bytes.size() < needed) {
+    const auto local = layout.local_shape(*p);
+    throw Error(Errc::region_too_small,
+                "share " + name + ": node " + options_.node_id + "'s part is " + std::to_string(local[0]) + " x " +
+                    std::to_string(local[1]) + " elements of " + std::to_string(layout.element_size) +
+                    " bytes = " + bytes_text(needed) + ", the memory given holds " + bytes_text(bytes.size()));
+  }
+  agent_->register_region(name, bytes.first(needed));
+  shared_.insert_or_assign(name, Shared{layout, bytes});
+}
+
+void Session::unshare(const std::string& name) {
+  if (shared_.erase(name) == 0) throw Error(Errc::unknown_name, "unshare: no array named " + name + " was shared");
+  agent_->unregister_region(name);
+}
+
+std::string Session::submit_handoff(const std::string& name, const Layout& from, const Layout& to) {
+  std::string& spec = specs_[spec_key(name, from, to)];
+  if (spec.empty()) spec = handoff_job(name, from, to, options_.platform);
+  return api_.submit(spec);
+}
+
+HandoffResult Session::handoff(const std::string& name, const Layout& from, const Layout& to) {
+  // Checked by every process before any job exists, so that a wrong call fails everywhere
+  // at once instead of leaving the others waiting for a job that cannot run.
+  std::string problem;
+  Errc problem_code = Errc::invalid_argument;
+  if (from.shape != to.shape || from.element_size != to.element_size) {
+    problem = "handoff " + name + ": the two layouts describe different arrays: " + from.describe() + " against " +
+              to.describe();
+  } else if (!options_.node_id.empty() && (from.index_of(options_.node_id) || to.index_of(options_.node_id))) {
+    const auto it = shared_.find(name);
+    const Layout& mine = from.index_of(options_.node_id) ? from : to;
+    if (it == shared_.end()) {
+      problem = "handoff " + name + ": node " + options_.node_id + " shared no array named " + name;
+      problem_code = Errc::unknown_name;
+    } else if (!(it->second.layout == mine)) {
+      problem = "handoff " + name + ": node " + options_.node_id + " shared it as " + it->second.layout.describe() +
+                ", the handoff names " + mine.describe();
+    }
+  }
+  const bool leader = !agree_ || options_.node_id == from.nodes.front();
+  if (agree_ && agree_(problem.empty() ? kAllReady : kSomeoneFailed) != kAllReady && problem.empty()) {
+    throw Error(Errc::invalid_argument,
+                "handoff " + name + ": another process of the handoff could not take part (its own error says why)");
+  }
+  if (!problem.empty()) throw Error(problem_code, problem);
+
+  const std::string key = spec_key(name, from, to);
+  const bool reused = specs_.contains(key);
+  std::string job, failure;
+  Errc failure_code = Errc::unreachable;
+  if (leader) {
+    try {
+      job = submit_handoff(name, from, to);
+    } catch (const Error& e) {
+      failure = e.what();
+      failure_code = e.code();
+    }
+  }
+  if (agree_) {
+    std::uint64_t number = 0;
+    if (leader && failure.empty()) {
+      const auto [end, ec] = std::from_chars(job.data(), job.data() + job.size(), number);
+      if (ec != std::errc() || end != job.data() + job.size() || number == kSubmitFailed - 1) {
+        failure = "handoff " + name + ": the coordinator named the job \"" + job + "\", not a number";
+      }
+    }
+    const std::uint64_t agreed = agree_(!leader ? 0 : failure.empty() ? number + 1 : kSubmitFailed);
+    if (!leader) {
+      if (agreed == kSubmitFailed || agreed == 0) {
+        throw Error(Errc::unreachable, "handoff " + name + ": node " + from.nodes.front() +
+                                           " could not submit the job (its own error says why)");
+      }
+      job = std::to_string(agreed - 1);
+      specs_.try_emplace(key);  // only the leader builds the JSON; the others remember the layouts
+    }
+  }
+  if (!failure.empty()) throw Error(failure_code, failure);
+  HandoffResult result = wait(job, leader);
+  result.reused_spec = reused;
+  return result;
+}
+
+HandoffResult Session::wait(const std::string& job, bool leader) {
+  const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
+  auto pause = std::chrono::milliseconds(2);
+  for (;;) {
+    const Json answer = api_.job(job);
+    const std::string state = answer.value("state", "");
+    if (state == "done" || state == "failed" || state == "cancelled") {
+      HandoffResult r;
+      r.state = state == "done" ? JobState::done : state == "failed" ? JobState::failed : JobState::cancelled;
+      r.job = job;
+      if (answer.contains("error") && answer["error"].is_string()) r.error = answer["error"].get<std::string>();
+      const Json report = answer.value("report", Json::object());
+      if (report.contains("steps") && report["steps"].is_array()) {
+        r.steps = report["steps"].size();
+        for (const Json& step : report["steps"]) r.bytes += step.value("bytes", std::uint64_t{0});
+      }
+      r.predicted_seconds = number_or_zero(report, "predicted_seconds");
+      r.measured_seconds = number_or_zero(report, "measured_seconds");
+      r.lower_bound_seconds = number_or_zero(report, "lower_bound_seconds");
+      r.report = answer.dump();
+      return r;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      if (leader) api_.cancel(job);
+      throw Error(Errc::timeout, "job " + job + " did not end within " + std::to_string(options_.timeout.count()) +
+                                     " ms (state " + state + ")");
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(50));
+  }
+}
+
+}  // namespace baton::coupling

@@ -1,0 +1,112 @@
+// One process's part in coupled codes (docs/embedding.md, "Coupled codes"): an embedded
+// agent for this node, the arrays it shares, and handoffs that have the coordinator move
+// an array from one group's layout to another's.
+//
+//   Session s({.node_id = "ocean-1", .coordinator = "head:7071", .api = "head:7070", .secret = key});
+//   s.share("sst", rows, std::as_writable_bytes(std::span(local)));   // this node's part of `rows`
+//   s.set_agree([&](std::uint64_t v) { return mpi_allreduce_max(v); });
+//   HandoffResult r = s.handoff("sst", rows, cols);                    // every node of both groups
+//
+// A handoff is collective when `agree` is set: every process of both groups calls it, in
+// the same order; the first node of `from` submits the job and the others learn its id
+// through `agree`. Without `agree`, the one process that calls it (a coupler) submits the
+// job and waits; the codes then order their own access to the arrays.
+#pragma once
+
+#include "coupling/coordinator_api.h"
+#include "coupling/handoff_job.h"
+#include "coupling/layout.h"
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace baton {
+class EmbeddedAgent;
+}
+
+namespace baton::coupling {
+
+struct SessionOptions {
+  std::string node_id;      // this process's node; empty: none (a coupler or a script)
+  std::string coordinator;  // "host:port" of the coordinator's agent listener (with a node)
+  std::string api;          // "host:port" of the coordinator's HTTP API
+  std::string secret;       // the cluster's shared secret (with a node)
+  std::string api_token;    // the API's bearer token, if it requires one
+  std::string data_address = "127.0.0.1:0";
+  HandoffPlatform platform;  // this node's rate, and the platform of the jobs it submits
+  std::chrono::milliseconds timeout{std::chrono::minutes(10)};  // registering; each handoff
+};
+
+enum class JobState { done, failed, cancelled };
+
+struct HandoffResult {
+  JobState state = JobState::failed;
+  std::string job;           // the coordinator's id of the job
+  std::string error;         // why it failed or was cancelled; empty when done
+  bool reused_spec = false;  // the job's JSON came from an earlier handoff of the same layouts
+  std::uint64_t bytes = 0;
+  std::uint64_t steps = 0;
+  double predicted_seconds = 0, measured_seconds = 0, lower_bound_seconds = 0;
+  std::string report;  // GET /v1/jobs/{id} as the coordinator answered it, JSON
+};
+
+// `agree(v)` must return the largest v that the processes of both groups passed to their
+// own call (MPI_Allreduce with MPI_MAX over a communicator holding both codes). It is also
+// the barrier: no process's call returns before every process has made its own.
+using Agree = std::function<std::uint64_t(std::uint64_t)>;
+
+class Session {
+ public:
+  // With a node: starts the embedded agent and waits (up to options.timeout) until the
+  // coordinator registered it. Throws Error: invalid_argument naming a missing option,
+  // unreachable when the coordinator does not register the node in time.
+  explicit Session(SessionOptions options);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // This node's part of `layout`, under `name`, `bytes` read and written in place while a
+  // handoff of it runs. Throws Error: invalid_argument (no node, not in the layout's
+  // group), region_too_small (fewer bytes than the part).
+  void share(const std::string& name, const Layout& layout, std::span<std::byte> bytes);
+  void unshare(const std::string& name);
+  void set_agree(Agree agree) { agree_ = std::move(agree); }
+
+  // Moves the array `name` from `from` to `to`; returns when the coordinator ended the
+  // job. Throws Error before the job (unknown_name: this node is in a group but shared
+  // nothing as `name`; invalid_argument: it shared another layout; unreachable; timeout);
+  // a job that ran and failed is a result, not an exception.
+  HandoffResult handoff(const std::string& name, const Layout& from, const Layout& to);
+
+  // For scripts: submit any job's JSON; read a job (GET /v1/jobs/{id}, JSON).
+  std::string submit(const std::string& job_json) { return api_.submit(job_json); }
+  std::string job(const std::string& id) { return api_.job(id).dump(); }
+
+  const std::string& node_id() const { return options_.node_id; }
+
+ private:
+  struct Shared {
+    Layout layout;
+    std::span<std::byte> bytes;
+  };
+  std::string submit_handoff(const std::string& name, const Layout& from, const Layout& to);
+  // Polls the job until it ends; after options_.timeout the leader cancels it.
+  HandoffResult wait(const std::string& job, bool leader);
+
+  SessionOptions options_;
+  CoordinatorApi api_;
+  std::unique_ptr<EmbeddedAgent> agent_;
+  std::map<std::string, Shared> shared_;
+  // The job JSON of each (name, from, to) handed off before: built once (by the leader; the
+  // others keep an empty one to say the layouts were seen), submitted again.
+  std::map<std::string, std::string> specs_;
+  Agree agree_;
+};
+
+}  // namespace baton::coupling
