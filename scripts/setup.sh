@@ -35,7 +35,13 @@ packages=(
   gnuplot-nox         # charts of benchmark results
   iperf3              # reference throughput beside our TCP transport
   iproute2            # tests and bench: network-namespace clusters (ip netns, veth, tc)
-  openmpi-bin libopenmpi-dev  # bench: Open MPI's collectives beside Baton's (bench/mpi_collectives.cpp)
+  openmpi-bin libopenmpi-dev  # bench: Open MPI's collectives beside Baton's (bench/mpi_collectives.cpp); examples/coupled's mpirun
+  # coupled codes (coupling/, docs/embedding.md): the bindings, their tests and the example
+  pybind11-dev python3-pybind11  # coupling/python: the baton package's native module
+  gfortran            # coupling/fortran: the baton_f module (built when a Fortran compiler is present)
+  python3-numpy       # coupling/python: arrays shared without a copy; tests and examples/coupled
+  python3-mpi4py      # examples/coupled: the Python consumer's MPI
+  python3-pytest      # tests/coupling: the Python package's tests, run by CTest
 )
 
 sudo=()

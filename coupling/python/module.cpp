@@ -109,9 +109,15 @@ class PySession {
     return s.job(id);
   }
 
+  ~PySession() { close(); }
+  PySession(const PySession&) = delete;
+  PySession& operator=(const PySession&) = delete;
+
   // Stops the agent; the shared arrays are released after it, when no job can touch them.
+  // The agree function (a Python object) goes first, while this thread holds the GIL.
   void close() {
     if (!session_) return;
+    session_->set_agree({});
     {
       py::gil_scoped_release release;
       session_.reset();
