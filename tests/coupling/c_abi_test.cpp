@@ -1,0 +1,314 @@
+// The C ABI (include/baton/baton.h) against a real coordinator on loopback, the sessions'
+// embedded agents in this process: handoffs by a coupler and collective ones (two threads
+// agreeing as two codes would through MPI), every byte checked; and every error path:
+// unknown names, regions too small, a coordinator that is not there or dies, bad options.
+#include "baton/baton.h"
+#include "tests/integration/cluster.h"
+#include "tests/support/ports.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <condition_variable>
+#include <csignal>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+using baton::test::Cluster;
+
+namespace {
+
+struct SessionDeleter {
+  void operator()(baton_session* s) const { baton_session_destroy(s); }
+};
+struct LayoutDeleter {
+  void operator()(baton_layout* l) const { baton_layout_destroy(l); }
+};
+using SessionPtr = std::unique_ptr<baton_session, SessionDeleter>;
+using LayoutPtr = std::unique_ptr<baton_layout, LayoutDeleter>;
+
+std::string contains(const char* text, const std::string& part) {
+  return std::string(text).find(part) != std::string::npos ? std::string() : std::string(text);
+}
+#define BOOST_TEST_CONTAINS(text, part) \
+  BOOST_TEST(contains((text), (part)).empty(), "\"" << (text) << "\" lacks \"" << (part) << "\"")
+
+// A session for `node` (empty: a coupler) of the cluster's coordinator, not started.
+SessionPtr configured(const Cluster& cluster, const std::string& node) {
+  baton_session* s = nullptr;
+  BOOST_REQUIRE_EQUAL(baton_session_create(&s), BATON_OK);
+  SessionPtr session(s);
+  if (!node.empty()) {
+    BOOST_REQUIRE_EQUAL(baton_session_set(s, "node_id", node.c_str()), BATON_OK);
+    BOOST_REQUIRE_EQUAL(baton_session_set(s, "coordinator", cluster.agents_address().c_str()), BATON_OK);
+    BOOST_REQUIRE_EQUAL(baton_session_set(s, "secret_file", (cluster.dir() / "secret").c_str()), BATON_OK);
+  }
+  BOOST_REQUIRE_EQUAL(baton_session_set(s, "api", cluster.api_address().c_str()), BATON_OK);
+  BOOST_REQUIRE_EQUAL(baton_session_set(s, "rate", "200e6"), BATON_OK);
+  BOOST_REQUIRE_EQUAL(baton_session_set(s, "timeout", "60"), BATON_OK);
+  return session;
+}
+
+SessionPtr started(const Cluster& cluster, const std::string& node) {
+  SessionPtr s = configured(cluster, node);
+  BOOST_REQUIRE_MESSAGE(baton_session_start(s.get()) == BATON_OK, baton_session_error(s.get()));
+  return s;
+}
+
+LayoutPtr layout(std::uint64_t rows, std::uint64_t cols, const std::vector<std::string>& nodes, int dim,
+                 std::uint64_t block) {
+  baton_layout* l = nullptr;
+  BOOST_REQUIRE_EQUAL(baton_layout_create(&l, rows, cols, sizeof(double)), BATON_OK);
+  LayoutPtr owned(l);
+  for (const std::string& node : nodes) BOOST_REQUIRE_EQUAL(baton_layout_add_node(l, node.c_str()), BATON_OK);
+  BOOST_REQUIRE_EQUAL(baton_layout_distribute(l, dim, block), BATON_OK);
+  return owned;
+}
+
+// The field of the tests: element (i, j) of step t.
+double field(std::uint64_t i, std::uint64_t j, int t) { return t * 1e6 + static_cast<double>(i * 1000 + j); }
+
+// A node's part of `l`, filled with the field of step t (or zero).
+std::vector<double> part(baton_layout* l, const std::string& node, int t, bool fill) {
+  std::uint64_t rows = 0, cols = 0;
+  BOOST_REQUIRE_EQUAL(baton_layout_local_shape(l, node.c_str(), &rows, &cols), BATON_OK);
+  std::vector<double> data(rows * cols, 0.0);
+  if (!fill) return data;
+  for (std::uint64_t i = 0; i < rows; ++i) {
+    std::uint64_t global = 0;
+    BOOST_REQUIRE_EQUAL(baton_layout_global_index(l, node.c_str(), i, &global), BATON_OK);  // rows are cut
+    for (std::uint64_t j = 0; j < cols; ++j) data[i * cols + j] = field(global, j, t);
+  }
+  return data;
+}
+
+// Whether a part of the block-cyclic-columns layout `l` holds the field of step t.
+bool holds_field(baton_layout* l, const std::string& node, const std::vector<double>& data, std::uint64_t rows, int t) {
+  const std::uint64_t cols = data.size() / rows;
+  for (std::uint64_t k = 0; k < cols; ++k) {
+    std::uint64_t global = 0;
+    if (baton_layout_global_index(l, node.c_str(), k, &global) != BATON_OK) return false;
+    for (std::uint64_t i = 0; i < rows; ++i) {
+      if (data[i * cols + k] != field(i, global, t)) return false;
+    }
+  }
+  return true;
+}
+
+// agree() for threads standing in for the processes of two codes: each round returns the
+// largest value given, once every thread has given one.
+class Rendezvous {
+ public:
+  explicit Rendezvous(std::size_t threads) : threads_(threads) {}
+  static std::uint64_t agree(std::uint64_t value, void* self) { return static_cast<Rendezvous*>(self)->round(value); }
+
+ private:
+  std::uint64_t round(std::uint64_t value) {
+    std::unique_lock lock(mutex_);
+    largest_ = std::max(largest_, value);
+    const std::uint64_t mine = rounds_;
+    if (++arrived_ == threads_) {
+      result_ = largest_;
+      largest_ = 0;
+      arrived_ = 0;
+      ++rounds_;
+      changed_.notify_all();
+    } else {
+      changed_.wait(lock, [&] { return rounds_ != mine; });
+    }
+    return result_;
+  }
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::size_t threads_, arrived_ = 0;
+  std::uint64_t rounds_ = 0, largest_ = 0, result_ = 0;
+};
+
+const std::vector<std::string> kProducers = {"p0", "p1"};
+const std::vector<std::string> kConsumers = {"c0", "c1"};
+constexpr std::uint64_t kRows = 24, kCols = 20;
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(c_abi)
+
+BOOST_AUTO_TEST_CASE(a_coupler_hands_block_rows_to_block_cyclic_columns_and_reuses_the_job_spec) {
+  Cluster cluster;
+  LayoutPtr from = layout(kRows, kCols, kProducers, 0, 0), to = layout(kRows, kCols, kConsumers, 1, 3);
+  std::vector<SessionPtr> nodes;
+  std::vector<std::vector<double>> parts;
+  for (const auto& n : kProducers) nodes.push_back(started(cluster, n)), parts.push_back(part(from.get(), n, 0, true));
+  for (const auto& n : kConsumers) nodes.push_back(started(cluster, n)), parts.push_back(part(to.get(), n, 0, false));
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    BOOST_REQUIRE_EQUAL(baton_share(nodes[k].get(), "field", k < 2 ? from.get() : to.get(), parts[k].data(),
+                                    parts[k].size() * sizeof(double)),
+                        BATON_OK);
+  }
+  SessionPtr coupler = started(cluster, "");
+  for (int t = 0; t < 2; ++t) {
+    for (std::size_t k = 0; k < 2; ++k) {  // into the shared memory, which must stay where it is
+      const std::vector<double> step = part(from.get(), kProducers[k], t, true);
+      std::copy(step.begin(), step.end(), parts[k].begin());
+    }
+    baton_report report{};
+    BOOST_REQUIRE_MESSAGE(baton_handoff(coupler.get(), "field", from.get(), to.get(), &report) == BATON_OK,
+                          baton_session_error(coupler.get()));
+    BOOST_TEST(report.state == BATON_JOB_DONE);
+    BOOST_TEST(report.reused_spec == (t == 1 ? 1 : 0));
+    BOOST_TEST(report.bytes == kRows * kCols * sizeof(double));
+    BOOST_TEST(report.steps >= 1u);
+    BOOST_TEST(report.measured_seconds > 0);
+    BOOST_TEST_CONTAINS(baton_report_json(coupler.get()), "\"state\":\"done\"");
+    for (std::size_t q = 0; q < 2; ++q) {
+      BOOST_TEST(holds_field(to.get(), kConsumers[q], parts[2 + q], kRows, t), "consumer " << q << " step " << t);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_collective_handoff_is_called_by_every_node_and_agrees_on_one_job) {
+  Cluster cluster;
+  LayoutPtr from = layout(kRows, kCols, {"p0"}, 0, 0), to = layout(kRows, kCols, {"c0"}, 1, 4);
+  SessionPtr p0 = started(cluster, "p0"), c0 = started(cluster, "c0");
+  std::vector<double> source = part(from.get(), "p0", 5, true), received = part(to.get(), "c0", 0, false);
+  BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), source.size() * 8), BATON_OK);
+  BOOST_REQUIRE_EQUAL(baton_share(c0.get(), "field", to.get(), received.data(), received.size() * 8), BATON_OK);
+  Rendezvous rendezvous(2);
+  for (baton_session* s : {p0.get(), c0.get()}) {
+    BOOST_REQUIRE_EQUAL(baton_session_set_agree(s, &Rendezvous::agree, &rendezvous), BATON_OK);
+  }
+  baton_report at_consumer{};
+  baton_status consumer_status = BATON_INTERNAL;
+  std::thread consumer([&] { consumer_status = baton_handoff(c0.get(), "field", from.get(), to.get(), &at_consumer); });
+  baton_report at_producer{};
+  const baton_status producer_status = baton_handoff(p0.get(), "field", from.get(), to.get(), &at_producer);
+  consumer.join();
+  BOOST_REQUIRE_MESSAGE(producer_status == BATON_OK, baton_session_error(p0.get()));
+  BOOST_REQUIRE_MESSAGE(consumer_status == BATON_OK, baton_session_error(c0.get()));
+  BOOST_TEST(at_producer.job == at_consumer.job);
+  BOOST_TEST(at_consumer.state == BATON_JOB_DONE);
+  BOOST_TEST(holds_field(to.get(), "c0", received, kRows, 5));
+}
+
+BOOST_AUTO_TEST_CASE(a_collective_handoff_that_one_node_cannot_make_fails_everywhere_without_a_job) {
+  Cluster cluster;
+  LayoutPtr from = layout(4, 4, {"p0"}, 0, 0), to = layout(4, 4, {"c0"}, 1, 0);
+  SessionPtr p0 = started(cluster, "p0"), c0 = started(cluster, "c0");
+  std::vector<double> source(16, 1.0);
+  BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), 128), BATON_OK);  // c0 shares nothing
+  Rendezvous rendezvous(2);
+  for (baton_session* s : {p0.get(), c0.get()}) baton_session_set_agree(s, &Rendezvous::agree, &rendezvous);
+  baton_status consumer_status = BATON_OK;
+  std::thread consumer([&] { consumer_status = baton_handoff(c0.get(), "field", from.get(), to.get(), nullptr); });
+  const baton_status producer_status = baton_handoff(p0.get(), "field", from.get(), to.get(), nullptr);
+  consumer.join();
+  BOOST_TEST(consumer_status == BATON_UNKNOWN_NAME);
+  BOOST_TEST_CONTAINS(baton_session_error(c0.get()), "node c0 shared no array named field");
+  BOOST_TEST(producer_status == BATON_INVALID_ARGUMENT);
+  BOOST_TEST_CONTAINS(baton_session_error(p0.get()), "another process of the handoff could not take part");
+  BOOST_TEST(cluster.get("/v1/jobs").second.at("jobs").empty());
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_name_is_refused_naming_it) {
+  Cluster cluster;
+  SessionPtr p0 = started(cluster, "p0");
+  LayoutPtr from = layout(4, 4, {"p0"}, 0, 0), to = layout(4, 4, {"c0"}, 1, 0);
+  BOOST_TEST(baton_handoff(p0.get(), "nothing", from.get(), to.get(), nullptr) == BATON_UNKNOWN_NAME);
+  BOOST_TEST_CONTAINS(baton_session_error(p0.get()), "node p0 shared no array named nothing");
+  BOOST_TEST(baton_unshare(p0.get(), "nothing") == BATON_UNKNOWN_NAME);
+  BOOST_TEST_CONTAINS(baton_session_error(p0.get()), "no array named nothing was shared");
+  std::uint64_t rows = 0, cols = 0;
+  BOOST_TEST(baton_layout_local_shape(from.get(), "c9", &rows, &cols) == BATON_UNKNOWN_NAME);
+  BOOST_TEST_CONTAINS(baton_layout_error(from.get()), "node c9 is not in the layout's group");
+}
+
+BOOST_AUTO_TEST_CASE(a_region_smaller_than_the_nodes_part_is_refused_with_both_sizes) {
+  Cluster cluster;
+  SessionPtr p0 = started(cluster, "p0");
+  LayoutPtr rows = layout(10, 7, {"p0", "p1"}, 0, 0);  // p0 holds 5 x 7 doubles: 280 bytes
+  std::vector<double> small(30);
+  BOOST_TEST(baton_share(p0.get(), "field", rows.get(), small.data(), small.size() * sizeof(double)) ==
+             BATON_REGION_TOO_SMALL);
+  BOOST_TEST_CONTAINS(baton_session_error(p0.get()),
+                      "node p0's part is 5 x 7 elements of 8 bytes = 280 bytes, the memory given holds 240 bytes");
+  // Nothing was shared: the name stays unknown.
+  BOOST_TEST(baton_unshare(p0.get(), "field") == BATON_UNKNOWN_NAME);
+}
+
+BOOST_AUTO_TEST_CASE(a_coordinator_that_is_not_there_does_not_register_the_node) {
+  const std::string nowhere = "127.0.0.1:" + std::to_string(baton::test::unused_loopback_port());
+  baton_session* raw = nullptr;
+  BOOST_REQUIRE_EQUAL(baton_session_create(&raw), BATON_OK);
+  SessionPtr s(raw);
+  for (const auto& [key, value] :
+       {std::pair{"node_id", "p0"}, std::pair{"coordinator", nowhere.c_str()}, std::pair{"api", nowhere.c_str()},
+        std::pair{"secret", "some-secret"}, std::pair{"timeout", "0.5"}}) {
+    BOOST_REQUIRE_EQUAL(baton_session_set(s.get(), key, value), BATON_OK);
+  }
+  BOOST_TEST(baton_session_start(s.get()) == BATON_UNREACHABLE);
+  BOOST_TEST_CONTAINS(baton_session_error(s.get()),
+                      "node p0: the coordinator at " + nowhere + " did not register it within 500 ms");
+  // Without a node nothing waits for the agent listener: the API is tried at the handoff.
+  BOOST_REQUIRE_EQUAL(baton_session_create(&raw), BATON_OK);
+  SessionPtr coupler(raw);
+  BOOST_REQUIRE_EQUAL(baton_session_set(coupler.get(), "api", nowhere.c_str()), BATON_OK);
+  BOOST_REQUIRE_EQUAL(baton_session_start(coupler.get()), BATON_OK);
+  LayoutPtr from = layout(4, 4, {"p0"}, 0, 0), to = layout(4, 4, {"c0"}, 1, 0);
+  BOOST_TEST(baton_handoff(coupler.get(), "field", from.get(), to.get(), nullptr) == BATON_UNREACHABLE);
+  BOOST_TEST_CONTAINS(baton_session_error(coupler.get()), "cannot reach the coordinator's API at " + nowhere);
+}
+
+BOOST_AUTO_TEST_CASE(a_coordinator_that_died_fails_the_handoff_as_unreachable) {
+  Cluster cluster;
+  SessionPtr p0 = started(cluster, "p0");
+  LayoutPtr from = layout(4, 4, {"p0"}, 0, 0), to = layout(4, 4, {"c0"}, 1, 0);
+  std::vector<double> source(16, 2.0);
+  BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), 128), BATON_OK);
+  ::kill(cluster.coordinator_pid(), SIGKILL);
+  BOOST_TEST(baton_handoff(p0.get(), "field", from.get(), to.get(), nullptr) == BATON_UNREACHABLE);
+  BOOST_TEST_CONTAINS(baton_session_error(p0.get()), "cannot reach the coordinator's API at " + cluster.api_address());
+}
+
+BOOST_AUTO_TEST_CASE(a_job_the_coordinator_refuses_is_a_failed_job_with_its_reason) {
+  Cluster cluster;
+  SessionPtr p0 = started(cluster, "p0");  // c0 never registers
+  LayoutPtr from = layout(4, 4, {"p0"}, 0, 0), to = layout(4, 4, {"c0"}, 1, 0);
+  std::vector<double> source(16, 3.0);
+  BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), 128), BATON_OK);
+  BOOST_TEST(baton_handoff(p0.get(), "field", from.get(), to.get(), nullptr) == BATON_JOB_FAILED);
+  BOOST_TEST_CONTAINS(baton_session_error(p0.get()), "the coordinator refused it");
+  BOOST_TEST_CONTAINS(baton_session_error(p0.get()), "c0");
+}
+
+BOOST_AUTO_TEST_CASE(bad_options_and_calls_are_refused_naming_what_is_wrong) {
+  Cluster cluster;
+  SessionPtr s = configured(cluster, "p0");
+  BOOST_TEST(baton_session_set(s.get(), "colour", "blue") == BATON_INVALID_ARGUMENT);
+  BOOST_TEST_CONTAINS(baton_session_error(s.get()), "unknown option \"colour\"");
+  BOOST_TEST(baton_session_set(s.get(), "rate", "fast") == BATON_INVALID_ARGUMENT);
+  BOOST_TEST_CONTAINS(baton_session_error(s.get()), "rate: \"fast\" is not a positive number");
+  BOOST_TEST(baton_session_set(s.get(), "secret_file", "/nonexistent/secret") == BATON_INVALID_ARGUMENT);
+  BOOST_TEST_CONTAINS(baton_session_error(s.get()), "secret_file: cannot read /nonexistent/secret");
+  BOOST_TEST(baton_session_set(s.get(), nullptr, "x") == BATON_INVALID_ARGUMENT);
+  BOOST_TEST_CONTAINS(baton_session_error(s.get()), "key is NULL");
+  std::vector<double> data(16);
+  LayoutPtr rows = layout(4, 4, {"p0"}, 0, 0);
+  BOOST_TEST(baton_share(s.get(), "field", rows.get(), data.data(), 128) == BATON_INVALID_ARGUMENT);
+  BOOST_TEST_CONTAINS(baton_session_error(s.get()), "the session is not started");
+  BOOST_REQUIRE_EQUAL(baton_session_start(s.get()), BATON_OK);
+  BOOST_TEST(std::string(baton_session_error(s.get())).empty());
+  BOOST_TEST(baton_session_set(s.get(), "rate", "1e6") == BATON_INVALID_ARGUMENT);
+  BOOST_TEST_CONTAINS(baton_session_error(s.get()), "rate: the session is started already");
+  LayoutPtr elsewhere = layout(4, 4, {"p1"}, 0, 0);
+  BOOST_TEST(baton_share(s.get(), "field", elsewhere.get(), data.data(), 128) == BATON_INVALID_ARGUMENT);
+  BOOST_TEST_CONTAINS(baton_session_error(s.get()), "node p0 is not in the layout's group");
+  BOOST_TEST(baton_layout_distribute(rows.get(), 2, 0) == BATON_INVALID_ARGUMENT);
+  BOOST_TEST_CONTAINS(baton_layout_error(rows.get()), "dim must be 0 (rows) or 1 (columns), not 2");
+  LayoutPtr other = layout(4, 5, {"c0"}, 1, 0);
+  BOOST_REQUIRE_EQUAL(baton_share(s.get(), "field", rows.get(), data.data(), 128), BATON_OK);
+  BOOST_TEST(baton_handoff(s.get(), "field", rows.get(), other.get(), nullptr) == BATON_INVALID_ARGUMENT);
+  BOOST_TEST_CONTAINS(baton_session_error(s.get()), "the two layouts describe different arrays");
+  BOOST_TEST(std::string(baton_status_name(BATON_REGION_TOO_SMALL)) == "BATON_REGION_TOO_SMALL");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,138 @@
+// Layouts and the byte ranges of a redistribution (coupling/layout.h), checked element by
+// element against the definitions: every element of the array moves exactly once, from
+// where the source layout keeps it to where the destination layout wants it.
+#include "coupling/layout.h"
+#include "coupling/error.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <map>
+
+using baton::coupling::Distribution;
+using baton::coupling::Errc;
+using baton::coupling::Error;
+using baton::coupling::Layout;
+
+namespace {
+
+std::vector<std::string> group(const std::string& prefix, std::size_t n) {
+  std::vector<std::string> nodes;
+  for (std::size_t i = 0; i < n; ++i) nodes.push_back(prefix + std::to_string(i));
+  return nodes;
+}
+
+// The byte offset of element (i, j) in its owner's part, from the definitions alone.
+std::pair<std::size_t, std::uint64_t> where(const Layout& l, std::uint64_t i, std::uint64_t j) {
+  const std::uint64_t cut = l.distribution.dim == 0 ? i : j;
+  const auto [node, local] = l.owner(cut);
+  BOOST_REQUIRE_EQUAL(l.global_index(node, local), cut);
+  const auto shape = l.local_shape(node);
+  const std::uint64_t row = l.distribution.dim == 0 ? local : i, col = l.distribution.dim == 0 ? j : local;
+  return {node, (row * shape[1] + col) * l.element_size};
+}
+
+// Every element is moved once, by a piece that reads it where `from` keeps it and writes
+// it where `to` wants it; no byte of any destination part is written twice.
+void check_moves_every_element_once(const Layout& from, const Layout& to) {
+  const auto pieces = redistribution(from, to);
+  std::map<std::pair<std::size_t, std::uint64_t>, std::pair<std::size_t, std::uint64_t>> moved;  // dst byte -> src byte
+  for (const auto& p : pieces) {
+    BOOST_REQUIRE(p.length % from.element_size == 0);
+    BOOST_REQUIRE(p.src_offset + p.length <= from.local_bytes(p.src));
+    BOOST_REQUIRE(p.dst_offset + p.length <= to.local_bytes(p.dst));
+    for (std::uint64_t b = 0; b < p.length; b += from.element_size) {
+      BOOST_REQUIRE(moved.emplace(std::pair{p.dst, p.dst_offset + b}, std::pair{p.src, p.src_offset + b}).second);
+    }
+  }
+  BOOST_REQUIRE_EQUAL(moved.size(), from.shape[0] * from.shape[1]);
+  for (std::uint64_t i = 0; i < from.shape[0]; ++i) {
+    for (std::uint64_t j = 0; j < from.shape[1]; ++j) {
+      const auto it = moved.find(where(to, i, j));
+      BOOST_REQUIRE(it != moved.end());
+      BOOST_REQUIRE(it->second == where(from, i, j));
+    }
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(layout)
+
+BOOST_AUTO_TEST_CASE(block_parts_are_the_ceiling_and_the_last_one_is_short) {
+  const Layout l = Layout::make({10, 7}, 8, group("p", 4), {.dim = 0});
+  std::vector<std::uint64_t> counts;
+  for (std::size_t p = 0; p < 4; ++p) counts.push_back(l.count(p));
+  BOOST_TEST(counts == (std::vector<std::uint64_t>{3, 3, 3, 1}), boost::test_tools::per_element());
+  BOOST_TEST(l.local_bytes(3) == 1u * 7 * 8);
+  BOOST_TEST(l.global_index(2, 1) == 7u);
+  // More nodes than rows: the last nodes hold nothing.
+  const Layout thin = Layout::make({2, 5}, 4, group("p", 3), {.dim = 0});
+  BOOST_TEST(thin.count(2) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(block_cyclic_parts_follow_scalapack_numroc) {
+  const Layout l = Layout::make({4, 11}, 8, group("c", 3), {.dim = 1, .block = 2});
+  // Blocks of columns: [0,1] c0, [2,3] c1, [4,5] c2, [6,7] c0, [8,9] c1, [10] c2.
+  BOOST_TEST(l.count(0) == 4u);
+  BOOST_TEST(l.count(1) == 4u);
+  BOOST_TEST(l.count(2) == 3u);
+  std::vector<std::uint64_t> c2;
+  for (std::uint64_t k = 0; k < l.count(2); ++k) c2.push_back(l.global_index(2, k));
+  BOOST_TEST(c2 == (std::vector<std::uint64_t>{4, 5, 10}), boost::test_tools::per_element());
+  BOOST_TEST((l.local_shape(2) == std::array<std::uint64_t, 2>{4, 3}));
+}
+
+BOOST_AUTO_TEST_CASE(block_rows_to_block_cyclic_columns_moves_every_element_once) {
+  check_moves_every_element_once(Layout::make({9, 13}, 8, group("p", 4), {.dim = 0}),
+                                 Layout::make({9, 13}, 8, group("c", 3), {.dim = 1, .block = 2}));
+}
+
+BOOST_AUTO_TEST_CASE(every_pair_of_distributions_moves_every_element_once) {
+  const std::vector<Distribution> kinds = {
+      {.dim = 0}, {.dim = 1}, {.dim = 0, .block = 3}, {.dim = 1, .block = 1}, {.dim = 1, .block = 4}};
+  for (const Distribution& a : kinds) {
+    for (const Distribution& b : kinds) {
+      BOOST_TEST_CONTEXT("from dim " << a.dim << " block " << a.block << " to dim " << b.dim << " block " << b.block) {
+        check_moves_every_element_once(Layout::make({7, 10}, 4, group("p", 3), a),
+                                       Layout::make({7, 10}, 4, group("c", 2), b));
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(contiguous_runs_are_merged) {
+  // Block rows to block rows over the same count: one piece per node, whole parts.
+  const auto pieces = redistribution(Layout::make({8, 5}, 8, group("p", 2), {.dim = 0}),
+                                     Layout::make({8, 5}, 8, group("c", 2), {.dim = 0}));
+  BOOST_REQUIRE_EQUAL(pieces.size(), 2u);
+  BOOST_TEST(pieces[0].length == 4u * 5 * 8);
+  // Block rows to block-cyclic columns: one piece per row and column block.
+  BOOST_TEST(redistribution(Layout::make({6, 8}, 8, group("p", 2), {.dim = 0}),
+                            Layout::make({6, 8}, 8, group("c", 2), {.dim = 1, .block = 2}))
+                 .size() == 6u * 4);
+}
+
+BOOST_AUTO_TEST_CASE(bad_layouts_are_refused_naming_what_is_wrong) {
+  auto refused = [](auto make, const std::string& expected) {
+    try {
+      make();
+      BOOST_ERROR("accepted: " << expected);
+    } catch (const Error& e) {
+      BOOST_TEST((e.code() == Errc::invalid_argument));
+      BOOST_TEST(std::string(e.what()).find(expected) != std::string::npos, e.what());
+    }
+  };
+  refused([] { Layout::make({0, 4}, 8, {"a"}, {}); }, "the shape must not be empty");
+  refused([] { Layout::make({4, 4}, 0, {"a"}, {}); }, "the element size must be > 0");
+  refused([] { Layout::make({4, 4}, 8, {}, {}); }, "the group has no node");
+  refused([] { Layout::make({4, 4}, 8, {"a", "a"}, {}); }, "node a is named twice");
+  refused([] { Layout::make({4, 4}, 8, {"a"}, {.dim = 2}); }, "must be 0 (rows) or 1 (columns), not 2");
+  refused([] { Layout::make({1ull << 40, 1ull << 20}, 1ull << 8, {"a"}, {}); }, "overflow 2^64 bytes");
+  refused(
+      [] {
+        redistribution(Layout::make({4, 4}, 8, {"a"}, {}), Layout::make({4, 5}, 8, {"b"}, {}));
+      },
+      "the two layouts describe different arrays");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
