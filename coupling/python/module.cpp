@@ -178,7 +178,7 @@ PYBIND11_MODULE(_baton, m) {
              return Layout::make(shape, element_size, std::move(nodes), {.dim = dim, .block = block});
            }),
            py::arg("shape"), py::arg("element_size"), py::arg("nodes"), py::arg("dim") = 0, py::arg("block") = 0)
-      .def_readonly("shape", &Layout::shape)
+      .def_property_readonly("shape", [](const Layout& l) { return py::make_tuple(l.shape[0], l.shape[1]); })
       .def_readonly("element_size", &Layout::element_size)
       .def_readonly("nodes", &Layout::nodes)
       .def_property_readonly("dim", [](const Layout& l) { return l.distribution.dim; })
@@ -189,7 +189,8 @@ PYBIND11_MODULE(_baton, m) {
           [](const Layout& l, std::size_t p) {
             if (p >= l.nodes.size())
               invalid("local_shape: part " + std::to_string(p) + " of " + std::to_string(l.nodes.size()));
-            return l.local_shape(p);
+            const auto local = l.local_shape(p);
+            return py::make_tuple(local[0], local[1]);
           },
           py::arg("part"))
       .def(
