@@ -3,7 +3,9 @@ without a copy and refused when they cannot be (non-contiguous, read-only, wrong
 size, too small), handoffs by a coupler and collective ones, jobs for scripts, and the
 errors of a name nobody shared and of a coordinator that is not there."""
 
+import os
 import socket
+import subprocess
 import threading
 
 import numpy as np
@@ -170,3 +172,12 @@ def test_scripts_submit_jobs_and_read_them(coordinator):
         with pytest.raises(baton.JobFailed, match="refused"):
             script.submit({"senders": ["a"]})
         script.close()
+
+
+@pytest.mark.skipif(not os.environ.get("BATON_FORTRAN_HANDOFF"), reason="built without a Fortran compiler")
+def test_the_fortran_module_hands_an_array_over(coordinator):
+    run = subprocess.run(
+        [os.environ["BATON_FORTRAN_HANDOFF"], coordinator.api, coordinator.agents, str(coordinator.secret_file)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 0 and "fortran: verified" in run.stdout, run.stdout + run.stderr
