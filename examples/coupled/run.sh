@@ -30,31 +30,11 @@ cleanup() {
 trap cleanup EXIT
 
 # A coordinator of its own on loopback, on ports the kernel picks.
-head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$work/secret"
-cat > "$work/coordinator.toml" <<TOML
-agent_address = "127.0.0.1:0"
-api_address = "127.0.0.1:0"
-secret_file = "secret"
-state_dir = "state"
-heartbeat_seconds = 0.5
-TOML
-"$coordinator_bin" --config "$work/coordinator.toml" --ready-file "$work/ready.json" 2> "$work/coordinator.log" &
-coordinator_pid=$!
-for _ in $(seq 200); do
-  [ -s "$work/ready.json" ] && break
-  kill -0 "$coordinator_pid" 2>/dev/null || { cat "$work/coordinator.log" >&2; exit 1; }
-  sleep 0.05
-done
-[ -s "$work/ready.json" ] || { echo "run.sh: the coordinator did not start" >&2; cat "$work/coordinator.log" >&2; exit 1; }
-address() { "$python" -c "import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$work/ready.json" "$1"; }
-export BATON_API=$(address api) BATON_COORDINATOR=$(address agents) BATON_SECRET_FILE=$work/secret
+source "$here/coordinator.sh"
+start_coordinator "$work" "$coordinator_bin" "$python" || exit 1
 export PYTHONPATH=$build/python${PYTHONPATH:+:$PYTHONPATH}
 
-# Open MPI: 7 ranks on however few cores (--oversubscribe, unbound); as root it must be
-# told that is meant; in a container, no cross-memory attach between ranks.
-mpi=(--oversubscribe --bind-to none)
-[ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
-export OMPI_MCA_btl_vader_single_copy_mechanism=none
+mpi_options
 status=0
 mpirun "${mpi[@]}" -x BATON_API -x BATON_COORDINATOR -x BATON_SECRET_FILE -x PYTHONPATH \
   -np 4 "$producer_bin" "$rows" "$cols" "$block" "$steps" : \
