@@ -19,19 +19,6 @@ def field(rows: np.ndarray, cols: np.ndarray, ncols: int, t: int) -> np.ndarray:
     return t * 1e9 + (rows[:, None] * ncols + cols[None, :]).astype(np.float64)
 
 
-def agree_over(comm: MPI.Comm):
-    """The handoff's agree function: the largest value over `comm`, by the same collective
-    the C producer calls (MPI_Allreduce of one MPI_UINT64_T with MPI_MAX; mpi4py's
-    lowercase allreduce pickles, which the C side would never match)."""
-
-    def agree(value: int) -> int:
-        largest = np.zeros(1, dtype=np.uint64)
-        comm.Allreduce(np.array([value], dtype=np.uint64), largest, op=MPI.MAX)
-        return int(largest[0])
-
-    return agree
-
-
 def main() -> int:
     world = MPI.COMM_WORLD
     code = world.Split(1, world.Get_rank())  # colour 1: the consumer
@@ -54,7 +41,7 @@ def main() -> int:
         secret_file=os.environ["BATON_SECRET_FILE"],
     ) as session:
         session.share("field", destination, part)
-        session.set_agree(agree_over(world))
+        session.set_agree(baton.agree_over(world))  # the same MPI_Allreduce as producer.c
         for t in range(steps):
             part.fill(-1.0)  # nothing left of the step before can pass for this one
             try:

@@ -11,7 +11,7 @@ layout to another's::
                        secret_file="/etc/baton/secret") as s:
         part = np.zeros(cols.local_shape(cols.index_of("atm-1")))
         s.share("sst", cols, part)
-        s.set_agree(lambda v: comm.allreduce(v, op=MPI.MAX))
+        s.set_agree(baton.agree_over(MPI.COMM_WORLD))
         result = s.handoff("sst", rows, cols)   # every process of both codes
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Mapping, Sequence, Union
+from typing import Any, Callable, Mapping, Sequence, Union
 
 import numpy
 
@@ -47,6 +47,7 @@ __all__ = [
     "Timeout",
     "UnknownName",
     "Unreachable",
+    "agree_over",
     "layout",
 ]
 
@@ -60,6 +61,21 @@ def layout(
         raise InvalidArgument(f"layout: the shape {tuple(shape)} has {len(shape)} dimensions, not 1 or 2")
     rows, cols = (int(shape[0]), 1) if len(shape) == 1 else (int(shape[0]), int(shape[1]))
     return Layout((rows, cols), numpy.dtype(dtype).itemsize, list(nodes), dim, block)
+
+
+def agree_over(comm: Any) -> Callable[[int], int]:
+    """The agree function of collective handoffs over an mpi4py communicator holding both
+    codes: the largest value, by the collective a C or Fortran code calls for it
+    (MPI_Allreduce of one MPI_UINT64_T with MPI_MAX). mpi4py's lowercase `allreduce`
+    pickles its object, and a C code's MPI_Allreduce never matches it: both would wait."""
+    from mpi4py import MPI
+
+    def agree(value: int) -> int:
+        largest = numpy.zeros(1, dtype=numpy.uint64)
+        comm.Allreduce(numpy.array([value], dtype=numpy.uint64), largest, op=MPI.MAX)
+        return int(largest[0])
+
+    return agree
 
 
 class Session(_NativeSession):
