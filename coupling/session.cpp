@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <limits>
+#include <optional>
 #include <thread>
 
 namespace baton::coupling {
@@ -93,63 +94,71 @@ std::string Session::submit_handoff(const std::string& name, const Layout& from,
   return api_.submit(spec);
 }
 
-HandoffResult Session::handoff(const std::string& name, const Layout& from, const Layout& to) {
-  // Checked by every process before any job exists, so that a wrong call fails everywhere
-  // at once instead of leaving the others waiting for a job that cannot run.
-  std::string problem;
-  Errc problem_code = Errc::invalid_argument;
+std::optional<Error> Session::why_not(const std::string& name, const Layout& from, const Layout& to) const {
   if (from.shape != to.shape || from.element_size != to.element_size) {
-    problem = "handoff " + name + ": the two layouts describe different arrays: " + from.describe() + " against " +
-              to.describe();
-  } else if (!options_.node_id.empty() && (from.index_of(options_.node_id) || to.index_of(options_.node_id))) {
-    const auto it = shared_.find(name);
-    const Layout& mine = from.index_of(options_.node_id) ? from : to;
-    if (it == shared_.end()) {
-      problem = "handoff " + name + ": node " + options_.node_id + " shared no array named " + name;
-      problem_code = Errc::unknown_name;
-    } else if (!(it->second.layout == mine)) {
-      problem = "handoff " + name + ": node " + options_.node_id + " shared it as " + it->second.layout.describe() +
-                ", the handoff names " + mine.describe();
-    }
+    return Error(Errc::invalid_argument, "handoff " + name + ": the two layouts describe different arrays: " +
+                                             from.describe() + " against " + to.describe());
   }
-  const bool leader = !agree_ || options_.node_id == from.nodes.front();
-  if (agree_ && agree_(problem.empty() ? kAllReady : kSomeoneFailed) != kAllReady && problem.empty()) {
-    throw Error(Errc::invalid_argument,
-                "handoff " + name + ": another process of the handoff could not take part (its own error says why)");
+  const bool in_from = from.index_of(options_.node_id).has_value(), in_to = to.index_of(options_.node_id).has_value();
+  if (options_.node_id.empty() || (!in_from && !in_to)) return std::nullopt;  // a coupler: nothing of its own
+  const auto it = shared_.find(name);
+  if (it == shared_.end()) {
+    return Error(Errc::unknown_name,
+                 "handoff " + name + ": node " + options_.node_id + " shared no array named " + name);
   }
-  if (!problem.empty()) throw Error(problem_code, problem);
+  const Layout& mine = in_from ? from : to;
+  if (!(it->second.layout == mine)) {
+    return Error(Errc::invalid_argument, "handoff " + name + ": node " + options_.node_id + " shared it as " +
+                                             it->second.layout.describe() + ", the handoff names " + mine.describe());
+  }
+  return std::nullopt;
+}
 
-  const std::string key = spec_key(name, from, to);
-  const bool reused = specs_.contains(key);
-  std::string job, failure;
-  Errc failure_code = Errc::unreachable;
+std::string Session::agree_on_job(const std::string& name, const Layout& from, const Layout& to, bool leader) {
+  std::string job;
+  std::optional<Error> failure;
+  std::uint64_t number = 0;
   if (leader) {
     try {
       job = submit_handoff(name, from, to);
+      const auto [end, ec] = std::from_chars(job.data(), job.data() + job.size(), number);
+      if (ec != std::errc() || end != job.data() + job.size() || number >= kSubmitFailed - 1) {
+        throw Error(Errc::job_failed,
+                    "handoff " + name + ": the coordinator named the job \"" + job + "\", not a number");
+      }
     } catch (const Error& e) {
-      failure = e.what();
-      failure_code = e.code();
+      failure = e;
     }
   }
   if (agree_) {
-    std::uint64_t number = 0;
-    if (leader && failure.empty()) {
-      const auto [end, ec] = std::from_chars(job.data(), job.data() + job.size(), number);
-      if (ec != std::errc() || end != job.data() + job.size() || number == kSubmitFailed - 1) {
-        failure = "handoff " + name + ": the coordinator named the job \"" + job + "\", not a number";
-      }
+    const std::uint64_t agreed = agree_(!leader ? 0 : failure ? kSubmitFailed : number + 1);
+    if (!leader && (agreed == kSubmitFailed || agreed == 0)) {
+      throw Error(Errc::unreachable, "handoff " + name + ": node " + from.nodes.front() +
+                                         " could not submit the job (its own error says why)");
     }
-    const std::uint64_t agreed = agree_(!leader ? 0 : failure.empty() ? number + 1 : kSubmitFailed);
-    if (!leader) {
-      if (agreed == kSubmitFailed || agreed == 0) {
-        throw Error(Errc::unreachable, "handoff " + name + ": node " + from.nodes.front() +
-                                           " could not submit the job (its own error says why)");
-      }
-      job = std::to_string(agreed - 1);
-      specs_.try_emplace(key);  // only the leader builds the JSON; the others remember the layouts
-    }
+    if (!leader) job = std::to_string(agreed - 1);
   }
-  if (!failure.empty()) throw Error(failure_code, failure);
+  if (failure) throw *failure;
+  return job;
+}
+
+HandoffResult Session::handoff(const std::string& name, const Layout& from, const Layout& to) {
+  // Every process checks its part before any job exists and, in a collective handoff, says
+  // so in the first round: a wrong call fails everywhere at once, and nobody waits for a
+  // job that cannot run. The round is also the barrier before the job.
+  const std::optional<Error> problem = why_not(name, from, to);
+  if (agree_ && agree_(problem ? kSomeoneFailed : kAllReady) != kAllReady && !problem) {
+    throw Error(Errc::invalid_argument,
+                "handoff " + name + ": another process of the handoff could not take part (its own error says why)");
+  }
+  if (problem) throw *problem;
+  // The first node of `from` submits (a coupler: the caller) and the others learn the job
+  // in the second round.
+  const bool leader = !agree_ || options_.node_id == from.nodes.front();
+  const std::string key = spec_key(name, from, to);
+  const bool reused = specs_.contains(key);
+  const std::string job = agree_on_job(name, from, to, leader);
+  specs_.try_emplace(key);  // only the leader builds the JSON; the others remember the layouts
   HandoffResult result = wait(job, leader);
   result.reused_spec = reused;
   return result;

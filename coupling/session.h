@@ -14,6 +14,7 @@
 #pragma once
 
 #include "coupling/coordinator_api.h"
+#include "coupling/error.h"
 #include "coupling/handoff_job.h"
 #include "coupling/layout.h"
 
@@ -23,6 +24,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -95,6 +97,11 @@ class Session {
     Layout layout;
     std::span<std::byte> bytes;
   };
+  // Why this process cannot take part in the handoff (its part not shared as the layout
+  // says), or none.
+  std::optional<Error> why_not(const std::string& name, const Layout& from, const Layout& to) const;
+  // The leader submits; with `agree`, every process learns the job's id (or the failure).
+  std::string agree_on_job(const std::string& name, const Layout& from, const Layout& to, bool leader);
   std::string submit_handoff(const std::string& name, const Layout& from, const Layout& to);
   // Polls the job until it ends; after options_.timeout the leader cancels it.
   HandoffResult wait(const std::string& job, bool leader);
