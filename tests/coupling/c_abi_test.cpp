@@ -136,8 +136,8 @@ BOOST_AUTO_TEST_SUITE(c_abi)
 BOOST_AUTO_TEST_CASE(a_coupler_hands_block_rows_to_block_cyclic_columns_and_reuses_the_job_spec) {
   Cluster cluster;
   LayoutPtr from = layout(kRows, kCols, kProducers, 0, 0), to = layout(kRows, kCols, kConsumers, 1, 3);
+  std::vector<std::vector<double>> parts;  // declared first: goes after the sessions
   std::vector<SessionPtr> nodes;
-  std::vector<std::vector<double>> parts;
   for (const auto& n : kProducers) nodes.push_back(started(cluster, n)), parts.push_back(part(from.get(), n, 0, true));
   for (const auto& n : kConsumers) nodes.push_back(started(cluster, n)), parts.push_back(part(to.get(), n, 0, false));
   for (std::size_t k = 0; k < nodes.size(); ++k) {
@@ -169,8 +169,8 @@ BOOST_AUTO_TEST_CASE(a_coupler_hands_block_rows_to_block_cyclic_columns_and_reus
 BOOST_AUTO_TEST_CASE(a_collective_handoff_is_called_by_every_node_and_agrees_on_one_job) {
   Cluster cluster;
   LayoutPtr from = layout(kRows, kCols, {"p0"}, 0, 0), to = layout(kRows, kCols, {"c0"}, 1, 4);
-  SessionPtr p0 = started(cluster, "p0"), c0 = started(cluster, "c0");
   std::vector<double> source = part(from.get(), "p0", 5, true), received = part(to.get(), "c0", 0, false);
+  SessionPtr p0 = started(cluster, "p0"), c0 = started(cluster, "c0");
   BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), source.size() * 8), BATON_OK);
   BOOST_REQUIRE_EQUAL(baton_share(c0.get(), "field", to.get(), received.data(), received.size() * 8), BATON_OK);
   Rendezvous rendezvous(2);
@@ -278,6 +278,40 @@ BOOST_AUTO_TEST_CASE(a_job_the_coordinator_refuses_is_a_failed_job_with_its_reas
   BOOST_TEST(baton_handoff(p0.get(), "field", from.get(), to.get(), nullptr) == BATON_JOB_FAILED);
   BOOST_TEST_CONTAINS(baton_session_error(p0.get()), "the coordinator refused it");
   BOOST_TEST_CONTAINS(baton_session_error(p0.get()), "c0");
+}
+
+BOOST_AUTO_TEST_CASE(a_job_that_runs_and_fails_is_a_typed_result_with_the_coordinators_error) {
+  Cluster cluster;
+  SessionPtr p0 = started(cluster, "p0"), c0 = started(cluster, "c0");  // c0 shares nothing
+  LayoutPtr from = layout(4, 4, {"p0"}, 0, 0), to = layout(4, 4, {"c0"}, 1, 0);
+  std::vector<double> source(16, 4.0);
+  BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), 128), BATON_OK);
+  SessionPtr coupler = started(cluster, "");  // checks nothing of c0's: its agent refuses the plan
+  baton_report report{};
+  BOOST_TEST(baton_handoff(coupler.get(), "field", from.get(), to.get(), &report) == BATON_JOB_FAILED);
+  BOOST_TEST(report.state == BATON_JOB_FAILED_STATE);
+  BOOST_TEST(report.job >= 1u);
+  BOOST_TEST_CONTAINS(baton_session_error(coupler.get()), "failed: ");
+  BOOST_TEST_CONTAINS(baton_session_error(coupler.get()), "agent c0 refused the plan");
+  BOOST_TEST_CONTAINS(baton_report_json(coupler.get()), "\"state\":\"failed\"");
+}
+
+BOOST_AUTO_TEST_CASE(a_handoff_that_does_not_end_in_time_is_cancelled_and_says_so) {
+  Cluster cluster;
+  // 1 MiB at the 100 kB/s its job declares takes 10 s: far more than p0's 1 s. The memory
+  // outlives the sessions, whose agents stop before it goes.
+  std::vector<double> source(4 * 32768, 5.0), received(4 * 32768);
+  SessionPtr p0 = configured(cluster, "p0");
+  BOOST_REQUIRE_EQUAL(baton_session_set(p0.get(), "timeout", "1"), BATON_OK);
+  BOOST_REQUIRE_EQUAL(baton_session_set(p0.get(), "rate", "1e5"), BATON_OK);
+  BOOST_REQUIRE_EQUAL(baton_session_start(p0.get()), BATON_OK);
+  SessionPtr c0 = started(cluster, "c0");
+  LayoutPtr from = layout(4, 32768, {"p0"}, 0, 0), to = layout(4, 32768, {"c0"}, 1, 0);
+  BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), source.size() * 8), BATON_OK);
+  BOOST_REQUIRE_EQUAL(baton_share(c0.get(), "field", to.get(), received.data(), received.size() * 8), BATON_OK);
+  BOOST_TEST(baton_handoff(p0.get(), "field", from.get(), to.get(), nullptr) == BATON_TIMEOUT);
+  BOOST_TEST_CONTAINS(baton_session_error(p0.get()), "job 1 did not end within 1000 ms");
+  BOOST_TEST(cluster.wait_job("1").value("state", "") == "cancelled");
 }
 
 BOOST_AUTO_TEST_CASE(bad_options_and_calls_are_refused_naming_what_is_wrong) {

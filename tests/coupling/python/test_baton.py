@@ -123,6 +123,19 @@ def test_arrays_that_cannot_be_shared_in_place_are_refused_with_the_reason(coord
         shared.resize((8, 6), refcheck=False)
 
 
+def test_a_job_that_runs_and_fails_is_a_result_not_an_exception(coordinator):
+    source, destination = rows_and_columns(producers=("p0",), consumers=("c0",))
+    sent = np.ones(source.local_shape(0))
+    with baton.Session(**coordinator.session_options("p0")) as p0, \
+            baton.Session(**coordinator.session_options("c0")), \
+            baton.Session(**coordinator.session_options()) as coupler:
+        p0.share("field", source, sent)  # c0 shares nothing: its agent refuses the plan
+        result = coupler.handoff("field", source, destination)
+        assert not result.ok and result.state == "failed"
+        assert "agent c0 refused the plan" in result.error
+        assert result.report["state"] == "failed"
+
+
 def test_a_name_nobody_shared_is_unknown(coordinator):
     source, destination = rows_and_columns(producers=("p0",), consumers=("c0",))
     with baton.Session(**coordinator.session_options("p0")) as s:
