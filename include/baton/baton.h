@@ -33,7 +33,7 @@ typedef enum baton_status {
   BATON_REGION_TOO_SMALL = 3, /* the memory given is smaller than this node's part */
   BATON_UNREACHABLE = 4,      /* the coordinator does not answer, or did not register the node */
   BATON_JOB_FAILED = 5,       /* the coordinator refused, failed or cancelled the job */
-  BATON_TIMEOUT = 6,          /* the job did not end in time */
+  BATON_TIMEOUT = 6,          /* the job did not end in time (the process that submitted it cancels it) */
   BATON_INTERNAL = 7          /* a fault of Baton's own (out of memory, a bug), said in the message */
 } baton_status;
 
