@@ -98,6 +98,7 @@ baton_status baton_share(baton_session* session, const char* name, const baton_l
                          size_t bytes);
 baton_status baton_unshare(baton_session* session, const char* name);
 
+/* How the handoff's job ended (BATON_JOB_FAILED_STATE: BATON_JOB_FAILED is the status). */
 typedef enum baton_job_state { BATON_JOB_DONE = 0, BATON_JOB_FAILED_STATE = 1, BATON_JOB_CANCELLED = 2 } baton_job_state;
 
 /* What a handoff did, from the coordinator's report. */
