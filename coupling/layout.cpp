@@ -12,6 +12,29 @@ namespace {
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
+// Where each node's index range starts (and the dimension last), after checking the counts.
+std::vector<std::uint64_t> range_starts(const Distribution& d, std::size_t nodes, std::uint64_t n) {
+  if (d.block != 0) invalid("layout: give a block size or index ranges (counts), not both");
+  if (d.counts.size() != nodes) {
+    invalid("layout: " + std::to_string(d.counts.size()) + " index ranges (counts) for " + std::to_string(nodes) +
+            " nodes");
+  }
+  std::vector<std::uint64_t> starts{0};
+  for (const std::uint64_t count : d.counts) {
+    if (count > n - starts.back()) break;
+    starts.push_back(starts.back() + count);
+  }
+  if (starts.size() != nodes + 1 || starts.back() != n) {
+    std::uint64_t sum = 0;
+    bool overflow = false;
+    for (const std::uint64_t count : d.counts) overflow |= __builtin_add_overflow(sum, count, &sum);
+    invalid("layout: the index ranges (counts) add up to " +
+            (overflow ? std::string("more than 2^64") : std::to_string(sum)) + ", not the " +
+            (d.dim == 0 ? "rows' " : "columns' ") + std::to_string(n));
+  }
+  return starts;
+}
+
 }  // namespace
 
 Layout Layout::make(std::array<std::uint64_t, 2> shape, std::uint64_t element_size, std::vector<std::string> nodes,
@@ -32,7 +55,13 @@ Layout Layout::make(std::array<std::uint64_t, 2> shape, std::uint64_t element_si
   if (distribution.dim != 0 && distribution.dim != 1) {
     invalid("layout: the cut dimension must be 0 (rows) or 1 (columns), not " + std::to_string(distribution.dim));
   }
-  return Layout{.shape = shape, .element_size = element_size, .nodes = std::move(nodes), .distribution = distribution};
+  std::vector<std::uint64_t> starts;
+  if (!distribution.counts.empty()) starts = range_starts(distribution, nodes.size(), shape[distribution.dim]);
+  return Layout{.shape = shape,
+                .element_size = element_size,
+                .nodes = std::move(nodes),
+                .distribution = std::move(distribution),
+                .starts = std::move(starts)};
 }
 
 std::optional<std::size_t> Layout::index_of(const std::string& node) const {
@@ -43,6 +72,7 @@ std::optional<std::size_t> Layout::index_of(const std::string& node) const {
 
 std::uint64_t Layout::count(std::size_t p) const {
   const std::uint64_t n = shape[distribution.dim], P = nodes.size();
+  if (!starts.empty()) return starts[p + 1] - starts[p];
   if (distribution.block == 0) {
     const std::uint64_t b = ceil_div(n, P), start = p * b;
     return start >= n ? 0 : std::min(b, n - start);
@@ -69,6 +99,7 @@ std::uint64_t Layout::local_bytes(std::size_t p) const {
 
 std::uint64_t Layout::global_index(std::size_t p, std::uint64_t local) const {
   const std::uint64_t n = shape[distribution.dim], P = nodes.size();
+  if (!starts.empty()) return starts[p] + local;
   if (distribution.block == 0) return p * ceil_div(n, P) + local;
   const std::uint64_t nb = distribution.block;
   return ((local / nb) * P + p) * nb + local % nb;
@@ -76,6 +107,12 @@ std::uint64_t Layout::global_index(std::size_t p, std::uint64_t local) const {
 
 std::pair<std::size_t, std::uint64_t> Layout::owner(std::uint64_t global) const {
   const std::uint64_t n = shape[distribution.dim], P = nodes.size();
+  if (!starts.empty()) {
+    // The last node whose range starts at or before `global` (empty ranges share a start).
+    const auto p =
+        static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), global) - starts.begin()) - 1;
+    return {p, global - starts[p]};
+  }
   if (distribution.block == 0) {
     const std::uint64_t b = ceil_div(n, P);
     return {static_cast<std::size_t>(global / b), global % b};
@@ -84,11 +121,21 @@ std::pair<std::size_t, std::uint64_t> Layout::owner(std::uint64_t global) const 
   return {static_cast<std::size_t>(block % P), (block / P) * nb + global % nb};
 }
 
+namespace {
+
+std::string kind(const Distribution& d) {
+  if (d.counts.empty()) return d.block == 0 ? "block" : "block-cyclic (" + std::to_string(d.block) + ")";
+  std::string text = "in ranges (";
+  for (std::size_t p = 0; p < d.counts.size(); ++p) text += (p == 0 ? "" : ", ") + std::to_string(d.counts[p]);
+  return text + ")";
+}
+
+}  // namespace
+
 std::string Layout::describe() const {
   std::string text = std::to_string(shape[0]) + " x " + std::to_string(shape[1]) + " of " +
                      std::to_string(element_size) + " bytes, " + (distribution.dim == 0 ? "rows" : "columns") + " " +
-                     (distribution.block == 0 ? "block" : "block-cyclic (" + std::to_string(distribution.block) + ")") +
-                     " over ";
+                     kind(distribution) + " over ";
   for (std::size_t p = 0; p < nodes.size(); ++p) text += (p == 0 ? "" : ", ") + nodes[p];
   return text;
 }
@@ -110,6 +157,7 @@ Spot locate(const Layout& l, std::uint64_t i, std::uint64_t j) {
     return {node, (row * cols + j) * l.element_size, cols - j};
   }
   const auto [node, col] = l.owner(j);
+  if (!l.starts.empty()) return {node, (i * l.count(node) + col) * l.element_size, l.starts[node + 1] - j};
   const std::uint64_t piece = l.distribution.block == 0 ? ceil_div(cols, l.nodes.size()) : l.distribution.block;
   const std::uint64_t run = std::min((j / piece + 1) * piece, cols) - j;
   return {node, (i * l.count(node) + col) * l.element_size, run};

@@ -6,6 +6,7 @@
 //
 //   Layout rows = Layout::make({1000, 800}, 8, {"ocean-0", "ocean-1"}, {.dim = 0});            // block rows
 //   Layout cols = Layout::make({1000, 800}, 8, {"atm-0", "atm-1", "atm-2"}, {.dim = 1, .block = 16});  // cyclic
+//   Layout uneven = Layout::make({1000, 800}, 8, {"a", "b"}, {.dim = 0, .counts = {300, 700}});     // ranges
 //
 // A layout is the same on every process that builds it, so any of them can compute every
 // node's part: handoff() needs no exchange of descriptions.
@@ -23,6 +24,9 @@ struct Distribution {
   int dim = 0;  // 0: rows are cut over the nodes; 1: columns are
   std::uint64_t block =
       0;  // 0: block (node p holds the p-th of P pieces of ⌈n/P⌉); else block-cyclic blocks of this many
+  // Index ranges instead: node p holds the next counts[p] indices after node p-1's (an
+  // uneven decomposition); one count per node, summing to the dimension. Empty: `block`.
+  std::vector<std::uint64_t> counts{};
 
   bool operator==(const Distribution&) const = default;
 };
@@ -32,6 +36,7 @@ struct Layout {
   std::uint64_t element_size = 0;        // bytes of one element
   std::vector<std::string> nodes;        // the group, in order: node p holds part p
   Distribution distribution;
+  std::vector<std::uint64_t> starts;  // with counts: where node p's range starts, then the dimension
 
   // Checks every field; throws coupling::Error (invalid_argument) naming the first wrong one.
   static Layout make(std::array<std::uint64_t, 2> shape, std::uint64_t element_size, std::vector<std::string> nodes,

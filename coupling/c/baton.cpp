@@ -206,7 +206,18 @@ baton_status baton_layout_distribute(baton_layout* l, int dim, std::uint64_t blo
     if (dim != 0 && dim != 1) {
       throw Error(Errc::invalid_argument, "dim must be 0 (rows) or 1 (columns), not " + std::to_string(dim));
     }
-    l->distribution = {.dim = dim, .block = block};
+    l->distribution = {.dim = dim, .block = block, .counts = {}};
+    return BATON_OK;
+  });
+}
+
+baton_status baton_layout_distribute_ranges(baton_layout* l, int dim, const std::uint64_t* counts, size_t n) {
+  return guarded(l, [&] {
+    if (dim != 0 && dim != 1) {
+      throw Error(Errc::invalid_argument, "dim must be 0 (rows) or 1 (columns), not " + std::to_string(dim));
+    }
+    if (!counts && n > 0) throw Error(Errc::invalid_argument, "counts is NULL");
+    l->distribution = {.dim = dim, .block = 0, .counts = std::vector<std::uint64_t>(counts, counts + n)};
     return BATON_OK;
   });
 }

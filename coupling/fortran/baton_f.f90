@@ -28,8 +28,8 @@ module baton_f
 
   public :: baton_session_create, baton_session_set, baton_session_start, baton_session_error, &
             baton_session_destroy, baton_session_set_agree, baton_layout_create, baton_layout_add_node, &
-            baton_layout_distribute, baton_layout_local_shape, baton_layout_error, baton_layout_destroy, &
-            baton_share, baton_unshare, baton_handoff
+            baton_layout_distribute, baton_layout_distribute_ranges, baton_layout_local_shape, &
+            baton_layout_error, baton_layout_destroy, baton_share, baton_unshare, baton_handoff
 
   interface
     integer(c_int) function c_session_create(out) bind(c, name="baton_session_create")
@@ -74,6 +74,14 @@ module baton_f
       type(c_ptr), value :: layout
       integer(c_int), value :: dim
       integer(c_int64_t), value :: block
+    end function
+    integer(c_int) function c_layout_distribute_ranges(layout, dim, counts, n) &
+        bind(c, name="baton_layout_distribute_ranges")
+      import :: c_int, c_ptr, c_int64_t, c_size_t
+      type(c_ptr), value :: layout
+      integer(c_int), value :: dim
+      integer(c_int64_t), intent(in) :: counts(*)
+      integer(c_size_t), value :: n
     end function
     integer(c_int) function c_layout_local_shape(layout, node, rows, cols) bind(c, name="baton_layout_local_shape")
       import :: c_int, c_ptr, c_char, c_int64_t
@@ -191,6 +199,15 @@ contains
     integer, intent(in) :: dim
     integer(c_int64_t), intent(in) :: block
     baton_layout_distribute = c_layout_distribute(layout, int(dim, c_int), block)
+  end function
+
+  ! Index ranges instead: the n-th node added holds the next counts(n) rows (or columns).
+  integer(c_int) function baton_layout_distribute_ranges(layout, dim, counts)
+    type(c_ptr), intent(in) :: layout
+    integer, intent(in) :: dim
+    integer(c_int64_t), intent(in) :: counts(:)
+    baton_layout_distribute_ranges = c_layout_distribute_ranges(layout, int(dim, c_int), counts, &
+                                                                int(size(counts), c_size_t))
   end function
 
   integer(c_int) function baton_layout_local_shape(layout, node, rows, cols)

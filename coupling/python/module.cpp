@@ -174,15 +174,18 @@ PYBIND11_MODULE(_baton, m) {
 
   py::class_<Layout>(m, "Layout", "A 2-D array of rows x cols elements over a group of nodes, row-major on each.")
       .def(py::init([](std::array<std::uint64_t, 2> shape, std::uint64_t element_size, std::vector<std::string> nodes,
-                       int dim, std::uint64_t block) {
-             return Layout::make(shape, element_size, std::move(nodes), {.dim = dim, .block = block});
+                       int dim, std::uint64_t block, std::vector<std::uint64_t> counts) {
+             return Layout::make(shape, element_size, std::move(nodes),
+                                 {.dim = dim, .block = block, .counts = std::move(counts)});
            }),
-           py::arg("shape"), py::arg("element_size"), py::arg("nodes"), py::arg("dim") = 0, py::arg("block") = 0)
+           py::arg("shape"), py::arg("element_size"), py::arg("nodes"), py::arg("dim") = 0, py::arg("block") = 0,
+           py::arg("counts") = std::vector<std::uint64_t>{})
       .def_property_readonly("shape", [](const Layout& l) { return py::make_tuple(l.shape[0], l.shape[1]); })
       .def_readonly("element_size", &Layout::element_size)
       .def_readonly("nodes", &Layout::nodes)
       .def_property_readonly("dim", [](const Layout& l) { return l.distribution.dim; })
       .def_property_readonly("block", [](const Layout& l) { return l.distribution.block; })
+      .def_property_readonly("counts", [](const Layout& l) { return l.distribution.counts; })
       .def("index_of", &Layout::index_of, py::arg("node"))
       .def(
           "local_shape",

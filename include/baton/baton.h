@@ -82,6 +82,9 @@ baton_status baton_layout_add_node(baton_layout* layout, const char* node);
 /* Cuts dimension `dim` (0: rows, 1: columns) over the group: in blocks (block = 0: node p
  * holds the p-th of P pieces of ceil(n/P)) or block-cyclically (blocks of `block`). */
 baton_status baton_layout_distribute(baton_layout* layout, int dim, uint64_t block);
+/* Cuts dimension `dim` into index ranges instead: the n-th node added holds the next
+ * counts[n] rows (or columns); one count per node, summing to the dimension. */
+baton_status baton_layout_distribute_ranges(baton_layout* layout, int dim, const uint64_t* counts, size_t n);
 /* `node`'s part: its local rows and columns (row-major). BATON_UNKNOWN_NAME: not in the group. */
 baton_status baton_layout_local_shape(baton_layout* layout, const char* node, uint64_t* rows, uint64_t* cols);
 /* The global index (along the cut dimension) of `node`'s `local`-th row or column. */

@@ -343,6 +343,17 @@ BOOST_AUTO_TEST_CASE(bad_options_and_calls_are_refused_naming_what_is_wrong) {
   BOOST_TEST(baton_handoff(s.get(), "field", rows.get(), other.get(), nullptr) == BATON_INVALID_ARGUMENT);
   BOOST_TEST_CONTAINS(baton_session_error(s.get()), "the two layouts describe different arrays");
   BOOST_TEST(std::string(baton_status_name(BATON_REGION_TOO_SMALL)) == "BATON_REGION_TOO_SMALL");
+  const std::uint64_t counts[] = {3, 1};
+  LayoutPtr uneven = layout(4, 4, {"a", "b"}, 0, 0);
+  BOOST_REQUIRE_EQUAL(baton_layout_distribute_ranges(uneven.get(), 0, counts, 2), BATON_OK);
+  std::uint64_t local_rows = 0, local_cols = 0, global = 0;
+  BOOST_REQUIRE_EQUAL(baton_layout_local_shape(uneven.get(), "a", &local_rows, &local_cols), BATON_OK);
+  BOOST_TEST((local_rows == 3 && local_cols == 4));
+  BOOST_REQUIRE_EQUAL(baton_layout_global_index(uneven.get(), "b", 0, &global), BATON_OK);
+  BOOST_TEST(global == 3u);
+  BOOST_REQUIRE_EQUAL(baton_layout_distribute_ranges(uneven.get(), 0, counts, 1), BATON_OK);  // checked when used
+  BOOST_TEST(baton_layout_local_shape(uneven.get(), "a", &local_rows, &local_cols) == BATON_INVALID_ARGUMENT);
+  BOOST_TEST_CONTAINS(baton_layout_error(uneven.get()), "1 index ranges (counts) for 2 nodes");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

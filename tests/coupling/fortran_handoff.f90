@@ -25,7 +25,7 @@ program fortran_handoff
 
   call check(baton_layout_create(from, 6_c_int64_t, 4_c_int64_t, 8_c_int64_t), "layout")
   call check(baton_layout_add_node(from, "p0"), "layout")
-  call check(baton_layout_distribute(from, 0, 0_c_int64_t), "layout")
+  call check(baton_layout_distribute_ranges(from, 0, [6_c_int64_t]), "layout")  ! p0: all 6 rows
   call check(baton_layout_create(to, 6_c_int64_t, 4_c_int64_t, 8_c_int64_t), "layout")
   call check(baton_layout_add_node(to, "c0"), "layout")
   call check(baton_layout_add_node(to, "c1"), "layout")

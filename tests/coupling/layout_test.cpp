@@ -82,20 +82,41 @@ BOOST_AUTO_TEST_CASE(block_cyclic_parts_follow_scalapack_numroc) {
   BOOST_TEST((l.local_shape(2) == std::array<std::uint64_t, 2>{4, 3}));
 }
 
+BOOST_AUTO_TEST_CASE(index_ranges_give_each_node_its_count_in_order) {
+  const Layout l = Layout::make({10, 4}, 8, group("p", 4), {.dim = 0, .counts = {2, 0, 5, 3}});
+  BOOST_TEST(l.count(1) == 0u);
+  BOOST_TEST(l.count(2) == 5u);
+  BOOST_TEST(l.global_index(2, 0) == 2u);
+  BOOST_TEST(l.global_index(3, 2) == 9u);
+  BOOST_TEST((l.owner(2) == std::pair<std::size_t, std::uint64_t>{2, 0}));  // not the empty node 1
+  BOOST_TEST(l.describe() == "10 x 4 of 8 bytes, rows in ranges (2, 0, 5, 3) over p0, p1, p2, p3");
+}
+
 BOOST_AUTO_TEST_CASE(block_rows_to_block_cyclic_columns_moves_every_element_once) {
   check_moves_every_element_once(Layout::make({9, 13}, 8, group("p", 4), {.dim = 0}),
                                  Layout::make({9, 13}, 8, group("c", 3), {.dim = 1, .block = 2}));
 }
 
 BOOST_AUTO_TEST_CASE(every_pair_of_distributions_moves_every_element_once) {
-  const std::vector<Distribution> kinds = {
-      {.dim = 0}, {.dim = 1}, {.dim = 0, .block = 3}, {.dim = 1, .block = 1}, {.dim = 1, .block = 4}};
-  for (const Distribution& a : kinds) {
-    for (const Distribution& b : kinds) {
-      BOOST_TEST_CONTEXT("from dim " << a.dim << " block " << a.block << " to dim " << b.dim << " block " << b.block) {
-        check_moves_every_element_once(Layout::make({7, 10}, 4, group("p", 3), a),
-                                       Layout::make({7, 10}, 4, group("c", 2), b));
-      }
+  // Over 3 sources and 2 destinations of a 7 x 10 array: index ranges are given per group.
+  const std::vector<Distribution> sources = {{.dim = 0},
+                                             {.dim = 1},
+                                             {.dim = 0, .block = 3},
+                                             {.dim = 1, .block = 1},
+                                             {.dim = 1, .block = 4},
+                                             {.dim = 0, .counts = {4, 0, 3}},
+                                             {.dim = 1, .counts = {1, 6, 3}}};
+  const std::vector<Distribution> destinations = {{.dim = 0},
+                                                  {.dim = 1},
+                                                  {.dim = 0, .block = 3},
+                                                  {.dim = 1, .block = 1},
+                                                  {.dim = 1, .block = 4},
+                                                  {.dim = 0, .counts = {2, 5}},
+                                                  {.dim = 1, .counts = {10, 0}}};
+  for (const Distribution& a : sources) {
+    for (const Distribution& b : destinations) {
+      const Layout from = Layout::make({7, 10}, 4, group("p", 3), a), to = Layout::make({7, 10}, 4, group("c", 2), b);
+      BOOST_TEST_CONTEXT(from.describe() << " to " << to.describe()) { check_moves_every_element_once(from, to); }
     }
   }
 }
@@ -128,6 +149,22 @@ BOOST_AUTO_TEST_CASE(bad_layouts_are_refused_naming_what_is_wrong) {
   refused([] { Layout::make({4, 4}, 8, {"a", "a"}, {}); }, "node a is named twice");
   refused([] { Layout::make({4, 4}, 8, {"a"}, {.dim = 2}); }, "must be 0 (rows) or 1 (columns), not 2");
   refused([] { Layout::make({1ull << 40, 1ull << 20}, 1ull << 8, {"a"}, {}); }, "overflow 2^64 bytes");
+  refused(
+      [] {
+        Layout::make({4, 4}, 8, {"a", "b"}, {.dim = 0, .counts = {4}});
+      },
+      "1 index ranges (counts) for 2 nodes");
+  refused(
+      [] {
+        Layout::make({4, 4}, 8, {"a", "b"}, {.dim = 1, .counts = {1, 2}});
+      },
+      "the index ranges (counts) add up to 3, not the columns' 4");
+  refused([] { Layout::make({4, 4}, 8, {"a", "b"}, {.dim = 0, .counts = {~0ull, 5}}); }, "add up to more than 2^64");
+  refused(
+      [] {
+        Layout::make({4, 4}, 8, {"a"}, {.dim = 0, .block = 2, .counts = {4}});
+      },
+      "give a block size or index ranges (counts), not both");
   refused(
       [] {
         redistribution(Layout::make({4, 4}, 8, {"a"}, {}), Layout::make({4, 5}, 8, {"b"}, {}));

@@ -53,14 +53,21 @@ __all__ = [
 
 
 def layout(
-    shape: Sequence[int], dtype: Any, nodes: Sequence[str], *, dim: int = 0, block: int = 0
+    shape: Sequence[int],
+    dtype: Any,
+    nodes: Sequence[str],
+    *,
+    dim: int = 0,
+    block: int = 0,
+    counts: Sequence[int] = (),
 ) -> Layout:
     """A layout of a `shape` array of `dtype` elements cut along `dim` (0: rows, 1:
-    columns) over `nodes`: in blocks (block=0) or block-cyclically (blocks of `block`)."""
+    columns) over `nodes`: in blocks (block=0), block-cyclically (blocks of `block`), or
+    in index ranges (node n holds the next counts[n] indices)."""
     if len(shape) not in (1, 2):
         raise InvalidArgument(f"layout: the shape {tuple(shape)} has {len(shape)} dimensions, not 1 or 2")
     rows, cols = (int(shape[0]), 1) if len(shape) == 1 else (int(shape[0]), int(shape[1]))
-    return Layout((rows, cols), numpy.dtype(dtype).itemsize, list(nodes), dim, block)
+    return Layout((rows, cols), numpy.dtype(dtype).itemsize, list(nodes), dim, block, [int(c) for c in counts])
 
 
 def agree_over(comm: Any) -> Callable[[int], int]:

@@ -30,6 +30,11 @@ def test_layouts_say_where_each_part_lies():
     assert [destination.global_indices(q) for q in range(3)] == [[0, 1, 6], [2, 3], [4, 5]]
     assert destination.index_of("c2") == 2 and destination.index_of("x") is None
     assert baton.layout((5,), np.int32, ["a"]).shape == (5, 1)
+    uneven = baton.layout((10, 4), np.float64, ["a", "b", "c"], dim=0, counts=[6, 0, 4])
+    assert [uneven.local_shape(p) for p in range(3)] == [(6, 4), (0, 4), (4, 4)]
+    assert uneven.global_indices(2) == [6, 7, 8, 9] and uneven.counts == [6, 0, 4]
+    with pytest.raises(baton.InvalidArgument, match="add up to 9, not the rows' 10"):
+        baton.layout((10, 4), np.float64, ["a", "b"], counts=[4, 5])
     with pytest.raises(baton.InvalidArgument, match="node a is named twice"):
         baton.layout((4, 4), np.float64, ["a", "a"])
     with pytest.raises(baton.InvalidArgument, match="has 3 dimensions"):
