@@ -4,6 +4,7 @@
 #include "coordinator/daemon/driver.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace baton::coordinator {
 namespace {
@@ -117,17 +118,15 @@ asio::awaitable<void> Driver::run_calibration(TrackedCalibration& c) {
         if (!alive(node)) dead += (dead.empty() ? "" : ", ") + node;
       }
     }
-    if (!dead.empty()) error = "agents not alive: " + dead;
+    if (!dead.empty()) throw std::runtime_error("agents not alive: " + dead);
     calibration::Prober prober(c.request.senders, c.request.receivers, c.request.probe);
-    while (error.empty() && !prober.done()) {
+    while (!prober.done()) {
       const calibration::ProbeStep step = *prober.next();
       c.phase = step.phase;
-      const std::optional<double> seconds = co_await run_probe(c, step, error);
-      if (!seconds) break;
-      prober.measured(*seconds);
+      prober.measured(co_await run_probe(c, step));
       ++c.steps;
     }
-    if (error.empty()) result = prober.result();
+    result = prober.result();
   } catch (const std::exception& e) {
     error = e.what();
   }
@@ -143,59 +142,36 @@ asio::awaitable<void> Driver::run_calibration(TrackedCalibration& c) {
   }
 }
 
-asio::awaitable<std::optional<double>> Driver::run_probe(TrackedCalibration& c, const calibration::ProbeStep& step,
-                                                         std::string& error) {
-  const calibration::ProbeJob probe_job = calibration::probe_job(step, c.request.senders, c.request.receivers);
-  TrackedJob probe;
-  probe.id = kProbeJobBase + ++probes_;
-  probe.spec.emplace();
-  probe.spec->clusters = probe_job.clusters;
-  probe.spec->transfers = probe_job.transfers;
-  probe.plan = probe_job.plan;
-  probe.state = JobState::running;
-  probe.started = clock_.now();
-  current_ = &probe;  // the agents' answers go to the job running: this one, until it has ended
-  struct Ended {
-    Driver* driver;
-    ~Ended() { driver->current_ = nullptr; }
-  } ended{this};
+asio::awaitable<double> Driver::run_probe(TrackedCalibration& c, const calibration::ProbeStep& step) {
+  const calibration::ProbeJob probe = calibration::probe_job(step, c.request.senders, c.request.receivers);
+  JobSpec spec;
+  spec.clusters = probe.clusters;
+  spec.transfers = probe.transfers;
+  const std::uint64_t id = kProbeJobBase + ++probes_;
+  StepExchange run;
+  run.job = std::to_string(id);
+  executor_.attach(&run);  // the agents' answers go to this probe step until it has ended
+  struct Detach {
+    StepExecutor& executor;
+    ~Detach() { executor.attach(nullptr); }
+  } detach{executor_};
   const std::string what =
       "calibration " + std::to_string(c.id) + ": " + describe(step, c.request.senders, c.request.receivers);
-  JobPlans plans(probe, storages(probe.nodes()), addresses(probe));
-  if (std::string refused = co_await offer_plans(probe, plans); !refused.empty()) {
-    tell_abort(probe, plans, refused);
-    error = what + ": " + refused;
-    co_return std::nullopt;
+  JobPlans plans(id, "", spec, probe.plan, storages(spec.nodes()), executor_.addresses(spec.nodes()));
+  if (NodeFailures refused = co_await executor_.offer(run, plans, std::chrono::milliseconds(0), options_.step_attempts);
+      !refused.ok()) {
+    executor_.abort(run, plans, refused.text());
+    throw std::runtime_error(what + ": " + refused.text());
   }
-  const StepOutcome outcome = co_await run_step(probe, plans, 0);
+  const StepOutcome outcome = co_await executor_.run_step(run, plans, 0, probe.plan.steps.at(0).predicted_seconds);
   if (!outcome.ok) {
-    tell_abort(probe, plans, "calibration " + std::to_string(c.id) + " failed");
-    error = what + " failed " + std::to_string(outcome.attempts) + " times: " + outcome.failure;
-    co_return std::nullopt;
+    executor_.abort(run, plans, "calibration " + std::to_string(c.id) + " failed");
+    throw std::runtime_error(what + " failed " + std::to_string(outcome.attempts) +
+                             " times: " + outcome.failures.text());
   }
-  if (std::string lost = co_await end_on_agents(probe, plans); !lost.empty()) {
-    error = what + ": " + lost;
-    co_return std::nullopt;
-  }
+  if (NodeFailures lost = co_await executor_.end(run, plans); !lost.ok())
+    throw std::runtime_error(what + ": " + lost.text());
   co_return outcome.measured;
-}
-
-asio::awaitable<std::string> Driver::offer_plans(TrackedJob& job, const JobPlans& plans) {
-  job.accepted.clear();
-  job.refused.clear();
-  for (const auto& [node, plan] : plans.by_node()) {
-    protocol::Envelope envelope;
-    *envelope.mutable_plan() = plan;
-    agents_.send(node, std::move(envelope));
-  }
-  const bool answered =
-      co_await events_.until([&] { return job.accepted.size() + job.refused.size() == plans.by_node().size(); },
-                             clock_.now() + options_.plan_timeout);
-  std::string why = answered ? "" : "agents did not answer the plan in time";
-  for (const auto& [node, reason] : job.refused) {
-    why += (why.empty() ? "" : "; ") + ("agent " + node + " refused the plan: " + reason);
-  }
-  co_return why;
 }
 
 }  // namespace baton::coordinator

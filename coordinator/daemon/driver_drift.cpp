@@ -158,10 +158,11 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
   std::ostringstream no;
   no.precision(3);
   // Failed trials within their budget (calibration/widening.h): past it, none again ...
-  if (const double budget = options_.drift.widen_budget * job.plan->predicted_seconds; job.drift.trial_costs() > budget) {
+  if (const double budget = options_.drift.widen_budget * job.plan->predicted_seconds;
+      job.drift.trial_costs() > budget) {
     no << "failed trials cost it " << job.drift.trial_costs() << " s, more than their budget of " << budget
-       << " s (widen_budget " << options_.drift.widen_budget << " of the job's predicted " << job.plan->predicted_seconds
-       << " s); no more trials";
+       << " s (widen_budget " << options_.drift.widen_budget << " of the job's predicted "
+       << job.plan->predicted_seconds << " s); no more trials";
     job.drift.widening.stop();
     decline(no.str());
     co_return;
@@ -271,12 +272,13 @@ asio::awaitable<void> Driver::adopt_replan(TrackedJob& job, JobPlans& plans, std
   job.drift.detector.reset();
   job.drift.widening.plan_changed();
   job.drift.replans.push_back(std::move(record));
-  plans.rebuild();
-  job.holding.clear();
+  plans.rebuild(*job.plan);
+  job.exchange.holding.clear();
   // Refusals and silence are the next step's to handle: it gives the plan again to every
   // node that does not hold it, and fails its attempt with their reasons.
-  if (const std::string lost = co_await offer_plans(job, plans); !lost.empty() && log_)
-    log_.warning("job " + std::to_string(job.id) + ": the re-plan: " + lost);
+  if (const NodeFailures lost = co_await executor_.offer(job.exchange, plans, std::chrono::milliseconds(0), 1);
+      !lost.ok() && log_)
+    log_.warning("job " + std::to_string(job.id) + ": the re-plan: " + lost.text());
 }
 
 Json Driver::replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan, kpbs::Platform& platform,

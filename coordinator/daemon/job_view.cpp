@@ -64,7 +64,7 @@ std::uint64_t running_step_bytes(const TrackedJob& job) {
   const jobs::StepPlan& step = job.plan->steps[job.step];
   double planned = 0, moved = 0;
   for (const jobs::PlannedNode& n : step.nodes) planned += static_cast<double>(n.bytes);
-  for (const auto& [node, progress] : job.progress) moved += static_cast<double>(progress.bytes);
+  for (const auto& [node, progress] : job.exchange.progress) moved += static_cast<double>(progress.bytes);
   if (!(planned > 0)) return 0;
   return static_cast<std::uint64_t>(static_cast<double>(step.bytes) * std::min(1.0, moved / planned));
 }
@@ -75,7 +75,8 @@ std::uint64_t running_step_bytes(const TrackedJob& job) {
 std::vector<report::TaskLine> task_lines(const TrackedJob& job, std::uint32_t index, double planned_start) {
   const jobs::StepPlan& planned = job.plan->steps[index];
   const auto timing = job.timing.find(index);
-  const bool running = job.state == JobState::running && job.step == index && job.released != Clock::time_point{};
+  const bool running =
+      job.state == JobState::running && job.step == index && job.exchange.released != Clock::time_point{};
   std::vector<report::TaskLine> out;
   for (const jobs::PlannedTask& t : planned.tasks) {
     report::TaskLine line;
@@ -92,9 +93,9 @@ std::vector<report::TaskLine> task_lines(const TrackedJob& job, std::uint32_t in
     if (timing != job.timing.end() && timing->second.tasks.contains(t.node)) {
       measured = &timing->second.tasks.at(t.node);
       released = timing->second.started;
-    } else if (running && job.progress.contains(t.node)) {
-      measured = &job.progress.at(t.node).tasks;
-      released = seconds_between(job.started, job.released);
+    } else if (running && job.exchange.progress.contains(t.node)) {
+      measured = &job.exchange.progress.at(t.node).tasks;
+      released = seconds_between(job.started, job.exchange.released);
     }
     if (measured != nullptr) {
       const auto found = std::ranges::find_if(*measured, [&](const protocol::TaskTiming& m) { return m.id() == t.id; });
