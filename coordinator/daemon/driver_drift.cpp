@@ -150,39 +150,25 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
   const kpbs::Platform platform = calibration::fullest_platform(
       calibration::measured_platform(job.drift.sender_rate, job.drift.receiver_rate, wider.D, before.step_startup),
       job.spec->clusters, job.spec->transfers);
-  const auto decline = [&](const std::string& reason) {
+  // Failed trials within their budget (calibration/widening.h), more steps than judging
+  // it takes, and a gain beyond the threshold: the wider plan is made only within budget.
+  std::optional<jobs::CompiledPlan> replanned;
+  std::string refused;
+  if (!calibration::trials_spent(job.drift.trial_costs(), job.plan->predicted_seconds, options_.drift))
+    replanned = co_await plan_rest(job, next, platform, refused);
+  const auto rest = [&](const jobs::CompiledPlan& plan) {
+    return calibration::RestOfPlan{
+        .k = plan.k, .steps = plan.steps.size() - next, .seconds = remaining_seconds(plan, next)};
+  };
+  const calibration::TrialDecision decision =
+      calibration::consider_trial(job.drift.trial_costs(), job.plan->predicted_seconds, rest(*job.plan),
+                                  replanned ? std::optional(rest(*replanned)) : std::nullopt, refused, options_.drift);
+  if (decision.action != calibration::TrialAction::run) {
+    if (decision.action == calibration::TrialAction::stop) job.drift.widening.stop();
+    else job.drift.widening.trial_failed();  // nothing to gain from a wider backbone now: wait longer
     if (log_)
       log_.info("job " + std::to_string(job.id) + ": no trial of a wider backbone at step " + std::to_string(next) +
-                ": " + reason);
-  };
-  std::ostringstream no;
-  no.precision(3);
-  // Failed trials within their budget (calibration/widening.h): past it, none again ...
-  if (const double budget = options_.drift.widen_budget * job.plan->predicted_seconds;
-      job.drift.trial_costs() > budget) {
-    no << "failed trials cost it " << job.drift.trial_costs() << " s, more than their budget of " << budget
-       << " s (widen_budget " << options_.drift.widen_budget << " of the job's predicted "
-       << job.plan->predicted_seconds << " s); no more trials";
-    job.drift.widening.stop();
-    decline(no.str());
-    co_return;
-  }
-  // ... more steps than judging it takes, and a gain beyond the threshold.
-  std::string refused;
-  std::optional<jobs::CompiledPlan> replanned = co_await plan_rest(job, next, platform, refused);
-  const double now = remaining_seconds(*job.plan, next);
-  if (!replanned) {
-    no << "the planner refused it: " << refused;
-  } else if (replanned->k <= job.plan->k) {
-    no << "it would plan no more flows a step (k = " << replanned->k << ")";
-  } else if (replanned->steps.size() - next <= static_cast<std::size_t>(options_.drift.widen_judge_steps)) {
-    no << "too few steps left to judge it";
-  } else if (const double trial = remaining_seconds(*replanned, next); trial > now * (1 - options_.drift.threshold)) {
-    no << "it would finish the rest in " << trial << " s against " << now << " s";
-  }
-  if (!no.str().empty()) {  // nothing to gain from a wider backbone now: wait longer
-    job.drift.widening.trial_failed();
-    decline(no.str());
+                ": " + decision.why);
     co_return;
   }
   std::ostringstream why;
