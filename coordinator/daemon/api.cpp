@@ -207,6 +207,11 @@ void Api::start(const std::string& address) {
   server_->Get(R"(/v1/calibrations/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {
     on_io(response, 200, [this, &request, calibration_id] { return driver_.calibration(calibration_id(request)); });
   });
+  server_->Delete(
+      R"(/v1/calibrations/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {
+        on_io(response, 200,
+              [this, &request, calibration_id] { return driver_.cancel_calibration(calibration_id(request)); });
+      });
   server_->Get(R"(/v1/calibrations/([^/]+)/curve\.svg)",
                [=, this](const httplib::Request& request, httplib::Response& response) {
                  text_on_io(response, "image/svg+xml; charset=utf-8", [this, &request, calibration_id] {

@@ -68,10 +68,18 @@ void Calibrations::start(TrackedCalibration& c) {
   journal_.set_calibration(c.id, c.state);
 }
 
+void Calibrations::cancel_queued(TrackedCalibration& c) {
+  std::erase(queue_, c.id);
+  c.state = "cancelled";
+  c.error = "cancelled before it started";
+  journal_.set_calibration(c.id, c.state, c.error);
+  c.finished = journal::utc_now();
+}
+
 void Calibrations::finish(TrackedCalibration& c, std::optional<calibration::Calibration> result,
                           const std::string& error, double seconds) {
   running_ = false;
-  c.state = result ? "done" : "failed";
+  c.state = result ? "done" : c.cancel_requested ? "cancelled" : "failed";
   c.error = error;
   c.seconds = seconds;
   c.result = std::move(result);
@@ -86,6 +94,11 @@ void Calibrations::finish(TrackedCalibration& c, std::optional<calibration::Cali
 }
 
 const TrackedCalibration* Calibrations::find(std::uint64_t id) const {
+  const auto it = all_.find(id);
+  return it == all_.end() ? nullptr : &it->second;
+}
+
+TrackedCalibration* Calibrations::find(std::uint64_t id) {
   const auto it = all_.find(id);
   return it == all_.end() ? nullptr : &it->second;
 }

@@ -116,6 +116,12 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
       throw RequestError(RequestFailure::bad_request, e.what());
     }
   }
+  if (queue_.size() >= options_.max_queued_jobs) {
+    throw RequestError(RequestFailure::too_many, "the job queue is full: " + std::to_string(queue_.size()) +
+                                                     " jobs queued, at the cap (max_queued_jobs " +
+                                                     std::to_string(options_.max_queued_jobs) +
+                                                     "); submit again once one has run, or cancel one");
+  }
   const std::string journaled = resolve_platform(spec, json);
   const std::uint64_t id = journal_.add_job(journaled);  // journaled before anything runs
   auto job = std::make_unique<TrackedJob>();

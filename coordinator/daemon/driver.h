@@ -82,6 +82,9 @@ class Driver {
   // Queues a calibration of the platform between `request`'s groups (docs/calibration.md)
   // and journals `json`; returns its id. RequestError(bad_request) names unregistered nodes.
   std::uint64_t calibrate(CalibrationRequest request, const std::string& json);
+  // Cancels a queued calibration, or ends a running one at once (its probe step aborted on
+  // the agents). RequestError(not_found) for an unknown one, (conflict) when it ended.
+  Json cancel_calibration(std::uint64_t id);
   // RequestError(not_found) for an unknown calibration.
   Json calibration(std::uint64_t id) const;
   Json calibrations() const;
@@ -171,6 +174,8 @@ class Driver {
   StepExecutor executor_;
   Calibrations calibrations_;
   TrackedCalibration* calibrating_ = nullptr;  // the calibration running, if any
+  StepExchange* probe_ = nullptr;              // its probe step running, if any
+  bool calibrated_last_ = false;               // the run loop's last run was a calibration
   std::uint64_t probes_ = 0;                   // probe steps run so far (their ids)
   asio::thread_pool planner_{1};               // compiles plans off the io thread; joined first on destruction
 };

@@ -40,10 +40,33 @@ std::uint64_t Driver::calibrate(CalibrationRequest request, const std::string& j
   }
   if (!unknown.empty())
     throw RequestError(RequestFailure::bad_request, "unknown nodes (no agent ever registered as): " + unknown);
+  if (calibrations_.queued() >= options_.max_queued_calibrations) {
+    throw RequestError(RequestFailure::too_many,
+                       "the calibration queue is full: " + std::to_string(calibrations_.queued()) +
+                           " calibrations queued, at the cap (max_queued_calibrations " +
+                           std::to_string(options_.max_queued_calibrations) +
+                           "); calibrate again once one has run, or cancel one (DELETE /v1/calibrations/ID)");
+  }
   const std::uint64_t id = calibrations_.add(std::move(request), json);
   if (log_) log_.info("calibration " + std::to_string(id) + ": requested");
   events_.notify();
   return id;
+}
+
+Driver::Json Driver::cancel_calibration(std::uint64_t id) {
+  TrackedCalibration* c = calibrations_.find(id);
+  if (!c) throw RequestError(RequestFailure::not_found, "no calibration " + std::to_string(id));
+  if (c->state != "queued" && c->state != "running")
+    throw RequestError(RequestFailure::conflict, "calibration " + std::to_string(id) + " already " + c->state);
+  if (log_) log_.info("calibration " + std::to_string(id) + ": cancelled by the operator");
+  if (c->state == "queued") {
+    calibrations_.cancel_queued(*c);
+  } else {
+    c->cancel_requested = true;  // its probe step ends now; run_calibration finishes it
+    if (probe_) probe_->cancel_requested = true;
+    events_.notify();
+  }
+  return Json{{"id", std::to_string(id)}, {"state", c->state}};
 }
 
 Driver::Json Driver::calibration(std::uint64_t id) const {
@@ -121,6 +144,7 @@ asio::awaitable<void> Driver::run_calibration(TrackedCalibration& c) {
     if (!dead.empty()) throw std::runtime_error("agents not alive: " + dead);
     calibration::Prober prober(c.request.senders, c.request.receivers, c.request.probe);
     while (!prober.done()) {
+      if (c.cancel_requested) throw std::runtime_error("cancelled by the operator");
       const calibration::ProbeStep step = *prober.next();
       c.phase = step.phase;
       prober.measured(co_await run_probe(c, step));
@@ -151,19 +175,30 @@ asio::awaitable<double> Driver::run_probe(TrackedCalibration& c, const calibrati
   StepExchange run;
   run.job = std::to_string(id);
   executor_.attach(&run);  // the agents' answers go to this probe step until it has ended
+  probe_ = &run;           // and a cancel of the calibration ends it
   struct Detach {
-    StepExecutor& executor;
-    ~Detach() { executor.attach(nullptr); }
-  } detach{executor_};
+    Driver& driver;
+    ~Detach() {
+      driver.executor_.attach(nullptr);
+      driver.probe_ = nullptr;
+    }
+  } detach{*this};
   const std::string what =
       "calibration " + std::to_string(c.id) + ": " + describe(step, c.request.senders, c.request.receivers);
   JobPlans plans(id, "", spec, probe.plan, storages(spec.nodes()), executor_.addresses(spec.nodes()));
+  const auto cancelled = [&] {
+    executor_.abort(run, plans, "cancelled by the operator");
+    return std::runtime_error("cancelled by the operator during its " + what.substr(what.find(": ") + 2));
+  };
   if (NodeFailures refused = co_await executor_.offer(run, plans, std::chrono::milliseconds(0), options_.step_attempts);
-      !refused.ok()) {
+      run.cancel_requested) {
+    throw cancelled();
+  } else if (!refused.ok()) {
     executor_.abort(run, plans, refused.text());
     throw std::runtime_error(what + ": " + refused.text());
   }
   const StepOutcome outcome = co_await executor_.run_step(run, plans, 0, probe.plan.steps.at(0).predicted_seconds);
+  if (run.cancel_requested) throw cancelled();
   if (!outcome.ok) {
     executor_.abort(run, plans, "calibration " + std::to_string(c.id) + " failed");
     throw std::runtime_error(what + " failed " + std::to_string(outcome.attempts) +

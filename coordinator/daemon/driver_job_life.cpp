@@ -25,11 +25,16 @@ double seconds_between(Clock::time_point from, Clock::time_point to) {
 asio::awaitable<void> Driver::run_loop() {
   for (;;) {
     co_await events_.until([this] { return !queue_.empty() || calibrations_.next_queued(); }, Clock::time_point::max());
-    // A calibration first: it takes seconds, and the jobs after it may be planned on it.
-    if (TrackedCalibration* calibration = calibrations_.next_queued()) {
+    // A calibration before the next job (it takes seconds, and jobs submitted after it may
+    // be planned on it), but never two in a row while a job waits: between two jobs runs
+    // at most one calibration (docs/calibration.md, "Queues").
+    TrackedCalibration* calibration = calibrations_.next_queued();
+    if (calibration && (queue_.empty() || !calibrated_last_)) {
+      calibrated_last_ = true;
       co_await run_calibration(*calibration);
       continue;
     }
+    calibrated_last_ = false;
     TrackedJob& job = *jobs_.at(queue_.front());
     queue_.pop_front();
     current_ = &job;

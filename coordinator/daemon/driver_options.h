@@ -5,6 +5,7 @@
 #include "coordinator/calibration/drift.h"
 
 #include <chrono>
+#include <cstddef>
 
 namespace baton::coordinator {
 
@@ -34,6 +35,9 @@ struct DriverOptions {
   double collective_startup = 0.005;
   // How long a submit waits for the nodes' answers about the objects a collective reads.
   std::chrono::milliseconds object_query_timeout{5'000};
+  // The queues an API client grows: past these, a submit or a calibration is refused (429).
+  std::size_t max_queued_jobs = 256;
+  std::size_t max_queued_calibrations = 4;
 };
 
 }  // namespace baton::coordinator

@@ -12,6 +12,7 @@ enum class RequestFailure {
   bad_request,  // the request names something wrong: a field, a node, a range (400)
   not_found,    // no such job (404)
   conflict,     // the job's state does not allow it: already ended, not planned yet (409)
+  too_many,     // a queue is at its cap, named in the message (429)
 };
 
 class RequestError : public std::runtime_error {
@@ -28,6 +29,7 @@ constexpr int http_status(RequestFailure failure) noexcept {
     case RequestFailure::bad_request: return 400;
     case RequestFailure::not_found: return 404;
     case RequestFailure::conflict: return 409;
+    case RequestFailure::too_many: return 429;
   }
   return 500;
 }

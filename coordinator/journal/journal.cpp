@@ -56,7 +56,7 @@ CREATE TABLE replans (
 );
 )sql";
 
-constexpr std::array<const char*, 4> kCalibrationStates{"queued", "running", "done", "failed"};
+constexpr std::array<const char*, 5> kCalibrationStates{"queued", "running", "done", "failed", "cancelled"};
 
 std::int64_t to_sql_id(std::uint64_t id) {
   if (id > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
@@ -224,7 +224,7 @@ void Journal::set_calibration(std::uint64_t id, const std::string& state, const 
   bool known = false;
   for (const char* s : kCalibrationStates) known = known || state == s;
   if (!known) throw std::invalid_argument("unknown calibration state '" + state + "'");
-  const bool ended = state == "done" || state == "failed";
+  const bool ended = state == "done" || state == "failed" || state == "cancelled";
   std::lock_guard lock(mutex_);
   SQLite::Statement q(*db_, "UPDATE calibrations SET state = ?, error = ?, result = ?, finished = ? WHERE id = ?");
   q.bind(1, state);

@@ -84,7 +84,7 @@ class Journal {
   // A new calibration in state "queued"; returns its id (ids only increase).
   std::uint64_t add_calibration(const std::string& request_json);
   // Throws std::invalid_argument for an unknown calibration or state. Ending it (done,
-  // failed) stamps `finished`.
+  // failed, cancelled) stamps `finished`.
   void set_calibration(std::uint64_t id, const std::string& state, const std::string& error = "",
                        const std::string& result_json = "");
   std::vector<CalibrationRecord> calibrations();  // by id

@@ -494,4 +494,24 @@ BOOST_AUTO_TEST_CASE(a_plan_timeout_fails_the_job_after_every_offer_naming_the_n
   BOOST_TEST(await(bp::Envelope::kAbort, 4).size() == 4u);
 }
 
+// The job queue has a cap too (max_queued_jobs): past it a submit is refused as too many.
+BOOST_AUTO_TEST_CASE(jobs_past_the_queue_cap_are_refused_naming_it) {
+  bc::DriverOptions options;
+  options.max_queued_jobs = 2;
+  asio::io_context idle;  // never run: every job stays queued
+  bc::Driver capped(idle, agents, *journal, clock, options, nullptr);
+  capped.submit(bc::parse_job_spec(kJob), kJob);
+  capped.submit(bc::parse_job_spec(kJob), kJob);
+  try {
+    capped.submit(bc::parse_job_spec(kJob), kJob);
+    BOOST_FAIL("a third queued job was accepted");
+  } catch (const bc::RequestError& e) {
+    BOOST_TEST((e.failure() == bc::RequestFailure::too_many));
+    BOOST_TEST(std::string(e.what()) ==
+               "the job queue is full: 2 jobs queued, at the cap (max_queued_jobs 2); submit again once one has run, "
+               "or cancel one");
+  }
+  BOOST_TEST(journal->jobs().size() == 2u);  // the refused one was not journaled
+}
+
 BOOST_AUTO_TEST_SUITE_END()
