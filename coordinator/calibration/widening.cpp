@@ -94,9 +94,7 @@ TrialVerdict judge_trial(const std::vector<StepSample>& steps, const Model& tria
     why << ": the backbone carries " << seen / 1e6 << " MB/s, not " << trial.D / 1e6 << "; planning on " << out.D / 1e6
         << " MB/s";
     for (const StepSample& s : steps) {
-      const double on_before = before.beta + std::max(static_cast<double>(s.longest_flow) / before.d,
-                                                      static_cast<double>(s.bytes) / before.D);
-      out.cost += std::max(0.0, s.measured - on_before);
+      out.cost += std::max(0.0, s.measured - step_seconds(before, s.longest_flow, s.bytes));
     }
   }
   out.why = why.str();

@@ -44,6 +44,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <variant>
 
 namespace baton::coordinator {
 
@@ -133,11 +134,14 @@ class Driver {
   asio::awaitable<void> try_wider_backbone(TrackedJob& job, JobPlans& plans, std::size_t next);
   asio::awaitable<void> judge_trial(TrackedJob& job, JobPlans& plans, const calibration::StepSample& sample,
                                     std::size_t next);
-  // On the planner thread: what remains from step `next` planned on `platform`; nullopt
-  // with `error` set when the planner refuses.
-  asio::awaitable<std::optional<jobs::CompiledPlan>> plan_rest(const TrackedJob& job, std::size_t next,
-                                                               const schedule::kpbs::Platform& platform,
-                                                               std::string& error);
+  // On the planner thread: what remains from step `next` planned on `platform`, or why
+  // the planner refused it.
+  struct PlannerRefusal {
+    std::string why;
+  };
+  using RestPlan = std::variant<jobs::CompiledPlan, PlannerRefusal>;
+  asio::awaitable<RestPlan> plan_rest(const TrackedJob& job, std::size_t next,
+                                      const schedule::kpbs::Platform& platform);
   // The re-plan made the job's: `record` completed with the predictions, journaled,
   // reported, and the new plan given to the agents.
   asio::awaitable<void> adopt_replan(TrackedJob& job, JobPlans& plans, std::size_t next,

@@ -2,6 +2,7 @@
 // of their own between jobs, and jobs without a "platform" planned on what they measured.
 #include "coordinator/calibration/probe_job.h"
 #include "coordinator/daemon/driver.h"
+#include "coordinator/daemon/record_id.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -86,15 +87,9 @@ std::string Driver::resolve_platform(JobSpec& spec, const std::string& json) con
   if (spec.platform_given) return json;
   const TrackedCalibration* found = nullptr;
   if (!spec.calibration.empty()) {
-    std::uint64_t id = 0;
-    try {
-      std::size_t end = 0;
-      id = std::stoull(spec.calibration, &end);
-      if (end != spec.calibration.size()) throw std::invalid_argument(spec.calibration);
-    } catch (const std::logic_error&) {
-      throw RequestError(RequestFailure::bad_request, "calibration: no calibration " + spec.calibration);
-    }
-    found = calibrations_.find(id);
+    const std::optional<std::uint64_t> id = parse_record_id(spec.calibration);
+    if (!id) throw RequestError(RequestFailure::bad_request, "calibration: no calibration " + spec.calibration);
+    found = calibrations_.find(*id);
     if (!found || !found->result)
       throw RequestError(RequestFailure::bad_request, "calibration: calibration " + spec.calibration + " is not done");
     if (!calibration::covers(*found->result, spec.clusters)) {
@@ -119,10 +114,7 @@ std::string Driver::resolve_platform(JobSpec& spec, const std::string& json) con
   // Journaled with the figures it is planned on: a resumed job gets the same plan whatever
   // was calibrated since.
   Json journaled = Json::parse(json);
-  journaled["platform"] = Json{{"sender_rate", spec.platform.sender_rate},
-                               {"receiver_rate", spec.platform.receiver_rate},
-                               {"backbone_rate", spec.platform.backbone_rate},
-                               {"step_startup", spec.platform.step_startup}};
+  journaled["platform"] = calibration::platform_json(spec.platform);
   journaled["calibration"] = spec.calibration;
   return journaled.dump();
 }

@@ -24,32 +24,17 @@ namespace kpbs = schedule::kpbs;
 // The report's cause of a re-plan that starts a trial (a resumed job finds its trial by it).
 constexpr const char* kTrialCause = "wider backbone trial";
 
-Json platform_json(const kpbs::Platform& p) {
-  return Json{{"sender_rate", p.sender_rate},
-              {"receiver_rate", p.receiver_rate},
-              {"backbone_rate", p.backbone_rate},
-              {"step_startup", p.step_startup}};
-}
-
-kpbs::Platform platform_of(const Json& j) {
-  return kpbs::Platform{.sender_rate = j.at("sender_rate").get<double>(),
-                        .receiver_rate = j.at("receiver_rate").get<double>(),
-                        .backbone_rate = j.at("backbone_rate").get<double>(),
-                        .step_startup = j.at("step_startup").get<double>()};
-}
-
 calibration::Model model_of(const kpbs::Platform& p) {
   return {.d = kpbs::flow_rate(p), .D = p.backbone_rate, .beta = p.step_startup};
 }
 
 Json model_json(const calibration::Model& m, int k) { return Json{{"k", k}, {"d", m.d}, {"D", m.D}, {"beta", m.beta}}; }
 
-// What the model says `step` of a scheduled plan takes on `model`: its longest flow at d,
-// or all its flows through the backbone, whichever is longer (fluid sharing).
+// What the model says `step` of a scheduled plan takes on `model` (calibration::step_seconds).
 double predicted_on(const jobs::StepPlan& step, const calibration::Model& model) {
   std::uint64_t longest = 0;
   for (const jobs::Flow& f : step.flows) longest = std::max(longest, f.bytes);
-  return model.beta + std::max(static_cast<double>(longest) / model.d, static_cast<double>(step.bytes) / model.D);
+  return calibration::step_seconds(model, longest, step.bytes);
 }
 
 // The figures of a finished step as drift reads them: its prediction, its time, and each
@@ -121,13 +106,13 @@ asio::awaitable<void> Driver::replan_on_drift(TrackedJob& job, JobPlans& plans, 
   const std::string why = calibration::describe(drift, options_.drift);
   if (log_) log_.info("job " + std::to_string(job.id) + ": " + why + "; re-planning from step " + std::to_string(next));
   Json record = record_of(job, next, clock_.now() - job.started, why, calibration::name(estimate.cause));
-  std::string refused;
-  std::optional<jobs::CompiledPlan> replanned = co_await plan_rest(job, next, platform, refused);
+  RestPlan replanned = co_await plan_rest(job, next, platform);
   job.drift.detector.reset();
-  if (!replanned) {  // never into an invalid state: the plan the agents hold goes on
-    record["error"] = "not re-planned: " + refused;
+  if (const auto* refused = std::get_if<PlannerRefusal>(&replanned)) {
+    // never into an invalid state: the plan the agents hold goes on
+    record["error"] = "not re-planned: " + refused->why;
     job.drift.replans.push_back(std::move(record));
-    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + refused);
+    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + refused->why);
     co_return;
   }
   if (estimate.cause == calibration::Cause::nodes) {
@@ -138,7 +123,8 @@ asio::awaitable<void> Driver::replan_on_drift(TrackedJob& job, JobPlans& plans, 
   // A backbone seen narrowing is no wider than the model: wait as after a failed trial (a
   // trial on a just-narrowed backbone once stalled its step 5x, TCP backing off).
   if (estimate.cause == calibration::Cause::backbone && estimate.model.D < before.D) job.drift.widening.trial_failed();
-  co_await adopt_replan(job, plans, next, platform, std::move(*replanned), std::move(record));
+  co_await adopt_replan(job, plans, next, platform, std::get<jobs::CompiledPlan>(std::move(replanned)),
+                        std::move(record));
 }
 
 // A wider backbone does not show in steps paced at d (calibration/widening.h): the rest is
@@ -152,17 +138,18 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
       job.spec->clusters, job.spec->transfers);
   // Failed trials within their budget (calibration/widening.h), more steps than judging
   // it takes, and a gain beyond the threshold: the wider plan is made only within budget.
-  std::optional<jobs::CompiledPlan> replanned;
-  std::string refused;
+  RestPlan replanned = PlannerRefusal{};
   if (!calibration::trials_spent(job.drift.trial_costs(), job.plan->predicted_seconds, options_.drift))
-    replanned = co_await plan_rest(job, next, platform, refused);
+    replanned = co_await plan_rest(job, next, platform);
+  auto* wider_plan = std::get_if<jobs::CompiledPlan>(&replanned);
+  const auto* refused = std::get_if<PlannerRefusal>(&replanned);
   const auto rest = [&](const jobs::CompiledPlan& plan) {
     return calibration::RestOfPlan{
         .k = plan.k, .steps = plan.steps.size() - next, .seconds = remaining_seconds(plan, next)};
   };
-  const calibration::TrialDecision decision =
-      calibration::consider_trial(job.drift.trial_costs(), job.plan->predicted_seconds, rest(*job.plan),
-                                  replanned ? std::optional(rest(*replanned)) : std::nullopt, refused, options_.drift);
+  const calibration::TrialDecision decision = calibration::consider_trial(
+      job.drift.trial_costs(), job.plan->predicted_seconds, rest(*job.plan),
+      wider_plan ? std::optional(rest(*wider_plan)) : std::nullopt, refused ? refused->why : "", options_.drift);
   if (decision.action != calibration::TrialAction::run) {
     if (decision.action == calibration::TrialAction::stop) job.drift.widening.stop();
     else job.drift.widening.trial_failed();  // nothing to gain from a wider backbone now: wait longer
@@ -178,7 +165,7 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
       << " MB/s (" << options_.drift.widen_factor << "x) for the rest";
   if (log_) log_.info("job " + std::to_string(job.id) + ": " + why.str() + " from step " + std::to_string(next));
   Json record = record_of(job, next, clock_.now() - job.started, why.str(), kTrialCause);
-  co_await adopt_replan(job, plans, next, platform, std::move(*replanned), std::move(record));
+  co_await adopt_replan(job, plans, next, platform, std::move(*wider_plan), std::move(record));
   job.drift.trial = JobDrift::Trial{.before = before, .steps = {}};
 }
 
@@ -212,28 +199,28 @@ asio::awaitable<void> Driver::judge_trial(TrackedJob& job, JobPlans& plans, cons
     log_.info("job " + std::to_string(job.id) + ": " + verdict.why + "; re-planning from step " + std::to_string(next));
   Json record = record_of(job, next, clock_.now() - job.started, verdict.why, "wider backbone trial failed");
   record["cost_seconds"] = verdict.cost;
-  std::string refused;
-  std::optional<jobs::CompiledPlan> replanned = co_await plan_rest(job, next, platform, refused);
-  if (!replanned) {  // the trial's plan is valid too: it goes on, and drift follows it
-    record["error"] = "not re-planned: " + refused;
+  RestPlan replanned = co_await plan_rest(job, next, platform);
+  if (const auto* refused = std::get_if<PlannerRefusal>(&replanned)) {
+    // the trial's plan is valid too: it goes on, and drift follows it
+    record["error"] = "not re-planned: " + refused->why;
     job.drift.replans.push_back(std::move(record));
-    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + refused);
+    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + refused->why);
     co_return;
   }
-  co_await adopt_replan(job, plans, next, platform, std::move(*replanned), std::move(record));
+  co_await adopt_replan(job, plans, next, platform, std::get<jobs::CompiledPlan>(std::move(replanned)),
+                        std::move(record));
 }
 
-asio::awaitable<std::optional<jobs::CompiledPlan>> Driver::plan_rest(const TrackedJob& job, std::size_t next,
-                                                                     const kpbs::Platform& platform,
-                                                                     std::string& error) {
+asio::awaitable<Driver::RestPlan> Driver::plan_rest(const TrackedJob& job, std::size_t next,
+                                                    const kpbs::Platform& platform) {
   // On the planner thread, like the first plan: a large job's re-plan takes a while.
   const jobs::CompiledPlan current = *job.plan;
   co_await asio::post(asio::bind_executor(planner_.get_executor(), asio::use_awaitable));
-  std::optional<jobs::CompiledPlan> replanned;
+  RestPlan replanned = PlannerRefusal{};
   try {
     replanned = jobs::replan(current, next, job.spec->clusters, job.spec->transfers, platform, job.spec->algorithm);
   } catch (const std::exception& e) {
-    error = e.what();
+    replanned = PlannerRefusal{e.what()};
   }
   co_await asio::post(asio::bind_executor(io_.get_executor(), asio::use_awaitable));
   co_return replanned;
@@ -251,7 +238,7 @@ asio::awaitable<void> Driver::adopt_replan(TrackedJob& job, JobPlans& plans, std
   record["predicted_remaining_seconds_kept"] = kept_seconds;                          // the old plan on the new model
   record["predicted_remaining_seconds_after"] = remaining_seconds(replanned, next);   // the new plan on the new model
   journal_.add_replan(job.id, {.at_step = static_cast<std::uint32_t>(next),
-                               .platform = platform_json(platform).dump(),
+                               .platform = calibration::platform_json(platform).dump(),
                                .record = record.dump()});
   job.plan = std::move(replanned);
   job.drift.platform = platform;
@@ -272,7 +259,7 @@ Json Driver::replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan, kpb
   Json records = Json::array();
   for (const journal::ReplanRecord& r : journal_.replans(job.id)) {
     const kpbs::Platform before = platform;
-    platform = platform_of(Json::parse(r.platform));
+    platform = calibration::platform_from_json(Json::parse(r.platform));
     plan = jobs::replan(plan, r.at_step, job.spec->clusters, job.spec->transfers, platform, job.spec->algorithm);
     records.push_back(Json::parse(r.record));
     trial_before.reset();
