@@ -146,13 +146,13 @@ class Driver {
   // reported, and the new plan given to the agents.
   asio::awaitable<void> adopt_replan(TrackedJob& job, JobPlans& plans, std::size_t next,
                                      const schedule::kpbs::Platform& platform, jobs::CompiledPlan replanned,
-                                     nlohmann::ordered_json record);
+                                     report::ReplanLine record);
   // On the planner thread: a resumed job's journaled re-plans applied to its first plan;
   // returns their report entries and the platform of the last, and in `trial_before` the
   // platform before the last when that one started a trial of a wider backbone.
-  nlohmann::ordered_json replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan,
-                                        schedule::kpbs::Platform& platform,
-                                        std::optional<schedule::kpbs::Platform>& trial_before);
+  std::vector<report::ReplanLine> replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan,
+                                                 schedule::kpbs::Platform& platform,
+                                                 std::optional<schedule::kpbs::Platform>& trial_before);
 
   // RequestError(bad_request) unless every node of the collective is registered with a rate (and a
   // combine speed for a reduce or allreduce) and no shared data root makes a write unsafe.

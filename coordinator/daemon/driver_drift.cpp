@@ -7,6 +7,7 @@
 // judges it again.
 #include "coordinator/daemon/driver.h"
 #include "coordinator/jobs/replan.h"
+#include "coordinator/json/input.h"
 
 #include <asio/bind_executor.hpp>
 #include <asio/post.hpp>
@@ -21,14 +22,22 @@ namespace {
 using Json = nlohmann::ordered_json;
 namespace kpbs = schedule::kpbs;
 
-// The report's cause of a re-plan that starts a trial (a resumed job finds its trial by it).
-constexpr const char* kTrialCause = "wider backbone trial";
-
 calibration::Model model_of(const kpbs::Platform& p) {
   return {.d = kpbs::flow_rate(p), .D = p.backbone_rate, .beta = p.step_startup};
 }
 
-Json model_json(const calibration::Model& m, int k) { return Json{{"k", k}, {"d", m.d}, {"D", m.D}, {"beta", m.beta}}; }
+report::ModelLine model_line(const calibration::Model& m, int k) {
+  return report::ModelLine{.k = k, .d = m.d, .D = m.D, .beta = m.beta};
+}
+
+report::ReplanCause replan_cause(calibration::Cause cause) {
+  switch (cause) {
+    case calibration::Cause::backbone: return report::ReplanCause::backbone;
+    case calibration::Cause::nodes: return report::ReplanCause::nodes;
+    case calibration::Cause::startup: return report::ReplanCause::startup;
+  }
+  return report::ReplanCause::backbone;
+}
 
 // What the model says `step` of a scheduled plan takes on `model` (calibration::step_seconds).
 double predicted_on(const jobs::StepPlan& step, const calibration::Model& model) {
@@ -56,14 +65,16 @@ calibration::StepSample sample_of(const TrackedJob& job, std::uint32_t step) {
   return sample;
 }
 
-Json record_of(const TrackedJob& job, std::size_t next, std::chrono::duration<double> elapsed, const std::string& why,
-               std::string_view cause) {
-  return Json{{"at_step", next},
-              {"when", journal::utc_now()},
-              {"elapsed_seconds", elapsed.count()},
-              {"why", why},
-              {"cause", cause},
-              {"old", model_json(model_of(job.drift.platform), job.plan->k)}};
+report::ReplanLine record_of(const TrackedJob& job, std::size_t next, std::chrono::duration<double> elapsed,
+                             const std::string& why, report::ReplanCause cause) {
+  report::ReplanLine record;
+  record.at_step = next;
+  record.when = journal::utc_now();
+  record.elapsed_seconds = elapsed.count();
+  record.why = why;
+  record.cause = cause;
+  record.old_model = model_line(model_of(job.drift.platform), job.plan->k);
+  return record;
 }
 
 double remaining_seconds(const jobs::CompiledPlan& plan, std::size_t next) {
@@ -105,12 +116,12 @@ asio::awaitable<void> Driver::replan_on_drift(TrackedJob& job, JobPlans& plans, 
                                     job.spec->clusters, job.spec->transfers);
   const std::string why = calibration::describe(drift, options_.drift);
   if (log_) log_.info("job " + std::to_string(job.id) + ": " + why + "; re-planning from step " + std::to_string(next));
-  Json record = record_of(job, next, clock_.now() - job.started, why, calibration::name(estimate.cause));
+  report::ReplanLine record = record_of(job, next, clock_.now() - job.started, why, replan_cause(estimate.cause));
   RestPlan replanned = co_await plan_rest(job, next, platform);
   job.drift.detector.reset();
   if (const auto* refused = std::get_if<PlannerRefusal>(&replanned)) {
     // never into an invalid state: the plan the agents hold goes on
-    record["error"] = "not re-planned: " + refused->why;
+    record.error = "not re-planned: " + refused->why;
     job.drift.replans.push_back(std::move(record));
     if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + refused->why);
     co_return;
@@ -164,7 +175,7 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
   why << on_model << (on_model == 1 ? " step" : " steps") << " on the model: trying a backbone of " << wider.D / 1e6
       << " MB/s (" << options_.drift.widen_factor << "x) for the rest";
   if (log_) log_.info("job " + std::to_string(job.id) + ": " + why.str() + " from step " + std::to_string(next));
-  Json record = record_of(job, next, clock_.now() - job.started, why.str(), kTrialCause);
+  report::ReplanLine record = record_of(job, next, clock_.now() - job.started, why.str(), report::ReplanCause::trial);
   co_await adopt_replan(job, plans, next, platform, std::move(*wider_plan), std::move(record));
   job.drift.trial = JobDrift::Trial{.before = before, .steps = {}};
 }
@@ -197,12 +208,13 @@ asio::awaitable<void> Driver::judge_trial(TrackedJob& job, JobPlans& plans, cons
                                           job.spec->clusters, job.spec->transfers);
   if (log_)
     log_.info("job " + std::to_string(job.id) + ": " + verdict.why + "; re-planning from step " + std::to_string(next));
-  Json record = record_of(job, next, clock_.now() - job.started, verdict.why, "wider backbone trial failed");
-  record["cost_seconds"] = verdict.cost;
+  report::ReplanLine record =
+      record_of(job, next, clock_.now() - job.started, verdict.why, report::ReplanCause::trial_failed);
+  record.cost_seconds = verdict.cost;
   RestPlan replanned = co_await plan_rest(job, next, platform);
   if (const auto* refused = std::get_if<PlannerRefusal>(&replanned)) {
     // the trial's plan is valid too: it goes on, and drift follows it
-    record["error"] = "not re-planned: " + refused->why;
+    record.error = "not re-planned: " + refused->why;
     job.drift.replans.push_back(std::move(record));
     if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + refused->why);
     co_return;
@@ -227,19 +239,20 @@ asio::awaitable<Driver::RestPlan> Driver::plan_rest(const TrackedJob& job, std::
 }
 
 asio::awaitable<void> Driver::adopt_replan(TrackedJob& job, JobPlans& plans, std::size_t next,
-                                           const kpbs::Platform& platform, jobs::CompiledPlan replanned, Json record) {
+                                           const kpbs::Platform& platform, jobs::CompiledPlan replanned,
+                                           report::ReplanLine record) {
   double kept_seconds = 0;
   for (std::size_t s = next; s < job.plan->steps.size(); ++s)
     kept_seconds += predicted_on(job.plan->steps[s], model_of(platform));
-  record["new"] = model_json(model_of(platform), replanned.k);
-  record["steps_before"] = job.plan->steps.size() - next;
-  record["steps_after"] = replanned.steps.size() - next;
-  record["predicted_remaining_seconds_before"] = remaining_seconds(*job.plan, next);  // the old plan on the old model
-  record["predicted_remaining_seconds_kept"] = kept_seconds;                          // the old plan on the new model
-  record["predicted_remaining_seconds_after"] = remaining_seconds(replanned, next);   // the new plan on the new model
+  record.new_model = model_line(model_of(platform), replanned.k);
+  record.steps_before = job.plan->steps.size() - next;
+  record.steps_after = replanned.steps.size() - next;
+  record.predicted_remaining_seconds_before = remaining_seconds(*job.plan, next);  // the old plan on the old model
+  record.predicted_remaining_seconds_kept = kept_seconds;                          // the old plan on the new model
+  record.predicted_remaining_seconds_after = remaining_seconds(replanned, next);   // the new plan on the new model
   journal_.add_replan(job.id, {.at_step = static_cast<std::uint32_t>(next),
                                .platform = calibration::platform_json(platform).dump(),
-                               .record = record.dump()});
+                               .record = report::replan_json(record).dump()});
   job.plan = std::move(replanned);
   job.drift.platform = platform;
   job.drift.detector.reset();
@@ -254,16 +267,17 @@ asio::awaitable<void> Driver::adopt_replan(TrackedJob& job, JobPlans& plans, std
     log_.warning("job " + std::to_string(job.id) + ": the re-plan: " + lost.text());
 }
 
-Json Driver::replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan, kpbs::Platform& platform,
-                            std::optional<kpbs::Platform>& trial_before) {
-  Json records = Json::array();
+std::vector<report::ReplanLine> Driver::replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan,
+                                                       kpbs::Platform& platform,
+                                                       std::optional<kpbs::Platform>& trial_before) {
+  std::vector<report::ReplanLine> records;
   for (const journal::ReplanRecord& r : journal_.replans(job.id)) {
     const kpbs::Platform before = platform;
     platform = calibration::platform_from_json(Json::parse(r.platform));
     plan = jobs::replan(plan, r.at_step, job.spec->clusters, job.spec->transfers, platform, job.spec->algorithm);
-    records.push_back(Json::parse(r.record));
+    records.push_back(report::parse_replan(Json::parse(r.record), json::element_path("replans", records.size())));
     trial_before.reset();
-    if (records.back().value("cause", "") == kTrialCause) trial_before = before;
+    if (records.back().cause == report::ReplanCause::trial) trial_before = before;
   }
   return records;
 }

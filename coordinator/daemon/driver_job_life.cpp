@@ -95,7 +95,7 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   co_await asio::post(asio::bind_executor(planner_.get_executor(), asio::use_awaitable));
   std::optional<jobs::CompiledPlan> compiled;  // job.plan is the io thread's: the API reads it
   schedule::kpbs::Platform platform = spec.platform;
-  nlohmann::ordered_json replans = nlohmann::ordered_json::array();
+  std::vector<report::ReplanLine> replans;
   std::optional<schedule::kpbs::Platform> trial_before;  // a resumed job's trial, judged again
   try {
     if (collective) {

@@ -190,8 +190,7 @@ report::JobReport job_report(const TrackedJob& job, Clock::time_point now) {
   for (const journal::StepRecord& r : job.steps) plan.measured_steps_seconds += r.measured;
   if (job.spec->kind == jobs::JobKind::redistribution) {
     plan.platform = platform_line(job);
-    for (std::size_t r = 0; r < job.drift.replans.size(); ++r)
-      plan.replans.push_back(report::parse_replan(job.drift.replans[r], json::element_path("replans", r)));
+    plan.replans = job.drift.replans;
   }
   out.report = std::move(plan);
   return out;

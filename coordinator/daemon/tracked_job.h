@@ -52,11 +52,11 @@ struct JobDrift {
     std::vector<calibration::StepSample> steps;
   };
   std::optional<Trial> trial;
-  nlohmann::ordered_json replans = nlohmann::ordered_json::array();  // the report's entries
+  std::vector<report::ReplanLine> replans;  // the report's entries, as journaled
   // s: what the job's failed trials cost it, from their records' cost_seconds.
   double trial_costs() const {
     double total = 0;
-    for (const auto& record : replans) total += record.value("cost_seconds", 0.0);
+    for (const report::ReplanLine& record : replans) total += record.cost_seconds.value_or(0.0);
     return total;
   }
 };
