@@ -22,7 +22,7 @@ namespace baton::coordinator {
 struct TrackedCalibration {
   std::uint64_t id = 0;
   std::string requested, finished;  // UTC, ISO 8601
-  std::string state = "queued";     // queued, running, done, failed, cancelled
+  journal::CalibrationState state = journal::CalibrationState::queued;
   std::string error;
   CalibrationRequest request;
   std::optional<calibration::Calibration> result;

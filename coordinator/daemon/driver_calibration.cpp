@@ -57,17 +57,19 @@ std::uint64_t Driver::calibrate(CalibrationRequest request, const std::string& j
 Driver::Json Driver::cancel_calibration(std::uint64_t id) {
   TrackedCalibration* c = calibrations_.find(id);
   if (!c) throw RequestError(RequestFailure::not_found, "no calibration " + std::to_string(id));
-  if (c->state != "queued" && c->state != "running")
-    throw RequestError(RequestFailure::conflict, "calibration " + std::to_string(id) + " already " + c->state);
+  if (ended(c->state)) {
+    throw RequestError(RequestFailure::conflict,
+                       "calibration " + std::to_string(id) + " already " + std::string(name(c->state)));
+  }
   if (log_) log_.info("calibration " + std::to_string(id) + ": cancelled by the operator");
-  if (c->state == "queued") {
+  if (c->state == journal::CalibrationState::queued) {
     calibrations_.cancel_queued(*c);
   } else {
     c->cancel_requested = true;  // its probe step ends now; run_calibration finishes it
     if (probe_) probe_->cancel_requested = true;
     events_.notify();
   }
-  return Json{{"id", std::to_string(id)}, {"state", c->state}};
+  return Json{{"id", std::to_string(id)}, {"state", name(c->state)}};
 }
 
 Driver::Json Driver::calibration(std::uint64_t id) const {

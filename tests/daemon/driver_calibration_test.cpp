@@ -233,7 +233,7 @@ BOOST_AUTO_TEST_CASE(a_calibration_runs_its_probe_steps_and_finds_the_networks_f
   // Journaled with its result and dates; a restarted coordinator knows it.
   const auto records = journal->calibrations();
   BOOST_REQUIRE(records.size() == 1u);
-  BOOST_TEST(records[0].state == "done");
+  BOOST_TEST((records[0].state == baton::journal::CalibrationState::done));
   asio::io_context io2;
   bc::Driver restarted(io2, agents, *journal, clock, bc::DriverOptions{}, nullptr);
   restarted.start();
@@ -494,7 +494,7 @@ BOOST_AUTO_TEST_CASE(a_calibration_is_cancelled_queued_or_running) {
   const std::uint64_t running = driver->calibrate(bc::parse_calibration_request(json), json);
   const std::uint64_t queued = driver->calibrate(bc::parse_calibration_request(json), json);
   BOOST_TEST(driver->cancel_calibration(queued)["state"] == "cancelled");
-  BOOST_TEST(journal->calibrations().back().state == "cancelled");
+  BOOST_TEST((journal->calibrations().back().state == baton::journal::CalibrationState::cancelled));
   poll();  // the first starts: its first probe step's plans go out
   BOOST_TEST(calibration_state(running) == "running");
   BOOST_TEST(!agents.sent.empty());
