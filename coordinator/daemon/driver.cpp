@@ -166,7 +166,7 @@ Driver::Json Driver::jobs() const {
 }
 
 Driver::Json Driver::agents() const {
-  return agents_json(agents_.agents(), current_, std::chrono::steady_clock::now());
+  return agents_json(agents_.agents(), executor_.attached(), std::chrono::steady_clock::now());
 }
 
 std::string Driver::status() const {

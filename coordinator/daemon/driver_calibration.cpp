@@ -168,6 +168,7 @@ asio::awaitable<double> Driver::run_probe(TrackedCalibration& c, const calibrati
   const std::uint64_t id = kProbeJobBase + ++probes_;
   StepExchange run;
   run.job = std::to_string(id);
+  run.nodes = spec.nodes();
   executor_.attach(&run);  // the agents' answers go to this probe step until it has ended
   probe_ = &run;           // and a cancel of the calibration ends it
   struct Detach {

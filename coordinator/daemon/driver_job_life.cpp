@@ -39,6 +39,7 @@ asio::awaitable<void> Driver::run_loop() {
     queue_.pop_front();
     current_ = &job;
     job.exchange.job = std::to_string(job.id);
+    job.exchange.nodes = job.nodes();
     executor_.attach(&job.exchange);  // the agents' answers go to the job running
     try {
       co_await run(job);

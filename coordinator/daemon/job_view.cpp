@@ -200,9 +200,9 @@ Json job_summary_json(const TrackedJob& job) {
   return report::summary_json(job.journaled_view ? *job.journaled_view : job_header(job));
 }
 
-Json agents_json(const std::vector<AgentInfo>& agents, const TrackedJob* current,
+Json agents_json(const std::vector<AgentInfo>& agents, const StepExchange* running,
                  std::chrono::steady_clock::time_point now) {
-  const std::vector<std::string> busy = current ? current->nodes() : std::vector<std::string>{};
+  const std::vector<std::string> busy = running ? running->nodes : std::vector<std::string>{};
   Json list = Json::array();
   for (const AgentInfo& a : agents) {
     const bool in_job = std::ranges::find(busy, a.node) != busy.end();
@@ -212,7 +212,7 @@ Json agents_json(const std::vector<AgentInfo>& agents, const TrackedJob* current
                         {"transports", a.transports},
                         {"rate", a.rate},
                         {"last_heartbeat_age", std::chrono::duration<double>(now - a.last_heard).count()},
-                        {"job", in_job ? std::to_string(current->id) : ""}});
+                        {"job", in_job ? running->job : ""}});
   }
   return Json{{"agents", std::move(list)}};
 }

@@ -23,8 +23,9 @@ struct NodeProgress {
 };
 
 struct StepExchange {
-  std::string job;         // the id the agents know the run by
-  std::uint32_t step = 0;  // the step running (or next)
+  std::string job;                 // the id the agents know the run by
+  std::vector<std::string> nodes;  // every node of the run
+  std::uint32_t step = 0;          // the step running (or next)
   bool cancel_requested = false;
 
   // The nodes known to hold the run's plan: they accepted it, or said so in a JobStatus
