@@ -66,4 +66,10 @@ Json ApiClient::post(const std::string& path, const Json& body) const {
   return answer_of(client.Post(path, body.dump(), "application/json"), url_);
 }
 
+Json ApiClient::remove(const std::string& path) const {
+  httplib::Client client(url_.host, url_.port);
+  configure(client, token_);
+  return answer_of(client.Delete(path), url_);
+}
+
 }  // namespace baton::batonctl

@@ -35,6 +35,7 @@ class ApiClient {
 
   json::Json get(const std::string& path) const;
   json::Json post(const std::string& path, const json::Json& body) const;
+  json::Json remove(const std::string& path) const;  // DELETE
 
   const std::string& url() const { return url_.text; }
 

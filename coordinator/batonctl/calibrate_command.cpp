@@ -27,20 +27,32 @@ void add_calibrate_commands(CLI::App& app, int* exit_code) {
     auto senders = std::make_shared<std::vector<std::string>>();
     auto receivers = std::make_shared<std::vector<std::string>>();
     auto flow_seconds = std::make_shared<double>(0);
+    auto cancel = std::make_shared<std::string>();
     CLI::App* sub = app.add_subcommand(
         "calibrate", "Measure d, D, beta and k between two groups of nodes (probe flows on the agents)");
     sub->footer(std::string("Examples:\n"
                             "  batonctl calibrate --senders s1,s2,s3 --receivers r1,r2,r3\n"
                             "  batonctl calibrate --senders s1,s2 --receivers r1,r2 -o json | jq .k\n"
+                            "  batonctl calibrate --cancel 3   # a queued or running calibration\n"
                             "Jobs without \"platform\" are then planned on the newest calibration of their nodes.\n") +
                 kExit);
     add_api_options(sub, *o);
-    sub->add_option("--senders", *senders, "the sending group's nodes")->delimiter(',')->required();
-    sub->add_option("--receivers", *receivers, "the receiving group's nodes")->delimiter(',')->required();
+    CLI::Option* cancel_option =
+        sub->add_option("--cancel", *cancel, "cancel calibration ID instead (queued: it never runs; running: it ends)");
+    sub->add_option("--senders", *senders, "the sending group's nodes")->delimiter(',')->excludes(cancel_option);
+    sub->add_option("--receivers", *receivers, "the receiving group's nodes")->delimiter(',')->excludes(cancel_option);
     sub->add_option("--flow-seconds", *flow_seconds, "how long one probe flow lasts (default 0.4)")
         ->check(CLI::Range(0.05, 10.0));
     sub->callback([=] {
       *exit_code = guarded([&] {
+        if (!cancel->empty()) {
+          const Json answer = client_of(*o).remove("/v1/calibrations/" + *cancel);
+          if (o->output == "json") std::cout << answer.dump(1) << '\n';
+          else std::cout << "calibration " << *cancel << ": " << state_of(answer) << '\n';
+          return 0;
+        }
+        if (senders->empty() || receivers->empty())
+          throw InputError("calibrate needs --senders and --receivers (or --cancel ID)");
         Json request{{"senders", *senders}, {"receivers", *receivers}};
         if (*flow_seconds > 0) request["flow_seconds"] = *flow_seconds;
         const ApiClient api = client_of(*o);
@@ -51,7 +63,7 @@ void add_calibrate_commands(CLI::App& app, int* exit_code) {
         Json c;
         for (;;) {
           c = api.get(path);
-          if (state_of(c) == "done" || state_of(c) == "failed") break;
+          if (state_of(c) == "done" || state_of(c) == "failed" || state_of(c) == "cancelled") break;
           std::this_thread::sleep_for(std::chrono::milliseconds(300));
         }
         std::cout << (o->output == "json" ? c.dump(1) + '\n' : calibration_text(c));

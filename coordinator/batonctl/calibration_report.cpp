@@ -95,7 +95,7 @@ std::string platform_and_replans_text(const report::PlanReport& plan) {
       out += *r.error + '\n';
       continue;
     }
-    out += "the " + r.cause + ": k " + std::to_string(r.old_model.k) + " -> " +
+    out += "the " + std::string(report::name(r.cause)) + ": k " + std::to_string(r.old_model.k) + " -> " +
            (r.new_model ? std::to_string(r.new_model->k) : "-") + ", the rest predicted " +
            seconds_or_dash(r.predicted_remaining_seconds_kept) + " as planned, " +
            seconds_or_dash(r.predicted_remaining_seconds_after) + " re-planned" +

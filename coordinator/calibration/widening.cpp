@@ -29,6 +29,35 @@ Model widened(const Model& model, const DriftOptions& options) {
   return out;
 }
 
+bool trials_spent(double trial_costs, double job_predicted, const DriftOptions& options) {
+  return trial_costs > options.widen_budget * job_predicted;
+}
+
+TrialDecision consider_trial(double trial_costs, double job_predicted, const RestOfPlan& now,
+                             const std::optional<RestOfPlan>& wider, const std::string& refused,
+                             const DriftOptions& options) {
+  std::ostringstream no;
+  no.precision(3);
+  if (trials_spent(trial_costs, job_predicted, options)) {
+    no << "failed trials cost it " << trial_costs << " s, more than their budget of "
+       << options.widen_budget * job_predicted << " s (widen_budget " << options.widen_budget
+       << " of the job's predicted " << job_predicted << " s); no more trials";
+    return {.action = TrialAction::stop, .why = no.str()};
+  }
+  if (!wider) {
+    no << "the planner refused it: " << refused;
+  } else if (wider->k <= now.k) {
+    no << "it would plan no more flows a step (k = " << wider->k << ")";
+  } else if (wider->steps <= static_cast<std::size_t>(options.widen_judge_steps)) {
+    no << "too few steps left to judge it";
+  } else if (wider->seconds > now.seconds * (1 - options.threshold)) {
+    no << "it would finish the rest in " << wider->seconds << " s against " << now.seconds << " s";
+  } else {
+    return {.action = TrialAction::run, .why = {}};
+  }
+  return {.action = TrialAction::wait_longer, .why = no.str()};
+}
+
 bool tests_backbone(const StepSample& step, const Model& trial, const Model& before, const DriftOptions& options) {
   const double seconds = step.predicted - trial.beta;
   return seconds > 0 && static_cast<double>(step.bytes) / seconds > before.D * (1 + options.threshold);
@@ -65,9 +94,7 @@ TrialVerdict judge_trial(const std::vector<StepSample>& steps, const Model& tria
     why << ": the backbone carries " << seen / 1e6 << " MB/s, not " << trial.D / 1e6 << "; planning on " << out.D / 1e6
         << " MB/s";
     for (const StepSample& s : steps) {
-      const double on_before = before.beta + std::max(static_cast<double>(s.longest_flow) / before.d,
-                                                      static_cast<double>(s.bytes) / before.D);
-      out.cost += std::max(0.0, s.measured - on_before);
+      out.cost += std::max(0.0, s.measured - step_seconds(before, s.longest_flow, s.bytes));
     }
   }
   out.why = why.str();

@@ -12,6 +12,8 @@
 
 #include "coordinator/calibration/drift.h"
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,37 @@ Model widened(const Model& model, const DriftOptions& options);
 // bytes / (predicted − β), exceeds the backbone before the trial by more than the
 // threshold. A step of the trial's plan that fits the old backbone runs on time either way.
 bool tests_backbone(const StepSample& step, const Model& trial, const Model& before, const DriftOptions& options);
+
+// The rest of a job as a plan has it, from the next step on: flows a step, steps left and
+// their predicted seconds.
+struct RestOfPlan {
+  int k = 0;
+  std::size_t steps = 0;
+  double seconds = 0;
+};
+
+enum class TrialAction {
+  run,          // re-plan the rest on the wider backbone now
+  wait_longer,  // nothing to gain now: the schedule waits as after a failed trial
+  stop,         // the job's failed trials spent their budget: no trial again
+};
+
+struct TrialDecision {
+  TrialAction action = TrialAction::run;
+  std::string why;  // when not run: "it would plan no more flows a step (k = 4)"
+};
+
+// Whether the job's failed trials cost more than widen_budget × its predicted seconds.
+bool trials_spent(double trial_costs, double job_predicted, const DriftOptions& options);
+
+// Whether to run a trial of a wider backbone now that one is due (WideningSchedule::due):
+// stop once trials_spent; wait longer when the planner refused the wider plan (`wider`
+// empty, `refused` says why), when it plans no more flows a step than `now`, leaves no
+// more steps than judging it takes (widen_judge_steps), or finishes the rest no more than
+// the drift threshold sooner; run otherwise.
+TrialDecision consider_trial(double trial_costs, double job_predicted, const RestOfPlan& now,
+                             const std::optional<RestOfPlan>& wider, const std::string& refused,
+                             const DriftOptions& options);
 
 struct TrialVerdict {
   bool kept = false;

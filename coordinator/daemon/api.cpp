@@ -1,6 +1,7 @@
 #include "coordinator/daemon/api.h"
 
 #include "coordinator/daemon/http_auth.h"
+#include "coordinator/daemon/record_id.h"
 #include "coordinator/json/input.h"
 #include "coordinator/report/calibration_svg.h"
 #include "coordinator/report/gantt_svg.h"
@@ -21,6 +22,20 @@ using Json = Driver::Json;
 void reply(httplib::Response& response, int status, const Json& body) {
   response.status = status;
   response.set_content(body.dump() + "\n", "application/json");
+}
+
+// An error's answer: its status from the one switch (http_status), its line as "error".
+void reply_error(httplib::Response& response, RequestFailure failure, const std::string& what) {
+  reply(response, http_status(failure), Json{{"error", what}});
+}
+
+// The id in a path's first group: a job's or a calibration's (`what`); 404 naming it if
+// the path spells none.
+std::uint64_t path_id(const httplib::Request& request, const char* what) {
+  const std::string text = request.matches[1];
+  const std::optional<std::uint64_t> id = parse_record_id(text);
+  if (!id) throw RequestError(RequestFailure::not_found, std::string("no ") + what + " " + text);
+  return *id;
 }
 
 // The peers refused at the handshake, for `GET /v1/agents`'s "refused" (docs/runtime.md).
@@ -54,9 +69,9 @@ void Api::start(const std::string& address) {
       try {
         response.set_content(work(), type);
       } catch (const RequestError& e) {
-        reply(response, http_status(e.failure()), Json{{"error", e.what()}});
+        reply_error(response, e.failure(), e.what());
       } catch (const std::exception& e) {
-        reply(response, 500, Json{{"error", std::string("internal error: ") + e.what()}});
+        reply_error(response, RequestFailure::internal, std::string("internal error: ") + e.what());
       }
       done.set_value();
     });
@@ -69,13 +84,7 @@ void Api::start(const std::string& address) {
       return work().dump() + "\n";
     });
   };
-  const auto id_of = [](const httplib::Request& request) -> std::uint64_t {
-    try {
-      return std::stoull(request.matches[1]);
-    } catch (const std::exception&) {
-      throw RequestError(RequestFailure::not_found, "no job " + std::string(request.matches[1]));
-    }
-  };
+  const auto id_of = [](const httplib::Request& request) { return path_id(request, "job"); };
 
   server_->set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
     std::string token;
@@ -91,7 +100,7 @@ void Api::start(const std::string& address) {
     }
     // Browsers then ask for it (docs/status-page.md).
     response.set_header("WWW-Authenticate", "Basic realm=\"" + std::string(kAuthRealm) + "\", charset=\"UTF-8\"");
-    reply(response, 401, Json{{"error", "missing or wrong API token (Authorization: Bearer ...)"}});
+    reply_error(response, RequestFailure::unauthorized, "missing or wrong API token (Authorization: Bearer ...)");
     return httplib::Server::HandlerResponse::Handled;
   });
   server_->set_payload_max_length(64u << 20);
@@ -121,10 +130,10 @@ void Api::start(const std::string& address) {
         journaled = collective_json(spec.collective);
       }
     } catch (const json::InputError& e) {
-      reply(response, 400, Json{{"error", e.what()}});
+      reply_error(response, RequestFailure::bad_request, e.what());
       return;
     } catch (const RequestError& e) {
-      reply(response, http_status(e.failure()), Json{{"error", e.what()}});
+      reply_error(response, e.failure(), e.what());
       return;
     }
     on_io(response, 201, [this, &journaled, &spec] {
@@ -157,16 +166,12 @@ void Api::start(const std::string& address) {
       const std::string shown = id ? *id : jobs.empty() ? "" : jobs.back().at("id").get<std::string>();
       if (!shown.empty()) {
         try {
-          std::size_t end = 0;
-          const std::uint64_t number = std::stoull(shown, &end);
-          if (end != shown.size()) throw std::invalid_argument(shown);
-          page.job = driver_.job_report(number);
+          const std::optional<std::uint64_t> number = parse_record_id(shown);
+          if (!number) throw RequestError(RequestFailure::not_found, "no job " + shown);
+          page.job = driver_.job_report(*number);
         } catch (const RequestError& e) {
           page.error = e.what();
           response.status = http_status(e.failure());
-        } catch (const std::logic_error&) {  // not a number
-          page.error = "no job " + shown;
-          response.status = 404;
         }
       }
       return report::status_page_html(page);
@@ -178,23 +183,13 @@ void Api::start(const std::string& address) {
     status_page(response, &id);
   });
   // Calibrations (docs/calibration.md).
-  const auto calibration_id = [](const httplib::Request& request) -> std::uint64_t {
-    try {
-      std::size_t end = 0;
-      const std::string text = request.matches[1];
-      const std::uint64_t id = std::stoull(text, &end);
-      if (end != text.size()) throw std::invalid_argument(text);
-      return id;
-    } catch (const std::exception&) {
-      throw RequestError(RequestFailure::not_found, "no calibration " + std::string(request.matches[1]));
-    }
-  };
+  const auto calibration_id = [](const httplib::Request& request) { return path_id(request, "calibration"); };
   server_->Post("/v1/calibrations", [=, this](const httplib::Request& request, httplib::Response& response) {
     CalibrationRequest calibration;
     try {
       calibration = parse_calibration_request(request.body);
     } catch (const json::InputError& e) {
-      reply(response, 400, Json{{"error", e.what()}});
+      reply_error(response, RequestFailure::bad_request, e.what());
       return;
     }
     on_io(response, 201, [this, &request, &calibration] {
@@ -207,6 +202,11 @@ void Api::start(const std::string& address) {
   server_->Get(R"(/v1/calibrations/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {
     on_io(response, 200, [this, &request, calibration_id] { return driver_.calibration(calibration_id(request)); });
   });
+  server_->Delete(
+      R"(/v1/calibrations/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {
+        on_io(response, 200,
+              [this, &request, calibration_id] { return driver_.cancel_calibration(calibration_id(request)); });
+      });
   server_->Get(R"(/v1/calibrations/([^/]+)/curve\.svg)",
                [=, this](const httplib::Request& request, httplib::Response& response) {
                  text_on_io(response, "image/svg+xml; charset=utf-8", [this, &request, calibration_id] {

@@ -29,18 +29,18 @@ void Calibrations::load() {
       const Json request = Json::parse(record.request);
       c.request.senders = strings(request, "senders");
       c.request.receivers = strings(request, "receivers");
-      if (record.state == "done") {
+      if (record.state == journal::CalibrationState::done) {
         const Json result = Json::parse(record.result);
         c.result = calibration::from_json(result);
         c.seconds = result.value("seconds", 0.0);
       }
     } catch (const std::exception& e) {
-      c.state = "failed";
+      c.state = journal::CalibrationState::failed;
       c.result.reset();
       c.error = std::string("its journal record does not read: ") + e.what();
     }
-    if (c.state == "queued" || c.state == "running") {
-      c.state = "failed";
+    if (!ended(c.state)) {
+      c.state = journal::CalibrationState::failed;
       c.error = "the coordinator stopped before it ended; calibrate again";
       journal_.set_calibration(c.id, c.state, c.error);
     }
@@ -64,14 +64,24 @@ TrackedCalibration* Calibrations::next_queued() { return queue_.empty() ? nullpt
 void Calibrations::start(TrackedCalibration& c) {
   std::erase(queue_, c.id);
   running_ = true;
-  c.state = "running";
+  c.state = journal::CalibrationState::running;
   journal_.set_calibration(c.id, c.state);
+}
+
+void Calibrations::cancel_queued(TrackedCalibration& c) {
+  std::erase(queue_, c.id);
+  c.state = journal::CalibrationState::cancelled;
+  c.error = "cancelled before it started";
+  journal_.set_calibration(c.id, c.state, c.error);
+  c.finished = journal::utc_now();
 }
 
 void Calibrations::finish(TrackedCalibration& c, std::optional<calibration::Calibration> result,
                           const std::string& error, double seconds) {
   running_ = false;
-  c.state = result ? "done" : "failed";
+  c.state = result               ? journal::CalibrationState::done
+            : c.cancel_requested ? journal::CalibrationState::cancelled
+                                 : journal::CalibrationState::failed;
   c.error = error;
   c.seconds = seconds;
   c.result = std::move(result);
@@ -86,6 +96,11 @@ void Calibrations::finish(TrackedCalibration& c, std::optional<calibration::Cali
 }
 
 const TrackedCalibration* Calibrations::find(std::uint64_t id) const {
+  const auto it = all_.find(id);
+  return it == all_.end() ? nullptr : &it->second;
+}
+
+TrackedCalibration* Calibrations::find(std::uint64_t id) {
   const auto it = all_.find(id);
   return it == all_.end() ? nullptr : &it->second;
 }
@@ -105,15 +120,10 @@ const TrackedCalibration* Calibrations::latest_done() const {
 }
 
 Json Calibrations::json(const TrackedCalibration& c) {
-  Json out{{"id", std::to_string(c.id)},
-           {"state", c.state},
-           {"error", c.error},
-           {"requested", c.requested},
-           {"finished", c.finished},
-           {"seconds", c.seconds},
-           {"senders", c.request.senders},
-           {"receivers", c.request.receivers}};
-  if (c.state == "running") {
+  Json out{{"id", std::to_string(c.id)},   {"state", name(c.state)},          {"error", c.error},
+           {"requested", c.requested},     {"finished", c.finished},          {"seconds", c.seconds},
+           {"senders", c.request.senders}, {"receivers", c.request.receivers}};
+  if (c.state == journal::CalibrationState::running) {
     out["phase"] = c.phase;
     out["probe_steps"] = c.steps;
   }
@@ -127,7 +137,8 @@ Json Calibrations::json(const TrackedCalibration& c) {
 Json Calibrations::list() const {
   Json list = Json::array();
   for (const auto& [id, c] : all_) {
-    Json line{{"id", std::to_string(id)}, {"state", c.state}, {"requested", c.requested}, {"finished", c.finished}};
+    Json line{
+        {"id", std::to_string(id)}, {"state", name(c.state)}, {"requested", c.requested}, {"finished", c.finished}};
     if (c.result) {
       line["d"] = c.result->d;
       line["D"] = c.result->D;

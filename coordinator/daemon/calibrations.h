@@ -22,13 +22,14 @@ namespace baton::coordinator {
 struct TrackedCalibration {
   std::uint64_t id = 0;
   std::string requested, finished;  // UTC, ISO 8601
-  std::string state = "queued";     // queued, running, done, failed
+  journal::CalibrationState state = journal::CalibrationState::queued;
   std::string error;
   CalibrationRequest request;
   std::optional<calibration::Calibration> result;
   double seconds = 0;  // how long it took, first probe to last
   std::string phase;   // while running: the probe phase
   int steps = 0;       // while running: probe steps so far
+  bool cancel_requested = false;
 };
 
 class Calibrations {
@@ -43,7 +44,9 @@ class Calibrations {
   // The oldest queued one, or null.
   TrackedCalibration* next_queued();
   void start(TrackedCalibration& c);
-  // Ends it: done with `result`, or failed with `error`.
+  // Cancels a queued one: it never runs.
+  void cancel_queued(TrackedCalibration& c);
+  // Ends it: done with `result`, cancelled when that was requested, or failed with `error`.
   void finish(TrackedCalibration& c, std::optional<calibration::Calibration> result, const std::string& error,
               double seconds);
 
@@ -53,6 +56,8 @@ class Calibrations {
   // The newest done one, or null.
   const TrackedCalibration* latest_done() const;
   bool any_pending() const { return !queue_.empty() || running_; }
+  std::size_t queued() const { return queue_.size(); }
+  TrackedCalibration* find(std::uint64_t id);
 
   // GET /v1/calibrations/ID: the request, state, dates, time taken and the result's fields
   // (calibration::to_json) at the top level once done.

@@ -10,11 +10,11 @@ namespace baton::coordinator {
 CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
   try {
     const toml::value file = baton::config::parse_file(path);
-    baton::config::check_known_keys(file, {
-        "id",          "agent_address",     "api_address",     "secret_file",        "api_token_file",
-        "state_dir",   "heartbeat_seconds", "log_level",       "collective_startup", "drift_threshold",
-        "drift_steps", "drift_min_seconds", "replan_on_drift", "widen_after_steps",  "widen_factor",
-        "widen_budget"});
+    baton::config::check_known_keys(
+        file,
+        {"id", "agent_address", "api_address", "secret_file", "api_token_file", "state_dir", "heartbeat_seconds",
+         "log_level", "collective_startup", "drift_threshold", "drift_steps", "drift_min_seconds", "replan_on_drift",
+         "widen_after_steps", "widen_factor", "widen_budget", "max_queued_jobs", "max_queued_calibrations"});
     CoordinatorConfig config;
     config.id = baton::config::field_or<std::string>(file, "id", config.id);
     config.agent_address = baton::config::field_or<std::string>(file, "agent_address", config.agent_address);
@@ -51,12 +51,21 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
       throw std::runtime_error("widen_factor must be within (1, 100]: how much wider a trial's backbone is");
     config.drift.widen_budget = baton::config::field_or<double>(file, "widen_budget", config.drift.widen_budget);
     if (!(config.drift.widen_budget >= 0 && config.drift.widen_budget <= 1))
-      throw std::runtime_error("widen_budget must be within [0, 1]: the share of a job's predicted time failed trials may cost");
+      throw std::runtime_error(
+          "widen_budget must be within [0, 1]: the share of a job's predicted time failed trials may cost");
     config.replan_on_drift = baton::config::field_or<bool>(file, "replan_on_drift", config.replan_on_drift);
     config.collective_startup = baton::config::field_or<double>(file, "collective_startup", config.collective_startup);
     if (!(config.collective_startup >= 0 && config.collective_startup <= 60)) {
       throw std::runtime_error("collective_startup must be within [0, 60] seconds");
     }
+    const auto cap = [&](const char* key, std::size_t fallback, std::int64_t most) {
+      const auto value = baton::config::field_or<std::int64_t>(file, key, static_cast<std::int64_t>(fallback));
+      if (value < 1 || value > most)
+        throw std::runtime_error(std::string(key) + " must be within [1, " + std::to_string(most) + "]");
+      return static_cast<std::size_t>(value);
+    };
+    config.max_queued_jobs = cap("max_queued_jobs", config.max_queued_jobs, 100'000);
+    config.max_queued_calibrations = cap("max_queued_calibrations", config.max_queued_calibrations, 1'000);
     return config;
   } catch (const std::exception& e) {
     throw std::runtime_error("configuration " + path.string() + ": " + e.what());

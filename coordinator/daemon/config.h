@@ -4,6 +4,7 @@
 #include "coordinator/calibration/drift.h"
 
 #include <chrono>
+#include <cstddef>
 #include <filesystem>
 #include <string>
 
@@ -26,6 +27,10 @@ struct CoordinatorConfig {
   // β of the collectives' models: the fixed cost of starting one transfer, in seconds
   // (docs/collectives.md, "From the model to the nodes").
   double collective_startup = 0.005;
+  // The queues an API client grows (docs/runtime.md, "Configuration"): jobs and
+  // calibrations waiting to run; past them a request is refused with 429.
+  std::size_t max_queued_jobs = 256;
+  std::size_t max_queued_calibrations = 4;
 };
 
 // Reads the file; throws std::runtime_error naming the file, and the key and line where

@@ -18,11 +18,9 @@ std::string describe(const ChunkKey& key) {
          std::to_string(offset + length) + ")";
 }
 
-void add(std::string& out, const std::string& line) { out += (out.empty() ? "" : "; ") + line; }
-
 }  // namespace
 
-std::string match_digests(const std::map<std::string, protocol::StepReport>& reports) {
+NodeFailures match_digests(const std::map<std::string, protocol::StepReport>& reports) {
   std::map<ChunkKey, Seen> sent, landed;
   for (const auto& [node, report] : reports) {
     for (const protocol::ChunkDigest& d : report.sent())
@@ -31,17 +29,17 @@ std::string match_digests(const std::map<std::string, protocol::StepReport>& rep
       landed[{d.transfer(), d.dst_offset(), d.length()}] = {node, d.xxh3()};
     }
   }
-  std::string problems;
+  NodeFailures problems;
   for (const auto& [key, at] : landed) {
     const auto from = sent.find(key);
     if (from == sent.end()) {
-      add(problems, describe(key) + " landed on " + at.node + " but no sender reports sending it");
+      problems.add(describe(key) + " landed on " + at.node + " but no sender reports sending it");
     } else if (from->second.xxh3 != at.xxh3) {
-      add(problems, describe(key) + ": " + at.node + "'s digest differs from what " + from->second.node + " sent");
+      problems.add(describe(key) + ": " + at.node + "'s digest differs from what " + from->second.node + " sent");
     }
   }
   for (const auto& [key, from] : sent) {
-    if (!landed.contains(key)) add(problems, describe(key) + " sent by " + from.node + " but no receiver reports it");
+    if (!landed.contains(key)) problems.add(describe(key) + " sent by " + from.node + " but no receiver reports it");
   }
   return problems;
 }

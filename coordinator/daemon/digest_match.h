@@ -4,6 +4,7 @@
 // took bytes from elsewhere, or a report that does not match its peer's.
 #pragma once
 
+#include "coordinator/daemon/node_failures.h"
 #include "protocol/baton.pb.h"
 
 #include <map>
@@ -11,8 +12,8 @@
 
 namespace baton::coordinator {
 
-// "" when the step's reports agree, else one line per disagreement (joined with "; "),
-// naming the transfer, the range and both nodes.
-std::string match_digests(const std::map<std::string, protocol::StepReport>& reports);
+// Ok when the step's reports agree, else one clause per disagreement, naming the transfer,
+// the range and both nodes.
+NodeFailures match_digests(const std::map<std::string, protocol::StepReport>& reports);
 
 }  // namespace baton::coordinator

@@ -1,12 +1,14 @@
 // The job driver (docs/runtime.md, "Steps"): queues submitted jobs and runs them one at a
-// time through the phases of a job's life:
+// time through the phases of a job's life (driver_job_life.cpp):
 //
 //   plan → await agents → distribute plans → run each step (attempts) → record → end on
 //   the agents → finish
 //
-// A step is released to every agent at once behind the papers' barrier and retried when
-// an attempt fails; the journal holds the job before it starts and every finished step,
-// so a restarted coordinator resumes it (start()).
+// What is said to the agents, and waited for, is the step executor's (step_executor.h):
+// offering plans, releasing a step behind the papers' barrier, retrying it, ending the
+// run. The journal holds the job before it starts and every finished step, so a restarted
+// coordinator resumes it (start()). Between jobs it runs calibrations
+// (driver_calibration.cpp); while a job runs, it follows drift (driver_drift.cpp).
 //
 // Threading: everything runs on the io_context's thread (the API reaches it by posting),
 // except compiling a job's plan, which runs on a planner thread while the job waits.
@@ -19,11 +21,13 @@
 #include "coordinator/daemon/calibrations.h"
 #include "coordinator/daemon/clock.h"
 #include "coordinator/daemon/driver_metrics.h"
+#include "coordinator/daemon/driver_options.h"
 #include "coordinator/daemon/event_wait.h"
 #include "coordinator/daemon/job_plans.h"
 #include "coordinator/daemon/job_spec.h"
 #include "coordinator/daemon/object_queries.h"
 #include "coordinator/daemon/request_error.h"
+#include "coordinator/daemon/step_executor.h"
 #include "coordinator/daemon/tracked_job.h"
 #include "coordinator/journal/journal.h"
 #include "coordinator/report/job_report.h"
@@ -40,36 +44,9 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <variant>
 
 namespace baton::coordinator {
-
-struct DriverOptions {
-  int step_attempts = 3;                           // a failed step runs at most this often
-  std::chrono::milliseconds retry_pause{500};      // × the attempts so far, before a retry
-  std::chrono::milliseconds plan_timeout{10'000};  // for every agent to accept its plan
-  // The step timeout, one rule for both ends: an agent fails a step whose flows have not all
-  // ended max(min_step_timeout, step_timeout_factor × predicted) after its release (sent in
-  // StepRelease); the driver waits report_grace longer, so that the agent's report of the
-  // timeout, naming what was missing, arrives before the driver gives up on it.
-  std::chrono::milliseconds min_step_timeout{30'000};
-  double step_timeout_factor = 4.0;
-  std::chrono::milliseconds report_grace{5'000};
-  std::chrono::milliseconds agents_timeout{30'000};  // a resumed job waits this long for its agents
-  // For every agent to confirm the job's end: staged files of an in-place job are completed
-  // (the bytes the job did not write are copied in) and renamed into place.
-  std::chrono::milliseconds commit_timeout{120'000};
-  // A job that saw a failure report waits this much more for the others, so that its error
-  // carries each one's view (the sender's missing source, not only its receiver's flow).
-  std::chrono::milliseconds failure_grace{1'000};
-  // Drift (docs/calibration.md): when steps leave the model, and whether jobs that do not
-  // say ("replan") are re-planned: those on a measured platform are, unless this is false.
-  calibration::DriftOptions drift{};
-  bool replan_on_drift = true;
-  // β of the collectives' models, seconds (the configuration's collective_startup).
-  double collective_startup = 0.005;
-  // How long a submit waits for the nodes' answers about the objects a collective reads.
-  std::chrono::milliseconds object_query_timeout{5'000};
-};
 
 class Driver {
  public:
@@ -106,6 +83,9 @@ class Driver {
   // Queues a calibration of the platform between `request`'s groups (docs/calibration.md)
   // and journals `json`; returns its id. RequestError(bad_request) names unregistered nodes.
   std::uint64_t calibrate(CalibrationRequest request, const std::string& json);
+  // Cancels a queued calibration, or ends a running one at once (its probe step aborted on
+  // the agents). RequestError(not_found) for an unknown one, (conflict) when it ended.
+  Json cancel_calibration(std::uint64_t id);
   // RequestError(not_found) for an unknown calibration.
   Json calibration(std::uint64_t id) const;
   Json calibrations() const;
@@ -122,15 +102,6 @@ class Driver {
   std::string metrics();
 
  private:
-  // How a step's attempts ended.
-  struct StepOutcome {
-    bool ok = false;
-    int attempts = 0;
-    double measured = 0;           // seconds, release to the last report (the last attempt)
-    Clock::time_point released{};  // of the last attempt
-    std::string failure;           // why the last attempt failed
-  };
-
   // A job that ended under an earlier coordinator, as the journal holds it.
   void remember_ended(const journal::JobRecord& record, JobState state);
   asio::awaitable<void> run_loop();
@@ -139,37 +110,20 @@ class Driver {
   asio::awaitable<bool> plan(TrackedJob& job);
   asio::awaitable<bool> await_agents(TrackedJob& job);
   asio::awaitable<bool> distribute_plans(TrackedJob& job, JobPlans& plans);
-  asio::awaitable<StepOutcome> run_step(TrackedJob& job, JobPlans& plans, std::uint32_t step);
-  // REQUIRES: every node of the job holds its plan (give_plan_again).
-  asio::awaitable<StepOutcome> attempt_step(TrackedJob& job, JobPlans& plans, std::uint32_t step);
-  // Before a retry: a pause, then every agent back and done with the failed attempt.
-  asio::awaitable<void> prepare_retry(TrackedJob& job, JobPlans& plans, int attempts_so_far);
   void record_step(TrackedJob& job, std::uint32_t step, const StepOutcome& outcome);
-  // Sends its plan again to every node of the job that no longer holds it (an agent that
-  // restarted) and waits for their answers: "" when each accepted, else who did not and why.
-  asio::awaitable<std::string> give_plan_again(TrackedJob& job, const JobPlans& plans);
-  // Ends the job on its agents (JobEnded) and waits for each to answer JobCommitted: "" when
-  // every one did without error, else who did not and why.
-  asio::awaitable<std::string> end_on_agents(TrackedJob& job, const JobPlans& plans);
   // Aborts the job on every agent (telling them `reason`) and finishes it with `error`.
   void abort(TrackedJob& job, const JobPlans& plans, JobState state, const std::string& error,
              const std::string& reason);
   void finish(TrackedJob& job, JobState state, const std::string& error);
-  // Tells every agent of `plans` that the job is aborted, for `reason`.
-  void tell_abort(const TrackedJob& job, const JobPlans& plans, const std::string& reason);
 
   // Calibration (driver_calibration.cpp). A job without "platform" gets the newest
   // calibration of its nodes; returns the job's JSON to journal (with that platform and
   // calibration in it). RequestError(bad_request) says how to calibrate when there is none.
   std::string resolve_platform(JobSpec& spec, const std::string& json) const;
   asio::awaitable<void> run_calibration(TrackedCalibration& c);
-  // Runs one probe step as a one-step job of its own; its measured time, or nullopt with
-  // `error` set.
-  asio::awaitable<std::optional<double>> run_probe(TrackedCalibration& c, const calibration::ProbeStep& step,
-                                                   std::string& error);
-  // Sends every node its plan and waits for the answers: "" when each accepted, else who
-  // did not and why.
-  asio::awaitable<std::string> offer_plans(TrackedJob& job, const JobPlans& plans);
+  // Runs one probe step as a one-step run of its own through the step executor; its
+  // measured seconds. Throws std::runtime_error naming the step and why it failed.
+  asio::awaitable<double> run_probe(TrackedCalibration& c, const calibration::ProbeStep& step);
 
   // Drift (driver_drift.cpp). After step `step` is recorded: when the steps drifted from
   // the model, re-plans what remains and gives the agents the new plan; after steps on the
@@ -180,36 +134,34 @@ class Driver {
   asio::awaitable<void> try_wider_backbone(TrackedJob& job, JobPlans& plans, std::size_t next);
   asio::awaitable<void> judge_trial(TrackedJob& job, JobPlans& plans, const calibration::StepSample& sample,
                                     std::size_t next);
-  // On the planner thread: what remains from step `next` planned on `platform`; nullopt
-  // with `error` set when the planner refuses.
-  asio::awaitable<std::optional<jobs::CompiledPlan>> plan_rest(const TrackedJob& job, std::size_t next,
-                                                               const schedule::kpbs::Platform& platform,
-                                                               std::string& error);
+  // On the planner thread: what remains from step `next` planned on `platform`, or why
+  // the planner refused it.
+  struct PlannerRefusal {
+    std::string why;
+  };
+  using RestPlan = std::variant<jobs::CompiledPlan, PlannerRefusal>;
+  asio::awaitable<RestPlan> plan_rest(const TrackedJob& job, std::size_t next,
+                                      const schedule::kpbs::Platform& platform);
   // The re-plan made the job's: `record` completed with the predictions, journaled,
   // reported, and the new plan given to the agents.
   asio::awaitable<void> adopt_replan(TrackedJob& job, JobPlans& plans, std::size_t next,
                                      const schedule::kpbs::Platform& platform, jobs::CompiledPlan replanned,
-                                     nlohmann::ordered_json record);
+                                     report::ReplanLine record);
   // On the planner thread: a resumed job's journaled re-plans applied to its first plan;
   // returns their report entries and the platform of the last, and in `trial_before` the
   // platform before the last when that one started a trial of a wider backbone.
-  nlohmann::ordered_json replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan,
-                                        schedule::kpbs::Platform& platform,
-                                        std::optional<schedule::kpbs::Platform>& trial_before);
+  std::vector<report::ReplanLine> replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan,
+                                                 schedule::kpbs::Platform& platform,
+                                                 std::optional<schedule::kpbs::Platform>& trial_before);
 
   // RequestError(bad_request) unless every node of the collective is registered with a rate (and a
   // combine speed for a reduce or allreduce) and no shared data root makes a write unsafe.
   void check_collective_nodes(const JobSpec& spec) const;
-  bool alive(const std::string& node) const;
+  bool alive(const std::string& node) const { return executor_.alive(node); }
   bool all_alive(const TrackedJob& job) const;
-  // Tells `node` to end its attempt at job.cancelled_step now (StepCancel).
-  void send_step_cancel(const TrackedJob& job, const std::string& node);
-  // Each node's storage id and data address, as its agent registered them.
+  // Each node's storage id, as its agent registered it.
   std::map<std::string, std::string> storages(const std::vector<std::string>& nodes) const;
-  std::map<std::string, std::string> addresses(const TrackedJob& job) const;
   void on_job_status(const std::string& node, const protocol::JobStatus& status);
-  // The agents' step timeout (DriverOptions::min_step_timeout).
-  std::chrono::milliseconds step_timeout(const jobs::StepPlan& step) const;
 
   asio::io_context& io_;
   AgentDirectory& agents_;
@@ -223,9 +175,12 @@ class Driver {
   EventWait events_;
   ObjectQueries objects_;
   DriverMetrics metrics_;
+  StepExecutor executor_;
   Calibrations calibrations_;
   TrackedCalibration* calibrating_ = nullptr;  // the calibration running, if any
-  std::uint64_t probes_ = 0;                   // probe jobs run so far (their ids)
+  StepExchange* probe_ = nullptr;              // its probe step running, if any
+  bool calibrated_last_ = false;               // the run loop's last run was a calibration
+  std::uint64_t probes_ = 0;                   // probe steps run so far (their ids)
   asio::thread_pool planner_{1};               // compiles plans off the io thread; joined first on destruction
 };
 

@@ -2,8 +2,10 @@
 // of their own between jobs, and jobs without a "platform" planned on what they measured.
 #include "coordinator/calibration/probe_job.h"
 #include "coordinator/daemon/driver.h"
+#include "coordinator/daemon/record_id.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace baton::coordinator {
 namespace {
@@ -39,10 +41,35 @@ std::uint64_t Driver::calibrate(CalibrationRequest request, const std::string& j
   }
   if (!unknown.empty())
     throw RequestError(RequestFailure::bad_request, "unknown nodes (no agent ever registered as): " + unknown);
+  if (calibrations_.queued() >= options_.max_queued_calibrations) {
+    throw RequestError(RequestFailure::too_many,
+                       "the calibration queue is full: " + std::to_string(calibrations_.queued()) +
+                           " calibrations queued, at the cap (max_queued_calibrations " +
+                           std::to_string(options_.max_queued_calibrations) +
+                           "); calibrate again once one has run, or cancel one (DELETE /v1/calibrations/ID)");
+  }
   const std::uint64_t id = calibrations_.add(std::move(request), json);
   if (log_) log_.info("calibration " + std::to_string(id) + ": requested");
   events_.notify();
   return id;
+}
+
+Driver::Json Driver::cancel_calibration(std::uint64_t id) {
+  TrackedCalibration* c = calibrations_.find(id);
+  if (!c) throw RequestError(RequestFailure::not_found, "no calibration " + std::to_string(id));
+  if (ended(c->state)) {
+    throw RequestError(RequestFailure::conflict,
+                       "calibration " + std::to_string(id) + " already " + std::string(name(c->state)));
+  }
+  if (log_) log_.info("calibration " + std::to_string(id) + ": cancelled by the operator");
+  if (c->state == journal::CalibrationState::queued) {
+    calibrations_.cancel_queued(*c);
+  } else {
+    c->cancel_requested = true;  // its probe step ends now; run_calibration finishes it
+    if (probe_) probe_->cancel_requested = true;
+    events_.notify();
+  }
+  return Json{{"id", std::to_string(id)}, {"state", name(c->state)}};
 }
 
 Driver::Json Driver::calibration(std::uint64_t id) const {
@@ -62,15 +89,9 @@ std::string Driver::resolve_platform(JobSpec& spec, const std::string& json) con
   if (spec.platform_given) return json;
   const TrackedCalibration* found = nullptr;
   if (!spec.calibration.empty()) {
-    std::uint64_t id = 0;
-    try {
-      std::size_t end = 0;
-      id = std::stoull(spec.calibration, &end);
-      if (end != spec.calibration.size()) throw std::invalid_argument(spec.calibration);
-    } catch (const std::logic_error&) {
-      throw RequestError(RequestFailure::bad_request, "calibration: no calibration " + spec.calibration);
-    }
-    found = calibrations_.find(id);
+    const std::optional<std::uint64_t> id = parse_record_id(spec.calibration);
+    if (!id) throw RequestError(RequestFailure::bad_request, "calibration: no calibration " + spec.calibration);
+    found = calibrations_.find(*id);
     if (!found || !found->result)
       throw RequestError(RequestFailure::bad_request, "calibration: calibration " + spec.calibration + " is not done");
     if (!calibration::covers(*found->result, spec.clusters)) {
@@ -95,10 +116,7 @@ std::string Driver::resolve_platform(JobSpec& spec, const std::string& json) con
   // Journaled with the figures it is planned on: a resumed job gets the same plan whatever
   // was calibrated since.
   Json journaled = Json::parse(json);
-  journaled["platform"] = Json{{"sender_rate", spec.platform.sender_rate},
-                               {"receiver_rate", spec.platform.receiver_rate},
-                               {"backbone_rate", spec.platform.backbone_rate},
-                               {"step_startup", spec.platform.step_startup}};
+  journaled["platform"] = calibration::platform_json(spec.platform);
   journaled["calibration"] = spec.calibration;
   return journaled.dump();
 }
@@ -117,17 +135,16 @@ asio::awaitable<void> Driver::run_calibration(TrackedCalibration& c) {
         if (!alive(node)) dead += (dead.empty() ? "" : ", ") + node;
       }
     }
-    if (!dead.empty()) error = "agents not alive: " + dead;
+    if (!dead.empty()) throw std::runtime_error("agents not alive: " + dead);
     calibration::Prober prober(c.request.senders, c.request.receivers, c.request.probe);
-    while (error.empty() && !prober.done()) {
+    while (!prober.done()) {
+      if (c.cancel_requested) throw std::runtime_error("cancelled by the operator");
       const calibration::ProbeStep step = *prober.next();
       c.phase = step.phase;
-      const std::optional<double> seconds = co_await run_probe(c, step, error);
-      if (!seconds) break;
-      prober.measured(*seconds);
+      prober.measured(co_await run_probe(c, step));
       ++c.steps;
     }
-    if (error.empty()) result = prober.result();
+    result = prober.result();
   } catch (const std::exception& e) {
     error = e.what();
   }
@@ -143,59 +160,48 @@ asio::awaitable<void> Driver::run_calibration(TrackedCalibration& c) {
   }
 }
 
-asio::awaitable<std::optional<double>> Driver::run_probe(TrackedCalibration& c, const calibration::ProbeStep& step,
-                                                         std::string& error) {
-  const calibration::ProbeJob probe_job = calibration::probe_job(step, c.request.senders, c.request.receivers);
-  TrackedJob probe;
-  probe.id = kProbeJobBase + ++probes_;
-  probe.spec.emplace();
-  probe.spec->clusters = probe_job.clusters;
-  probe.spec->transfers = probe_job.transfers;
-  probe.plan = probe_job.plan;
-  probe.state = JobState::running;
-  probe.started = clock_.now();
-  current_ = &probe;  // the agents' answers go to the job running: this one, until it has ended
-  struct Ended {
-    Driver* driver;
-    ~Ended() { driver->current_ = nullptr; }
-  } ended{this};
+asio::awaitable<double> Driver::run_probe(TrackedCalibration& c, const calibration::ProbeStep& step) {
+  const calibration::ProbeJob probe = calibration::probe_job(step, c.request.senders, c.request.receivers);
+  JobSpec spec;
+  spec.clusters = probe.clusters;
+  spec.transfers = probe.transfers;
+  const std::uint64_t id = kProbeJobBase + ++probes_;
+  StepExchange run;
+  run.job = std::to_string(id);
+  run.nodes = spec.nodes();
+  executor_.attach(&run);  // the agents' answers go to this probe step until it has ended
+  probe_ = &run;           // and a cancel of the calibration ends it
+  struct Detach {
+    Driver& driver;
+    ~Detach() {
+      driver.executor_.attach(nullptr);
+      driver.probe_ = nullptr;
+    }
+  } detach{*this};
   const std::string what =
       "calibration " + std::to_string(c.id) + ": " + describe(step, c.request.senders, c.request.receivers);
-  JobPlans plans(probe, storages(probe.nodes()), addresses(probe));
-  if (std::string refused = co_await offer_plans(probe, plans); !refused.empty()) {
-    tell_abort(probe, plans, refused);
-    error = what + ": " + refused;
-    co_return std::nullopt;
+  JobPlans plans(id, "", spec, probe.plan, storages(spec.nodes()), executor_.addresses(spec.nodes()));
+  const auto cancelled = [&] {
+    executor_.abort(run, plans, "cancelled by the operator");
+    return std::runtime_error("cancelled by the operator during its " + what.substr(what.find(": ") + 2));
+  };
+  if (NodeFailures refused = co_await executor_.offer(run, plans, std::chrono::milliseconds(0), options_.step_attempts);
+      run.cancel_requested) {
+    throw cancelled();
+  } else if (!refused.ok()) {
+    executor_.abort(run, plans, refused.text());
+    throw std::runtime_error(what + ": " + refused.text());
   }
-  const StepOutcome outcome = co_await run_step(probe, plans, 0);
+  const StepOutcome outcome = co_await executor_.run_step(run, plans, 0, probe.plan.steps.at(0).predicted_seconds);
+  if (run.cancel_requested) throw cancelled();
   if (!outcome.ok) {
-    tell_abort(probe, plans, "calibration " + std::to_string(c.id) + " failed");
-    error = what + " failed " + std::to_string(outcome.attempts) + " times: " + outcome.failure;
-    co_return std::nullopt;
+    executor_.abort(run, plans, "calibration " + std::to_string(c.id) + " failed");
+    throw std::runtime_error(what + " failed " + std::to_string(outcome.attempts) +
+                             " times: " + outcome.failures.text());
   }
-  if (std::string lost = co_await end_on_agents(probe, plans); !lost.empty()) {
-    error = what + ": " + lost;
-    co_return std::nullopt;
-  }
+  if (NodeFailures lost = co_await executor_.end(run, plans); !lost.ok())
+    throw std::runtime_error(what + ": " + lost.text());
   co_return outcome.measured;
-}
-
-asio::awaitable<std::string> Driver::offer_plans(TrackedJob& job, const JobPlans& plans) {
-  job.accepted.clear();
-  job.refused.clear();
-  for (const auto& [node, plan] : plans.by_node()) {
-    protocol::Envelope envelope;
-    *envelope.mutable_plan() = plan;
-    agents_.send(node, std::move(envelope));
-  }
-  const bool answered =
-      co_await events_.until([&] { return job.accepted.size() + job.refused.size() == plans.by_node().size(); },
-                             clock_.now() + options_.plan_timeout);
-  std::string why = answered ? "" : "agents did not answer the plan in time";
-  for (const auto& [node, reason] : job.refused) {
-    why += (why.empty() ? "" : "; ") + ("agent " + node + " refused the plan: " + reason);
-  }
-  co_return why;
 }
 
 }  // namespace baton::coordinator

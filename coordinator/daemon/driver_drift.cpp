@@ -7,6 +7,7 @@
 // judges it again.
 #include "coordinator/daemon/driver.h"
 #include "coordinator/jobs/replan.h"
+#include "coordinator/json/input.h"
 
 #include <asio/bind_executor.hpp>
 #include <asio/post.hpp>
@@ -21,35 +22,28 @@ namespace {
 using Json = nlohmann::ordered_json;
 namespace kpbs = schedule::kpbs;
 
-// The report's cause of a re-plan that starts a trial (a resumed job finds its trial by it).
-constexpr const char* kTrialCause = "wider backbone trial";
-
-Json platform_json(const kpbs::Platform& p) {
-  return Json{{"sender_rate", p.sender_rate},
-              {"receiver_rate", p.receiver_rate},
-              {"backbone_rate", p.backbone_rate},
-              {"step_startup", p.step_startup}};
-}
-
-kpbs::Platform platform_of(const Json& j) {
-  return kpbs::Platform{.sender_rate = j.at("sender_rate").get<double>(),
-                        .receiver_rate = j.at("receiver_rate").get<double>(),
-                        .backbone_rate = j.at("backbone_rate").get<double>(),
-                        .step_startup = j.at("step_startup").get<double>()};
-}
-
 calibration::Model model_of(const kpbs::Platform& p) {
   return {.d = kpbs::flow_rate(p), .D = p.backbone_rate, .beta = p.step_startup};
 }
 
-Json model_json(const calibration::Model& m, int k) { return Json{{"k", k}, {"d", m.d}, {"D", m.D}, {"beta", m.beta}}; }
+report::ModelLine model_line(const calibration::Model& m, int k) {
+  return report::ModelLine{.k = k, .d = m.d, .D = m.D, .beta = m.beta};
+}
 
-// What the model says `step` of a scheduled plan takes on `model`: its longest flow at d,
-// or all its flows through the backbone, whichever is longer (fluid sharing).
+report::ReplanCause replan_cause(calibration::Cause cause) {
+  switch (cause) {
+    case calibration::Cause::backbone: return report::ReplanCause::backbone;
+    case calibration::Cause::nodes: return report::ReplanCause::nodes;
+    case calibration::Cause::startup: return report::ReplanCause::startup;
+  }
+  return report::ReplanCause::backbone;
+}
+
+// What the model says `step` of a scheduled plan takes on `model` (calibration::step_seconds).
 double predicted_on(const jobs::StepPlan& step, const calibration::Model& model) {
   std::uint64_t longest = 0;
   for (const jobs::Flow& f : step.flows) longest = std::max(longest, f.bytes);
-  return model.beta + std::max(static_cast<double>(longest) / model.d, static_cast<double>(step.bytes) / model.D);
+  return calibration::step_seconds(model, longest, step.bytes);
 }
 
 // The figures of a finished step as drift reads them: its prediction, its time, and each
@@ -71,14 +65,16 @@ calibration::StepSample sample_of(const TrackedJob& job, std::uint32_t step) {
   return sample;
 }
 
-Json record_of(const TrackedJob& job, std::size_t next, std::chrono::duration<double> elapsed, const std::string& why,
-               std::string_view cause) {
-  return Json{{"at_step", next},
-              {"when", journal::utc_now()},
-              {"elapsed_seconds", elapsed.count()},
-              {"why", why},
-              {"cause", cause},
-              {"old", model_json(model_of(job.drift.platform), job.plan->k)}};
+report::ReplanLine record_of(const TrackedJob& job, std::size_t next, std::chrono::duration<double> elapsed,
+                             const std::string& why, report::ReplanCause cause) {
+  report::ReplanLine record;
+  record.at_step = next;
+  record.when = journal::utc_now();
+  record.elapsed_seconds = elapsed.count();
+  record.why = why;
+  record.cause = cause;
+  record.old_model = model_line(model_of(job.drift.platform), job.plan->k);
+  return record;
 }
 
 double remaining_seconds(const jobs::CompiledPlan& plan, std::size_t next) {
@@ -120,14 +116,14 @@ asio::awaitable<void> Driver::replan_on_drift(TrackedJob& job, JobPlans& plans, 
                                     job.spec->clusters, job.spec->transfers);
   const std::string why = calibration::describe(drift, options_.drift);
   if (log_) log_.info("job " + std::to_string(job.id) + ": " + why + "; re-planning from step " + std::to_string(next));
-  Json record = record_of(job, next, clock_.now() - job.started, why, calibration::name(estimate.cause));
-  std::string refused;
-  std::optional<jobs::CompiledPlan> replanned = co_await plan_rest(job, next, platform, refused);
+  report::ReplanLine record = record_of(job, next, clock_.now() - job.started, why, replan_cause(estimate.cause));
+  RestPlan replanned = co_await plan_rest(job, next, platform);
   job.drift.detector.reset();
-  if (!replanned) {  // never into an invalid state: the plan the agents hold goes on
-    record["error"] = "not re-planned: " + refused;
+  if (const auto* refused = std::get_if<PlannerRefusal>(&replanned)) {
+    // never into an invalid state: the plan the agents hold goes on
+    record.error = "not re-planned: " + refused->why;
     job.drift.replans.push_back(std::move(record));
-    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + refused);
+    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + refused->why);
     co_return;
   }
   if (estimate.cause == calibration::Cause::nodes) {
@@ -138,7 +134,8 @@ asio::awaitable<void> Driver::replan_on_drift(TrackedJob& job, JobPlans& plans, 
   // A backbone seen narrowing is no wider than the model: wait as after a failed trial (a
   // trial on a just-narrowed backbone once stalled its step 5x, TCP backing off).
   if (estimate.cause == calibration::Cause::backbone && estimate.model.D < before.D) job.drift.widening.trial_failed();
-  co_await adopt_replan(job, plans, next, platform, std::move(*replanned), std::move(record));
+  co_await adopt_replan(job, plans, next, platform, std::get<jobs::CompiledPlan>(std::move(replanned)),
+                        std::move(record));
 }
 
 // A wider backbone does not show in steps paced at d (calibration/widening.h): the rest is
@@ -150,38 +147,26 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
   const kpbs::Platform platform = calibration::fullest_platform(
       calibration::measured_platform(job.drift.sender_rate, job.drift.receiver_rate, wider.D, before.step_startup),
       job.spec->clusters, job.spec->transfers);
-  const auto decline = [&](const std::string& reason) {
+  // Failed trials within their budget (calibration/widening.h), more steps than judging
+  // it takes, and a gain beyond the threshold: the wider plan is made only within budget.
+  RestPlan replanned = PlannerRefusal{};
+  if (!calibration::trials_spent(job.drift.trial_costs(), job.plan->predicted_seconds, options_.drift))
+    replanned = co_await plan_rest(job, next, platform);
+  auto* wider_plan = std::get_if<jobs::CompiledPlan>(&replanned);
+  const auto* refused = std::get_if<PlannerRefusal>(&replanned);
+  const auto rest = [&](const jobs::CompiledPlan& plan) {
+    return calibration::RestOfPlan{
+        .k = plan.k, .steps = plan.steps.size() - next, .seconds = remaining_seconds(plan, next)};
+  };
+  const calibration::TrialDecision decision = calibration::consider_trial(
+      job.drift.trial_costs(), job.plan->predicted_seconds, rest(*job.plan),
+      wider_plan ? std::optional(rest(*wider_plan)) : std::nullopt, refused ? refused->why : "", options_.drift);
+  if (decision.action != calibration::TrialAction::run) {
+    if (decision.action == calibration::TrialAction::stop) job.drift.widening.stop();
+    else job.drift.widening.trial_failed();  // nothing to gain from a wider backbone now: wait longer
     if (log_)
       log_.info("job " + std::to_string(job.id) + ": no trial of a wider backbone at step " + std::to_string(next) +
-                ": " + reason);
-  };
-  std::ostringstream no;
-  no.precision(3);
-  // Failed trials within their budget (calibration/widening.h): past it, none again ...
-  if (const double budget = options_.drift.widen_budget * job.plan->predicted_seconds; job.drift.trial_costs() > budget) {
-    no << "failed trials cost it " << job.drift.trial_costs() << " s, more than their budget of " << budget
-       << " s (widen_budget " << options_.drift.widen_budget << " of the job's predicted " << job.plan->predicted_seconds
-       << " s); no more trials";
-    job.drift.widening.stop();
-    decline(no.str());
-    co_return;
-  }
-  // ... more steps than judging it takes, and a gain beyond the threshold.
-  std::string refused;
-  std::optional<jobs::CompiledPlan> replanned = co_await plan_rest(job, next, platform, refused);
-  const double now = remaining_seconds(*job.plan, next);
-  if (!replanned) {
-    no << "the planner refused it: " << refused;
-  } else if (replanned->k <= job.plan->k) {
-    no << "it would plan no more flows a step (k = " << replanned->k << ")";
-  } else if (replanned->steps.size() - next <= static_cast<std::size_t>(options_.drift.widen_judge_steps)) {
-    no << "too few steps left to judge it";
-  } else if (const double trial = remaining_seconds(*replanned, next); trial > now * (1 - options_.drift.threshold)) {
-    no << "it would finish the rest in " << trial << " s against " << now << " s";
-  }
-  if (!no.str().empty()) {  // nothing to gain from a wider backbone now: wait longer
-    job.drift.widening.trial_failed();
-    decline(no.str());
+                ": " + decision.why);
     co_return;
   }
   std::ostringstream why;
@@ -190,8 +175,8 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
   why << on_model << (on_model == 1 ? " step" : " steps") << " on the model: trying a backbone of " << wider.D / 1e6
       << " MB/s (" << options_.drift.widen_factor << "x) for the rest";
   if (log_) log_.info("job " + std::to_string(job.id) + ": " + why.str() + " from step " + std::to_string(next));
-  Json record = record_of(job, next, clock_.now() - job.started, why.str(), kTrialCause);
-  co_await adopt_replan(job, plans, next, platform, std::move(*replanned), std::move(record));
+  report::ReplanLine record = record_of(job, next, clock_.now() - job.started, why.str(), report::ReplanCause::trial);
+  co_await adopt_replan(job, plans, next, platform, std::move(*wider_plan), std::move(record));
   job.drift.trial = JobDrift::Trial{.before = before, .steps = {}};
 }
 
@@ -223,72 +208,76 @@ asio::awaitable<void> Driver::judge_trial(TrackedJob& job, JobPlans& plans, cons
                                           job.spec->clusters, job.spec->transfers);
   if (log_)
     log_.info("job " + std::to_string(job.id) + ": " + verdict.why + "; re-planning from step " + std::to_string(next));
-  Json record = record_of(job, next, clock_.now() - job.started, verdict.why, "wider backbone trial failed");
-  record["cost_seconds"] = verdict.cost;
-  std::string refused;
-  std::optional<jobs::CompiledPlan> replanned = co_await plan_rest(job, next, platform, refused);
-  if (!replanned) {  // the trial's plan is valid too: it goes on, and drift follows it
-    record["error"] = "not re-planned: " + refused;
+  report::ReplanLine record =
+      record_of(job, next, clock_.now() - job.started, verdict.why, report::ReplanCause::trial_failed);
+  record.cost_seconds = verdict.cost;
+  RestPlan replanned = co_await plan_rest(job, next, platform);
+  if (const auto* refused = std::get_if<PlannerRefusal>(&replanned)) {
+    // the trial's plan is valid too: it goes on, and drift follows it
+    record.error = "not re-planned: " + refused->why;
     job.drift.replans.push_back(std::move(record));
-    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + refused);
+    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + refused->why);
     co_return;
   }
-  co_await adopt_replan(job, plans, next, platform, std::move(*replanned), std::move(record));
+  co_await adopt_replan(job, plans, next, platform, std::get<jobs::CompiledPlan>(std::move(replanned)),
+                        std::move(record));
 }
 
-asio::awaitable<std::optional<jobs::CompiledPlan>> Driver::plan_rest(const TrackedJob& job, std::size_t next,
-                                                                     const kpbs::Platform& platform,
-                                                                     std::string& error) {
+asio::awaitable<Driver::RestPlan> Driver::plan_rest(const TrackedJob& job, std::size_t next,
+                                                    const kpbs::Platform& platform) {
   // On the planner thread, like the first plan: a large job's re-plan takes a while.
   const jobs::CompiledPlan current = *job.plan;
   co_await asio::post(asio::bind_executor(planner_.get_executor(), asio::use_awaitable));
-  std::optional<jobs::CompiledPlan> replanned;
+  RestPlan replanned = PlannerRefusal{};
   try {
     replanned = jobs::replan(current, next, job.spec->clusters, job.spec->transfers, platform, job.spec->algorithm);
   } catch (const std::exception& e) {
-    error = e.what();
+    replanned = PlannerRefusal{e.what()};
   }
   co_await asio::post(asio::bind_executor(io_.get_executor(), asio::use_awaitable));
   co_return replanned;
 }
 
 asio::awaitable<void> Driver::adopt_replan(TrackedJob& job, JobPlans& plans, std::size_t next,
-                                           const kpbs::Platform& platform, jobs::CompiledPlan replanned, Json record) {
+                                           const kpbs::Platform& platform, jobs::CompiledPlan replanned,
+                                           report::ReplanLine record) {
   double kept_seconds = 0;
   for (std::size_t s = next; s < job.plan->steps.size(); ++s)
     kept_seconds += predicted_on(job.plan->steps[s], model_of(platform));
-  record["new"] = model_json(model_of(platform), replanned.k);
-  record["steps_before"] = job.plan->steps.size() - next;
-  record["steps_after"] = replanned.steps.size() - next;
-  record["predicted_remaining_seconds_before"] = remaining_seconds(*job.plan, next);  // the old plan on the old model
-  record["predicted_remaining_seconds_kept"] = kept_seconds;                          // the old plan on the new model
-  record["predicted_remaining_seconds_after"] = remaining_seconds(replanned, next);   // the new plan on the new model
+  record.new_model = model_line(model_of(platform), replanned.k);
+  record.steps_before = job.plan->steps.size() - next;
+  record.steps_after = replanned.steps.size() - next;
+  record.predicted_remaining_seconds_before = remaining_seconds(*job.plan, next);  // the old plan on the old model
+  record.predicted_remaining_seconds_kept = kept_seconds;                          // the old plan on the new model
+  record.predicted_remaining_seconds_after = remaining_seconds(replanned, next);   // the new plan on the new model
   journal_.add_replan(job.id, {.at_step = static_cast<std::uint32_t>(next),
-                               .platform = platform_json(platform).dump(),
-                               .record = record.dump()});
+                               .platform = calibration::platform_json(platform).dump(),
+                               .record = report::replan_json(record).dump()});
   job.plan = std::move(replanned);
   job.drift.platform = platform;
   job.drift.detector.reset();
   job.drift.widening.plan_changed();
   job.drift.replans.push_back(std::move(record));
-  plans.rebuild();
-  job.holding.clear();
+  plans.rebuild(*job.plan);
+  job.exchange.holding.clear();
   // Refusals and silence are the next step's to handle: it gives the plan again to every
   // node that does not hold it, and fails its attempt with their reasons.
-  if (const std::string lost = co_await offer_plans(job, plans); !lost.empty() && log_)
-    log_.warning("job " + std::to_string(job.id) + ": the re-plan: " + lost);
+  if (const NodeFailures lost = co_await executor_.offer(job.exchange, plans, std::chrono::milliseconds(0), 1);
+      !lost.ok() && log_)
+    log_.warning("job " + std::to_string(job.id) + ": the re-plan: " + lost.text());
 }
 
-Json Driver::replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan, kpbs::Platform& platform,
-                            std::optional<kpbs::Platform>& trial_before) {
-  Json records = Json::array();
+std::vector<report::ReplanLine> Driver::replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan,
+                                                       kpbs::Platform& platform,
+                                                       std::optional<kpbs::Platform>& trial_before) {
+  std::vector<report::ReplanLine> records;
   for (const journal::ReplanRecord& r : journal_.replans(job.id)) {
     const kpbs::Platform before = platform;
-    platform = platform_of(Json::parse(r.platform));
+    platform = calibration::platform_from_json(Json::parse(r.platform));
     plan = jobs::replan(plan, r.at_step, job.spec->clusters, job.spec->transfers, platform, job.spec->algorithm);
-    records.push_back(Json::parse(r.record));
+    records.push_back(report::parse_replan(Json::parse(r.record), json::element_path("replans", records.size())));
     trial_before.reset();
-    if (records.back().value("cause", "") == kTrialCause) trial_before = before;
+    if (records.back().cause == report::ReplanCause::trial) trial_before = before;
   }
   return records;
 }

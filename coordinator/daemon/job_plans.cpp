@@ -7,12 +7,13 @@
 
 namespace baton::coordinator {
 
-JobPlans::JobPlans(const TrackedJob& job, NodeMap storages, NodeMap addresses)
-    : job_(job), storages_(std::move(storages)), addresses_(std::move(addresses)) {
+JobPlans::JobPlans(std::uint64_t id, const std::string& submitted, const JobSpec& spec, const jobs::CompiledPlan& plan,
+                   NodeMap storages, NodeMap addresses)
+    : id_(id), spec_(spec), plan_(&plan), storages_(std::move(storages)), addresses_(std::move(addresses)) {
   // The staging files' tag holds the submission time, so a stale staging file of another
   // life of this job id (a coordinator whose journal was lost) is never taken for this one's.
-  staging_tag_ = std::to_string(job.id) + "-";
-  for (const char c : job.submitted) {
+  staging_tag_ = std::to_string(id) + "-";
+  for (const char c : submitted) {
     if (std::isalnum(static_cast<unsigned char>(c))) staging_tag_ += c;
   }
   build();
@@ -32,9 +33,9 @@ std::vector<std::string> JobPlans::nodes() const {
 }
 
 void JobPlans::build() {
-  const JobSpec& spec = *job_.spec;
-  const jobs::CompiledPlan& plan = *job_.plan;
-  const jobs::AgentJob agent_job{.id = std::to_string(job_.id), .number = job_.id};
+  const JobSpec& spec = spec_;
+  const jobs::CompiledPlan& plan = *plan_;
+  const jobs::AgentJob agent_job{.id = std::to_string(id_), .number = id_};
   if (jobs::dataflow(spec.kind)) {
     plans_ = jobs::address_plans(plan.agent_plans, addresses_, agent_job);
     return;

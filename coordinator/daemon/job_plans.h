@@ -4,7 +4,8 @@
 // listening elsewhere.
 #pragma once
 
-#include "coordinator/daemon/tracked_job.h"
+#include "coordinator/daemon/job_spec.h"
+#include "coordinator/jobs/plan_compiler.h"
 #include "protocol/baton.pb.h"
 
 #include <map>
@@ -17,23 +18,33 @@ class JobPlans {
  public:
   using NodeMap = std::map<std::string, std::string>;
 
-  // REQUIRES: job.spec and job.plan; `storages` and `addresses` name every node of the job.
+  // The plans of run `id` (a job's, or a calibration probe's), submitted at `submitted`;
+  // `storages` and `addresses` name every node of `spec`. `spec` and `plan` outlive this.
   // Throws what build_agent_plans and staged_destinations throw.
-  JobPlans(const TrackedJob& job, NodeMap storages, NodeMap addresses);
+  JobPlans(std::uint64_t id, const std::string& submitted, const JobSpec& spec, const jobs::CompiledPlan& plan,
+           NodeMap storages, NodeMap addresses);
 
   // Builds the plans again when `addresses` differ from the ones they name; true if so.
   bool follow(NodeMap addresses);
-  // Builds the plans again from the job's plan, which changed (a re-plan on drift).
-  void rebuild() { build(); }
+  // Builds the plans again from the job's new plan (a re-plan on drift).
+  void rebuild(const jobs::CompiledPlan& plan) {
+    plan_ = &plan;
+    build();
+  }
 
   const std::map<std::string, protocol::Plan>& by_node() const { return plans_; }
   // Every node with a plan (both clusters, each once).
   std::vector<std::string> nodes() const;
+  // Every node of the job, with a plan or not (JobSpec::nodes).
+  std::vector<std::string> job_nodes() const { return spec_.nodes(); }
+  std::string job() const { return std::to_string(id_); }
 
  private:
   void build();
 
-  const TrackedJob& job_;
+  std::uint64_t id_;
+  const JobSpec& spec_;
+  const jobs::CompiledPlan* plan_;
   NodeMap storages_;
   NodeMap addresses_;
   std::string staging_tag_;

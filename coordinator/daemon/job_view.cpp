@@ -64,7 +64,7 @@ std::uint64_t running_step_bytes(const TrackedJob& job) {
   const jobs::StepPlan& step = job.plan->steps[job.step];
   double planned = 0, moved = 0;
   for (const jobs::PlannedNode& n : step.nodes) planned += static_cast<double>(n.bytes);
-  for (const auto& [node, progress] : job.progress) moved += static_cast<double>(progress.bytes);
+  for (const auto& [node, progress] : job.exchange.progress) moved += static_cast<double>(progress.bytes);
   if (!(planned > 0)) return 0;
   return static_cast<std::uint64_t>(static_cast<double>(step.bytes) * std::min(1.0, moved / planned));
 }
@@ -75,7 +75,8 @@ std::uint64_t running_step_bytes(const TrackedJob& job) {
 std::vector<report::TaskLine> task_lines(const TrackedJob& job, std::uint32_t index, double planned_start) {
   const jobs::StepPlan& planned = job.plan->steps[index];
   const auto timing = job.timing.find(index);
-  const bool running = job.state == JobState::running && job.step == index && job.released != Clock::time_point{};
+  const bool running =
+      job.state == JobState::running && job.step == index && job.exchange.released != Clock::time_point{};
   std::vector<report::TaskLine> out;
   for (const jobs::PlannedTask& t : planned.tasks) {
     report::TaskLine line;
@@ -92,9 +93,9 @@ std::vector<report::TaskLine> task_lines(const TrackedJob& job, std::uint32_t in
     if (timing != job.timing.end() && timing->second.tasks.contains(t.node)) {
       measured = &timing->second.tasks.at(t.node);
       released = timing->second.started;
-    } else if (running && job.progress.contains(t.node)) {
-      measured = &job.progress.at(t.node).tasks;
-      released = seconds_between(job.started, job.released);
+    } else if (running && job.exchange.progress.contains(t.node)) {
+      measured = &job.exchange.progress.at(t.node).tasks;
+      released = seconds_between(job.started, job.exchange.released);
     }
     if (measured != nullptr) {
       const auto found = std::ranges::find_if(*measured, [&](const protocol::TaskTiming& m) { return m.id() == t.id; });
@@ -189,8 +190,7 @@ report::JobReport job_report(const TrackedJob& job, Clock::time_point now) {
   for (const journal::StepRecord& r : job.steps) plan.measured_steps_seconds += r.measured;
   if (job.spec->kind == jobs::JobKind::redistribution) {
     plan.platform = platform_line(job);
-    for (std::size_t r = 0; r < job.drift.replans.size(); ++r)
-      plan.replans.push_back(report::parse_replan(job.drift.replans[r], json::element_path("replans", r)));
+    plan.replans = job.drift.replans;
   }
   out.report = std::move(plan);
   return out;
@@ -200,9 +200,9 @@ Json job_summary_json(const TrackedJob& job) {
   return report::summary_json(job.journaled_view ? *job.journaled_view : job_header(job));
 }
 
-Json agents_json(const std::vector<AgentInfo>& agents, const TrackedJob* current,
+Json agents_json(const std::vector<AgentInfo>& agents, const StepExchange* running,
                  std::chrono::steady_clock::time_point now) {
-  const std::vector<std::string> busy = current ? current->nodes() : std::vector<std::string>{};
+  const std::vector<std::string> busy = running ? running->nodes : std::vector<std::string>{};
   Json list = Json::array();
   for (const AgentInfo& a : agents) {
     const bool in_job = std::ranges::find(busy, a.node) != busy.end();
@@ -212,7 +212,7 @@ Json agents_json(const std::vector<AgentInfo>& agents, const TrackedJob* current
                         {"transports", a.transports},
                         {"rate", a.rate},
                         {"last_heartbeat_age", std::chrono::duration<double>(now - a.last_heard).count()},
-                        {"job", in_job ? std::to_string(current->id) : ""}});
+                        {"job", in_job ? running->job : ""}});
   }
   return Json{{"agents", std::move(list)}};
 }

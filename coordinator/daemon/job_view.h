@@ -22,8 +22,9 @@ report::JobReport job_report(const TrackedJob& job, Clock::time_point now);
 std::uint64_t bytes_done_now(const TrackedJob& job);
 // One line of the job list.
 nlohmann::ordered_json job_summary_json(const TrackedJob& job);
-// The agents, each with the job it is in (`current`, the job running, or none).
-nlohmann::ordered_json agents_json(const std::vector<AgentInfo>& agents, const TrackedJob* current,
+// The agents, each with the job it is in (`running`: the run the step executor has
+// attached, a job's or a calibration's probe step, or none).
+nlohmann::ordered_json agents_json(const std::vector<AgentInfo>& agents, const StepExchange* running,
                                    std::chrono::steady_clock::time_point now);
 
 }  // namespace baton::coordinator

@@ -37,6 +37,8 @@ int main(int argc, char** argv) {
     options.drift = config.drift;
     options.replan_on_drift = config.replan_on_drift;
     options.collective_startup = config.collective_startup;
+    options.max_queued_jobs = config.max_queued_jobs;
+    options.max_queued_calibrations = config.max_queued_calibrations;
     baton::coordinator::Driver driver(io, agents, journal, clock, options, log);
     agents.set_handler(
         [&](const std::string& node, const baton::protocol::Envelope& m) { driver.on_message(node, m); });
@@ -63,9 +65,9 @@ int main(int argc, char** argv) {
                const auto fresh = baton::coordinator::load_coordinator_config(daemon.config_path);
                if (!daemon.verbose) baton::systemd::set_log_level(fresh.log_level);
                api.set_token(fresh.api_token);
-               return std::string("configuration re-read: log_level ") + (daemon.verbose ? "debug (-v)" : fresh.log_level) +
-                      ", API token " + (fresh.api_token.empty() ? "none" : "set") +
-                      "; other settings take effect at the next restart";
+               return std::string("configuration re-read: log_level ") +
+                      (daemon.verbose ? "debug (-v)" : fresh.log_level) + ", API token " +
+                      (fresh.api_token.empty() ? "none" : "set") + "; other settings take effect at the next restart";
              },
          .stop =
              [&](int signal) {

@@ -4,11 +4,11 @@
 
 namespace baton::coordinator {
 
-std::string judge_attempt(const std::vector<std::string>& nodes,
-                          const std::map<std::string, protocol::StepReport>& reports,
-                          const std::function<bool(const std::string& node)>& alive, bool cut_short) {
-  std::string failure;
-  const auto add = [&](const std::string& clause) { failure += (failure.empty() ? "" : "; ") + clause; };
+NodeFailures judge_attempt(const std::vector<std::string>& nodes,
+                           const std::map<std::string, protocol::StepReport>& reports,
+                           const std::function<bool(const std::string& node)>& alive, bool cut_short) {
+  NodeFailures failure;
+  const auto add = [&](std::string clause) { failure.add(std::move(clause)); };
   bool complete = true;
   for (const std::string& node : nodes) {
     const auto report = reports.find(node);
@@ -21,8 +21,8 @@ std::string judge_attempt(const std::vector<std::string>& nodes,
     }
   }
   // End to end: what landed is what was sent, chunk by chunk.
-  if (complete && failure.empty()) failure = match_digests(reports);
-  else if (!complete && failure.empty()) failure = "the attempt ended before every node reported";
+  if (complete && failure.ok()) failure = match_digests(reports);
+  else if (!complete && failure.ok()) add("the attempt ended before every node reported");
   return failure;
 }
 

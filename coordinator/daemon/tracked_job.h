@@ -8,6 +8,7 @@
 #include "coordinator/daemon/clock.h"
 #include "coordinator/daemon/job_spec.h"
 #include "coordinator/daemon/job_state.h"
+#include "coordinator/daemon/step_exchange.h"
 #include "coordinator/jobs/plan_compiler.h"
 #include "coordinator/journal/journal.h"
 #include "coordinator/report/job_report.h"
@@ -37,13 +38,6 @@ struct StepTiming {
   std::map<std::string, std::vector<protocol::TaskTiming>> tasks;
 };
 
-// What a node said of the running attempt so far (StepProgress): the bytes it moved and,
-// in a dataflow step, the tasks that have ended.
-struct NodeProgress {
-  std::uint64_t bytes = 0;
-  std::vector<protocol::TaskTiming> tasks;
-};
-
 // How a job follows the network it runs on (docs/calibration.md, "Drift").
 struct JobDrift {
   bool enabled = false;                       // re-plan when the steps drift from the model
@@ -58,11 +52,11 @@ struct JobDrift {
     std::vector<calibration::StepSample> steps;
   };
   std::optional<Trial> trial;
-  nlohmann::ordered_json replans = nlohmann::ordered_json::array();  // the report's entries
+  std::vector<report::ReplanLine> replans;  // the report's entries, as journaled
   // s: what the job's failed trials cost it, from their records' cost_seconds.
   double trial_costs() const {
     double total = 0;
-    for (const auto& record : replans) total += record.value("cost_seconds", 0.0);
+    for (const report::ReplanLine& record : replans) total += record.cost_seconds.value_or(0.0);
     return total;
   }
 };
@@ -74,7 +68,6 @@ struct TrackedJob {
   std::optional<JobSpec> spec;
   JobState state = JobState::queued;
   std::string error;
-  bool cancel_requested = false;
   bool resumed = false;           // left unfinished by a previous coordinator
   std::uint32_t resume_from = 0;  // steps already done (a resumed job)
   std::optional<jobs::CompiledPlan> plan;
@@ -85,24 +78,8 @@ struct TrackedJob {
   double measured_seconds = 0;
   std::vector<journal::StepRecord> steps;  // finished ones
 
-  // The nodes known to hold this job's plan: they accepted it, or said so in a JobStatus
-  // after registering. A node that registers anew (a restarted agent) holds nothing until
-  // it accepts the plan again.
-  std::set<std::string> holding;
-  // Answers to the plan, by node.
-  std::set<std::string> accepted;
-  std::map<std::string, std::string> refused;
-  // Reports of the step running, its progress so far, and when its attempt was released.
-  std::map<std::string, protocol::StepReport> reports;
-  std::map<std::string, NodeProgress> progress;
-  Clock::time_point released{};
-  // The attempt at step `cancelled_step` ended early (StepCancel, with this reason): an
-  // agent that comes back without having reported it is told again.
-  std::optional<std::uint32_t> cancelled_step;
-  std::string cancel_reason;
-  // Answers to JobEnded: staged files in place, or why not.
-  std::set<std::string> committed;
-  std::map<std::string, std::string> commit_errors;
+  // What its agents said (the step executor's), and whether the operator cancelled it.
+  StepExchange exchange;
   // A job that ended under an earlier coordinator: its final view, as the journal kept it.
   std::optional<report::JobReport> journaled_view;
 

@@ -56,8 +56,6 @@ CREATE TABLE replans (
 );
 )sql";
 
-constexpr std::array<const char*, 4> kCalibrationStates{"queued", "running", "done", "failed"};
-
 std::int64_t to_sql_id(std::uint64_t id) {
   if (id > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
     throw std::invalid_argument("no job " + std::to_string(id));
@@ -219,18 +217,33 @@ std::uint64_t Journal::add_calibration(const std::string& request_json) {
   return static_cast<std::uint64_t>(db_->getLastInsertRowid());
 }
 
-void Journal::set_calibration(std::uint64_t id, const std::string& state, const std::string& error,
+std::string_view name(CalibrationState state) {
+  switch (state) {
+    case CalibrationState::queued: return "queued";
+    case CalibrationState::running: return "running";
+    case CalibrationState::done: return "done";
+    case CalibrationState::failed: return "failed";
+    case CalibrationState::cancelled: return "cancelled";
+  }
+  return "failed";
+}
+
+std::optional<CalibrationState> parse_calibration_state(std::string_view text) {
+  for (const CalibrationState s : {CalibrationState::queued, CalibrationState::running, CalibrationState::done,
+                                   CalibrationState::failed, CalibrationState::cancelled}) {
+    if (text == name(s)) return s;
+  }
+  return std::nullopt;
+}
+
+void Journal::set_calibration(std::uint64_t id, CalibrationState state, const std::string& error,
                               const std::string& result_json) {
-  bool known = false;
-  for (const char* s : kCalibrationStates) known = known || state == s;
-  if (!known) throw std::invalid_argument("unknown calibration state '" + state + "'");
-  const bool ended = state == "done" || state == "failed";
   std::lock_guard lock(mutex_);
   SQLite::Statement q(*db_, "UPDATE calibrations SET state = ?, error = ?, result = ?, finished = ? WHERE id = ?");
-  q.bind(1, state);
+  q.bind(1, std::string(name(state)));
   q.bind(2, error);
   q.bind(3, result_json);
-  q.bind(4, ended ? utc_now() : std::string());
+  q.bind(4, ended(state) ? utc_now() : std::string());
   q.bind(5, to_sql_id(id));
   if (q.exec() == 0) throw std::invalid_argument("no calibration " + std::to_string(id));
 }
@@ -241,8 +254,12 @@ std::vector<CalibrationRecord> Journal::calibrations() {
                       "SELECT id, requested, request, state, error, finished, result FROM calibrations ORDER BY id");
   std::vector<CalibrationRecord> out;
   while (q.executeStep()) {
+    const std::string state = q.getColumn(3).getString();
+    const std::optional<CalibrationState> known = parse_calibration_state(state);
+    std::string error = q.getColumn(4).getString();
+    if (!known) error = "the journal holds an unknown state '" + state + "'" + (error.empty() ? "" : ": " + error);
     out.push_back({static_cast<std::uint64_t>(q.getColumn(0).getInt64()), q.getColumn(1).getString(),
-                   q.getColumn(2).getString(), q.getColumn(3).getString(), q.getColumn(4).getString(),
+                   q.getColumn(2).getString(), known.value_or(CalibrationState::failed), error,
                    q.getColumn(5).getString(), q.getColumn(6).getString()});
   }
   return out;

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace SQLite {
@@ -35,12 +36,20 @@ struct StepRecord {
   std::string finished;  // UTC, ISO 8601, when it completed; empty: not (yet) finished
 };
 
+// Where a calibration stands; the journal and the API write it as name() says.
+enum class CalibrationState { queued, running, done, failed, cancelled };
+std::string_view name(CalibrationState state);
+std::optional<CalibrationState> parse_calibration_state(std::string_view text);
+inline bool ended(CalibrationState state) {
+  return state == CalibrationState::done || state == CalibrationState::failed || state == CalibrationState::cancelled;
+}
+
 // A calibration of the platform (docs/calibration.md), as requested and as it ended.
 struct CalibrationRecord {
   std::uint64_t id = 0;
   std::string requested;  // UTC, ISO 8601
   std::string request;    // its JSON as posted
-  std::string state;      // queued, running, done, failed
+  CalibrationState state = CalibrationState::queued;
   std::string error;
   std::string finished;  // UTC, ISO 8601, when it ended; empty before
   std::string result;    // the calibration's JSON once done (GET /v1/calibrations/ID); empty before
@@ -83,9 +92,10 @@ class Journal {
 
   // A new calibration in state "queued"; returns its id (ids only increase).
   std::uint64_t add_calibration(const std::string& request_json);
-  // Throws std::invalid_argument for an unknown calibration or state. Ending it (done,
-  // failed) stamps `finished`.
-  void set_calibration(std::uint64_t id, const std::string& state, const std::string& error = "",
+  // Throws std::invalid_argument for an unknown calibration. Ending it (done, failed,
+  // cancelled) stamps `finished`. A state the file holds that this build does not know
+  // (written by hand) reads as failed, saying so in its error.
+  void set_calibration(std::uint64_t id, CalibrationState state, const std::string& error = "",
                        const std::string& result_json = "");
   std::vector<CalibrationRecord> calibrations();  // by id
 

@@ -235,22 +235,6 @@ Json platform_json(const PlatformLine& p) {
   return out;
 }
 
-Json replan_json(const ReplanLine& r) {
-  Json out{{"at_step", r.at_step}, {"when", r.when},   {"elapsed_seconds", r.elapsed_seconds},
-           {"why", r.why},         {"cause", r.cause}, {"old", model_json(r.old_model)}};
-  if (r.error) out["error"] = *r.error;
-  if (r.new_model) out["new"] = model_json(*r.new_model);
-  if (r.steps_before) out["steps_before"] = *r.steps_before;
-  if (r.steps_after) out["steps_after"] = *r.steps_after;
-  if (r.predicted_remaining_seconds_before)
-    out["predicted_remaining_seconds_before"] = *r.predicted_remaining_seconds_before;
-  if (r.predicted_remaining_seconds_kept) out["predicted_remaining_seconds_kept"] = *r.predicted_remaining_seconds_kept;
-  if (r.predicted_remaining_seconds_after)
-    out["predicted_remaining_seconds_after"] = *r.predicted_remaining_seconds_after;
-  if (r.cost_seconds) out["cost_seconds"] = *r.cost_seconds;
-  return out;
-}
-
 Json plan_json(const PlanReport& report) {
   Json steps = Json::array();
   for (const StepLine& s : report.steps) steps.push_back(step_json(s));
@@ -276,6 +260,41 @@ Json plan_json(const PlanReport& report) {
 }
 
 }  // namespace
+
+std::string_view name(ReplanCause cause) {
+  switch (cause) {
+    case ReplanCause::backbone: return "backbone";
+    case ReplanCause::nodes: return "nodes";
+    case ReplanCause::startup: return "step start-up";
+    case ReplanCause::trial: return "wider backbone trial";
+    case ReplanCause::trial_failed: return "wider backbone trial failed";
+  }
+  return "unknown";
+}
+
+ReplanCause parse_replan_cause(const std::string& text, const std::string& path) {
+  for (const ReplanCause c : {ReplanCause::backbone, ReplanCause::nodes, ReplanCause::startup, ReplanCause::trial,
+                              ReplanCause::trial_failed}) {
+    if (text == name(c)) return c;
+  }
+  throw json::InputError(path + ": unknown re-plan cause \"" + text + "\"");
+}
+
+Json replan_json(const ReplanLine& r) {
+  Json out{{"at_step", r.at_step}, {"when", r.when},         {"elapsed_seconds", r.elapsed_seconds},
+           {"why", r.why},         {"cause", name(r.cause)}, {"old", model_json(r.old_model)}};
+  if (r.error) out["error"] = *r.error;
+  if (r.new_model) out["new"] = model_json(*r.new_model);
+  if (r.steps_before) out["steps_before"] = *r.steps_before;
+  if (r.steps_after) out["steps_after"] = *r.steps_after;
+  if (r.predicted_remaining_seconds_before)
+    out["predicted_remaining_seconds_before"] = *r.predicted_remaining_seconds_before;
+  if (r.predicted_remaining_seconds_kept) out["predicted_remaining_seconds_kept"] = *r.predicted_remaining_seconds_kept;
+  if (r.predicted_remaining_seconds_after)
+    out["predicted_remaining_seconds_after"] = *r.predicted_remaining_seconds_after;
+  if (r.cost_seconds) out["cost_seconds"] = *r.cost_seconds;
+  return out;
+}
 
 Json to_json(const JobReport& job) {
   Json out{{"id", job.id},
@@ -337,7 +356,7 @@ ReplanLine parse_replan(const Json& value, const std::string& path) {
   r.when = text(value, path, "when");
   r.elapsed_seconds = number(value, path, "elapsed_seconds");
   r.why = text(value, path, "why");
-  r.cause = text(value, path, "cause");
+  r.cause = parse_replan_cause(text(value, path, "cause"), member_path(path, "cause"));
   r.old_model = model_line(json::require_member(value, path, "old"), member_path(path, "old"));
   r.error = maybe_text(value, path, "error");
   if (present(value, "new")) r.new_model = model_line(value.at("new"), member_path(path, "new"));

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace baton::report {
@@ -78,6 +79,15 @@ struct ModelLine {
   double beta = 0;
 };
 
+// What a re-plan answered: drift taken for the backbone, the nodes or the step start-up
+// (calibration::Cause), the start of a trial of a wider backbone, or the end of one that
+// failed. Its "cause" in the report: "backbone", "nodes", "step start-up", "wider backbone
+// trial", "wider backbone trial failed".
+enum class ReplanCause { backbone, nodes, startup, trial, trial_failed };
+std::string_view name(ReplanCause cause);
+// Throws json::InputError naming `path` for a cause it does not know.
+ReplanCause parse_replan_cause(const std::string& text, const std::string& path);
+
 // One re-plan on drift (docs/calibration.md, "Drift"): when, why, the model before and after,
 // and the rest's predicted time on each; or why it was not re-planned ("error").
 struct ReplanLine {
@@ -85,7 +95,7 @@ struct ReplanLine {
   std::string when;           // UTC
   double elapsed_seconds = 0;
   std::string why;
-  std::string cause;  // what changed: "senders", "backbone", ...
+  ReplanCause cause = ReplanCause::backbone;
   ModelLine old_model;
   std::optional<std::string> error;  // set when the job kept its plan
   std::optional<ModelLine> new_model;
@@ -144,7 +154,8 @@ Json summary_json(const JobReport& job);
 // it does not know are ignored (a newer coordinator's extensions).
 JobReport parse_job_report(const Json& job);
 // One re-plan as the driver records and journals it (the shape of the report's "replans"
-// entries); `path` names it in errors.
+// entries), and back; `path` names it in errors.
 ReplanLine parse_replan(const Json& replan, const std::string& path);
+Json replan_json(const ReplanLine& replan);
 
 }  // namespace baton::report

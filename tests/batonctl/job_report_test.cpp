@@ -147,3 +147,26 @@ BOOST_AUTO_TEST_CASE(agents_table_names_the_peers_refused_at_the_handshake) {
              agents);
   BOOST_TEST(has(agents, "refused: 10.0.0.7: expected hello (attempts: 1, the last 30.000 s ago)\n"), agents);
 }
+
+// A re-plan's cause is typed: each written as the report has always said it, read back,
+// and a cause the report does not know refused naming where.
+BOOST_AUTO_TEST_CASE(a_replan_cause_round_trips_and_an_unknown_one_is_refused) {
+  namespace report = baton::report;
+  for (const report::ReplanCause cause :
+       {report::ReplanCause::backbone, report::ReplanCause::nodes, report::ReplanCause::startup,
+        report::ReplanCause::trial, report::ReplanCause::trial_failed}) {
+    report::ReplanLine line;
+    line.cause = cause;
+    line.why = "w";
+    const Json written = report::replan_json(line);
+    BOOST_TEST((report::parse_replan(written, "replans[0]").cause == cause));
+  }
+  BOOST_TEST(report::name(report::ReplanCause::startup) == "step start-up");
+  BOOST_TEST(report::name(report::ReplanCause::trial_failed) == "wider backbone trial failed");
+  try {
+    report::parse_replan_cause("senders", "replans[2].cause");
+    BOOST_FAIL("an unknown cause was read");
+  } catch (const baton::json::InputError& e) {
+    BOOST_TEST(std::string(e.what()) == "replans[2].cause: unknown re-plan cause \"senders\"");
+  }
+}

@@ -137,4 +137,27 @@ BOOST_AUTO_TEST_CASE(a_trial_that_ran_slow_by_less_than_the_threshold_is_kept) {
   BOOST_TEST(verdict.kept);
 }
 
+// Whether a due trial runs: only within the budget of failed trials, and only when the
+// wider plan has more flows a step, enough steps to judge it and a gain past the threshold.
+BOOST_AUTO_TEST_CASE(a_due_trial_runs_only_when_it_can_gain_and_the_budget_allows) {
+  const cal::DriftOptions options{.threshold = 0.1, .widen_judge_steps = 2, .widen_budget = 0.1};
+  const cal::RestOfPlan now{.k = 5, .steps = 10, .seconds = 100};
+  const cal::RestOfPlan wider{.k = 10, .steps = 6, .seconds = 60};
+  BOOST_TEST((cal::consider_trial(0, 500, now, wider, "", options).action == cal::TrialAction::run));
+  const cal::TrialDecision spent = cal::consider_trial(51, 500, now, wider, "", options);
+  BOOST_TEST((spent.action == cal::TrialAction::stop));
+  BOOST_TEST(spent.why ==
+             "failed trials cost it 51 s, more than their budget of 50 s (widen_budget 0.1 of the job's predicted 500 "
+             "s); no more trials");
+  const auto waits = [&](const std::optional<cal::RestOfPlan>& plan, const std::string& why) {
+    const cal::TrialDecision d = cal::consider_trial(0, 500, now, plan, "no schedule", options);
+    BOOST_TEST((d.action == cal::TrialAction::wait_longer));
+    BOOST_TEST(d.why == why);
+  };
+  waits(std::nullopt, "the planner refused it: no schedule");
+  waits(cal::RestOfPlan{.k = 5, .steps = 6, .seconds = 60}, "it would plan no more flows a step (k = 5)");
+  waits(cal::RestOfPlan{.k = 10, .steps = 2, .seconds = 60}, "too few steps left to judge it");
+  waits(cal::RestOfPlan{.k = 10, .steps = 6, .seconds = 95}, "it would finish the rest in 95 s against 100 s");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

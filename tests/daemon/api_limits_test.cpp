@@ -131,4 +131,34 @@ BOOST_AUTO_TEST_CASE(a_request_sent_a_byte_at_a_time_is_cut_off) {
   BOOST_TEST(seconds < 12.0);
 }
 
+// Issue 27: calibrations posted in a burst fill the queue up to its cap (4) and no further:
+// the next is refused with 429 naming the cap, a queued one can be cancelled, and ids are
+// read one way: "7x" is no id.
+BOOST_AUTO_TEST_CASE(a_burst_of_calibrations_stops_at_the_queue_cap_and_one_is_cancelled) {
+  cluster.start_agent("s0");
+  cluster.start_agent("r0");
+  BOOST_REQUIRE(cluster.wait_alive(2));
+  const std::string body = R"({"senders": ["s0"], "receivers": ["r0"]})";
+  std::vector<std::string> ids;
+  std::pair<int, Json> refused;
+  for (int i = 0; i < 8 && refused.first == 0; ++i) {
+    const auto answer = cluster.post("/v1/calibrations", body);
+    if (answer.first == 201) ids.push_back(answer.second.at("id").get<std::string>());
+    else refused = answer;
+  }
+  // One runs, four wait; the sixth is refused (the first may not have started yet: five).
+  BOOST_TEST(refused.first == 429, refused.second.dump() << "\n" << cluster.coordinator_log());
+  BOOST_TEST(error_of(refused).find("(max_queued_calibrations 4)") != std::string::npos, error_of(refused));
+  BOOST_TEST((ids.size() == 5u || ids.size() == 4u));
+  const auto cancelled = cluster.remove("/v1/calibrations/" + ids.back());
+  BOOST_TEST(cancelled.first == 200, cancelled.second.dump());
+  BOOST_TEST(cancelled.second.value("state", "") == "cancelled");
+  BOOST_TEST(cluster.remove("/v1/calibrations/" + ids.back()).first == 409);  // already ended
+  BOOST_TEST(cluster.remove("/v1/calibrations/7x").first == 404);
+  BOOST_TEST(cluster.get("/v1/calibrations/" + ids.front() + "x").first == 404);
+  BOOST_TEST(cluster.get("/v1/jobs/1x").first == 404);
+  // The rest are cancelled too, so the coordinator stops at once.
+  for (const std::string& id : ids) cluster.remove("/v1/calibrations/" + id);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

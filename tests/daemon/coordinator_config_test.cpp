@@ -56,6 +56,18 @@ BOOST_AUTO_TEST_CASE(a_trial_setting_out_of_range_is_refused_naming_the_key) {
   BOOST_TEST(budget.find("widen_budget must be within [0, 1]") != std::string::npos, budget);
 }
 
+BOOST_AUTO_TEST_CASE(the_queue_caps_have_defaults_are_set_by_the_file_and_checked) {
+  const bc::CoordinatorConfig defaults = bc::load_coordinator_config(write_config(""));
+  BOOST_TEST(defaults.max_queued_jobs == 256u);
+  BOOST_TEST(defaults.max_queued_calibrations == 4u);
+  const bc::CoordinatorConfig set =
+      bc::load_coordinator_config(write_config("max_queued_jobs = 10\nmax_queued_calibrations = 1\n"));
+  BOOST_TEST(set.max_queued_jobs == 10u);
+  BOOST_TEST(set.max_queued_calibrations == 1u);
+  const std::string zero = error_of(write_config("max_queued_calibrations = 0\n"));
+  BOOST_TEST(zero.find("max_queued_calibrations must be within [1, 1000]") != std::string::npos, zero);
+}
+
 BOOST_AUTO_TEST_CASE(arrays_nested_past_the_limit_are_refused_naming_the_line_and_brackets_in_strings_are_not) {
   // A thousand `[` overflowed toml11's recursive parser (fuzz/coordinator_config_fuzz.cpp).
   const std::string deep = error_of(write_config("\n\nx = " + std::string(1000, '[') + "\n"));

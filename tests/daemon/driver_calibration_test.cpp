@@ -233,7 +233,7 @@ BOOST_AUTO_TEST_CASE(a_calibration_runs_its_probe_steps_and_finds_the_networks_f
   // Journaled with its result and dates; a restarted coordinator knows it.
   const auto records = journal->calibrations();
   BOOST_REQUIRE(records.size() == 1u);
-  BOOST_TEST(records[0].state == "done");
+  BOOST_TEST((records[0].state == baton::journal::CalibrationState::done));
   asio::io_context io2;
   bc::Driver restarted(io2, agents, *journal, clock, bc::DriverOptions{}, nullptr);
   restarted.start();
@@ -467,6 +467,72 @@ BOOST_FIXTURE_TEST_CASE(a_backbone_found_narrower_waits_longer_for_a_trial, Tria
   // steps of three flows promising 2.04 s for 4.06); the wait is two steps now, and at step
   // 5 too few steps are left to judge one.
   BOOST_TEST(replans.size() == 1u, replans.dump(1));
+}
+
+// Issue 27: the calibration queue has a cap (max_queued_calibrations); past it a request
+// is refused as too many (429), naming the cap.
+BOOST_AUTO_TEST_CASE(calibrations_past_the_queue_cap_are_refused_naming_it) {
+  const std::string json = R"({"senders": ["s0"], "receivers": ["r0"]})";
+  for (int i = 0; i < 4; ++i) driver->calibrate(bc::parse_calibration_request(json), json);  // not run yet
+  try {
+    driver->calibrate(bc::parse_calibration_request(json), json);
+    BOOST_FAIL("a fifth queued calibration was accepted");
+  } catch (const bc::RequestError& e) {
+    BOOST_TEST((e.failure() == bc::RequestFailure::too_many));
+    BOOST_TEST(bc::http_status(e.failure()) == 429);
+    BOOST_TEST(std::string(e.what()) ==
+               "the calibration queue is full: 4 calibrations queued, at the cap (max_queued_calibrations 4); "
+               "calibrate again once one has run, or cancel one (DELETE /v1/calibrations/ID)");
+  }
+  BOOST_TEST(driver->calibrations()["calibrations"].size() == 4u);
+}
+
+// A queued calibration cancelled never runs; a running one ends at once, its probe step
+// aborted on the agents; an ended one cannot be cancelled.
+BOOST_AUTO_TEST_CASE(a_calibration_is_cancelled_queued_or_running) {
+  const std::string json = R"({"senders": ["s0", "s1"], "receivers": ["r0", "r1"]})";
+  const std::uint64_t running = driver->calibrate(bc::parse_calibration_request(json), json);
+  const std::uint64_t queued = driver->calibrate(bc::parse_calibration_request(json), json);
+  BOOST_TEST(driver->cancel_calibration(queued)["state"] == "cancelled");
+  BOOST_TEST((journal->calibrations().back().state == baton::journal::CalibrationState::cancelled));
+  poll();  // the first starts: its first probe step's plans go out
+  BOOST_TEST(calibration_state(running) == "running");
+  BOOST_TEST(!agents.sent.empty());
+  agents.sent.clear();
+  driver->cancel_calibration(running);
+  poll();
+  BOOST_TEST(calibration_state(running) == "cancelled");
+  BOOST_TEST(
+      driver->calibration(running)["error"].get<std::string>().starts_with("cancelled by the operator during its"));
+  std::set<std::string> aborted;
+  for (const auto& [node, message] : agents.sent) {
+    if (message.body_case() == bp::Envelope::kAbort) aborted.insert(node);
+  }
+  BOOST_TEST(aborted == (std::set<std::string>{"s0", "r0"}));  // the first probe step: one pair
+  BOOST_TEST(calibration_state(queued) == "cancelled");        // never ran
+  try {
+    driver->cancel_calibration(running);
+    BOOST_FAIL("an ended calibration was cancelled");
+  } catch (const bc::RequestError& e) {
+    BOOST_TEST((e.failure() == bc::RequestFailure::conflict));
+  }
+  BOOST_CHECK_THROW(driver->cancel_calibration(99), bc::RequestError);
+}
+
+// Calibrations do not starve jobs: a job queued behind two calibrations runs after the
+// first, before the second.
+BOOST_AUTO_TEST_CASE(a_job_runs_between_two_queued_calibrations) {
+  const std::string calibration = R"({"senders": ["s0", "s1", "s2", "s3"], "receivers": ["r0", "r1", "r2", "r3"]})";
+  const std::uint64_t first = driver->calibrate(bc::parse_calibration_request(calibration), calibration);
+  const std::uint64_t second = driver->calibrate(bc::parse_calibration_request(calibration), calibration);
+  const std::string job = job_without_platform(
+      100'000,
+      R"("platform": {"sender_rate": 1e6, "receiver_rate": 1e6, "backbone_rate": 3e6, "step_startup": 0.02}, )");
+  const std::uint64_t id = driver->submit(bc::parse_job_spec(job), job);
+  run_agents_until([&] { return job_state(id) == "done"; });
+  BOOST_TEST(calibration_state(first) == "done");
+  BOOST_TEST(calibration_state(second) != "done");
+  run_agents_until([&] { return calibration_state(second) == "done"; });
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -426,4 +426,92 @@ BOOST_AUTO_TEST_CASE(a_collective_on_nodes_without_what_its_model_needs_is_refus
     "length": 4, "destinations": ["n9"], "dst_file": "m"}]})") == "unknown nodes (no agent ever registered as): n9");
 }
 
+// Issue 27: the plan is on the wire when s0's control session is cut; s0 registers again a
+// moment later. It gets its plan again within the same deadline and the job runs to done.
+BOOST_AUTO_TEST_CASE(a_control_session_cut_while_the_plan_is_on_the_wire_gets_the_plan_again) {
+  const std::uint64_t id = submit();
+  auto sent = await(bp::Envelope::kPlan, 4);
+  sent.erase("s0");  // lost with s0's session
+  accept_plans(sent);
+  agents.set_alive("s0", false);
+  driver->on_message("s0", bp::Envelope{});
+  settle();
+  clock.advance(650ms);
+  agents.set_alive("s0", true);
+  bp::Envelope registered;
+  registered.mutable_register_()->set_node_id("s0");
+  deliver("s0", registered);
+  const auto again = take(bp::Envelope::kPlan);  // at once, well within the 10 s plan timeout
+  BOOST_TEST_REQUIRE(again.size() == 1u);
+  BOOST_TEST(again.contains("s0"));
+  accept_plans(again);
+  for (std::uint32_t step = 0; step < 2; ++step) {
+    await(bp::Envelope::kStepRelease, 4);
+    for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, step));
+  }
+  commit_all();
+  run_until([&] { return state(id) == "done"; });
+}
+
+// An agent silent through one plan timeout is offered its plan again (after the retry
+// pause) before anything fails; the job then runs.
+BOOST_AUTO_TEST_CASE(a_silent_agent_is_offered_its_plan_again_before_the_job_fails) {
+  const std::uint64_t id = submit();
+  auto sent = await(bp::Envelope::kPlan, 4);
+  sent.erase("s0");
+  accept_plans(sent);
+  clock.advance(10s);
+  settle();
+  BOOST_TEST(state(id) == "running");
+  BOOST_TEST(take(bp::Envelope::kAbort).empty());
+  clock.advance(500ms);
+  const auto again = await(bp::Envelope::kPlan, 1);
+  BOOST_TEST(again.size() == 1u);
+  BOOST_TEST(again.contains("s0"));  // only the node that did not answer
+  accept_plans(again);
+  BOOST_TEST(await(bp::Envelope::kStepRelease, 4).size() == 4u);
+}
+
+// Past the offers the step rules allow (step_attempts), the job fails naming the silent
+// node and why.
+BOOST_AUTO_TEST_CASE(a_plan_timeout_fails_the_job_after_every_offer_naming_the_node) {
+  const std::uint64_t id = submit();
+  auto sent = await(bp::Envelope::kPlan, 4);
+  sent.erase("r1");
+  accept_plans(sent);
+  for (int offer = 1; offer <= 3; ++offer) {
+    if (offer > 1) {
+      clock.advance(std::chrono::milliseconds(500 * (offer - 1)));
+      BOOST_TEST(await(bp::Envelope::kPlan, 1).contains("r1"));
+    }
+    BOOST_TEST(state(id) == "running");
+    clock.advance(10s);
+    settle();
+  }
+  run_until([&] { return state(id) == "failed"; });
+  BOOST_TEST(driver->job(id)["error"].get<std::string>() ==
+             "agent r1 did not answer the plan in time (3 offers of 10 s; its agent is connected but silent)");
+  BOOST_TEST(await(bp::Envelope::kAbort, 4).size() == 4u);
+}
+
+// The job queue has a cap too (max_queued_jobs): past it a submit is refused as too many.
+BOOST_AUTO_TEST_CASE(jobs_past_the_queue_cap_are_refused_naming_it) {
+  bc::DriverOptions options;
+  options.max_queued_jobs = 2;
+  asio::io_context idle;  // never run: every job stays queued
+  bc::Driver capped(idle, agents, *journal, clock, options, nullptr);
+  capped.submit(bc::parse_job_spec(kJob), kJob);
+  capped.submit(bc::parse_job_spec(kJob), kJob);
+  try {
+    capped.submit(bc::parse_job_spec(kJob), kJob);
+    BOOST_FAIL("a third queued job was accepted");
+  } catch (const bc::RequestError& e) {
+    BOOST_TEST((e.failure() == bc::RequestFailure::too_many));
+    BOOST_TEST(std::string(e.what()) ==
+               "the job queue is full: 2 jobs queued, at the cap (max_queued_jobs 2); submit again once one has run, "
+               "or cancel one");
+  }
+  BOOST_TEST(journal->jobs().size() == 2u);  // the refused one was not journaled
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -160,6 +160,14 @@ std::pair<int, Json> Cluster::post(const std::string& path, const std::string& b
   return {result->status, Json::parse(result->body, nullptr, false)};
 }
 
+std::pair<int, Json> Cluster::remove(const std::string& path) {
+  httplib::Client client("http://" + api_);
+  if (!api_token_.empty()) client.set_bearer_token_auth(api_token_);
+  const auto result = client.Delete(path);
+  if (!result) return {0, Json{}};
+  return {result->status, Json::parse(result->body, nullptr, false)};
+}
+
 bool Cluster::wait_alive(std::size_t count, std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < deadline) {

@@ -51,6 +51,7 @@ class Cluster {
   // HTTP: status code and parsed body.
   std::pair<int, Json> get(const std::string& path);
   std::pair<int, Json> post(const std::string& path, const std::string& body);
+  std::pair<int, Json> remove(const std::string& path);  // DELETE
   // Polls the job until it is done, failed or cancelled (or `timeout`); returns its JSON.
   Json wait_job(const std::string& id, std::chrono::milliseconds timeout = std::chrono::seconds(120));
 

@@ -169,16 +169,17 @@ BOOST_AUTO_TEST_CASE(calibrations_round_trip_with_their_dates) {
     bj::Journal j(path);
     const std::uint64_t a = j.add_calibration(R"({"senders": ["s1"], "receivers": ["r1"]})");
     const std::uint64_t b = j.add_calibration(R"({"senders": ["s2"], "receivers": ["r2"]})");
-    j.set_calibration(a, "running");
-    j.set_calibration(a, "done", "", R"({"d": 1, "D": 3, "beta": 0.01, "k": 3})");
-    j.set_calibration(b, "failed", "agent r2 refused the plan");
-    BOOST_CHECK_THROW(j.set_calibration(b, "halfway"), std::invalid_argument);
-    BOOST_CHECK_THROW(j.set_calibration(9, "done"), std::invalid_argument);
+    j.set_calibration(a, bj::CalibrationState::running);
+    j.set_calibration(a, bj::CalibrationState::done, "", R"({"d": 1, "D": 3, "beta": 0.01, "k": 3})");
+    j.set_calibration(b, bj::CalibrationState::failed, "agent r2 refused the plan");
+    BOOST_TEST(!bj::parse_calibration_state("halfway").has_value());
+    BOOST_TEST((bj::parse_calibration_state("cancelled") == bj::CalibrationState::cancelled));
+    BOOST_CHECK_THROW(j.set_calibration(9, bj::CalibrationState::done), std::invalid_argument);
   }
   bj::Journal j(path);
   const auto all = j.calibrations();
   BOOST_REQUIRE(all.size() == 2u);
-  BOOST_TEST(all[0].state == "done");
+  BOOST_TEST((all[0].state == bj::CalibrationState::done));
   BOOST_TEST(all[0].result == R"({"d": 1, "D": 3, "beta": 0.01, "k": 3})");
   BOOST_TEST(all[0].requested.size() == 20u);  // 2026-11-22T07:50:00Z
   BOOST_TEST(all[0].finished.size() == 20u);

@@ -1,0 +1,43 @@
+// How the job driver runs jobs and calibrations (the configuration's [driver] figures and
+// their defaults): attempts and timeouts of plans and steps, drift, collectives' models.
+#pragma once
+
+#include "coordinator/calibration/drift.h"
+
+#include <chrono>
+#include <cstddef>
+
+namespace baton::coordinator {
+
+struct DriverOptions {
+  int step_attempts = 3;                           // a failed step runs at most this often
+  std::chrono::milliseconds retry_pause{500};      // × the attempts so far, before a retry
+  std::chrono::milliseconds plan_timeout{10'000};  // for every agent to accept its plan
+  // The step timeout, one rule for both ends: an agent fails a step whose flows have not all
+  // ended max(min_step_timeout, step_timeout_factor × predicted) after its release (sent in
+  // StepRelease); the driver waits report_grace longer, so that the agent's report of the
+  // timeout, naming what was missing, arrives before the driver gives up on it.
+  std::chrono::milliseconds min_step_timeout{30'000};
+  double step_timeout_factor = 4.0;
+  std::chrono::milliseconds report_grace{5'000};
+  std::chrono::milliseconds agents_timeout{30'000};  // a resumed job waits this long for its agents
+  // For every agent to confirm the job's end: staged files of an in-place job are completed
+  // (the bytes the job did not write are copied in) and renamed into place.
+  std::chrono::milliseconds commit_timeout{120'000};
+  // A job that saw a failure report waits this much more for the others, so that its error
+  // carries each one's view (the sender's missing source, not only its receiver's flow).
+  std::chrono::milliseconds failure_grace{1'000};
+  // Drift (docs/calibration.md): when steps leave the model, and whether jobs that do not
+  // say ("replan") are re-planned: those on a measured platform are, unless this is false.
+  calibration::DriftOptions drift{};
+  bool replan_on_drift = true;
+  // β of the collectives' models, seconds (the configuration's collective_startup).
+  double collective_startup = 0.005;
+  // How long a submit waits for the nodes' answers about the objects a collective reads.
+  std::chrono::milliseconds object_query_timeout{5'000};
+  // The queues an API client grows: past these, a submit or a calibration is refused (429).
+  std::size_t max_queued_jobs = 256;
+  std::size_t max_queued_calibrations = 4;
+};
+
+}  // namespace baton::coordinator

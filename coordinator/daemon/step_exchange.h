@@ -1,0 +1,53 @@
+// What the agents of one run of plans said so far: a job's, or a calibration probe's. The
+// step executor (step_executor.h) fills it from their messages while the run is attached,
+// and reads it to decide; the job's views read the progress of the step running.
+#pragma once
+
+#include "coordinator/daemon/clock.h"
+#include "protocol/baton.pb.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace baton::coordinator {
+
+// What a node said of the running attempt so far (StepProgress): the bytes it moved and,
+// in a dataflow step, the tasks that have ended.
+struct NodeProgress {
+  std::uint64_t bytes = 0;
+  std::vector<protocol::TaskTiming> tasks;
+};
+
+struct StepExchange {
+  std::string job;                 // the id the agents know the run by
+  std::vector<std::string> nodes;  // every node of the run
+  std::uint32_t step = 0;          // the step running (or next)
+  bool cancel_requested = false;
+
+  // The nodes known to hold the run's plan: they accepted it, or said so in a JobStatus
+  // after registering. A node that registers anew (a restarted agent, or a control session
+  // cut and opened again) holds nothing until it accepts the plan again.
+  std::set<std::string> holding;
+  // Answers to the plan being offered, by node, and the nodes that registered anew since
+  // the offer began (their plan may have been lost with the old session).
+  std::set<std::string> accepted;
+  std::map<std::string, std::string> refused;
+  std::set<std::string> registered_anew;
+  // Reports of the step running, its progress so far, and when its attempt was released.
+  std::map<std::string, protocol::StepReport> reports;
+  std::map<std::string, NodeProgress> progress;
+  Clock::time_point released{};
+  // The attempt at step `cancelled_step` ended early (StepCancel, with this reason): an
+  // agent that comes back without having reported it is told again.
+  std::optional<std::uint32_t> cancelled_step;
+  std::string cancel_reason;
+  // Answers to JobEnded: staged files in place, or why not.
+  std::set<std::string> committed;
+  std::map<std::string, std::string> commit_errors;
+};
+
+}  // namespace baton::coordinator

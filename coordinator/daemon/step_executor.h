@@ -1,0 +1,107 @@
+// The step executor (docs/runtime.md, "Steps"): everything the coordinator says to the
+// agents of one run of plans, and waits for, the same for a job and for a calibration's
+// probe step: offering the plans (again to an agent that registers anew while they are
+// offered, and again after a silent offer, as often as a step is attempted), releasing a
+// step behind the papers' barrier and waiting for its reports, cancelling an attempt,
+// retrying it, and ending the run on the agents or aborting it. The Driver keeps a job's
+// life cycle around it (driver.h).
+//
+// Threading: the io thread's. One run is attached at a time; the agents' messages about it
+// fill its StepExchange, and each wakes the waiting phase through the shared EventWait.
+#pragma once
+
+#include "coordinator/daemon/agent_directory.h"
+#include "coordinator/daemon/clock.h"
+#include "coordinator/daemon/driver_metrics.h"
+#include "coordinator/daemon/driver_options.h"
+#include "coordinator/daemon/event_wait.h"
+#include "coordinator/daemon/job_plans.h"
+#include "coordinator/daemon/node_failures.h"
+#include "coordinator/daemon/step_exchange.h"
+#include "log/log.h"
+#include "protocol/baton.pb.h"
+
+#include <asio/awaitable.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace baton::coordinator {
+
+// How a step's attempts ended.
+struct StepOutcome {
+  bool ok = false;
+  int attempts = 0;
+  double measured = 0;           // seconds, release to the last report (the last attempt)
+  Clock::time_point released{};  // of the last attempt
+  NodeFailures failures;         // why the last attempt failed
+};
+
+class StepExecutor {
+ public:
+  StepExecutor(AgentDirectory& agents, EventWait& events, Clock& clock, const DriverOptions& options,
+               DriverMetrics& metrics, log::Logger& log);
+
+  // The run whose agents' answers are taken from now on; null for none.
+  void attach(StepExchange* run) { attached_ = run; }
+  const StepExchange* attached() const { return attached_; }
+
+  // An agent registered (a new control session): it may be a new process that lost the
+  // plan, or its plan may have been lost with the old session.
+  void on_register(const std::string& node);
+  // True when `status` is of the attached run (then it is taken); else the caller's.
+  bool on_job_status(const std::string& node, const protocol::JobStatus& status);
+  // Answers to plans, step progress and reports, and commits, of the attached run.
+  void on_message(const std::string& node, const protocol::Envelope& message);
+
+  // Offers every node its plan and waits for each to answer, plan_timeout (+ `longer`) an
+  // offer; a node that registers anew meanwhile is offered it again within the same
+  // deadline, and one that stays silent is offered it again, up to `offers` offers (a
+  // refusal is final). Ok, or each node that refused or never answered and why.
+  asio::awaitable<NodeFailures> offer(StepExchange& run, const JobPlans& plans, std::chrono::milliseconds longer,
+                                      int offers);
+  // Runs step `step`, predicted to take `predicted` seconds, attempt after attempt until it
+  // is done, cancelled or out of attempts: before each, an agent that no longer holds its
+  // plan gets it again (and every plan follows a changed data address).
+  asio::awaitable<StepOutcome> run_step(StepExchange& run, JobPlans& plans, std::uint32_t step, double predicted);
+  // Ends the run on its agents (JobEnded) and waits for each to confirm it (JobCommitted):
+  // ok, or who did not and why.
+  asio::awaitable<NodeFailures> end(StepExchange& run, const JobPlans& plans);
+  // Tells every agent of `plans` that the run is aborted, for `reason`.
+  void abort(const StepExchange& run, const JobPlans& plans, const std::string& reason);
+
+  // The agents' step timeout for a step predicted to take `predicted` seconds
+  // (DriverOptions::min_step_timeout).
+  std::chrono::milliseconds step_timeout(double predicted) const;
+  bool alive(const std::string& node) const;
+  // Each node's data address, as its agent registered it.
+  std::map<std::string, std::string> addresses(const std::vector<std::string>& nodes) const;
+
+ private:
+  // One offer of their plans to `nodes`, until `deadline`; a node registering anew
+  // meanwhile is offered its plan again. Leaves the answers in run.accepted and run.refused.
+  asio::awaitable<void> offer_once(StepExchange& run, const JobPlans& plans, const std::vector<std::string>& nodes,
+                                   Clock::time_point deadline);
+  // Gives its plan again to every node that no longer holds it: ok when each accepted.
+  asio::awaitable<NodeFailures> give_plan_again(StepExchange& run, const JobPlans& plans);
+  asio::awaitable<StepOutcome> attempt(StepExchange& run, JobPlans& plans, std::uint32_t step, double predicted);
+  // Before a retry: a pause, then every agent back and done with the failed attempt.
+  asio::awaitable<void> prepare_retry(StepExchange& run, const JobPlans& plans, int attempts_so_far);
+  void send_plan(const JobPlans& plans, const std::string& node);
+  // Tells `node` to end its attempt at run.cancelled_step now (StepCancel).
+  void send_step_cancel(const StepExchange& run, const std::string& node);
+  bool all_alive(const std::vector<std::string>& nodes) const;
+
+  AgentDirectory& agents_;
+  EventWait& events_;
+  Clock& clock_;
+  const DriverOptions& options_;
+  DriverMetrics& metrics_;
+  log::Logger& log_;
+  StepExchange* attached_ = nullptr;
+};
+
+}  // namespace baton::coordinator
