@@ -649,7 +649,7 @@ void Driver::finish(TrackedJob& job, JobState state, const std::string& error) {
 // ---- Helpers ----
 
 std::chrono::milliseconds Driver::step_timeout(const jobs::StepPlan& step) const {
-  const double proportional = std::ceil(step.predicted_seconds * options_.step_timeout_factor * 1000);
+  const double proportional = std::ceil(step.expected_seconds() * options_.step_timeout_factor * 1000);
   // A StepRelease carries it in 32 bits of milliseconds: 49 days is past any sane step.
   return std::clamp(milliseconds(static_cast<std::int64_t>(std::min(proportional, 4.0e9))), options_.min_step_timeout,
                     milliseconds(4'000'000'000));
