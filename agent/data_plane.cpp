@@ -20,6 +20,19 @@ std::string source_address(const std::string& peer) {
   return colon == std::string::npos ? peer : peer.substr(0, colon);
 }
 
+// A flow that ended on something only a forger, a broken peer or a stale sender causes,
+// not on the network or the sender's normal close: said in the log. A flow the step
+// runner took (`taken`) is reported to the coordinator with its step; one it refused is
+// not reported anywhere else.
+bool refusal_worth_saying(const transport::FlowReport& report, bool taken) {
+  using transport::errc;
+  for (const errc forged : {errc::frame_authentication_failed, errc::authentication_failed, errc::bad_magic,
+                            errc::unsupported_version, errc::header_checksum_mismatch, errc::oversized_frame}) {
+    if (report.error == forged) return true;
+  }
+  return !taken && report.error == errc::unexpected_frame;
+}
+
 }  // namespace
 
 class DataPlane::Alive {
@@ -87,6 +100,11 @@ asio::awaitable<void> DataPlane::serve(std::unique_ptr<transport::Connection> co
   const transport::Authentication sender =
       co_await transport::authenticate_as_receiver(*connection, self_, handshake_deadline);
   pending.release();
+  // A connection closed before it said anything is a port check, not worth a line.
+  if (!sender.ok() && !stopping_ && sender.error != transport::errc::peer_closed) {
+    refusals_.write(log::Level::warning,
+                    "data plane: refused a connection from " + connection->peer() + ": " + sender.describe());
+  }
   // One connection carries one sender's chunks of a step, one flow after another.
   while (sender.ok() && !stopping_) {
     std::function<void(const transport::FlowReport&)> finished;
@@ -98,6 +116,9 @@ asio::awaitable<void> DataPlane::serve(std::unique_ptr<transport::Connection> co
         transport::ReceiveOptions{
             .expected = {}, .max_range = std::uint64_t{1} << 50, .frame_timeout = context_.options().frame_timeout});
     if (finished) finished(report);
+    if (!report.ok() && !stopping_ && refusal_worth_saying(report, static_cast<bool>(finished))) {
+      refusals_.write(log::Level::warning, "data plane: refused from " + sender.value + ": " + report.describe());
+    }
     if (!report.ok()) break;  // the sender closed after its last chunk, or the flow failed
   }
   connections_.erase(connection.get());

@@ -18,6 +18,7 @@
 
 #include "admission/descriptors.h"
 #include "admission/pending_connections.h"
+#include "agent/rate_limited_log.h"
 #include "agent/signal.h"
 #include "agent/step_runner.h"
 #include "transport/authenticate.h"
@@ -62,6 +63,13 @@ class DataPlane {
   // Connections not yet authenticated, and how many of them were dropped to make room.
   const admission::PendingConnections& pending() const noexcept { return pending_; }
 
+  // Where refusals go, at warning: a connection that does not authenticate, a frame whose
+  // seal does not match, a flow no step of this node expects. At most refusal_burst lines
+  // per refusal_window (a peer can send forgeries as fast as it likes), the rest counted.
+  void log_to(log::Sink sink) { refusals_.set_sink(std::move(sink)); }
+  static constexpr std::size_t refusal_burst = 10;
+  static constexpr std::chrono::seconds refusal_window{10};
+
  private:
   // Counts a coroutine of the data plane while it lives; stop() waits for none to be left.
   class Alive;
@@ -78,7 +86,8 @@ class DataPlane {
   admission::PendingConnections pending_;
   std::weak_ptr<StepRunner> runner_;
   std::set<transport::Connection*> connections_;  // authenticated or not, until serve() ends
-  std::size_t alive_ = 0;                         // coroutines not ended yet
+  RateLimitedLog refusals_{refusal_burst, refusal_window};
+  std::size_t alive_ = 0;  // coroutines not ended yet
   bool stopping_ = false;
   Signal stop_requested_;  // stop() was called
   Signal ended_;           // a coroutine ended

@@ -164,6 +164,60 @@ void DataRoot::check_destination(std::string_view name) const {
   require_regular(fd.get(), name);
 }
 
+namespace {
+
+// The components of `name`, "." and empty ones dropped.
+std::vector<std::string> components(std::string_view name) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (start <= name.size()) {
+    const std::size_t end = std::min(name.find('/', start), name.size());
+    const std::string_view part = name.substr(start, end - start);
+    if (!part.empty() && part != ".") parts.emplace_back(part);
+    start = end + 1;
+  }
+  return parts;
+}
+
+std::string joined(const std::vector<std::string>& parts, std::size_t from, std::size_t to) {
+  std::string out;
+  for (std::size_t i = from; i < to; ++i) out += (out.empty() ? "" : "/") + parts[i];
+  return out;
+}
+
+}  // namespace
+
+// The longest prefix of the name that exists is opened (O_PATH, beneath the root, every
+// symlink on the way followed), so its device and inode say which file it is; the missing
+// rest is kept by name, as a write would create it there.
+ResolvedName DataRoot::resolve(std::string_view name) const {
+  require_name(name);
+  const std::vector<std::string> parts = components(name);
+  std::size_t existing = parts.size();
+  Fd fd;
+  while (!fd) {
+    const std::string prefix = existing == 0 ? std::string(".") : joined(parts, 0, existing);
+    try {
+      fd = open_beneath(dir_.get(), prefix, O_PATH, 0, name);
+    } catch (const std::system_error& e) {
+      if (e.code() != std::errc::no_such_file_or_directory || existing == 0) throw;
+      --existing;
+    }
+  }
+  if (existing < parts.size()) {
+    struct stat link {};
+    if (::fstatat(fd.get(), parts[existing].c_str(), &link, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(link.st_mode)) {
+      throw std::runtime_error(std::string(name) + ": " + joined(parts, 0, existing + 1) +
+                               " is a symlink to a missing file (under " + path_.string() + ")");
+    }
+  }
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) throw_open_error(errno, name, path_);
+  return {.device = static_cast<std::uint64_t>(st.st_dev),
+          .inode = static_cast<std::uint64_t>(st.st_ino),
+          .rest = joined(parts, existing, parts.size())};
+}
+
 bool DataRoot::exists(std::string_view name) const {
   require_name(name);
   open_how how{};

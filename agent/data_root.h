@@ -38,6 +38,15 @@ inline constexpr std::size_t max_name_bytes = 4096;
 // ".." component, a NUL byte, or longer than max_name_bytes.
 Refusal check_name(std::string_view name);
 
+// Where a name under a data root leads, symlinks and hard links followed (DataRoot::resolve):
+// the device and inode of the deepest existing file or directory on its way, and the
+// components of the name past it ("" when the whole name exists).
+struct ResolvedName {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  std::string rest;  // "sub/x.bin": the missing part, "." and empty components dropped
+};
+
 class DataRoot {
  public:
   // Throws std::invalid_argument naming `directory` if it is not an existing directory.
@@ -73,6 +82,12 @@ class DataRoot {
   // file, or cannot be looked at; a missing file is fine (it will be created). Opens
   // nothing for reading or writing, creates nothing.
   void check_destination(std::string_view name) const;
+  // Which file `name` is, however it is spelled ("x", "./x", "d//x", through a symlinked
+  // directory or another hard link): two names that resolve alike are one file, for reads
+  // and for writes. Opens nothing for reading or writing, creates nothing. Throws like
+  // open_source, and std::runtime_error for a missing name that passes through a dangling
+  // symlink (a write would create its target, which the name does not say).
+  ResolvedName resolve(std::string_view name) const;
 
  private:
   Fd open_beneath(int dirfd, const std::string& relative, std::uint64_t flags, std::uint64_t mode,

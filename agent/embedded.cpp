@@ -48,6 +48,7 @@ EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<
   p.context = std::move(opened.value);
   p.data = std::make_unique<agent::DataPlane>(*p.context, options.data_address,
                                               transport::NodeIdentity{options.node_id, options.secret});
+  p.data->log_to(options.log);
   agent::AgentOptions agent_options{.node_id = options.node_id,
                                     .coordinator = options.coordinator,
                                     .secret = options.secret,

@@ -47,8 +47,8 @@ class JobFiles final : public Storage {
     return std::make_unique<transport::FileSink>(root_.open_destination(path(name)).release());
   }
   ObjectStatus status(const std::string& name) override {
-    if (!root_.exists(path(name))) return {.exists = false, .size = 0, .error = {}};
-    return {.exists = true, .size = root_.file_size(path(name)), .error = {}};
+    if (!root_.exists(path(name))) return {.exists = false, .size = 0, .error = {}, .identity = {}};
+    return {.exists = true, .size = root_.file_size(path(name)), .error = {}, .identity = {}};
   }
 
  private:

@@ -1,9 +1,10 @@
 #include "agent/file_staging.h"
 
+#include "agent/file_identity.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
-#include <fstream>
 #include <stdexcept>
 #include <system_error>
 #include <vector>
@@ -70,16 +71,9 @@ void FileStaging::commit(const protocol::StagedFile& staged, const ByteRanges& w
 void FileStaging::discard(const protocol::StagedFile& staged) { root_.remove(staged.staging()); }
 
 std::string storage_id(const DataRoot& root) {
-  std::string machine;
-  std::ifstream("/etc/machine-id") >> machine;
-  if (machine.empty()) {
-    char host[256] = {};
-    ::gethostname(host, sizeof host - 1);
-    machine = host;
-  }
   struct stat st {};
   if (::stat(root.path().c_str(), &st) != 0) fail("data root " + root.path().string());
-  return "files:" + machine + ":" + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+  return "files:" + machine_id() + ":" + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
 }
 
 }  // namespace baton::agent

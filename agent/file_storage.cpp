@@ -1,5 +1,6 @@
 #include "agent/file_storage.h"
 
+#include "agent/file_identity.h"
 #include "agent/plan_check.h"
 
 #include <stdexcept>
@@ -26,15 +27,26 @@ std::unique_ptr<transport::Sink> FileStorage::sink(const std::string& name) {
 // Opened for reading as a step would (O_NONBLOCK, then refused unless a regular file), so
 // the answer also says whether the agent may read it.
 ObjectStatus FileStorage::status(const std::string& name) {
-  if (const Refusal error = check_file_name(name)) return {.exists = false, .size = 0, .error = *error};
+  if (const Refusal error = check_file_name(name)) return {.exists = false, .size = 0, .error = *error, .identity = {}};
+  ObjectStatus status = readable(name);
+  try {
+    status.identity = file_identity(root_, name);
+  } catch (const std::exception&) {
+    // Leads nowhere a plan may write (outside the root, through a dangling symlink): the
+    // plan check refuses it; the coordinator goes by the name meanwhile.
+  }
+  return status;
+}
+
+ObjectStatus FileStorage::readable(const std::string& name) {
   try {
     const transport::FileSource file(root_.open_source(name).release(), name);
-    return {.exists = true, .size = file.size(), .error = {}};
+    return {.exists = true, .size = file.size(), .error = {}, .identity = {}};
   } catch (const std::system_error& e) {
     if (e.code() == std::errc::no_such_file_or_directory) return {};
-    return {.exists = false, .size = 0, .error = e.what()};
+    return {.exists = false, .size = 0, .error = e.what(), .identity = {}};
   } catch (const std::exception& e) {
-    return {.exists = false, .size = 0, .error = e.what()};
+    return {.exists = false, .size = 0, .error = e.what(), .identity = {}};
   }
 }
 

@@ -15,6 +15,9 @@ class FileStorage final : public Storage {
   ObjectStatus status(const std::string& name) override;
 
  private:
+  // status() but the identity.
+  ObjectStatus readable(const std::string& name);
+
   const DataRoot& root_;
 };
 

@@ -63,8 +63,8 @@ class JobMemory final : public Storage {
   }
   ObjectStatus status(const std::string& name) override {
     const auto found = blocks_.find(name);
-    if (found == blocks_.end()) return {.exists = false, .size = 0, .error = {}};
-    return {.exists = true, .size = found->second->size, .error = {}};
+    if (found == blocks_.end()) return {.exists = false, .size = 0, .error = {}, .identity = {}};
+    return {.exists = true, .size = found->second->size, .error = {}, .identity = {}};
   }
 
  private:

@@ -31,7 +31,7 @@ std::unique_ptr<transport::Sink> MemoryStorage::sink(const std::string& name) {
 ObjectStatus MemoryStorage::status(const std::string& name) {
   const auto found = regions_.find(name);
   if (found == regions_.end()) return {};
-  return {.exists = true, .size = found->second.size(), .error = {}};
+  return {.exists = true, .size = found->second.size(), .error = {}, .identity = {}};
 }
 
 }  // namespace baton::agent

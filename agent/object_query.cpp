@@ -28,6 +28,7 @@ protocol::ObjectAnswer answer(const protocol::ObjectQuery& query, Storage& stora
     info->set_exists(status.exists);
     info->set_size(status.size);
     info->set_error(status.error);
+    info->set_identity(status.identity);
   }
   return answer;
 }

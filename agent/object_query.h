@@ -1,6 +1,7 @@
-// The coordinator asks a node about the objects a job would read, before it accepts the
-// job (ObjectQuery, docs/collectives.md, "Jobs"): for each name, whether a regular file
-// (or a registered region) is there that the agent may read, its size, or why not. Never
+// The coordinator asks a node about the objects a job would read or write, before it
+// accepts the job (ObjectQuery, docs/collectives.md, "Jobs"): for each name, whether a
+// regular file (or a registered region) is there that the agent may read, its size, or
+// why not, and which file the name is (agent/file_identity.h). Never
 // blocks: a FIFO is looked at, not opened for reading (agent/data_root.h).
 #pragma once
 

@@ -64,9 +64,10 @@ std::unique_ptr<transport::Sink> ProbeStorage::sink(const std::string& name) {
 
 ObjectStatus ProbeStorage::status(const std::string& name) {
   if (!is_probe(name)) return files_.status(name);
-  if (name == kProbeRandom) return {.exists = true, .size = kProbeObjectBytes, .error = {}};
-  if (name == kProbeDiscard) return {.exists = false, .size = 0, .error = name + " can only be written"};
-  return {.exists = false, .size = 0, .error = unknown(name).what()};
+  if (name == kProbeRandom) return {.exists = true, .size = kProbeObjectBytes, .error = {}, .identity = {}};
+  if (name == kProbeDiscard)
+    return {.exists = false, .size = 0, .error = name + " can only be written", .identity = {}};
+  return {.exists = false, .size = 0, .error = unknown(name).what(), .identity = {}};
 }
 
 PlanObjects with_probe_objects(PlanObjects objects) {

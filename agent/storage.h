@@ -12,11 +12,14 @@ namespace baton::agent {
 
 // What a node answers when the coordinator asks about an object (ObjectQuery,
 // agent/object_query.h): there and readable, with its size; missing (no error: nothing is
-// wrong with the name); or why it cannot be read.
+// wrong with the name); or why it cannot be read. And which file the name is, whether
+// or not it exists or may be read (agent/file_identity.h; empty where names are exact,
+// as a memory region's are, or when the name leads nowhere a plan could use).
 struct ObjectStatus {
   bool exists = false;
   std::uint64_t size = 0;
   std::string error;
+  std::string identity;
 };
 
 class Storage {
@@ -27,8 +30,8 @@ class Storage {
   virtual std::unique_ptr<transport::Source> source(const std::string& name) = 0;
   // The object a received chunk is written into (created if missing, never truncated).
   virtual std::unique_ptr<transport::Sink> sink(const std::string& name) = 0;
-  // Whether `name` is there to be read, and its size. Never blocks (a FIFO is refused,
-  // not opened for reading).
+  // Whether `name` is there to be read, its size and its identity. Never blocks (a FIFO
+  // is refused, not opened for reading).
   virtual ObjectStatus status(const std::string& name) = 0;
 };
 

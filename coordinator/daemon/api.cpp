@@ -125,10 +125,8 @@ void Api::start(const std::string& address) {
     std::string journaled = request.body;
     try {
       spec = parse_job_spec(request.body);
-      if (spec.kind != jobs::JobKind::redistribution) {
-        resolve_objects(spec);
-        journaled = collective_json(spec.collective);
-      }
+      resolve_objects(spec);
+      if (spec.kind != jobs::JobKind::redistribution) journaled = collective_json(spec.collective);
     } catch (const json::InputError& e) {
       reply_error(response, RequestFailure::bad_request, e.what());
       return;
@@ -226,9 +224,11 @@ void Api::resolve_objects(JobSpec& spec) {
   std::promise<ObjectAnswers> answered;
   std::future<ObjectAnswers> answers = answered.get_future();
   std::promise<std::uint64_t> asked;
+  const auto objects = spec.objects();  // here: a redistribution may hold millions of transfers
   asio::post(io_, [&] {
     try {
-      asked.set_value(driver_.ask_objects(spec, [&answered](ObjectAnswers a) { answered.set_value(std::move(a)); }));
+      asked.set_value(
+          driver_.ask_objects(spec, objects, [&answered](ObjectAnswers a) { answered.set_value(std::move(a)); }));
     } catch (...) {
       asked.set_exception(std::current_exception());
     }
@@ -238,6 +238,10 @@ void Api::resolve_objects(JobSpec& spec) {
     asio::post(io_, [this, query] { driver_.give_up_objects(query); });
   }
   const ObjectAnswers got = answers.get();
+  for (const auto& [object, facts] : got.facts) spec.identities[object] = facts.identity;
+  // A redistribution reads its sources when it runs, and may wait for a node that is down:
+  // its names unanswered are compared as written (jobs::FileIdentities).
+  if (spec.kind == jobs::JobKind::redistribution) return;
   if (!got.silent.empty()) {
     std::string silent;
     for (const std::string& node : got.silent) silent += (silent.empty() ? "" : ", ") + node;

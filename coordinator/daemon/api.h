@@ -33,10 +33,11 @@ class Api {
   void set_token(std::string token);
 
  private:
-  // On the HTTP thread: asks a collective's nodes about the files it reads (Driver::
-  // ask_objects), waits for the answers at most DriverOptions::object_query_timeout, and
-  // resolves the job's ranges. RequestError(bad_request) naming the silent nodes, or the node, file
-  // and sizes of a range that does not fit.
+  // On the HTTP thread: asks a job's nodes about the files it reads and writes (Driver::
+  // ask_objects), waits for the answers at most DriverOptions::object_query_timeout, keeps
+  // the files' identities in the spec and, for a collective, resolves the job's ranges.
+  // RequestError(bad_request) naming a collective's silent nodes, or the node, file and
+  // sizes of a range that does not fit.
   void resolve_objects(JobSpec& spec);
 
   asio::io_context& io_;

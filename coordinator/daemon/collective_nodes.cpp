@@ -2,6 +2,8 @@
 
 #include "coordinator/jobs/collective_compiler.h"
 
+#include <map>
+
 namespace baton::coordinator {
 
 std::string collective_nodes_problem(const jobs::CollectiveJob& job, const AgentDirectory& agents) {
@@ -24,19 +26,13 @@ std::string collective_nodes_problem(const jobs::CollectiveJob& job, const Agent
   return jobs::tree_algorithm_problem(job, collective_model(job, agents, 0));
 }
 
-std::string shared_storage_conflict(const jobs::CollectiveJob& job, const AgentDirectory& agents) {
-  const std::vector<jobs::FileUse> uses = jobs::file_uses(job);
-  for (const jobs::FileUse& a : uses) {
-    if (!a.writes) continue;
-    for (const jobs::FileUse& b : uses) {
-      if (b.node == a.node || b.file != a.file) continue;
-      const auto sa = agents.find(a.node), sb = agents.find(b.node);
-      if (!sa || !sb || sa->storage_id.empty() || sa->storage_id != sb->storage_id) continue;
-      return "nodes " + a.node + " and " + b.node + " share their data root (" + sa->storage_id + "): " + a.node +
-             " would write " + a.file + ", which " + b.node + (b.writes ? " writes too" : " reads");
-    }
+std::string shared_storage_conflict(const jobs::CollectiveJob& job, const AgentDirectory& agents,
+                                    const jobs::LearntIdentities& learnt) {
+  std::map<std::string, std::string> storage_of;
+  for (const std::string& node : job.nodes) {
+    if (const auto info = agents.find(node)) storage_of[node] = info->storage_id;
   }
-  return "";
+  return jobs::aliased_files(job, jobs::FileIdentities(learnt, std::move(storage_of)));
 }
 
 jobs::CollectiveModel collective_model(const jobs::CollectiveJob& job, const AgentDirectory& agents, double beta) {

@@ -1,7 +1,7 @@
 // What a collective job needs of its nodes' agents (docs/collectives.md, "From the model to
 // the nodes"): each registered, with a rate, and for a reduce or all-reduce a measured
-// combine speed for the job's dtype and op; and no two nodes sharing a data root where one
-// would write a file the other reads or writes. From them, the papers' parameters.
+// combine speed for the job's dtype and op; and no file written that the job also reads or
+// writes under another name or on another node. From them, the papers' parameters.
 #pragma once
 
 #include "coordinator/daemon/agent_directory.h"
@@ -17,9 +17,12 @@ namespace baton::coordinator {
 // algorithm limit the job's nodes exceed (jobs::tree_algorithm_problem).
 std::string collective_nodes_problem(const jobs::CollectiveJob& job, const AgentDirectory& agents);
 
-// "" unless two nodes of the job share their objects (the same storage id) and one writes a
-// file the other reads or writes; then one line naming both nodes and the file.
-std::string shared_storage_conflict(const jobs::CollectiveJob& job, const AgentDirectory& agents);
+// "" unless the job writes a file that it also reads or writes under another name or on
+// another node: by the identities its agents answered (`learnt`), else by the storage ids
+// they registered and the names (jobs::aliased_files); then one line naming both nodes
+// and both names.
+std::string shared_storage_conflict(const jobs::CollectiveJob& job, const AgentDirectory& agents,
+                                    const jobs::LearntIdentities& learnt = {});
 
 // REQUIRES: collective_nodes_problem(job, agents) is "". β in seconds.
 jobs::CollectiveModel collective_model(const jobs::CollectiveJob& job, const AgentDirectory& agents, double beta);

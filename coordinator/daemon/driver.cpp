@@ -86,16 +86,17 @@ void Driver::remember_ended(const journal::JobRecord& record, JobState state) {
   jobs_[record.id] = std::move(job);
 }
 
-std::uint64_t Driver::ask_objects(const JobSpec& spec, ObjectQueries::Done done) {
-  check_collective_nodes(spec);
-  return objects_.ask(agents_, jobs::objects_read(spec.collective), std::move(done));
+std::uint64_t Driver::ask_objects(const JobSpec& spec, const std::vector<std::pair<std::string, std::string>>& objects,
+                                  ObjectQueries::Done done) {
+  if (spec.kind != jobs::JobKind::redistribution) check_collective_nodes(spec);
+  return objects_.ask(agents_, objects, std::move(done));
 }
 
 void Driver::give_up_objects(std::uint64_t query) { objects_.give_up(query); }
 
 void Driver::check_collective_nodes(const JobSpec& spec) const {
-  for (const std::string& problem :
-       {collective_nodes_problem(spec.collective, agents_), shared_storage_conflict(spec.collective, agents_)}) {
+  for (const std::string& problem : {collective_nodes_problem(spec.collective, agents_),
+                                     shared_storage_conflict(spec.collective, agents_, spec.identities)}) {
     if (!problem.empty()) throw RequestError(RequestFailure::bad_request, problem);
   }
 }
@@ -111,7 +112,8 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
     if (!unknown.empty())
       throw RequestError(RequestFailure::bad_request, "unknown nodes (no agent ever registered as): " + unknown);
     try {
-      jobs::staged_destinations(spec.transfers, storages(spec.nodes()));  // an in-place job must be safe to stage
+      // An in-place job must be safe to stage, whatever its files' names.
+      jobs::staged_destinations(spec.transfers, jobs::FileIdentities(spec.identities, storages(spec.nodes())));
     } catch (const std::invalid_argument& e) {
       throw RequestError(RequestFailure::bad_request, e.what());
     }

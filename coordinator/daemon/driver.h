@@ -66,10 +66,12 @@ class Driver {
   // registered, or why an in-place job cannot be staged; for a collective, what its nodes
   // lack (check_collective_nodes). REQUIRES: a collective's message lengths are resolved.
   std::uint64_t submit(JobSpec spec, const std::string& json);
-  // Before a collective is submitted: asks its nodes about the objects it reads
-  // (ObjectQueries); `done` gets their answers once every node answered or the query was
-  // given up. Returns the query's id. RequestError(bad_request) as check_collective_nodes.
-  std::uint64_t ask_objects(const JobSpec& spec, ObjectQueries::Done done);
+  // Before a job is submitted: asks its nodes about `objects` (spec.objects(), the objects
+  // it reads and writes: ObjectQueries); `done` gets their answers once every node answered
+  // or the query was given up. Returns the query's id. RequestError(bad_request) as
+  // check_collective_nodes for a collective.
+  std::uint64_t ask_objects(const JobSpec& spec, const std::vector<std::pair<std::string, std::string>>& objects,
+                            ObjectQueries::Done done);
   void give_up_objects(std::uint64_t query);
   const DriverOptions& options() const { return options_; }
   // RequestError(not_found) for an unknown job, RequestError(conflict) when it already ended.

@@ -61,7 +61,7 @@ asio::awaitable<void> Driver::run(TrackedJob& job) {
   for (std::uint32_t s = job.resume_from; s < job.plan->steps.size(); ++s) {
     job.step = s;
     const StepOutcome outcome =
-        co_await executor_.run_step(job.exchange, plans, s, job.plan->steps[s].predicted_seconds);
+        co_await executor_.run_step(job.exchange, plans, s, job.plan->steps[s].expected_seconds());
     if (job.exchange.cancel_requested) {
       abort(job, plans, JobState::cancelled, "cancelled at step " + std::to_string(s), "cancelled by the operator");
       co_return;

@@ -14,9 +14,10 @@ struct DriverOptions {
   std::chrono::milliseconds retry_pause{500};      // × the attempts so far, before a retry
   std::chrono::milliseconds plan_timeout{10'000};  // for every agent to accept its plan
   // The step timeout, one rule for both ends: an agent fails a step whose flows have not all
-  // ended max(min_step_timeout, step_timeout_factor × predicted) after its release (sent in
+  // ended max(min_step_timeout, step_timeout_factor × expected) after its release (sent in
   // StepRelease); the driver waits report_grace longer, so that the agent's report of the
-  // timeout, naming what was missing, arrives before the driver gives up on it.
+  // timeout, naming what was missing, arrives before the driver gives up on it. Expected:
+  // the model's time and the chunks' own (jobs::StepPlan::expected_seconds).
   std::chrono::milliseconds min_step_timeout{30'000};
   double step_timeout_factor = 4.0;
   std::chrono::milliseconds report_grace{5'000};
@@ -33,7 +34,7 @@ struct DriverOptions {
   bool replan_on_drift = true;
   // β of the collectives' models, seconds (the configuration's collective_startup).
   double collective_startup = 0.005;
-  // How long a submit waits for the nodes' answers about the objects a collective reads.
+  // How long a submit waits for the nodes' answers about the objects a job reads and writes.
   std::chrono::milliseconds object_query_timeout{5'000};
   // The queues an API client grows: past these, a submit or a calibration is refused (429).
   std::size_t max_queued_jobs = 256;

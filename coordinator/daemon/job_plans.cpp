@@ -46,7 +46,8 @@ void JobPlans::build() {
   const std::vector<jobs::TransferSpec>& transfers = redistribution ? spec.transfers : plan.transfers;
   plans_ = jobs::build_agent_plans(plan, clusters, transfers, addresses_, agent_job);
   // In place: what the job reads is not overwritten before the job ends.
-  jobs::stage_plans(plans_, jobs::staged_destinations(transfers, storages_), staging_tag_);
+  jobs::stage_plans(plans_, jobs::staged_destinations(transfers, jobs::FileIdentities(spec.identities, storages_)),
+                    staging_tag_);
 }
 
 }  // namespace baton::coordinator

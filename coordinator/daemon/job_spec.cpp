@@ -5,6 +5,7 @@
 #include "coordinator/json/input.h"
 
 #include <limits>
+#include <set>
 
 namespace baton::coordinator {
 namespace {
@@ -107,6 +108,16 @@ std::vector<std::string> JobSpec::nodes() const {
   std::vector<std::string> all = clusters.senders;
   all.insert(all.end(), clusters.receivers.begin(), clusters.receivers.end());
   return all;
+}
+
+std::vector<std::pair<std::string, std::string>> JobSpec::objects() const {
+  if (kind != jobs::JobKind::redistribution) return jobs::objects_named(collective);
+  std::set<std::pair<std::string, std::string>> named;
+  for (const jobs::TransferSpec& t : transfers) {
+    named.emplace(t.src_node, t.src_file);
+    named.emplace(t.dst_node, t.dst_file);
+  }
+  return {named.begin(), named.end()};
 }
 
 std::string JobSpec::algorithm_name() const {

@@ -38,11 +38,18 @@ struct JobSpec {
   std::optional<bool> replan;
   // Every other kind.
   jobs::CollectiveJob collective;
+  // Which file each (node, name) of the job is, as its agents answered at submit (empty
+  // for names not asked about: those are compared by storage id and normal form). Not part
+  // of the job's JSON.
+  jobs::LearntIdentities identities;
 
   // Every node of the job: a redistribution's senders, then its receivers (a node in both
   // is listed twice); a collective's nodes.
   std::vector<std::string> nodes() const;
   std::string algorithm_name() const;
+  // Every (node, name) the job reads or writes, each once (what its agents are asked
+  // about before it is accepted).
+  std::vector<std::pair<std::string, std::string>> objects() const;
 };
 
 // Parses and checks a job's JSON. Throws json::InputError (one line naming the field) for

@@ -61,6 +61,13 @@ jobs::CollectiveJob parse_reduce_job(const Json& job, jobs::JobKind kind) {
     throw InputError("result.file: " + out.result_file +
                      " is also data.file: an in-place result needs data.offset 0 (the result is written at offset 0)");
   }
+  // Every node would still send or combine its data while the result it receives is
+  // written over it: the agents refuse such plans (a race), so the job is refused here.
+  if (kind == jobs::JobKind::allreduce && jobs::normal_name(out.result_file) == jobs::normal_name(out.data.file)) {
+    throw InputError("result.file: " + out.result_file + " is data.file " + out.data.file +
+                     ": an all-reduce does not run in place (each node still reads its data while the result "
+                     "arrives); name another result file");
+  }
   out.algorithm = choice(job, "", "algorithm", jobs::algorithms(kind), reduce ? "a reduce" : "an allreduce");
   if (out.algorithm == "ring" && out.data.count < out.nodes.size()) {
     throw InputError("data.count: ring cuts the array into one segment per node: " + std::to_string(out.nodes.size()) +

@@ -9,12 +9,21 @@ std::uint64_t ObjectQueries::ask(AgentDirectory& agents,
   const std::uint64_t id = next_++;
   Pending& query = pending_[id];
   query.done = std::move(done);
-  for (const auto& [node, object] : objects) query.waiting[node].push_back(object);
+  for (const auto& [node, object] : objects) query.waiting[node].objects.push_back(object);
   for (auto it = query.waiting.begin(); it != query.waiting.end();) {
-    protocol::Envelope envelope;
-    envelope.mutable_object_query()->set_query(id);
-    for (const std::string& object : it->second) envelope.mutable_object_query()->add_objects(object);
-    if (agents.send(it->first, std::move(envelope))) {
+    // At most max_objects_per_query names in one query, each answered on its own.
+    const std::vector<std::string>& names = it->second.objects;
+    bool sent = true;
+    for (std::size_t first = 0; sent && first < names.size(); first += max_objects_per_query) {
+      protocol::Envelope envelope;
+      envelope.mutable_object_query()->set_query(id);
+      for (std::size_t i = first; i < std::min(names.size(), first + max_objects_per_query); ++i) {
+        envelope.mutable_object_query()->add_objects(names[i]);
+      }
+      sent = agents.send(it->first, std::move(envelope));
+      ++it->second.answers_due;
+    }
+    if (sent) {
       ++it;
     } else {
       query.answers.silent.push_back(it->first);
@@ -31,10 +40,10 @@ void ObjectQueries::on_answer(const std::string& node, const protocol::ObjectAns
   const auto asked = query->second.waiting.find(node);
   if (asked == query->second.waiting.end()) return;
   for (const protocol::ObjectInfo& info : answer.objects()) {
-    if (std::ranges::find(asked->second, info.object()) == asked->second.end()) continue;
-    query->second.answers.facts[{node, info.object()}] = {info.exists(), info.size(), info.error()};
+    if (std::ranges::find(asked->second.objects, info.object()) == asked->second.objects.end()) continue;
+    query->second.answers.facts[{node, info.object()}] = {info.exists(), info.size(), info.error(), info.identity()};
   }
-  query->second.waiting.erase(asked);
+  if (--asked->second.answers_due == 0) query->second.waiting.erase(asked);
   finish_if_answered(answer.query());
 }
 

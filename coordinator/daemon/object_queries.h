@@ -1,5 +1,6 @@
-// Asking nodes about the objects a job would read, before the job is accepted
-// (docs/collectives.md, "Jobs"): one ObjectQuery per node, the answers gathered by query id.
+// Asking nodes about the objects a job would read or write, before the job is accepted
+// (docs/collectives.md, "Jobs"; docs/runtime.md, "In-place jobs"): ObjectQuery per node,
+// the answers gathered by query id.
 // The HTTP thread that asked waits for them with a timeout and then gives up on the nodes
 // that did not answer (give_up).
 //
@@ -25,11 +26,16 @@ struct ObjectAnswers {
   std::vector<std::string> silent;                                         // asked, never answered
 };
 
+// The most objects one ObjectQuery names (an agent answers at most 1024, its
+// max_queried_objects); a node asked about more gets several queries, answered each on its
+// own.
+inline constexpr std::size_t max_objects_per_query = 1024;
+
 class ObjectQueries {
  public:
   using Done = std::function<void(ObjectAnswers)>;
 
-  // Sends each node of `objects` (node, object) one query naming its objects; `done` is
+  // Sends each node of `objects` (node, object) a query naming its objects; `done` is
   // called once, when every node answered, or at give_up. A node without a session counts
   // as silent at once. Returns the query's id.
   std::uint64_t ask(AgentDirectory& agents, const std::vector<std::pair<std::string, std::string>>& objects, Done done);
@@ -40,8 +46,12 @@ class ObjectQueries {
   void give_up(std::uint64_t id);
 
  private:
+  struct Asked {
+    std::vector<std::string> objects;
+    std::size_t answers_due = 0;  // queries sent to the node and not answered yet
+  };
   struct Pending {
-    std::map<std::string, std::vector<std::string>> waiting;  // node → the objects asked
+    std::map<std::string, Asked> waiting;  // node → what it was asked
     ObjectAnswers answers;
     Done done;
   };

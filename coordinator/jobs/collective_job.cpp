@@ -126,6 +126,36 @@ std::vector<FileUse> file_uses(const CollectiveJob& job) {
   return uses;
 }
 
+std::string aliased_files(const CollectiveJob& job, const FileIdentities& files) {
+  const std::vector<FileUse> uses = file_uses(job);
+  for (const FileUse& a : uses) {
+    if (!a.writes) continue;
+    const std::string key = files.key(a.node, a.file);
+    for (const FileUse& b : uses) {
+      if ((b.node == a.node && b.file == a.file) || files.key(b.node, b.file) != key) continue;
+      const std::string does = b.writes ? " writes" : " reads";
+      if (b.node == a.node) {
+        return "node " + a.node + " would write " + a.file + ", which is " + b.file + " that it" + does +
+               " (one file under two names)";
+      }
+      const std::string storage = files.storage(a.node) == files.storage(b.node)
+                                      ? " share their data root (" + files.storage(a.node) + ")"
+                                      : " share files";
+      return "nodes " + a.node + " and " + b.node + storage + ": " + a.node + " would write " + a.file + ", which " +
+             b.node + does + (b.file == a.file ? (b.writes ? " too" : "") : " as " + b.file);
+    }
+  }
+  return "";
+}
+
+std::vector<std::pair<std::string, std::string>> objects_named(const CollectiveJob& job) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const FileUse& use : file_uses(job)) {
+    if (std::ranges::find(out, std::pair{use.node, use.file}) == out.end()) out.emplace_back(use.node, use.file);
+  }
+  return out;
+}
+
 std::vector<std::pair<std::string, std::string>> objects_read(const CollectiveJob& job) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const FileUse& use : file_uses(job)) {

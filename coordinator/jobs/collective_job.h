@@ -3,6 +3,7 @@
 // shapes are a contract; the coordinator's parser lives in coordinator/daemon/job_spec*.
 #pragma once
 
+#include "coordinator/jobs/file_identities.h"
 #include "protocol/baton.pb.h"
 
 #include <cstddef>
@@ -84,15 +85,25 @@ struct FileUse {
 };
 std::vector<FileUse> file_uses(const CollectiveJob& job);
 
+// "" unless the job writes a file that it also reads or writes under another name or on
+// another node (files.key: "./x" and "x", a symlinked directory, a hard link, two nodes
+// sharing a data root); then one line naming both nodes and both names. The same name
+// on the same node is the parsers' business (an in-place reduce is fine, a multicast that
+// writes the file it sends is not).
+std::string aliased_files(const CollectiveJob& job, const FileIdentities& files);
+
 // What a node's agent answered about one of its objects (ObjectQuery, docs/collectives.md).
 struct ObjectFacts {
   bool exists = false;
   std::uint64_t size = 0;
-  std::string error;  // why it cannot be read
+  std::string error;     // why it cannot be read
+  std::string identity;  // which file the name is (ObjectInfo.identity), "" if not said
 };
 
 // The objects the job reads, by node: each node's data file, each message's source file.
 std::vector<std::pair<std::string, std::string>> objects_read(const CollectiveJob& job);
+// Every object the job reads or writes, by node, each (node, name) once.
+std::vector<std::pair<std::string, std::string>> objects_named(const CollectiveJob& job);
 
 // Checks every range the job reads against the sizes its nodes reported and gives each
 // message without a length the rest of its file. `facts(node, file)` returns what that

@@ -59,6 +59,19 @@ double predicted_seconds(const kpbs::Step& step, bool scheduled, double beta, do
   return beta + std::max({step.duration, busiest / d, total / (k * d)});
 }
 
+// The busiest node's chunks, sent or received, at agent_chunk_seconds each.
+double chunk_seconds(const StepPlan& step, std::size_t senders, std::size_t receivers) {
+  std::vector<std::size_t> sent(senders), received(receivers);
+  for (const Flow& f : step.flows) {
+    sent[f.sender] += f.chunks.size();
+    received[f.receiver] += f.chunks.size();
+  }
+  std::size_t busiest = 0;
+  for (const std::size_t n : sent) busiest = std::max(busiest, n);
+  for (const std::size_t n : received) busiest = std::max(busiest, n);
+  return static_cast<double>(busiest) * agent_chunk_seconds;
+}
+
 // Every node's part of `step` (PlannedNode), senders first, in cluster order.
 std::vector<PlannedNode> planned_nodes(const StepPlan& step, const Clusters& clusters, bool shared, double beta,
                                        double d) {
@@ -120,6 +133,7 @@ CompiledPlan compile_plan(const Clusters& clusters, const std::vector<TransferSp
       out.flows.push_back(std::move(flow));
     }
     out.nodes = planned_nodes(out, clusters, plan.shared_links, platform.step_startup, d);
+    out.chunk_seconds = chunk_seconds(out, n1, n2);
     plan.predicted_seconds += out.predicted_seconds;
     plan.steps.push_back(std::move(out));
   }

@@ -17,6 +17,28 @@
 
 using namespace baton::agent::test;
 
+namespace {
+
+// The lines a node's data plane logs (DataPlane::log_to), and a wait for one that holds
+// `part`: written on the io thread once the refused flow or connection has ended.
+struct DataPlaneLog {
+  std::vector<std::string> lines;
+  baton::log::Sink sink() {
+    return [this](baton::log::Level, std::string_view line) { lines.emplace_back(line); };
+  }
+  bool said(asio::io_context& io, const std::string& part) {
+    const auto has = [&] {
+      return std::ranges::any_of(lines, [&](const std::string& l) { return l.find(part) != std::string::npos; });
+    };
+    const auto start = std::chrono::steady_clock::now();
+    io.restart();
+    while (!has() && std::chrono::steady_clock::now() - start < std::chrono::seconds(10)) io.run_one_for(100ms);
+    return has();
+  }
+};
+
+}  // namespace
+
 BOOST_AUTO_TEST_SUITE(step_runner)
 
 BOOST_AUTO_TEST_CASE(chunks_land_at_their_destination_offsets) {
@@ -220,7 +242,11 @@ BOOST_AUTO_TEST_CASE(a_sender_with_a_wrong_secret_is_refused_on_both_ends) {
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});
   ba::StepRunner sender(*a.context, a.storage, plan.sender, {"a", "not-the-cluster-secret-at-all"});
   ba::StepRunner& receiver = b.receiver(plan.receiver);
+  DataPlaneLog log;
+  b.data->log_to(log.sink());
   const Outcome o = run_step(io, sender, receiver);
+  // The receiving agent says so (issue 27: refusals were dropped without a line).
+  BOOST_TEST(log.said(io, "data plane: refused a connection from 127.0.0.1:"));
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("authentication: ") != std::string::npos, o.sender.error());
   BOOST_TEST(o.sender.error().find("does not match this cluster's secret") != std::string::npos, o.sender.error());
@@ -240,7 +266,11 @@ BOOST_AUTO_TEST_CASE(a_chunk_from_a_node_the_plan_does_not_name_is_refused) {
   Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 4096, 0}}, {{0, 0, 0, 4096, 0}});
   ba::StepRunner intruder(*c.context, c.storage, plan.sender, c.identity);
   ba::StepRunner& receiver = b.receiver(plan.receiver);
+  DataPlaneLog log;
+  b.data->log_to(log.sink());
   const Outcome o = run_step(io, intruder, receiver);
+  BOOST_TEST(log.said(io, "data plane: refused from c: "));
+  BOOST_TEST(log.said(io, "not from c"));
   BOOST_TEST(!o.sender.ok());
   BOOST_TEST(o.sender.error().find("comes from a in the plan, not from c") != std::string::npos, o.sender.error());
   BOOST_TEST((std::all_of(out.begin(), out.end(), [](std::byte x) { return x == std::byte{0}; })));

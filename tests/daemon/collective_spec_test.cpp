@@ -176,6 +176,14 @@ BOOST_AUTO_TEST_CASE(every_bad_field_of_an_allreduce_is_named) {
                        {"/data/dtype", 8, "data.dtype: must be a non-empty string"},
                        {"/op", "prod", "accepted"},
                        {"/algorithm", "", "algorithm: must be a non-empty string"}});
+  // In place (issue 27: accepted, then refused by every agent): refused here, however the
+  // result's name is spelled.
+  for (const char* spelling : {"grad.bin", "./grad.bin"}) {
+    BOOST_TEST(refusal(with(kAllreduce, "/result/file", spelling)) ==
+               "result.file: " + std::string(spelling) +
+                   " is data.file grad.bin: an all-reduce does not run in place (each node still reads its data "
+                   "while the result arrives); name another result file");
+  }
   Json ring = with(kAllreduce, "/algorithm", "ring");
   ring["data"]["count"] = 2;
   BOOST_TEST(refusal(ring) ==

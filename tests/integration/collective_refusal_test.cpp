@@ -112,4 +112,52 @@ BOOST_AUTO_TEST_CASE(bad_collective_jobs_are_refused_at_submit_naming_the_field)
   }
 }
 
+// Identity by file, not by name (issue 27): a multicast into `./src.bin` on the node that
+// sends `src.bin` ended `done`, a third node holding the wrong file's bytes. Whatever the
+// spelling, a job that writes a file it also reads or writes is refused, naming both names.
+BOOST_AUTO_TEST_CASE(a_collective_writing_a_file_it_reads_under_another_name_is_refused_naming_both) {
+  CollectiveCluster c({10'000'000, 20'000'000, 40'000'000});
+  write_random_file(c.cluster.root("n1") / "src.bin", 4096, 1);
+  write_random_file(c.cluster.root("n0") / "other.bin", 4096, 2);
+  std::filesystem::create_directory(c.cluster.root("n1") / "d");
+  write_random_file(c.cluster.root("n1") / "d" / "in.bin", 4096, 3);
+  std::filesystem::create_directory_symlink("d", c.cluster.root("n1") / "linked");
+  for (const char* node : {"n0", "n1", "n2"}) write_random_file(c.cluster.root(node) / "grad.bin", 4000, 4);
+  const std::string before = read_file(c.cluster.root("n1") / "src.bin");
+
+  // n1 sends src.bin to n0 and n2; n0 sends other.bin to n1, into `dst_file`.
+  const auto crossed = [](const std::string& kind, const std::string& source_file, const std::string& dst_file) {
+    Json job{{"kind", kind},
+             {"nodes", {"n0", "n1", "n2"}},
+             {kind == "multicast" ? "multicasts" : "messages",
+              {{{"source", "n1"}, {"file", source_file}, {"destinations", {"n0", "n2"}}, {"dst_file", "copy.bin"}},
+               {{"source", "n0"}, {"file", "other.bin"}, {"destinations", {"n1"}}, {"dst_file", dst_file}}}}};
+    if (kind == "buffered-multicast") job["buffers"] = 1;
+    return job;
+  };
+  for (const std::string kind : {"multicast", "buffered-multicast"}) {
+    refused_naming(c, crossed(kind, "src.bin", "./src.bin"), {"n1", "./src.bin", "src.bin that it reads"});
+    refused_naming(c, crossed(kind, "src.bin", "src.bin"), {"n1", "src.bin"});  // as before: the same name
+    // A symlinked directory: only the agent can tell.
+    refused_naming(c, crossed(kind, "d/in.bin", "linked/in.bin"), {"n1", "linked/in.bin", "d/in.bin"});
+  }
+  // A reduce's result under another name of its data file.
+  Json reduce = reduce_job();
+  reduce["result"]["file"] = "./grad.bin";
+  refused_naming(c, reduce, {"n0", "./grad.bin", "grad.bin"});
+  // An all-reduce in place, which no agent would run: refused at submit, saying so.
+  Json allreduce = reduce_job();
+  allreduce["kind"] = "allreduce";
+  allreduce.erase("root");
+  allreduce["algorithm"] = "ring";
+  allreduce["data"]["count"] = 900;
+  allreduce["result"]["file"] = "grad.bin";
+  refused_naming(c, allreduce, {"result.file", "grad.bin", "in place"});
+
+  const auto [status, jobs] = c.cluster.get("/v1/jobs");
+  BOOST_TEST(jobs.at("jobs").size() == 0u, jobs.dump());
+  BOOST_TEST(read_file(c.cluster.root("n1") / "src.bin") == before);
+  for (const char* node : {"n0", "n2"}) BOOST_TEST(!std::filesystem::exists(c.cluster.root(node) / "copy.bin"), node);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

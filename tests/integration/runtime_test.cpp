@@ -5,6 +5,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <csignal>
 #include <map>
 #include <thread>
 
@@ -372,6 +373,26 @@ BOOST_AUTO_TEST_CASE(a_failed_last_step_is_retried_by_every_agent_including_thos
     BOOST_TEST(count(cluster.agent_log(node), "job " + id + " step 0: done") >= 2u, node << ":\n"
                                                                                          << cluster.agent_log(node));
   }
+}
+
+// An idle agent whose coordinator is gone stops promptly on SIGTERM (issue 27: about 2 s
+// each, minutes for 128 stopped one after another): with nobody to flush messages to, it
+// does not wait out the last second a connected agent gives its queued messages.
+BOOST_AUTO_TEST_CASE(an_idle_agent_whose_coordinator_is_gone_stops_promptly) {
+  Cluster cluster;
+  cluster.start_agent("n0");
+  BOOST_REQUIRE_MESSAGE(cluster.wait_alive(1), cluster.coordinator_log());
+  ::kill(cluster.coordinator_pid(), SIGKILL);
+  for (int i = 0; i < 500 && cluster.agent_log("n0").find("coordinator session:") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(20ms);  // polling its log: the agent's only account of the loss
+  }
+  BOOST_REQUIRE_MESSAGE(cluster.agent_log("n0").find("coordinator session:") != std::string::npos,
+                        cluster.agent_log("n0"));
+  const auto start = std::chrono::steady_clock::now();
+  cluster.stop_agent("n0");
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  BOOST_TEST(took < 0.9, took << " s\n" << cluster.agent_log("n0"));
+  BOOST_TEST(cluster.agent_log("n0").find("stopped") != std::string::npos, cluster.agent_log("n0"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

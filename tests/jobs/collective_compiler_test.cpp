@@ -132,6 +132,36 @@ BOOST_AUTO_TEST_CASE(every_reduce_and_allreduce_algorithm_on_5_to_9_unequal_node
   }
 }
 
+// Why an in-place all-reduce is refused at submit (coordinator/daemon/job_spec_reduce.cpp):
+// a node sends or combines its data while the result it receives is written into the same
+// bytes, with nothing ordering the two, so the agents refuse the plans of every algorithm
+// (4 or 5 nodes of 5), where an in-place reduce's pass.
+BOOST_AUTO_TEST_CASE(in_place_all_reduce_plans_are_refused_by_the_agents_and_in_place_reduce_plans_are_not) {
+  const baton::agent::PlanObjects files{
+      .check_name = [](const std::string&) { return baton::agent::Refusal(); },
+      .source_size = [](const std::string&) { return std::uint64_t{1} << 40; },
+      .destination_limit = [](const std::string&) { return std::numeric_limits<std::uint64_t>::max(); }};
+  for (const bj::JobKind kind : {bj::JobKind::reduce, bj::JobKind::allreduce}) {
+    for (const std::string& algorithm : bj::algorithms(kind)) {
+      if (algorithm == "dp") continue;
+      bj::CollectiveJob job = reduce_job(kind, 5, algorithm);
+      job.data.offset = 0;
+      job.result_file = job.data.file;
+      const bj::CompiledPlan plan = bj::compile_collective(job, model_of(5));
+      std::map<std::string, std::string> addresses;
+      for (const auto& [node, p] : plan.agent_plans) addresses[node] = node + ":7100";
+      std::size_t refused = 0;
+      for (const auto& [node, p] : bj::address_plans(plan.agent_plans, addresses, {.id = "7", .number = 7})) {
+        const auto why = baton::agent::check_plan(p, files);
+        BOOST_TEST((!why || why->find("of grad.bin while") != std::string::npos), node << ": " << why.value_or(""));
+        refused += why ? 1 : 0;
+      }
+      if (kind == bj::JobKind::reduce) BOOST_TEST(refused == 0u, algorithm);
+      else BOOST_TEST(refused >= 4u, algorithm);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(dp_on_two_speed_classes_passes_the_checker) {
   for (std::size_t n = 5; n <= 9; ++n) {
     bj::CollectiveModel model = model_of(n);

@@ -1,0 +1,93 @@
+// Which file a job's (node, name) is, as the coordinator decides it (coordinator/jobs/
+// file_identities.h), and the collectives refused for writing a file they read or write
+// under another name or on another node (issue 27: a multicast into `./src.bin` on the
+// node that sends `src.bin` ended `done` with a third node holding the wrong bytes).
+#include "coordinator/jobs/file_identities.h"
+#include "coordinator/jobs/collective_job.h"
+
+#include <boost/test/unit_test.hpp>
+
+namespace bj = baton::jobs;
+
+BOOST_AUTO_TEST_SUITE(file_identities)
+
+BOOST_AUTO_TEST_CASE(names_are_compared_in_their_normal_form) {
+  BOOST_TEST(bj::normal_name("./a//b/.") == "a/b");
+  BOOST_TEST(bj::normal_name("x.bin") == "x.bin");
+  BOOST_TEST(bj::normal_name(".") == ".");
+  BOOST_TEST(bj::normal_name("a/../x") == "a/../x");  // ".." is not undone: a symlink may lead anywhere
+}
+
+BOOST_AUTO_TEST_CASE(keys_follow_the_agents_then_the_storage_and_the_name) {
+  const bj::FileIdentities files({{{"a", "lnk/x"}, "files:m:1:9"}, {{"a", "d/x"}, "files:m:1:9"}},
+                                 {{"a", "files:m:1:1"}, {"b", "files:m:1:1"}, {"c", "files:m:1:2"}});
+  BOOST_TEST(files.key("a", "lnk/x") == files.key("a", "d/x"));
+  BOOST_TEST(files.key("a", "./y") == files.key("b", "y"));  // one data root
+  BOOST_TEST(files.key("a", "y") != files.key("c", "y"));
+  BOOST_TEST(files.key("a", "scratch:q") != files.key("b", "scratch:q"));  // each job's node its own
+  BOOST_TEST(files.key("d", "y") != files.key("e", "y"));                  // unknown storage: shared with nobody
+  BOOST_TEST(files.storage("d") == "node:d");
+  BOOST_TEST(!files.in_memory("a"));
+  BOOST_TEST(bj::FileIdentities({}, {{"e", "memory:e:1"}}).in_memory("e"));
+}
+
+namespace {
+
+// n1 sends src.bin to n2; n2 sends other.bin to `destinations` into `dst_file`.
+bj::CollectiveJob multicast(const std::string& dst_file, const std::vector<std::string>& destinations) {
+  bj::CollectiveJob job;
+  job.kind = bj::JobKind::multicast;
+  job.nodes = {"n1", "n2", "n3"};
+  job.messages = {
+      {.source = "n1", .file = "src.bin", .offset = 0, .length = 10, .destinations = {"n2"}, .dst_file = "copy.bin"},
+      {.source = "n2",
+       .file = "other.bin",
+       .offset = 0,
+       .length = 10,
+       .destinations = destinations,
+       .dst_file = dst_file}};
+  return job;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_multicast_into_its_own_source_under_another_name_is_refused_naming_both) {
+  const std::map<std::string, std::string> storages{{"n1", "s1"}, {"n2", "s2"}, {"n3", "s3"}};
+  BOOST_TEST(bj::aliased_files(multicast("out.bin", {"n1", "n3"}), bj::FileIdentities({}, storages)).empty());
+  const std::string dot = bj::aliased_files(multicast("./src.bin", {"n1", "n3"}), bj::FileIdentities({}, storages));
+  BOOST_TEST(dot == "node n1 would write ./src.bin, which is src.bin that it reads (one file under two names)");
+  // A hard link only the agent sees.
+  const bj::LearntIdentities learnt{{{"n1", "src.bin"}, "files:m:1:5"}, {{"n1", "link.bin"}, "files:m:1:5"}};
+  const std::string hard = bj::aliased_files(multicast("link.bin", {"n1", "n3"}), bj::FileIdentities(learnt, storages));
+  BOOST_TEST(hard.find("node n1 would write link.bin, which is src.bin that it reads") == 0u, hard);
+}
+
+BOOST_AUTO_TEST_CASE(two_nodes_sharing_a_root_writing_what_the_other_reads_are_refused_naming_both) {
+  const std::map<std::string, std::string> shared{{"n1", "files:m:7:7"}, {"n2", "s2"}, {"n3", "files:m:7:7"}};
+  const std::string same = bj::aliased_files(multicast("src.bin", {"n3"}), bj::FileIdentities({}, shared));
+  BOOST_TEST(same == "nodes n3 and n1 share their data root (files:m:7:7): n3 would write src.bin, which n1 reads");
+  const std::string spelled = bj::aliased_files(multicast("./src.bin", {"n3"}), bj::FileIdentities({}, shared));
+  BOOST_TEST(spelled.find("n3 would write ./src.bin, which n1 reads as src.bin") != std::string::npos, spelled);
+  // Two roots, one nested in the other: only the agents' identities tell.
+  const std::map<std::string, std::string> apart{{"n1", "s1"}, {"n2", "s2"}, {"n3", "s3"}};
+  const bj::LearntIdentities learnt{{{"n1", "src.bin"}, "files:m:1:5"}, {{"n3", "in/src.bin"}, "files:m:1:5"}};
+  const std::string nested = bj::aliased_files(multicast("in/src.bin", {"n3"}), bj::FileIdentities(learnt, apart));
+  BOOST_TEST(nested.find("nodes n3 and n1 share files: n3 would write in/src.bin, which n1 reads as src.bin") == 0u,
+             nested);
+}
+
+BOOST_AUTO_TEST_CASE(a_reduce_in_place_under_one_name_is_fine_under_two_refused) {
+  bj::CollectiveJob job;
+  job.kind = bj::JobKind::reduce;
+  job.nodes = {"n1", "n2"};
+  job.root = "n1";
+  job.data.file = "a.bin";
+  job.result_file = "a.bin";
+  const bj::FileIdentities files({}, {{"n1", "s1"}, {"n2", "s2"}});
+  BOOST_TEST(bj::aliased_files(job, files).empty());
+  job.result_file = "./a.bin";
+  BOOST_TEST(bj::aliased_files(job, files) ==
+             "node n1 would write ./a.bin, which is a.bin that it reads (one file under two names)");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
