@@ -59,6 +59,11 @@ Agent::Agent(transport::Context& context, DataPlane& data, Storage& storage, Age
   declare_agent_metrics(*metrics_);
   metrics_->set("baton_agent_registered", {}, 0);
   options_.steps.metrics = metrics_;
+  // One set of kept connections for every job's sends (agent/peer_links.h).
+  if (!options_.steps.links) {
+    options_.steps.links =
+        std::make_shared<PeerLinks>(context_, transport::NodeIdentity{options_.node_id, options_.secret});
+  }
 }
 
 std::string Agent::metrics() const { return metrics_->render(); }

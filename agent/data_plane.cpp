@@ -1,5 +1,6 @@
 #include "agent/data_plane.h"
 
+#include "agent/peer_links.h"
 #include "transport/errors.h"
 
 #include <asio/co_spawn.hpp>
@@ -7,9 +8,13 @@
 #include <asio/experimental/awaitable_operators.hpp>
 #include <asio/steady_timer.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace baton::agent {
+
+static_assert(DataPlane::kept_idle > PeerLinks::idle_limit, "the sender closes an idle kept connection first");
+
 namespace {
 
 // Where a connection comes from, for the per-address cap: the peer without its port
@@ -105,21 +110,26 @@ asio::awaitable<void> DataPlane::serve(std::unique_ptr<transport::Connection> co
     refusals_.write(log::Level::warning,
                     "data plane: refused a connection from " + connection->peer() + ": " + sender.describe());
   }
-  // One connection carries one sender's chunks of a step, one flow after another.
-  while (sender.ok() && !stopping_) {
+  // One connection carries one sender's flows, one after another, for as long as the
+  // sender keeps it (agent/peer_links.h): its first flow comes right after the handshake,
+  // a later one may come kept_idle later.
+  for (bool first = true; sender.ok() && !stopping_; first = false) {
     std::function<void(const transport::FlowReport&)> finished;
     const transport::AsyncSinkResolver resolver = [&](const transport::FlowSpec& flow) {
       return resolve(flow, sender.value, finished);
     };
+    const auto frame_timeout = context_.options().frame_timeout;
     const transport::FlowReport report = co_await transport::receive_flow(
         *connection, resolver, context_.pool(),
-        transport::ReceiveOptions{
-            .expected = {}, .max_range = std::uint64_t{1} << 50, .frame_timeout = context_.options().frame_timeout});
+        transport::ReceiveOptions{.expected = {},
+                                  .max_range = std::uint64_t{1} << 50,
+                                  .frame_timeout = frame_timeout,
+                                  .begin_timeout = first ? frame_timeout : std::max(frame_timeout, kept_idle)});
     if (finished) finished(report);
     if (!report.ok() && !stopping_ && refusal_worth_saying(report, static_cast<bool>(finished))) {
       refusals_.write(log::Level::warning, "data plane: refused from " + sender.value + ": " + report.describe());
     }
-    if (!report.ok()) break;  // the sender closed after its last chunk, or the flow failed
+    if (!report.ok()) break;  // the sender closed its connection, or the flow failed
   }
   connections_.erase(connection.get());
 }

@@ -34,6 +34,10 @@ class DataPlane {
  public:
   // How long a sender has to authenticate after connecting.
   static constexpr std::chrono::milliseconds handshake_deadline{5000};
+  // How long an authenticated connection may wait for its next flow: longer than a
+  // sender keeps an idle connection (PeerLinks::idle_limit), so that the sender is the
+  // one that closes it, never a receiver under a flow being sent.
+  static constexpr std::chrono::milliseconds kept_idle{60'000};
 
   // How often the accept loop looks whether it should stop: the transports' accept takes
   // a timeout, not a cancellation (libfabric's is a posted receive).

@@ -34,7 +34,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 StepRunner::StepRunner(transport::Context& context, Storage& storage, protocol::Plan plan, transport::NodeIdentity self,
                        StepOptions options, std::unique_ptr<Storage> scratch)
     : context_(context), storage_(storage), plan_(std::move(plan)), self_(std::move(self)), options_(options),
-      scratch_(std::move(scratch)), gate_(context.executor()) {}
+      scratch_(std::move(scratch)), gate_(context.executor()) {
+  if (!options_.links) options_.links = std::make_shared<PeerLinks>(context_, self_);
+}
 
 StepRunner::~StepRunner() {
   if (current_) current_->over = true;
@@ -272,24 +274,19 @@ asio::awaitable<void> StepRunner::send(std::shared_ptr<StepState> state, std::si
       state->dataflow ? "step " + std::to_string(state->step) + ", " + state->label(t) + " at " + flow.peer_address()
                       : "step " + std::to_string(state->step) + " to " + flow.peer() + " (" + flow.peer_address() + ")";
   bool sent = false;
-  auto connected = co_await context_.connect(flow.peer_address());
-  if (connected.error) {
-    state->fail(where + ": cannot connect: " + connected.error.message() + " " + connected.detail);
+  transport::Result<Link> link = co_await options_.links->acquire(flow.peer(), flow.peer_address());
+  if (!link.ok()) {
+    state->fail(where + ": " + link.detail);
   } else if (!state->error.empty()) {
-    // The step already failed while we were connecting.
+    link.value.keep();  // the step already failed while we were connecting: the link is fine
   } else {
-    transport::Connection& connection = *connected.value;
+    transport::Connection& connection = link.value.connection();
     state->connections.push_back(&connection);
-    const transport::Authentication receiver = co_await transport::authenticate_as_sender(
-        connection, self_, flow.peer(), std::max(context_.options().frame_timeout, std::chrono::milliseconds(5000)));
-    if (receiver.ok()) {
-      // A dataflow send reads objects earlier tasks wrote: it opens them itself, now.
-      std::map<std::string, std::unique_ptr<transport::Source>> own_sources;
-      sent = co_await send_chunks(state, t, connection, where, state->dataflow ? own_sources : state->sources);
-    } else {
-      state->fail(where + ": authentication: " + receiver.error.message() + ": " + receiver.detail);
-    }
+    // A dataflow send reads objects earlier tasks wrote: it opens them itself, now.
+    std::map<std::string, std::unique_ptr<transport::Source>> own_sources;
+    sent = co_await send_chunks(state, t, connection, where, state->dataflow ? own_sources : state->sources);
     std::erase(state->connections, &connection);
+    if (sent) link.value.keep();
   }
   if (sent) state->finish(t);
   else state->tasks[t].phase = Phase::failed;

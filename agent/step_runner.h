@@ -17,6 +17,7 @@
 #pragma once
 
 #include "agent/combine_task.h"
+#include "agent/peer_links.h"
 #include "agent/signal.h"
 #include "agent/step_state.h"
 #include "agent/storage.h"
@@ -39,6 +40,9 @@ namespace baton::agent {
 struct StepOptions {
   // Where flows are counted (agent/agent_metrics.h); none when null.
   std::shared_ptr<metrics::Registry> metrics{};
+  // The kept connections sends go over (agent/peer_links.h), shared by every job of an
+  // agent; when null, the runner keeps its own for its job.
+  std::shared_ptr<PeerLinks> links{};
 };
 
 // What resolve() gives the data plane: the sink, and what to call when the flow ends. It
@@ -96,7 +100,7 @@ class StepRunner {
   // Starts every task that may start now; true if it started any.
   bool advance(const std::shared_ptr<StepState>& state);
   asio::awaitable<void> send(std::shared_ptr<StepState> state, std::size_t task);
-  // The flow's chunks, one after another, over an authenticated connection, reading
+  // The flow's chunks, one after another, over a kept authenticated connection, reading
   // through `sources` (opened as needed, one per object). False when one failed.
   asio::awaitable<bool> send_chunks(std::shared_ptr<StepState> state, std::size_t task,
                                     transport::Connection& connection, std::string where,

@@ -41,8 +41,10 @@ asio::awaitable<void> receive(transport::Connection& connection, CheckingSink& s
         return transport::ResolvedSink{&sink, {}};
       },
       pool,
-      transport::ReceiveOptions{
-          .expected = std::nullopt, .max_range = 1 << 20, .frame_timeout = std::chrono::milliseconds(1000)});
+      transport::ReceiveOptions{.expected = std::nullopt,
+                                .max_range = 1 << 20,
+                                .frame_timeout = std::chrono::milliseconds(1000),
+                                .begin_timeout = std::nullopt});
 }
 
 void rethrow(std::exception_ptr error) {

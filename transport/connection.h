@@ -72,6 +72,11 @@ class Connection {
   void fail(std::error_code error) noexcept;
   std::error_code failure() const noexcept { return failure_; }
 
+  // Whether an idle connection may carry another flow: it has not failed and, where the
+  // transport can tell without waiting (TCP peeks at the socket), the peer has neither
+  // closed its end nor sent anything unasked. A kept connection is asked before each reuse.
+  bool reusable() noexcept { return !failure_ && idle_link_alive(); }
+
   // Who is at the other end, for error messages ("127.0.0.1:40312", "fabric peer 3").
   virtual std::string peer() const = 0;
   // When the connection failed with errc::idle_timeout: what the link layer knew at that
@@ -90,6 +95,10 @@ class Connection {
   virtual asio::awaitable<ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) = 0;
   // Ends pending operations and releases the link; called once, on the first failure.
   virtual void close() noexcept = 0;
+  // For reusable(): false when the link layer knows the idle link is gone. Transports
+  // that cannot tell without waiting say true (libfabric: a reused connection to a gone
+  // peer fails its flow, and the step's retry opens a new one).
+  virtual bool idle_link_alive() noexcept { return true; }
   // Implementations check and decode every received header through this, once per frame.
   FrameSeal& seal() noexcept { return seal_; }
 

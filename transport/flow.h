@@ -67,6 +67,9 @@ struct ReceiveOptions {
   // Cap on the length a begin frame may announce.
   std::uint64_t max_range = std::uint64_t{1} << 50;
   std::chrono::milliseconds frame_timeout{10'000};
+  // How long to wait for the begin frame, if not frame_timeout: a kept connection waits
+  // longer between two flows than inside one.
+  std::optional<std::chrono::milliseconds> begin_timeout;
 };
 
 // Streams `flow` from `source` (offsets are the source's) paced by `pacer`. Sources that
@@ -76,7 +79,8 @@ asio::awaitable<FlowReport> send_flow(Connection& connection, FlowSpec flow, con
                                       BufferPool& pool, SendOptions options);
 
 // Receives one flow into `sink`, each frame into a buffer from `pool` (waiting for one
-// when the pool is empty).
+// when the pool is empty). The begin frame, which has no payload, is read into the
+// connection's own memory: a connection waiting for its next flow holds no pool buffer.
 asio::awaitable<FlowReport> receive_flow(Connection& connection, Sink& sink, BufferPool& pool, ReceiveOptions options);
 
 // Where an announced flow's bytes go: a sink, or the reason the flow is refused.

@@ -103,12 +103,27 @@ asio::awaitable<FlowReport> receive_flow(Connection& connection, AsyncSinkResolv
   Problem problem;
 
   for (;;) {
-    Buffer buffer = co_await pool.acquire();
-    const ReceivedFrame frame = co_await connection.receive_frame(buffer, options.frame_timeout);
+    Buffer buffer;
+    ReceivedFrame frame;
+    if (begun) {
+      buffer = co_await pool.acquire();
+      frame = co_await connection.receive_frame(buffer, options.frame_timeout);
+    } else {
+      frame = co_await connection.receive_control(options.begin_timeout.value_or(options.frame_timeout));
+    }
     if (frame.error) {
       report.error = frame.error;
-      report.detail = !begun ? "waiting for the begin frame (a peer that connects and says nothing ends here)"
-                             : "waiting for the frame at offset " + std::to_string(next);
+      if (begun) {
+        report.detail = "waiting for the frame at offset " + std::to_string(next);
+      } else if (frame.error == errc::oversized_frame) {
+        // A frame too long for a begin frame (the connection's own memory holds a header
+        // and a reject's reason): whatever it is, it is not the begin frame due.
+        report.error = errc::unexpected_frame;
+        report.detail = std::string("expected begin, got ") + to_string(frame.header.kind) + " with a payload of " +
+                        std::to_string(frame.header.length) + " bytes";
+      } else {
+        report.detail = "waiting for the begin frame (a peer that connects and says nothing ends here)";
+      }
       if (!connection.stall_diagnosis().empty()) report.detail += "; " + connection.stall_diagnosis();
       co_return report;
     }
@@ -119,7 +134,6 @@ asio::awaitable<FlowReport> receive_flow(Connection& connection, AsyncSinkResolv
         report.flow = {.job = h.job, .step = h.step, .offset = h.offset, .length = h.range_end - h.offset};
       }
       if ((problem = check_begin(h, options))) break;
-      buffer = Buffer();  // a begin frame has no payload: free the buffer while the resolver decides
       ResolvedSink resolved = co_await resolve(report.flow);
       if (resolved.sink == nullptr) {
         problem = {errc::unexpected_frame, std::move(resolved.refusal)};

@@ -199,6 +199,17 @@ std::string report_text(const report::PlanReport& report) {
   if (!redistribution) out += "model " + or_dash(report.model_seconds, format_seconds) + " s, ";
   out += "lower bound " + or_dash(report.lower_bound_seconds, format_seconds) + " s, measured/predicted " +
          (predicted > 0 ? report::fixed(measured / predicted, 2) : "-") + '\n';
+  if (report.bandwidth_bound_seconds && *report.bandwidth_bound_seconds > 0) {
+    const double bound = *report.bandwidth_bound_seconds;
+    out += "links allow: " + format_seconds(bound) + " s, measured/bound " + report::fixed(measured / bound, 2) +
+           ", predicted/bound " + report::fixed(predicted / bound, 2) + '\n';
+  }
+  if (!report.candidates.empty()) {
+    out += "auto chose " + report.algorithm + " of:";
+    for (const report::AlgorithmCandidate& c : report.candidates)
+      out += " " + c.algorithm + " " + format_seconds(c.predicted_seconds) + " s;";
+    out.back() = '\n';
+  }
   return out + report_notes(report);
 }
 

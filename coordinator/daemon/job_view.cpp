@@ -181,6 +181,8 @@ report::JobReport job_report(const TrackedJob& job, Clock::time_point now) {
   plan.predicted_seconds = job.plan->predicted_seconds;
   plan.lower_bound_seconds = job.plan->lower_bound_seconds;
   plan.model_seconds = job.plan->model_seconds;
+  plan.bandwidth_bound_seconds = job.plan->bandwidth_bound_seconds;
+  for (const auto& [algorithm, predicted] : job.plan->candidates) plan.candidates.push_back({algorithm, predicted});
   plan.measured_seconds = out.elapsed_seconds;
   double planned_start = 0;  // Σ predicted of the steps before
   for (std::size_t s = 0; s < job.plan->steps.size(); ++s) {

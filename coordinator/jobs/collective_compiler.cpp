@@ -1,5 +1,6 @@
 #include "coordinator/jobs/collective_compiler.h"
 
+#include "coordinator/jobs/bandwidth_bound.h"
 #include "coordinator/jobs/collective_compilers.h"
 #include "coordinator/jobs/dataflow_check.h"
 #include "coordinator/jobs/dataflow_timing.h"
@@ -39,17 +40,47 @@ StepPlan dataflow_step(const DataflowPlan& plan, const CollectiveJob& job, doubl
   return step;
 }
 
-}  // namespace
+// Whether "auto" considers `algorithm` for `job`. Decision: not bnb, whose search may take
+// seconds of the planner's time (its budget, docs/reduction.md) to optimise the paper's
+// model, which the event simulation that judges here does not share; not an algorithm
+// past its limits on these nodes (dp), nor a ring with fewer elements than nodes.
+bool auto_considers(const CollectiveJob& job, const CollectiveModel& model) {
+  if (job.algorithm == "auto" || job.algorithm == "bnb") return false;
+  if (job.algorithm == "ring" && job.data.count < job.nodes.size()) return false;
+  return tree_algorithm_problem(job, model).empty();
+}
 
-CompiledPlan compile_collective(const CollectiveJob& job, const CollectiveModel& model) {
+// "auto" (docs/collectives.md, "auto"): every applicable algorithm compiled and predicted by
+// the same event simulation; the fastest runs, the others are listed beside it.
+CompiledPlan compile_fastest(const CollectiveJob& job, const CollectiveModel& model) {
+  std::optional<CompiledPlan> best;
+  std::vector<std::pair<std::string, double>> candidates;
+  for (const std::string& algorithm : algorithms(job.kind)) {
+    CollectiveJob one = job;
+    one.algorithm = algorithm;
+    if (!auto_considers(one, model)) continue;
+    CompiledPlan plan = compile_collective(one, model);
+    candidates.emplace_back(algorithm, plan.predicted_seconds);
+    if (!best || plan.predicted_seconds < best->predicted_seconds) best = std::move(plan);
+  }
+  if (!best)
+    throw std::invalid_argument("auto: no algorithm of " + std::string(name(job.kind)) + " applies to this job");
+  std::ranges::stable_sort(candidates, [](const auto& a, const auto& b) { return a.second < b.second; });
+  best->candidates = std::move(candidates);
+  return *std::move(best);
+}
+
+CompiledPlan compile_named(const CollectiveJob& job, const CollectiveModel& model) {
   if (job.kind == JobKind::buffered_multicast) {
     CompiledPlan plan = compile_buffered_multicast(job, model);
     require_sound(check_buffered_plan(job, model, plan), job);
     return plan;
   }
-  DataflowSchedule schedule = job.kind == JobKind::multicast ? compile_multicast(job, model)
-                              : job.algorithm == "ring"      ? compile_ring(job)
-                                                             : compile_tree(job, model);
+  DataflowSchedule schedule = job.algorithm == "pipelined-tree" ? compile_pipelined_tree(job, model)
+                              : job.algorithm == "rate-rsag"    ? compile_rate_rsag(job, model)
+                              : job.kind == JobKind::multicast  ? compile_multicast(job, model)
+                              : job.algorithm == "ring"         ? compile_ring(job)
+                                                                : compile_tree(job, model);
   const double predicted = predict(schedule.plan, model);
   CompiledPlan out;
   out.kind = job.kind;
@@ -64,6 +95,14 @@ CompiledPlan compile_collective(const CollectiveJob& job, const CollectiveModel&
   require_sound(check_dataflow_plans(job, out.agent_plans), job);
   out.steps.push_back(dataflow_step(schedule.plan, job, predicted));
   return out;
+}
+
+}  // namespace
+
+CompiledPlan compile_collective(const CollectiveJob& job, const CollectiveModel& model) {
+  CompiledPlan plan = job.algorithm == "auto" ? compile_fastest(job, model) : compile_named(job, model);
+  plan.bandwidth_bound_seconds = bandwidth_bound(job, model);
+  return plan;
 }
 
 }  // namespace baton::jobs

@@ -82,28 +82,33 @@ std::vector<std::string> algorithms(JobKind kind) {
   namespace red = schedule::reduction;
   namespace mc = schedule::multicast;
   std::vector<std::string> out;
+  if (kind != JobKind::redistribution) out.push_back("auto");  // the default: the fastest by prediction
   switch (kind) {
     case JobKind::redistribution: break;
     case JobKind::reduce:
-      out = red::reduction_algorithm_names();
+      for (const std::string& a : red::reduction_algorithm_names()) out.push_back(a);
       out.push_back("flat");
+      out.push_back("pipelined-tree");
       break;
     case JobKind::allreduce:
-      out = red::allreduce_algorithm_names();
+      for (const std::string& a : red::allreduce_algorithm_names()) out.push_back(a);
       out.push_back("ring");
+      out.push_back("pipelined-tree");
+      out.push_back("rate-rsag");
       break;
     case JobKind::multicast:
       out.push_back(mc::name(mc::kDefaultAlgorithm));
       for (const std::string& a : mc::algorithm_names()) {
-        if (a != out.front()) out.push_back(a);
+        if (a != mc::name(mc::kDefaultAlgorithm)) out.push_back(a);
       }
       out.push_back("flat");
       out.push_back("binomial");
+      out.push_back("pipelined-tree");
       break;
     case JobKind::buffered_multicast:
       out.push_back("ordered-coloring");
       for (const auto& a : schedule::buffered_multicast::algorithms()) {
-        if (a.name != out.front()) out.push_back(a.name);
+        if (a.name != "ordered-coloring") out.push_back(a.name);
       }
       break;
   }

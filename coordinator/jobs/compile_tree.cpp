@@ -22,13 +22,6 @@ namespace {
 
 namespace red = schedule::reduction;
 
-// One transfer of the schedule, by node index.
-struct TreeTransfer {
-  std::size_t src = 0, dst = 0;
-  double start = 0;
-  bool broadcast = false;
-};
-
 // Every node but the root sends its data to the root, one after the other in the nodes'
 // order: what a user writes without a scheduler.
 red::Schedule flat_reduction(const red::Problem& problem) {
@@ -105,6 +98,13 @@ DataflowSchedule compile_tree(const CollectiveJob& job, const CollectiveModel& m
   double makespan = 0;
   std::vector<TreeTransfer> transfers = schedule_tree(job, times, root, makespan);
   out.model_seconds = makespan;
+  out.plan = tree_tasks(job, std::move(transfers), root);
+  return out;
+}
+
+DataflowPlan tree_tasks(const CollectiveJob& job, std::vector<TreeTransfer> transfers, std::size_t root) {
+  const std::vector<std::string>& nodes = job.nodes;
+  const std::uint64_t m = job.data.bytes();
   // The order of every node's sends: the schedule's (the reduction before the broadcast).
   std::ranges::stable_sort(transfers, [](const TreeTransfer& a, const TreeTransfer& b) {
     return std::tie(a.broadcast, a.start, a.src) < std::tie(b.broadcast, b.start, b.src);
@@ -149,8 +149,7 @@ DataflowSchedule compile_tree(const CollectiveJob& job, const CollectiveModel& m
     const auto ids = builder.transfer(nodes[t.src], result, {*holding[t.src]}, nodes[t.dst], result);
     holding[t.dst] = ids.second;
   }
-  out.plan = builder.take();
-  return out;
+  return builder.take();
 }
 
 std::string tree_algorithm_problem(const CollectiveJob& job, const CollectiveModel& model) {

@@ -41,6 +41,8 @@ struct DataflowTask {
   std::vector<Region> inputs;
   std::vector<std::string> folds;
   Region output;
+  // Which segment of its message the task moves (pipeline.h); 0 when messages are whole.
+  std::uint32_t segment = 0;
   // The plan's prediction, seconds after the step's release (dataflow_timing.h).
   double planned_start = 0;
   double planned_end = 0;

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace baton::jobs {
@@ -96,6 +97,11 @@ struct CompiledPlan {
   // The paper model's makespan of the schedule (a redistribution: predicted_seconds); none
   // for an algorithm no paper models (ring).
   std::optional<double> model_seconds;
+  // A collective's bound from its links alone (bandwidth_bound.h); none for a redistribution.
+  std::optional<double> bandwidth_bound_seconds;
+  // A collective planned "auto": every algorithm it predicted, fastest first (the first is
+  // `algorithm`); empty when the job named its algorithm.
+  std::vector<std::pair<std::string, double>> candidates;
   // A dataflow job (reduce, allreduce, multicast): each node's plan, checked, without the
   // job's ids and the peers' data addresses (filled in when sent, JobPlans).
   std::map<std::string, protocol::Plan> agent_plans;

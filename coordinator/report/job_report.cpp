@@ -167,6 +167,17 @@ PlanReport plan_report(const Json& value) {
   report.predicted_seconds = number(value, path, "predicted_seconds");
   report.lower_bound_seconds = maybe_number(value, path, "lower_bound_seconds");
   report.model_seconds = maybe_number(value, path, "model_seconds");
+  report.bandwidth_bound_seconds = maybe_number(value, path, "bandwidth_bound_seconds");
+  if (present(value, "algorithm_candidates")) {
+    const std::string list_path = member_path(path, "algorithm_candidates");
+    const Json& list = json::require_array(value.at("algorithm_candidates"), list_path, 0, kMaxCount);
+    for (std::size_t c = 0; c < list.size(); ++c) {
+      const std::string at = element_path(list_path, c);
+      object_at(list[c], at);
+      report.candidates.push_back(
+          {.algorithm = text(list[c], at, "algorithm"), .predicted_seconds = number(list[c], at, "predicted_seconds")});
+    }
+  }
   report.measured_steps_seconds = number(value, path, "measured_steps_seconds");
   report.measured_seconds = number(value, path, "measured_seconds");
   const std::string steps_path = member_path(path, "steps");
@@ -249,6 +260,14 @@ Json plan_json(const PlanReport& report) {
   // Added with the collectives (issue 14), after the fields of earlier versions.
   out["kind"] = report.kind;
   if (report.model_seconds) out["model_seconds"] = *report.model_seconds;
+  // Added with the collectives at the bandwidth bound (issue 26).
+  if (report.bandwidth_bound_seconds) out["bandwidth_bound_seconds"] = *report.bandwidth_bound_seconds;
+  if (!report.candidates.empty()) {
+    Json candidates = Json::array();
+    for (const AlgorithmCandidate& c : report.candidates)
+      candidates.push_back({{"algorithm", c.algorithm}, {"predicted_seconds", c.predicted_seconds}});
+    out["algorithm_candidates"] = std::move(candidates);
+  }
   // Added with calibration (issue 18): a redistribution's platform and its re-plans.
   if (report.platform) {
     out["platform"] = platform_json(*report.platform);

@@ -107,6 +107,12 @@ struct ReplanLine {
   std::optional<double> cost_seconds;  // a failed trial's: its steps' time beyond the plan before's model
 };
 
+// One algorithm "auto" predicted for a collective.
+struct AlgorithmCandidate {
+  std::string algorithm;
+  double predicted_seconds = 0;
+};
+
 // The plan against what happened, once the job has been planned.
 struct PlanReport {
   std::string kind = "redistribution";  // the job's kind (absent in older reports)
@@ -119,6 +125,12 @@ struct PlanReport {
   // The paper model's makespan of the schedule ("model_seconds"; a redistribution's is its
   // predicted time); none for an algorithm no paper models (ring) and in older reports.
   std::optional<double> model_seconds;
+  // A collective's bound from its links alone ("bandwidth_bound_seconds",
+  // docs/collectives.md); none for a redistribution and in older reports.
+  std::optional<double> bandwidth_bound_seconds;
+  // A collective planned "auto": every algorithm it predicted, fastest first
+  // ("algorithm_candidates"); empty when the job named its algorithm.
+  std::vector<AlgorithmCandidate> candidates;
   double measured_steps_seconds = 0;  // Σ of the steps' measured times
   double measured_seconds = 0;        // the job's, start to end
   // A redistribution's platform and re-plans (issue 18); no platform for a collective and in

@@ -87,10 +87,9 @@ BOOST_AUTO_TEST_CASE(the_four_examples_are_accepted_as_written) {
 }
 
 BOOST_AUTO_TEST_CASE(defaults_are_the_documented_ones) {
-  BOOST_TEST(bc::parse_job_spec(with(kReduce, "/algorithm", nullptr).dump()).algorithm_name() == "snf");
-  BOOST_TEST(bc::parse_job_spec(with(kAllreduce, "/algorithm", nullptr).dump()).algorithm_name() == "snf-fnf");
-  BOOST_TEST(bc::parse_job_spec(with(kMulticast, "/algorithm", nullptr).dump()).algorithm_name() == "wrp");
-  BOOST_TEST(bc::parse_job_spec(with(kBuffered, "/algorithm", nullptr).dump()).algorithm_name() == "ordered-coloring");
+  // Every collective's default is auto: the fastest by the plan's prediction.
+  for (const std::string& example : {kReduce, kAllreduce, kMulticast, kBuffered})
+    BOOST_TEST(bc::parse_job_spec(with(example, "/algorithm", nullptr).dump()).algorithm_name() == "auto");
   BOOST_TEST(bc::parse_job_spec(with(kReduce, "/data/offset", nullptr).dump()).collective.data.offset == 0u);
   // No kind: today's redistribution.
   const std::string redistribution = R"({"senders": ["a"], "receivers": ["b"], "platform": {"sender_rate": 1,
@@ -109,12 +108,17 @@ BOOST_AUTO_TEST_CASE(every_algorithm_of_each_kind_is_accepted) {
       BOOST_TEST(refusal(with(example, "/algorithm", algorithm)) == "accepted", algorithm);
     }
   }
-  BOOST_TEST(bj::algorithms(bj::JobKind::reduce) == (std::vector<std::string>{"snf", "dp", "bnb", "binomial", "flat"}),
+  BOOST_TEST(bj::algorithms(bj::JobKind::reduce) ==
+                 (std::vector<std::string>{"auto", "snf", "dp", "bnb", "binomial", "flat", "pipelined-tree"}),
              boost::test_tools::per_element());
-  BOOST_TEST(bj::algorithms(bj::JobKind::allreduce) == (std::vector<std::string>{"snf-fnf", "binomial", "ring"}),
+  BOOST_TEST(bj::algorithms(bj::JobKind::allreduce) ==
+                 (std::vector<std::string>{"auto", "snf-fnf", "binomial", "ring", "pipelined-tree", "rate-rsag"}),
              boost::test_tools::per_element());
-  BOOST_TEST(bj::algorithms(bj::JobKind::multicast).front() == "wrp");
-  BOOST_TEST(bj::algorithms(bj::JobKind::multicast).size() == 13u);  // 11 of the paper, flat, binomial
+  BOOST_TEST(bj::algorithms(bj::JobKind::multicast).front() == "auto");
+  BOOST_TEST(bj::algorithms(bj::JobKind::multicast)[1] == "wrp");
+  // auto, 11 of the paper, flat, binomial, pipelined-tree
+  BOOST_TEST(bj::algorithms(bj::JobKind::multicast).size() == 15u);
+  BOOST_TEST(bj::algorithms(bj::JobKind::buffered_multicast).front() == "auto");
 }
 
 BOOST_AUTO_TEST_CASE(bad_kinds_and_algorithms_are_named) {
@@ -122,13 +126,14 @@ BOOST_AUTO_TEST_CASE(bad_kinds_and_algorithms_are_named) {
              "kind: unknown kind \"gather\" (redistribution, reduce, allreduce, multicast, buffered-multicast)");
   BOOST_TEST(refusal(with(kReduce, "/kind", 3)) == "kind: must be a non-empty string");
   BOOST_TEST(refusal(with(kReduce, "/algorithm", "ring")) ==
-             "algorithm: unknown algorithm \"ring\" for a reduce (snf, dp, bnb, binomial, flat)");
+             "algorithm: unknown algorithm \"ring\" for a reduce (auto, snf, dp, bnb, binomial, flat, pipelined-tree)");
   BOOST_TEST(refusal(with(kAllreduce, "/algorithm", "snf")) ==
-             "algorithm: unknown algorithm \"snf\" for an allreduce (snf-fnf, binomial, ring)");
+             "algorithm: unknown algorithm \"snf\" for an allreduce (auto, snf-fnf, binomial, ring, pipelined-tree, "
+             "rate-rsag)");
   BOOST_TEST(refusal(with(kMulticast, "/algorithm", "coloring"))
-                 .starts_with("algorithm: unknown algorithm \"coloring\" for a multicast (wrp, fef, ecf,"));
+                 .starts_with("algorithm: unknown algorithm \"coloring\" for a multicast (auto, wrp, fef, ecf,"));
   BOOST_TEST(refusal(with(kBuffered, "/algorithm", "wrp")) ==
-             "algorithm: unknown algorithm \"wrp\" for a buffered-multicast (ordered-coloring, coloring)");
+             "algorithm: unknown algorithm \"wrp\" for a buffered-multicast (auto, ordered-coloring, coloring)");
 }
 
 BOOST_AUTO_TEST_CASE(every_bad_field_of_a_reduce_is_named) {

@@ -357,7 +357,13 @@ BOOST_AUTO_TEST_CASE(a_reduce_job_goes_through_its_phases_to_done) {
   BOOST_TEST(planned["steps"].get<int>() == 1);
   const double predicted = planned["report"]["predicted_seconds"].get<double>();
   BOOST_TEST(predicted > 0);
-  BOOST_TEST(planned["report"]["model_seconds"].get<double>() > 0);
+  // The default, auto: the algorithm it runs is the fastest of those it predicted, and the
+  // links' bound is no more than any prediction.
+  const auto& candidates = planned["report"]["algorithm_candidates"];
+  BOOST_TEST_REQUIRE(candidates.size() > 1u);
+  BOOST_TEST(candidates[0]["algorithm"] == planned["report"]["algorithm"]);
+  BOOST_TEST(candidates[0]["predicted_seconds"].get<double>() == predicted);
+  BOOST_TEST(planned["report"]["bandwidth_bound_seconds"].get<double>() <= predicted);
   for (const auto& [node, envelope] : await(bp::Envelope::kStepRelease, nodes.size())) {
     BOOST_TEST(envelope.step_release().timeout_ms() == 30'000u);  // max(30 s, 4 × a fraction of a second)
   }
@@ -381,6 +387,7 @@ BOOST_AUTO_TEST_CASE(a_reduce_job_goes_through_its_phases_to_done) {
   const auto& step = done["report"]["steps"][0];
   const double started = step["started_seconds"].get<double>();
   std::size_t sends = 0, combines = 0;
+  std::uint64_t sent_bytes = 0;
   for (const auto& task : step["tasks"]) {
     // Each agent reported its task exactly when planned: measured = planned, on the job's
     // timeline from the step's release.
@@ -388,14 +395,18 @@ BOOST_AUTO_TEST_CASE(a_reduce_job_goes_through_its_phases_to_done) {
                boost::test_tools::tolerance(1e-9));
     BOOST_TEST(task["ended_seconds"].get<double>() == started + task["planned_end_seconds"].get<double>(),
                boost::test_tools::tolerance(1e-9));
-    if (task["kind"] == "send") ++sends;
+    if (task["kind"] == "send") {
+      ++sends;
+      sent_bytes += task["bytes"].get<std::uint64_t>();
+    }
     if (task["kind"] == "combine") {
       ++combines;
       BOOST_TEST(task["folds"][0] == task["node"]);  // its own data first
     }
   }
-  BOOST_TEST(sends == 4u);
-  BOOST_TEST(step["flows"].get<int>() == 4);
+  // Four senders each send their 1 MB once, whole or in segments (auto may pipeline).
+  BOOST_TEST(sent_bytes == 4'000'000u);
+  BOOST_TEST(step["flows"].get<std::size_t>() == sends);
   BOOST_TEST(combines >= 1u);
   // Journaled: the spec as accepted and the final report.
   BOOST_TEST(journal->job(id)->spec == bc::collective_json(spec.collective));

@@ -104,7 +104,8 @@ SendOptions Harness::send_options() const {
 ReceiveOptions Harness::receive_options() const {
   return {.expected = std::nullopt,
           .max_range = std::uint64_t{1} << 40,
-          .frame_timeout = receiver_->options().frame_timeout};
+          .frame_timeout = receiver_->options().frame_timeout,
+          .begin_timeout = std::nullopt};
 }
 
 Transfer transfer(Harness& harness, const FlowSpec& flow, const Source& source, Sink& sink,

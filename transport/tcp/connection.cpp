@@ -1,7 +1,10 @@
 #include "transport/tcp/connection.h"
 
 #include <array>
+#include <cerrno>
 #include <variant>
+
+#include <sys/socket.h>
 
 #include <asio/buffer.hpp>
 #include <asio/experimental/awaitable_operators.hpp>
@@ -122,6 +125,15 @@ asio::awaitable<ReceivedFrame> Connection::read_frame(std::span<std::byte> into,
 
 std::string Connection::link_state() {
   return socket_.is_open() ? tcp::link_state(socket_.native_handle()) : std::string{};
+}
+
+// A peek that does not wait: nothing to read is a live idle link; an orderly close (0), bytes
+// nobody asked for (a flow's frames are answered, never unasked) or an error are not.
+bool Connection::idle_link_alive() noexcept {
+  if (!socket_.is_open()) return false;
+  std::byte probe{};
+  const ssize_t n = ::recv(socket_.native_handle(), &probe, 1, MSG_PEEK | MSG_DONTWAIT);
+  return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
 }
 
 void Connection::close() noexcept {

@@ -25,6 +25,7 @@ class Connection final : public transport::Connection {
   asio::awaitable<ReceivedFrame> do_receive(Buffer& into, std::chrono::milliseconds timeout) override;
   asio::awaitable<ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) override;
   void close() noexcept override;
+  bool idle_link_alive() noexcept override;
 
  private:
   asio::awaitable<ReceivedFrame> read_frame(std::span<std::byte> into, std::chrono::milliseconds timeout);

@@ -1,0 +1,81 @@
+#include "agent/peer_links.h"
+
+#include <algorithm>
+
+namespace baton::agent {
+
+struct Link::Pool {
+  struct Idle {
+    std::unique_ptr<transport::Connection> connection;
+    std::chrono::steady_clock::time_point since;
+  };
+  std::map<std::pair<std::string, std::string>, std::vector<Idle>> idle;
+  std::uint64_t opened = 0;
+
+  // Closes the connections idle for longer than PeerLinks::idle_limit.
+  void expire(std::chrono::steady_clock::time_point now) {
+    for (auto it = idle.begin(); it != idle.end();) {
+      std::erase_if(it->second, [&](const Idle& i) { return now - i.since > PeerLinks::idle_limit; });
+      it = it->second.empty() ? idle.erase(it) : std::next(it);
+    }
+  }
+};
+
+Link::Link(std::weak_ptr<Pool> pool, std::pair<std::string, std::string> key,
+           std::unique_ptr<transport::Connection> connection, bool reused)
+    : pool_(std::move(pool)), key_(std::move(key)), connection_(std::move(connection)), reused_(reused) {}
+
+Link& Link::operator=(Link&&) noexcept = default;
+
+Link::~Link() = default;
+
+void Link::keep() noexcept {
+  const std::shared_ptr<Pool> pool = pool_.lock();
+  if (pool && connection_ && connection_->reusable()) {
+    try {
+      pool->idle[key_].push_back({std::move(connection_), std::chrono::steady_clock::now()});
+    } catch (...) {  // out of memory: the connection is closed below, the next send opens one
+    }
+  }
+  connection_.reset();
+}
+
+PeerLinks::PeerLinks(transport::Context& context, transport::NodeIdentity self)
+    : context_(context), self_(std::move(self)), pool_(std::make_shared<Link::Pool>()) {}
+
+PeerLinks::~PeerLinks() = default;
+
+asio::awaitable<transport::Result<Link>> PeerLinks::acquire(std::string peer, std::string address) {
+  pool_->expire(std::chrono::steady_clock::now());
+  std::pair<std::string, std::string> key{std::move(peer), std::move(address)};
+  // The most recently used first: the likeliest to be alive.
+  if (const auto found = pool_->idle.find(key); found != pool_->idle.end()) {
+    std::vector<Link::Pool::Idle>& idle = found->second;
+    while (!idle.empty()) {
+      std::unique_ptr<transport::Connection> connection = std::move(idle.back().connection);
+      idle.pop_back();
+      if (connection->reusable())
+        co_return transport::Result<Link>{{}, {}, Link(pool_, key, std::move(connection), true)};
+    }
+  }
+  transport::Result<std::unique_ptr<transport::Connection>> connected = co_await context_.connect(key.second);
+  if (connected.error)
+    co_return transport::Result<Link>{connected.error, "cannot connect: " + connected.describe(), {}};
+  ++pool_->opened;
+  const transport::Authentication receiver = co_await transport::authenticate_as_sender(
+      *connected.value, self_, key.first, std::max(context_.options().frame_timeout, handshake_deadline));
+  if (!receiver.ok()) co_return transport::Result<Link>{receiver.error, "authentication: " + receiver.describe(), {}};
+  co_return transport::Result<Link>{{}, {}, Link(pool_, std::move(key), std::move(connected.value), false)};
+}
+
+void PeerLinks::close_idle() noexcept { pool_->idle.clear(); }
+
+std::uint64_t PeerLinks::opened() const noexcept { return pool_->opened; }
+
+std::size_t PeerLinks::idle() const noexcept {
+  std::size_t n = 0;
+  for (const auto& [key, connections] : pool_->idle) n += connections.size();
+  return n;
+}
+
+}  // namespace baton::agent
