@@ -145,7 +145,10 @@ int run_receiver(const Setup& setup, int address_pipe) {
                 for (std::uint64_t done = 0; done < setup.bytes_per_flow;) {
                   const auto r = co_await transport::receive_flow(
                       *c, sink, opened.value->pool(),
-                      {.expected = std::nullopt, .max_range = range, .frame_timeout = setup.context.frame_timeout});
+                      {.expected = std::nullopt,
+                       .max_range = range,
+                       .frame_timeout = setup.context.frame_timeout,
+                       .begin_timeout = std::nullopt});
                   if (!r.ok()) {
                     error = r.describe();
                     co_return;
