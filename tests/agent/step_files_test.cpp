@@ -4,7 +4,7 @@
 #include "agent/data_root.h"
 #include "agent/file_storage.h"
 #include "tests/agent/step_harness.h"
-#include "tests/agent/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 
 using namespace baton::agent::test;
+using baton::test::TempDir;
 
 namespace {
 
