@@ -52,6 +52,8 @@ std::string run_coordinator(const fs::path& config, const fs::path& log, const s
   else ::setenv("JOURNAL_STREAM", stream.c_str(), 1);
   Daemon daemon({BATON_COORDINATOR_PATH, "--config", config.string()}, log.string());
   ::unsetenv("JOURNAL_STREAM");
+  // Its log is a file, where nothing signals a new line: read it every 20 ms, for at most
+  // 5 s (a coordinator logs `until` within milliseconds of starting).
   for (int i = 0; i < 250 && daemon.running() && daemon.log().find(until) == std::string::npos; ++i) {
     std::this_thread::sleep_for(20ms);
   }
