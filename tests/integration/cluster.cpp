@@ -67,7 +67,7 @@ void Cluster::start_coordinator() {
 void Cluster::crash_and_restart_coordinator(bool forget_state, std::chrono::milliseconds down) {
   ::kill(coordinator_->pid(), SIGKILL);
   coordinator_->stop();
-  std::this_thread::sleep_for(down);
+  std::this_thread::sleep_for(down);  // the fault itself: how long it stays down
   if (forget_state) std::filesystem::remove_all(dir_.path / "state");
   // The same addresses, so the agents' configuration still leads here.
   write_coordinator_config(api_, agents_address_);
@@ -111,8 +111,8 @@ void Cluster::crash_and_restart_agent(const std::string& node, std::chrono::mill
   for (auto& [name, agent] : agents_) {
     if (name != node) continue;
     ::kill(agent->pid(), SIGKILL);
-    agent->stop();  // reaps it
-    std::this_thread::sleep_for(down);
+    agent->stop();                      // reaps it
+    std::this_thread::sleep_for(down);  // the fault itself: how long it stays down
     agent = launch_agent(node);
   }
 }

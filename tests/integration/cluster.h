@@ -1,6 +1,9 @@
 // A whole Baton installation in a temporary directory for one test: a coordinator and
 // agents as real processes on loopback, each with its own configuration and data root,
 // reached through the coordinator's HTTP API (not through batonctl: an independent client).
+// What another process does is seen only by asking it (its API, its ready file, its log):
+// the waits here ask every 50 ms until the answer comes or their limit passes, and the
+// limits are generous (a sanitizer build on a loaded machine is slow), never measured.
 #pragma once
 
 #include "tests/support/daemon.h"
