@@ -1,5 +1,5 @@
 // Multiple multicast on heterogeneous nodes: Section 7 of
-// multiple-multicast-heterogeneous-now.txt, every algorithm side by side in one run.
+// the multiple-multicast paper, every algorithm side by side in one run.
 //
 //   build/bench/multicast_bench [--quick] [--seed N] > multicast.jsonl
 //   bench/multicast_chart.sh multicast.jsonl OUT_DIR     # SVG charts with gnuplot

@@ -1,5 +1,5 @@
 // Table look-ups of the two-class dynamic programming in its three versions, beside the
-// paper's Tables 2-4 (snf-reduction-heterogeneous.txt, Section 6.3: c_s = 2, c_f = 1,
+// paper's Tables 2-4 (the SNF paper, Section 6.3: c_s = 2, c_f = 1,
 // T(f, s) for f, s <= 150).
 //
 //   reduction_dp [--quick] > reduction_dp.csv      (or bench/reduction.sh)

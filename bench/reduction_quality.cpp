@@ -1,5 +1,5 @@
 // SNF and the binomial tree against the optimum, on random clusters with two and three
-// speed classes (issue 5; snf-reduction-heterogeneous.txt, Theorems 2 and 4, Fig. 8).
+// speed classes (issue 5; the SNF paper, Theorems 2 and 4, Fig. 8).
 //
 //   reduction_quality [--quick] > reduction_quality.csv      (or bench/reduction.sh)
 //

@@ -1,5 +1,5 @@
 // The guided and the generic branch-and-bound searches for an optimal reduction, beside
-// the paper's Table 1 (snf-reduction-heterogeneous.txt, Section 6.2): P senders (P + 1
+// the paper's Table 1 (the SNF paper, Section 6.2): P senders (P + 1
 // nodes), each given one of three speeds at random; the three times are drawn per cluster
 // from [1, 10) (the paper does not give its values).
 //

@@ -9,7 +9,7 @@ packages=(
   ccache              # rebuilds share unchanged objects between the build trees
   python3             # scripts: run.sh summaries, benchmark chart data
   clang libclang-rt-14-dev  # fuzz/: the libFuzzer build tree (-fsanitize=fuzzer,address,undefined; docs/fuzzing.md)
-  clang-format        # the C++ style (.clang-format; README.md, "Formatting")
+  clang-format        # the C++ style (.clang-format; scripts/format.sh; README.md, "Formatting and headers")
   # libraries
   libboost-test-dev   # Boost.Test: every test suite
   libasio-dev         # transport: TCP on standalone Asio

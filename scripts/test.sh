@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Builds Baton twice (warnings as errors; ASan+UBSan) and runs every test through CTest.
+# Checks the C++ style (scripts/format.sh --check), builds Baton twice (warnings as errors;
+# ASan+UBSan) and runs every test through CTest. The first tree also compiles each header on
+# its own (cmake/HeaderCheck.cmake). Any of these failing fails the script.
 #   scripts/test.sh            both builds
 #   scripts/test.sh --fast     only the warnings-as-errors build
 # Build trees: build/ci and build/asan. Extra arguments after -- go to ctest. At the end it
@@ -20,14 +22,19 @@ done
 
 jobs=$(nproc)
 status=0
+# A style difference fails the run at the end, after the tests have said what they say.
+echo "== style: scripts/format.sh --check"
+format_status=0
+scripts/format.sh --check || format_status=$?
 skipped=""
 # ccache (when installed) keys objects on paths relative to this checkout, so a fresh clone
 # anywhere on a machine that built Baton before reuses its objects: CI builds two trees.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 for b in "${builds[@]}"; do
   case "$b" in
-    ci)   flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DBATON_WERROR=ON) ;;
-    asan) flags=(-DCMAKE_BUILD_TYPE=Debug -DBATON_WERROR=ON -DBATON_SANITIZE=ON) ;;
+    ci)   flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DBATON_WERROR=ON -DBATON_HEADER_CHECK=ON) ;;
+    # Headers compile alone or not whatever the flags: the ci tree checks them once.
+    asan) flags=(-DCMAKE_BUILD_TYPE=Debug -DBATON_WERROR=ON -DBATON_SANITIZE=ON -DBATON_HEADER_CHECK=OFF) ;;
   esac
   echo "== build/$b: configure and build"
   cmake -S . -B "build/$b" -G Ninja "${flags[@]}" >/dev/null
@@ -44,5 +51,9 @@ done
 if [ -n "${skipped//$'\n'/}" ]; then
   echo "== skipped tests and why"
   printf '%s' "$skipped" | sed '/^$/d'
+fi
+if [ "$format_status" -ne 0 ]; then
+  echo "== style: files differ from .clang-format (scripts/format.sh fixes them)" >&2
+  [ "$status" -ne 0 ] || status=$format_status
 fi
 exit "$status"

@@ -3,10 +3,10 @@
 // Tokens are bytes. The bucket refills at `rate_bytes_per_second` up to `burst_bytes` and
 // starts full. Internally tokens are counted in units of 1e-9 byte, so a refill over d
 // nanoseconds adds exactly rate·d units and every answer is exact (no floating point):
-// with a manual clock a test can predict every wait to the nanosecond.
+// given the instants, a test can predict every wait to the nanosecond.
 //
 // Clock: any type with `time_point`, `duration` and `now()` (std::chrono::steady_clock in
-// production; a manual clock in tests). The bucket never calls now() itself: every call
+// production and in tests). The bucket never calls now() itself: every call
 // takes the current time, so tests need no sleeps.
 // Not thread-safe: one bucket belongs to one io_context thread (or one test).
 #pragma once

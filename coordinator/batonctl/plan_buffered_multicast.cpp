@@ -1,5 +1,5 @@
 // `batonctl plan buffered-multicast`: Procedures Coloring and Ordered-Coloring
-// (buffered-multimessage-multicasting.txt) in docs/formats.md's shapes.
+// (the buffers paper) in docs/formats.md's shapes.
 #include "coordinator/batonctl/plan_problems.h"
 #include "coordinator/schedule/buffered_multicast/checked.h"
 #include "coordinator/schedule/buffered_multicast/problem.h"

@@ -1,5 +1,5 @@
 // `batonctl plan multicast`: multiple multicast schedules on heterogeneous nodes
-// (multiple-multicast-heterogeneous-now.txt) in docs/formats.md's shapes.
+// (the multiple-multicast paper) in docs/formats.md's shapes.
 #include "coordinator/batonctl/plan_problems.h"
 #include "coordinator/schedule/multicast/checked.h"
 #include "coordinator/schedule/multicast/problem.h"

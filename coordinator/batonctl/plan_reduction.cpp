@@ -1,5 +1,5 @@
 // `batonctl plan reduction` and `batonctl plan allreduce`: reduction schedules on
-// heterogeneous nodes (snf-reduction-heterogeneous.txt) in docs/formats.md's shapes.
+// heterogeneous nodes (the SNF paper) in docs/formats.md's shapes.
 #include "coordinator/batonctl/plan_problems.h"
 #include "coordinator/schedule/reduction/checked.h"
 

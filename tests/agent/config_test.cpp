@@ -1,12 +1,12 @@
 // baton-agent's configuration file: every mistake named with its key, numbers read
 // whichever way TOML writes them (agent/config.h, config/toml_field.h).
 #include "agent/config.h"
-#include "tests/agent/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
 using baton::agent::load_agent_config;
-using baton::agent::test::TempDir;
+using baton::test::TempDir;
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include "agent/data_root.h"
 #include "tests/agent/promptly.h"
-#include "tests/agent/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 using baton::agent::check_name;
 using baton::agent::DataRoot;
 using baton::agent::test::error_within;
-using baton::agent::test::TempDir;
+using baton::test::TempDir;
 
 namespace {
 

@@ -3,13 +3,13 @@
 // with one line naming the step and the task.
 #include "agent/dataflow_check.h"
 #include "agent/plan_check.h"
-#include "tests/agent/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
 namespace ba = baton::agent;
 namespace bp = baton::protocol;
-using baton::agent::test::TempDir;
+using baton::test::TempDir;
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include "agent/file_identity.h"
 #include "agent/file_storage.h"
 #include "agent/object_query.h"
-#include "tests/agent/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -13,7 +13,7 @@
 namespace ba = baton::agent;
 namespace bp = baton::protocol;
 namespace fs = std::filesystem;
-using baton::agent::test::TempDir;
+using baton::test::TempDir;
 
 BOOST_AUTO_TEST_SUITE(file_identity)
 

@@ -1,6 +1,6 @@
 // Staging an in-place job's destination under a real data root (agent/staging.h).
 #include "agent/file_staging.h"
-#include "tests/agent/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -9,7 +9,7 @@
 
 namespace ba = baton::agent;
 namespace bp = baton::protocol;
-using baton::agent::test::TempDir;
+using baton::test::TempDir;
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include "agent/file_storage.h"
 #include "agent/memory_storage.h"
 #include "tests/agent/promptly.h"
-#include "tests/agent/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -15,7 +15,7 @@
 namespace ba = baton::agent;
 namespace bp = baton::protocol;
 namespace fs = std::filesystem;
-using baton::agent::test::TempDir;
+using baton::test::TempDir;
 
 namespace {
 

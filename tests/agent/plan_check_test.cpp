@@ -1,6 +1,6 @@
 #include "agent/plan_check.h"
 #include "tests/agent/promptly.h"
-#include "tests/agent/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -12,7 +12,7 @@
 namespace fs = std::filesystem;
 using baton::agent::check_plan;
 using baton::agent::DataRoot;
-using baton::agent::test::TempDir;
+using baton::test::TempDir;
 namespace bp = baton::protocol;
 
 namespace {

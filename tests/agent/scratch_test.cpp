@@ -7,13 +7,14 @@
 #include "agent/memory_scratch.h"
 #include "agent/step_runner.h"
 #include "tests/agent/step_harness.h"
-#include "tests/agent/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>
 
 using namespace baton::agent::test;
+using baton::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {

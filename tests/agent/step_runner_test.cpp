@@ -80,10 +80,12 @@ BOOST_AUTO_TEST_CASE(a_paced_flow_takes_as_long_as_its_rate_says) {
   Pair plan = one_step(b.data->address(), 2'000'000, chunks, chunks);  // 1 MB at 2 MB/s: 0.5 s
   ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
   ba::StepRunner& receiver = b.receiver(plan.receiver);
-  const Outcome o = run_step(io, sender, receiver);
+  // The pacer's arithmetic is tested to the nanosecond at given instants (test_transport_pacer);
+  // here, that the plan's rate reaches it. Pacing only slows a flow, so the lower bound holds
+  // however loaded the machine; an upper bound would measure the machine, not the agent.
+  const Outcome o = run_step(io, sender, receiver, std::chrono::seconds(30));
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
   BOOST_TEST(o.sender.seconds() > 0.45);  // the token bucket starts full: up to 10 ms early
-  BOOST_TEST(o.sender.seconds() < 1.5);
   BOOST_TEST(in == out);
 }
 
@@ -183,10 +185,12 @@ BOOST_AUTO_TEST_CASE(a_step_without_flows_reports_at_once) {
   plan.set_job_number(2);
   plan.set_k(1);
   ba::StepRunner runner(*a.context, a.storage, plan, a.identity);
-  const std::optional<bp::StepReport> report = run_alone(io, runner, 3);
+  std::optional<bp::StepReport> report;
+  asio::co_spawn(
+      io, [&]() -> asio::awaitable<void> { report = co_await runner.run(3, kQuickTimeout); }, asio::detached);
+  io.poll();  // only handlers ready now: the report waits for no timer and no peer
   BOOST_REQUIRE(report);
   BOOST_TEST(report->ok());
-  BOOST_TEST(report->seconds() < 0.5);
 }
 
 // The security review's attack: a peer holding no secret connects to a receiver's data

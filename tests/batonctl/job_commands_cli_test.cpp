@@ -120,7 +120,9 @@ class FakeCoordinator {
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    // bind_to_any_port already listens, so this request waits in the backlog until the
+    // server's loop answers it (404: no route); stop() is a no-op before the loop runs.
+    httplib::Client("127.0.0.1", port_).Get("/ready");
   }
   ~FakeCoordinator() {
     server_.stop();

@@ -114,6 +114,8 @@ BOOST_AUTO_TEST_CASE(sixty_four_slow_clients_do_not_keep_an_operator_waiting) {
   const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
   BOOST_TEST_MESSAGE("GET /v1/jobs beside 64 slow clients: " << seconds << " s");
   BOOST_TEST(status == 200, cluster.coordinator_log());
+  // Measured on purpose (an integration test): an operator's answer must not wait for the
+  // slow clients, and 3 s is far beyond the few milliseconds it takes when it does not.
   BOOST_TEST(seconds < 3.0);
 }
 
@@ -128,6 +130,8 @@ BOOST_AUTO_TEST_CASE(a_request_sent_a_byte_at_a_time_is_cut_off) {
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
   BOOST_TEST(!open, "still open after " << seconds << " s");
+  // The coordinator's whole-request limit is 10 s (docs/runtime.md, "HTTP limits"); the
+  // 400 ms pauses are the attack itself, each within any per-read timeout.
   BOOST_TEST(seconds < 12.0);
 }
 

@@ -1,7 +1,7 @@
 // The coordinator's configuration file: the drift and trial settings read with their
 // defaults, and a value out of range refused naming the file and the key.
 #include "coordinator/daemon/config.h"
-#include "tests/agent/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -13,7 +13,7 @@ namespace bc = baton::coordinator;
 namespace {
 
 // A directory holding a cluster secret, for configurations of the required keys and more.
-struct ConfigDir : baton::agent::test::TempDir {
+struct ConfigDir : baton::test::TempDir {
   ConfigDir() { write("secret", std::string(32, 'k') + "\n"); }
   std::filesystem::path write_config(const std::string& extra) const {
     write("coordinator.toml", "id = \"c\"\nsecret_file = \"secret\"\nstate_dir = \"state\"\n" + extra);

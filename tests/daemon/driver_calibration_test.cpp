@@ -12,6 +12,7 @@
 #include "tests/calibration/fluid_network.h"
 #include "tests/daemon/fake_agents.h"
 #include "tests/daemon/manual_clock.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -49,7 +50,7 @@ std::size_t index_of(const std::vector<std::string>& nodes, const std::string& n
 // step reports it (its flows' bytes, its time, the chunks' digests), and every node
 // confirms a job's end.
 struct Fixture {
-  std::filesystem::path dir;
+  baton::test::TempDir dir{"baton-driver-calibration"};
   asio::io_context io;
   FakeAgents agents{[] {
     std::vector<std::string> all = kSenders;
@@ -70,17 +71,13 @@ struct Fixture {
   std::map<std::string, int> plans_received;
 
   explicit Fixture(const bc::DriverOptions& options = {}) {
-    std::string pattern = "/tmp/baton-driver-calibration-XXXXXX";
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    dir = pattern;
-    journal = std::make_unique<baton::journal::Journal>(dir / "journal.sqlite");
+    journal = std::make_unique<baton::journal::Journal>(dir.path / "journal.sqlite");
     driver = std::make_unique<bc::Driver>(io, agents, *journal, clock, options, nullptr);
     driver->start();
   }
   ~Fixture() {
     second_coordinator.reset();
     driver.reset();
-    std::filesystem::remove_all(dir);
   }
 
   // The coordinator the agents talk to: the restarted one once there is one.

@@ -6,13 +6,13 @@
 #include "coordinator/daemon/job_spec.h"
 #include "tests/daemon/fake_agents.h"
 #include "tests/daemon/manual_clock.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include <asio/io_context.hpp>
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -39,7 +39,7 @@ const std::string kJob = R"({"senders": ["s0", "s1"], "receivers": ["r0", "r1"],
     {"src_node": "s1", "src_file": "b", "src_offset": 2000000, "length": 2000000, "dst_node": "r1", "dst_file": "x", "dst_offset": 2000000}]})";
 
 struct Fixture {
-  std::filesystem::path dir;
+  baton::test::TempDir dir{"baton-driver"};
   asio::io_context io;
   FakeAgents agents{{"s0", "s1", "r0", "r1"}};
   ManualClock clock;
@@ -48,17 +48,11 @@ struct Fixture {
   std::map<std::string, bp::Plan> plans;  // as each node last received it
 
   Fixture() {
-    std::string pattern = "/tmp/baton-driver-XXXXXX";
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    dir = pattern;
-    journal = std::make_unique<baton::journal::Journal>(dir / "journal.sqlite");
+    journal = std::make_unique<baton::journal::Journal>(dir.path / "journal.sqlite");
     driver = std::make_unique<bc::Driver>(io, agents, *journal, clock, bc::DriverOptions{}, nullptr);
     driver->start();
   }
-  ~Fixture() {
-    driver.reset();
-    std::filesystem::remove_all(dir);
-  }
+  ~Fixture() { driver.reset(); }
 
   // Runs the driver until `done` holds (the planner runs on a thread of its own, so this
   // also waits in real time, at most 10 s).

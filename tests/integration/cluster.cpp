@@ -33,33 +33,31 @@ std::string write_random_file(const std::filesystem::path& path, std::size_t byt
 }
 
 Cluster::Cluster(std::string api_token) : api_token_(std::move(api_token)) {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "baton-it.XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-  dir_ = tmpl;
   secret_ = "integration-test-secret-0123456789";
-  write_text(dir_ / "secret", secret_ + "\n");
-  if (!api_token_.empty()) write_text(dir_ / "token", api_token_ + "\n");
+  write_text(dir_.path / "secret", secret_ + "\n");
+  if (!api_token_.empty()) write_text(dir_.path / "token", api_token_ + "\n");
   write_coordinator_config("127.0.0.1:0", "127.0.0.1:0");
   start_coordinator();
 }
 
 void Cluster::write_coordinator_config(const std::string& api, const std::string& agents) {
-  write_text(dir_ / "coordinator.toml", "id = \"coord\"\nagent_address = \"" + agents + "\"\napi_address = \"" + api +
-                                            "\"\nsecret_file = \"secret\"\nstate_dir = \"state\"\n"
-                                            "heartbeat_seconds = 0.2\n" +
-                                            (api_token_.empty() ? "" : "api_token_file = \"token\"\n"));
+  write_text(dir_.path / "coordinator.toml", "id = \"coord\"\nagent_address = \"" + agents + "\"\napi_address = \"" +
+                                                 api +
+                                                 "\"\nsecret_file = \"secret\"\nstate_dir = \"state\"\n"
+                                                 "heartbeat_seconds = 0.2\n" +
+                                                 (api_token_.empty() ? "" : "api_token_file = \"token\"\n"));
 }
 
 void Cluster::start_coordinator() {
-  std::filesystem::remove(dir_ / "ready.json");
+  std::filesystem::remove(dir_.path / "ready.json");
   coordinator_ = std::make_unique<Daemon>(
-      std::vector<std::string>{BATON_COORDINATOR_PATH, "--config", (dir_ / "coordinator.toml").string(), "--ready-file",
-                               (dir_ / "ready.json").string()},
-      (dir_ / "coordinator.log").string());
-  for (int i = 0; i < 200 && read_file(dir_ / "ready.json").empty(); ++i) {
+      std::vector<std::string>{BATON_COORDINATOR_PATH, "--config", (dir_.path / "coordinator.toml").string(),
+                               "--ready-file", (dir_.path / "ready.json").string()},
+      (dir_.path / "coordinator.log").string());
+  for (int i = 0; i < 200 && read_file(dir_.path / "ready.json").empty(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  const std::string ready = read_file(dir_ / "ready.json");
+  const std::string ready = read_file(dir_.path / "ready.json");
   if (ready.empty()) throw std::runtime_error("the coordinator did not start: " + coordinator_->log());
   const Json addresses = Json::parse(ready);
   api_ = addresses.at("api").get<std::string>();
@@ -69,8 +67,8 @@ void Cluster::start_coordinator() {
 void Cluster::crash_and_restart_coordinator(bool forget_state, std::chrono::milliseconds down) {
   ::kill(coordinator_->pid(), SIGKILL);
   coordinator_->stop();
-  std::this_thread::sleep_for(down);
-  if (forget_state) std::filesystem::remove_all(dir_ / "state");
+  std::this_thread::sleep_for(down);  // the fault itself: how long it stays down
+  if (forget_state) std::filesystem::remove_all(dir_.path / "state");
   // The same addresses, so the agents' configuration still leads here.
   write_coordinator_config(api_, agents_address_);
   const std::string agents_before = agents_address_, api_before = api_;
@@ -83,13 +81,11 @@ void Cluster::crash_and_restart_coordinator(bool forget_state, std::chrono::mill
 Cluster::~Cluster() {
   for (auto& [node, agent] : agents_) agent->stop();
   coordinator_->stop();
-  std::error_code ignored;
-  std::filesystem::remove_all(dir_, ignored);
 }
 
 void Cluster::start_agent(const std::string& node, const std::string& secret, const std::string& extra_config,
                           std::uint64_t rate) {
-  const std::filesystem::path home = dir_ / node;
+  const std::filesystem::path home = dir_.path / node;
   std::filesystem::create_directories(home / "data");
   std::string secret_file = "../secret";
   if (!secret.empty()) {
@@ -105,7 +101,7 @@ void Cluster::start_agent(const std::string& node, const std::string& secret, co
 }
 
 std::unique_ptr<Daemon> Cluster::launch_agent(const std::string& node) const {
-  const std::filesystem::path home = dir_ / node;
+  const std::filesystem::path home = dir_.path / node;
   return std::make_unique<Daemon>(
       std::vector<std::string>{BATON_AGENT_PATH, "--config", (home / "agent.toml").string()},
       (home / "agent.log").string());
@@ -115,8 +111,8 @@ void Cluster::crash_and_restart_agent(const std::string& node, std::chrono::mill
   for (auto& [name, agent] : agents_) {
     if (name != node) continue;
     ::kill(agent->pid(), SIGKILL);
-    agent->stop();  // reaps it
-    std::this_thread::sleep_for(down);
+    agent->stop();                      // reaps it
+    std::this_thread::sleep_for(down);  // the fault itself: how long it stays down
     agent = launch_agent(node);
   }
 }

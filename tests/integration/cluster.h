@@ -1,9 +1,13 @@
 // A whole Baton installation in a temporary directory for one test: a coordinator and
 // agents as real processes on loopback, each with its own configuration and data root,
 // reached through the coordinator's HTTP API (not through batonctl: an independent client).
+// What another process does is seen only by asking it (its API, its ready file, its log):
+// the waits here ask every 50 ms until the answer comes or their limit passes, and the
+// limits are generous (a sanitizer build on a loaded machine is slow), never measured.
 #pragma once
 
 #include "tests/support/daemon.h"
+#include "tests/support/temp_dir.h"
 
 #include <nlohmann/json.hpp>
 
@@ -45,8 +49,8 @@ class Cluster {
   // Waits until `count` agents are alive in GET /v1/agents; false after `timeout`.
   bool wait_alive(std::size_t count, std::chrono::milliseconds timeout = std::chrono::seconds(20));
 
-  std::filesystem::path root(const std::string& node) const { return dir_ / node / "data"; }
-  std::filesystem::path dir() const { return dir_; }
+  std::filesystem::path root(const std::string& node) const { return dir_.path / node / "data"; }
+  std::filesystem::path dir() const { return dir_.path; }
 
   // HTTP: status code and parsed body.
   std::pair<int, Json> get(const std::string& path);
@@ -63,7 +67,7 @@ class Cluster {
   std::string agent_log(const std::string& node) const;
 
  private:
-  std::filesystem::path dir_;
+  TempDir dir_{"baton-it"};
   std::string secret_;
   std::string api_;
   std::string agents_address_;

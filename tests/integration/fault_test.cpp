@@ -124,7 +124,7 @@ BOOST_AUTO_TEST_CASE(a_receiver_stopped_longer_than_a_step_timeout_then_continue
   const std::string id = t.submit(slow_job());
   t.wait_steps(id, 1);
   t.cluster.pause_agent("b1");
-  std::this_thread::sleep_for(36s);
+  std::this_thread::sleep_for(36s);  // the fault itself: stopped past the step's deadline
   t.cluster.resume_agent("b1");
   t.require_done_and_verified(id);
 }

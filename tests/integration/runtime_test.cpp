@@ -112,7 +112,14 @@ BOOST_AUTO_TEST_CASE(an_agent_with_the_wrong_secret_is_never_registered) {
   cluster.start_agent("good");
   cluster.start_agent("evil", "not-the-cluster-secret-at-all");
   BOOST_REQUIRE(cluster.wait_alive(1));
-  std::this_thread::sleep_for(500ms);  // the impostor has tried by now (and keeps retrying)
+  // Until the impostor has tried and both ends said so (it keeps retrying): the daemons'
+  // logs are files, where nothing signals a new line, so they are read every 10 ms, for at
+  // most 10 s.
+  const auto tried = [&] {
+    return cluster.coordinator_log().find("(evil) failed authentication") != std::string::npos &&
+           cluster.agent_log("evil").find("refused us: authentication failed") != std::string::npos;
+  };
+  for (int i = 0; i < 1000 && !tried(); ++i) std::this_thread::sleep_for(10ms);
   const auto [status, body] = cluster.get("/v1/agents");
   BOOST_REQUIRE(status == 200);
   BOOST_TEST(body.at("agents").size() == 1u, body.dump());

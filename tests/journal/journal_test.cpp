@@ -1,34 +1,21 @@
 // The journal: round trips, restarts, resumable jobs, clear errors on a bad file, and
 // records that survive the writing process dying without closing.
 #include "coordinator/journal/journal.h"
+#include "tests/support/temp_dir.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <boost/test/unit_test.hpp>
 
 #include <sys/wait.h>
 #include <unistd.h>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 namespace bj = baton::journal;
 namespace fs = std::filesystem;
+using baton::test::TempDir;
 
 namespace {
-
-// A fresh directory under /tmp, removed afterwards.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "baton-journal-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 // Runs `f`, which must throw std::runtime_error whose message has every one of `parts`.
 template <class F>
@@ -47,7 +34,7 @@ void check_error(F f, std::initializer_list<std::string> parts) {
 BOOST_AUTO_TEST_SUITE(journal)
 
 BOOST_AUTO_TEST_CASE(round_trip_and_restart) {
-  TempDir dir;
+  TempDir dir("baton-journal");
   const fs::path file = dir.path / "journal.sqlite";
   std::uint64_t first = 0, second = 0;
   {
@@ -98,7 +85,7 @@ BOOST_AUTO_TEST_CASE(round_trip_and_restart) {
 }
 
 BOOST_AUTO_TEST_CASE(unfinished_follows_states) {
-  TempDir dir;
+  TempDir dir("baton-journal");
   bj::Journal j(dir.path / "journal.sqlite");
   const auto a = j.add_job("{}"), b = j.add_job("{}"), c = j.add_job("{}"), d = j.add_job("{}");
   BOOST_TEST((j.unfinished() == std::vector<std::uint64_t>{a, b, c, d}));
@@ -114,7 +101,7 @@ BOOST_AUTO_TEST_CASE(unfinished_follows_states) {
 }
 
 BOOST_AUTO_TEST_CASE(a_version_1_journal_is_migrated_and_keeps_its_jobs) {
-  TempDir dir;
+  TempDir dir("baton-journal");
   const fs::path path = dir.path / "v1.sqlite";
   {
     // The schema of version 1, as docs/journal.md gave it, with one finished job.
@@ -142,7 +129,7 @@ BOOST_AUTO_TEST_CASE(a_version_1_journal_is_migrated_and_keeps_its_jobs) {
 }
 
 BOOST_AUTO_TEST_CASE(a_version_2_journal_is_migrated_to_calibrations_and_replans) {
-  TempDir dir;
+  TempDir dir("baton-journal");
   const fs::path path = dir.path / "v2.sqlite";
   {
     bj::Journal j(path);  // today's schema, then taken back to version 2 as docs/journal.md gave it
@@ -163,7 +150,7 @@ BOOST_AUTO_TEST_CASE(a_version_2_journal_is_migrated_to_calibrations_and_replans
 }
 
 BOOST_AUTO_TEST_CASE(calibrations_round_trip_with_their_dates) {
-  TempDir dir;
+  TempDir dir("baton-journal");
   const fs::path path = dir.path / "journal.sqlite";
   {
     bj::Journal j(path);
@@ -188,7 +175,7 @@ BOOST_AUTO_TEST_CASE(calibrations_round_trip_with_their_dates) {
 }
 
 BOOST_AUTO_TEST_CASE(replans_are_kept_per_job_in_step_order_once_each) {
-  TempDir dir;
+  TempDir dir("baton-journal");
   bj::Journal j(dir.path / "journal.sqlite");
   const std::uint64_t job = j.add_job("{}");
   j.add_replan(job, {.at_step = 9, .platform = R"({"backbone_rate": 2})", .record = R"({"why": "b"})"});
@@ -203,7 +190,7 @@ BOOST_AUTO_TEST_CASE(replans_are_kept_per_job_in_step_order_once_each) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_files_are_named) {
-  TempDir dir;
+  TempDir dir("baton-journal");
   const fs::path garbage = dir.path / "garbage.sqlite";
   {
     std::ofstream out(garbage, std::ios::binary);
@@ -232,7 +219,7 @@ BOOST_AUTO_TEST_CASE(bad_files_are_named) {
 // A child writes and dies without closing (no destructors, no checkpoint); the parent's
 // reopened journal still finds what each call had written when it returned.
 BOOST_AUTO_TEST_CASE(records_survive_a_dying_process) {
-  TempDir dir;
+  TempDir dir("baton-journal");
   const fs::path file = dir.path / "journal.sqlite";
   std::uint64_t before = 0;
   {

@@ -1,14 +1,17 @@
 #include "tests/support/daemon.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 namespace baton::test {
 
@@ -48,17 +51,25 @@ bool Daemon::running() {
 int Daemon::stop(std::chrono::milliseconds grace) {
   if (!running()) return status_;
   kill(pid_, SIGTERM);
-  const auto deadline = std::chrono::steady_clock::now() + grace;
-  while (running() && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  if (running()) {
+  if (!wait_exit(grace)) {
     kill(pid_, SIGKILL);
     int status = 0;
     waitpid(pid_, &status, 0);
     status_ = 128 + SIGKILL;
   }
   return status_;
+}
+
+bool Daemon::wait_exit(std::chrono::milliseconds timeout) {
+  if (!running()) return true;
+  // Unreaped, the process keeps its pid, so the pidfd refers to it even if it exits now.
+  const int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
+  if (fd < 0) throw std::runtime_error(std::string("pidfd_open: ") + std::strerror(errno));
+  pollfd exit{.fd = fd, .events = POLLIN, .revents = 0};  // readable once the process has exited
+  while (::poll(&exit, 1, static_cast<int>(timeout.count())) < 0 && errno == EINTR) {
+  }
+  ::close(fd);
+  return !running();
 }
 
 std::string Daemon::log() const {

@@ -22,6 +22,9 @@ class Daemon {
   int stop(std::chrono::milliseconds grace = std::chrono::seconds(10));
   // Whether it is still running.
   bool running();
+  // Waits up to `timeout` for it to exit by itself, woken by the exit (a pidfd, not a poll
+  // loop); whether it has exited.
+  bool wait_exit(std::chrono::milliseconds timeout);
   std::string log() const;
   pid_t pid() const { return pid_; }
 

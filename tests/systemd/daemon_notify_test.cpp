@@ -12,7 +12,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
-#include <thread>
 
 using baton::test::Cluster;
 using baton::test::Daemon;
@@ -51,7 +50,7 @@ std::optional<std::string> status_of(const std::string& message) {
 
 // Waits for a daemon that was told to stop to exit by itself; its exit status.
 int exit_status(Daemon& daemon) {
-  for (int i = 0; i < 500 && daemon.running(); ++i) std::this_thread::sleep_for(20ms);
+  daemon.wait_exit(std::chrono::seconds(10));
   return daemon.stop();
 }
 

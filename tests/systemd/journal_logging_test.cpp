@@ -3,6 +3,7 @@
 // its sd-daemon priority and has no timestamp of ours; otherwise lines keep the timestamp.
 // Checked on the real baton-coordinator, its stderr a file standing in for the stream.
 #include "tests/support/daemon.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -21,24 +22,16 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct Scratch {
-  fs::path dir;
-  Scratch() {
-    std::string tmpl = (fs::temp_directory_path() / "baton-journal.XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    dir = tmpl;
-    std::ofstream(dir / "secret") << "journal-test-secret-0123456789\n";
-  }
-  ~Scratch() {
-    std::error_code ignored;
-    fs::remove_all(dir, ignored);
-  }
+// A directory with the cluster secret, for a coordinator's configuration.
+struct Scratch : baton::test::TempDir {
+  Scratch() : TempDir("baton-journal") { write("secret", "journal-test-secret-0123456789\n"); }
   // A coordinator configuration on free loopback ports; `extra` appended.
   fs::path config(const std::string& extra = {}) const {
-    std::ofstream(dir / "coordinator.toml") << "agent_address = \"127.0.0.1:0\"\napi_address = \"127.0.0.1:0\"\n"
-                                               "secret_file = \"secret\"\nstate_dir = \"state\"\n"
-                                            << extra;
-    return dir / "coordinator.toml";
+    write(
+        "coordinator.toml",
+        "agent_address = \"127.0.0.1:0\"\napi_address = \"127.0.0.1:0\"\nsecret_file = \"secret\"\nstate_dir = \"state\"\n" +
+            extra);
+    return path / "coordinator.toml";
   }
 };
 
@@ -59,6 +52,8 @@ std::string run_coordinator(const fs::path& config, const fs::path& log, const s
   else ::setenv("JOURNAL_STREAM", stream.c_str(), 1);
   Daemon daemon({BATON_COORDINATOR_PATH, "--config", config.string()}, log.string());
   ::unsetenv("JOURNAL_STREAM");
+  // Its log is a file, where nothing signals a new line: read it every 20 ms, for at most
+  // 5 s (a coordinator logs `until` within milliseconds of starting).
   for (int i = 0; i < 250 && daemon.running() && daemon.log().find(until) == std::string::npos; ++i) {
     std::this_thread::sleep_for(20ms);
   }
@@ -80,7 +75,7 @@ BOOST_AUTO_TEST_SUITE(journal_logging)
 BOOST_AUTO_TEST_CASE(into_the_journal_lines_carry_their_priority_and_no_timestamp) {
   Scratch scratch;
   const std::string log =
-      run_coordinator(scratch.config(), scratch.dir / "journal.log", "stderr", "listening for agents");
+      run_coordinator(scratch.config(), scratch.path / "journal.log", "stderr", "listening for agents");
   const auto all = lines(log);
   BOOST_REQUIRE_MESSAGE(all.size() >= 2, log);
   for (const std::string& line : all) {
@@ -94,26 +89,26 @@ BOOST_AUTO_TEST_CASE(into_the_journal_lines_carry_their_priority_and_no_timestam
 BOOST_AUTO_TEST_CASE(errors_reach_the_journal_as_errors) {
   Scratch scratch;
   const std::string log =
-      run_coordinator(scratch.config("log_level = \"loud\"\n"), scratch.dir / "journal.log", "stderr", "log_level");
-  BOOST_TEST(log.find("<3>configuration " + (scratch.dir / "coordinator.toml").string() + ": log_level must be") !=
+      run_coordinator(scratch.config("log_level = \"loud\"\n"), scratch.path / "journal.log", "stderr", "log_level");
+  BOOST_TEST(log.find("<3>configuration " + (scratch.path / "coordinator.toml").string() + ": log_level must be") !=
                  std::string::npos,
              log);
 }
 
 BOOST_AUTO_TEST_CASE(elsewhere_lines_keep_their_timestamp) {
   Scratch scratch;
-  std::ofstream(scratch.dir / "other") << "another file\n";
+  std::ofstream(scratch.path / "other") << "another file\n";
   // JOURNAL_STREAM inherited from a parent whose stderr was the journal: not ours.
-  for (const std::string& stream : {std::string(), device_inode(scratch.dir / "other"), std::string("garbage")}) {
+  for (const std::string& stream : {std::string(), device_inode(scratch.path / "other"), std::string("garbage")}) {
     const std::string log =
-        run_coordinator(scratch.config(), scratch.dir / "plain.log", stream, "listening for agents");
+        run_coordinator(scratch.config(), scratch.path / "plain.log", stream, "listening for agents");
     const auto all = lines(log);
     BOOST_REQUIRE_MESSAGE(!all.empty(), log);
     const std::regex timestamped("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+ (info|debug|warning|error) ");
     for (const std::string& line : all) {
       BOOST_TEST(std::regex_search(line, timestamped), "JOURNAL_STREAM=" << stream << ": " << line);
     }
-    fs::remove(scratch.dir / "plain.log");
+    fs::remove(scratch.path / "plain.log");
   }
 }
 

@@ -5,6 +5,7 @@
 // otherwise it exits 77 (CTest: skipped) and says why. It leaves the user baton behind.
 #include "tests/support/ports.h"
 #include "tests/support/run_process.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -70,11 +71,9 @@ std::string property(const std::string& unit, const std::string& name) {
 // This build installed under /run (the units' PrivateTmp= hides /tmp), its units loaded;
 // everything is unloaded and removed again at the end.
 struct LiveInstall {
-  fs::path prefix;
+  baton::test::TempDir dir{"baton-live-test", "/run"};
+  fs::path prefix = dir.path;
   LiveInstall() {
-    std::string tmpl = "/run/baton-live-test.XXXXXX";
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp under /run failed");
-    prefix = tmpl;
     fs::permissions(prefix, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                 fs::perms::others_read | fs::perms::others_exec);
     const auto install = run_process({CMAKE_COMMAND, "--install", BATON_BINARY_DIR, "--prefix", prefix.string()}, {},
@@ -95,7 +94,6 @@ struct LiveInstall {
     }
     systemctl({"daemon-reload"});
     systemctl({"reset-failed", "baton-agent.service", "baton-coordinator.service"});
-    fs::remove_all(prefix, ignored);
   }
 };
 

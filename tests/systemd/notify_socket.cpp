@@ -6,17 +6,13 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <filesystem>
 #include <sstream>
 #include <stdexcept>
 
 namespace baton::test {
 
 NotifySocket::NotifySocket() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "baton-notify.XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-  dir_ = tmpl;
-  path_ = dir_ + "/notify";
+  path_ = (dir_.path / "notify").string();
   fd_ = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   if (fd_ < 0) throw std::runtime_error("socket(AF_UNIX, SOCK_DGRAM) failed");
   sockaddr_un address{};
@@ -29,8 +25,6 @@ NotifySocket::NotifySocket() {
 
 NotifySocket::~NotifySocket() {
   if (fd_ >= 0) ::close(fd_);
-  std::error_code ignored;
-  std::filesystem::remove_all(dir_, ignored);
 }
 
 std::optional<std::string> NotifySocket::receive(std::chrono::milliseconds timeout) {

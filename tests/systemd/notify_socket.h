@@ -2,6 +2,8 @@
 // at a temporary path, whose messages are read back as the service manager would.
 #pragma once
 
+#include "tests/support/temp_dir.h"
+
 #include <chrono>
 #include <optional>
 #include <string>
@@ -25,8 +27,8 @@ class NotifySocket {
   std::optional<std::vector<std::string>> until(const std::string& line, std::chrono::milliseconds timeout);
 
  private:
+  TempDir dir_{"baton-notify"};
   int fd_ = -1;
-  std::string dir_;
   std::string path_;
 };
 

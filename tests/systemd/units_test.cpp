@@ -6,6 +6,7 @@
 #include "agent/config.h"
 #include "coordinator/daemon/config.h"
 #include "tests/support/run_process.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -42,12 +43,6 @@ std::string setting(const std::string& text, const std::string& key) {
   return match[2].str();
 }
 
-fs::path temporary_directory() {
-  std::string tmpl = (fs::temp_directory_path() / "baton-stage.XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-  return tmpl;
-}
-
 // `cmake --install` of this build with `arguments`, and DESTDIR when given.
 baton::test::ProcessResult install(const std::vector<std::string>& arguments, const fs::path& destdir = {}) {
   std::vector<std::string> argv{"/usr/bin/env"};
@@ -59,16 +54,13 @@ baton::test::ProcessResult install(const std::vector<std::string>& arguments, co
 
 // The build installed with `--prefix` into a temporary directory.
 struct Staged {
-  fs::path prefix = temporary_directory();
+  baton::test::TempDir dir{"baton-stage"};
+  fs::path prefix = dir.path;
   fs::path units = prefix / "lib/systemd/system";
   fs::path config = prefix / "etc/baton";
   Staged() {
     const auto result = install({"--prefix", prefix.string()});
     BOOST_REQUIRE_MESSAGE(result.exit_code == 0, result.out << result.err);
-  }
-  ~Staged() {
-    std::error_code ignored;
-    fs::remove_all(prefix, ignored);
   }
 };
 
@@ -173,7 +165,8 @@ BOOST_AUTO_TEST_CASE(the_units_name_the_prefix_given_at_install_time) {
 
 BOOST_AUTO_TEST_CASE(a_system_install_configures_etc_baton_and_a_reinstall_keeps_an_edited_configuration) {
   if (config_dir_is_fixed()) return;
-  const fs::path root = temporary_directory();
+  const baton::test::TempDir root_dir("baton-stage");
+  const fs::path root = root_dir.path;
   const auto first = install({"--prefix", "/usr"}, root);
   BOOST_REQUIRE_MESSAGE(first.exit_code == 0, first.out << first.err);
   const std::string unit = read(root / "usr/lib/systemd/system/baton-agent.service");
@@ -190,8 +183,6 @@ BOOST_AUTO_TEST_CASE(a_system_install_configures_etc_baton_and_a_reinstall_keeps
   BOOST_TEST(read(config) == "# edited by the operator\n");
   BOOST_TEST(again.out.find("Keeping: " + config.string()) != std::string::npos, again.out);
   BOOST_TEST(read(root / "etc/baton/agent.toml.example").find("node_id = ") != std::string::npos);
-  std::error_code ignored;
-  fs::remove_all(root, ignored);
 }
 
 BOOST_AUTO_TEST_CASE(systemd_sysusers_and_tmpfiles_create_the_user_and_the_data_root) {

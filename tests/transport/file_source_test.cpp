@@ -3,7 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "tests/agent/promptly.h"
-#include "tests/agent/temp_dir.h"
+#include "tests/support/temp_dir.h"
 #include "transport/source.h"
 
 #include <array>
@@ -16,7 +16,7 @@
 
 namespace fs = std::filesystem;
 using baton::agent::test::error_within;
-using baton::agent::test::TempDir;
+using baton::test::TempDir;
 using namespace baton::transport;
 
 BOOST_AUTO_TEST_CASE(a_fifo_is_refused_at_once_by_path) {

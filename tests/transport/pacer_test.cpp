@@ -2,19 +2,18 @@
 
 #include <limits>
 
-#include "tests/transport/manual_clock.h"
+#include "tests/transport/instants.h"
 #include "transport/pacer.h"
 
 using namespace baton::transport;
 using std::chrono::milliseconds;
 using std::chrono::nanoseconds;
 using test::at_ns;
-using test::ManualClock;
 
 BOOST_AUTO_TEST_SUITE(flow_pacer)
 
 BOOST_AUTO_TEST_CASE(unpaced_grants_everything_at_once) {
-  FlowPacer<ManualClock> pacer({}, nullptr, at_ns(0));
+  FlowPacer<std::chrono::steady_clock> pacer({}, nullptr, at_ns(0));
   BOOST_TEST(!pacer.paced());
   BOOST_TEST(pacer.max_piece() == std::numeric_limits<std::uint64_t>::max());
   BOOST_TEST(pacer.try_acquire(std::uint64_t{1} << 40, at_ns(0)).count() == 0);
@@ -23,14 +22,14 @@ BOOST_AUTO_TEST_CASE(unpaced_grants_everything_at_once) {
 BOOST_AUTO_TEST_CASE(default_burst_is_ten_milliseconds_of_rate) {
   BOOST_TEST(default_burst(100'000'000) == 1'000'000u);
   BOOST_TEST(default_burst(1'000) == 4'096u);  // floor
-  FlowPacer<ManualClock> pacer({.rate_bytes_per_second = 50'000'000}, nullptr, at_ns(0));
+  FlowPacer<std::chrono::steady_clock> pacer({.rate_bytes_per_second = 50'000'000}, nullptr, at_ns(0));
   BOOST_TEST(pacer.max_piece() == 500'000u);
 }
 
 BOOST_AUTO_TEST_CASE(the_slower_of_flow_and_node_decides) {
-  NodeCap<ManualClock> node({.rate_bytes_per_second = 500, .burst_bytes = 100}, at_ns(0));
-  FlowPacer<ManualClock> a({.rate_bytes_per_second = 1000, .burst_bytes = 100}, &node, at_ns(0));
-  FlowPacer<ManualClock> b({.rate_bytes_per_second = 1000, .burst_bytes = 100}, &node, at_ns(0));
+  NodeCap<std::chrono::steady_clock> node({.rate_bytes_per_second = 500, .burst_bytes = 100}, at_ns(0));
+  FlowPacer<std::chrono::steady_clock> a({.rate_bytes_per_second = 1000, .burst_bytes = 100}, &node, at_ns(0));
+  FlowPacer<std::chrono::steady_clock> b({.rate_bytes_per_second = 1000, .burst_bytes = 100}, &node, at_ns(0));
   BOOST_TEST(a.try_acquire(100, at_ns(0)).count() == 0);
   // a's own bucket refills in 100 ms, the node's in 200 ms: the node decides.
   BOOST_TEST(a.try_acquire(100, at_ns(0)).count() == nanoseconds(milliseconds(200)).count());
@@ -47,8 +46,8 @@ BOOST_AUTO_TEST_CASE(flows_sharing_a_node_never_exceed_it_together) {
   // Independent check: over [0, T] the node lets through at most burst + rate·T bytes, and
   // greedy flows that always ask get at least rate·T − (one piece per flow).
   const std::uint64_t rate = 10'000, burst = 1'000, piece = 200;
-  NodeCap<ManualClock> node({.rate_bytes_per_second = rate, .burst_bytes = burst}, at_ns(0));
-  std::vector<FlowPacer<ManualClock>> flows;
+  NodeCap<std::chrono::steady_clock> node({.rate_bytes_per_second = rate, .burst_bytes = burst}, at_ns(0));
+  std::vector<FlowPacer<std::chrono::steady_clock>> flows;
   for (int i = 0; i < 4; ++i)
     flows.emplace_back(PacerOptions{.rate_bytes_per_second = 4'000, .burst_bytes = burst}, &node, at_ns(0));
   std::uint64_t sent = 0;

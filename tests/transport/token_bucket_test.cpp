@@ -3,19 +3,18 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "tests/transport/manual_clock.h"
+#include "tests/transport/instants.h"
 #include "transport/token_bucket.h"
 
 using namespace baton::transport;
 using std::chrono::milliseconds;
 using std::chrono::nanoseconds;
 using test::at_ns;
-using test::ManualClock;
 
 BOOST_AUTO_TEST_SUITE(token_bucket)
 
 BOOST_AUTO_TEST_CASE(starts_full_and_waits_exactly_for_the_deficit) {
-  TokenBucket<ManualClock> bucket({.rate_bytes_per_second = 1000, .burst_bytes = 100}, at_ns(0));
+  TokenBucket<std::chrono::steady_clock> bucket({.rate_bytes_per_second = 1000, .burst_bytes = 100}, at_ns(0));
   BOOST_TEST(bucket.wait_for(100, at_ns(0)).count() == 0);
   bucket.consume(100, at_ns(0));
   // 1000 B/s: one byte takes 1 ms, fifty bytes 50 ms.
@@ -26,7 +25,7 @@ BOOST_AUTO_TEST_CASE(starts_full_and_waits_exactly_for_the_deficit) {
 }
 
 BOOST_AUTO_TEST_CASE(never_stores_more_than_the_burst) {
-  TokenBucket<ManualClock> bucket({.rate_bytes_per_second = 1000, .burst_bytes = 100}, at_ns(0));
+  TokenBucket<std::chrono::steady_clock> bucket({.rate_bytes_per_second = 1000, .burst_bytes = 100}, at_ns(0));
   bucket.consume(100, at_ns(0));
   const auto hour = at_ns(3'600'000'000'000LL);
   bucket.consume(100, hour);
@@ -35,7 +34,7 @@ BOOST_AUTO_TEST_CASE(never_stores_more_than_the_burst) {
 
 BOOST_AUTO_TEST_CASE(keeps_fractions_of_a_byte_between_calls) {
   // 3 B/s: one byte every 333 333 333.33 ns. The fraction must carry over, not be lost.
-  TokenBucket<ManualClock> bucket({.rate_bytes_per_second = 3, .burst_bytes = 10}, at_ns(0));
+  TokenBucket<std::chrono::steady_clock> bucket({.rate_bytes_per_second = 3, .burst_bytes = 10}, at_ns(0));
   bucket.consume(10, at_ns(0));
   BOOST_TEST(bucket.wait_for(1, at_ns(0)).count() == nanoseconds(333'333'334).count());
   BOOST_TEST(bucket.wait_for(1, at_ns(333'333'333)).count() == nanoseconds(1).count());
@@ -50,7 +49,7 @@ BOOST_AUTO_TEST_CASE(greedy_sender_follows_the_closed_form) {
   // A sender taking p bytes as soon as allowed gets its k-th piece (k past the burst) at
   // exactly ceil((k·p − B)·1e9 / r) ns: rate r after an initial burst B, with no drift.
   const std::uint64_t r = 7'777, burst = 1'000, p = 250;
-  TokenBucket<ManualClock> bucket({.rate_bytes_per_second = r, .burst_bytes = burst}, at_ns(0));
+  TokenBucket<std::chrono::steady_clock> bucket({.rate_bytes_per_second = r, .burst_bytes = burst}, at_ns(0));
   std::int64_t now = 0;
   for (std::uint64_t k = 1; k <= 2'000; ++k) {
     now += bucket.wait_for(p, at_ns(now)).count();
@@ -62,24 +61,25 @@ BOOST_AUTO_TEST_CASE(greedy_sender_follows_the_closed_form) {
 }
 
 BOOST_AUTO_TEST_CASE(refuses_requests_it_could_never_grant) {
-  TokenBucket<ManualClock> bucket({.rate_bytes_per_second = 1000, .burst_bytes = 100}, at_ns(0));
+  TokenBucket<std::chrono::steady_clock> bucket({.rate_bytes_per_second = 1000, .burst_bytes = 100}, at_ns(0));
   BOOST_CHECK_THROW(bucket.wait_for(101, at_ns(0)), std::invalid_argument);
   bucket.consume(60, at_ns(0));
   BOOST_CHECK_THROW(bucket.consume(60, at_ns(0)), std::logic_error);
-  BOOST_CHECK_THROW(TokenBucket<ManualClock>({.rate_bytes_per_second = 0, .burst_bytes = 1}, at_ns(0)),
+  BOOST_CHECK_THROW(TokenBucket<std::chrono::steady_clock>({.rate_bytes_per_second = 0, .burst_bytes = 1}, at_ns(0)),
                     std::invalid_argument);
-  BOOST_CHECK_THROW(TokenBucket<ManualClock>({.rate_bytes_per_second = 1, .burst_bytes = 0}, at_ns(0)),
+  BOOST_CHECK_THROW(TokenBucket<std::chrono::steady_clock>({.rate_bytes_per_second = 1, .burst_bytes = 0}, at_ns(0)),
                     std::invalid_argument);
 }
 
 BOOST_AUTO_TEST_CASE(long_idle_at_top_rate_does_not_overflow) {
-  TokenBucket<ManualClock> bucket(
-      {.rate_bytes_per_second = TokenBucket<ManualClock>::max_rate, .burst_bytes = TokenBucket<ManualClock>::max_burst},
+  TokenBucket<std::chrono::steady_clock> bucket(
+      {.rate_bytes_per_second = TokenBucket<std::chrono::steady_clock>::max_rate,
+       .burst_bytes = TokenBucket<std::chrono::steady_clock>::max_burst},
       at_ns(0));
-  bucket.consume(TokenBucket<ManualClock>::max_burst, at_ns(0));
+  bucket.consume(TokenBucket<std::chrono::steady_clock>::max_burst, at_ns(0));
   const auto much_later = at_ns(std::int64_t{1} << 62);
-  BOOST_TEST(bucket.wait_for(TokenBucket<ManualClock>::max_burst, much_later).count() == 0);
-  bucket.consume(TokenBucket<ManualClock>::max_burst, much_later);
+  BOOST_TEST(bucket.wait_for(TokenBucket<std::chrono::steady_clock>::max_burst, much_later).count() == 0);
+  bucket.consume(TokenBucket<std::chrono::steady_clock>::max_burst, much_later);
   BOOST_TEST(bucket.wait_for(1, much_later).count() == 1);  // 1 byte at 1e12 B/s: 1 ps, rounded up
 }
 

@@ -1,4 +1,4 @@
-// Multimessage multicasting with l receive buffers (buffered-multimessage-multicasting.txt).
+// Multimessage multicasting with l receive buffers (the buffers paper).
 //
 // n processors on a fully connected network. Every message starts at one processor (its
 // source) and must reach a set of other processors (its destinations). The paper draws an

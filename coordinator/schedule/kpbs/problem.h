@@ -2,7 +2,7 @@
 //
 // A traffic matrix of communication *times* between sender i of cluster C1 and receiver j
 // of cluster C2, the most flows k the backbone carries at once, and the start-up cost β
-// of a step (kpbs-redistribution-between-clusters.txt, Section 2.2). Platform units (bytes
+// of a step (the kpbs paper, Section 2.2). Platform units (bytes
 // and rates) are converted to this form by platform.h.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The multiple multicast problem and the cost model of Section 2 of
-// multiple-multicast-heterogeneous-now.txt (Wu, Yeh, Liu).
+// the multiple-multicast paper (Wu, Yeh, Liu).
 //
 // N nodes, fully connected. Each multicast m_k has a source, a length l_k in bytes and a
 // set of destinations D_k. Sending m_k from P_i to P_j costs (Equation 1)

@@ -1,4 +1,4 @@
-// An all-reduction schedule (snf-reduction-heterogeneous.txt, Section 5.2): a reduction to
+// An all-reduction schedule (the SNF paper, Section 5.2): a reduction to
 // a root, then a broadcast of the result from the root to every other node.
 #pragma once
 

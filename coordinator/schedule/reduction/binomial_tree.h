@@ -1,5 +1,5 @@
 // The binomial-tree reduction, the homogeneous baseline (the "log P phases" tree of
-// snf-reduction-heterogeneous.txt, Section 1; MPI's usual reduce).
+// the SNF paper, Section 1; MPI's usual reduce).
 //
 // Ranks are relative: rank 0 is the destination. Rank i receives from i + 2^k for
 // k = 0, 1, ... while bit k of i is clear, then sends to i - lowbit(i). The tree ignores

@@ -1,4 +1,4 @@
-// Equation (4) by binary search (snf-reduction-heterogeneous.txt, Section 5.3.3):
+// Equation (4) by binary search (the SNF paper, Section 5.3.3):
 //   M = min over s' in [0, hi] of max(T(a, s'), T(b, s - s')).
 // By Lemma 4, T(a, s') does not decrease and T(b, s - s') does not increase with s', so the
 // minimum sits at their crossover: the first s' with T(a, s') >= T(b, s - s'), or the one

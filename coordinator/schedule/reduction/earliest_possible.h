@@ -1,4 +1,4 @@
-// Earliest-possible (EP) scheduling of a sender order (snf-reduction-heterogeneous.txt,
+// Earliest-possible (EP) scheduling of a sender order (the SNF paper,
 // Section 3, Fig. 2).
 //
 // EP starts the senders in the given order, each as soon as two processors are free (one

@@ -1,6 +1,6 @@
 // Fastest-node-first broadcast (Banikazemi et al.; Liu 2002, a 2-approximation from any
 // source; Khuller and Kim 2004, 1.5 from the fastest node), the second half of the
-// all-reduction of snf-reduction-heterogeneous.txt, Theorem 3.
+// all-reduction of the SNF paper, Theorem 3.
 //
 // Uninformed nodes are served fastest first (ties: lower index). Each is sent to by the
 // informed node that can finish the transfer earliest: ready time + its t (ties: lower

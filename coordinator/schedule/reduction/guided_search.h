@@ -1,4 +1,4 @@
-// The guided branch-and-bound of snf-reduction-heterogeneous.txt, Section 6.2: the three
+// The guided branch-and-bound of the SNF paper, Section 6.2: the three
 // techniques of the paper on top of sequence_search.h —
 //  1. orders with slower senders first are examined first, so the SNF order is the first
 //     leaf and its makespan the first bound (the paper's "priority" order, taken depth

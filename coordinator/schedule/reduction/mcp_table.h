@@ -1,4 +1,4 @@
-// The dynamic-programming table of snf-reduction-heterogeneous.txt, Section 5.3.2: T(f, s),
+// The dynamic-programming table of the SNF paper, Section 5.3.2: T(f, s),
 // the minimum critical path (MCP) of a reduction tree over f fast and s slow senders and a
 // destination whose own time does not matter, for a cluster with two speed classes.
 //

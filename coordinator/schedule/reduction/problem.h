@@ -1,4 +1,4 @@
-// The reduction problem of snf-reduction-heterogeneous.txt, Section 2.
+// The reduction problem of the SNF paper, Section 2.
 //
 // n nodes; node p needs times[p] (the paper's t(p)) to send its (combined) message to any
 // other node, whoever receives it. Every node but the destination sends exactly once; a

@@ -1,4 +1,4 @@
-// Receivers for an earliest-possible schedule (snf-reduction-heterogeneous.txt, Lemma 1).
+// Receivers for an earliest-possible schedule (the SNF paper, Lemma 1).
 //
 // Each EP transfer used two free processors, freed by up to two earlier transfers: its
 // predecessors. These links form a binary tree rooted at the transfer that ends last.

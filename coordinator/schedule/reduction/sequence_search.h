@@ -1,4 +1,4 @@
-// Branch-and-bound over EP sender orders (snf-reduction-heterogeneous.txt, Section 6.2).
+// Branch-and-bound over EP sender orders (the SNF paper, Section 6.2).
 //
 // Every schedule can be made earliest-possible without getting longer (Section 3), so the
 // best of all sender orders run through EP is an optimal reduction. The search walks the

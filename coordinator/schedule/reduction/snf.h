@@ -1,4 +1,4 @@
-// Slowest-node-first (snf-reduction-heterogeneous.txt, Section 4): EP over the senders in
+// Slowest-node-first (the SNF paper, Section 4): EP over the senders in
 // non-increasing t order. Optimal on power-of-2 clusters (Theorem 1) and on two speed
 // classes with ratio >= 2 (Theorem 4); within 2x the optimum on any cluster (Theorem 2).
 #pragma once

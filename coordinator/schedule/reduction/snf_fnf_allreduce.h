@@ -1,4 +1,4 @@
-// The all-reduction of snf-reduction-heterogeneous.txt, Theorem 3 (a 3.5-approximation):
+// The all-reduction of the SNF paper, Theorem 3 (a 3.5-approximation):
 // an SNF reduction to the fastest node, then a fastest-node-first broadcast from it.
 // Ties for the fastest node go to the lowest index.
 #pragma once

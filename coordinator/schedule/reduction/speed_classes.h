@@ -1,5 +1,5 @@
 // The senders grouped by speed, and the size of the search tree over their orders
-// (snf-reduction-heterogeneous.txt, Section 6.2).
+// (the SNF paper, Section 6.2).
 //
 // Senders with equal times are interchangeable, so a search over EP orders branches on the
 // class of the next sender, not on the node: a tree node is a sequence of classes (the

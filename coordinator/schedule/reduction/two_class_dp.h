@@ -1,5 +1,5 @@
 // The optimal reduction for a cluster with at most two speed classes
-// (snf-reduction-heterogeneous.txt, Section 5.3.2): fill the T(f, s) table (mcp_table.h)
+// (the SNF paper, Section 5.3.2): fill the T(f, s) table (mcp_table.h)
 // and build the tree its splits describe.
 //
 // The classes are the distinct times among the senders; the destination's own time never

@@ -167,7 +167,7 @@ void check_result(const kpbs::Problem& p, const kpbs_exact::ExactResult& r) {
 
 BOOST_AUTO_TEST_SUITE(exact)
 
-// ggp-redistribution-short.txt, Section 1.2: the schedule of cost 16 meets η, so 16 is the
+// The short paper, Section 1.2: the schedule of cost 16 meets η, so 16 is the
 // optimum; OGGP needs 22.
 BOOST_AUTO_TEST_CASE(short_paper_example_optimum_is_sixteen) {
   const kpbs::Problem p = short_paper_example();

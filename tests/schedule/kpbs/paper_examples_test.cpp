@@ -12,7 +12,7 @@ namespace kpbs = baton::schedule::kpbs;
 
 namespace {
 
-// ggp-redistribution-short.txt, Figure 2: megabytes between two 4-node clusters, divided by
+// The short paper, Figure 2: megabytes between two 4-node clusters, divided by
 // the worst bandwidth (10 MB/s) into times; k = 4 and β = 3 (Section 1.2).
 kpbs::Problem short_paper_example() {
   return {kpbs::Matrix{{3, 2, 0, 0}, {2, 0, 2, 0}, {0, 0, 4, 2}, {0, 1.5, 1, 1}}, 4, 3.0};
@@ -80,7 +80,7 @@ BOOST_AUTO_TEST_CASE(short_paper_in_platform_form) {
   }
 }
 
-// ggp-redistribution-short.txt Section 2.3 and the kpbs paper's Figs. 1, 2 and 7: five
+// The short paper's Section 2.3 and the kpbs paper's Figs. 1, 2 and 7: five
 // edges of weights 1, 1, 1, 1, 2 between 4 + 4 nodes, k = 3, β = 1. GGP ends with two steps
 // of three real edges, the weight-2 edge cut in two, cost 1 + 1 + 2β = 4 = η.
 BOOST_AUTO_TEST_CASE(ggp_walkthrough_costs_four) {

@@ -2,7 +2,7 @@
 // parser: what it lists, that it loads nothing from elsewhere, and that names from agents
 // and jobs cannot inject markup.
 #include "coordinator/report/status_page.h"
-#include "tests/status/markup_probe.h"
+#include "tests/report/markup_probe.h"
 
 #include <boost/test/unit_test.hpp>
 

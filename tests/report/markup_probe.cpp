@@ -1,4 +1,4 @@
-#include "tests/status/markup_probe.h"
+#include "tests/report/markup_probe.h"
 
 #include "tests/support/run_process.h"
 

@@ -4,7 +4,7 @@
 // has no chart, said so.
 #include "coordinator/report/calibration_svg.h"
 #include "coordinator/report/status_page.h"
-#include "tests/status/markup_probe.h"
+#include "tests/report/markup_probe.h"
 
 #include <boost/test/unit_test.hpp>
 

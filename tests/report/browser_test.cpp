@@ -4,7 +4,7 @@
 // with an API token is seen through HTTP Basic. Skipped (saying so) where
 // /usr/bin/chromium is missing.
 #include "tests/integration/cluster.h"
-#include "tests/status/markup_probe.h"
+#include "tests/report/markup_probe.h"
 #include "tests/support/run_process.h"
 
 #include <httplib.h>

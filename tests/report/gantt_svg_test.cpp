@@ -3,7 +3,7 @@
 // well-formed, one bar per node and step with flows, and bars placed and sized in
 // proportion to the times in the job.
 #include "coordinator/report/gantt_svg.h"
-#include "tests/status/markup_probe.h"
+#include "tests/report/markup_probe.h"
 
 #include <boost/test/unit_test.hpp>
 
