@@ -10,10 +10,9 @@ namespace baton::agent {
 AgentConfig load_agent_config(const std::filesystem::path& path) {
   try {
     const toml::value file = baton::config::parse_file(path);
-    baton::config::check_known_keys(file, {
-        "node_id",        "coordinator",     "secret_file",  "data_root",   "data_address",         "rate",
-        "transport",      "fabric_provider", "buffer_count", "buffer_size", "flow_silence_seconds", "log_level",
-        "metrics_address"});
+    baton::config::check_known_keys(file, {"node_id", "coordinator", "secret_file", "data_root", "data_address", "rate",
+                                           "transport", "fabric_provider", "buffer_count", "buffer_size",
+                                           "flow_silence_seconds", "log_level", "metrics_address"});
     const std::filesystem::path base = path.parent_path();
     const auto relative = [&](const std::string& p) {
       return std::filesystem::path(p).is_absolute() ? p : (base / p).string();

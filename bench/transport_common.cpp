@@ -140,12 +140,11 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
           [&, i]() -> asio::awaitable<std::string> {
             RecordingSink sink(options.record_arrivals ? &result.arrivals[i] : nullptr);
             for (std::uint64_t done = 0; done < options.bytes_per_flow;) {
-              const auto report = co_await transport::receive_flow(
-                  *receives[i], sink, receiver.value->pool(),
-                  {.expected = std::nullopt,
-                   .max_range = region_size,
-                   .frame_timeout = options.context.frame_timeout,
-                   .begin_timeout = std::nullopt});
+              const auto report = co_await transport::receive_flow(*receives[i], sink, receiver.value->pool(),
+                                                                   {.expected = std::nullopt,
+                                                                    .max_range = region_size,
+                                                                    .frame_timeout = options.context.frame_timeout,
+                                                                    .begin_timeout = std::nullopt});
               if (!report.ok()) co_return report.describe();
               done += report.flow.length;
             }

@@ -143,12 +143,11 @@ int run_receiver(const Setup& setup, int address_pipe) {
               io,
               [&, c = connections.back().get()]() -> asio::awaitable<void> {
                 for (std::uint64_t done = 0; done < setup.bytes_per_flow;) {
-                  const auto r = co_await transport::receive_flow(
-                      *c, sink, opened.value->pool(),
-                      {.expected = std::nullopt,
-                       .max_range = range,
-                       .frame_timeout = setup.context.frame_timeout,
-                       .begin_timeout = std::nullopt});
+                  const auto r = co_await transport::receive_flow(*c, sink, opened.value->pool(),
+                                                                  {.expected = std::nullopt,
+                                                                   .max_range = range,
+                                                                   .frame_timeout = setup.context.frame_timeout,
+                                                                   .begin_timeout = std::nullopt});
                   if (!r.ok()) {
                     error = r.describe();
                     co_return;

@@ -21,7 +21,8 @@ CLI::App* selected(CLI::App& app, std::string& name) {
 
 std::vector<std::string> command_list(const CLI::App& app) {
   std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    names.push_back(sub->get_name());
   return names;
 }
 
@@ -61,7 +62,8 @@ std::string usage_message(CLI::App& app, const std::string& program, const CLI::
     std::string message = name + ": unknown ";
     if (option) {
       const std::string spelled = word.substr(0, word.find('='));  // --rate=5: the option is --rate
-      message += "option " + (spelled.starts_with("--") ? quoted_with_guess(spelled, long_options(*at)) : "'" + word + "'");
+      message +=
+          "option " + (spelled.starts_with("--") ? quoted_with_guess(spelled, long_options(*at)) : "'" + word + "'");
     } else if (wants_command) {
       message += "command " + quoted_with_guess(word, command_list(*at));
     } else {

@@ -58,14 +58,17 @@ struct ScreenFinding {
 // is 2) and the first binary integer (0b…) of more than kMaxBinaryDigits digits. A string
 // or comment left open ends the scan: the parser then says what is wrong with it.
 inline std::optional<ScreenFinding> screen_toml(const std::string& text) {
-  const auto starts = [&](std::size_t at, const char* token) { return text.compare(at, std::strlen(token), token) == 0; };
+  const auto starts = [&](std::size_t at, const char* token) {
+    return text.compare(at, std::strlen(token), token) == 0;
+  };
   const auto bare = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; };
   int depth = 0;
   std::size_t i = 0;
   // From an opening quote; returns the offset just past the closing one (or the end).
   const auto past_string = [&](std::size_t at) {
     const char quote = text[at];
-    const std::string closing = starts(at, quote == '"' ? "\"\"\"" : "'''") ? std::string(3, quote) : std::string(1, quote);
+    const std::string closing =
+        starts(at, quote == '"' ? "\"\"\"" : "'''") ? std::string(3, quote) : std::string(1, quote);
     for (std::size_t j = at + closing.size(); j < text.size(); ++j) {
       if (quote == '"' && text[j] == '\\') {
         ++j;

@@ -51,9 +51,7 @@ void add_plan_command(CLI::App& app, int* exit_code) {
     auto algorithm = std::make_shared<std::string>(problem->default_algorithm);
     auto seed = std::make_shared<std::uint64_t>(1);
     sub->add_option("FILE", *file, "problem as JSON (- for stdin)")->required();
-    sub->add_option("--algo", *algorithm, "algorithm")
-        ->check(cli::one_of(problem->algorithms))
-        ->capture_default_str();
+    sub->add_option("--algo", *algorithm, "algorithm")->check(cli::one_of(problem->algorithms))->capture_default_str();
     if (problem->takes_seed) {
       sub->add_option("--seed", *seed, "seed for the algorithm's random choices")
           ->check(CLI::NonNegativeNumber)  // CLI11 would wrap -1 to 2^64 - 1

@@ -65,8 +65,7 @@ std::optional<ProbeStep> Prober::next() const {
       return ProbeStep{"sizes", {pair(0, bytes)}, at_pilot_rate(bytes)};
     }
     case Phase::rates: return ProbeStep{"rates", {pair(index_, flow_bytes_)}, at_pilot_rate(flow_bytes_)};
-    case Phase::recheck:
-      return ProbeStep{"rates", {pair(rechecks_[index_], flow_bytes_)}, at_pilot_rate(flow_bytes_)};
+    case Phase::recheck: return ProbeStep{"rates", {pair(rechecks_[index_], flow_bytes_)}, at_pilot_rate(flow_bytes_)};
     case Phase::curve: {
       ProbeStep step{"curve", lasting(index_, options_.flow_seconds), 0};
       // Each flow at its pair's rate, or all of them sharing the best aggregate so far.

@@ -97,7 +97,7 @@ class Prober {
   double beta_one_ = 0;           // β1
   double beta_ = 0;               // β, of the start-up series (β1 until it ran)
   std::vector<SizePoint> sizes_;
-  std::vector<double> pair_rates_;  // by pair index, from the sizes (pair 0) and rates phases
+  std::vector<double> pair_rates_;     // by pair index, from the sizes (pair 0) and rates phases
   std::vector<std::size_t> rechecks_;  // the pairs the recheck measures again
   std::vector<CurvePoint> curve_;
   double best_rate_ = 0;   // the curve's highest aggregate so far

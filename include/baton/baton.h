@@ -102,18 +102,22 @@ baton_status baton_share(baton_session* session, const char* name, const baton_l
 baton_status baton_unshare(baton_session* session, const char* name);
 
 /* How the handoff's job ended (BATON_JOB_FAILED_STATE: BATON_JOB_FAILED is the status). */
-typedef enum baton_job_state { BATON_JOB_DONE = 0, BATON_JOB_FAILED_STATE = 1, BATON_JOB_CANCELLED = 2 } baton_job_state;
+typedef enum baton_job_state {
+  BATON_JOB_DONE = 0,
+  BATON_JOB_FAILED_STATE = 1,
+  BATON_JOB_CANCELLED = 2
+} baton_job_state;
 
 /* What a handoff did, from the coordinator's report. */
 typedef struct baton_report {
   baton_job_state state;
-  uint64_t job;                /* the coordinator's job id */
-  int reused_spec;             /* 1: the job's JSON was built by an earlier handoff of the same layouts */
-  uint64_t bytes;              /* moved */
-  uint64_t steps;              /* of the schedule */
-  double predicted_seconds;    /* the model's makespan */
-  double measured_seconds;     /* as run */
-  double lower_bound_seconds;  /* the schedule's lower bound */
+  uint64_t job;               /* the coordinator's job id */
+  int reused_spec;            /* 1: the job's JSON was built by an earlier handoff of the same layouts */
+  uint64_t bytes;             /* moved */
+  uint64_t steps;             /* of the schedule */
+  double predicted_seconds;   /* the model's makespan */
+  double measured_seconds;    /* as run */
+  double lower_bound_seconds; /* the schedule's lower bound */
 } baton_report;
 
 /* Moves array `name` from `from` to `to` and returns when the coordinator ended the job.

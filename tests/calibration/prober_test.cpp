@@ -247,7 +247,8 @@ BOOST_AUTO_TEST_CASE(a_pair_slowed_once_by_a_quarter_or_a_few_percent_is_measure
         int sizes = 0;
         while (const auto step = prober.next()) {
           std::vector<FluidFlow> flows;
-          for (const cal::ProbeFlow& f : step->flows) flows.push_back({f.sender, f.receiver, static_cast<double>(f.bytes)});
+          for (const cal::ProbeFlow& f : step->flows)
+            flows.push_back({f.sender, f.receiver, static_cast<double>(f.bytes)});
           if (step->phase == "rates") probed.push_back(step->flows[0].sender);
           if (step->phase == "sizes") ++sizes;
           // Pair 0's rate is the sizes phase's last (fifth, largest) flow; pair 3's its first rates flow.

@@ -17,7 +17,7 @@ BOOST_AUTO_TEST_CASE(the_distance_counts_insertions_deletions_substitutions_and_
   // Optimal string alignment: a swapped pair is not edited again ("ca" -> "abc" is 3, where
   // the unrestricted Damerau distance would be 2).
   BOOST_TEST(edit_distance("ca", "abc") == 3u);
-  BOOST_TEST(edit_distance("abcdef", "badcfe") == 3u);  // three swaps
+  BOOST_TEST(edit_distance("abcdef", "badcfe") == 3u);                    // three swaps
   BOOST_TEST(edit_distance(std::string(100'000, 'a'), "ab") == 99'999u);  // rows as long as b
 }
 
@@ -26,7 +26,7 @@ BOOST_AUTO_TEST_CASE(a_guess_is_offered_only_when_it_is_near_and_unique) {
   BOOST_TEST(closest_word("sumbit", commands).value_or("") == "submit");
   BOOST_TEST(closest_word("statsu", commands).value_or("") == "status");
   BOOST_TEST(closest_word("jbos", commands).value_or("") == "jobs");  // four letters: one edit
-  BOOST_TEST(!closest_word("jbso", commands));                         // two edits on four letters
+  BOOST_TEST(!closest_word("jbso", commands));                        // two edits on four letters
   BOOST_TEST(!closest_word("frobnicate", commands));
   BOOST_TEST(!closest_word("caw", {"cat", "car"}));  // equally near: no coin toss
   BOOST_TEST(!closest_word("x", {}));

@@ -56,7 +56,8 @@ BOOST_AUTO_TEST_CASE(bad_jobs_are_named) {
   BOOST_TEST(refusal(head + R"(, "algorithm": "fast"})") == "algorithm: unknown algorithm \"fast\"");
   BOOST_TEST(refusal(head + R"(, "speed": 1})") == "speed: unknown field");
   BOOST_TEST(refusal(head + R"(, "algoritm": "ggp"})") == "algoritm: unknown field (did you mean \"algorithm\"?)");
-  BOOST_TEST(refusal(head + R"(, "pattern": {"byte": 10}})") == "pattern.byte: unknown field (did you mean \"bytes\"?)");
+  BOOST_TEST(refusal(head + R"(, "pattern": {"byte": 10}})") ==
+             "pattern.byte: unknown field (did you mean \"bytes\"?)");
   BOOST_TEST(refusal(head + R"(, "transfers": [{"src_node": "a", "src_file": "x", "src_offset": 0, "length": 0,
       "dst_node": "b", "dst_file": "y", "dst_offset": 0}]})")
                  .find("transfers[0].length") != std::string::npos);
