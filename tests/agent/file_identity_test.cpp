@@ -8,6 +8,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <fstream>
 #include <stdexcept>
 
 namespace ba = baton::agent;
