@@ -22,6 +22,11 @@ class Clock {
   virtual void on_moved(std::function<void()> moved) = 0;
 };
 
+// Seconds from `from` to `to` on a Clock's time line.
+inline double seconds_between(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
 class SteadyClock final : public Clock {
  public:
   time_point now() const override { return std::chrono::steady_clock::now(); }

@@ -16,10 +16,6 @@ namespace {
 
 using std::chrono::milliseconds;
 
-double seconds_between(Clock::time_point from, Clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
-}
-
 }  // namespace
 
 asio::awaitable<void> Driver::run_loop() {

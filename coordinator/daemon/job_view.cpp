@@ -9,10 +9,6 @@ using Json = nlohmann::ordered_json;
 
 std::string algorithm_of(const TrackedJob& job) { return job.spec ? job.spec->algorithm_name() : ""; }
 
-double seconds_between(Clock::time_point from, Clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
-}
-
 // The platform the job was first planned on, and where it came from: the job's request
 // ("declared") or a calibration of its nodes (docs/calibration.md).
 report::PlatformLine platform_line(const TrackedJob& job) {

@@ -10,10 +10,6 @@ namespace {
 
 using std::chrono::milliseconds;
 
-double seconds_between(Clock::time_point from, Clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
-}
-
 }  // namespace
 
 StepExecutor::StepExecutor(AgentDirectory& agents, EventWait& events, Clock& clock, const DriverOptions& options,
