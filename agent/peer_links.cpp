@@ -1,5 +1,7 @@
 #include "agent/peer_links.h"
 
+#include "agent/data_plane.h"
+
 #include <algorithm>
 
 namespace baton::agent {
@@ -63,7 +65,7 @@ asio::awaitable<transport::Result<Link>> PeerLinks::acquire(std::string peer, st
     co_return transport::Result<Link>{connected.error, "cannot connect: " + connected.describe(), {}};
   ++pool_->opened;
   const transport::Authentication receiver = co_await transport::authenticate_as_sender(
-      *connected.value, self_, key.first, std::max(context_.options().frame_timeout, handshake_deadline));
+      *connected.value, self_, key.first, std::max(context_.options().frame_timeout, DataPlane::handshake_deadline));
   if (!receiver.ok()) co_return transport::Result<Link>{receiver.error, "authentication: " + receiver.describe(), {}};
   co_return transport::Result<Link>{{}, {}, Link(pool_, std::move(key), std::move(connected.value), false)};
 }

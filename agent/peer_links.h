@@ -68,8 +68,6 @@ class PeerLinks {
  public:
   // An idle connection is closed after this long unused.
   static constexpr std::chrono::seconds idle_limit{30};
-  // How long a new connection's handshake may take.
-  static constexpr std::chrono::milliseconds handshake_deadline{5000};
 
   // Connections authenticate as `self`. The context outlives the links.
   PeerLinks(transport::Context& context, transport::NodeIdentity self);
