@@ -138,11 +138,11 @@ asio::awaitable<transport::ResolvedSink> DataPlane::resolve(
     transport::FlowSpec flow, std::string sender, std::function<void(const transport::FlowReport&)>& finished) {
   using namespace asio::experimental::awaitable_operators;
   const std::shared_ptr<StepRunner> runner = runner_.lock();
-  if (!runner) co_return transport::ResolvedSink{nullptr, "this agent runs no job"};
-  if (stopping_) co_return transport::ResolvedSink{nullptr, "the agent is stopping"};
+  if (!runner) co_return transport::ResolvedSink{nullptr, "this agent runs no job", nullptr};
+  if (stopping_) co_return transport::ResolvedSink{nullptr, "the agent is stopping", nullptr};
   // A flow that waits for its step's release gives up when the data plane stops.
   auto outcome = co_await (runner->resolve(flow, std::move(sender)) || stop_requested_.wait());
-  if (outcome.index() == 1) co_return transport::ResolvedSink{nullptr, "the agent is stopping"};
+  if (outcome.index() == 1) co_return transport::ResolvedSink{nullptr, "the agent is stopping", nullptr};
   IncomingFlow incoming = std::get<0>(std::move(outcome));
   finished = std::move(incoming.finished);
   co_return incoming.resolved;

@@ -87,7 +87,7 @@ class StepChecker {
   }
 
   Refusal check_flow(const protocol::Flow& flow, std::size_t t) {
-    if (!std::isfinite(flow.rate()) || flow.rate() < 0) return "bad rate " + to_string(flow.rate());
+    if (!pace_rate_ok(flow.rate())) return "bad rate " + to_string(flow.rate()) + " " + pace_rate_rule;
     if (flow.peer().empty()) return "its flow names no peer";
     if (flow.send() && flow.peer_address().empty()) return "its send flow has no peer address";
     if (flow.chunks_size() == 0) return "its flow has no chunk";

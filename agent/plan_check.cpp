@@ -2,7 +2,9 @@
 
 #include "agent/dataflow_check.h"
 #include "agent/scratch.h"
+#include "transport/token_bucket.h"
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -62,7 +64,8 @@ Refusal check_lockstep_step(const protocol::Step& step, bool one_port, const Pla
   bool scheduled = false;
   for (int f = 0; f < step.flows_size(); ++f) {
     const double rate = step.flows(f).rate();
-    if (!std::isfinite(rate) || rate < 0) return at + ", flow " + to_string(f) + ": bad rate " + to_string(rate);
+    if (!pace_rate_ok(rate))
+      return at + ", flow " + to_string(f) + ": bad rate " + to_string(rate) + " " + pace_rate_rule;
     if (rate > 0) scheduled = true;
   }
   // 1-port (KPBS): in a paced (scheduled) step this agent sends to one peer and receives
@@ -137,6 +140,11 @@ PlanObjects data_root_objects(const DataRoot& root) {
   };
 }
 
+bool pace_rate_ok(double bytes_per_second) {
+  return std::isfinite(bytes_per_second) && bytes_per_second >= 0 &&
+         bytes_per_second <= static_cast<double>(transport::TokenBucket<std::chrono::steady_clock>::max_rate);
+}
+
 Refusal check_plan(const protocol::Plan& plan, const DataRoot& root) {
   return check_plan(plan, data_root_objects(root));
 }
@@ -144,6 +152,8 @@ Refusal check_plan(const protocol::Plan& plan, const DataRoot& root) {
 Refusal check_plan(const protocol::Plan& plan, const PlanObjects& objects) {
   if (plan.job().empty()) return "plan has no job id";
   if (plan.k() < 1) return "plan's k is " + to_string(plan.k()) + ", must be at least 1";
+  if (!pace_rate_ok(plan.node_rate()))
+    return "plan's node_rate: bad rate " + to_string(plan.node_rate()) + " " + pace_rate_rule;
   const std::optional<Shape> shape = shape_of(plan.kind());
   if (!shape) return "plan's kind '" + plan.kind().substr(0, 100) + "' is not one this agent runs";
 

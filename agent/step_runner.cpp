@@ -21,7 +21,7 @@ namespace {
 
 using Phase = StepState::Task::Phase;
 
-IncomingFlow refuse(std::string why) { return IncomingFlow{{nullptr, std::move(why)}, nullptr}; }
+IncomingFlow refuse(std::string why) { return IncomingFlow{{nullptr, std::move(why), nullptr}, nullptr}; }
 
 bool cancelled(asio::cancellation_state state) { return state.cancelled() != asio::cancellation_type::none; }
 
@@ -76,6 +76,7 @@ std::unique_ptr<transport::Sink> StepRunner::open_sink(const std::string& name) 
 std::shared_ptr<StepState> StepRunner::prepare(std::uint32_t index) {
   auto state = std::make_shared<StepState>(context_.executor(), plan_.job_number(), index, find_step(index));
   state->metrics = options_.metrics;
+  if (state->dataflow && plan_.node_rate() > 0) state->cap_links(plan_.node_rate());
   // Open every object the step writes first, so a storage problem fails the step before
   // any byte moves.
   try {
@@ -174,15 +175,17 @@ asio::awaitable<protocol::StepReport> StepRunner::run(std::uint32_t index, std::
 }
 
 // A lockstep step starts every flow at once. A dataflow task starts once every task it
-// waits for is done; a send also waits for the node's previous send (in list order) to
-// end: the papers' 1-port model, with no barrier between tasks.
+// waits for is done; a send also waits until fewer than the plan's k of the node's earlier
+// sends (in list order) are unfinished: with k = 1 the papers' 1-port model, with no
+// barrier between tasks.
 bool StepRunner::advance(const std::shared_ptr<StepState>& state) {
   bool started = false;
-  bool port_free = true;  // a dataflow step's sends: no earlier one is unfinished
+  const auto sends_at_once = static_cast<std::size_t>(plan_.k());
+  std::size_t unfinished_sends = 0;  // a dataflow step's sends ahead of this task, not done
   for (std::size_t t = 0; t < state->tasks.size(); ++t) {
     StepState::Task& task = state->tasks[t];
-    const bool in_order = !state->dataflow || !task.send() || port_free;
-    if (task.send() && task.phase != Phase::done) port_free = false;
+    const bool in_order = !state->dataflow || !task.send() || unfinished_sends < sends_at_once;
+    if (task.send() && task.phase != Phase::done) ++unfinished_sends;
     if (task.phase != Phase::waiting || !in_order || !state->ready(t)) continue;
     task.phase = Phase::running;
     task.start = std::chrono::steady_clock::now();
@@ -299,7 +302,7 @@ asio::awaitable<bool> StepRunner::send_chunks(std::shared_ptr<StepState> state, 
                                               std::map<std::string, std::unique_ptr<transport::Source>>& sources) {
   const protocol::Flow& flow = *state->tasks[t].flow;
   transport::SteadyPacer pacer({.rate_bytes_per_second = static_cast<std::uint64_t>(flow.rate()), .burst_bytes = 0},
-                               nullptr, std::chrono::steady_clock::now());
+                               state->send_cap ? &*state->send_cap : nullptr, std::chrono::steady_clock::now());
   for (const protocol::Chunk& chunk : flow.chunks()) {
     auto file = sources.find(chunk.src_file());
     if (file == sources.end()) {
@@ -377,7 +380,8 @@ asio::awaitable<IncomingFlow> StepRunner::resolve(transport::FlowSpec flow, std:
         task.accepted_any = true;
         ++state->flows_receiving;
         if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "received"}}, 1);
-        co_return IncomingFlow{{in->sink.get(), {}}, [state](const transport::FlowReport& r) { state->finished(r); }};
+        co_return IncomingFlow{{in->sink.get(), {}, in->pacer.get()},
+                               [state](const transport::FlowReport& r) { state->finished(r); }};
       }
       // Its receive task waits for other tasks: so does the flow, until the task starts
       // or the step ends.

@@ -37,6 +37,16 @@ StepState::StepState(const asio::any_io_executor& executor, std::uint64_t job_nu
   }
 }
 
+void StepState::cap_links(double bytes_per_second) {
+  const transport::PacerOptions cap{.rate_bytes_per_second = static_cast<std::uint64_t>(bytes_per_second),
+                                    .burst_bytes = 0};
+  const clock::time_point now = clock::now();
+  send_cap.emplace(cap, now);
+  receive_cap.emplace(cap, now);
+  for (Incoming& in : incoming)
+    in.pacer = std::make_unique<transport::SteadyPacer>(transport::PacerOptions{}, &*receive_cap, now);
+}
+
 bool StepState::ready(std::size_t task) const {
   for (std::size_t other : tasks[task].after) {
     if (tasks[other].phase != Task::Phase::done) return false;

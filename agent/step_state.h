@@ -24,6 +24,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,7 @@ struct StepState {
     bool started = false;
     bool done = false;
     std::uint64_t checksum = 0;
+    std::unique_ptr<transport::SteadyPacer> pacer;  // its reads within receive_cap; null when uncapped
   };
 
   // The tasks and expected chunks of `planned` (null: a step without work for this node).
@@ -78,7 +80,12 @@ struct StepState {
   std::vector<transport::Connection*> connections;
   bool over = false;  // run() has returned: late flows are refused
   Signal changed;     // a task started or ended, or the step failed: run() looks again
+  // A dataflow step's link caps (Plan.node_rate): its sends share send_cap, its incoming
+  // chunks' reads share receive_cap; none when the plan sets no rate.
+  std::optional<transport::NodeCap<clock>> send_cap, receive_cap;
 
+  // Paces the step's sends together, and its reads together, at `bytes_per_second` each.
+  void cap_links(double bytes_per_second);
   // Every task it waits for is done.
   bool ready(std::size_t task) const;
   void finish(std::size_t task);

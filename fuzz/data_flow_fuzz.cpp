@@ -38,7 +38,7 @@ asio::awaitable<void> receive(transport::Connection& connection, CheckingSink& s
       connection,
       [&sink](const transport::FlowSpec& announced) {
         sink.written_end = announced.offset;
-        return transport::ResolvedSink{&sink, {}};
+        return transport::ResolvedSink{&sink, {}, nullptr};
       },
       pool,
       transport::ReceiveOptions{.expected = std::nullopt,

@@ -87,6 +87,10 @@ asio::awaitable<FlowReport> receive_flow(Connection& connection, Sink& sink, Buf
 struct ResolvedSink {
   Sink* sink = nullptr;  // must outlive the flow
   std::string refusal;   // when sink is null: sent to the peer and put in the report
+  // When set, each chunk's bytes are taken from it before the next frame is read: a
+  // receiver's link cap, which TCP's flow control passes back to the sender. Must outlive
+  // the flow.
+  SteadyPacer* pacer = nullptr;
 };
 using SinkResolver = std::function<ResolvedSink(const FlowSpec& announced)>;
 // The same, for a receiver that may have to wait before it knows (an agent whose step has

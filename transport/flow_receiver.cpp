@@ -3,6 +3,7 @@
 #include "transport/errors.h"
 #include "transport/flow.h"
 #include "transport/flow_frames.h"
+#include "transport/pacing.h"
 
 namespace baton::transport {
 namespace {
@@ -74,7 +75,7 @@ asio::awaitable<FlowReport> receive_flow(Connection& connection, Sink& sink, Buf
   co_return co_await receive_flow(
       connection,
       [&sink](const FlowSpec&) {
-        return ResolvedSink{&sink, {}};
+        return ResolvedSink{&sink, {}, nullptr};
       },
       pool, std::move(options));
 }
@@ -95,6 +96,7 @@ asio::awaitable<FlowReport> receive_flow(Connection& connection, SinkResolver re
 asio::awaitable<FlowReport> receive_flow(Connection& connection, AsyncSinkResolver resolve, BufferPool& pool,
                                          ReceiveOptions options) {
   Sink* sink = nullptr;
+  SteadyPacer* pacer = nullptr;
   FlowReport report{
       .error = {}, .peer = connection.peer(), .flow = {}, .bytes_verified = 0, .checksum = 0, .detail = {}};
   bool begun = false;
@@ -140,6 +142,7 @@ asio::awaitable<FlowReport> receive_flow(Connection& connection, AsyncSinkResolv
         break;
       }
       sink = resolved.sink;
+      pacer = resolved.pacer;
       next = h.offset;
       begun = true;
       continue;
@@ -156,6 +159,8 @@ asio::awaitable<FlowReport> receive_flow(Connection& connection, AsyncSinkResolv
       digest.add(h.offset, h.length, h.checksum);
       next += h.length;
       report.bytes_verified = next - report.flow.offset;
+      buffer = {};  // back to the pool while the pacer waits
+      if (pacer != nullptr) co_await acquire_paced(*pacer, h.length);
     } else if (h.kind == FrameKind::end) {
       if (h.offset != report.flow.end() || next != report.flow.end()) {
         problem = {errc::unexpected_frame, "end after " + std::to_string(next - report.flow.offset) + " of " +

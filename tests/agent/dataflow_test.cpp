@@ -3,7 +3,7 @@
 // a reduction leaf → inner node → root whose result is checked element by element against
 // a computation of the test's own, a multicast relayed by a node that received it, a
 // combine of four f64 arrays bit for bit against a left fold, the send port taken in list
-// order, a receive held back until the tasks it waits for are done, and failures that name
+// order (and k sends at once, within the node's rate each way), a receive held back until the tasks it waits for are done, and failures that name
 // the task, the peer and the object.
 #include "tests/agent/dataflow_harness.h"
 
@@ -267,6 +267,72 @@ BOOST_AUTO_TEST_CASE(progress_counts_the_bytes_moved_and_the_tasks_ended) {
   BOOST_TEST(midway->bytes() < length);
   BOOST_TEST(midway->tasks_size() == 0);  // the receive has not ended
   BOOST_TEST(!rb->progress());            // the step is over
+}
+
+// k = 2 lets a node send on while an earlier send waits for its receiver: a's flow to b
+// waits until b has c's, and c forwards only what a's second send brings it. With k = 1 the
+// step could never end (a's port held by the first send); with k = 2 it ends right.
+BOOST_AUTO_TEST_CASE(with_k_2_a_send_goes_on_beside_one_that_waits_for_its_receiver) {
+  ThreeAgents t;
+  const std::uint64_t length = 300'000;
+  auto x = pattern(length, 5), y = pattern(length, 6);
+  std::vector<std::byte> b_x(length), b_y(length), c_y(length);
+  t.a.storage.register_region("x", x);
+  t.a.storage.register_region("y", y);
+  t.b.storage.register_region("x", b_x);
+  t.b.storage.register_region("y", b_y);
+  t.c.storage.register_region("y", c_y);
+  DataflowPlan a, b, c;
+  a.plan.set_k(2);
+  a.send(0, {}, "b", t.b.data->address(), 0, {{1, "x", 0, "x", 0, length, length}})
+      .send(1, {}, "c", t.c.data->address(), 0, {{2, "y", 0, "y", 0, length, 0}});
+  b.receive(0, {}, "c", {{3, "y", 0, "y", 0, length, 0}}).receive(1, {0}, "a", {{1, "x", 0, "x", 0, length, length}});
+  c.receive(0, {}, "a", {{2, "y", 0, "y", 0, length, 0}})
+      .send(1, {0}, "b", t.b.data->address(), 0, {{3, "y", 0, "y", 0, length, 0}});
+  auto ra = runner_for(t.a, a.plan), rb = runner_for(t.b, b.plan), rc = runner_for(t.c, c.plan);
+  const auto reports = run_all(t.io, {ra.get(), rb.get(), rc.get()});
+  for (const bp::StepReport& r : reports) BOOST_TEST_REQUIRE(r.ok(), r.error());
+  BOOST_TEST((b_x == x));
+  BOOST_TEST((b_y == y));
+  BOOST_TEST((c_y == y));
+  BOOST_TEST(timing(reports[0], 1).start() < timing(reports[0], 0).end());
+}
+
+// A plan's node_rate caps the node's link each way: a's two unpaced sends at once, 1 MB
+// each, share 10 MB/s, and so do c's two incoming flows from unpaced senders a and b; each
+// side takes at least 2 MB / 10 MB/s less one burst (10 ms of the rate) of each bucket.
+BOOST_AUTO_TEST_CASE(node_rate_caps_a_nodes_sends_together_and_its_receives_together) {
+  FourAgents t;
+  const std::uint64_t length = 1'000'000;
+  auto x = pattern(length, 7), y = pattern(length, 8);
+  std::vector<std::byte> b_x(length), c_y(length), c_z(length);
+  t.a.storage.register_region("x", x);
+  t.a.storage.register_region("y", y);
+  t.b.storage.register_region("x", b_x);
+  t.c.storage.register_region("y", c_y);
+  t.c.storage.register_region("z", c_z);
+  auto z = pattern(length, 9);
+  t.d.storage.register_region("z", z);
+  DataflowPlan a, b, c, d;
+  a.plan.set_k(2);
+  a.plan.set_node_rate(10e6);
+  c.plan.set_node_rate(10e6);
+  a.send(0, {}, "b", t.b.data->address(), 0, {{1, "x", 0, "x", 0, length, 0}})
+      .send(1, {}, "c", t.c.data->address(), 0, {{2, "y", 0, "y", 0, length, 0}});
+  b.receive(0, {}, "a", {{1, "x", 0, "x", 0, length, 0}});
+  c.receive(0, {}, "a", {{2, "y", 0, "y", 0, length, 0}}).receive(1, {}, "d", {{3, "z", 0, "z", 0, length, length}});
+  d.send(0, {}, "c", t.c.data->address(), 0, {{3, "z", 0, "z", 0, length, length}});
+  auto ra = runner_for(t.a, a.plan), rb = runner_for(t.b, b.plan), rc = runner_for(t.c, c.plan),
+       rd = runner_for(t.d, d.plan);
+  const auto reports = run_all(t.io, {ra.get(), rb.get(), rc.get(), rd.get()});
+  for (const bp::StepReport& r : reports) BOOST_TEST_REQUIRE(r.ok(), r.error());
+  BOOST_TEST((b_x == x));
+  BOOST_TEST((c_y == y));
+  BOOST_TEST((c_z == z));
+  const double a_sent = std::max(timing(reports[0], 0).end(), timing(reports[0], 1).end());
+  const double c_received = std::max(timing(reports[2], 0).end(), timing(reports[2], 1).end());
+  BOOST_TEST(a_sent >= 0.17);
+  BOOST_TEST(c_received >= 0.17);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

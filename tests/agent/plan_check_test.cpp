@@ -134,6 +134,20 @@ BOOST_AUTO_TEST_CASE(negative_or_non_finite_rate_is_refused) {
   plan.mutable_steps(1)->mutable_flows(0)->set_rate(1e6);
   plan.mutable_steps(2)->mutable_flows(1)->set_rate(std::numeric_limits<double>::infinity());
   BOOST_TEST(check().starts_with("step 5, flow 1: bad rate"));
+  // Past what a token bucket paces (1e12 bytes/s): refused here, not thrown by the pacer.
+  plan.mutable_steps(2)->mutable_flows(1)->set_rate(2e12);
+  BOOST_TEST(check().starts_with("step 5, flow 1: bad rate 2"));
+}
+
+BOOST_AUTO_TEST_CASE(a_node_rate_that_is_not_a_rate_is_refused) {
+  plan.set_node_rate(-5);
+  BOOST_TEST(check().starts_with("plan's node_rate: bad rate -5"), check());
+  plan.set_node_rate(std::numeric_limits<double>::quiet_NaN());
+  BOOST_TEST(check().starts_with("plan's node_rate: bad rate"), check());
+  plan.set_node_rate(1e13);
+  BOOST_TEST(check().starts_with("plan's node_rate: bad rate"), check());
+  plan.set_node_rate(125e6);
+  BOOST_TEST(check() == "");
 }
 
 BOOST_AUTO_TEST_CASE(send_flow_without_peer_address_is_refused) {
