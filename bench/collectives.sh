@@ -15,6 +15,7 @@
 #   sudo bench/collectives.sh [--bin BUILD_DIR] [--out DIR] [--sizes BYTES,BYTES,...]
 #                             [--slow-mbit S] [--mid-mbit M] [--fast-mbit F] [--seed N]
 #                             [--shapes fig8,mix3] [--mpi-repeats R]
+#                             [--algorithms A,B,...] [--no-mpi]
 #
 # Defaults: BUILD_DIR = build/release (built first, with the benchmarks), DIR = docs/bench,
 # sizes 64 KiB, 1 MiB, 16 MiB, 64 MiB, S/M/F = 100/200/400 Mbit/s, seed 14, both shapes,
@@ -39,6 +40,8 @@ fast=400
 seed=14
 shapes=fig8,mix3
 mpi_repeats=
+algorithms=
+mpi=true
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin=$2; shift ;;
@@ -50,11 +53,15 @@ while [ $# -gt 0 ]; do
     --seed) seed=$2; shift ;;
     --shapes) shapes=$2; shift ;;
     --mpi-repeats) mpi_repeats=$2; shift ;;
+    --algorithms) algorithms=$2; shift ;;
+    --no-mpi) mpi=false ;;
     *) echo "collectives.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
   esac
   shift
 done
 die() { echo "collectives.sh: $*" >&2; exit 1; }
+# Whether --algorithms (default: every one) names $1.
+chosen() { [ -z "$algorithms" ] || [[ ",$algorithms," == *",$1,"* ]]; }
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces and tc)"
 [[ "$sizes" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--sizes must be positive whole numbers of bytes, comma-separated"
 for r in "$slow" "$mid" "$fast"; do [[ "$r" =~ ^[1-9][0-9]*$ ]] || die "rates must be whole Mbit/s (got '$r')"; done
@@ -169,6 +176,9 @@ print(json.dumps(line | {
                   "measured_seconds": r["measured_steps_seconds"], "job_seconds": r["measured_seconds"],
                   "predicted_seconds": r["predicted_seconds"], "model_seconds": r.get("model_seconds"),
                   "sends": sum(1 for s in r["steps"] for t in s.get("tasks", []) if t["kind"] == "send"),
+                  # what the links allow (docs/collectives.md, "The bandwidth bound"), and auto's pick
+                  "bound_seconds": r.get("bandwidth_bound_seconds"), "chosen": r.get("algorithm"),
+                  "candidates": r.get("algorithm_candidates"), "k": r.get("k"),
                   "correct": correct, "load1": os.getloadavg()[0]}))
 PY
   tail -n 1 "$results"
@@ -215,10 +225,16 @@ for shape in "${shape_list[@]}"; do
     for i in $(seq 0 $((n - 1))); do
       "$bin/bench/collective_data" generate "$work/n$i/data/grad.bin" $((size / 4)) f32 $((seed * 100 + i))
     done
-    for algorithm in snf bnb binomial flat; do baton_run "$shape" "$rates" "$size" reduce "$algorithm"; done
-    for algorithm in snf-fnf binomial ring; do baton_run "$shape" "$rates" "$size" allreduce "$algorithm"; done
-    for algorithm in wrp binomial flat; do baton_run "$shape" "$rates" "$size" multicast "$algorithm"; done
-    for op in reduce allreduce bcast; do mpi_run "$shape" "$rates" "$size" "$op"; done
+    for algorithm in snf bnb binomial flat pipelined-tree auto; do
+      chosen "$algorithm" && baton_run "$shape" "$rates" "$size" reduce "$algorithm"
+    done
+    for algorithm in snf-fnf binomial ring pipelined-tree rate-rsag auto; do
+      chosen "$algorithm" && baton_run "$shape" "$rates" "$size" allreduce "$algorithm"
+    done
+    for algorithm in wrp binomial flat pipelined-tree auto; do
+      chosen "$algorithm" && baton_run "$shape" "$rates" "$size" multicast "$algorithm"
+    done
+    if [ "$mpi" = true ]; then for op in reduce allreduce bcast; do mpi_run "$shape" "$rates" "$size" "$op"; done; fi
     echo "collectives.sh: $shape $size bytes done after $(($(date +%s) - started)) s" >&2
   done
   rm -f "$work"/n*/data/*.bin

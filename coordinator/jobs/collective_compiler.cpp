@@ -81,17 +81,16 @@ CompiledPlan compile_named(const CollectiveJob& job, const CollectiveModel& mode
                               : job.kind == JobKind::multicast  ? compile_multicast(job, model)
                               : job.algorithm == "ring"         ? compile_ring(job)
                                                                 : compile_tree(job, model);
-  const double predicted = predict(schedule.plan, model);
+  const double predicted = predict(schedule.plan, model, schedule.sends_at_once);
   CompiledPlan out;
   out.kind = job.kind;
   out.algorithm = job.algorithm;
-  out.k = 1;
+  out.k = static_cast<int>(schedule.sends_at_once);
   out.step_startup = model.beta;
   out.predicted_seconds = predicted;
   out.model_seconds = schedule.model_seconds;
   out.lower_bound_seconds = schedule.lower_bound_seconds;
-  out.agent_plans = to_agent_plans(
-      schedule.plan, job, [&](const std::string& p, const std::string& q) { return model.flow_rate(p, q); }, predicted);
+  out.agent_plans = to_agent_plans(schedule.plan, job, model, schedule.sends_at_once, predicted);
   require_sound(check_dataflow_plans(job, out.agent_plans), job);
   out.steps.push_back(dataflow_step(schedule.plan, job, predicted));
   return out;

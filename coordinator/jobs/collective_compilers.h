@@ -16,6 +16,9 @@ struct DataflowSchedule {
   DataflowPlan plan;
   std::optional<double> model_seconds;  // the paper model's makespan; none for ring
   std::optional<double> lower_bound_seconds;
+  // How many sends a node may have unfinished at once (the agents' Plan.k for a dataflow
+  // step; dataflow_timing.h): 1 is the papers' 1-port model.
+  std::size_t sends_at_once = 1;
 };
 
 // Reduce (snf, dp, bnb, binomial, flat) and allreduce (snf-fnf, binomial): compile_tree.cpp.

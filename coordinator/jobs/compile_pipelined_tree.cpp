@@ -88,8 +88,9 @@ DataflowSchedule compile_pipelined_tree(const CollectiveJob& job, const Collecti
   const bool copies = job.kind == JobKind::multicast;
   const DataflowPlan whole = copies ? multicast_tasks(job, model) : reduction_tasks(job, model);
   const std::uint64_t element = copies ? 1 : element_size(job.data.dtype);
-  Pipeline pipeline = fastest_pipeline(whole, element, model, max_segments, max_tasks_per_node);
-  return {std::move(pipeline.plan), std::nullopt, std::nullopt};
+  Pipeline pipeline = fastest_pipeline(whole, element, model, max_segments, max_tasks_per_node,
+                                       std::min(most_sends_at_once, job.nodes.size() - 1));
+  return {std::move(pipeline.plan), std::nullopt, std::nullopt, pipeline.sends_at_once};
 }
 
 }  // namespace baton::jobs

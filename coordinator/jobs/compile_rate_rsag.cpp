@@ -10,8 +10,9 @@
 // slowest until every owner's share is positive. With every node an owner that is
 // 2 (N − 1) M / Σ r, what the links allow. (A plain ring gives every node 2 (N − 1) M / N
 // and waits for the slowest; shards in proportion to r_i overload the slow nodes with
-// (N − 2) s_i.) The agents send one flow at a time, each at min(r_p, r_q), so a fast node
-// sending to a slow one uses half its link: the plan's prediction says what that costs.
+// (N − 2) s_i.) A fast owner's all-gather sends to a slow node run at the slow node's
+// rate: one at a time they would leave most of its link idle, so the plan lets a node run
+// several at once (dataflow_timing.h) when the simulation predicts that faster.
 #include "coordinator/jobs/collective_compilers.h"
 #include "coordinator/jobs/pipeline.h"
 
@@ -105,8 +106,8 @@ DataflowSchedule compile_rate_rsag(const CollectiveJob& job, const CollectiveMod
     }
   }
   // The agents' limit of tasks per step (agent/dataflow_check.h: 8192), halved.
-  Pipeline pipeline = fastest_pipeline(builder.take(), size, model, 64, 4096);
-  return {std::move(pipeline.plan), std::nullopt, std::nullopt};
+  Pipeline pipeline = fastest_pipeline(builder.take(), size, model, 64, 4096, std::min(most_sends_at_once, n - 1));
+  return {std::move(pipeline.plan), std::nullopt, std::nullopt, pipeline.sends_at_once};
 }
 
 }  // namespace baton::jobs

@@ -70,14 +70,16 @@ std::uint32_t DataflowBuilder::combine(const std::string& node, std::vector<Regi
   return task.id;
 }
 
-std::map<std::string, protocol::Plan> to_agent_plans(
-    const DataflowPlan& plan, const CollectiveJob& job,
-    const std::function<double(const std::string& from, const std::string& to)>& rate, double predicted_seconds) {
+std::map<std::string, protocol::Plan> to_agent_plans(const DataflowPlan& plan, const CollectiveJob& job,
+                                                     const CollectiveModel& model, std::size_t sends_at_once,
+                                                     double predicted_seconds) {
+  const auto rate = [&](const std::string& p, const std::string& q) { return model.flow_rate(p, q); };
   std::map<std::string, protocol::Plan> plans;
   for (const std::string& node : job.nodes) {
     protocol::Plan& out = plans[node];
     out.set_kind(std::string(name(job.kind)));
-    out.set_k(1);
+    out.set_k(static_cast<std::int32_t>(sends_at_once));
+    out.set_node_rate(model.nodes.at(node).rate);
     protocol::Step& step = *out.add_steps();
     step.set_index(0);
     step.set_predicted_seconds(predicted_seconds);

@@ -5,10 +5,10 @@
 #pragma once
 
 #include "coordinator/jobs/collective_job.h"
+#include "coordinator/jobs/collective_model.h"
 #include "protocol/baton.pb.h"
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -75,11 +75,13 @@ class DataflowBuilder {
   std::map<std::string, std::uint64_t> stream_end_;  // per receiver
 };
 
-// Each node's Plan: one step (index 0) listing its tasks, kind = the job's, k = 1 (a node
-// sends one flow at a time). Sends are paced at `rates` of their (sender, receiver) pair.
-// The job's ids and the peers' data addresses are filled in when the plans are sent.
-std::map<std::string, protocol::Plan> to_agent_plans(
-    const DataflowPlan& plan, const CollectiveJob& job,
-    const std::function<double(const std::string& from, const std::string& to)>& rate, double predicted_seconds);
+// Each node's Plan: one step (index 0) listing its tasks, kind = the job's, k =
+// `sends_at_once` (how many sends it may have unfinished at once, dataflow_timing.h),
+// node_rate = its r_p (its sends together, and its receives together, stay within it). Each
+// flow is paced at min(r_p, r_q) of its two ends. The job's ids and the peers' data
+// addresses are filled in when the plans are sent.
+std::map<std::string, protocol::Plan> to_agent_plans(const DataflowPlan& plan, const CollectiveJob& job,
+                                                     const CollectiveModel& model, std::size_t sends_at_once,
+                                                     double predicted_seconds);
 
 }  // namespace baton::jobs

@@ -3,7 +3,9 @@
 #include "coordinator/jobs/dataflow_timing.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -25,47 +27,112 @@ Region piece(const Region& r, std::uint64_t element, std::size_t segments, std::
   return Region{r.object, r.offset + begin, end - begin};
 }
 
-std::uint32_t piece_id(std::uint32_t id, std::size_t segments, std::size_t j) {
-  return static_cast<std::uint32_t>((id - 1) * segments + j + 1);
-}
-
 std::size_t most_tasks(const DataflowPlan& plan) {
   std::size_t most = 0;
   for (const auto& [node, tasks] : plan) most = std::max(most, tasks.size());
   return most;
 }
 
-std::uint64_t shortest_task(const DataflowPlan& plan) {
-  std::uint64_t shortest = UINT64_MAX;
+std::uint64_t longest_task(const DataflowPlan& plan) {
+  std::uint64_t longest = 0;
   for (const auto& [node, tasks] : plan) {
-    for (const DataflowTask& t : tasks) shortest = std::min(shortest, t.bytes());
+    for (const DataflowTask& t : tasks) longest = std::max(longest, t.bytes());
   }
-  return shortest;
+  return longest;
+}
+
+// A node's list with its sends in `sends`' order and its other tasks in `others`' order,
+// each send as early as what it waits for allows (an agent takes a task's waits only from
+// earlier tasks of its list).
+std::vector<DataflowTask> with_sends_in_order(std::vector<DataflowTask> sends, std::vector<DataflowTask> others) {
+  std::vector<DataflowTask> merged;
+  std::set<std::uint32_t> in;
+  std::size_t next_send = 0, next_other = 0;
+  while (next_send < sends.size() || next_other < others.size()) {
+    const bool send_fits = next_send < sends.size() &&
+                           std::ranges::all_of(sends[next_send].after, [&](std::uint32_t a) { return in.contains(a); });
+    DataflowTask& t = send_fits || next_other == others.size() ? sends[next_send++] : others[next_other++];
+    in.insert(t.id);
+    merged.push_back(std::move(t));
+  }
+  return merged;
+}
+
+// Every node's sends ordered by segment + lag × stage, where a task's stage counts the
+// receives on its chain of waits on its node (a reduce-scatter's send 0, the all-gather's
+// send of the shard it folded 1): stage s + 1 of segment j goes beside stage s of segment
+// j + lag, so a node moves its later stages along while it feeds its earlier ones.
+DataflowPlan by_stage(DataflowPlan plan, std::size_t lag) {
+  for (auto& [node, tasks] : plan) {
+    std::map<std::uint32_t, std::size_t> stage;
+    for (const DataflowTask& t : tasks) {
+      std::size_t s = 0;
+      for (const std::uint32_t a : t.after) s = std::max(s, stage.at(a));
+      stage[t.id] = s + (t.kind == TaskKind::receive ? 1 : 0);
+    }
+    std::vector<DataflowTask> sends, others;
+    for (DataflowTask& t : tasks) (t.kind == TaskKind::send ? sends : others).push_back(std::move(t));
+    std::ranges::stable_sort(sends, [&](const DataflowTask& a, const DataflowTask& b) {
+      return a.segment + lag * stage.at(a.id) < b.segment + lag * stage.at(b.id);
+    });
+    tasks = with_sends_in_order(std::move(sends), std::move(others));
+  }
+  return plan;
 }
 
 }  // namespace
 
 DataflowPlan segmented(const DataflowPlan& plan, std::size_t segments, std::uint64_t element) {
   if (segments == 0 || element == 0) throw std::logic_error("plan compiler: a pipeline of no segments");
+  const std::uint64_t longest = longest_task(plan);
+  // Pieces of about longest / segments bytes: a task of e elements gets
+  // clamp(round(S · length / longest), 1, e) of them, so equal lengths get equal counts.
+  const auto pieces_of = [&](const DataflowTask& t) {
+    const double share = static_cast<double>(segments) * static_cast<double>(t.bytes()) / static_cast<double>(longest);
+    return std::clamp<std::size_t>(static_cast<std::size_t>(std::llround(share)), 1, t.bytes() / element);
+  };
   DataflowPlan out;
   for (const auto& [node, tasks] : plan) {
+    std::map<std::uint32_t, const DataflowTask*> by_id;
+    for (const DataflowTask& t : tasks) {
+      if (t.bytes() % element != 0 || t.bytes() == 0) {
+        throw std::logic_error("plan compiler: " + node + "'s task " + std::to_string(t.id) + " of " +
+                               std::to_string(t.bytes()) + " bytes cannot be cut into segments of whole elements");
+      }
+      by_id[t.id] = &t;
+    }
+    std::map<std::pair<std::uint32_t, std::size_t>, std::uint32_t> id_of;  // (task, piece) -> new id
+    for (const DataflowTask& t : tasks) {
+      for (std::size_t j = 0; j < pieces_of(t); ++j) id_of[{t.id, j}] = static_cast<std::uint32_t>(id_of.size() + 1);
+    }
     std::vector<DataflowTask>& pieces = out[node];
     for (const DataflowTask& t : tasks) {
-      if (t.bytes() % element != 0 || t.bytes() / element < segments) {
-        throw std::logic_error("plan compiler: " + node + "'s task " + std::to_string(t.id) + " of " +
-                               std::to_string(t.bytes()) + " bytes cannot be cut into " + std::to_string(segments) +
-                               " segments of whole elements");
-      }
-      for (std::size_t j = 0; j < segments; ++j) {
+      const std::size_t count = pieces_of(t);
+      for (std::size_t j = 0; j < count; ++j) {
         DataflowTask p = t;
-        p.id = piece_id(t.id, segments, j);
-        for (std::uint32_t& a : p.after) a = piece_id(a, segments, j);
+        p.id = id_of.at({t.id, j});
+        p.after.clear();
+        for (const std::uint32_t a : t.after) {
+          const auto waited = by_id.find(a);
+          if (waited == by_id.end()) {
+            throw std::logic_error("plan compiler: " + node + "'s task " + std::to_string(t.id) + " waits for task " +
+                                   std::to_string(a) + ", which does not exist");
+          }
+          // The same bytes in the same pieces: piece j waits for piece j. Otherwise the
+          // pieces cover other ranges, and each waits for the whole of what it waited for.
+          const std::size_t waited_count = pieces_of(*waited->second);
+          if (waited->second->bytes() == t.bytes() && waited_count == count) {
+            p.after.push_back(id_of.at({a, j}));
+          } else {
+            for (std::size_t w = 0; w < waited_count; ++w) p.after.push_back(id_of.at({a, w}));
+          }
+        }
         p.transfer = t.transfer * segments + j;
-        p.region = piece(t.region, element, segments, j);
-        p.peer_region = piece(t.peer_region, element, segments, j);
-        for (Region& input : p.inputs) input = piece(input, element, segments, j);
-        p.output = piece(t.output, element, segments, j);
-        p.segment = static_cast<std::uint32_t>(j);
+        p.region = piece(t.region, element, count, j);
+        p.peer_region = piece(t.peer_region, element, count, j);
+        for (Region& input : p.inputs) input = piece(input, element, count, j);
+        p.output = piece(t.output, element, count, j);
+        p.segment = static_cast<std::uint32_t>(j * segments / count);  // its place in the message, in S-ths
         p.planned_start = p.planned_end = 0;
         pieces.push_back(std::move(p));
       }
@@ -91,8 +158,8 @@ DataflowPlan segmented(const DataflowPlan& plan, std::size_t segments, std::uint
   return out;
 }
 
-double order_sends_by_readiness(DataflowPlan& plan, const CollectiveModel& model) {
-  double best = predict(plan, model);
+double order_sends_by_readiness(DataflowPlan& plan, const CollectiveModel& model, std::size_t sends_at_once) {
+  double best = predict(plan, model, sends_at_once);
   for (int round = 0; round < 4; ++round) {
     DataflowPlan candidate = plan;
     bool moved = false;
@@ -116,24 +183,14 @@ double order_sends_by_readiness(DataflowPlan& plan, const CollectiveModel& model
         const double ra = ready(a), rb = ready(b);
         return ra != rb ? ra < rb : a.segment < b.segment;
       });
-      std::vector<DataflowTask> merged;
-      std::set<std::uint32_t> in;
-      std::size_t next_send = 0, next_other = 0;
-      while (next_send < sends.size() || next_other < others.size()) {
-        const bool send_fits =
-            next_send < sends.size() &&
-            std::ranges::all_of(sends[next_send].after, [&](std::uint32_t a) { return in.contains(a); });
-        DataflowTask& t = send_fits || next_other == others.size() ? sends[next_send++] : others[next_other++];
-        in.insert(t.id);
-        merged.push_back(std::move(t));
-      }
+      std::vector<DataflowTask> merged = with_sends_in_order(std::move(sends), std::move(others));
       for (std::size_t i = 0; i < merged.size(); ++i) moved = moved || merged[i].id != original[i];
       tasks = std::move(merged);
     }
     if (!moved) break;
     double predicted = 0;
     try {
-      predicted = predict(candidate, model);
+      predicted = predict(candidate, model, sends_at_once);
     } catch (const std::logic_error&) {  // the new order deadlocks: keep the old one
       break;
     }
@@ -145,18 +202,33 @@ double order_sends_by_readiness(DataflowPlan& plan, const CollectiveModel& model
 }
 
 Pipeline fastest_pipeline(const DataflowPlan& plan, std::uint64_t element, const CollectiveModel& model,
-                          std::size_t max_segments, std::size_t max_tasks) {
-  Pipeline best{plan, 1, 0};
-  best.predicted_seconds = order_sends_by_readiness(best.plan, model);
-  const std::uint64_t shortest = shortest_task(plan);
+                          std::size_t max_segments, std::size_t max_tasks, std::size_t max_sends_at_once) {
+  std::optional<Pipeline> best;
+  const std::uint64_t longest = longest_task(plan);
   const std::size_t tasks = std::max<std::size_t>(1, most_tasks(plan));
-  for (std::size_t s = 2; s <= max_segments; s *= 2) {
-    if (shortest / s < std::max(min_segment_bytes, element) || tasks * s > max_tasks) break;
-    Pipeline candidate{segmented(plan, s, element), s, 0};
-    candidate.predicted_seconds = order_sends_by_readiness(candidate.plan, model);
-    if (candidate.predicted_seconds < best.predicted_seconds) best = std::move(candidate);
+  std::vector<std::size_t> sends_at_once{1};
+  if (max_sends_at_once > 1) sends_at_once.push_back(max_sends_at_once);
+  for (const std::size_t k : sends_at_once) {
+    for (std::size_t s = 1; s <= max_segments; s *= 2) {
+      if (s > 1 && (longest / s < std::max(min_segment_bytes, element) || tasks * s > max_tasks)) break;
+      const DataflowPlan cut = s == 1 ? plan : segmented(plan, s, element);
+      Pipeline candidate{cut, s, k, 0};
+      candidate.predicted_seconds = order_sends_by_readiness(candidate.plan, model, k);
+      if (!best || candidate.predicted_seconds < best->predicted_seconds) best = std::move(candidate);
+      // Stages interleaved, a few lags (in segments) apart.
+      for (const std::size_t lag : std::set<std::size_t>{1, std::max<std::size_t>(1, s / 8), s / 4, s / 2}) {
+        if (s < 4 || lag == 0) continue;
+        Pipeline staged{by_stage(cut, lag), s, k, 0};
+        try {
+          staged.predicted_seconds = predict(staged.plan, model, k);
+        } catch (const std::logic_error&) {  // this order deadlocks: not a candidate
+          continue;
+        }
+        if (staged.predicted_seconds < best->predicted_seconds) best = std::move(staged);
+      }
+    }
   }
-  return best;
+  return *std::move(best);
 }
 
 }  // namespace baton::jobs

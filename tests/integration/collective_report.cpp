@@ -22,15 +22,18 @@ std::optional<double> maybe_number(const Json& object, const std::string& name) 
   return object.at(name).get<double>();
 }
 
-// The one combine `node` ran, or nullptr when it ran none.
+// The combine `node` ran, or nullptr when it ran none. Several combines with one fold order
+// are one fold cut into segments (docs/collectives.md, "Segments"): each folds its piece
+// of the same inputs in the same order.
 const ReportTask* combine_of(const std::vector<ReportTask>& tasks, const std::string& node) {
   const ReportTask* found = nullptr;
   for (const ReportTask& t : tasks) {
     if (t.node != node || t.kind != "combine") continue;
-    if (found != nullptr) {
-      throw std::runtime_error("node " + node + " has several combines: the report does not say which one it sent");
+    if (found != nullptr && found->folds != t.folds) {
+      throw std::runtime_error("node " + node +
+                               " has combines of different fold orders: the report does not say which one it sent");
     }
-    found = &t;
+    if (found == nullptr) found = &t;
   }
   if (found != nullptr && found->folds.empty()) {
     throw std::runtime_error("the report gives no fold order (\"folds\") for node " + node + "'s combine");
@@ -90,7 +93,8 @@ std::optional<std::vector<ReportTask>> tasks_or_error(const Json& job, const std
   }
 }
 
-std::vector<std::string> send_time_problems(const std::vector<ReportTask>& tasks, bool one_port) {
+std::vector<std::string> send_time_problems(const std::vector<ReportTask>& tasks,
+                                            std::optional<std::size_t> sends_at_once) {
   std::vector<std::string> problems;
   std::map<std::string, std::vector<const ReportTask*>> sends_by_node;
   for (const ReportTask& t : tasks) {
@@ -108,18 +112,24 @@ std::vector<std::string> send_time_problems(const std::vector<ReportTask>& tasks
     if (!(*t.started >= 0 && *t.ended >= *t.started)) {
       problems.push_back(name + ": measured " + std::to_string(*t.started) + " .. " + std::to_string(*t.ended));
     }
-    if (one_port) sends_by_node[t.node].push_back(&t);
+    if (sends_at_once) sends_by_node[t.node].push_back(&t);
   }
-  // One port per node: a node's sends, by start, do not overlap (1 ms for the clocks'
-  // rounding in the report).
+  // At most k sends of a node at once (k = 1: the 1-port model): when each send starts,
+  // fewer than k others are still under way (1 ms for the clocks' rounding in the report).
   for (auto& [node, sends] : sends_by_node) {
-    std::sort(sends.begin(), sends.end(),
-              [](const ReportTask* a, const ReportTask* b) { return *a->started < *b->started; });
-    for (std::size_t i = 1; i < sends.size(); ++i) {
-      if (*sends[i]->started + 1e-3 < *sends[i - 1]->ended) {
-        problems.push_back("node " + node + " sent to " + sends[i]->peer + " from " +
-                           std::to_string(*sends[i]->started) + " s while still sending to " + sends[i - 1]->peer +
-                           " until " + std::to_string(*sends[i - 1]->ended) + " s (1-port model)");
+    for (const ReportTask* s : sends) {
+      std::vector<const ReportTask*> under_way;
+      for (const ReportTask* other : sends) {
+        if (other != s && *other->started <= *s->started && *s->started + 1e-3 < *other->ended) {
+          under_way.push_back(other);
+        }
+      }
+      if (under_way.size() >= *sends_at_once) {
+        problems.push_back("node " + node + " sent to " + s->peer + " from " + std::to_string(*s->started) +
+                           " s while still sending to " + under_way.front()->peer + " until " +
+                           std::to_string(*under_way.front()->ended) + " s and " +
+                           std::to_string(under_way.size() - 1) + " more (at most " + std::to_string(*sends_at_once) +
+                           " at once)");
       }
     }
   }

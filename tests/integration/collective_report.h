@@ -32,19 +32,20 @@ std::vector<ReportTask> report_tasks(const nlohmann::json& job);
 // report_tasks, or nothing with the failure recorded (naming `what` and the missing member).
 std::optional<std::vector<ReportTask>> tasks_or_error(const nlohmann::json& job, const std::string& what);
 
-// Sanity of each send's times, and the papers' 1-port model (docs/collectives.md: a node
-// starts a send only once its previous send has ended): one line per problem, empty when
-// there is none.
-// `one_port`: a node's sends must not overlap (dataflow kinds); a buffered multicast's
-// round sends one message to several destinations at once, as its paper's model allows.
-std::vector<std::string> send_time_problems(const std::vector<ReportTask>& tasks, bool one_port = true);
+// Sanity of each send's times, and the plan's k (docs/collectives.md: a node starts a send
+// only while fewer than k of its sends are under way; k = 1 is the papers' 1-port model):
+// one line per problem, empty when there is none. `sends_at_once`: the report's k for a
+// dataflow kind; none for a buffered multicast, whose round sends one message to several
+// destinations at once, as its paper's model allows.
+std::vector<std::string> send_time_problems(const std::vector<ReportTask>& tasks,
+                                            std::optional<std::size_t> sends_at_once);
 
 // Folds, by the report's fold orders, what node `node` holds after its combine: its own
 // array if it has no combine, else its combine's inputs in order, each the array of the
 // node named (its own data when the name is its own, else what that node held after its
 // combine, recursively). `arrays` is each node's input array. Throws std::runtime_error
-// naming what the report lacks (a combine without "folds", a node with several combines,
-// a cycle) when the order cannot be derived.
+// naming what the report lacks (a combine without "folds", a node with combines of
+// different fold orders, a cycle) when the order cannot be derived.
 std::string fold_as_reported(const std::vector<ReportTask>& tasks, const std::string& node, const std::string& dtype,
                              const std::string& op, const std::map<std::string, std::string>& arrays);
 

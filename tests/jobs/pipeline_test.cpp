@@ -167,27 +167,29 @@ BOOST_AUTO_TEST_CASE(on_fig_8_the_pipelined_tree_is_predicted_near_the_bandwidth
 }
 
 // Rate-proportional reduce-scatter + all-gather: what the links allow an all-reduce is
-// T* = max(M / r_min, 2 (N − 1) M / Σ r). The shard sizes keep every node's link within
-// 30 % of T* on Fig. 8's shape (the agents send one flow at a time at the slower end's
-// rate, which T* does not charge): the sum of each node's planned send times, computed
-// from the plan. (Its predicted makespan is not claimed: the sends wait on one another
-// through the slow receivers' links, 10.8 s against the ring's 9.9 s; docs/collectives.md.)
-BOOST_AUTO_TEST_CASE(rate_rsag_keeps_every_link_near_what_the_links_allow) {
+// T* = max(M / r_min, 2 (N − 1) M / Σ r). On Fig. 8's shape, with several sends at once
+// (a fast owner's flow to a slow node no longer holds its link), the plan is predicted
+// within 30 % of T*, and 1.4 times faster than the ring: the targets, in the model.
+BOOST_AUTO_TEST_CASE(rate_rsag_is_predicted_near_what_the_links_allow) {
   const bj::CollectiveModel model = fig8(0.001);
-  const std::uint64_t m = 64 << 20;
-  double sum = 0;
-  for (const auto& [node, n] : model.nodes) sum += n.rate;
-  const double t_star = std::max(static_cast<double>(m) / slowest_rate(model), 2.0 * 11 * static_cast<double>(m) / sum);
-  bj::CollectiveJob job = reduction(bj::JobKind::allreduce, model, m);
-  job.algorithm = "rate-rsag";
-  const bj::CompiledPlan shards = bj::compile_collective(job, model);
-  BOOST_TEST(joined(bj::check_dataflow_plans(job, shards.agent_plans)) == "");
-  for (const auto& [node, plan] : shards.agent_plans) {
-    double sending = 0;
-    for (const bp::Task& t : plan.steps(0).tasks()) {
-      if (t.has_flow() && t.flow().send()) sending += t.planned_end() - t.planned_start();
-    }
-    BOOST_TEST(sending <= 1.3 * t_star, node);
+  for (const std::uint64_t m : {std::uint64_t{16} << 20, std::uint64_t{64} << 20}) {
+    double sum = 0;
+    for (const auto& [node, n] : model.nodes) sum += n.rate;
+    const double t_star =
+        std::max(static_cast<double>(m) / slowest_rate(model), 2.0 * 11 * static_cast<double>(m) / sum);
+    bj::CollectiveJob job = reduction(bj::JobKind::allreduce, model, m);
+    job.algorithm = "rate-rsag";
+    const bj::CompiledPlan shards = bj::compile_collective(job, model);
+    BOOST_TEST(joined(bj::check_dataflow_plans(job, shards.agent_plans)) == "");
+    job.algorithm = "ring";
+    const bj::CompiledPlan ring = bj::compile_collective(job, model);
+    job.algorithm = "pipelined-tree";
+    const bj::CompiledPlan tree = bj::compile_collective(job, model);
+    BOOST_TEST_MESSAGE(m << " bytes: T* " << t_star << " s, rate-rsag " << shards.predicted_seconds << " s (k "
+                         << shards.k << "), pipelined tree " << tree.predicted_seconds << " s (k " << tree.k
+                         << "), ring " << ring.predicted_seconds << " s");
+    BOOST_TEST(shards.predicted_seconds <= 1.3 * t_star);
+    BOOST_TEST(shards.predicted_seconds * 1.4 <= ring.predicted_seconds);
   }
 }
 
