@@ -7,10 +7,12 @@
 //
 // Every rank's array holds rank-dependent values; after each repeat the result is checked
 // on the ranks that hold it (an integer sum exactly, floats within a tolerance), so a
-// broken run cannot be reported as a time.
+// broken run cannot be reported as a time. cpu_seconds is the CPU time (user + system, every
+// thread) of all ranks together from the barrier to the result, the mean over the repeats.
 #include "bench/median.h"
 
 #include <mpi.h>
+#include <sys/resource.h>
 
 #include <cmath>
 #include <cstdint>
@@ -140,6 +142,15 @@ void fill_for(std::vector<std::byte>& bytes, const std::string& dtype, int rank)
   else fill<std::uint64_t>(bytes, rank);
 }
 
+double cpu_seconds_now() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -157,16 +168,22 @@ int main(int argc, char** argv) {
 
   std::vector<std::byte> data(o.bytes), result(o.bytes);
   std::vector<double> seconds;
+  double cpu_total = 0;
   bool all_correct = true;
   for (int r = 0; r < o.repeats; ++r) {
     fill_for(data, o.dtype, rank);
     std::memset(result.data(), 0, result.size());
+    const double cpu_start = cpu_seconds_now();
     MPI_Barrier(MPI_COMM_WORLD);
     const double start = MPI_Wtime();
     if (o.op == "reduce") MPI_Reduce(data.data(), result.data(), count, type.mpi, op, o.root, MPI_COMM_WORLD);
     else if (o.op == "allreduce") MPI_Allreduce(data.data(), result.data(), count, type.mpi, op, MPI_COMM_WORLD);
     else MPI_Bcast(data.data(), count, type.mpi, o.root, MPI_COMM_WORLD);
     const double mine = MPI_Wtime() - start;
+    const double cpu = cpu_seconds_now() - cpu_start;
+    double cpu_all = 0;
+    MPI_Reduce(&cpu, &cpu_all, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    cpu_total += cpu_all;
     double slowest = 0;
     MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     const std::vector<std::byte>& held = o.op == "bcast" ? data : result;
@@ -179,9 +196,9 @@ int main(int argc, char** argv) {
   if (rank == 0) {
     std::printf(
         "{\"impl\": \"openmpi\", \"op\": \"%s\", \"bytes\": %llu, \"dtype\": \"%s\", \"reduce\": \"%s\", "
-        "\"nodes\": %d, \"root\": %d, \"correct\": %s, \"median_seconds\": %.6f, \"seconds\": [",
+        "\"nodes\": %d, \"root\": %d, \"correct\": %s, \"median_seconds\": %.6f, \"cpu_seconds\": %.6f, \"seconds\": [",
         o.op.c_str(), static_cast<unsigned long long>(o.bytes), o.dtype.c_str(), o.reduce.c_str(), ranks, o.root,
-        all_correct ? "true" : "false", baton::bench::median(seconds));
+        all_correct ? "true" : "false", baton::bench::median(seconds), cpu_total / o.repeats);
     for (std::size_t i = 0; i < seconds.size(); ++i) std::printf("%s%.6f", i ? ", " : "", seconds[i]);
     std::printf("]}\n");
   }

@@ -36,6 +36,7 @@ packages=(
   iperf3              # reference throughput beside our TCP transport
   iproute2            # tests and bench: network-namespace clusters (ip netns, veth, tc)
   openmpi-bin libopenmpi-dev  # bench: Open MPI's collectives beside Baton's (bench/mpi_collectives.cpp); examples/coupled's mpirun
+  libgloo-dev         # bench: Gloo's ring and halving-doubling all-reduce, broadcast and reduce beside Baton's (bench/gloo_collectives.cpp)
   # coupled codes (coupling/, docs/embedding.md): the bindings, their tests and the example
   pybind11-dev python3-pybind11  # coupling/python: the baton package's native module
   gfortran            # coupling/fortran: the baton_f module (built when a Fortran compiler is present)
