@@ -11,15 +11,23 @@
 # MPI_Bcast of the same array (bench/mpi_collectives.cpp, mpirun over the namespaces through
 # bench/netns_rsh.sh). Every Baton result is checked (bench/collective_data check on the
 # root, cmp on the other nodes), every MPI result by the program itself. Root only.
+# Peers (--peers, docs/collectives-bench.md "Peers"): mpi, Open MPI's default decisions;
+# mpi-tuned, its tuned component forced to pipelined/segmented algorithms (bcast chain and
+# pipeline, reduce pipeline, allreduce ring and segmented ring, segments of --mpi-segment
+# bytes); gloo, Gloo's ring and halving-doubling all-reduce, broadcast and reduce
+# (bench/gloo_collectives.cpp, one process per namespace, rendezvous through a file store).
+# Every peer line carries cpu_seconds: the CPU time of all ranks from barrier to result.
 #
 #   sudo bench/collectives.sh [--bin BUILD_DIR] [--out DIR] [--sizes BYTES,BYTES,...]
 #                             [--slow-mbit S] [--mid-mbit M] [--fast-mbit F] [--seed N]
 #                             [--shapes fig8,mix3] [--mpi-repeats R]
 #                             [--algorithms A,B,...] [--no-mpi]
+#                             [--peers mpi,mpi-tuned,gloo|none] [--mpi-segment BYTES] [--prefix P]
 #
 # Defaults: BUILD_DIR = build/release (built first, with the benchmarks), DIR = docs/bench,
 # sizes 64 KiB, 1 MiB, 16 MiB, 64 MiB, S/M/F = 100/200/400 Mbit/s, seed 14, both shapes,
-# R = 3 (1 above 16 MiB). Writes DIR/collectives.jsonl (one JSON line per run),
+# R = 3 (1 above 16 MiB), every peer, segments of 64 KiB, namespaces bcoll-* (a second run
+# at once needs another --prefix; --no-mpi drops mpi and mpi-tuned). Writes DIR/collectives.jsonl (one JSON line per run),
 # DIR/collectives.csv and DIR/collectives-summary.txt (bench/collectives_summary.py),
 # DIR/collectives.svg (bench/collectives.gp) and DIR/collectives-coordinator.log.
 # Why 100 and 400 Mbit/s: every byte is sealed, checksummed and (on a reduction) combined
@@ -42,6 +50,9 @@ shapes=fig8,mix3
 mpi_repeats=
 algorithms=
 mpi=true
+peers=mpi,mpi-tuned,gloo
+mpi_segment=65536
+prefix=bcoll
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin=$2; shift ;;
@@ -55,6 +66,9 @@ while [ $# -gt 0 ]; do
     --mpi-repeats) mpi_repeats=$2; shift ;;
     --algorithms) algorithms=$2; shift ;;
     --no-mpi) mpi=false ;;
+    --peers) peers=$2; shift ;;
+    --mpi-segment) mpi_segment=$2; shift ;;
+    --prefix) prefix=$2; shift ;;
     *) echo "collectives.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
   esac
   shift
@@ -62,11 +76,19 @@ done
 die() { echo "collectives.sh: $*" >&2; exit 1; }
 # Whether --algorithms (default: every one) names $1.
 chosen() { [ -z "$algorithms" ] || [[ ",$algorithms," == *",$1,"* ]]; }
+# Whether peer $1 (mpi, mpi-tuned, gloo) runs: named by --peers, and no MPI after --no-mpi.
+peer() { [[ ",$peers," == *",$1,"* ]] && { [ "$mpi" = true ] || [[ "$1" != mpi* ]]; }; }
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces and tc)"
 [[ "$sizes" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--sizes must be positive whole numbers of bytes, comma-separated"
 for r in "$slow" "$mid" "$fast"; do [[ "$r" =~ ^[1-9][0-9]*$ ]] || die "rates must be whole Mbit/s (got '$r')"; done
 [[ "$seed" =~ ^[0-9]+$ ]] || die "--seed must be a whole number"
 [[ "$shapes" =~ ^(fig8|mix3)(,(fig8|mix3))*$ ]] || die "--shapes lists fig8 and/or mix3"
+[[ "$peers" =~ ^(none|(mpi|mpi-tuned|gloo)(,(mpi|mpi-tuned|gloo))*)$ ]] || die "--peers lists mpi, mpi-tuned and/or gloo, or is none"
+[[ "$prefix" =~ ^[a-z][a-z0-9]{0,9}$ ]] || die "--prefix must be 1-10 lower-case letters or digits, starting with a letter"
+# Another run's namespaces must not be torn down by this one's setup.
+! ip netns list | awk '{print $1}' | grep -qE "^${prefix}-(n[0-9]+|sw)\$" ||
+  die "namespaces $prefix-* exist (another collectives.sh run?); wait for it or give another --prefix"
+[[ "$mpi_segment" =~ ^[1-9][0-9]*$ ]] || die "--mpi-segment must be a positive number of bytes"
 [ -z "$mpi_repeats" ] || [[ "$mpi_repeats" =~ ^[1-9][0-9]*$ ]] || die "--mpi-repeats must be a positive integer"
 IFS=, read -ra size_list <<<"$sizes"
 for s in "${size_list[@]}"; do [ $((s % 4)) -eq 0 ] || die "--sizes: $s is not a whole number of f32 elements"; done
@@ -76,14 +98,17 @@ if [ -z "$bin" ]; then
   bin=build/release
   cmake -S . -B "$bin" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBATON_BUILD_TESTS=OFF >/dev/null
   cmake --build "$bin" -j "$(nproc)" --target batonctl baton-coordinator baton-agent collective_data mpi_collectives
+  ! peer gloo || cmake --build "$bin" -j "$(nproc)" --target gloo_collectives ||
+    die "gloo_collectives did not build (is libgloo-dev installed? scripts/setup.sh installs it)"
 fi
 bin=$(cd "$bin" && pwd)
 for program in agent/baton-agent bench/collective_data bench/mpi_collectives; do
   [ -x "$bin/$program" ] || die "no $program under $bin (build it, or drop --bin to build build/release)"
 done
+! peer gloo || [ -x "$bin/bench/gloo_collectives" ] ||
+  die "no bench/gloo_collectives under $bin (install libgloo-dev and build it, or leave gloo out of --peers)"
 
 n=12
-prefix=bcoll
 work=$(mktemp -d /tmp/baton-collectives.XXXXXX)
 star() { scripts/netns-star.sh "$@" --prefix "$prefix"; }
 daemons() { scripts/netns-daemons.sh "$1" "$work" --prefix "$prefix" "${@:2}"; }
@@ -185,27 +210,86 @@ PY
   [ "$correct" = true ] || die "$shape $kind $algorithm $size: wrong result (logs in $work)"
 }
 
+# One Open MPI run: SHAPE RATES BYTES OP [ALGORITHM MPIRUN-ARGUMENTS...] (default: its own
+# decisions, recorded as algorithm openmpi).
 mpi_run() {
-  local shape=$1 rates=$2 size=$3 op=$4 repeats=${mpi_repeats:-3}
+  local shape=$1 rates=$2 size=$3 op=$4 algorithm=${5:-openmpi} repeats=${mpi_repeats:-3}
+  local -a extra=("${@:6}")
   [ -n "$mpi_repeats" ] || [ "$size" -le 16777216 ] || repeats=1
   BATON_NETNS_PREFIX=$prefix ip netns exec "$prefix-sw" mpirun --allow-run-as-root -np $n --hostfile "$work/hosts" \
     --mca plm_rsh_agent "$repo/bench/netns_rsh.sh" --mca btl tcp,self \
-    --mca btl_tcp_if_include 10.78.0.0/24 --mca oob_tcp_if_include 10.78.0.0/24 \
+    --mca btl_tcp_if_include 10.78.0.0/24 --mca oob_tcp_if_include 10.78.0.0/24 "${extra[@]}" \
     "$bin/bench/mpi_collectives" --op "$op" --bytes "$size" --dtype f32 --root 0 --repeats "$repeats" \
-    > "$work/mpi.json" 2> "$work/mpi.log" || { cat "$work/mpi.log" >&2; die "$shape MPI $op $size failed"; }
-  python3 - "$work/mpi.json" "$shape" "$rates" "$op" >> "$results" <<'PY'
+    > "$work/mpi.json" 2> "$work/mpi.log" || { cat "$work/mpi.log" >&2; die "$shape MPI $algorithm $op $size failed"; }
+  python3 - "$work/mpi.json" "$shape" "$rates" "$op" "$algorithm" "$mpi_segment" >> "$results" <<'PY'
 import json, os, sys
 line = [l for l in open(sys.argv[1]) if l.startswith("{")][-1]
 m = json.loads(line)
-shape, rates, op = sys.argv[2], sys.argv[3], sys.argv[4]
+shape, rates, op, algorithm = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 kind = {"reduce": "reduce", "allreduce": "allreduce", "bcast": "multicast"}[op]
 assert m["correct"], m
-print(json.dumps({"shape": shape, "impl": "openmpi", "kind": kind, "algorithm": "openmpi", "bytes": m["bytes"],
-                  "nodes": m["nodes"], "root": "n0", "rates_mbit": [float(x) for x in rates.split(",")],
-                  "measured_seconds": m["median_seconds"], "seconds": m["seconds"], "correct": m["correct"],
-                  "load1": os.getloadavg()[0]}))
+line = {"shape": shape, "impl": "openmpi", "kind": kind, "algorithm": algorithm, "bytes": m["bytes"],
+        "nodes": m["nodes"], "root": "n0", "rates_mbit": [float(x) for x in rates.split(",")],
+        "measured_seconds": m["median_seconds"], "seconds": m["seconds"], "cpu_seconds": m["cpu_seconds"],
+        "correct": m["correct"], "load1": os.getloadavg()[0]}
+if algorithm != "openmpi":
+    line["segment_bytes"] = int(sys.argv[6])
+print(json.dumps(line))
 PY
   tail -n 1 "$results"
+}
+
+# Open MPI's tuned component forced to its pipelined and segmented algorithms (numbers
+# from `ompi_info --param coll tuned --level 9`), each with segments of --mpi-segment bytes.
+mpi_tuned_runs() {
+  local shape=$1 rates=$2 size=$3 tuned=(--mca coll_tuned_use_dynamic_rules 1)
+  mpi_run "$shape" "$rates" "$size" bcast openmpi-chain "${tuned[@]}" --mca coll_tuned_bcast_algorithm 2 \
+    --mca coll_tuned_bcast_algorithm_segmentsize "$mpi_segment"
+  mpi_run "$shape" "$rates" "$size" bcast openmpi-pipeline "${tuned[@]}" --mca coll_tuned_bcast_algorithm 3 \
+    --mca coll_tuned_bcast_algorithm_segmentsize "$mpi_segment"
+  mpi_run "$shape" "$rates" "$size" reduce openmpi-pipeline "${tuned[@]}" --mca coll_tuned_reduce_algorithm 3 \
+    --mca coll_tuned_reduce_algorithm_segmentsize "$mpi_segment"
+  mpi_run "$shape" "$rates" "$size" allreduce openmpi-ring "${tuned[@]}" --mca coll_tuned_allreduce_algorithm 4
+  mpi_run "$shape" "$rates" "$size" allreduce openmpi-segmented-ring "${tuned[@]}" \
+    --mca coll_tuned_allreduce_algorithm 5 --mca coll_tuned_allreduce_algorithm_segmentsize "$mpi_segment"
+}
+
+# One Gloo run: SHAPE RATES BYTES OP (ring, halving-doubling, broadcast, reduce), one
+# process per namespace bound to its node's address, rendezvous in a fresh file store.
+gloo_run() {
+  local shape=$1 rates=$2 size=$3 op=$4 repeats=${mpi_repeats:-3} i failed=false
+  [ -n "$mpi_repeats" ] || [ "$size" -le 16777216 ] || repeats=1
+  local store=$work/gloo-store
+  rm -rf "$store" && mkdir -p "$store"
+  local -a pids=()
+  for i in $(seq 0 $((n - 1))); do
+    ip netns exec "$prefix-n$i" "$bin/bench/gloo_collectives" --op "$op" --bytes "$size" --rank "$i" --size $n \
+      --store "$store" --prefix "$shape-$size-$op" --hostname "10.78.0.$((i + 1))" --repeats "$repeats" \
+      > "$work/gloo-$i.json" 2> "$work/gloo-$i.log" &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do wait "${pids[$i]}" || { failed=true; cat "$work/gloo-$i.log" >&2; }; done
+  [ "$failed" = false ] || die "$shape Gloo $op $size failed"
+  python3 - "$work/gloo-0.json" "$shape" "$rates" "$op" >> "$results" <<'PY'
+import json, os, sys
+m = json.loads([l for l in open(sys.argv[1]) if l.startswith("{")][-1])
+shape, rates, op = sys.argv[2], sys.argv[3], sys.argv[4]
+kind = {"ring": "allreduce", "halving-doubling": "allreduce", "broadcast": "multicast", "reduce": "reduce"}[op]
+assert m["correct"], m
+print(json.dumps({"shape": shape, "impl": "gloo", "kind": kind, "algorithm": op, "bytes": m["bytes"],
+                  "nodes": m["nodes"], "root": "n0", "rates_mbit": [float(x) for x in rates.split(",")],
+                  "measured_seconds": m["median_seconds"], "seconds": m["seconds"], "cpu_seconds": m["cpu_seconds"],
+                  "correct": m["correct"], "load1": os.getloadavg()[0]}))
+PY
+  tail -n 1 "$results"
+}
+
+# The peers chosen by --peers on one shape and size.
+peer_runs() {
+  local shape=$1 rates=$2 size=$3 op
+  if peer mpi; then for op in reduce allreduce bcast; do mpi_run "$shape" "$rates" "$size" "$op"; done; fi
+  ! peer mpi-tuned || mpi_tuned_runs "$shape" "$rates" "$size"
+  if peer gloo; then for op in ring halving-doubling broadcast reduce; do gloo_run "$shape" "$rates" "$size" "$op"; done; fi
 }
 
 mkdir -p "$out"
@@ -234,7 +318,7 @@ for shape in "${shape_list[@]}"; do
     for algorithm in wrp binomial flat pipelined-tree auto; do
       chosen "$algorithm" && baton_run "$shape" "$rates" "$size" multicast "$algorithm"
     done
-    if [ "$mpi" = true ]; then for op in reduce allreduce bcast; do mpi_run "$shape" "$rates" "$size" "$op"; done; fi
+    peer_runs "$shape" "$rates" "$size"
     echo "collectives.sh: $shape $size bytes done after $(($(date +%s) - started)) s" >&2
   done
   rm -f "$work"/n*/data/*.bin

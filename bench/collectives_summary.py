@@ -10,6 +10,7 @@ its numbers:
   - snf (reduce), snf-fnf (allreduce) and wrp (multicast) at least 20 % faster than Baton's
     binomial and than Open MPI, where the model predicts a gain that large over binomial;
   - where the ring all-reduction beats snf-fnf, and by how much.
+Then the peers' runs (Gloo, Open MPI's forced tuned algorithms) with their CPU time.
 A run that failed is listed with its error. The CSV holds one block per shape and kind (gnuplot's `index`): size, then the measured
 seconds of the kind's algorithms, Open MPI and the first algorithm's plan prediction.
 """
@@ -42,7 +43,9 @@ def main():
     parser.add_argument("--csv")
     args = parser.parse_args()
     with open(args.results) as f:
-        runs = [json.loads(line) for line in f if line.strip()]
+        every_run = [json.loads(line) for line in f if line.strip()]
+    # Baton's runs and Open MPI's default; the other peers share algorithm names (ring).
+    runs = [r for r in every_run if r.get("impl", "baton") == "baton" or r["algorithm"] == "openmpi"]
     by = {(r["shape"], r["kind"], r["algorithm"], r["bytes"]): r for r in runs}
     shapes = [s for s in SHAPES if any(r["shape"] == s for r in runs)]
     sizes = sorted({r["bytes"] for r in runs})
@@ -113,6 +116,8 @@ def main():
             print(f"{shape} allreduce {size_text(size)}: ring {ring:.3f} s, snf-fnf {snf:.3f} s, Open MPI "
                   f"{fmt(mpi)} s: {who} (snf-fnf/ring {snf / ring:.2f})")
 
+    print_peers(every_run)
+
     if args.csv:
         with open(args.csv, "w") as f:
             for shape in shapes:
@@ -126,6 +131,22 @@ def main():
                         f.write(f"{size}," + ",".join("NaN" if c is None or math.isnan(c) else f"{c:.6f}"
                                                      for c in cells) + "\n")
                     f.write("\n\n")
+
+
+def print_peers(runs):
+    """The peers' runs beside Baton's fastest of the same shape, kind and size."""
+    peers = [r for r in runs if r.get("impl") in ("gloo", "openmpi")]
+    if not peers:
+        return
+    print("\n== peers (cpu s: CPU time of all ranks from barrier to result)")
+    print(f"{'shape':<6} {'kind':<10} {'size':>8} {'impl':<8} {'algorithm':<24} {'measured s':>10} {'cpu s':>7} "
+          f"{'/baton best':>11}")
+    for r in peers:
+        baton = [b["measured_seconds"] for b in runs if b.get("impl", "baton") == "baton" and "measured_seconds" in b
+                 and (b["shape"], b["kind"], b["bytes"]) == (r["shape"], r["kind"], r["bytes"])]
+        print(f"{r['shape']:<6} {r['kind']:<10} {size_text(r['bytes']):>8} {r['impl']:<8} {r['algorithm']:<24} "
+              f"{r['measured_seconds']:>10.3f} {fmt(r.get('cpu_seconds'), 2):>7} "
+              f"{fmt(ratio(r['measured_seconds'], min(baton) if baton else None), 2):>11}")
 
 
 if __name__ == "__main__":
