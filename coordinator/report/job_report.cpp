@@ -1,5 +1,7 @@
 #include "coordinator/report/job_report.h"
 
+#include "coordinator/json/fields.h"
+
 #include <limits>
 #include <string_view>
 
@@ -11,60 +13,19 @@ using json::InputError;
 using json::member_path;
 
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max();
-constexpr double kMaxNumber = std::numeric_limits<double>::max();
 
 // ---- Reading, each field named by its path ("report.steps[2].nodes.a0.seconds") ----
 
-const Json& object_at(const Json& value, std::string_view path) {
-  if (!value.is_object())
-    throw InputError((path.empty() ? std::string("job") : std::string(path)) + ": must be an object");
-  return value;
-}
-
-bool present(const Json& object, std::string_view name) {
-  const auto it = object.find(std::string(name));
-  return it != object.end() && !it->is_null();
-}
-
-std::string text(const Json& object, std::string_view parent, std::string_view name) {
-  const Json& value = json::require_member(object, parent, name);
-  if (!value.is_string()) throw InputError(member_path(parent, name) + ": must be a string");
-  return value.get<std::string>();
-}
-
-std::uint64_t count(const Json& value, std::string_view path) {
-  return static_cast<std::uint64_t>(json::require_integer(value, path, 0, kMaxCount));
-}
-
-std::uint64_t count(const Json& object, std::string_view parent, std::string_view name) {
-  return count(json::require_member(object, parent, name), member_path(parent, name));
-}
-
-double number(const Json& object, std::string_view parent, std::string_view name) {
-  return json::require_number(json::require_member(object, parent, name), member_path(parent, name), -kMaxNumber,
-                              kMaxNumber);
-}
-
-std::optional<double> maybe_number(const Json& object, std::string_view parent, std::string_view name) {
-  if (!present(object, name)) return std::nullopt;
-  return number(object, parent, name);
-}
-
-std::optional<std::uint64_t> maybe_count(const Json& object, std::string_view parent, std::string_view name) {
-  if (!present(object, name)) return std::nullopt;
-  return count(object, parent, name);
-}
-
-std::vector<std::string> names(const Json& object, std::string_view parent, std::string_view name) {
-  const std::string path = member_path(parent, name);
-  const Json& list = json::require_array(json::require_member(object, parent, name), path, 0, kMaxCount);
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    if (!list[i].is_string()) throw InputError(element_path(path, i) + ": must be a string");
-    out.push_back(list[i].get<std::string>());
-  }
-  return out;
-}
+using json::count;
+using json::flag;
+using json::maybe_count;
+using json::maybe_number;
+using json::maybe_text;
+using json::names;
+using json::number;
+using json::object_at;
+using json::present;
+using json::text;
 
 NodeLine node_line(const std::string& node, const Json& value, const std::string& path) {
   object_at(value, path);
@@ -73,11 +34,6 @@ NodeLine node_line(const std::string& node, const Json& value, const std::string
           .planned_seconds = number(value, path, "planned_seconds"),
           .bytes = maybe_count(value, path, "bytes"),
           .seconds = maybe_number(value, path, "seconds")};
-}
-
-std::optional<std::string> maybe_text(const Json& object, std::string_view parent, std::string_view name) {
-  if (!present(object, name)) return std::nullopt;
-  return text(object, parent, name);
 }
 
 TaskLine task_line(const Json& value, const std::string& path) {
@@ -127,12 +83,6 @@ StepLine step_line(const Json& value, const std::string& path) {
       step.tasks.push_back(task_line(tasks[t], element_path(tasks_path, t)));
   }
   return step;
-}
-
-bool flag(const Json& object, std::string_view parent, std::string_view name) {
-  const Json& value = json::require_member(object, parent, name);
-  if (!value.is_boolean()) throw InputError(member_path(parent, name) + ": must be true or false");
-  return value.get<bool>();
 }
 
 PlatformLine platform_line(const Json& value, const std::string& path) {
@@ -348,7 +298,7 @@ Json summary_json(const JobReport& job) {
 }
 
 JobReport parse_job_report(const Json& value) {
-  object_at(value, "");
+  if (!value.is_object()) throw InputError("job: must be an object");
   JobReport job{.id = text(value, "", "id"),
                 .kind = maybe_text(value, "", "kind").value_or("redistribution"),
                 .state = text(value, "", "state"),
