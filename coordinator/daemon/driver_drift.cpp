@@ -7,6 +7,7 @@
 // judges it again.
 #include "coordinator/daemon/driver.h"
 #include "coordinator/jobs/replan.h"
+#include "coordinator/jobs/step_time.h"
 #include "coordinator/json/input.h"
 
 #include <asio/bind_executor.hpp>
@@ -39,11 +40,15 @@ report::ReplanCause replan_cause(calibration::Cause cause) {
   return report::ReplanCause::backbone;
 }
 
-// What the model says `step` of a scheduled plan takes on `model` (calibration::step_seconds).
+// What the model says `step` of a scheduled plan takes on `model` (jobs::step_seconds, with
+// D as the backbone): its longest flow is its busiest node's.
 double predicted_on(const jobs::StepPlan& step, const calibration::Model& model) {
   std::uint64_t longest = 0;
   for (const jobs::Flow& f : step.flows) longest = std::max(longest, f.bytes);
-  return calibration::step_seconds(model, longest, step.bytes);
+  const auto longest_flow = static_cast<double>(longest);
+  return jobs::step_seconds(
+      model.beta, model.d, model.D,
+      {.longest_flow = longest_flow, .busiest_node = longest_flow, .bytes = static_cast<double>(step.bytes)});
 }
 
 // The figures of a finished step as drift reads them: its prediction, its time, and each

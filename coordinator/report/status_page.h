@@ -2,8 +2,7 @@
 // (embedded CSS; no scripts, no external assets) listing the agents and the jobs and, for
 // one job, its figures, its Gantt chart (gantt_svg.h) inline and its steps. Rendered from
 // the API's own answers (docs/runtime.md; the job and the calibration as their typed
-// reports, JobReport and CalibrationReport), so it shows
-// what batonctl shows.
+// reports, JobReport and CalibrationReport), so it shows what batonctl shows.
 #pragma once
 
 #include "coordinator/report/calibration_report.h"
