@@ -56,9 +56,10 @@ std::string platform_and_replans_text(const report::PlanReport& plan) {
   const auto seconds_or_dash = [](const std::optional<double>& s) { return s ? report::fixed(*s, 2) + " s" : "-"; };
   std::string out;
   if (const auto& p = plan.platform) {
+    const schedule::kpbs::Platform& f = p->figures;
     out += "platform: " + p->source + (p->calibration.empty() ? "" : " (calibration " + p->calibration + ")") + ", d " +
-           per_second(p->sender_rate) + " per sender, " + per_second(p->receiver_rate) + " per receiver, D " +
-           per_second(p->backbone_rate) + ", beta " + report::fixed(p->step_startup * 1000, 1) + " ms" +
+           per_second(f.sender_rate) + " per sender, " + per_second(f.receiver_rate) + " per receiver, D " +
+           per_second(f.backbone_rate) + ", beta " + milliseconds(f.step_startup) +
            (p->replan_on_drift ? ", re-planned on drift" : "") + '\n';
   }
   for (const report::ReplanLine& r : plan.replans) {

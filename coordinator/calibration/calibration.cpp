@@ -157,18 +157,4 @@ Calibration from_json(const Json& value, const std::string& path) {
   return c;
 }
 
-Json platform_json(const schedule::kpbs::Platform& p) {
-  return Json{{"sender_rate", p.sender_rate},
-              {"receiver_rate", p.receiver_rate},
-              {"backbone_rate", p.backbone_rate},
-              {"step_startup", p.step_startup}};
-}
-
-schedule::kpbs::Platform platform_from_json(const Json& j) {
-  return schedule::kpbs::Platform{.sender_rate = j.at("sender_rate").get<double>(),
-                                  .receiver_rate = j.at("receiver_rate").get<double>(),
-                                  .backbone_rate = j.at("backbone_rate").get<double>(),
-                                  .step_startup = j.at("step_startup").get<double>()};
-}
-
 }  // namespace baton::calibration

@@ -95,10 +95,4 @@ bool covers(const Calibration& calibration, const jobs::Clusters& clusters);
 nlohmann::ordered_json to_json(const Calibration& calibration);
 Calibration from_json(const nlohmann::ordered_json& json, const std::string& path = "");
 
-// A platform as a job's "platform" and the journal's re-plans write it (sender_rate,
-// receiver_rate, backbone_rate, step_startup), and back; platform_from_json throws
-// nlohmann's exceptions for a missing or mistyped field (the journal's own records).
-nlohmann::ordered_json platform_json(const schedule::kpbs::Platform& platform);
-schedule::kpbs::Platform platform_from_json(const nlohmann::ordered_json& json);
-
 }  // namespace baton::calibration

@@ -3,6 +3,7 @@
 #include "coordinator/calibration/probe_job.h"
 #include "coordinator/daemon/driver.h"
 #include "coordinator/daemon/record_id.h"
+#include "coordinator/json/platform.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -119,7 +120,7 @@ std::string Driver::resolve_platform(JobSpec& spec, const std::string& json) con
   // Journaled with the figures it is planned on: a resumed job gets the same plan whatever
   // was calibrated since.
   Json journaled = Json::parse(json);
-  journaled["platform"] = calibration::platform_json(spec.platform);
+  journaled["platform"] = json::platform_json(spec.platform);
   journaled["calibration"] = spec.calibration;
   return journaled.dump();
 }

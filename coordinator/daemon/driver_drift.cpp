@@ -9,6 +9,7 @@
 #include "coordinator/jobs/replan.h"
 #include "coordinator/jobs/step_time.h"
 #include "coordinator/json/input.h"
+#include "coordinator/json/platform.h"
 
 #include <asio/bind_executor.hpp>
 #include <asio/post.hpp>
@@ -256,7 +257,7 @@ asio::awaitable<void> Driver::adopt_replan(TrackedJob& job, JobPlans& plans, std
   record.predicted_remaining_seconds_kept = kept_seconds;                          // the old plan on the new model
   record.predicted_remaining_seconds_after = remaining_seconds(replanned, next);   // the new plan on the new model
   journal_.add_replan(job.id, {.at_step = static_cast<std::uint32_t>(next),
-                               .platform = calibration::platform_json(platform).dump(),
+                               .platform = json::platform_json(platform).dump(),
                                .record = report::replan_json(record).dump()});
   job.plan = std::move(replanned);
   job.drift.platform = platform;
@@ -278,7 +279,7 @@ std::vector<report::ReplanLine> Driver::replay_replans(const TrackedJob& job, jo
   std::vector<report::ReplanLine> records;
   for (const journal::ReplanRecord& r : journal_.replans(job.id)) {
     const kpbs::Platform before = platform;
-    platform = calibration::platform_from_json(Json::parse(r.platform));
+    platform = json::parse_platform(Json::parse(r.platform), "platform");
     plan = jobs::replan(plan, r.at_step, job.spec->clusters, job.spec->transfers, platform, job.spec->algorithm);
     records.push_back(report::parse_replan(Json::parse(r.record), json::element_path("replans", records.size())));
     trial_before.reset();

@@ -1,6 +1,7 @@
 #include "coordinator/report/job_report.h"
 
 #include "coordinator/json/fields.h"
+#include "coordinator/json/platform.h"
 
 #include <limits>
 #include <string_view>
@@ -89,10 +90,7 @@ PlatformLine platform_line(const Json& value, const std::string& path) {
   object_at(value, path);
   return {.source = text(value, path, "source"),
           .calibration = maybe_text(value, path, "calibration").value_or(""),
-          .sender_rate = number(value, path, "sender_rate"),
-          .receiver_rate = number(value, path, "receiver_rate"),
-          .backbone_rate = number(value, path, "backbone_rate"),
-          .step_startup = number(value, path, "step_startup"),
+          .figures = json::parse_platform(value, path, {.other_members = true}),
           .replan_on_drift = flag(value, path, "replan_on_drift")};
 }
 
@@ -185,13 +183,10 @@ Json step_json(const StepLine& step) {
 
 Json model_json(const ModelLine& m) { return Json{{"k", m.k}, {"d", m.d}, {"D", m.D}, {"beta", m.beta}}; }
 
-Json platform_json(const PlatformLine& p) {
+Json platform_line_json(const PlatformLine& p) {
   Json out{{"source", p.source}};
   if (!p.calibration.empty()) out["calibration"] = p.calibration;
-  out["sender_rate"] = p.sender_rate;
-  out["receiver_rate"] = p.receiver_rate;
-  out["backbone_rate"] = p.backbone_rate;
-  out["step_startup"] = p.step_startup;
+  json::add_platform_fields(p.figures, out);
   out["replan_on_drift"] = p.replan_on_drift;
   return out;
 }
@@ -220,7 +215,7 @@ Json plan_json(const PlanReport& report) {
   }
   // Added with calibration (issue 18): a redistribution's platform and its re-plans.
   if (report.platform) {
-    out["platform"] = platform_json(*report.platform);
+    out["platform"] = platform_line_json(*report.platform);
     Json replans = Json::array();
     for (const ReplanLine& r : report.replans) replans.push_back(replan_json(r));
     out["replans"] = std::move(replans);

@@ -82,6 +82,13 @@ BOOST_AUTO_TEST_CASE(a_reports_platform_and_replans_read_as_one_line_each) {
   BOOST_TEST(again.at("report").at("platform") == job.at("report").at("platform"));
   BOOST_TEST(again.at("report").at("replans") == job.at("report").at("replans"));
   BOOST_TEST(bb::platform_and_replans_text(baton::report::PlanReport{}) == "");
+  // Its platform is read by the platform's one reader (json/platform.h), naming the field.
+  Json mistyped = job;
+  mistyped["report"]["platform"]["backbone_rate"] = "fast";
+  BOOST_CHECK_EXCEPTION(baton::report::parse_job_report(mistyped), baton::json::InputError,
+                        [](const baton::json::InputError& e) {
+                          return std::string(e.what()) == "report.platform.backbone_rate: must be a number, not string";
+                        });
 }
 
 BOOST_AUTO_TEST_SUITE_END()
