@@ -30,6 +30,7 @@
 #include "coordinator/daemon/step_executor.h"
 #include "coordinator/daemon/tracked_job.h"
 #include "coordinator/journal/journal.h"
+#include "coordinator/report/calibration_report.h"
 #include "coordinator/report/job_report.h"
 #include "log/log.h"
 
@@ -42,6 +43,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -89,10 +91,11 @@ class Driver {
   // the agents). RequestError(not_found) for an unknown one, (conflict) when it ended.
   Json cancel_calibration(std::uint64_t id);
   // RequestError(not_found) for an unknown calibration.
-  Json calibration(std::uint64_t id) const;
+  report::CalibrationReport calibration_report(std::uint64_t id) const;
+  Json calibration(std::uint64_t id) const;  // calibration_report as the API's JSON
   Json calibrations() const;
-  // The newest done calibration, or null.
-  Json latest_calibration() const;
+  // The newest done calibration, or none.
+  std::optional<report::CalibrationReport> latest_calibration() const;
 
   // A message from an agent (the registry's handler).
   void on_message(const std::string& node, const protocol::Envelope& message);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "coordinator/json/input.h"
+#include "coordinator/schedule/kpbs/platform.h"
 
 #include <cstdint>
 #include <optional>
@@ -62,12 +63,9 @@ struct StepLine {
 // The platform a redistribution was first planned on and where it came from: the job's
 // request ("declared") or a calibration of its nodes (docs/calibration.md).
 struct PlatformLine {
-  std::string source;       // "declared" or "calibration"
-  std::string calibration;  // the calibration's id; empty when declared
-  double sender_rate = 0;   // bytes/s
-  double receiver_rate = 0;
-  double backbone_rate = 0;
-  double step_startup = 0;  // seconds (beta)
+  std::string source;                // "declared" or "calibration"
+  std::string calibration;           // the calibration's id; empty when declared
+  schedule::kpbs::Platform figures;  // "sender_rate", ..., "step_startup" (json/platform.h)
   bool replan_on_drift = false;
 };
 

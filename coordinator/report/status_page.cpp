@@ -233,7 +233,7 @@ std::string status_page_html(const StatusPage& page) {
   out += jobs_section(page.jobs, selected, page.max_jobs);
   if (!page.error.empty()) out += "<section id=\"job\"><p class=\"error\">" + escape(page.error) + "</p></section>\n";
   else if (page.job) out += job_section(*page.job);
-  if (page.calibration.is_object()) out += calibration_section_html(page.calibration);
+  if (page.calibration) out += calibration_section_html(*page.calibration);
   out += "</main>\n<footer>Read-only view of the coordinator's API";
   if (page.refresh_seconds > 0) out += "; refreshes every " + std::to_string(page.refresh_seconds) + " s";
   out += ". Command line: <code>batonctl</code>.</footer>\n</body></html>\n";

@@ -114,6 +114,13 @@ class FakeCoordinator {
         res.set_content(R"({"error": "no job )" + id + R"("})", "application/json");
       }
     });
+    // Calibration 3 is not one: what a coordinator could never answer.
+    server_.Get("/v1/calibrations/3", [=, this](const httplib::Request& req, httplib::Response& res) {
+      record(req);
+      res.set_content(R"({"id": "3", "state": "done", "error": "", "requested": "2026-11-24T10:00:00Z",
+        "finished": "2026-11-24T10:00:09Z", "seconds": 9.5, "senders": ["a0"], "receivers": ["b0"], "d": "fast"})",
+                      "application/json");
+    });
     server_.Post(R"(/v1/jobs/(\w+)/cancel)", [=, this](const httplib::Request& req, httplib::Response& res) {
       record(req);
       res.set_content(R"({"id": "7", "state": "cancelled"})", "application/json");
@@ -263,6 +270,13 @@ BOOST_AUTO_TEST_CASE(a_server_error_exits_1_with_its_text) {
   const auto missing = fake.run({"status", "42"});
   BOOST_TEST(missing.exit_code == 1);
   BOOST_TEST(missing.err == "batonctl: no job 42\n");
+}
+
+BOOST_AUTO_TEST_CASE(an_answer_that_is_not_a_calibration_exits_1_naming_the_field) {
+  FakeCoordinator fake;
+  const auto r = fake.run({"calibrations", "3"});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err == "batonctl: the coordinator's answer is not a calibration: d: must be a number, not string\n");
 }
 
 BOOST_AUTO_TEST_CASE(an_answer_that_is_not_a_job_exits_1_naming_the_field) {

@@ -136,8 +136,8 @@ BOOST_AUTO_TEST_CASE(a_request_sent_a_byte_at_a_time_is_cut_off) {
 }
 
 // Issue 27: calibrations posted in a burst fill the queue up to its cap (4) and no further:
-// the next is refused with 429 naming the cap, a queued one can be cancelled, and ids are
-// read one way: "7x" is no id.
+// the next is refused with 429 naming the cap, a queued one can be cancelled (and has no
+// curve to draw: 409), and ids are read one way: "7x" is no id.
 BOOST_AUTO_TEST_CASE(a_burst_of_calibrations_stops_at_the_queue_cap_and_one_is_cancelled) {
   cluster.start_agent("s0");
   cluster.start_agent("r0");
@@ -158,6 +158,10 @@ BOOST_AUTO_TEST_CASE(a_burst_of_calibrations_stops_at_the_queue_cap_and_one_is_c
   BOOST_TEST(cancelled.first == 200, cancelled.second.dump());
   BOOST_TEST(cancelled.second.value("state", "") == "cancelled");
   BOOST_TEST(cluster.remove("/v1/calibrations/" + ids.back()).first == 409);  // already ended
+  // A calibration that is not done has no curve to draw: 409 naming its state, not a 500.
+  const auto curve = cluster.get("/v1/calibrations/" + ids.back() + "/curve.svg");
+  BOOST_TEST(curve.first == 409, curve.second.dump());
+  BOOST_TEST(error_of(curve).find("has no result yet (state cancelled)") != std::string::npos, error_of(curve));
   BOOST_TEST(cluster.remove("/v1/calibrations/7x").first == 404);
   BOOST_TEST(cluster.get("/v1/calibrations/" + ids.front() + "x").first == 404);
   BOOST_TEST(cluster.get("/v1/jobs/1x").first == 404);
