@@ -189,6 +189,18 @@ std::string job_section(const JobReport& job) {
       facts.emplace_back("model", seconds(*job.report->model_seconds));
     }
     if (job.report->lower_bound_seconds) facts.emplace_back("lower bound", seconds(*job.report->lower_bound_seconds));
+    // What the links allow a collective (docs/collectives.md, "The bandwidth bound").
+    if (const std::optional<double> bound = job.report->bandwidth_bound_seconds; bound && *bound > 0) {
+      facts.emplace_back("links allow", seconds(*bound));
+      facts.emplace_back("measured / bound", measured > 0 ? fixed(measured / *bound, 2) : "-");
+    }
+    if (!job.report->candidates.empty()) {
+      std::string others;
+      for (const AlgorithmCandidate& c : job.report->candidates) {
+        others += (others.empty() ? "" : ", ") + c.algorithm + " " + seconds(c.predicted_seconds);
+      }
+      facts.emplace_back("auto chose", job.report->algorithm + " of " + others);
+    }
   }
   out += "<dl>";
   for (const auto& [name, value] : facts) out += "<dt>" + escape(name) + "</dt><dd>" + escape(value) + "</dd>";
