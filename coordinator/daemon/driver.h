@@ -26,6 +26,7 @@
 #include "coordinator/daemon/job_plans.h"
 #include "coordinator/daemon/job_spec.h"
 #include "coordinator/daemon/object_queries.h"
+#include "coordinator/daemon/plan_cache.h"
 #include "coordinator/daemon/request_error.h"
 #include "coordinator/daemon/step_executor.h"
 #include "coordinator/daemon/tracked_job.h"
@@ -186,7 +187,8 @@ class Driver {
   StepExchange* probe_ = nullptr;              // its probe step running, if any
   bool calibrated_last_ = false;               // the run loop's last run was a calibration
   std::uint64_t probes_ = 0;                   // probe steps run so far (their ids)
-  asio::thread_pool planner_{1};               // compiles plans off the io thread; joined first on destruction
+  PlanCache plan_cache_;          // the planner thread's: compiled plans for jobs that ask for the same again
+  asio::thread_pool planner_{1};  // compiles plans off the io thread; joined first on destruction
 };
 
 }  // namespace baton::coordinator

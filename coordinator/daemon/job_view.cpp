@@ -174,6 +174,7 @@ report::JobReport job_report(const TrackedJob& job, Clock::time_point now) {
   plan.lower_bound_seconds = job.plan->lower_bound_seconds;
   plan.model_seconds = job.plan->model_seconds;
   plan.bandwidth_bound_seconds = job.plan->bandwidth_bound_seconds;
+  if (job.plan_reused_from) plan.plan_reused_from = std::to_string(*job.plan_reused_from);
   for (const auto& [algorithm, predicted] : job.plan->candidates) plan.candidates.push_back({algorithm, predicted});
   plan.measured_seconds = out.elapsed_seconds;
   double planned_start = 0;  // Σ predicted of the steps before

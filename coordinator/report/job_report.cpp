@@ -116,6 +116,7 @@ PlanReport plan_report(const Json& value) {
   report.lower_bound_seconds = maybe_number(value, path, "lower_bound_seconds");
   report.model_seconds = maybe_number(value, path, "model_seconds");
   report.bandwidth_bound_seconds = maybe_number(value, path, "bandwidth_bound_seconds");
+  report.plan_reused_from = maybe_text(value, path, "plan_reused_from");
   if (present(value, "algorithm_candidates")) {
     const std::string list_path = member_path(path, "algorithm_candidates");
     const Json& list = json::require_array(value.at("algorithm_candidates"), list_path, 0, kMaxCount);
@@ -213,6 +214,8 @@ Json plan_json(const PlanReport& report) {
       candidates.push_back({{"algorithm", c.algorithm}, {"predicted_seconds", c.predicted_seconds}});
     out["algorithm_candidates"] = std::move(candidates);
   }
+  // Added with plans reused between jobs (issue 30).
+  if (report.plan_reused_from) out["plan_reused_from"] = *report.plan_reused_from;
   // Added with calibration (issue 18): a redistribution's platform and its re-plans.
   if (report.platform) {
     out["platform"] = platform_line_json(*report.platform);

@@ -129,6 +129,9 @@ struct PlanReport {
   // A collective planned "auto": every algorithm it predicted, fastest first
   // ("algorithm_candidates"); empty when the job named its algorithm.
   std::vector<AlgorithmCandidate> candidates;
+  // A redistribution whose plan was compiled for an earlier job of the same transfers,
+  // platform and algorithm ("plan_reused_from": that job's id; docs/embedding.md).
+  std::optional<std::string> plan_reused_from;
   double measured_steps_seconds = 0;  // Σ of the steps' measured times
   double measured_seconds = 0;        // the job's, start to end
   // A redistribution's platform and re-plans (issue 18); no platform for a collective and in
