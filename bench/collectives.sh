@@ -21,7 +21,8 @@
 # sizes 64 KiB, 1 MiB, 16 MiB, 64 MiB, S/M/F = 100/200/400 Mbit/s, seed 14, both shapes,
 # R = 3 (1 above 16 MiB). Writes DIR/collectives.jsonl (one JSON line per run),
 # DIR/collectives.csv and DIR/collectives-summary.txt (bench/collectives_summary.py),
-# DIR/collectives.svg (bench/collectives.gp) and DIR/collectives-coordinator.log.
+# DIR/collectives.svg (bench/collectives.gp), DIR/collectives-coordinator.log and each
+# run's whole report in DIR/reports/SHAPE-KIND-ALGORITHM-BYTES.json.
 # Why 100 and 400 Mbit/s: every byte is sealed, checksummed and (on a reduction) combined
 # on this 2-core machine, beside the kernel's shaping of 12 links; at these rates the links,
 # not the processors, set the times, which is what the papers' models assume. The largest
@@ -158,6 +159,9 @@ baton_run() {
   # algorithm must not hide the others' numbers.
   daemons ctl -- watch "$id" > "$work/watch.log" 2>&1 || cat "$work/watch.log" >&2
   daemons ctl -- status "$id" -o json > "$work/run.json"
+  # The whole report, kept for reading each task's planned against measured times.
+  mkdir -p "$out/reports"
+  cp "$work/run.json" "$out/reports/$shape-$kind-$algorithm-$size.json"
   [ "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["state"])' "$work/run.json")" != done ] ||
     verify "$kind" || correct=false
   python3 - "$work/run.json" "$shape" "$rates" "$size" "$kind" "$algorithm" "$correct" >> "$results" <<'PY'
@@ -244,5 +248,6 @@ done
 python3 bench/collectives_summary.py "$results" --csv "$out/collectives.csv" | tee "$out/collectives-summary.txt"
 # The chart's rows: the shapes run, in the CSV's order.
 plot_shapes=$(for s in fig8 mix3; do [[ ",$shapes," != *",$s,"* ]] || printf '%s ' "$s"; done)
-gnuplot -e "csv='$out/collectives.csv'; svg='$out/collectives.svg'; shapes='$plot_shapes'" bench/collectives.gp
+gnuplot -e "csv='$out/collectives.csv'; svg='$out/collectives.svg'; shapes='$plot_shapes'" bench/collectives.gp ||
+  echo "collectives.sh: no chart (gnuplot needs every panel to have points: run every size and algorithm)" >&2
 echo "collectives.sh: results in $results, $out/collectives-summary.txt, chart $out/collectives.svg ($(($(date +%s) - started)) s)"
