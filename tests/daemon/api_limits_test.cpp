@@ -90,7 +90,9 @@ BOOST_AUTO_TEST_CASE(hostile_bodies_are_answered_400_naming_what_is_wrong) {
       BOOST_TEST(answer.first == 400, answer.second.dump() << "\n" << cluster.coordinator_log());
       BOOST_TEST(error_of(answer).find(wanted) != std::string::npos, error_of(answer));
       BOOST_TEST(error_of(answer).find('\n') == std::string::npos);
-      BOOST_TEST(seconds < 2.0);  // refused, not worked on
+      // Measured on purpose (an integration test): refused, not worked on (the 309-byte job
+      // once took minutes and 1.2 GiB); 2 s is far beyond the milliseconds a refusal takes.
+      BOOST_TEST(seconds < 2.0);
     }
   }
   // Still serving, and no job was taken.
@@ -130,8 +132,9 @@ BOOST_AUTO_TEST_CASE(a_request_sent_a_byte_at_a_time_is_cut_off) {
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
   BOOST_TEST(!open, "still open after " << seconds << " s");
-  // The coordinator's whole-request limit is 10 s (docs/runtime.md, "HTTP limits"); the
-  // 400 ms pauses are the attack itself, each within any per-read timeout.
+  // Measured on purpose (an integration test): the coordinator's whole-request limit is
+  // 10 s (docs/runtime.md, "HTTP limits"), and the 400 ms pauses are the attack itself,
+  // each within any per-read timeout.
   BOOST_TEST(seconds < 12.0);
 }
 
