@@ -84,7 +84,7 @@ std::string_view Agent::name(JobState state) {
 }
 
 std::string Agent::status() const {
-  if (!runner_) return registered_ ? "idle" : "connecting to " + options_.coordinator;
+  if (!runner_) return registered_ ? "idle" : "connecting to " + coordinator_address();
   const protocol::Plan& plan = runner_->plan();
   const std::string where = "job " + plan.job() + " step ";
   if (running_step_) return where + std::to_string(*running_step_ + 1) + "/" + std::to_string(plan.steps_size());
@@ -114,12 +114,16 @@ asio::awaitable<void> Agent::stop() {
   while (started_ && !stopped_) co_await changed_.wait();
 }
 
+const std::string& Agent::coordinator_address() const {
+  return coordinator_index_ == 0 ? options_.coordinator : options_.other_coordinators[coordinator_index_ - 1];
+}
+
 asio::awaitable<void> Agent::session_loop() {
   milliseconds backoff(200);
   while (running_) {
     try {
       auto channel =
-          std::make_shared<protocol::Channel>(co_await connect_to(options_.coordinator, options_.io_timeout));
+          std::make_shared<protocol::Channel>(co_await connect_to(coordinator_address(), options_.io_timeout));
       co_await session(channel);
       backoff = milliseconds(200);  // it worked for a while: retry soon
     } catch (const protocol::AuthError& e) {
@@ -133,6 +137,9 @@ asio::awaitable<void> Agent::session_loop() {
     metrics_->set("baton_agent_registered", {}, 0);
     channel_.reset();
     if (!running_) break;
+    // The next coordinator at once; a whole round tried: back off (docs/ha.md).
+    coordinator_index_ = (coordinator_index_ + 1) % (1 + options_.other_coordinators.size());
+    if (coordinator_index_ != 0) continue;
     co_await changed_.wait_until(std::chrono::steady_clock::now() + backoff);
     backoff = std::min(backoff * 2, options_.max_backoff);
   }
@@ -179,7 +186,7 @@ asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   registered_ = true;
   metrics_->set("baton_agent_registered", {}, 1);
   metrics_->add("baton_agent_sessions_total");
-  say("registered with coordinator " + coordinator + " at " + options_.coordinator + " as " + options_.node_id +
+  say("registered with coordinator " + coordinator + " at " + coordinator_address() + " as " + options_.node_id +
       ", data at " + data_.address());
   if (runner_) co_await send(job_status());
   if (undelivered_report_) {

@@ -34,7 +34,7 @@ struct TrackedCalibration {
 
 class Calibrations {
  public:
-  explicit Calibrations(journal::Journal& journal) : journal_(journal) {}
+  explicit Calibrations(journal::Store& journal) : journal_(journal) {}
 
   // Learns the journal's calibrations. One the previous coordinator left queued or running
   // is failed: its probes died with it.
@@ -66,7 +66,7 @@ class Calibrations {
   nlohmann::ordered_json list() const;
 
  private:
-  journal::Journal& journal_;
+  journal::Store& journal_;
   std::map<std::uint64_t, TrackedCalibration> all_;
   std::deque<std::uint64_t> queue_;
   bool running_ = false;

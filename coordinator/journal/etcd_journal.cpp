@@ -57,13 +57,27 @@ std::string EtcdJournal::key(const std::string& kind, std::uint64_t id) const {
   return prefix_ + kind + "/" + padded(id, kIdWidth);
 }
 
+void EtcdJournal::lose(const std::string& why) {
+  if (!fence_->on_lost) return;  // said once
+  auto on_lost = std::move(fence_->on_lost);
+  fence_->on_lost = nullptr;
+  on_lost(why);
+}
+
 bool EtcdJournal::write(Json compare, const Json& puts) {
   Json failure = Json::array();
   if (fence_) {
     compare.push_back(etcd::created_at(fence_->key, fence_->epoch));
     failure.push_back(etcd::get(fence_->key));
   }
-  const TxnResult result = client_.txn(compare, puts, failure);
+  TxnResult result;
+  try {
+    result = client_.txn(compare, puts, failure);
+  } catch (const EtcdError& e) {
+    // A leader that cannot journal must not go on issuing what it cannot record.
+    if (fence_) lose(std::string("a journal write failed: ") + e.what());
+    throw;
+  }
   if (result.succeeded) return true;
   if (fence_) {
     const std::vector<KeyValue>& holder = result.ranges.at(0);
@@ -72,11 +86,7 @@ bool EtcdJournal::write(Json compare, const Json& puts) {
           "the election key " + fence_->key + " is " +
           (holder.empty() ? std::string("gone") : "held at epoch " + std::to_string(holder.front().create_revision)) +
           ", not at this leader's epoch " + std::to_string(fence_->epoch);
-      if (fence_->on_lost) {
-        auto on_lost = std::move(fence_->on_lost);
-        fence_->on_lost = nullptr;
-        on_lost(why);
-      }
+      lose(why);
       throw LostLeadership("journal write refused: " + why);
     }
   }

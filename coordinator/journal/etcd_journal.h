@@ -27,7 +27,8 @@ class EtcdJournal final : public Store {
 
   // From now on every write holds only while `key` was created at `epoch` (the election
   // key this coordinator holds); a write that finds otherwise calls `on_lost` once and
-  // throws LostLeadership.
+  // throws LostLeadership. A write that etcd does not answer (no member reachable) calls
+  // `on_lost` too, and throws EtcdError: a leader that cannot journal stops leading.
   void fence(std::string key, std::int64_t epoch, std::function<void(const std::string&)> on_lost);
 
   std::uint64_t add_job(const std::string& spec_json) override;
@@ -60,6 +61,7 @@ class EtcdJournal final : public Store {
   bool write(nlohmann::json compare, const nlohmann::json& puts);
   // A new id from the counter at `counter`, written with `puts_for(id)` in one
   // transaction.
+  void lose(const std::string& why);  // calls the fence's on_lost, once
   std::uint64_t add_numbered(const std::string& counter, const std::function<nlohmann::json(std::uint64_t)>& puts_for);
   std::string key(const std::string& kind, std::uint64_t id) const;
 
