@@ -180,6 +180,7 @@ asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
     throw protocol::ChannelError("coordinator " + coordinator + " answered register with " +
                                  std::string(protocol::type_name(answer)));
   }
+  co_await check_epoch(*channel, answer, coordinator);
   const double seconds = std::clamp(answer.registered().heartbeat_seconds(), 0.05, 60.0);
   const milliseconds every(static_cast<std::int64_t>(seconds * 1000));
   channel_ = channel;
@@ -199,9 +200,27 @@ asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   co_await (handle_messages(channel, every) || heartbeats(channel, every));
 }
 
+asio::awaitable<void> Agent::check_epoch(protocol::Channel& channel, const protocol::Envelope& message,
+                                         const std::string& coordinator) {
+  const std::uint64_t epoch = message.leader_epoch();
+  if (epoch == 0 || epoch >= leader_epoch_) {
+    leader_epoch_ = std::max(leader_epoch_, epoch);
+    co_return;
+  }
+  const std::string why = "leader epoch " + std::to_string(epoch) + " is older than " + std::to_string(leader_epoch_) +
+                          ", the newest this agent has seen (a deposed leader)";
+  log::write(options_.log, log::Level::warning,
+             "refused " + std::string(protocol::type_name(message)) + " from coordinator " +
+                 (coordinator.empty() ? std::string() : coordinator + " ") + "at " + coordinator_address() + ": " +
+                 why);
+  co_await channel.refuse(why);
+  throw protocol::ChannelError("refused a deposed leader's " + std::string(protocol::type_name(message)));
+}
+
 asio::awaitable<void> Agent::handle_messages(std::shared_ptr<protocol::Channel> channel, milliseconds every) {
   while (channel->is_open()) {
     const protocol::Envelope message = co_await channel->receive(every * 3);
+    co_await check_epoch(*channel, message, "");
     switch (message.body_case()) {
       case protocol::Envelope::kHeartbeat: break;
       case protocol::Envelope::kPlan: handle_plan(message.plan()); break;

@@ -152,6 +152,11 @@ class Agent {
   bool running_ = false;
   bool stopped_ = false;
   bool registered_ = false;
+  // Refuses (and ends the session on) a message of a leader epoch lower than the highest
+  // seen (docs/ha.md), saying so at warning; else notes its epoch.
+  asio::awaitable<void> check_epoch(protocol::Channel& channel, const protocol::Envelope& message,
+                                    const std::string& coordinator);
+  std::uint64_t leader_epoch_ = 0;
   // Which coordinator is tried now: 0 is options_.coordinator, i the (i-1)th other.
   std::size_t coordinator_index_ = 0;
   const std::string& coordinator_address() const;

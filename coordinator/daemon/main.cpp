@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
       journal = std::make_unique<baton::journal::Journal>(config.state_dir / "journal.sqlite");
     }
     baton::coordinator::AgentRegistry agents(io, {"coordinator", config.id, config.secret}, config.heartbeat, log);
+    if (election) agents.set_leader_epoch(static_cast<std::uint64_t>(election->epoch()));
     baton::coordinator::SteadyClock clock;
     baton::coordinator::DriverOptions options;
     options.drift = config.drift;
