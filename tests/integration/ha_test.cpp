@@ -1,8 +1,10 @@
 // Standby coordinators on etcd (docs/ha.md) with real processes on loopback: a 3-member
 // etcd cluster, two coordinators sharing one key prefix, agents that know both. The
-// leader is killed mid-job (SIGKILL); the standby must lead within the lease's TTL and a
-// few seconds, resume the job from the journal in etcd, and end it `done` with every
-// destination byte verified. Skipped, saying so, when /usr/bin/etcd is missing.
+// leader is killed mid-job (SIGKILL), or frozen past its lease (SIGSTOP) and continued;
+// the standby must lead within the lease's TTL and a few seconds, resume the job from the
+// journal in etcd, and end it `done` with every destination byte verified; the frozen
+// leader must stop and exit 3; the killed one, back with an empty disk, stands by.
+// Skipped, saying so, when /usr/bin/etcd is missing.
 #include "tests/integration/cluster.h"
 #include "tests/support/etcd_cluster.h"
 #include "tests/support/ports.h"
@@ -169,6 +171,28 @@ struct Pair {
     return job;
   }
 
+  // Submits slow_job() to the leader c1 once its agents are there, and returns when two of
+  // its eight steps are done.
+  std::string submit_and_wait_mid_job() {
+    BOOST_REQUIRE_MESSAGE(wait_alive(c1, 4, 30s), c1.process->log());
+    httplib::Client client("http://" + c1.api);
+    const auto submitted = client.Post("/v1/jobs", slow_job().dump(), "application/json");
+    BOOST_REQUIRE(submitted);
+    BOOST_REQUIRE_MESSAGE(submitted->status == 201, submitted->body);
+    const std::string id = Json::parse(submitted->body).at("id").get<std::string>();
+    const auto done = [&] { return get(c1, "/v1/jobs/" + id).value("bytes_done", std::uint64_t{0}) >= 2 * 2 * kPiece; };
+    for (int i = 0; i < 2000 && !done(); ++i) std::this_thread::sleep_for(5ms);
+    BOOST_REQUIRE_MESSAGE(done(), c1.process->log());
+    return id;
+  }
+
+  void require_done_and_verified(const Coordinator& c, const std::string& id) {
+    const Json job = wait_job(c, id, 120s);
+    BOOST_TEST_REQUIRE(job.value("state", "") == "done", job.dump() << "\n" << c.process->log());
+    BOOST_TEST((read_file(dir.path / "b0" / "data" / "out.bin") == expected(0)));
+    BOOST_TEST((read_file(dir.path / "b1" / "data" / "out.bin") == expected(1)));
+  }
+
   // What slow_job() leaves on b0 (0) or b1 (1), computed from the sources.
   std::string expected(int receiver) const {
     std::string out;
@@ -185,20 +209,7 @@ BOOST_AUTO_TEST_SUITE(ha, *boost::unit_test::precondition(etcd_present))
 
 BOOST_AUTO_TEST_CASE(the_leader_killed_mid_job_the_standby_leads_and_the_job_ends_done_and_verified) {
   Pair t;
-  BOOST_REQUIRE_MESSAGE(t.wait_alive(t.c1, 4, 30s), t.c1.process->log());
-  httplib::Client client("http://" + t.c1.api);
-  const auto submitted = client.Post("/v1/jobs", slow_job().dump(), "application/json");
-  BOOST_REQUIRE(submitted);
-  BOOST_REQUIRE_MESSAGE(submitted->status == 201, submitted->body);
-  const std::string id = Json::parse(submitted->body).at("id").get<std::string>();
-
-  // Mid-job: two of the eight steps done.
-  for (int i = 0; i < 2000 && Pair::get(t.c1, "/v1/jobs/" + id).value("bytes_done", std::uint64_t{0}) < 2 * 2 * kPiece;
-       ++i) {
-    std::this_thread::sleep_for(5ms);
-  }
-  BOOST_REQUIRE_MESSAGE(Pair::get(t.c1, "/v1/jobs/" + id).value("bytes_done", std::uint64_t{0}) >= 2 * 2 * kPiece,
-                        t.c1.process->log());
+  const std::string id = t.submit_and_wait_mid_job();
 
   const auto killed = std::chrono::steady_clock::now();
   ::kill(t.c1.process->pid(), SIGKILL);
@@ -207,13 +218,33 @@ BOOST_AUTO_TEST_CASE(the_leader_killed_mid_job_the_standby_leads_and_the_job_end
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - killed).count();
   BOOST_TEST_MESSAGE("the standby led and listened " << took << " s after the leader's SIGKILL (lease TTL 2 s)");
 
-  const Json done = t.wait_job(t.c2, id, 120s);
-  BOOST_TEST_REQUIRE(done.value("state", "") == "done", done.dump() << "\n" << t.c2.process->log());
-  BOOST_TEST((read_file(t.dir.path / "b0" / "data" / "out.bin") == t.expected(0)));
-  BOOST_TEST((read_file(t.dir.path / "b1" / "data" / "out.bin") == t.expected(1)));
+  // The old leader's machine back with an empty disk: it stands by, nothing to restore.
+  std::filesystem::remove_all(t.dir.path / "c1-state");
+  std::filesystem::remove(t.dir.path / "c1.log");
+  t.start(t.c1);
+  BOOST_TEST(t.wait_log(t.c1, "standby: {\"agents\":\"" + t.c2.agents, 30s), t.c1.process->log());
+
+  t.require_done_and_verified(t.c2, id);
   const std::string log = t.c2.process->log();
   BOOST_TEST(log.find("leads at epoch") != std::string::npos, log);
   BOOST_TEST(log.find("job " + id + ": resuming at step") != std::string::npos, log);
+}
+
+// SIGSTOP past the lease: the standby leads; the old leader, continued, finds its lease
+// gone, stops issuing and exits 3; the job ends done on the new leader.
+BOOST_AUTO_TEST_CASE(the_leader_frozen_past_its_ttl_then_continued_stops_and_the_job_ends_done_and_verified) {
+  Pair t;
+  const std::string id = t.submit_and_wait_mid_job();
+
+  ::kill(t.c1.process->pid(), SIGSTOP);
+  BOOST_REQUIRE_MESSAGE(t.wait_ready(t.c2, 2s + 5s), t.c2.process->log());
+  BOOST_REQUIRE_MESSAGE(t.wait_alive(t.c2, 4, 30s), t.c2.process->log());
+  ::kill(t.c1.process->pid(), SIGCONT);
+  BOOST_REQUIRE_MESSAGE(t.c1.process->wait_exit(10s), t.c1.process->log());
+  BOOST_TEST(t.c1.process->stop() == 3, t.c1.process->log());
+  BOOST_TEST(t.c1.process->log().find("no longer the leader") != std::string::npos, t.c1.process->log());
+
+  t.require_done_and_verified(t.c2, id);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
