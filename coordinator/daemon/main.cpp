@@ -10,17 +10,51 @@
 #include "coordinator/journal/journal.h"
 #include "systemd/daemon_process.h"
 #include "systemd/logging.h"
+#include "systemd/notifier.h"
 #include "systemd/service.h"
 
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
+#include <asio/executor_work_guard.hpp>
 
 #include <atomic>
+#include <exception>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <thread>
+
+namespace {
+
+// Campaigns on a thread of its own while `io` runs a notifier: under systemd a standby is a
+// started service (READY=1, a STATUS saying it stands by, the watchdog's pings) however long
+// it waits, not one that never finishes starting.
+std::int64_t campaign(asio::io_context& io, baton::journal::EtcdElection& election, const std::string& key) {
+  std::int64_t epoch = 0;
+  std::exception_ptr failed;
+  baton::systemd::Notifier standby(io.get_executor());
+  standby.ready("standby: campaigning for " + key);
+  standby.start_watchdog();
+  auto waiting = asio::make_work_guard(io);  // io.run() returns only on the campaign's stop
+  std::thread campaigning([&] {
+    try {
+      epoch = election.campaign();
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    asio::post(io, [&io] { io.stop(); });
+  });
+  io.run();
+  campaigning.join();
+  waiting.reset();
+  io.restart();
+  if (failed) std::rethrow_exception(failed);
+  return epoch;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"baton-coordinator: plans redistributions and drives the agents"};
@@ -58,7 +92,7 @@ int main(int argc, char** argv) {
           std::make_unique<baton::journal::EtcdElection>(etcd, key, candidate, config.etcd->leader_ttl_seconds, log);
       spdlog::info("coordinator {}: campaigning for {} on etcd (lease TTL {} s)", config.id, key,
                    config.etcd->leader_ttl_seconds);
-      const std::int64_t epoch = election->campaign();
+      const std::int64_t epoch = campaign(io, *election, key);
       election->hold(lose_leadership);
       auto store = std::make_unique<baton::journal::EtcdJournal>(etcd, config.etcd->prefix);
       store->fence(key, epoch, lose_leadership);
