@@ -11,7 +11,6 @@
 #include "coordinator/journal/etcd_client.h"
 #include "log/log.h"
 
-#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
