@@ -227,6 +227,12 @@ BOOST_AUTO_TEST_CASE(the_leader_killed_mid_job_the_standby_leads_and_the_job_end
   t.require_done_and_verified(t.c2, id);
   const std::string log = t.c2.process->log();
   BOOST_TEST(log.find("leads at epoch") != std::string::npos, log);
+  httplib::Client scrape("http://" + t.c2.api);
+  const auto metrics = scrape.Get("/metrics");
+  BOOST_REQUIRE(metrics);
+  const std::size_t at = log.find("leads at epoch ") + 15;
+  const std::string epoch = log.substr(at, log.find(';', at) - at);
+  BOOST_TEST(metrics->body.find("\nbaton_leader_epoch " + epoch + "\n") != std::string::npos, metrics->body);
   BOOST_TEST(log.find("job " + id + ": resuming at step") != std::string::npos, log);
 }
 
