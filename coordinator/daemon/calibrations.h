@@ -36,7 +36,7 @@ struct TrackedCalibration {
 
 class Calibrations {
  public:
-  explicit Calibrations(journal::Journal& journal) : journal_(journal) {}
+  explicit Calibrations(journal::Store& journal) : journal_(journal) {}
 
   // Learns the journal's calibrations. One the previous coordinator left queued or running
   // is failed: its probes died with it.
@@ -68,7 +68,7 @@ class Calibrations {
   std::vector<report::CalibrationLine> lines() const;
 
  private:
-  journal::Journal& journal_;
+  journal::Store& journal_;
   std::map<std::uint64_t, TrackedCalibration> all_;
   std::deque<std::uint64_t> queue_;
   bool running_ = false;

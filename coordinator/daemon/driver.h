@@ -55,7 +55,7 @@ class Driver {
  public:
   using Json = nlohmann::ordered_json;
 
-  Driver(asio::io_context& io, AgentDirectory& agents, journal::Journal& journal, Clock& clock, DriverOptions options,
+  Driver(asio::io_context& io, AgentDirectory& agents, journal::Store& journal, Clock& clock, DriverOptions options,
          log::Sink log);
   ~Driver();
 
@@ -171,7 +171,7 @@ class Driver {
 
   asio::io_context& io_;
   AgentDirectory& agents_;
-  journal::Journal& journal_;
+  journal::Store& journal_;
   Clock& clock_;
   DriverOptions options_;
   log::Logger log_;

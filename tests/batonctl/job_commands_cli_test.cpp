@@ -309,6 +309,28 @@ BOOST_AUTO_TEST_CASE(an_unreachable_coordinator_exits_3_naming_the_url_and_the_c
              unresolved.err);
 }
 
+// Standby coordinators (docs/ha.md) listen for nothing: batonctl asks the next URL.
+BOOST_AUTO_TEST_CASE(several_coordinator_urls_reach_the_one_that_listens_or_exit_3_naming_each) {
+  FakeCoordinator fake;
+  const auto jobs = run_process({BATONCTL_PATH, "jobs", "--coordinator", "http://127.0.0.1:1," + fake.url()});
+  BOOST_TEST_REQUIRE(jobs.exit_code == 0, jobs.err);
+  BOOST_TEST(has(jobs.out, "7   running  oggp"), jobs.out);
+  const TempFile job_file("job.json", kJob);
+  const auto submitted =
+      run_process({BATONCTL_PATH, "submit", job_file.path, "--coordinator", "http://127.0.0.1:1," + fake.url()});
+  BOOST_TEST_REQUIRE(submitted.exit_code == 0, submitted.err);
+  BOOST_TEST(fake.requests().size() == 2u);  // each request once, at the coordinator that listens
+
+  const auto none = run_process({BATONCTL_PATH, "jobs", "--coordinator", "http://127.0.0.1:1,http://127.0.0.1:2"});
+  BOOST_TEST(none.exit_code == 3);
+  BOOST_TEST(none.err ==
+                 "batonctl: cannot reach any coordinator: http://127.0.0.1:1: Connection refused; "
+                 "http://127.0.0.1:2: Connection refused\n",
+             none.err);
+  const auto malformed = run_process({BATONCTL_PATH, "jobs", "--coordinator", "http://127.0.0.1:1,"});
+  BOOST_TEST(malformed.exit_code == 2, malformed.err);
+}
+
 BOOST_AUTO_TEST_CASE(a_malformed_coordinator_url_is_a_usage_error_naming_it) {
   for (const std::string url : {"htp://127.0.0.1:7070", "http://:7070", "http://127.0.0.1:99999",
                                 "http://127.0.0.1:70x", "http://127.0.0.1:7070/api", "http://[::1", ""}) {
