@@ -84,7 +84,7 @@ std::string_view Agent::name(JobState state) {
 }
 
 std::string Agent::status() const {
-  if (!runner_) return registered_ ? "idle" : "connecting to " + options_.coordinator;
+  if (!runner_) return registered_ ? "idle" : "connecting to " + coordinator_address();
   const protocol::Plan& plan = runner_->plan();
   const std::string where = "job " + plan.job() + " step ";
   if (running_step_) return where + std::to_string(*running_step_ + 1) + "/" + std::to_string(plan.steps_size());
@@ -114,12 +114,16 @@ asio::awaitable<void> Agent::stop() {
   while (started_ && !stopped_) co_await changed_.wait();
 }
 
+const std::string& Agent::coordinator_address() const {
+  return coordinator_index_ == 0 ? options_.coordinator : options_.other_coordinators[coordinator_index_ - 1];
+}
+
 asio::awaitable<void> Agent::session_loop() {
   milliseconds backoff(200);
   while (running_) {
     try {
       auto channel =
-          std::make_shared<protocol::Channel>(co_await connect_to(options_.coordinator, options_.io_timeout));
+          std::make_shared<protocol::Channel>(co_await connect_to(coordinator_address(), options_.io_timeout));
       co_await session(channel);
       backoff = milliseconds(200);  // it worked for a while: retry soon
     } catch (const protocol::AuthError& e) {
@@ -133,6 +137,9 @@ asio::awaitable<void> Agent::session_loop() {
     metrics_->set("baton_agent_registered", {}, 0);
     channel_.reset();
     if (!running_) break;
+    // The next coordinator at once; a whole round tried: back off (docs/ha.md).
+    coordinator_index_ = (coordinator_index_ + 1) % (1 + options_.other_coordinators.size());
+    if (coordinator_index_ != 0) continue;
     co_await changed_.wait_until(std::chrono::steady_clock::now() + backoff);
     backoff = std::min(backoff * 2, options_.max_backoff);
   }
@@ -173,13 +180,14 @@ asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
     throw protocol::ChannelError("coordinator " + coordinator + " answered register with " +
                                  std::string(protocol::type_name(answer)));
   }
+  co_await check_epoch(*channel, answer, coordinator);
   const double seconds = std::clamp(answer.registered().heartbeat_seconds(), 0.05, 60.0);
   const milliseconds every(static_cast<std::int64_t>(seconds * 1000));
   channel_ = channel;
   registered_ = true;
   metrics_->set("baton_agent_registered", {}, 1);
   metrics_->add("baton_agent_sessions_total");
-  say("registered with coordinator " + coordinator + " at " + options_.coordinator + " as " + options_.node_id +
+  say("registered with coordinator " + coordinator + " at " + coordinator_address() + " as " + options_.node_id +
       ", data at " + data_.address());
   if (runner_) co_await send(job_status());
   if (undelivered_report_) {
@@ -192,9 +200,27 @@ asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   co_await (handle_messages(channel, every) || heartbeats(channel, every));
 }
 
+asio::awaitable<void> Agent::check_epoch(protocol::Channel& channel, const protocol::Envelope& message,
+                                         const std::string& coordinator) {
+  const std::uint64_t epoch = message.leader_epoch();
+  if (epoch == 0 || epoch >= leader_epoch_) {
+    leader_epoch_ = std::max(leader_epoch_, epoch);
+    co_return;
+  }
+  const std::string why = "leader epoch " + std::to_string(epoch) + " is older than " + std::to_string(leader_epoch_) +
+                          ", the newest this agent has seen (a deposed leader)";
+  log::write(options_.log, log::Level::warning,
+             "refused " + std::string(protocol::type_name(message)) + " from coordinator " +
+                 (coordinator.empty() ? std::string() : coordinator + " ") + "at " + coordinator_address() + ": " +
+                 why);
+  co_await channel.refuse(why);
+  throw protocol::ChannelError("refused a deposed leader's " + std::string(protocol::type_name(message)));
+}
+
 asio::awaitable<void> Agent::handle_messages(std::shared_ptr<protocol::Channel> channel, milliseconds every) {
   while (channel->is_open()) {
     const protocol::Envelope message = co_await channel->receive(every * 3);
+    co_await check_epoch(*channel, message, "");
     switch (message.body_case()) {
       case protocol::Envelope::kHeartbeat: break;
       case protocol::Envelope::kPlan: handle_plan(message.plan()); break;

@@ -35,8 +35,11 @@ namespace baton::agent {
 struct AgentOptions {
   std::string node_id;
   std::string coordinator;  // "host:port" of the coordinator's agent listener
-  std::string secret;       // the cluster's shared secret
-  double rate = 0;          // bytes/s this node can send or receive (told to the coordinator)
+  // Standby coordinators' agent listeners (docs/ha.md): when a session cannot be had or
+  // ends, the next address is tried, round after round; only the leader listens.
+  std::vector<std::string> other_coordinators{};
+  std::string secret;  // the cluster's shared secret
+  double rate = 0;     // bytes/s this node can send or receive (told to the coordinator)
   std::vector<std::string> transports{"tcp"};
   std::chrono::milliseconds io_timeout{5000};
   std::chrono::milliseconds max_backoff{5000};
@@ -149,6 +152,14 @@ class Agent {
   bool running_ = false;
   bool stopped_ = false;
   bool registered_ = false;
+  // Refuses (and ends the session on) a message of a leader epoch lower than the highest
+  // seen (docs/ha.md), saying so at warning; else notes its epoch.
+  asio::awaitable<void> check_epoch(protocol::Channel& channel, const protocol::Envelope& message,
+                                    const std::string& coordinator);
+  std::uint64_t leader_epoch_ = 0;
+  // Which coordinator is tried now: 0 is options_.coordinator, i the (i-1)th other.
+  std::size_t coordinator_index_ = 0;
+  const std::string& coordinator_address() const;
   Signal changed_;                  // stop() was called, a step ended, or the agent stopped
   asio::thread_pool file_work_{1};  // staging commits; joined first on destruction
 };

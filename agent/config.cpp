@@ -21,7 +21,14 @@ AgentConfig load_agent_config(const std::filesystem::path& path) {
     config.node_id = toml::find<std::string>(file, "node_id");
     if (config.node_id.empty() || config.node_id.size() > 256)
       throw std::runtime_error("node_id must have 1 to 256 bytes");
-    config.coordinator = toml::find<std::string>(file, "coordinator");
+    if (file.contains("coordinator") && file.at("coordinator").is_array()) {
+      auto all = toml::find<std::vector<std::string>>(file, "coordinator");
+      if (all.empty()) throw std::runtime_error("coordinator is an empty list");
+      config.coordinator = all.front();
+      config.other_coordinators.assign(all.begin() + 1, all.end());
+    } else {
+      config.coordinator = toml::find<std::string>(file, "coordinator");
+    }
     config.secret = protocol::load_secret(relative(toml::find<std::string>(file, "secret_file")));
     config.data_root = relative(toml::find<std::string>(file, "data_root"));
     config.data_address = baton::config::field_or<std::string>(file, "data_address", config.data_address);

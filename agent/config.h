@@ -5,12 +5,16 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace baton::agent {
 
 struct AgentConfig {
   std::string node_id;
-  std::string coordinator;                   // "host:port" of the coordinator's agent listener
+  std::string coordinator;  // "host:port" of the coordinator's agent listener
+  // With standby coordinators (docs/ha.md): the others' agent listeners, tried in turn
+  // after `coordinator` (the key `coordinator` is then a list); whichever leads answers.
+  std::vector<std::string> other_coordinators;
   std::string secret;                        // read from secret_file
   std::filesystem::path data_root;           // the only place plans may read and write
   std::string data_address = "127.0.0.1:0";  // where peers connect for data (port 0: any)

@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
                                        .transports = {context.name()},
                                        .log = baton::systemd::spdlog_sink(config.node_id)};
     options.storage_id = baton::agent::storage_id(root);
+    options.other_coordinators = config.other_coordinators;
     options.staging = &staging;
     options.scratch = &scratch;
     baton::agent::Agent agent(context, data, storage, options, [&](const baton::protocol::Plan& plan) {

@@ -21,15 +21,18 @@
 #   sudo bench/collectives.sh [--bin BUILD_DIR] [--out DIR] [--sizes BYTES,BYTES,...]
 #                             [--slow-mbit S] [--mid-mbit M] [--fast-mbit F] [--seed N]
 #                             [--shapes fig8,mix3] [--mpi-repeats R]
-#                             [--algorithms A,B,...] [--no-mpi]
+#                             [--algorithms A,B,...] [--no-mpi] [--headroom H] [--queue-packets Q]
 #                             [--peers mpi,mpi-tuned,gloo|none] [--mpi-segment BYTES] [--prefix P]
 #
 # Defaults: BUILD_DIR = build/release (built first, with the benchmarks), DIR = docs/bench,
 # sizes 64 KiB, 1 MiB, 16 MiB, 64 MiB, S/M/F = 100/200/400 Mbit/s, seed 14, both shapes,
-# R = 3 (1 above 16 MiB), every peer, segments of 64 KiB, namespaces bcoll-* (a second run
-# at once needs another --prefix; --no-mpi drops mpi and mpi-tuned). Writes DIR/collectives.jsonl (one JSON line per run),
+# R = 3 (1 above 16 MiB), H = 0.93 (the share of a link's TCP goodput an agent declares:
+# see declared_rates), Q = 100 (packets of each tbf queue, scripts/netns-star.sh), every
+# peer, segments of 64 KiB, namespaces bcoll-* (a second run at once needs another
+# --prefix; --no-mpi drops mpi and mpi-tuned). Writes DIR/collectives.jsonl (one JSON line per run),
 # DIR/collectives.csv and DIR/collectives-summary.txt (bench/collectives_summary.py),
-# DIR/collectives.svg (bench/collectives.gp) and DIR/collectives-coordinator.log.
+# DIR/collectives.svg (bench/collectives.gp), DIR/collectives-coordinator.log and each
+# run's whole report in DIR/reports/SHAPE-KIND-ALGORITHM-BYTES.json.
 # Why 100 and 400 Mbit/s: every byte is sealed, checksummed and (on a reduction) combined
 # on this 2-core machine, beside the kernel's shaping of 12 links; at these rates the links,
 # not the processors, set the times, which is what the papers' models assume. The largest
@@ -53,6 +56,8 @@ mpi=true
 peers=mpi,mpi-tuned,gloo
 mpi_segment=65536
 prefix=bcoll
+headroom=0.93
+queue_packets=100
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin=$2; shift ;;
@@ -65,6 +70,8 @@ while [ $# -gt 0 ]; do
     --shapes) shapes=$2; shift ;;
     --mpi-repeats) mpi_repeats=$2; shift ;;
     --algorithms) algorithms=$2; shift ;;
+    --headroom) headroom=$2; shift ;;
+    --queue-packets) queue_packets=$2; shift ;;
     --no-mpi) mpi=false ;;
     --peers) peers=$2; shift ;;
     --mpi-segment) mpi_segment=$2; shift ;;
@@ -80,6 +87,8 @@ chosen() { [ -z "$algorithms" ] || [[ ",$algorithms," == *",$1,"* ]]; }
 peer() { [[ ",$peers," == *",$1,"* ]] && { [ "$mpi" = true ] || [[ "$1" != mpi* ]]; }; }
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces and tc)"
 [[ "$sizes" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--sizes must be positive whole numbers of bytes, comma-separated"
+[[ "$headroom" =~ ^(0\.[0-9]+|1(\.0*)?)$ ]] || die "--headroom must be a number in (0, 1] (got '$headroom')"
+[[ "$queue_packets" =~ ^[1-9][0-9]*$ ]] || die "--queue-packets must be a positive whole number (got '$queue_packets')"
 for r in "$slow" "$mid" "$fast"; do [[ "$r" =~ ^[1-9][0-9]*$ ]] || die "rates must be whole Mbit/s (got '$r')"; done
 [[ "$seed" =~ ^[0-9]+$ ]] || die "--seed must be a whole number"
 [[ "$shapes" =~ ^(fig8|mix3)(,(fig8|mix3))*$ ]] || die "--shapes lists fig8 and/or mix3"
@@ -133,8 +142,14 @@ print(",".join(rng.choice(speeds) for _ in range(n)))' "$seed" "$n" "$slow" "$mi
   esac
 }
 
-# A declared rate is what TCP carries of the link's rate: 1448 payload bytes a 1514-byte frame.
-declared_rates() { python3 -c 'import sys; print(",".join(str(int(float(m) * 1e6 / 8 * 1448 / 1514)) for m in sys.argv[1].split(",")))' "$1"; }
+# A declared rate is what TCP carries of the link's rate: 1448 payload bytes a 1514-byte
+# frame, times the headroom (0.93 by default): a node's link also carries the ACKs of what
+# it receives (a 66-byte frame per two segments, 2.3 %) and Baton's frame headers and MACs.
+# Paced at the full goodput, the ring's sends measured 1.51x their prediction (tbf queues
+# overflowing, TCP backing off); at 0.93, 1.00x (fig8 at 25/100 Mbit/s, 16 MiB).
+declared_rates() {
+  python3 -c 'import sys; print(",".join(str(int(float(m) * 1e6 / 8 * 1448 / 1514 * float(sys.argv[2]))) for m in sys.argv[1].split(",")))' "$1" "$headroom"
+}
 
 nodes_json=$(python3 -c "import json; print(json.dumps(['n%d' % i for i in range($n)]))")
 
@@ -183,6 +198,9 @@ baton_run() {
   # algorithm must not hide the others' numbers.
   daemons ctl -- watch "$id" > "$work/watch.log" 2>&1 || cat "$work/watch.log" >&2
   daemons ctl -- status "$id" -o json > "$work/run.json"
+  # The whole report, kept for reading each task's planned against measured times.
+  mkdir -p "$out/reports"
+  cp "$work/run.json" "$out/reports/$shape-$kind-$algorithm-$size.json"
   [ "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["state"])' "$work/run.json")" != done ] ||
     verify "$kind" || correct=false
   python3 - "$work/run.json" "$shape" "$rates" "$size" "$kind" "$algorithm" "$correct" >> "$results" <<'PY'
@@ -303,7 +321,7 @@ for shape in "${shape_list[@]}"; do
   rates=$(shape_rates "$shape")
   echo "collectives.sh: $shape: link rates (Mbit/s) $rates" >&2
   keep_log
-  star up --rates "$rates"
+  star up --rates "$rates" --queue-packets "$queue_packets"
   daemons start --bin "$bin" --rate "$(declared_rates "$rates")"
   for size in "${size_list[@]}"; do
     for i in $(seq 0 $((n - 1))); do
@@ -328,5 +346,6 @@ done
 python3 bench/collectives_summary.py "$results" --csv "$out/collectives.csv" | tee "$out/collectives-summary.txt"
 # The chart's rows: the shapes run, in the CSV's order.
 plot_shapes=$(for s in fig8 mix3; do [[ ",$shapes," != *",$s,"* ]] || printf '%s ' "$s"; done)
-gnuplot -e "csv='$out/collectives.csv'; svg='$out/collectives.svg'; shapes='$plot_shapes'" bench/collectives.gp
+gnuplot -e "csv='$out/collectives.csv'; svg='$out/collectives.svg'; shapes='$plot_shapes'" bench/collectives.gp ||
+  echo "collectives.sh: no chart (gnuplot needs every panel to have points: run every size and algorithm)" >&2
 echo "collectives.sh: results in $results, $out/collectives-summary.txt, chart $out/collectives.svg ($(($(date +%s) - started)) s)"

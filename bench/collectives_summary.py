@@ -9,7 +9,12 @@ its numbers:
   - the papers' schedules (snf, bnb, snf-fnf, wrp) measured within 15 % of the prediction;
   - snf (reduce), snf-fnf (allreduce) and wrp (multicast) at least 20 % faster than Baton's
     binomial and than Open MPI, where the model predicts a gain that large over binomial;
-  - where the ring all-reduction beats snf-fnf, and by how much.
+  - where the ring all-reduction beats snf-fnf, and by how much;
+and those of issue 26 (collectives at the bandwidth bound), for the default `auto` at 1 MiB
+and up: measured within 1.3x the bound the links allow (all-reduce at 16 and 64 MiB, reduce
+and multicast), all-reduce at least 1.4x faster than the ring and 2x faster than the best
+Open MPI configuration, auto within 5 % of the fastest algorithm measured for the case, and
+every algorithm's plan prediction within 15 % of what it measured.
 Then the peers' runs (Gloo, Open MPI's forced tuned algorithms) with their CPU time.
 A run that failed is listed with its error. The CSV holds one block per shape and kind (gnuplot's `index`): size, then the measured
 seconds of the kind's algorithms, Open MPI and the first algorithm's plan prediction.
@@ -18,9 +23,13 @@ import argparse
 import json
 import math
 
-ALGORITHMS = {"reduce": ["snf", "bnb", "binomial", "flat"],
-              "allreduce": ["snf-fnf", "binomial", "ring"],
-              "multicast": ["wrp", "binomial", "flat"]}
+ALGORITHMS = {"reduce": ["snf", "bnb", "binomial", "flat", "pipelined-tree", "auto"],
+              "allreduce": ["snf-fnf", "binomial", "ring", "pipelined-tree", "rate-rsag", "auto"],
+              "multicast": ["wrp", "binomial", "flat", "pipelined-tree", "auto"]}
+# The chart's columns per kind: the paper's schedule, two textbook ones, Baton's default.
+CHART = {"reduce": ["snf", "binomial", "flat", "auto"],
+         "allreduce": ["snf-fnf", "binomial", "ring", "auto"],
+         "multicast": ["wrp", "binomial", "flat", "auto"]}
 PAPERS = {"reduce": ["snf", "bnb"], "allreduce": ["snf-fnf"], "multicast": ["wrp"]}
 SHAPES = ["fig8", "mix3"]
 
@@ -43,9 +52,11 @@ def main():
     parser.add_argument("--csv")
     args = parser.parse_args()
     with open(args.results) as f:
-        every_run = [json.loads(line) for line in f if line.strip()]
-    # Baton's runs and Open MPI's default; the other peers share algorithm names (ring).
-    runs = [r for r in every_run if r.get("impl", "baton") == "baton" or r["algorithm"] == "openmpi"]
+        runs = [json.loads(line) for line in f if line.strip()]
+    # Another implementation's algorithms are named with it ("gloo-ring" beside Baton's "ring").
+    for r in runs:
+        if r["impl"] != "baton" and not r["algorithm"].startswith(r["impl"]):
+            r["algorithm"] = f'{r["impl"]}-{r["algorithm"]}'
     by = {(r["shape"], r["kind"], r["algorithm"], r["bytes"]): r for r in runs}
     shapes = [s for s in SHAPES if any(r["shape"] == s for r in runs)]
     sizes = sorted({r["bytes"] for r in runs})
@@ -54,24 +65,35 @@ def main():
         r = by.get((shape, kind, algorithm, size))
         return None if r is None else r.get(field)
 
+    def peers(kind):
+        """The other implementations' runs of `kind` (Open MPI's configurations, Gloo's), by algorithm."""
+        return sorted({r["algorithm"] for r in runs if r["impl"] != "baton" and r["kind"] == kind})
+
+    def bound_of(shape, kind, size):
+        return next((r["bound_seconds"] for r in runs if (r["shape"], r["kind"], r["bytes"]) == (shape, kind, size)
+                     and r.get("bound_seconds")), None)
+
     for shape in shapes:
         rates = next(r["rates_mbit"] for r in runs if r["shape"] == shape)
         print(f"== {shape}: {len(rates)} nodes, link rates (Mbit/s) {','.join(f'{x:g}' for x in rates)}, root n0")
-        print(f"{'kind':<10} {'size':>8} {'algorithm':<10} {'measured s':>10} {'plan s':>8} {'model s':>8} "
-              f"{'meas/plan':>9} {'meas/model':>10}")
+        print(f"{'kind':<10} {'size':>8} {'algorithm':<14} {'measured s':>10} {'plan s':>8} {'model s':>8} "
+              f"{'meas/plan':>9} {'meas/model':>10} {'meas/bound':>10}")
         for kind, algorithms in ALGORITHMS.items():
             for size in sizes:
-                for a in algorithms + ["openmpi"]:
+                for a in algorithms + peers(kind):
                     failed = get(shape, kind, a, size, "failed")
                     if failed:
-                        print(f"{kind:<10} {size_text(size):>8} {a:<10} {'FAILED':>10} "
+                        print(f"{kind:<10} {size_text(size):>8} {a:<14} {'FAILED':>10} "
                               f"{fmt(get(shape, kind, a, size, 'predicted_seconds')):>8}  {failed[:110]}")
                     m = get(shape, kind, a, size)
                     if m is None:
                         continue
                     plan, model = get(shape, kind, a, size, "predicted_seconds"), get(shape, kind, a, size, "model_seconds")
-                    print(f"{kind:<10} {size_text(size):>8} {a:<10} {m:>10.3f} {fmt(plan):>8} {fmt(model):>8} "
-                          f"{fmt(ratio(m, plan), 2):>9} {fmt(ratio(m, model), 2):>10}")
+                    chosen = get(shape, kind, a, size, "chosen")
+                    name = f"{a} ({chosen})" if a == "auto" and chosen else a
+                    print(f"{kind:<10} {size_text(size):>8} {name:<14} {m:>10.3f} {fmt(plan):>8} {fmt(model):>8} "
+                          f"{fmt(ratio(m, plan), 2):>9} {fmt(ratio(m, model), 2):>10} "
+                          f"{fmt(ratio(m, bound_of(shape, kind, size)), 2):>10}")
 
     print("\n== targets")
     for shape in shapes:
@@ -116,18 +138,52 @@ def main():
             print(f"{shape} allreduce {size_text(size)}: ring {ring:.3f} s, snf-fnf {snf:.3f} s, Open MPI "
                   f"{fmt(mpi)} s: {who} (snf-fnf/ring {snf / ring:.2f})")
 
-    print_peers(every_run)
+    print("\n== targets of issue 26 (auto, 1 MiB and up)")
+    for shape in shapes:
+        for kind, algorithms in ALGORITHMS.items():
+            for size in sizes:
+                if size < 1048576:
+                    continue
+                m, bound = get(shape, kind, "auto", size), bound_of(shape, kind, size)
+                if m is None:
+                    continue
+                where = f"{shape} {kind} {size_text(size)}"
+                if bound and (kind != "allreduce" or size >= 16 * 1048576):
+                    print(f"{where}: auto {m:.3f} s / bound {bound:.3f} s = {m / bound:.2f}: "
+                          f"within 1.3x {'met' if m <= 1.3 * bound else 'MISSED'}")
+                ring = get(shape, kind, "ring", size)
+                if kind == "allreduce" and ring and size >= 16 * 1048576:
+                    print(f"{where}: ring {ring:.3f} s / auto {m:.3f} s = {ring / m:.2f}: "
+                          f"1.4x faster {'met' if ring >= 1.4 * m else 'MISSED'}")
+                others = [(get(shape, kind, p, size), p) for p in peers(kind)]
+                others = [(t, p) for t, p in others if t is not None]
+                if kind == "allreduce" and others and size >= 16 * 1048576:
+                    t, p = min(others)
+                    print(f"{where}: best peer {p} {t:.3f} s / auto {m:.3f} s = {t / m:.2f}: "
+                          f"2x faster {'met' if t >= 2 * m else 'MISSED'}")
+                measured = [(get(shape, kind, a, size), a) for a in algorithms if a != "auto"]
+                measured = [(t, a) for t, a in measured if t is not None]
+                if measured:
+                    t, a = min(measured)
+                    print(f"{where}: auto {m:.3f} s against the fastest measured, {a} {t:.3f} s: "
+                          f"within 5 % {'met' if m <= 1.05 * t else 'MISSED'}")
+                for a in algorithms:
+                    t, plan = get(shape, kind, a, size), get(shape, kind, a, size, "predicted_seconds")
+                    if t is None or not plan:
+                        continue
+                    print(f"{where}: {a} measured / plan = {t / plan:.2f}: "
+                          f"within 15 % {'met' if abs(t / plan - 1) <= 0.15 else 'MISSED'}")
+
+    print_peers(runs)
 
     if args.csv:
         with open(args.csv, "w") as f:
             for shape in shapes:
-                for kind, algorithms in ALGORITHMS.items():
-                    columns = (algorithms + ["-"] * 4)[:4]
-                    f.write(f"# {shape} {kind}: bytes,{','.join(columns)},openmpi,{algorithms[0]}_plan\n")
+                for kind, columns in CHART.items():
+                    f.write(f"# {shape} {kind}: bytes,{','.join(columns)},openmpi,auto_plan\n")
                     for size in sizes:
-                        cells = [get(shape, kind, a, size) if a != "-" else None for a in columns]
-                        cells += [get(shape, kind, "openmpi", size),
-                                  get(shape, kind, algorithms[0], size, "predicted_seconds")]
+                        cells = [get(shape, kind, a, size) for a in columns]
+                        cells += [get(shape, kind, "openmpi", size), get(shape, kind, "auto", size, "predicted_seconds")]
                         f.write(f"{size}," + ",".join("NaN" if c is None or math.isnan(c) else f"{c:.6f}"
                                                      for c in cells) + "\n")
                     f.write("\n\n")

@@ -34,7 +34,7 @@ void fill(DType dtype, std::span<std::byte> bytes, unsigned seed) {
 
 }  // namespace
 
-std::vector<Speed> measure_speeds(std::size_t array_bytes, std::chrono::microseconds per_pair) {
+std::vector<Speed> measure_speeds(std::size_t array_bytes, std::chrono::microseconds per_pair, const SpeedClock& now) {
   using clock = std::chrono::steady_clock;
   array_bytes -= array_bytes % 8;
   // uint64_t storage: aligned for every dtype.
@@ -49,13 +49,13 @@ std::vector<Speed> measure_speeds(std::size_t array_bytes, std::chrono::microsec
       apply(dtype, op, bytes(out), bytes(a), bytes(b));  // warm-up: pages and caches
       // The fastest of the rounds: a round the scheduler interrupted (other processes on
       // the node) says nothing of the loop, and one of 1 MiB takes well under a time slice.
-      const auto start = clock::now();
+      const auto start = now();
       auto fastest = clock::duration::max();
       int rounds = 0;
       for (auto round_start = start; rounds < max_rounds && (rounds < min_rounds || round_start - start < per_pair);
            ++rounds) {
         apply(dtype, op, bytes(out), bytes(a), bytes(b));
-        const auto round_end = clock::now();
+        const auto round_end = now();
         fastest = std::min(fastest, round_end - round_start);
         round_start = round_end;
       }

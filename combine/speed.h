@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 namespace baton::combine {
@@ -20,10 +21,14 @@ struct Speed {
 // Times apply(out = a ⊕ b) on arrays of `array_bytes` (a pool buffer's worth) for every
 // valid dtype and op, `max_rounds` times or, once `min_rounds` are done, until `per_pair`
 // has passed, after one untimed warm-up, and keeps the fastest round. 36 pairs: about
-// 0.05 s on an idle core, about 0.15 s of rounds on a busy one.
+// 0.05 s on an idle core, about 0.15 s of rounds on a busy one. `now` is the steady clock
+// but in a unit test, which counts the rounds and checks the arithmetic with a clock that
+// moves by a set step each time it is read.
 inline constexpr int min_rounds = 4;
 inline constexpr int max_rounds = 16;
+using SpeedClock = std::function<std::chrono::steady_clock::time_point()>;
 std::vector<Speed> measure_speeds(std::size_t array_bytes = std::size_t{1} << 20,
-                                  std::chrono::microseconds per_pair = std::chrono::microseconds(4000));
+                                  std::chrono::microseconds per_pair = std::chrono::microseconds(4000),
+                                  const SpeedClock& now = std::chrono::steady_clock::now);
 
 }  // namespace baton::combine

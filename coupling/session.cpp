@@ -183,6 +183,7 @@ HandoffResult Session::wait(const std::string& job, bool leader) {
       r.predicted_seconds = number_or_zero(report, "predicted_seconds");
       r.measured_seconds = number_or_zero(report, "measured_seconds");
       r.lower_bound_seconds = number_or_zero(report, "lower_bound_seconds");
+      r.reused_plan = report.contains("plan_reused_from");
       r.report = answer.dump();
       return r;
     }

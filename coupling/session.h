@@ -52,6 +52,9 @@ struct HandoffResult {
   std::string job;           // the coordinator's id of the job
   std::string error;         // why it failed or was cancelled; empty when done
   bool reused_spec = false;  // the job's JSON came from an earlier handoff of the same layouts
+  // The coordinator ran the plan it compiled for an earlier job of the same transfers (the
+  // report's "plan_reused_from"; docs/embedding.md, "What is reused").
+  bool reused_plan = false;
   std::uint64_t bytes = 0;
   std::uint64_t steps = 0;
   double predicted_seconds = 0, measured_seconds = 0, lower_bound_seconds = 0;

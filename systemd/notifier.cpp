@@ -50,7 +50,7 @@ void Notifier::start_watchdog() {
 
 void Notifier::ping() {
   send("WATCHDOG=1");
-  timer_.expires_after(watchdog_ / 2);
+  timer_.expires_after(ping_interval());
   timer_.async_wait([this](std::error_code error) {
     if (!error) ping();
   });

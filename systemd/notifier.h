@@ -22,6 +22,8 @@ class Notifier {
   bool enabled() const noexcept { return enabled_; }
   // The watchdog interval systemd asked for (WATCHDOG_USEC), zero when none.
   std::chrono::microseconds watchdog_interval() const noexcept { return watchdog_; }
+  // How often start_watchdog pings: half the interval, as sd_watchdog_enabled(3) advises.
+  std::chrono::microseconds ping_interval() const noexcept { return watchdog_ / 2; }
 
   // READY=1 with a first STATUS=; later calls do nothing.
   void ready(const std::string& status);

@@ -51,25 +51,46 @@ Json answer_of(const httplib::Result& result, const CoordinatorUrl& url) {
 
 }  // namespace
 
-ApiClient::ApiClient(const std::string& url, std::string token)
-    : url_(parse_coordinator_url(url)), token_(std::move(token)) {}
+ApiClient::ApiClient(const std::string& url, std::string token) : token_(std::move(token)) {
+  for (std::size_t from = 0;;) {
+    const std::size_t comma = url.find(',', from);
+    urls_.push_back(parse_coordinator_url(url.substr(from, comma == std::string::npos ? comma : comma - from)));
+    if (comma == std::string::npos) break;
+    from = comma + 1;
+  }
+}
+
+Json ApiClient::send(const std::function<httplib::Result(httplib::Client&)>& request) const {
+  std::string failures;
+  for (std::size_t i = 0; i < urls_.size(); ++i) {
+    const std::size_t index = (current_ + i) % urls_.size();
+    const CoordinatorUrl& url = urls_[index];
+    httplib::Client client(url.host, url.port);
+    configure(client, token_);
+    httplib::Result result = request(client);
+    const bool unsent = !result && (result.error() == httplib::Error::Connection ||
+                                    result.error() == httplib::Error::ConnectionTimeout);
+    if (unsent && urls_.size() > 1) {
+      failures += (failures.empty() ? "" : "; ") + url.text + ": " + failure_of(result.error(), url);
+      continue;
+    }
+    current_ = index;
+    return answer_of(result, url);
+  }
+  throw ConnectionError("cannot reach any coordinator: " + failures);
+}
 
 Json ApiClient::get(const std::string& path) const {
-  httplib::Client client(url_.host, url_.port);
-  configure(client, token_);
-  return answer_of(client.Get(path), url_);
+  return send([&](httplib::Client& client) { return client.Get(path); });
 }
 
 Json ApiClient::post(const std::string& path, const Json& body) const {
-  httplib::Client client(url_.host, url_.port);
-  configure(client, token_);
-  return answer_of(client.Post(path, body.dump(), "application/json"), url_);
+  const std::string text = body.dump();
+  return send([&](httplib::Client& client) { return client.Post(path, text, "application/json"); });
 }
 
 Json ApiClient::remove(const std::string& path) const {
-  httplib::Client client(url_.host, url_.port);
-  configure(client, token_);
-  return answer_of(client.Delete(path), url_);
+  return send([&](httplib::Client& client) { return client.Delete(path); });
 }
 
 }  // namespace baton::batonctl

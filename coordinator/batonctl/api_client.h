@@ -5,8 +5,16 @@
 #include "coordinator/batonctl/coordinator_url.h"
 #include "coordinator/json/input.h"
 
+#include <cstddef>
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+namespace httplib {
+class Client;
+class Result;
+}  // namespace httplib
 
 namespace baton::batonctl {
 
@@ -29,18 +37,26 @@ class ConnectionError : public std::runtime_error {
 
 class ApiClient {
  public:
-  // url: "http://host:port", checked here (json::InputError naming what is wrong);
-  // token: sent as "Authorization: Bearer <token>" unless empty.
+  // url: "http://host:port", checked here (json::InputError naming what is wrong), or
+  // several separated by commas (standby coordinators, docs/ha.md): a request whose
+  // connection cannot be made goes to the next, so it reaches whichever leads; token: sent
+  // as "Authorization: Bearer <token>" unless empty.
   ApiClient(const std::string& url, std::string token);
 
   json::Json get(const std::string& path) const;
   json::Json post(const std::string& path, const json::Json& body) const;
   json::Json remove(const std::string& path) const;  // DELETE
 
-  const std::string& url() const { return url_.text; }
+  // The coordinator that answered last (the first before any answer).
+  const std::string& url() const { return urls_[current_].text; }
 
  private:
-  CoordinatorUrl url_;
+  // Sends with `request` to the coordinator that answered last, then the others while a
+  // connection cannot be made (nothing was sent: safe to send elsewhere).
+  json::Json send(const std::function<httplib::Result(httplib::Client&)>& request) const;
+
+  std::vector<CoordinatorUrl> urls_;
+  mutable std::size_t current_ = 0;
   std::string token_;
 };
 

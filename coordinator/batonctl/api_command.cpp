@@ -18,7 +18,8 @@ std::string env_or(const char* name, const std::string& fallback) {
 
 void add_api_options(CLI::App* sub, ApiOptions& options, bool output) {
   options.coordinator = env_or("BATON_COORDINATOR", "http://127.0.0.1:7070");
-  sub->add_option("--coordinator", options.coordinator, "coordinator API URL (env BATON_COORDINATOR)")
+  sub->add_option("--coordinator", options.coordinator,
+                  "coordinator API URL, or several comma-separated: the one that answers (env BATON_COORDINATOR)")
       ->capture_default_str();
   sub->add_option("--token-file", options.token_file,
                   "file holding the API token; without it, the token itself from env BATON_API_TOKEN");

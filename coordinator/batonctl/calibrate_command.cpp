@@ -1,5 +1,6 @@
 #include "coordinator/batonctl/calibrate_command.h"
 
+#include "coordinator/batonctl/api_client.h"
 #include "coordinator/batonctl/api_command.h"
 #include "coordinator/batonctl/calibration_report.h"
 
@@ -15,6 +16,16 @@ using json::InputError;
 using json::Json;
 
 std::string state_of(const Json& c) { return c.is_object() ? c.value("state", std::string()) : ""; }
+
+// The text of an answer, read by the typed report; an answer it cannot read is the
+// coordinator's error, not the user's (exit 1, as for a job).
+std::string text_of(const Json& answer, std::string (*format)(const Json&)) {
+  try {
+    return format(answer);
+  } catch (const InputError& e) {
+    throw ApiError(0, std::string("the coordinator's answer is not a calibration: ") + e.what());
+  }
+}
 
 }  // namespace
 
@@ -66,7 +77,7 @@ void add_calibrate_commands(CLI::App& app, int* exit_code) {
           if (state_of(c) == "done" || state_of(c) == "failed" || state_of(c) == "cancelled") break;
           std::this_thread::sleep_for(std::chrono::milliseconds(300));
         }
-        std::cout << (o->output == "json" ? c.dump(1) + '\n' : calibration_text(c));
+        std::cout << (o->output == "json" ? c.dump(1) + '\n' : text_of(c, calibration_text));
         return state_of(c) == "done" ? 0 : 1;
       });
     });
@@ -86,7 +97,7 @@ void add_calibrate_commands(CLI::App& app, int* exit_code) {
         const ApiClient api = client_of(*o);
         const Json answer = api.get(id->empty() ? "/v1/calibrations" : "/v1/calibrations/" + *id);
         if (o->output == "json") std::cout << answer.dump(1) << '\n';
-        else std::cout << (id->empty() ? calibrations_table(answer) : calibration_text(answer));
+        else std::cout << text_of(answer, id->empty() ? calibrations_table : calibration_text);
         return 0;
       });
     });

@@ -9,83 +9,57 @@ using json::Json;
 
 namespace {
 
-const Json* member(const Json& object, const char* name) {
-  if (!object.is_object()) return nullptr;
-  const auto it = object.find(name);
-  return it == object.end() || it->is_null() ? nullptr : &*it;
-}
+std::string per_second(double bytes_per_second) { return report::bytes_text(bytes_per_second) + "/s"; }
 
-std::string text(const Json& object, const char* name) {
-  const Json* v = member(object, name);
-  if (v == nullptr) return "-";
-  if (v->is_string()) return v->get<std::string>();
-  if (v->is_boolean()) return v->get<bool>() ? "yes" : "no";
-  return v->dump();
-}
-
-// A number with a unit, or "-".
-std::string rate(const Json& object, const char* name) {
-  const Json* v = member(object, name);
-  return v != nullptr && v->is_number() ? report::bytes_text(v->get<double>()) + "/s" : "-";
-}
-
-std::string fixed(const Json& object, const char* name, double scale, int digits, const char* unit) {
-  const Json* v = member(object, name);
-  return v != nullptr && v->is_number() ? report::fixed(v->get<double>() * scale, digits) + unit : "-";
-}
-
-const Json& list(const Json& object, const char* name) {
-  static const Json empty = Json::array();
-  const Json* v = member(object, name);
-  return v != nullptr && v->is_array() ? *v : empty;
-}
+std::string milliseconds(double seconds) { return report::fixed(seconds * 1000, 1) + " ms"; }
 
 }  // namespace
 
-std::string calibration_text(const Json& c) {
-  std::string out = "calibration " + text(c, "id") + ": " + text(c, "state");
-  if (text(c, "state") == "running") out += " (" + text(c, "phase") + ", " + text(c, "probe_steps") + " probe steps)";
-  if (const std::string error = text(c, "error"); error != "-" && !error.empty()) out += ": " + error;
+std::string calibration_text(const Json& answer) {
+  const report::CalibrationReport c = report::parse_calibration_report(answer);
+  std::string out = "calibration " + c.id + ": " + std::string(report::name(c.state));
+  if (c.progress) out += " (" + c.progress->phase + ", " + std::to_string(c.progress->steps) + " probe steps)";
+  if (!c.error.empty()) out += ": " + c.error;
   out += '\n';
-  if (member(c, "D") == nullptr) return out;
-  const bool saturated = !member(c, "saturated") || text(c, "saturated") == "yes";
-  out += format_table(
-      {"", "", ""}, {{"d", rate(c, "d"), "one flow: the slowest node's"},
-                     {"D", rate(c, "D"),
-                      saturated ? "the backbone: where adding a flow stopped adding"
-                                : "at least: every pair ran at full rate, the curve never bent"},
-                     {"beta", fixed(c, "beta", 1000, 1, " ms"), "a step's start-up: the intercept of the size series"},
-                     {"k", text(c, "k"), "floor(D/d)"}});
-  out += "measured " + text(c, "finished") + " in " + fixed(c, "seconds", 1, 1, " s") + ", " + text(c, "probe_steps") +
-         " probe steps, " + report::bytes_text(member(c, "probe_bytes") ? member(c, "probe_bytes")->get<double>() : 0) +
-         "\n\n";
+  if (!c.result) return out;
+  const calibration::Calibration& r = *c.result;
+  out +=
+      format_table({"", "", ""}, {{"d", per_second(r.d), "one flow: the slowest node's"},
+                                  {"D", per_second(r.D),
+                                   r.saturated ? "the backbone: where adding a flow stopped adding"
+                                               : "at least: every pair ran at full rate, the curve never bent"},
+                                  {"beta", milliseconds(r.beta), "a step's start-up: the intercept of the size series"},
+                                  {"k", std::to_string(r.k), "floor(D/d)"}});
+  out += "measured " + c.finished + " in " + report::fixed(c.seconds, 1) + " s, " + std::to_string(r.probe_steps) +
+         " probe steps, " + report::bytes_text(static_cast<double>(r.probe_bytes)) + "\n\n";
   std::vector<std::vector<std::string>> curve;
-  for (const Json& p : list(c, "curve")) {
-    curve.push_back({text(p, "flows"), fixed(p, "seconds", 1, 3, ""), rate(p, "rate")});
+  for (const calibration::CurvePoint& p : r.curve) {
+    curve.push_back({std::to_string(p.flows), report::fixed(p.seconds, 3), per_second(p.rate)});
   }
   out += format_table({"FLOWS", "SECONDS", "AGGREGATE"}, curve) + '\n';
   std::vector<std::vector<std::string>> nodes;
-  for (const Json& n : list(c, "nodes")) nodes.push_back({text(n, "node"), text(n, "role"), rate(n, "rate")});
+  for (const calibration::NodeRate& n : r.nodes) nodes.push_back({n.node, n.role, per_second(n.rate)});
   return out + format_table({"NODE", "ROLE", "RATE"}, nodes);
 }
 
 std::string calibrations_table(const Json& answer) {
   std::vector<std::vector<std::string>> rows;
-  for (const Json& c : list(answer, "calibrations")) {
-    rows.push_back({text(c, "id"), text(c, "state"), rate(c, "d"), rate(c, "D"), fixed(c, "beta", 1000, 1, " ms"),
-                    text(c, "k"), text(c, "finished")});
+  for (const report::CalibrationLine& c : report::parse_calibration_list(answer)) {
+    const auto& m = c.model;
+    rows.push_back({c.id, std::string(report::name(c.state)), m ? per_second(m->d) : "-", m ? per_second(m->D) : "-",
+                    m ? milliseconds(m->beta) : "-", m ? std::to_string(m->k) : "-", c.finished});
   }
   return format_table({"ID", "STATE", "D", "BACKBONE", "BETA", "K", "MEASURED"}, rows);
 }
 
 std::string platform_and_replans_text(const report::PlanReport& plan) {
-  const auto per_second = [](double bytes_per_second) { return report::bytes_text(bytes_per_second) + "/s"; };
   const auto seconds_or_dash = [](const std::optional<double>& s) { return s ? report::fixed(*s, 2) + " s" : "-"; };
   std::string out;
   if (const auto& p = plan.platform) {
+    const schedule::kpbs::Platform& f = p->figures;
     out += "platform: " + p->source + (p->calibration.empty() ? "" : " (calibration " + p->calibration + ")") + ", d " +
-           per_second(p->sender_rate) + " per sender, " + per_second(p->receiver_rate) + " per receiver, D " +
-           per_second(p->backbone_rate) + ", beta " + report::fixed(p->step_startup * 1000, 1) + " ms" +
+           per_second(f.sender_rate) + " per sender, " + per_second(f.receiver_rate) + " per receiver, D " +
+           per_second(f.backbone_rate) + ", beta " + milliseconds(f.step_startup) +
            (p->replan_on_drift ? ", re-planned on drift" : "") + '\n';
   }
   for (const report::ReplanLine& r : plan.replans) {

@@ -1,5 +1,6 @@
 // `batonctl plan redistribution`: KPBS schedules in docs/formats.md's shapes.
 #include "coordinator/batonctl/plan_problems.h"
+#include "coordinator/json/platform.h"
 #include "coordinator/schedule/kpbs/algorithms.h"
 #include "coordinator/schedule/kpbs/lower_bound.h"
 #include "coordinator/schedule/kpbs/platform.h"
@@ -15,6 +16,7 @@ namespace baton::batonctl {
 using json::element_path;
 using json::InputError;
 using json::Json;
+using json::parse_platform;
 using json::require_array;
 using json::require_integer;
 using json::require_member;
@@ -93,16 +95,8 @@ Json plan_redistribution(const Json& input, const std::string& algorithm_name, s
   kpbs::PlatformProblem platform;
   double rate = 1;
   if (platform_form) {
-    const Json& p = require_object(require_member(input, "", "platform"), "platform",
-                                   {"sender_rate", "receiver_rate", "backbone_rate", "step_startup"});
-    platform.platform.sender_rate =
-        require_positive(require_member(p, "platform", "sender_rate"), "platform.sender_rate");
-    platform.platform.receiver_rate =
-        require_positive(require_member(p, "platform", "receiver_rate"), "platform.receiver_rate");
-    platform.platform.backbone_rate =
-        require_positive(require_member(p, "platform", "backbone_rate"), "platform.backbone_rate");
-    platform.platform.step_startup =
-        require_positive(require_member(p, "platform", "step_startup"), "platform.step_startup");
+    platform.platform =
+        parse_platform(require_member(input, "", "platform"), "platform", {.positive_step_startup = true});
     platform.bytes = read_matrix(require_member(input, "", "traffic"), "traffic", true);
     problem = kpbs::normalize(platform);
     rate = kpbs::flow_rate(platform.platform);

@@ -1,9 +1,11 @@
 #include "coordinator/calibration/calibration.h"
 
+#include "coordinator/json/fields.h"
 #include "coordinator/schedule/kpbs/lower_bound.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace baton::calibration {
@@ -11,38 +13,21 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-const Json& member(const Json& json, const char* name) {
-  if (!json.is_object() || !json.contains(name)) throw std::invalid_argument(std::string("no \"") + name + "\"");
-  return json.at(name);
+int small_count(const Json& object, const std::string& parent, const char* name) {
+  return static_cast<int>(json::require_integer(json::require_member(object, parent, name),
+                                                json::member_path(parent, name), 0, std::numeric_limits<int>::max()));
 }
 
-double number(const Json& json, const char* name) {
-  const Json& v = member(json, name);
-  if (!v.is_number()) throw std::invalid_argument(std::string("\"") + name + "\" is not a number");
-  return v.get<double>();
-}
-
-std::uint64_t whole(const Json& json, const char* name) {
-  const Json& v = member(json, name);
-  if (!v.is_number_unsigned()) throw std::invalid_argument(std::string("\"") + name + "\" is not a whole number");
-  return v.get<std::uint64_t>();
-}
-
-std::string text(const Json& json, const char* name) {
-  const Json& v = member(json, name);
-  if (!v.is_string()) throw std::invalid_argument(std::string("\"") + name + "\" is not a string");
-  return v.get<std::string>();
-}
-
-std::vector<std::string> names(const Json& json, const char* name) {
-  const Json& v = member(json, name);
-  if (!v.is_array()) throw std::invalid_argument(std::string("\"") + name + "\" is not a list");
-  std::vector<std::string> out;
-  for (const Json& n : v) {
-    if (!n.is_string()) throw std::invalid_argument(std::string("\"") + name + "\" holds a non-string");
-    out.push_back(n.get<std::string>());
+// A list member's elements, each an object named by its path.
+template <typename Read>
+void each(const Json& object, const std::string& parent, const char* name, Read read) {
+  const std::string path = json::member_path(parent, name);
+  const Json& list =
+      json::require_array(json::require_member(object, parent, name), path, 0, std::numeric_limits<std::size_t>::max());
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string at = json::element_path(path, i);
+    read(json::object_at(list[i], at), at);
   }
-  return out;
 }
 
 const NodeRate* find_node(const Calibration& c, const std::string& node, const char* role) {
@@ -144,45 +129,32 @@ Json to_json(const Calibration& c) {
               {"probe_bytes", c.probe_bytes}};
 }
 
-Calibration from_json(const Json& json) {
+Calibration from_json(const Json& value, const std::string& path) {
+  json::object_at(value, path);
   Calibration c;
-  c.d = number(json, "d");
-  c.D = number(json, "D");
-  c.beta = number(json, "beta");
-  c.beta_one_flow = number(json, "beta_one_flow");
-  c.k = static_cast<int>(whole(json, "k"));
-  if (!member(json, "saturated").is_boolean()) throw std::invalid_argument("\"saturated\" is not true or false");
-  c.saturated = member(json, "saturated").get<bool>();
-  c.senders = names(json, "senders");
-  c.receivers = names(json, "receivers");
-  for (const Json& n : member(json, "nodes")) {
-    c.nodes.push_back(NodeRate{text(n, "node"), text(n, "role"), number(n, "rate")});
-  }
-  for (const Json& p : member(json, "curve")) {
-    c.curve.push_back(
-        CurvePoint{static_cast<int>(whole(p, "flows")), whole(p, "bytes"), number(p, "seconds"), number(p, "rate")});
-  }
-  for (const Json& p : member(json, "sizes")) {
-    c.sizes.push_back(SizePoint{static_cast<int>(whole(p, "flows")), whole(p, "bytes"), number(p, "seconds")});
-  }
-  c.flow_seconds = number(json, "flow_seconds");
-  c.probe_steps = static_cast<int>(whole(json, "probe_steps"));
-  c.probe_bytes = whole(json, "probe_bytes");
+  c.d = json::number(value, path, "d");
+  c.D = json::number(value, path, "D");
+  c.beta = json::number(value, path, "beta");
+  c.beta_one_flow = json::number(value, path, "beta_one_flow");
+  c.k = small_count(value, path, "k");
+  c.saturated = json::flag(value, path, "saturated");
+  c.senders = json::names(value, path, "senders");
+  c.receivers = json::names(value, path, "receivers");
+  each(value, path, "nodes", [&](const Json& n, const std::string& at) {
+    c.nodes.push_back(NodeRate{json::text(n, at, "node"), json::text(n, at, "role"), json::number(n, at, "rate")});
+  });
+  each(value, path, "curve", [&](const Json& p, const std::string& at) {
+    c.curve.push_back(CurvePoint{small_count(p, at, "flows"), json::count(p, at, "bytes"),
+                                 json::number(p, at, "seconds"), json::number(p, at, "rate")});
+  });
+  each(value, path, "sizes", [&](const Json& p, const std::string& at) {
+    c.sizes.push_back(
+        SizePoint{small_count(p, at, "flows"), json::count(p, at, "bytes"), json::number(p, at, "seconds")});
+  });
+  c.flow_seconds = json::number(value, path, "flow_seconds");
+  c.probe_steps = small_count(value, path, "probe_steps");
+  c.probe_bytes = json::count(value, path, "probe_bytes");
   return c;
-}
-
-Json platform_json(const schedule::kpbs::Platform& p) {
-  return Json{{"sender_rate", p.sender_rate},
-              {"receiver_rate", p.receiver_rate},
-              {"backbone_rate", p.backbone_rate},
-              {"step_startup", p.step_startup}};
-}
-
-schedule::kpbs::Platform platform_from_json(const Json& j) {
-  return schedule::kpbs::Platform{.sender_rate = j.at("sender_rate").get<double>(),
-                                  .receiver_rate = j.at("receiver_rate").get<double>(),
-                                  .backbone_rate = j.at("backbone_rate").get<double>(),
-                                  .step_startup = j.at("step_startup").get<double>()};
 }
 
 }  // namespace baton::calibration

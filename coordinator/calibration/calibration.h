@@ -90,14 +90,9 @@ schedule::kpbs::Platform platform_for(const Calibration& calibration, const jobs
 bool covers(const Calibration& calibration, const jobs::Clusters& clusters);
 
 // The calibration's JSON (docs/calibration.md; a contract: "d", "D", "beta", "k" at least)
-// and back. from_json throws std::invalid_argument naming a missing or mistyped field.
+// and back. from_json throws json::InputError naming a missing or mistyped field by its
+// path below `path`; members it does not know are ignored.
 nlohmann::ordered_json to_json(const Calibration& calibration);
-Calibration from_json(const nlohmann::ordered_json& json);
-
-// A platform as a job's "platform" and the journal's re-plans write it (sender_rate,
-// receiver_rate, backbone_rate, step_startup), and back; platform_from_json throws
-// nlohmann's exceptions for a missing or mistyped field (the journal's own records).
-nlohmann::ordered_json platform_json(const schedule::kpbs::Platform& platform);
-schedule::kpbs::Platform platform_from_json(const nlohmann::ordered_json& json);
+Calibration from_json(const nlohmann::ordered_json& json, const std::string& path = "");
 
 }  // namespace baton::calibration

@@ -126,8 +126,4 @@ std::string describe(const Drift& drift, const DriftOptions& options) {
   return out.str();
 }
 
-double step_seconds(const Model& model, std::uint64_t longest_flow, std::uint64_t bytes) {
-  return model.beta + std::max(static_cast<double>(longest_flow) / model.d, static_cast<double>(bytes) / model.D);
-}
-
 }  // namespace baton::calibration

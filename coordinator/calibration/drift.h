@@ -80,11 +80,6 @@ struct Model {
   double beta = 0;  // a step's start-up
 };
 
-// The model's time of a scheduled step whose longest flow moves `longest_flow` bytes and
-// all its flows `bytes`: β + the longest flow at d, or all of them through D, whichever is
-// longer (fluid sharing). The one step-time model of drift and trials.
-double step_seconds(const Model& model, std::uint64_t longest_flow, std::uint64_t bytes);
-
 // What the drift is taken for, and why.
 enum class Cause { backbone, nodes, startup };
 std::string_view name(Cause cause);

@@ -1,6 +1,7 @@
 #include "coordinator/calibration/widening.h"
 
 #include "coordinator/calibration/fit.h"
+#include "coordinator/jobs/step_time.h"
 
 #include <algorithm>
 #include <sstream>
@@ -94,7 +95,12 @@ TrialVerdict judge_trial(const std::vector<StepSample>& steps, const Model& tria
     why << ": the backbone carries " << seen / 1e6 << " MB/s, not " << trial.D / 1e6 << "; planning on " << out.D / 1e6
         << " MB/s";
     for (const StepSample& s : steps) {
-      out.cost += std::max(0.0, s.measured - step_seconds(before, s.longest_flow, s.bytes));
+      // The step on the model before: a scheduled step's longest flow is its busiest node's.
+      const auto longest = static_cast<double>(s.longest_flow);
+      const double modelled =
+          jobs::step_seconds(before.beta, before.d, before.D,
+                             {.longest_flow = longest, .busiest_node = longest, .bytes = static_cast<double>(s.bytes)});
+      out.cost += std::max(0.0, s.measured - modelled);
     }
   }
   out.why = why.str();

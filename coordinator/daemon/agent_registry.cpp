@@ -179,16 +179,18 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
     protocol::Envelope answer;
     answer.mutable_registered()->set_coordinator_id(self_.node_id);
     answer.mutable_registered()->set_heartbeat_seconds(std::chrono::duration<double>(heartbeat_).count());
+    answer.set_leader_epoch(leader_epoch_);
     co_await channel->send(std::move(answer), timeout);
     if (log_)
       log_.info("agent " + node + " registered from " + channel->peer() + ", data at " + info.addresses.front());
     if (handler_) handler_(node, first);  // the driver learns of every new session
 
     while (*running && channel->is_open()) {
-      const protocol::Envelope message = co_await channel->receive(heartbeat_ * 3);
+      protocol::Envelope message = co_await channel->receive(heartbeat_ * 3);
       agents_[node].last_heard = std::chrono::steady_clock::now();
       switch (message.body_case()) {
         case protocol::Envelope::kHeartbeat:
+          message.set_leader_epoch(leader_epoch_);
           co_await channel->send(message, timeout);  // the echo tells the agent we are alive
           break;
         case protocol::Envelope::kPlanAccepted:
@@ -244,6 +246,7 @@ bool AgentRegistry::send(const std::string& node, protocol::Envelope message) {
   const auto found = sessions_.find(node);
   if (found == sessions_.end()) return false;
   std::shared_ptr<protocol::Channel> channel = found->second;
+  message.set_leader_epoch(leader_epoch_);
   asio::co_spawn(
       io_,
       [channel, message = std::move(message)]() mutable -> asio::awaitable<void> {

@@ -69,6 +69,10 @@ class AgentRegistry final : public AgentDirectory {
   static constexpr std::size_t kMaxRefusedPeers = 32;
   std::vector<RefusedPeer> refused() const;
 
+  // The leader's epoch (docs/ha.md), stamped on every message to the agents; 0 without an
+  // election.
+  void set_leader_epoch(std::uint64_t epoch) { leader_epoch_ = epoch; }
+
   bool send(const std::string& node, protocol::Envelope message) override;
   std::vector<AgentInfo> agents() const override;
   std::optional<AgentInfo> find(const std::string& node) const override;
@@ -97,6 +101,7 @@ class AgentRegistry final : public AgentDirectory {
   std::map<std::string, AgentInfo> agents_;
   std::map<std::string, std::shared_ptr<protocol::Channel>> sessions_;
   std::shared_ptr<bool> running_ = std::make_shared<bool>(false);
+  std::uint64_t leader_epoch_ = 0;
 };
 
 }  // namespace baton::coordinator

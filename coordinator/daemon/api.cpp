@@ -208,7 +208,12 @@ void Api::start(const std::string& address) {
   server_->Get(R"(/v1/calibrations/([^/]+)/curve\.svg)",
                [=, this](const httplib::Request& request, httplib::Response& response) {
                  text_on_io(response, "image/svg+xml; charset=utf-8", [this, &request, calibration_id] {
-                   return report::calibration_svg(driver_.calibration(calibration_id(request)));
+                   const report::CalibrationReport calibration = driver_.calibration_report(calibration_id(request));
+                   try {
+                     return report::calibration_svg(calibration);
+                   } catch (const std::invalid_argument& e) {  // not done: no curve to draw yet
+                     throw RequestError(RequestFailure::conflict, e.what());
+                   }
                  });
                });
   server_->Post(R"(/v1/jobs/([^/]+)/cancel)", [=, this](const httplib::Request& request, httplib::Response& response) {

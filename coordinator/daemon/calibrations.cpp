@@ -15,6 +15,18 @@ std::vector<std::string> strings(const Json& json, const char* name) {
   return out;
 }
 
+// The journal's state as the report names it: the same five.
+report::CalibrationState report_state(journal::CalibrationState state) {
+  switch (state) {
+    case journal::CalibrationState::queued: return report::CalibrationState::queued;
+    case journal::CalibrationState::running: return report::CalibrationState::running;
+    case journal::CalibrationState::done: return report::CalibrationState::done;
+    case journal::CalibrationState::failed: return report::CalibrationState::failed;
+    case journal::CalibrationState::cancelled: return report::CalibrationState::cancelled;
+  }
+  return report::CalibrationState::failed;
+}
+
 }  // namespace
 
 void Calibrations::load() {
@@ -119,35 +131,35 @@ const TrackedCalibration* Calibrations::latest_done() const {
   return nullptr;
 }
 
-Json Calibrations::json(const TrackedCalibration& c) {
-  Json out{{"id", std::to_string(c.id)},   {"state", name(c.state)},          {"error", c.error},
-           {"requested", c.requested},     {"finished", c.finished},          {"seconds", c.seconds},
-           {"senders", c.request.senders}, {"receivers", c.request.receivers}};
-  if (c.state == journal::CalibrationState::running) {
-    out["phase"] = c.phase;
-    out["probe_steps"] = c.steps;
-  }
-  if (c.result) {
-    const Json result = calibration::to_json(*c.result);
-    for (const auto& [key, value] : result.items()) out[key] = value;
-  }
+report::CalibrationReport Calibrations::report(const TrackedCalibration& c) {
+  report::CalibrationReport out{.id = std::to_string(c.id),
+                                .state = report_state(c.state),
+                                .error = c.error,
+                                .requested = c.requested,
+                                .finished = c.finished,
+                                .seconds = c.seconds,
+                                .senders = c.request.senders,
+                                .receivers = c.request.receivers,
+                                .progress = std::nullopt,
+                                .result = c.result};
+  if (c.state == journal::CalibrationState::running)
+    out.progress = report::ProbeProgress{.phase = c.phase, .steps = c.steps};
   return out;
 }
 
-Json Calibrations::list() const {
-  Json list = Json::array();
+std::vector<report::CalibrationLine> Calibrations::lines() const {
+  std::vector<report::CalibrationLine> out;
   for (const auto& [id, c] : all_) {
-    Json line{
-        {"id", std::to_string(id)}, {"state", name(c.state)}, {"requested", c.requested}, {"finished", c.finished}};
-    if (c.result) {
-      line["d"] = c.result->d;
-      line["D"] = c.result->D;
-      line["beta"] = c.result->beta;
-      line["k"] = c.result->k;
-    }
-    list.push_back(std::move(line));
+    report::CalibrationLine line{.id = std::to_string(id),
+                                 .state = report_state(c.state),
+                                 .requested = c.requested,
+                                 .finished = c.finished,
+                                 .model = std::nullopt};
+    if (c.result)
+      line.model = report::ModelLine{.k = c.result->k, .d = c.result->d, .D = c.result->D, .beta = c.result->beta};
+    out.push_back(std::move(line));
   }
-  return Json{{"calibrations", std::move(list)}};
+  return out;
 }
 
 }  // namespace baton::coordinator

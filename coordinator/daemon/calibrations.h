@@ -8,6 +8,7 @@
 #include "coordinator/calibration/calibration.h"
 #include "coordinator/daemon/calibration_request.h"
 #include "coordinator/journal/journal.h"
+#include "coordinator/report/calibration_report.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace baton::coordinator {
 
@@ -34,7 +36,7 @@ struct TrackedCalibration {
 
 class Calibrations {
  public:
-  explicit Calibrations(journal::Journal& journal) : journal_(journal) {}
+  explicit Calibrations(journal::Store& journal) : journal_(journal) {}
 
   // Learns the journal's calibrations. One the previous coordinator left queued or running
   // is failed: its probes died with it.
@@ -59,14 +61,14 @@ class Calibrations {
   std::size_t queued() const { return queue_.size(); }
   TrackedCalibration* find(std::uint64_t id);
 
-  // GET /v1/calibrations/ID: the request, state, dates, time taken and the result's fields
-  // (calibration::to_json) at the top level once done.
-  static nlohmann::ordered_json json(const TrackedCalibration& c);
-  // GET /v1/calibrations: one line each (id, state, dates, d, D, beta, k), newest last.
-  nlohmann::ordered_json list() const;
+  // GET /v1/calibrations/ID: the request, state, dates, time taken, the progress while
+  // running and the result once done.
+  static report::CalibrationReport report(const TrackedCalibration& c);
+  // GET /v1/calibrations: one line each (id, state, dates, the figures once done), newest last.
+  std::vector<report::CalibrationLine> lines() const;
 
  private:
-  journal::Journal& journal_;
+  journal::Store& journal_;
   std::map<std::uint64_t, TrackedCalibration> all_;
   std::deque<std::uint64_t> queue_;
   bool running_ = false;

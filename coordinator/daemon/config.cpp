@@ -7,14 +7,67 @@
 
 namespace baton::coordinator {
 
+namespace {
+
+// journal = "sqlite" (the default) or "etcd" with its keys; etcd keys without it are a
+// mistake worth naming.
+std::optional<EtcdConfig> etcd_config(const toml::value& file) {
+  const auto journal = baton::config::field_or<std::string>(file, "journal", "sqlite");
+  if (journal == "sqlite") {
+    for (const char* key : {"etcd_endpoints", "etcd_prefix", "etcd_timeout_seconds", "leader_ttl_seconds"}) {
+      if (file.contains(key)) throw std::runtime_error(std::string(key) + " is set but journal is not \"etcd\"");
+    }
+    return std::nullopt;
+  }
+  if (journal != "etcd") throw std::runtime_error("journal must be \"sqlite\" or \"etcd\", not \"" + journal + "\"");
+  EtcdConfig etcd;
+  if (!file.contains("etcd_endpoints")) throw std::runtime_error("journal = \"etcd\" needs etcd_endpoints");
+  etcd.endpoints = toml::find<std::vector<std::string>>(file, "etcd_endpoints");
+  if (etcd.endpoints.empty()) throw std::runtime_error("etcd_endpoints is empty");
+  for (const std::string& e : etcd.endpoints) {
+    if (e.rfind("http://", 0) != 0 || e.size() == 7)
+      throw std::runtime_error("etcd_endpoints: '" + e + "' is not http://host:port (TLS is not built yet)");
+  }
+  etcd.prefix = baton::config::field_or<std::string>(file, "etcd_prefix", etcd.prefix);
+  if (etcd.prefix.empty() || etcd.prefix.back() != '/')
+    throw std::runtime_error("etcd_prefix must end with '/' (\"/baton/<cluster>/\"), not \"" + etcd.prefix + "\"");
+  const double timeout = baton::config::field_or<double>(file, "etcd_timeout_seconds", 5.0);
+  if (!(timeout >= 0.1 && timeout <= 60)) throw std::runtime_error("etcd_timeout_seconds must be within [0.1, 60]");
+  etcd.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(timeout * 1000));
+  etcd.leader_ttl_seconds = baton::config::field_or<std::int64_t>(file, "leader_ttl_seconds", etcd.leader_ttl_seconds);
+  if (etcd.leader_ttl_seconds < 2 || etcd.leader_ttl_seconds > 3600)
+    throw std::runtime_error("leader_ttl_seconds must be within [2, 3600] (etcd keeps no shorter lease)");
+  return etcd;
+}
+
+}  // namespace
+
 CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
   try {
     const toml::value file = baton::config::parse_file(path);
-    baton::config::check_known_keys(
-        file,
-        {"id", "agent_address", "api_address", "secret_file", "api_token_file", "state_dir", "heartbeat_seconds",
-         "log_level", "collective_startup", "drift_threshold", "drift_steps", "drift_min_seconds", "replan_on_drift",
-         "widen_after_steps", "widen_factor", "widen_budget", "max_queued_jobs", "max_queued_calibrations"});
+    baton::config::check_known_keys(file, {"id",
+                                           "agent_address",
+                                           "api_address",
+                                           "secret_file",
+                                           "api_token_file",
+                                           "state_dir",
+                                           "heartbeat_seconds",
+                                           "log_level",
+                                           "collective_startup",
+                                           "drift_threshold",
+                                           "drift_steps",
+                                           "drift_min_seconds",
+                                           "replan_on_drift",
+                                           "widen_after_steps",
+                                           "widen_factor",
+                                           "widen_budget",
+                                           "max_queued_jobs",
+                                           "max_queued_calibrations",
+                                           "journal",
+                                           "etcd_endpoints",
+                                           "etcd_prefix",
+                                           "etcd_timeout_seconds",
+                                           "leader_ttl_seconds"});
     CoordinatorConfig config;
     config.id = baton::config::field_or<std::string>(file, "id", config.id);
     config.agent_address = baton::config::field_or<std::string>(file, "agent_address", config.agent_address);
@@ -66,6 +119,7 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
     };
     config.max_queued_jobs = cap("max_queued_jobs", config.max_queued_jobs, 100'000);
     config.max_queued_calibrations = cap("max_queued_calibrations", config.max_queued_calibrations, 1'000);
+    config.etcd = etcd_config(file);
     return config;
   } catch (const std::exception& e) {
     throw std::runtime_error("configuration " + path.string() + ": " + e.what());

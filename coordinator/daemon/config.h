@@ -6,9 +6,20 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace baton::coordinator {
+
+// The journal in etcd and the leader election (docs/ha.md): `journal = "etcd"` and the
+// etcd_* keys.
+struct EtcdConfig {
+  std::vector<std::string> endpoints;       // etcd_endpoints: client URLs, "http://host:port"
+  std::string prefix = "/baton/default/";   // etcd_prefix: one per cluster, ends with '/'
+  std::chrono::milliseconds timeout{5000};  // etcd_timeout_seconds: one request's
+  std::int64_t leader_ttl_seconds = 5;      // leader_ttl_seconds: the leader lease's TTL
+};
 
 struct CoordinatorConfig {
   std::string id = "coordinator";
@@ -17,6 +28,9 @@ struct CoordinatorConfig {
   std::string secret;                                              // read from secret_file
   std::string api_token;                                           // read from api_token_file; empty: no token
   std::filesystem::path state_dir = "/var/lib/baton-coordinator";  // journal.sqlite lives here
+  // journal = "etcd": the journal in etcd, a leader elected among the coordinators sharing
+  // the prefix; unset (journal = "sqlite"): journal.sqlite in state_dir, one coordinator.
+  std::optional<EtcdConfig> etcd;
   std::chrono::milliseconds heartbeat{1000};
   std::string log_level = "info";  // "info" or "debug"; re-read on SIGHUP
   // Drift (docs/calibration.md): drift_threshold, drift_steps, drift_min_seconds, the

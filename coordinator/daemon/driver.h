@@ -26,10 +26,12 @@
 #include "coordinator/daemon/job_plans.h"
 #include "coordinator/daemon/job_spec.h"
 #include "coordinator/daemon/object_queries.h"
+#include "coordinator/daemon/plan_cache.h"
 #include "coordinator/daemon/request_error.h"
 #include "coordinator/daemon/step_executor.h"
 #include "coordinator/daemon/tracked_job.h"
 #include "coordinator/journal/journal.h"
+#include "coordinator/report/calibration_report.h"
 #include "coordinator/report/job_report.h"
 #include "log/log.h"
 
@@ -42,6 +44,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -52,7 +55,7 @@ class Driver {
  public:
   using Json = nlohmann::ordered_json;
 
-  Driver(asio::io_context& io, AgentDirectory& agents, journal::Journal& journal, Clock& clock, DriverOptions options,
+  Driver(asio::io_context& io, AgentDirectory& agents, journal::Store& journal, Clock& clock, DriverOptions options,
          log::Sink log);
   ~Driver();
 
@@ -89,10 +92,11 @@ class Driver {
   // the agents). RequestError(not_found) for an unknown one, (conflict) when it ended.
   Json cancel_calibration(std::uint64_t id);
   // RequestError(not_found) for an unknown calibration.
-  Json calibration(std::uint64_t id) const;
+  report::CalibrationReport calibration_report(std::uint64_t id) const;
+  Json calibration(std::uint64_t id) const;  // calibration_report as the API's JSON
   Json calibrations() const;
-  // The newest done calibration, or null.
-  Json latest_calibration() const;
+  // The newest done calibration, or none.
+  std::optional<report::CalibrationReport> latest_calibration() const;
 
   // A message from an agent (the registry's handler).
   void on_message(const std::string& node, const protocol::Envelope& message);
@@ -167,7 +171,7 @@ class Driver {
 
   asio::io_context& io_;
   AgentDirectory& agents_;
-  journal::Journal& journal_;
+  journal::Store& journal_;
   Clock& clock_;
   DriverOptions options_;
   log::Logger log_;
@@ -183,7 +187,8 @@ class Driver {
   StepExchange* probe_ = nullptr;              // its probe step running, if any
   bool calibrated_last_ = false;               // the run loop's last run was a calibration
   std::uint64_t probes_ = 0;                   // probe steps run so far (their ids)
-  asio::thread_pool planner_{1};               // compiles plans off the io thread; joined first on destruction
+  PlanCache plan_cache_;          // the planner thread's: compiled plans for jobs that ask for the same again
+  asio::thread_pool planner_{1};  // compiles plans off the io thread; joined first on destruction
 };
 
 }  // namespace baton::coordinator

@@ -3,6 +3,7 @@
 #include "coordinator/calibration/probe_job.h"
 #include "coordinator/daemon/driver.h"
 #include "coordinator/daemon/record_id.h"
+#include "coordinator/json/platform.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -72,17 +73,20 @@ Driver::Json Driver::cancel_calibration(std::uint64_t id) {
   return Json{{"id", std::to_string(id)}, {"state", name(c->state)}};
 }
 
-Driver::Json Driver::calibration(std::uint64_t id) const {
+report::CalibrationReport Driver::calibration_report(std::uint64_t id) const {
   const TrackedCalibration* c = calibrations_.find(id);
   if (!c) throw RequestError(RequestFailure::not_found, "no calibration " + std::to_string(id));
-  return Calibrations::json(*c);
+  return Calibrations::report(*c);
 }
 
-Driver::Json Driver::calibrations() const { return calibrations_.list(); }
+Driver::Json Driver::calibration(std::uint64_t id) const { return report::to_json(calibration_report(id)); }
 
-Driver::Json Driver::latest_calibration() const {
+Driver::Json Driver::calibrations() const { return report::calibration_list_json(calibrations_.lines()); }
+
+std::optional<report::CalibrationReport> Driver::latest_calibration() const {
   const TrackedCalibration* c = calibrations_.latest_done();
-  return c ? Calibrations::json(*c) : Json();
+  if (!c) return std::nullopt;
+  return Calibrations::report(*c);
 }
 
 std::string Driver::resolve_platform(JobSpec& spec, const std::string& json) const {
@@ -116,7 +120,7 @@ std::string Driver::resolve_platform(JobSpec& spec, const std::string& json) con
   // Journaled with the figures it is planned on: a resumed job gets the same plan whatever
   // was calibrated since.
   Json journaled = Json::parse(json);
-  journaled["platform"] = calibration::platform_json(spec.platform);
+  journaled["platform"] = json::platform_json(spec.platform);
   journaled["calibration"] = spec.calibration;
   return journaled.dump();
 }

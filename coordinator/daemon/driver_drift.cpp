@@ -7,7 +7,9 @@
 // judges it again.
 #include "coordinator/daemon/driver.h"
 #include "coordinator/jobs/replan.h"
+#include "coordinator/jobs/step_time.h"
 #include "coordinator/json/input.h"
+#include "coordinator/json/platform.h"
 
 #include <asio/bind_executor.hpp>
 #include <asio/post.hpp>
@@ -39,11 +41,15 @@ report::ReplanCause replan_cause(calibration::Cause cause) {
   return report::ReplanCause::backbone;
 }
 
-// What the model says `step` of a scheduled plan takes on `model` (calibration::step_seconds).
+// What the model says `step` of a scheduled plan takes on `model` (jobs::step_seconds, with
+// D as the backbone): its longest flow is its busiest node's.
 double predicted_on(const jobs::StepPlan& step, const calibration::Model& model) {
   std::uint64_t longest = 0;
   for (const jobs::Flow& f : step.flows) longest = std::max(longest, f.bytes);
-  return calibration::step_seconds(model, longest, step.bytes);
+  const auto longest_flow = static_cast<double>(longest);
+  return jobs::step_seconds(
+      model.beta, model.d, model.D,
+      {.longest_flow = longest_flow, .busiest_node = longest_flow, .bytes = static_cast<double>(step.bytes)});
 }
 
 // The figures of a finished step as drift reads them: its prediction, its time, and each
@@ -251,7 +257,7 @@ asio::awaitable<void> Driver::adopt_replan(TrackedJob& job, JobPlans& plans, std
   record.predicted_remaining_seconds_kept = kept_seconds;                          // the old plan on the new model
   record.predicted_remaining_seconds_after = remaining_seconds(replanned, next);   // the new plan on the new model
   journal_.add_replan(job.id, {.at_step = static_cast<std::uint32_t>(next),
-                               .platform = calibration::platform_json(platform).dump(),
+                               .platform = json::platform_json(platform).dump(),
                                .record = report::replan_json(record).dump()});
   job.plan = std::move(replanned);
   job.drift.platform = platform;
@@ -273,7 +279,7 @@ std::vector<report::ReplanLine> Driver::replay_replans(const TrackedJob& job, jo
   std::vector<report::ReplanLine> records;
   for (const journal::ReplanRecord& r : journal_.replans(job.id)) {
     const kpbs::Platform before = platform;
-    platform = calibration::platform_from_json(Json::parse(r.platform));
+    platform = json::parse_platform(Json::parse(r.platform), "platform");
     plan = jobs::replan(plan, r.at_step, job.spec->clusters, job.spec->transfers, platform, job.spec->algorithm);
     records.push_back(report::parse_replan(Json::parse(r.record), json::element_path("replans", records.size())));
     trial_before.reset();

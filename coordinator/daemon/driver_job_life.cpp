@@ -94,13 +94,25 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   schedule::kpbs::Platform platform = spec.platform;
   std::vector<report::ReplanLine> replans;
   std::optional<schedule::kpbs::Platform> trial_before;  // a resumed job's trial, judged again
+  std::optional<std::uint64_t> reused_from;
   try {
     if (collective) {
       if (model) compiled = jobs::compile_collective(spec.collective, *model);
     } else {
       // A measured backbone is used in full where that lowers the bound (docs/calibration.md).
       if (!spec.calibration.empty()) platform = calibration::fullest_platform(platform, spec.clusters, spec.transfers);
-      compiled = jobs::compile_plan(spec.clusters, spec.transfers, platform, spec.algorithm);
+      // A fresh job of the same inputs as a recent one takes its plan (plan_cache.h); a
+      // resumed one is planned as it was, then its re-plans replayed.
+      const bool cacheable = !job.resumed && spec.transfers.size() <= PlanCache::kMaxTransfers;
+      std::optional<PlanInputs> inputs;
+      if (cacheable) inputs = PlanInputs{spec.clusters, spec.transfers, platform, spec.algorithm};
+      if (std::optional<PlanCache::Hit> hit = inputs ? plan_cache_.find(*inputs) : std::nullopt) {
+        compiled = std::move(hit->plan);
+        reused_from = hit->job;
+      } else {
+        compiled = jobs::compile_plan(spec.clusters, spec.transfers, platform, spec.algorithm);
+        if (inputs) plan_cache_.keep(std::move(*inputs), job.id, *compiled);
+      }
       replans = replay_replans(job, *compiled, platform, trial_before);
     }
   } catch (const std::exception& e) {
@@ -124,6 +136,7 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   job.drift.replans = std::move(replans);
   if (trial_before) job.drift.trial = JobDrift::Trial{.before = *trial_before, .steps = {}};
   job.plan = std::move(compiled);
+  job.plan_reused_from = reused_from;
   for (const jobs::StepPlan& s : job.plan->steps) job.bytes_total += s.bytes;
   for (const journal::StepRecord& s : job.steps) job.bytes_done += s.bytes;
   co_return true;

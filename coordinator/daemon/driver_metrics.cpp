@@ -20,6 +20,9 @@ DriverMetrics::DriverMetrics() {
   registry_.declare("baton_step_predicted_seconds_total", Type::counter,
                     "The model's predicted time of completed steps.");
   registry_.declare("baton_step_measured_seconds_total", Type::counter, "Measured time of completed steps.");
+  registry_.declare("baton_leader_epoch", Type::gauge,
+                    "The epoch this coordinator leads at (its election key's create revision in etcd); 0 without "
+                    "an election.");
   registry_.declare("baton_bytes_moved_total", Type::counter,
                     "Bytes of completed steps (each byte once, sender to receiver).");
 }
@@ -32,6 +35,10 @@ void DriverMetrics::step_done(const journal::StepRecord& step) {
   registry_.add("baton_step_predicted_seconds_total", {}, step.predicted);
   registry_.add("baton_step_measured_seconds_total", {}, step.measured);
   registry_.add("baton_bytes_moved_total", {}, static_cast<double>(step.bytes));
+}
+
+void DriverMetrics::leader_epoch(std::uint64_t epoch) {
+  registry_.set("baton_leader_epoch", {}, static_cast<double>(epoch));
 }
 
 void DriverMetrics::job_finished(JobState state) {

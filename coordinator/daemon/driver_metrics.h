@@ -19,6 +19,7 @@ class DriverMetrics {
   void attempt_failed();
   void step_done(const journal::StepRecord& step);
   void job_finished(JobState state);
+  void leader_epoch(std::uint64_t epoch);
 
   // The exposition, with the gauges set to these numbers (the running job's bytes: 0, 0
   // when none runs).

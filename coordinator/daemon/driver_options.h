@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 
 namespace baton::coordinator {
 
@@ -38,6 +39,9 @@ struct DriverOptions {
   std::chrono::milliseconds object_query_timeout{5'000};
   // The queues an API client grows: past these, a submit or a calibration is refused (429).
   std::size_t max_queued_jobs = 256;
+  // The epoch this coordinator leads at (docs/ha.md), shown as baton_leader_epoch; 0 without
+  // an election (journal = "sqlite").
+  std::uint64_t leader_epoch = 0;
   std::size_t max_queued_calibrations = 4;
 };
 

@@ -3,6 +3,7 @@
 #include "coordinator/daemon/spec_fields.h"
 #include "coordinator/jobs/patterns.h"
 #include "coordinator/json/input.h"
+#include "coordinator/json/platform.h"
 
 #include <limits>
 #include <set>
@@ -78,16 +79,7 @@ JobSpec redistribution_spec(const Json& job) {
   }
   spec.platform_given = job.contains("platform");
   if (spec.platform_given) {
-    const Json& p = json::require_object(job["platform"], "platform",
-                                         {"sender_rate", "receiver_rate", "backbone_rate", "step_startup"});
-    spec.platform.sender_rate =
-        json::require_positive(json::require_member(p, "platform", "sender_rate"), "platform.sender_rate");
-    spec.platform.receiver_rate =
-        json::require_positive(json::require_member(p, "platform", "receiver_rate"), "platform.receiver_rate");
-    spec.platform.backbone_rate =
-        json::require_positive(json::require_member(p, "platform", "backbone_rate"), "platform.backbone_rate");
-    spec.platform.step_startup =
-        json::require_number(json::require_member(p, "platform", "step_startup"), "platform.step_startup", 0, 3600);
+    spec.platform = json::parse_platform(job["platform"], "platform");
   }
   if (job.contains("transfers") == job.contains("pattern")) {
     throw InputError("job: give exactly one of \"transfers\" and \"pattern\"");

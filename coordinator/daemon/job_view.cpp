@@ -12,13 +12,9 @@ std::string algorithm_of(const TrackedJob& job) { return job.spec ? job.spec->al
 // The platform the job was first planned on, and where it came from: the job's request
 // ("declared") or a calibration of its nodes (docs/calibration.md).
 report::PlatformLine platform_line(const TrackedJob& job) {
-  const schedule::kpbs::Platform& p = job.spec->platform;
   return {.source = job.spec->calibration.empty() ? "declared" : "calibration",
           .calibration = job.spec->calibration,
-          .sender_rate = p.sender_rate,
-          .receiver_rate = p.receiver_rate,
-          .backbone_rate = p.backbone_rate,
-          .step_startup = p.step_startup,
+          .figures = job.spec->platform,
           .replan_on_drift = job.drift.enabled};
 }
 
@@ -178,6 +174,7 @@ report::JobReport job_report(const TrackedJob& job, Clock::time_point now) {
   plan.lower_bound_seconds = job.plan->lower_bound_seconds;
   plan.model_seconds = job.plan->model_seconds;
   plan.bandwidth_bound_seconds = job.plan->bandwidth_bound_seconds;
+  if (job.plan_reused_from) plan.plan_reused_from = std::to_string(*job.plan_reused_from);
   for (const auto& [algorithm, predicted] : job.plan->candidates) plan.candidates.push_back({algorithm, predicted});
   plan.measured_seconds = out.elapsed_seconds;
   double planned_start = 0;  // Σ predicted of the steps before

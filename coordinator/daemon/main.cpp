@@ -5,16 +5,56 @@
 #include "coordinator/daemon/api.h"
 #include "coordinator/daemon/config.h"
 #include "coordinator/daemon/driver.h"
+#include "coordinator/journal/etcd_election.h"
+#include "coordinator/journal/etcd_journal.h"
 #include "coordinator/journal/journal.h"
 #include "systemd/daemon_process.h"
 #include "systemd/logging.h"
+#include "systemd/notifier.h"
 #include "systemd/service.h"
 
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
+#include <asio/executor_work_guard.hpp>
 
+#include <atomic>
+#include <exception>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+namespace {
+
+// Campaigns on a thread of its own while `io` runs a notifier: under systemd a standby is a
+// started service (READY=1, a STATUS saying it stands by, the watchdog's pings) however long
+// it waits, not one that never finishes starting.
+std::int64_t campaign(asio::io_context& io, baton::journal::EtcdElection& election, const std::string& key) {
+  std::int64_t epoch = 0;
+  std::exception_ptr failed;
+  baton::systemd::Notifier standby(io.get_executor());
+  standby.ready("standby: campaigning for " + key);
+  standby.start_watchdog();
+  auto waiting = asio::make_work_guard(io);  // io.run() returns only on the campaign's stop
+  std::thread campaigning([&] {
+    try {
+      epoch = election.campaign();
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    asio::post(io, [&io] { io.stop(); });
+  });
+  io.run();
+  campaigning.join();
+  waiting.reset();
+  io.restart();
+  if (failed) std::rethrow_exception(failed);
+  return epoch;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"baton-coordinator: plans redistributions and drives the agents"};
@@ -27,11 +67,43 @@ int main(int argc, char** argv) {
   try {
     const auto config = baton::coordinator::load_coordinator_config(daemon.config_path);
     if (!daemon.verbose) baton::systemd::set_log_level(config.log_level);
-    std::filesystem::create_directories(config.state_dir);
-    baton::journal::Journal journal(config.state_dir / "journal.sqlite");
     asio::io_context io;
     const baton::log::Sink log = baton::systemd::spdlog_sink("");
+    // A leader that lost its lease (or cannot journal) stops serving at once and exits 3;
+    // started again, it stands by (docs/ha.md).
+    std::atomic<int> exit_code{0};
+    std::function<void()> stop_serving = [&] { io.stop(); };
+    const auto lose_leadership = [&](const std::string& why) {
+      spdlog::error("no longer the leader: {}; stopping (another coordinator leads; start this one again to stand by)",
+                    why);
+      asio::post(io, [&] {
+        exit_code = 3;
+        stop_serving();
+      });
+    };
+    std::unique_ptr<baton::journal::Store> journal;
+    std::unique_ptr<baton::journal::EtcdElection> election;
+    if (config.etcd) {
+      const baton::journal::EtcdOptions etcd{.endpoints = config.etcd->endpoints, .timeout = config.etcd->timeout};
+      const std::string key = config.etcd->prefix + "leader";
+      const std::string candidate =
+          nlohmann::json{{"id", config.id}, {"api", config.api_address}, {"agents", config.agent_address}}.dump();
+      election =
+          std::make_unique<baton::journal::EtcdElection>(etcd, key, candidate, config.etcd->leader_ttl_seconds, log);
+      spdlog::info("coordinator {}: campaigning for {} on etcd (lease TTL {} s)", config.id, key,
+                   config.etcd->leader_ttl_seconds);
+      const std::int64_t epoch = campaign(io, *election, key);
+      election->hold(lose_leadership);
+      auto store = std::make_unique<baton::journal::EtcdJournal>(etcd, config.etcd->prefix);
+      store->fence(key, epoch, lose_leadership);
+      journal = std::move(store);
+      spdlog::info("coordinator {} leads at epoch {}; resuming from the journal in etcd", config.id, epoch);
+    } else {
+      std::filesystem::create_directories(config.state_dir);
+      journal = std::make_unique<baton::journal::Journal>(config.state_dir / "journal.sqlite");
+    }
     baton::coordinator::AgentRegistry agents(io, {"coordinator", config.id, config.secret}, config.heartbeat, log);
+    if (election) agents.set_leader_epoch(static_cast<std::uint64_t>(election->epoch()));
     baton::coordinator::SteadyClock clock;
     baton::coordinator::DriverOptions options;
     options.drift = config.drift;
@@ -39,15 +111,22 @@ int main(int argc, char** argv) {
     options.collective_startup = config.collective_startup;
     options.max_queued_jobs = config.max_queued_jobs;
     options.max_queued_calibrations = config.max_queued_calibrations;
-    baton::coordinator::Driver driver(io, agents, journal, clock, options, log);
+    if (election) options.leader_epoch = static_cast<std::uint64_t>(election->epoch());
+    baton::coordinator::Driver driver(io, agents, *journal, clock, options, log);
     agents.set_handler(
         [&](const std::string& node, const baton::protocol::Envelope& m) { driver.on_message(node, m); });
     agents.listen(config.agent_address);
     baton::coordinator::Api api(io, driver, agents, config.api_token);
     api.start(config.api_address);
+    stop_serving = [&] {
+      api.stop();
+      agents.stop();
+      if (election) election->resign();  // a standby leads at once, not a TTL later
+      io.stop();
+    };
     driver.start();
     spdlog::info("coordinator {} listening for agents at {}, API at http://{}, journal {}", config.id, agents.address(),
-                 api.address(), journal.path().string());
+                 api.address(), journal->where());
     if (!ready_file.empty()) {
       std::ofstream(ready_file) << "{\"api\": \"" << api.address() << "\", \"agents\": \"" << agents.address()
                                 << "\"}\n";
@@ -57,28 +136,27 @@ int main(int argc, char** argv) {
     // after READY must not meet SIGHUP's default action); STATUS as the driver's changes.
     // SIGHUP re-reads the configuration: log_level and the API token apply at once.
     baton::systemd::Service service(
-        io,
-        {.status = [&] { return driver.status(); },
-         .ready = [] { return true; },
-         .reload =
-             [&] {
-               const auto fresh = baton::coordinator::load_coordinator_config(daemon.config_path);
-               if (!daemon.verbose) baton::systemd::set_log_level(fresh.log_level);
-               api.set_token(fresh.api_token);
-               return std::string("configuration re-read: log_level ") +
-                      (daemon.verbose ? "debug (-v)" : fresh.log_level) + ", API token " +
-                      (fresh.api_token.empty() ? "none" : "set") + "; other settings take effect at the next restart";
-             },
-         .stop =
-             [&](int signal) {
-               spdlog::info("signal {}: stopping (a running job resumes from the journal at the next start)", signal);
-               api.stop();
-               agents.stop();
-               io.stop();
-             }});
+        io, {.status = [&] { return driver.status(); },
+             .ready = [] { return true; },
+             .reload =
+                 [&] {
+                   const auto fresh = baton::coordinator::load_coordinator_config(daemon.config_path);
+                   if (!daemon.verbose) baton::systemd::set_log_level(fresh.log_level);
+                   api.set_token(fresh.api_token);
+                   return std::string("configuration re-read: log_level ") +
+                          (daemon.verbose ? "debug (-v)" : fresh.log_level) + ", API token " +
+                          (fresh.api_token.empty() ? "none" : "set") +
+                          "; other settings take effect at the next restart";
+                 },
+             .stop =
+                 [&](int signal) {
+                   spdlog::info("signal {}: stopping (a running job resumes from the journal at the next start{})",
+                                signal, election ? ", or on the standby that leads next" : "");
+                   stop_serving();
+                 }});
     service.start();
     io.run();
-    return 0;
+    return exit_code;
   } catch (const std::exception& e) {
     spdlog::error("{}", e.what());
     return 1;

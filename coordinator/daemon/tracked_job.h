@@ -71,6 +71,7 @@ struct TrackedJob {
   bool resumed = false;           // left unfinished by a previous coordinator
   std::uint32_t resume_from = 0;  // steps already done (a resumed job)
   std::optional<jobs::CompiledPlan> plan;
+  std::optional<std::uint64_t> plan_reused_from;  // the job its plan was compiled for (plan_cache.h)
   std::uint64_t bytes_total = 0;
   std::uint64_t bytes_done = 0;
   std::uint32_t step = 0;  // the step running (or next)

@@ -1,5 +1,6 @@
 #include "coordinator/jobs/plan_compiler.h"
 
+#include "coordinator/jobs/step_time.h"
 #include "coordinator/schedule/kpbs/lower_bound.h"
 #include "coordinator/schedule/kpbs/validator.h"
 
@@ -39,24 +40,20 @@ struct PairQueue {
   }
 };
 
-// The model's time of one step. A scheduled step's flows each run at d, so it lasts β +
-// its longest flow / d. An unscheduled (all-at-once) step's flows share the links
-// instead, so the longest flow / d is no prediction at all (0.99 s for a 20 s step at
-// k = 3 on 10 x 10 nodes); the model's best case is then fluid sharing: β + the busiest
-// node's bytes / d or all the bytes / (k d) through the backbone, whichever is longer.
-double predicted_seconds(const kpbs::Step& step, bool scheduled, double beta, double d, int k) {
-  if (scheduled) return beta + step.duration;
+// The model's time of one step (step_time.h), through the k flows' share of the backbone
+// (k d). A scheduled step's flows each run at d, so it lasts β + its longest flow / d. An
+// unscheduled (all-at-once) step's flows share the links instead, so the longest flow / d
+// is no prediction at all (0.99 s for a 20 s step at k = 3 on 10 x 10 nodes); the busiest
+// node's bytes and all the bytes through the backbone then bound it.
+double predicted_seconds(const kpbs::Step& step, double beta, double d, int k) {
   std::map<std::size_t, double> senders, receivers;
-  double total = 0;
+  StepLoad load;
   for (const kpbs::Transfer& t : step.transfers) {
-    senders[t.src] += t.amount;
-    receivers[t.dst] += t.amount;
-    total += t.amount;
+    load.longest_flow = std::max(load.longest_flow, t.amount);
+    load.busiest_node = std::max({load.busiest_node, senders[t.src] += t.amount, receivers[t.dst] += t.amount});
+    load.bytes += t.amount;
   }
-  double busiest = 0;
-  for (const auto& [node, bytes] : senders) busiest = std::max(busiest, bytes);
-  for (const auto& [node, bytes] : receivers) busiest = std::max(busiest, bytes);
-  return beta + std::max({step.duration, busiest / d, total / (k * d)});
+  return step_seconds(beta, d, k * d, load);
 }
 
 // The busiest node's chunks, sent or received, at agent_chunk_seconds each.
@@ -125,7 +122,7 @@ CompiledPlan compile_plan(const Clusters& clusters, const std::vector<TransferSp
   plan.lower_bound_seconds = kpbs::lower_bound(normalized).eta;
   for (const kpbs::Step& step : schedule.steps) {
     StepPlan out;
-    out.predicted_seconds = predicted_seconds(step, !plan.shared_links, platform.step_startup, d, normalized.k);
+    out.predicted_seconds = predicted_seconds(step, platform.step_startup, d, normalized.k);
     for (const kpbs::Transfer& t : step.transfers) {
       Flow flow{t.src, t.dst, 0, {}};
       pairs[t.src * n2 + t.dst].take(static_cast<std::uint64_t>(t.amount), transfers, flow);

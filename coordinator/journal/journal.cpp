@@ -129,10 +129,15 @@ std::uint64_t Journal::add_job(const std::string& spec_json) {
   return static_cast<std::uint64_t>(db_->getLastInsertRowid());
 }
 
+bool known_job_state(std::string_view state) {
+  for (const char* s : kStates) {
+    if (state == s) return true;
+  }
+  return false;
+}
+
 void Journal::set_state(std::uint64_t id, const std::string& state, const std::string& error) {
-  bool known = false;
-  for (const char* s : kStates) known = known || state == s;
-  if (!known) throw std::invalid_argument("unknown job state '" + state + "'");
+  if (!known_job_state(state)) throw std::invalid_argument("unknown job state '" + state + "'");
   std::lock_guard lock(mutex_);
   SQLite::Statement q(*db_, "UPDATE jobs SET state = ?, error = ? WHERE id = ?");
   q.bind(1, state);

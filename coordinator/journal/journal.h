@@ -1,6 +1,8 @@
 // The coordinator's journal (docs/runtime.md "The journal", docs/journal.md): every job
-// and every step's outcome in one SQLite file, durable when each call returns, so a
-// restarted coordinator can resume the unfinished jobs.
+// and every step's outcome, durable when each call returns, so a restarted coordinator (or
+// a standby that takes over, docs/ha.md) can resume the unfinished jobs. `Store` is what
+// the coordinator writes and reads; `Journal` keeps it in one SQLite file (the default),
+// `EtcdJournal` (etcd_journal.h) in etcd under a key prefix.
 #pragma once
 
 #include <cstdint>
@@ -63,7 +65,50 @@ struct ReplanRecord {
   std::string record;    // JSON: the report's entry (when, why, old and new k, predictions)
 };
 
-class Journal {
+// Whether `state` is a job state the journal keeps: queued, planning, running, done,
+// failed, cancelled.
+bool known_job_state(std::string_view state);
+
+// What every store keeps and answers, the same way (the tests of each store check the
+// same contract: tests/journal/).
+class Store {
+ public:
+  virtual ~Store() = default;
+
+  // A new job in state "queued"; returns its id (ids only increase, never reused).
+  virtual std::uint64_t add_job(const std::string& spec_json) = 0;
+  // Throws std::invalid_argument for an unknown job or state.
+  virtual void set_state(std::uint64_t id, const std::string& state, const std::string& error = "") = 0;
+  // Keeps a finished job's final report, so a restarted coordinator can show it. Throws
+  // std::invalid_argument for an unknown job.
+  virtual void set_report(std::uint64_t id, const std::string& report_json) = 0;
+  // Inserts or replaces the step's record. Throws std::invalid_argument for an unknown job.
+  virtual void record_step(std::uint64_t id, const StepRecord& step) = 0;
+
+  virtual std::vector<JobRecord> jobs() = 0;  // by id
+  virtual std::optional<JobRecord> job(std::uint64_t id) = 0;
+  virtual std::vector<StepRecord> steps(std::uint64_t id) = 0;  // by step
+  virtual std::vector<std::uint64_t> unfinished() = 0;          // queued, planning or running, by id
+
+  // A new calibration in state "queued"; returns its id (ids only increase).
+  virtual std::uint64_t add_calibration(const std::string& request_json) = 0;
+  // Throws std::invalid_argument for an unknown calibration. Ending it (done, failed,
+  // cancelled) stamps `finished`. A state the store holds that this build does not know
+  // (written by hand) reads as failed, saying so in its error.
+  virtual void set_calibration(std::uint64_t id, CalibrationState state, const std::string& error = "",
+                               const std::string& result_json = "") = 0;
+  virtual std::vector<CalibrationRecord> calibrations() = 0;  // by id
+
+  // Throws std::invalid_argument for an unknown job or a second re-plan at the same step.
+  virtual void add_replan(std::uint64_t job, const ReplanRecord& replan) = 0;
+  virtual std::vector<ReplanRecord> replans(std::uint64_t job) = 0;  // by step
+
+  // Where the records are, for the logs: a file, or etcd's endpoints and the prefix.
+  virtual std::string where() const = 0;
+};
+
+// The SQLite store: one file, one coordinator.
+class Journal final : public Store {
  public:
   // 2: jobs.report; 3: calibrations and replans. Older files are migrated on open.
   static constexpr int kSchemaVersion = 3;
@@ -76,34 +121,35 @@ class Journal {
   Journal& operator=(const Journal&) = delete;
 
   // A new job in state "queued"; returns its id (ids only increase, never reused).
-  std::uint64_t add_job(const std::string& spec_json);
+  std::uint64_t add_job(const std::string& spec_json) override;
   // Throws std::invalid_argument for an unknown job or state.
-  void set_state(std::uint64_t id, const std::string& state, const std::string& error = "");
+  void set_state(std::uint64_t id, const std::string& state, const std::string& error = "") override;
   // Keeps a finished job's final report, so a restarted coordinator can show it. Throws
   // std::invalid_argument for an unknown job.
-  void set_report(std::uint64_t id, const std::string& report_json);
+  void set_report(std::uint64_t id, const std::string& report_json) override;
   // Inserts or replaces the step's row. Throws std::invalid_argument for an unknown job.
-  void record_step(std::uint64_t id, const StepRecord& step);
+  void record_step(std::uint64_t id, const StepRecord& step) override;
 
-  std::vector<JobRecord> jobs();  // by id
-  std::optional<JobRecord> job(std::uint64_t id);
-  std::vector<StepRecord> steps(std::uint64_t id);  // by step
-  std::vector<std::uint64_t> unfinished();          // queued, planning or running, by id
+  std::vector<JobRecord> jobs() override;  // by id
+  std::optional<JobRecord> job(std::uint64_t id) override;
+  std::vector<StepRecord> steps(std::uint64_t id) override;  // by step
+  std::vector<std::uint64_t> unfinished() override;          // queued, planning or running, by id
 
   // A new calibration in state "queued"; returns its id (ids only increase).
-  std::uint64_t add_calibration(const std::string& request_json);
+  std::uint64_t add_calibration(const std::string& request_json) override;
   // Throws std::invalid_argument for an unknown calibration. Ending it (done, failed,
   // cancelled) stamps `finished`. A state the file holds that this build does not know
   // (written by hand) reads as failed, saying so in its error.
   void set_calibration(std::uint64_t id, CalibrationState state, const std::string& error = "",
-                       const std::string& result_json = "");
-  std::vector<CalibrationRecord> calibrations();  // by id
+                       const std::string& result_json = "") override;
+  std::vector<CalibrationRecord> calibrations() override;  // by id
 
   // Throws std::invalid_argument for an unknown job or a second re-plan at the same step.
-  void add_replan(std::uint64_t job, const ReplanRecord& replan);
-  std::vector<ReplanRecord> replans(std::uint64_t job);  // by step
+  void add_replan(std::uint64_t job, const ReplanRecord& replan) override;
+  std::vector<ReplanRecord> replans(std::uint64_t job) override;  // by step
 
   const std::filesystem::path& path() const { return path_; }
+  std::string where() const override { return path_.string(); }
 
  private:
   std::filesystem::path path_;

@@ -10,28 +10,10 @@
 namespace baton::report {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
 constexpr double kWidth = 960, kHeight = 330;
 constexpr double kPanel = 400;                  // each plot's width
 constexpr double kTop = 70, kPlotHeight = 200;  // title and legend above
 constexpr double kLeft[] = {70, 550};           // each plot's left edge
-
-double number(const Json& object, const char* name) {
-  const auto it = object.is_object() ? object.find(name) : object.end();
-  return it != object.end() && it->is_number() ? it->get<double>() : 0;
-}
-
-std::string text(const Json& object, const char* name) {
-  const auto it = object.is_object() ? object.find(name) : object.end();
-  if (it == object.end() || it->is_null()) return "";
-  return it->is_string() ? it->get<std::string>() : it->dump();
-}
-
-const Json& list(const Json& object, const char* name) {
-  static const Json empty = Json::array();
-  return object.is_object() && object.contains(name) && object.at(name).is_array() ? object.at(name) : empty;
-}
 
 // A round axis end above `value`: 1, 2 or 5 × 10^n.
 double axis_end(double value) {
@@ -81,30 +63,31 @@ std::string dot(double x, double y, const char* color) {
 
 }  // namespace
 
-std::string calibration_svg(const Json& c) {
-  const std::string id = text(c, "id");
-  if (!c.is_object() || !c.contains("D") || list(c, "curve").empty()) {
-    throw std::invalid_argument("calibration " + id + " has no result yet (state " + text(c, "state") + ")");
+std::string calibration_svg(const CalibrationReport& c) {
+  if (!c.result || c.result->curve.empty()) {
+    throw std::invalid_argument("calibration " + c.id + " has no result yet (state " + std::string(name(c.state)) +
+                                ")");
   }
+  const calibration::Calibration& r = *c.result;
   const double mb = 1e6;
-  const double d = number(c, "d") / mb, D = number(c, "D") / mb, beta = number(c, "beta");
-  const int k = static_cast<int>(number(c, "k"));
+  const double d = r.d / mb, D = r.D / mb, beta = r.beta;
+  const int k = r.k;
   std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + fixed(kWidth, 0) + " " +
                     fixed(kHeight, 0) +
                     "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\" fill=\"#1f2328\">\n"
                     "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-  out += "<text x=\"20\" y=\"24\" font-size=\"15\" font-weight=\"600\">Calibration " + escape(id) + ": d " +
+  out += "<text x=\"20\" y=\"24\" font-size=\"15\" font-weight=\"600\">Calibration " + escape(c.id) + ": d " +
          fixed(d, 2) + " MB/s, D " + fixed(D, 2) + " MB/s, k " + std::to_string(k) + ", " + "\u03b2 " +
          fixed(beta * 1000, 1) + " ms</text>\n";
-  out += "<text x=\"20\" y=\"44\" fill=\"#57606a\">" + escape(text(c, "finished")) + ", " +
-         escape(fixed(number(c, "seconds"), 1)) + " s, " + std::to_string(list(c, "curve").size()) + " curve steps" +
-         (c.value("saturated", true) ? "" : "; the curve never bent: D is a lower bound") + "</text>\n";
+  out += "<text x=\"20\" y=\"44\" fill=\"#57606a\">" + escape(c.finished) + ", " + escape(fixed(c.seconds, 1)) +
+         " s, " + std::to_string(r.curve.size()) + " curve steps" +
+         (r.saturated ? "" : "; the curve never bent: D is a lower bound") + "</text>\n";
 
   // Left: aggregate rate against concurrent flows.
   double max_flows = 1, max_rate = D;
-  for (const Json& p : list(c, "curve")) {
-    max_flows = std::max(max_flows, number(p, "flows"));
-    max_rate = std::max(max_rate, number(p, "rate") / mb);
+  for (const calibration::CurvePoint& p : r.curve) {
+    max_flows = std::max(max_flows, static_cast<double>(p.flows));
+    max_rate = std::max(max_rate, p.rate / mb);
   }
   const Plot rates{kLeft[0], max_flows + 1, axis_end(max_rate * 1.1)};
   out += axes(rates, "concurrent flows", "aggregate rate (MB/s)", 0, 1);
@@ -115,8 +98,8 @@ std::string calibration_svg(const Json& c) {
   out += line(rates.x(k), kTop, rates.x(k), kTop + kPlotHeight, "stroke=\"#0969da\" stroke-dasharray=\"2 3\"");
   out += label(rates.x(k) + 4, kTop + 12, "k = " + std::to_string(k), "start");
   std::string path;
-  for (const Json& p : list(c, "curve")) {
-    const double x = rates.x(number(p, "flows")), y = rates.y(number(p, "rate") / mb);
+  for (const calibration::CurvePoint& p : r.curve) {
+    const double x = rates.x(p.flows), y = rates.y(p.rate / mb);
     path += (path.empty() ? "M" : " L") + fixed(x, 1) + " " + fixed(y, 1);
     out += dot(x, y, "#4e79a7");
   }
@@ -125,14 +108,14 @@ std::string calibration_svg(const Json& c) {
   // Right: step time against the first flow's bytes, for one flow and for k at once, and
   // the lines of slope 1/d through their start-ups.
   double max_bytes = 0, max_seconds = 0;
-  for (const Json& p : list(c, "sizes")) {
-    max_bytes = std::max(max_bytes, number(p, "bytes") / mb);
-    max_seconds = std::max(max_seconds, number(p, "seconds"));
+  for (const calibration::SizePoint& p : r.sizes) {
+    max_bytes = std::max(max_bytes, static_cast<double>(p.bytes) / mb);
+    max_seconds = std::max(max_seconds, p.seconds);
   }
   const Plot sizes{kLeft[1], axis_end(max_bytes), axis_end(max_seconds * 1.1)};
   out += axes(sizes, "bytes of the first flow (MB)", "step time (s)", 2, 2);
-  const double first_rate = number(list(c, "curve")[0], "rate") / mb;
-  const double beta_one = c.contains("beta_one_flow") ? number(c, "beta_one_flow") : beta;
+  const double first_rate = r.curve[0].rate / mb;
+  const double beta_one = r.beta_one_flow;
   const char* const one_color = "#e15759";
   const char* const k_color = "#59a14f";
   if (first_rate > 0) {
@@ -145,27 +128,28 @@ std::string calibration_svg(const Json& c) {
          "\">one flow: \u03b2 = " + fixed(beta_one * 1000, 1) + " ms</text>\n";
   out += "<text x=\"" + fixed(sizes.x(0) + 6, 1) + "\" y=\"" + fixed(kTop + 28, 1) + "\" fill=\"" + k_color + "\">" +
          std::to_string(k) + " flows: \u03b2 = " + fixed(beta * 1000, 1) + " ms</text>\n";
-  for (const Json& p : list(c, "sizes")) {
-    out += dot(sizes.x(number(p, "bytes") / mb), sizes.y(number(p, "seconds")),
-               number(p, "flows") > 1 ? k_color : one_color);
+  for (const calibration::SizePoint& p : r.sizes) {
+    out += dot(sizes.x(static_cast<double>(p.bytes) / mb), sizes.y(p.seconds), p.flows > 1 ? k_color : one_color);
   }
   return out + "</svg>\n";
 }
 
-std::string calibration_section_html(const Json& c) {
-  const std::string id = text(c, "id");
-  std::string out =
-      "<section id=\"calibration\"><h2>Calibration " + escape(id) + " <small><a href=\"/v1/calibrations/" + escape(id) +
-      "/curve.svg\">SVG</a> · <a href=\"/v1/calibrations/" + escape(id) + "\">JSON</a></small></h2>\n<dl>";
+std::string calibration_section_html(const CalibrationReport& c) {
+  static const calibration::Calibration none;
+  const calibration::Calibration& r = c.result ? *c.result : none;
+  const std::string id = escape(c.id);
+  std::string out = "<section id=\"calibration\"><h2>Calibration " + id + " <small><a href=\"/v1/calibrations/" + id +
+                    "/curve.svg\">SVG</a> · <a href=\"/v1/calibrations/" + id + "\">JSON</a></small></h2>\n<dl>";
   const std::vector<std::pair<std::string, std::string>> facts{
-      {"d (one flow)", bytes_text(number(c, "d")) + "/s"},
-      {"D (backbone)", bytes_text(number(c, "D")) + "/s" + (c.value("saturated", true) ? "" : " or more")},
-      {"\u03b2 (step start-up)", fixed(number(c, "beta") * 1000, 1) + " ms"},
-      {"k", text(c, "k")},
-      {"measured", text(c, "finished")},
-      {"took", fixed(number(c, "seconds"), 1) + " s, " + text(c, "probe_steps") + " probe steps"},
-      {"senders", std::to_string(list(c, "senders").size())},
-      {"receivers", std::to_string(list(c, "receivers").size())}};
+      {"d (one flow)", bytes_text(r.d) + "/s"},
+      {"D (backbone)", bytes_text(r.D) + "/s" + (c.result && !r.saturated ? " or more" : "")},
+      {"\u03b2 (step start-up)", fixed(r.beta * 1000, 1) + " ms"},
+      {"k", std::to_string(r.k)},
+      {"measured", c.finished},
+      {"took",
+       fixed(c.seconds, 1) + " s, " + std::to_string(c.progress ? c.progress->steps : r.probe_steps) + " probe steps"},
+      {"senders", std::to_string(c.result ? r.senders.size() : c.senders.size())},
+      {"receivers", std::to_string(c.result ? r.receivers.size() : c.receivers.size())}};
   for (const auto& [name, value] : facts) out += "<dt>" + escape(name) + "</dt><dd>" + escape(value) + "</dd>";
   out += "</dl>\n";
   try {

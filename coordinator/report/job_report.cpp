@@ -1,5 +1,8 @@
 #include "coordinator/report/job_report.h"
 
+#include "coordinator/json/fields.h"
+#include "coordinator/json/platform.h"
+
 #include <limits>
 #include <string_view>
 
@@ -11,60 +14,19 @@ using json::InputError;
 using json::member_path;
 
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max();
-constexpr double kMaxNumber = std::numeric_limits<double>::max();
 
 // ---- Reading, each field named by its path ("report.steps[2].nodes.a0.seconds") ----
 
-const Json& object_at(const Json& value, std::string_view path) {
-  if (!value.is_object())
-    throw InputError((path.empty() ? std::string("job") : std::string(path)) + ": must be an object");
-  return value;
-}
-
-bool present(const Json& object, std::string_view name) {
-  const auto it = object.find(std::string(name));
-  return it != object.end() && !it->is_null();
-}
-
-std::string text(const Json& object, std::string_view parent, std::string_view name) {
-  const Json& value = json::require_member(object, parent, name);
-  if (!value.is_string()) throw InputError(member_path(parent, name) + ": must be a string");
-  return value.get<std::string>();
-}
-
-std::uint64_t count(const Json& value, std::string_view path) {
-  return static_cast<std::uint64_t>(json::require_integer(value, path, 0, kMaxCount));
-}
-
-std::uint64_t count(const Json& object, std::string_view parent, std::string_view name) {
-  return count(json::require_member(object, parent, name), member_path(parent, name));
-}
-
-double number(const Json& object, std::string_view parent, std::string_view name) {
-  return json::require_number(json::require_member(object, parent, name), member_path(parent, name), -kMaxNumber,
-                              kMaxNumber);
-}
-
-std::optional<double> maybe_number(const Json& object, std::string_view parent, std::string_view name) {
-  if (!present(object, name)) return std::nullopt;
-  return number(object, parent, name);
-}
-
-std::optional<std::uint64_t> maybe_count(const Json& object, std::string_view parent, std::string_view name) {
-  if (!present(object, name)) return std::nullopt;
-  return count(object, parent, name);
-}
-
-std::vector<std::string> names(const Json& object, std::string_view parent, std::string_view name) {
-  const std::string path = member_path(parent, name);
-  const Json& list = json::require_array(json::require_member(object, parent, name), path, 0, kMaxCount);
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    if (!list[i].is_string()) throw InputError(element_path(path, i) + ": must be a string");
-    out.push_back(list[i].get<std::string>());
-  }
-  return out;
-}
+using json::count;
+using json::flag;
+using json::maybe_count;
+using json::maybe_number;
+using json::maybe_text;
+using json::names;
+using json::number;
+using json::object_at;
+using json::present;
+using json::text;
 
 NodeLine node_line(const std::string& node, const Json& value, const std::string& path) {
   object_at(value, path);
@@ -73,11 +35,6 @@ NodeLine node_line(const std::string& node, const Json& value, const std::string
           .planned_seconds = number(value, path, "planned_seconds"),
           .bytes = maybe_count(value, path, "bytes"),
           .seconds = maybe_number(value, path, "seconds")};
-}
-
-std::optional<std::string> maybe_text(const Json& object, std::string_view parent, std::string_view name) {
-  if (!present(object, name)) return std::nullopt;
-  return text(object, parent, name);
 }
 
 TaskLine task_line(const Json& value, const std::string& path) {
@@ -129,20 +86,11 @@ StepLine step_line(const Json& value, const std::string& path) {
   return step;
 }
 
-bool flag(const Json& object, std::string_view parent, std::string_view name) {
-  const Json& value = json::require_member(object, parent, name);
-  if (!value.is_boolean()) throw InputError(member_path(parent, name) + ": must be true or false");
-  return value.get<bool>();
-}
-
 PlatformLine platform_line(const Json& value, const std::string& path) {
   object_at(value, path);
   return {.source = text(value, path, "source"),
           .calibration = maybe_text(value, path, "calibration").value_or(""),
-          .sender_rate = number(value, path, "sender_rate"),
-          .receiver_rate = number(value, path, "receiver_rate"),
-          .backbone_rate = number(value, path, "backbone_rate"),
-          .step_startup = number(value, path, "step_startup"),
+          .figures = json::parse_platform(value, path, {.other_members = true}),
           .replan_on_drift = flag(value, path, "replan_on_drift")};
 }
 
@@ -168,6 +116,7 @@ PlanReport plan_report(const Json& value) {
   report.lower_bound_seconds = maybe_number(value, path, "lower_bound_seconds");
   report.model_seconds = maybe_number(value, path, "model_seconds");
   report.bandwidth_bound_seconds = maybe_number(value, path, "bandwidth_bound_seconds");
+  report.plan_reused_from = maybe_text(value, path, "plan_reused_from");
   if (present(value, "algorithm_candidates")) {
     const std::string list_path = member_path(path, "algorithm_candidates");
     const Json& list = json::require_array(value.at("algorithm_candidates"), list_path, 0, kMaxCount);
@@ -235,13 +184,10 @@ Json step_json(const StepLine& step) {
 
 Json model_json(const ModelLine& m) { return Json{{"k", m.k}, {"d", m.d}, {"D", m.D}, {"beta", m.beta}}; }
 
-Json platform_json(const PlatformLine& p) {
+Json platform_line_json(const PlatformLine& p) {
   Json out{{"source", p.source}};
   if (!p.calibration.empty()) out["calibration"] = p.calibration;
-  out["sender_rate"] = p.sender_rate;
-  out["receiver_rate"] = p.receiver_rate;
-  out["backbone_rate"] = p.backbone_rate;
-  out["step_startup"] = p.step_startup;
+  json::add_platform_fields(p.figures, out);
   out["replan_on_drift"] = p.replan_on_drift;
   return out;
 }
@@ -268,9 +214,11 @@ Json plan_json(const PlanReport& report) {
       candidates.push_back({{"algorithm", c.algorithm}, {"predicted_seconds", c.predicted_seconds}});
     out["algorithm_candidates"] = std::move(candidates);
   }
+  // Added with plans reused between jobs (issue 30).
+  if (report.plan_reused_from) out["plan_reused_from"] = *report.plan_reused_from;
   // Added with calibration (issue 18): a redistribution's platform and its re-plans.
   if (report.platform) {
-    out["platform"] = platform_json(*report.platform);
+    out["platform"] = platform_line_json(*report.platform);
     Json replans = Json::array();
     for (const ReplanLine& r : report.replans) replans.push_back(replan_json(r));
     out["replans"] = std::move(replans);
@@ -348,7 +296,7 @@ Json summary_json(const JobReport& job) {
 }
 
 JobReport parse_job_report(const Json& value) {
-  object_at(value, "");
+  if (!value.is_object()) throw InputError("job: must be an object");
   JobReport job{.id = text(value, "", "id"),
                 .kind = maybe_text(value, "", "kind").value_or("redistribution"),
                 .state = text(value, "", "state"),

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "coordinator/json/input.h"
+#include "coordinator/schedule/kpbs/platform.h"
 
 #include <cstdint>
 #include <optional>
@@ -62,12 +63,9 @@ struct StepLine {
 // The platform a redistribution was first planned on and where it came from: the job's
 // request ("declared") or a calibration of its nodes (docs/calibration.md).
 struct PlatformLine {
-  std::string source;       // "declared" or "calibration"
-  std::string calibration;  // the calibration's id; empty when declared
-  double sender_rate = 0;   // bytes/s
-  double receiver_rate = 0;
-  double backbone_rate = 0;
-  double step_startup = 0;  // seconds (beta)
+  std::string source;                // "declared" or "calibration"
+  std::string calibration;           // the calibration's id; empty when declared
+  schedule::kpbs::Platform figures;  // "sender_rate", ..., "step_startup" (json/platform.h)
   bool replan_on_drift = false;
 };
 
@@ -131,6 +129,9 @@ struct PlanReport {
   // A collective planned "auto": every algorithm it predicted, fastest first
   // ("algorithm_candidates"); empty when the job named its algorithm.
   std::vector<AlgorithmCandidate> candidates;
+  // A redistribution whose plan was compiled for an earlier job of the same transfers,
+  // platform and algorithm ("plan_reused_from": that job's id; docs/embedding.md).
+  std::optional<std::string> plan_reused_from;
   double measured_steps_seconds = 0;  // Σ of the steps' measured times
   double measured_seconds = 0;        // the job's, start to end
   // A redistribution's platform and re-plans (issue 18); no platform for a collective and in

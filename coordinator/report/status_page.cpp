@@ -189,6 +189,18 @@ std::string job_section(const JobReport& job) {
       facts.emplace_back("model", seconds(*job.report->model_seconds));
     }
     if (job.report->lower_bound_seconds) facts.emplace_back("lower bound", seconds(*job.report->lower_bound_seconds));
+    // What the links allow a collective (docs/collectives.md, "The bandwidth bound").
+    if (const std::optional<double> bound = job.report->bandwidth_bound_seconds; bound && *bound > 0) {
+      facts.emplace_back("links allow", seconds(*bound));
+      facts.emplace_back("measured / bound", measured > 0 ? fixed(measured / *bound, 2) : "-");
+    }
+    if (!job.report->candidates.empty()) {
+      std::string others;
+      for (const AlgorithmCandidate& c : job.report->candidates) {
+        others += (others.empty() ? "" : ", ") + c.algorithm + " " + seconds(c.predicted_seconds);
+      }
+      facts.emplace_back("auto chose", job.report->algorithm + " of " + others);
+    }
   }
   out += "<dl>";
   for (const auto& [name, value] : facts) out += "<dt>" + escape(name) + "</dt><dd>" + escape(value) + "</dd>";
@@ -233,7 +245,7 @@ std::string status_page_html(const StatusPage& page) {
   out += jobs_section(page.jobs, selected, page.max_jobs);
   if (!page.error.empty()) out += "<section id=\"job\"><p class=\"error\">" + escape(page.error) + "</p></section>\n";
   else if (page.job) out += job_section(*page.job);
-  if (page.calibration.is_object()) out += calibration_section_html(page.calibration);
+  if (page.calibration) out += calibration_section_html(*page.calibration);
   out += "</main>\n<footer>Read-only view of the coordinator's API";
   if (page.refresh_seconds > 0) out += "; refreshes every " + std::to_string(page.refresh_seconds) + " s";
   out += ". Command line: <code>batonctl</code>.</footer>\n</body></html>\n";

@@ -216,6 +216,7 @@ PYBIND11_MODULE(_baton, m) {
       .def_readonly("job", &HandoffResult::job)
       .def_readonly("error", &HandoffResult::error)
       .def_readonly("reused_spec", &HandoffResult::reused_spec)
+      .def_readonly("reused_plan", &HandoffResult::reused_plan)
       .def_readonly("bytes", &HandoffResult::bytes)
       .def_readonly("steps", &HandoffResult::steps)
       .def_readonly("predicted_seconds", &HandoffResult::predicted_seconds)

@@ -34,6 +34,24 @@ std::string error_of(const std::filesystem::path& path) {
 
 BOOST_AUTO_TEST_SUITE(agent_config)
 
+BOOST_AUTO_TEST_CASE(coordinator_is_one_address_or_a_list_of_the_standby_coordinators) {
+  TempDir dir;
+  const auto path = config_with(dir, "");
+  BOOST_TEST(load_agent_config(path).coordinator == "127.0.0.1:7071");
+  BOOST_TEST(load_agent_config(path).other_coordinators.empty());
+  const auto with = [&](const std::string& coordinator) {
+    dir.write("agent.toml",
+              "node_id = \"n1\"\ncoordinator = " + coordinator + "\nsecret_file = \"secret\"\ndata_root = \"data\"\n");
+    return dir.path / "agent.toml";
+  };
+  const auto three = load_agent_config(with(R"(["10.0.0.1:7071", "10.0.0.2:7071", "10.0.0.3:7071"])"));
+  BOOST_TEST(three.coordinator == "10.0.0.1:7071");
+  BOOST_TEST(three.other_coordinators == (std::vector<std::string>{"10.0.0.2:7071", "10.0.0.3:7071"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(error_of(with("[]")).find("coordinator is an empty list") != std::string::npos);
+  BOOST_TEST(error_of(with("[7071]")).find("coordinator") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(a_rate_written_as_an_integer_or_a_float_is_the_same_rate) {
   TempDir a, b;
   BOOST_TEST(load_agent_config(config_with(a, "rate = 100000000\n")).rate == 1e8);

@@ -58,7 +58,7 @@ BOOST_AUTO_TEST_SUITE(data_plane_admission)
 
 // The review's attack: hundreds of idle connections to an agent's data port stalled a
 // running step until it timed out. Now the newest connections push out the oldest idle
-// ones, so the sender's gets in and the step ends as fast as without them.
+// ones, so the sender's gets in and the step ends within its own (short) step timeout.
 BOOST_AUTO_TEST_CASE(a_step_completes_promptly_while_idle_connections_crowd_the_data_port) {
   TwoAgents t;
   const std::size_t crowd = 300;
@@ -67,7 +67,6 @@ BOOST_AUTO_TEST_CASE(a_step_completes_promptly_while_idle_connections_crowd_the_
   const Outcome o = step.run(t);
   BOOST_TEST(o.sender.ok(), o.sender.error());
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
-  BOOST_TEST(std::chrono::duration<double>(o.took).count() < 1.0);
   BOOST_TEST((step.out == step.in));
   // All from 127.0.0.1: beyond the per-address cap the oldest were dropped, at once.
   const auto& pending = t.b.data->pending();
@@ -76,10 +75,12 @@ BOOST_AUTO_TEST_CASE(a_step_completes_promptly_while_idle_connections_crowd_the_
 }
 
 // Before its handshake a sender may send control frames of at most 512 bytes: one that
-// announces 16 MiB is cut off when its header arrives, long before the handshake's
-// deadline, and nothing of it is read.
+// announces 16 MiB is cut off when its header arrives, for its size: not by the
+// handshake's deadline after waiting for its bytes.
 BOOST_AUTO_TEST_CASE(a_sender_announcing_a_large_frame_before_authenticating_is_cut_off_unread) {
   TwoAgents t;
+  std::vector<std::string> refusals;
+  t.b.data->log_to([&](baton::log::Level, std::string_view line) { refusals.emplace_back(line); });
   tcp::socket attacker(t.io);
   attacker.connect(endpoint_of(t.b.data->address()));
   const bt::HeaderBytes header = bt::encode_header({.kind = bt::FrameKind::hello,
@@ -99,10 +100,11 @@ BOOST_AUTO_TEST_CASE(a_sender_announcing_a_large_frame_before_authenticating_is_
     done = true;
   });
   while (!done && std::chrono::steady_clock::now() - start < 10s) t.io.run_one_for(100ms);
-  const auto took = std::chrono::steady_clock::now() - start;
   BOOST_TEST(done);
   BOOST_TEST((ended == asio::error::eof || ended == asio::error::connection_reset), ended.message());
-  BOOST_TEST(std::chrono::duration<double>(took).count() < 1.0);  // the deadline is 5 s
+  // Why it was closed, logged before the close: its header's length, not the deadline.
+  BOOST_REQUIRE(refusals.size() == 1u);
+  BOOST_TEST(refusals.front().find("frame length above the configured cap") != std::string::npos, refusals.front());
 }
 
 // The review saw an accept loop spin at 90 % CPU once descriptors ran out. Now it waits
@@ -114,12 +116,12 @@ BOOST_AUTO_TEST_CASE(the_accept_loop_waits_out_exhausted_descriptors_then_accept
     BOOST_TEST_REQUIRE(exhausted.filled() > 0u);
     tcp::socket queued(t.io);  // the one spare descriptor; the data port has none to accept it
     queued.connect(endpoint_of(t.b.data->address()));
-    const auto cpu_before = baton::test::process_cpu_time();
     t.io.restart();
-    t.io.run_for(1s);
-    const auto cpu = baton::test::process_cpu_time() - cpu_before;
-    // Spinning would use most of the second; waiting 100 ms between attempts, almost nothing.
-    BOOST_TEST(std::chrono::duration<double>(cpu).count() < 0.25);
+    // Turns of the event loop (handlers run) in a second, not time: waiting 100 ms between
+    // attempts takes a few dozen (with node a's accept slices), spinning over 100 000. A
+    // loaded machine runs fewer turns, never more.
+    const std::size_t turns = t.io.run_for(1s);
+    BOOST_TEST(turns < 300u);
   }
   t.io.restart();
   SmallStep step;

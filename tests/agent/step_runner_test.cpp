@@ -83,6 +83,7 @@ BOOST_AUTO_TEST_CASE(a_paced_flow_takes_as_long_as_its_rate_says) {
   // The pacer's arithmetic is tested to the nanosecond at given instants (test_transport_pacer);
   // here, that the plan's rate reaches it. Pacing only slows a flow, so the lower bound holds
   // however loaded the machine; an upper bound would measure the machine, not the agent.
+  // A measurement over real sockets kept on purpose (docs/design.md, "Tests wait on events").
   const Outcome o = run_step(io, sender, receiver, std::chrono::seconds(30));
   BOOST_TEST(o.receiver.ok(), o.receiver.error());
   BOOST_TEST(o.sender.seconds() > 0.45);  // the token bucket starts full: up to 10 ms early
@@ -105,7 +106,7 @@ BOOST_AUTO_TEST_CASE(a_chunk_that_never_comes_fails_the_step_in_time) {
   BOOST_TEST(!o.receiver.ok());
   BOOST_TEST(o.receiver.error().find("1 incoming chunk(s) missing") != std::string::npos, o.receiver.error());
   BOOST_TEST(o.receiver.digests_size() == 1);  // what did land is still reported
-  BOOST_TEST((o.took < 5s));
+  BOOST_TEST(o.both_reported);                 // "in time": the step's own deadline (kQuickTimeout) ended it
 }
 
 // A receiver that accepts, authenticates and then reads nothing (a hung process): the sender's step times

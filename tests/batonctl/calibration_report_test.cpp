@@ -10,9 +10,12 @@ using baton::json::Json;
 BOOST_AUTO_TEST_SUITE(calibration_report)
 
 BOOST_AUTO_TEST_CASE(a_calibration_reads_as_its_figures_curve_and_nodes) {
-  const Json c = Json::parse(R"({"id": "3", "state": "done", "error": "", "finished": "2026-11-24T10:00:00Z",
-    "seconds": 9.46, "d": 1700000, "D": 11900000, "beta": 0.0062, "k": 7, "saturated": true, "probe_steps": 25,
-    "probe_bytes": 61200000, "curve": [{"flows": 1, "bytes": 680000, "seconds": 0.406, "rate": 1700000}],
+  const Json c = Json::parse(R"({"id": "3", "state": "done", "error": "", "requested": "2026-11-24T09:59:50Z",
+    "finished": "2026-11-24T10:00:00Z", "seconds": 9.46, "senders": ["s1"], "receivers": ["r1"],
+    "d": 1700000, "D": 11900000, "beta": 0.0062, "k": 7, "beta_one_flow": 0.0058, "saturated": true,
+    "probe_steps": 25, "probe_bytes": 61200000, "flow_seconds": 0.4,
+    "curve": [{"flows": 1, "bytes": 680000, "seconds": 0.406, "rate": 1700000}],
+    "sizes": [{"flows": 1, "bytes": 680000, "seconds": 0.406}],
     "nodes": [{"node": "s1", "role": "sender", "rate": 1710000}]})");
   const std::string text = bb::calibration_text(c);
   BOOST_TEST(text.find("calibration 3: done\n") == 0u, text);
@@ -23,8 +26,28 @@ BOOST_AUTO_TEST_CASE(a_calibration_reads_as_its_figures_curve_and_nodes) {
   BOOST_TEST(text.find("in 9.5 s, 25 probe steps, 61.20 MB") != std::string::npos, text);
   BOOST_TEST(text.find("s1    sender  1.71 MB/s") != std::string::npos, text);
   const std::string failed =
-      bb::calibration_text(Json::parse(R"({"id": "4", "state": "failed", "error": "agent r2 refused the plan"})"));
+      bb::calibration_text(Json::parse(R"({"id": "4", "state": "failed", "error": "agent r2 refused the plan",
+        "requested": "2026-11-24T10:01:00Z", "finished": "2026-11-24T10:01:02Z", "seconds": 0,
+        "senders": ["s1"], "receivers": ["r2"]})"));
   BOOST_TEST(failed == "calibration 4: failed: agent r2 refused the plan\n");
+  const std::string running = bb::calibration_text(Json::parse(R"({"id": "5", "state": "running", "error": "",
+        "requested": "2026-11-24T10:02:00Z", "finished": "", "seconds": 0, "senders": ["s1"], "receivers": ["r1"],
+        "phase": "curve", "probe_steps": 4})"));
+  BOOST_TEST(running == "calibration 5: running (curve, 4 probe steps)\n");
+  // An answer the typed report cannot read is said so, naming the field.
+  BOOST_CHECK_EXCEPTION(bb::calibration_text(Json::parse(R"({"id": "6", "state": "done"})")), baton::json::InputError,
+                        [](const baton::json::InputError& e) { return std::string(e.what()) == "error: missing"; });
+}
+
+BOOST_AUTO_TEST_CASE(the_list_reads_as_a_table_with_the_figures_of_the_done_ones) {
+  const std::string table = bb::calibrations_table(Json::parse(R"({"calibrations": [
+    {"id": "1", "state": "done", "requested": "2026-11-24T09:59:50Z", "finished": "2026-11-24T10:00:00Z",
+     "d": 1700000, "D": 11900000, "beta": 0.0062, "k": 7},
+    {"id": "2", "state": "queued", "requested": "2026-11-24T10:01:00Z", "finished": ""}]})"));
+  BOOST_TEST(table.find("ID  STATE   D          BACKBONE    BETA    K  MEASURED") == 0u, table);
+  BOOST_TEST(table.find("1   done    1.70 MB/s  11.90 MB/s  6.2 ms  7  2026-11-24T10:00:00Z") != std::string::npos,
+             table);
+  BOOST_TEST(table.find("2   queued  -          -           -       -") != std::string::npos, table);
 }
 
 BOOST_AUTO_TEST_CASE(a_reports_platform_and_replans_read_as_one_line_each) {
@@ -59,6 +82,13 @@ BOOST_AUTO_TEST_CASE(a_reports_platform_and_replans_read_as_one_line_each) {
   BOOST_TEST(again.at("report").at("platform") == job.at("report").at("platform"));
   BOOST_TEST(again.at("report").at("replans") == job.at("report").at("replans"));
   BOOST_TEST(bb::platform_and_replans_text(baton::report::PlanReport{}) == "");
+  // Its platform is read by the platform's one reader (json/platform.h), naming the field.
+  Json mistyped = job;
+  mistyped["report"]["platform"]["backbone_rate"] = "fast";
+  BOOST_CHECK_EXCEPTION(baton::report::parse_job_report(mistyped), baton::json::InputError,
+                        [](const baton::json::InputError& e) {
+                          return std::string(e.what()) == "report.platform.backbone_rate: must be a number, not string";
+                        });
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -114,6 +114,13 @@ class FakeCoordinator {
         res.set_content(R"({"error": "no job )" + id + R"("})", "application/json");
       }
     });
+    // Calibration 3 is not one: what a coordinator could never answer.
+    server_.Get("/v1/calibrations/3", [=, this](const httplib::Request& req, httplib::Response& res) {
+      record(req);
+      res.set_content(R"({"id": "3", "state": "done", "error": "", "requested": "2026-11-24T10:00:00Z",
+        "finished": "2026-11-24T10:00:09Z", "seconds": 9.5, "senders": ["a0"], "receivers": ["b0"], "d": "fast"})",
+                      "application/json");
+    });
     server_.Post(R"(/v1/jobs/(\w+)/cancel)", [=, this](const httplib::Request& req, httplib::Response& res) {
       record(req);
       res.set_content(R"({"id": "7", "state": "cancelled"})", "application/json");
@@ -265,6 +272,13 @@ BOOST_AUTO_TEST_CASE(a_server_error_exits_1_with_its_text) {
   BOOST_TEST(missing.err == "batonctl: no job 42\n");
 }
 
+BOOST_AUTO_TEST_CASE(an_answer_that_is_not_a_calibration_exits_1_naming_the_field) {
+  FakeCoordinator fake;
+  const auto r = fake.run({"calibrations", "3"});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err == "batonctl: the coordinator's answer is not a calibration: d: must be a number, not string\n");
+}
+
 BOOST_AUTO_TEST_CASE(an_answer_that_is_not_a_job_exits_1_naming_the_field) {
   FakeCoordinator fake;
   const auto r = fake.run({"status", "10"});
@@ -293,6 +307,28 @@ BOOST_AUTO_TEST_CASE(an_unreachable_coordinator_exits_3_naming_the_url_and_the_c
   BOOST_TEST(unresolved.err.starts_with("batonctl: cannot reach the coordinator at http://baton.invalid:7070: "
                                         "cannot resolve 'baton.invalid': "),
              unresolved.err);
+}
+
+// Standby coordinators (docs/ha.md) listen for nothing: batonctl asks the next URL.
+BOOST_AUTO_TEST_CASE(several_coordinator_urls_reach_the_one_that_listens_or_exit_3_naming_each) {
+  FakeCoordinator fake;
+  const auto jobs = run_process({BATONCTL_PATH, "jobs", "--coordinator", "http://127.0.0.1:1," + fake.url()});
+  BOOST_TEST_REQUIRE(jobs.exit_code == 0, jobs.err);
+  BOOST_TEST(has(jobs.out, "7   running  oggp"), jobs.out);
+  const TempFile job_file("job.json", kJob);
+  const auto submitted =
+      run_process({BATONCTL_PATH, "submit", job_file.path, "--coordinator", "http://127.0.0.1:1," + fake.url()});
+  BOOST_TEST_REQUIRE(submitted.exit_code == 0, submitted.err);
+  BOOST_TEST(fake.requests().size() == 2u);  // each request once, at the coordinator that listens
+
+  const auto none = run_process({BATONCTL_PATH, "jobs", "--coordinator", "http://127.0.0.1:1,http://127.0.0.1:2"});
+  BOOST_TEST(none.exit_code == 3);
+  BOOST_TEST(none.err ==
+                 "batonctl: cannot reach any coordinator: http://127.0.0.1:1: Connection refused; "
+                 "http://127.0.0.1:2: Connection refused\n",
+             none.err);
+  const auto malformed = run_process({BATONCTL_PATH, "jobs", "--coordinator", "http://127.0.0.1:1,"});
+  BOOST_TEST(malformed.exit_code == 2, malformed.err);
 }
 
 BOOST_AUTO_TEST_CASE(a_malformed_coordinator_url_is_a_usage_error_naming_it) {

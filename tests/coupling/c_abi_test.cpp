@@ -160,6 +160,9 @@ BOOST_AUTO_TEST_CASE(a_coupler_hands_block_rows_to_block_cyclic_columns_and_reus
     BOOST_TEST(report.steps >= 1u);
     BOOST_TEST(report.measured_seconds > 0);
     BOOST_TEST_CONTAINS(baton_report_json(coupler.get()), "\"state\":\"done\"");
+    // The C report keeps its layout; the coordinator's reuse of the first plan is in the JSON.
+    BOOST_TEST((std::string(baton_report_json(coupler.get())).find("\"plan_reused_from\"") != std::string::npos) ==
+               (t == 1));
     for (std::size_t q = 0; q < 2; ++q) {
       BOOST_TEST(holds_field(to.get(), kConsumers[q], parts[2 + q], kRows, t), "consumer " << q << " step " << t);
     }

@@ -51,11 +51,10 @@ BOOST_AUTO_TEST_CASE(the_accept_loop_waits_out_exhausted_descriptors_then_accept
     baton::test::ExhaustedDescriptors exhausted(1);
     BOOST_TEST_REQUIRE(exhausted.filled() > 0u);
     agent.connect(endpoint_of(registry.address()));  // the spare descriptor; none left to accept it
-    const auto cpu_before = baton::test::process_cpu_time();
-    io.run_for(1s);
-    const auto cpu = baton::test::process_cpu_time() - cpu_before;
-    // Spinning would use most of the second; waiting 100 ms between attempts, almost nothing.
-    BOOST_TEST(std::chrono::duration<double>(cpu).count() < 0.25);
+    // Turns of the event loop (handlers run) in a second, not time: waiting 100 ms between
+    // attempts takes about 20, spinning over 100 000. A loaded machine runs fewer, never more.
+    const std::size_t turns = io.run_for(1s);
+    BOOST_TEST(turns < 200u);
   }
   BOOST_TEST(count_containing(lines, "cannot accept agents for now") == 1u);
 
@@ -78,8 +77,9 @@ BOOST_AUTO_TEST_CASE(the_accept_loop_waits_out_exhausted_descriptors_then_accept
   while (coordinator.empty() && error.empty() && std::chrono::steady_clock::now() - start < 5s) io.run_one_for(100ms);
   BOOST_TEST(coordinator == "coord-1", error);
   BOOST_TEST(count_containing(lines, "accepting agents again") == 1u);
-  io.run_for(100ms);
-  BOOST_TEST(registry.pending().size() == 0u);  // authenticated: no longer pending
+  // Authenticated: no longer pending, once the registry's side of the handshake has ended.
+  while (registry.pending().size() != 0 && std::chrono::steady_clock::now() - start < 5s) io.run_one_for(100ms);
+  BOOST_TEST(registry.pending().size() == 0u);
   channel.close();
   registry.stop();
   io.restart();

@@ -68,6 +68,39 @@ BOOST_AUTO_TEST_CASE(the_queue_caps_have_defaults_are_set_by_the_file_and_checke
   BOOST_TEST(zero.find("max_queued_calibrations must be within [1, 1000]") != std::string::npos, zero);
 }
 
+BOOST_AUTO_TEST_CASE(the_journal_is_sqlite_by_default_and_etcd_with_its_endpoints_prefix_and_ttl) {
+  BOOST_TEST(!bc::load_coordinator_config(write_config("")).etcd.has_value());
+  BOOST_TEST(!bc::load_coordinator_config(write_config("journal = \"sqlite\"\n")).etcd.has_value());
+  const bc::CoordinatorConfig etcd = bc::load_coordinator_config(
+      write_config("journal = \"etcd\"\netcd_endpoints = [\"http://10.0.0.1:2379\", \"http://10.0.0.2:2379\"]\n"));
+  BOOST_REQUIRE(etcd.etcd.has_value());
+  BOOST_TEST(etcd.etcd->endpoints.size() == 2u);
+  BOOST_TEST(etcd.etcd->prefix == "/baton/default/");
+  BOOST_TEST(etcd.etcd->leader_ttl_seconds == 5);
+  BOOST_TEST(etcd.etcd->timeout.count() == 5000);
+  const bc::CoordinatorConfig set = bc::load_coordinator_config(
+      write_config("journal = \"etcd\"\netcd_endpoints = [\"http://h:1\"]\netcd_prefix = \"/baton/a/\"\n"
+                   "leader_ttl_seconds = 3\netcd_timeout_seconds = 0.5\n"));
+  BOOST_TEST(set.etcd->prefix == "/baton/a/");
+  BOOST_TEST(set.etcd->leader_ttl_seconds == 3);
+  BOOST_TEST(set.etcd->timeout.count() == 500);
+}
+
+BOOST_AUTO_TEST_CASE(a_wrong_journal_setting_is_refused_naming_the_key) {
+  const auto error = [&](const std::string& extra) { return error_of(write_config(extra)); };
+  BOOST_TEST(error("journal = \"zookeeper\"\n").find("journal must be \"sqlite\" or \"etcd\"") != std::string::npos);
+  BOOST_TEST(error("journal = \"etcd\"\n").find("needs etcd_endpoints") != std::string::npos);
+  BOOST_TEST(error("journal = \"etcd\"\netcd_endpoints = []\n").find("etcd_endpoints is empty") != std::string::npos);
+  BOOST_TEST(error("journal = \"etcd\"\netcd_endpoints = [\"10.0.0.1:2379\"]\n").find("not http://host:port") !=
+             std::string::npos);
+  BOOST_TEST(error("journal = \"etcd\"\netcd_endpoints = [\"http://h:1\"]\netcd_prefix = \"/baton\"\n")
+                 .find("etcd_prefix must end with '/'") != std::string::npos);
+  BOOST_TEST(error("journal = \"etcd\"\netcd_endpoints = [\"http://h:1\"]\nleader_ttl_seconds = 1\n")
+                 .find("leader_ttl_seconds must be within [2, 3600]") != std::string::npos);
+  BOOST_TEST(error("etcd_endpoints = [\"http://h:1\"]\n").find("etcd_endpoints is set but journal is not \"etcd\"") !=
+             std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(arrays_nested_past_the_limit_are_refused_naming_the_line_and_brackets_in_strings_are_not) {
   // A thousand `[` overflowed toml11's recursive parser (fuzz/coordinator_config_fuzz.cpp).
   const std::string deep = error_of(write_config("\n\nx = " + std::string(1000, '[') + "\n"));

@@ -235,7 +235,8 @@ BOOST_AUTO_TEST_CASE(a_calibration_runs_its_probe_steps_and_finds_the_networks_f
   bc::Driver restarted(io2, agents, *journal, clock, bc::DriverOptions{}, nullptr);
   restarted.start();
   BOOST_TEST(restarted.calibration(id)["k"].get<int>() == 3);
-  BOOST_TEST(restarted.latest_calibration()["id"].get<std::string>() == std::to_string(id));
+  BOOST_TEST_REQUIRE(restarted.latest_calibration().has_value());
+  BOOST_TEST(restarted.latest_calibration()->id == std::to_string(id));
 }
 
 BOOST_FIXTURE_TEST_CASE(a_job_without_platform_is_planned_on_the_calibration_or_refused_with_how_to_get_one, NoTrials) {

@@ -207,6 +207,40 @@ BOOST_AUTO_TEST_CASE(a_restarted_coordinator_knows_the_jobs_of_its_journal) {
   BOOST_TEST(restarted.submit(bc::parse_job_spec(kJob), kJob) == id + 1);
 }
 
+// A coupled code hands the same layouts over every time step: the second job of the same
+// transfers, platform and algorithm runs the first one's plan (plan_cache.h), says so in its
+// report, and runs to done like the first; another platform is planned anew.
+BOOST_AUTO_TEST_CASE(a_job_asking_for_the_same_as_an_earlier_one_reuses_its_plan) {
+  const auto run = [&](const std::string& spec) {
+    const std::uint64_t id = driver->submit(bc::parse_job_spec(spec), spec);
+    accept_plans(await(bp::Envelope::kPlan, 4));
+    const int steps = driver->job(id)["steps"].get<int>();
+    for (std::uint32_t step = 0; step < static_cast<std::uint32_t>(steps); ++step) {
+      await(bp::Envelope::kStepRelease, 4);
+      clock.advance(2500ms);
+      for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, step));
+    }
+    commit_all();
+    run_until([&] { return state(id) == "done"; });
+    return driver->job(id);
+  };
+  const auto first = run(kJob);
+  const auto plans_first = plans;
+  const auto second = run(kJob);
+  BOOST_TEST(!first["report"].contains("plan_reused_from"));
+  BOOST_TEST(second["report"].value("plan_reused_from", "") == first["id"].get<std::string>());
+  BOOST_TEST(second["report"]["steps"] == first["report"]["steps"]);
+  for (const auto& [node, plan] : plans) {
+    BOOST_TEST(plan.steps_size() == plans_first.at(node).steps_size());
+    BOOST_TEST(plan.job() != plans_first.at(node).job(), node);  // each job its own ids
+  }
+  std::string slower = kJob;
+  const std::string startup = "\"step_startup\": 0.5";
+  slower.replace(slower.find(startup), startup.size(), "\"step_startup\": 0.6");
+  const auto third = run(slower);
+  BOOST_TEST(!third["report"].contains("plan_reused_from"));
+}
+
 BOOST_AUTO_TEST_CASE(a_silent_step_times_out_is_cancelled_and_retried) {
   const std::uint64_t id = submit();
   accept_plans(await(bp::Envelope::kPlan, 4));

@@ -116,6 +116,14 @@ BOOST_AUTO_TEST_CASE(hostile_json_is_refused_with_what_is_wrong) {
                      R"(, "pattern": {"bytes": 10, "to": "block"}})") == "accepted");
   BOOST_TEST(refusal(R"({"senders": ["a"], "receivers": ["b"], "platform": {"sender_rate": 1e999999}})") ==
              "platform.sender_rate: number 1e999999 is out of range (at byte 68)");
+  // The platform's one reader (json/platform.h) names the field: a typo, a rate that is not
+  // > 0, a step start-up beyond an hour.
+  const std::string pair = R"({"senders": ["a"], "receivers": ["b"], "platform": )";
+  BOOST_TEST(refusal(pair + R"({"sender_rat": 1}})").find("platform.sender_rat: unknown field") == 0u);
+  BOOST_TEST(refusal(pair + R"({"sender_rate": 0, "receiver_rate": 1, "backbone_rate": 1, "step_startup": 0}})") ==
+             "platform.sender_rate: must be > 0");
+  BOOST_TEST(refusal(pair + R"({"sender_rate": 1, "receiver_rate": 1, "backbone_rate": 1, "step_startup": 4000}})") ==
+             "platform.step_startup: must be <= 3600");
   BOOST_TEST(
       refusal(head + R"(, "pattern": {"bytes": 1)" + std::string(400, '0') + "}}").find("pattern.bytes: number 1000") ==
       0u);

@@ -13,14 +13,31 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-Json sample() {
-  return Json::parse(R"({"id": "3", "state": "done", "finished": "2026-11-24T10:00:00Z", "seconds": 9.5,
-    "d": 1700000, "D": 11900000, "beta": 0.0062, "k": 7, "saturated": true, "probe_steps": 25,
+// As GET /v1/calibrations/3 answers, read through the typed report.
+br::CalibrationReport sample() {
+  return br::parse_calibration_report(Json::parse(R"({"id": "3", "state": "done", "error": "",
+    "requested": "2026-11-24T09:59:50Z", "finished": "2026-11-24T10:00:00Z", "seconds": 9.5,
+    "d": 1700000, "D": 11900000, "beta": 0.0062, "k": 7, "beta_one_flow": 0.0058, "saturated": true,
+    "probe_steps": 25, "probe_bytes": 61200000, "flow_seconds": 0.4,
     "senders": ["s1", "s2"], "receivers": ["r1", "r2"],
+    "nodes": [{"node": "s1", "role": "sender", "rate": 1710000}],
     "curve": [{"flows": 1, "bytes": 680000, "seconds": 0.406, "rate": 1700000},
               {"flows": 2, "bytes": 1360000, "seconds": 0.406, "rate": 3400000},
               {"flows": 3, "bytes": 2040000, "seconds": 0.5, "rate": 4130000}],
-    "sizes": [{"bytes": 42500, "seconds": 0.031}, {"bytes": 680000, "seconds": 0.406}]})");
+    "sizes": [{"flows": 1, "bytes": 42500, "seconds": 0.031}, {"flows": 1, "bytes": 680000, "seconds": 0.406}]})"));
+}
+
+br::CalibrationReport running(const std::string& id) {
+  return br::CalibrationReport{.id = id,
+                               .state = br::CalibrationState::running,
+                               .error = "",
+                               .requested = "2026-11-24T09:59:50Z",
+                               .finished = "",
+                               .seconds = 0,
+                               .senders = {"s1"},
+                               .receivers = {"r1"},
+                               .progress = br::ProbeProgress{.phase = "curve", .steps = 3},
+                               .result = std::nullopt};
 }
 
 }  // namespace
@@ -44,8 +61,10 @@ BOOST_AUTO_TEST_CASE(the_chart_is_well_formed_and_shows_the_figures_and_points) 
 }
 
 BOOST_AUTO_TEST_CASE(a_calibration_without_a_result_has_no_chart) {
-  BOOST_CHECK_THROW(br::calibration_svg(Json::parse(R"({"id": "4", "state": "running"})")), std::invalid_argument);
-  const std::string html = br::calibration_section_html(Json::parse(R"({"id": "4<b>", "state": "running"})"));
+  BOOST_CHECK_EXCEPTION(br::calibration_svg(running("4")), std::invalid_argument, [](const std::invalid_argument& e) {
+    return std::string(e.what()) == "calibration 4 has no result yet (state running)";
+  });
+  const std::string html = br::calibration_section_html(running("4<b>"));
   BOOST_TEST(html.find("4&lt;b&gt;") != std::string::npos);
   BOOST_TEST(html.find("<b>") == std::string::npos);
 }

@@ -65,6 +65,29 @@ BOOST_AUTO_TEST_CASE(lists_agents_and_jobs_and_draws_the_selected_job) {
   BOOST_TEST(count(*html, "meta") == 2);  // charset and the refresh
 }
 
+// A collective's report names what its links allow and, for auto, the algorithms it
+// weighed: the page shows measured / bound and the choice (docs/status-page.md).
+BOOST_AUTO_TEST_CASE(a_collective_shows_measured_over_bound_and_autos_choice) {
+  StatusPage page = sample_page();
+  Json job = Json::parse(R"({"id": "2", "state": "done", "error": "", "submitted": "t2", "algorithm": "auto",
+    "kind": "allreduce", "senders": ["a0"], "receivers": ["b0"], "bytes": 100, "bytes_done": 100, "step": 1,
+    "steps": 1, "elapsed_seconds": 0.3,
+    "report": {"algorithm": "rate-rsag", "k": 8, "flow_rate": 200, "predicted_seconds": 0.25,
+      "measured_steps_seconds": 0.3, "measured_seconds": 0.3, "bandwidth_bound_seconds": 0.2,
+      "algorithm_candidates": [{"algorithm": "rate-rsag", "predicted_seconds": 0.25},
+                               {"algorithm": "ring", "predicted_seconds": 0.4}],
+      "steps": [{"index": 0, "flows": 1, "bytes": 100, "predicted_seconds": 0.25, "planned_start_seconds": 0,
+                 "nodes": {"a0": {"planned_bytes": 100, "planned_seconds": 0.25}}}]}})");
+  page.job = baton::report::parse_job_report(job);
+  const auto html = parsed(page);
+  if (!html) return;
+  BOOST_TEST(has(*html, "links allow"), html->at("text"));
+  BOOST_TEST(has(*html, "1.50"), html->at("text"));  // measured 0.3 s over the bound 0.2 s
+  BOOST_TEST(has(*html, "auto chose"), html->at("text"));
+  BOOST_TEST(has(*html, "rate-rsag of rate-rsag"), html->at("text"));
+  BOOST_TEST(has(*html, "ring"), html->at("text"));
+}
+
 BOOST_AUTO_TEST_CASE(loads_nothing_from_elsewhere) {
   const auto html = parsed(sample_page());
   if (!html) return;

@@ -55,13 +55,4 @@ void ExhaustedDescriptors::release() {
   lowered_ = false;
 }
 
-std::chrono::microseconds process_cpu_time() {
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  const auto micros = [](const timeval& t) {
-    return std::chrono::seconds(t.tv_sec) + std::chrono::microseconds(t.tv_usec);
-  };
-  return micros(usage.ru_utime) + micros(usage.ru_stime);
-}
-
 }  // namespace baton::test

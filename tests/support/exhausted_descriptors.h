@@ -11,7 +11,6 @@
 
 #include <sys/resource.h>
 
-#include <chrono>
 #include <cstddef>
 #include <vector>
 
@@ -33,8 +32,5 @@ class ExhaustedDescriptors {
   bool lowered_ = false;
   std::vector<int> fillers_;
 };
-
-// CPU time (user + system) this process has used so far.
-std::chrono::microseconds process_cpu_time();
 
 }  // namespace baton::test

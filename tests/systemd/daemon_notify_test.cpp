@@ -1,6 +1,7 @@
 // The real daemons under a stand-in service manager: NOTIFY_SOCKET and WATCHDOG_USEC set
 // as systemd sets them for a Type=notify unit, every message read from the socket.
 #include "tests/integration/cluster.h"
+#include "tests/support/etcd_cluster.h"
 #include "tests/support/ports.h"
 #include "tests/systemd/notify_socket.h"
 
@@ -12,6 +13,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <thread>
 
 using baton::test::Cluster;
 using baton::test::Daemon;
@@ -188,6 +190,57 @@ BOOST_AUTO_TEST_CASE(the_coordinator_is_ready_once_listening_reloads_on_sighup_a
   ::kill(coordinator->pid(), SIGTERM);
   BOOST_TEST(socket.until("STOPPING=1", 5s).has_value());
   BOOST_TEST(exit_status(*coordinator) == 0, coordinator->log());
+}
+
+// A standby on etcd (docs/ha.md) campaigns before it serves: it is still a started service,
+// READY=1 with a STATUS saying it stands by and the watchdog's pings while it waits, then
+// READY=1 again when it leads (here: the leader stops cleanly and resigns).
+BOOST_AUTO_TEST_CASE(a_standby_coordinator_is_ready_and_pings_the_watchdog_while_it_waits_then_leads,
+                     *boost::unit_test::precondition([](boost::unit_test::test_unit_id) {
+                       boost::test_tools::assertion_result present(baton::test::etcd_available());
+                       present.message() << "skipped: " << baton::test::kEtcdPath << " is missing (Debian etcd-server)";
+                       return present;
+                     })) {
+  baton::test::EtcdCluster etcd;
+  NotifySocket socket;
+  Cluster cluster;  // for its directory and secret
+  std::unique_ptr<Daemon> coordinators[2];
+  for (int i = 0; i < 2; ++i) {
+    const std::string name = "ha" + std::to_string(i);
+    const std::filesystem::path config = cluster.dir() / (name + ".toml");
+    std::ofstream(config) << "id = \"" << name
+                          << "\"\nagent_address = \"127.0.0.1:0\"\napi_address = \"127.0.0.1:0\"\n"
+                             "secret_file = \"secret\"\nstate_dir = \""
+                          << name << "-state\"\njournal = \"etcd\"\netcd_endpoints = [\"" << etcd.endpoint(0)
+                          << "\"]\netcd_prefix = \"/baton/sd/\"\nleader_ttl_seconds = 2\n";
+    std::vector<std::string> argv{BATON_COORDINATOR_PATH, "--config", config.string(), "--ready-file",
+                                  (cluster.dir() / (name + ".json")).string()};
+    if (i == 0) {
+      coordinators[i] = std::make_unique<Daemon>(argv, (cluster.dir() / (name + ".log")).string());
+      for (int t = 0; t < 200 && baton::test::read_file(cluster.dir() / "ha0.json").empty(); ++t)
+        std::this_thread::sleep_for(50ms);
+      BOOST_REQUIRE_MESSAGE(!baton::test::read_file(cluster.dir() / "ha0.json").empty(), coordinators[0]->log());
+    } else {
+      ManagedEnvironment managed(socket, "1000000");
+      coordinators[i] = std::make_unique<Daemon>(argv, (cluster.dir() / (name + ".log")).string());
+    }
+  }
+  const auto standing_by = socket.until("READY=1", 10s);
+  BOOST_REQUIRE_MESSAGE(standing_by, coordinators[1]->log());
+  BOOST_TEST(status_of(standing_by->back()).value_or("") == "standby: campaigning for /baton/sd/leader",
+             joined(*standing_by));
+  for (int ping = 0; ping < 3; ++ping) BOOST_TEST(socket.until("WATCHDOG=1", 2s).has_value());  // 3 s: past 1 s
+  BOOST_TEST(baton::test::read_file(cluster.dir() / "ha1.json").empty());                       // not serving
+
+  ::kill(coordinators[0]->pid(), SIGTERM);
+  BOOST_TEST(exit_status(*coordinators[0]) == 0, coordinators[0]->log());
+  const auto leading = socket.until("READY=1", 10s);
+  BOOST_REQUIRE_MESSAGE(leading, coordinators[1]->log());
+  BOOST_TEST(status_of(leading->back()).value_or("").starts_with("idle"), joined(*leading));
+  BOOST_TEST(!baton::test::read_file(cluster.dir() / "ha1.json").empty());
+  ::kill(coordinators[1]->pid(), SIGTERM);
+  BOOST_TEST(socket.until("STOPPING=1", 5s).has_value());
+  BOOST_TEST(exit_status(*coordinators[1]) == 0, coordinators[1]->log());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -313,7 +313,8 @@ BOOST_DATA_TEST_CASE(pool_exhaustion_makes_flows_wait_not_fail, labels, label) {
           },
           asio::detached);
     }
-    h.io().run_for(milliseconds(100));
+    if (h.io().stopped()) h.io().restart();
+    h.io().poll();  // every receiver runs to its first wait: for its begin frame
     BOOST_TEST(h.receiver_node().pool().available() == 2u);
     BOOST_TEST(h.receiver_node().pool().waits() == 0u);
     SteadyPacer unpaced({}, nullptr, steady_clock::now());
@@ -370,7 +371,9 @@ BOOST_DATA_TEST_CASE(held_pool_stalls_the_flow_until_buffers_return, labels, lab
           ++done;
         },
         asio::detached);
-    h.io().run_for(milliseconds(300));
+    // Stalled: the receiver waits for a buffer (an event), and nothing has landed.
+    h.run_until([&] { return h.receiver_node().pool().waits() > 0 || done == 2; }, std::chrono::seconds(30));
+    BOOST_TEST(h.receiver_node().pool().waits() > 0u);
     BOOST_TEST(done == 0);
     BOOST_TEST(std::all_of(out.begin(), out.end(), [](std::byte b) { return b == std::byte{0}; }));
     held.clear();
@@ -381,15 +384,18 @@ BOOST_DATA_TEST_CASE(held_pool_stalls_the_flow_until_buffers_return, labels, lab
   }
 }
 
-BOOST_DATA_TEST_CASE(idle_peer_times_out_in_bounded_time, labels, label) {
+// Timeouts here are shown by the error they end with, each after a silence that lasts
+// until the receiver has ended; the one bound on time left is a lower bound, which a
+// loaded machine cannot break (a timer is never early). How late a timer may fire is the
+// machine's, not the transport's: the test's run_until and CTest limits catch a hang.
+BOOST_DATA_TEST_CASE(idle_peer_times_out_after_the_frame_timeout, labels, label) {
   Harness h(label, test_options());
   if (available(h)) {
     DiscardSink sink;
     const auto r = against_receiver(h, sink, [](Connection&) -> asio::awaitable<void> { co_return; });
     BOOST_TEST((r.received.error == errc::idle_timeout), r.received.describe());
     BOOST_TEST(r.received.detail.find("waiting for the begin frame") != std::string::npos);
-    BOOST_TEST((r.took >= milliseconds(650)));
-    BOOST_TEST((r.took < milliseconds(700 + 2000)));
+    BOOST_TEST((r.took >= milliseconds(650)));  // frame_timeout 700 ms, less the transport's rounding
   }
 }
 
@@ -405,7 +411,6 @@ BOOST_DATA_TEST_CASE(silent_peer_mid_flow_times_out_with_bytes_verified, labels,
     });
     BOOST_TEST((r.received.error == errc::idle_timeout), r.received.describe());
     BOOST_TEST(r.received.bytes_verified == 1000u);
-    BOOST_TEST((r.took < milliseconds(700 + 2000)));
   }
 }
 
@@ -424,7 +429,6 @@ BOOST_DATA_TEST_CASE(peer_death_between_frames, labels, label) {
     const bool closed_or_silent = r.received.error == errc::peer_closed || r.received.error == errc::idle_timeout;
     BOOST_TEST(closed_or_silent, r.received.describe());
     BOOST_TEST(r.received.bytes_verified == 2000u);
-    BOOST_TEST((r.took < milliseconds(700 + 2000)));
   }
 }
 
@@ -609,14 +613,17 @@ std::vector<Garbage> garbage_cases() {
 }  // namespace
 
 BOOST_DATA_TEST_CASE(garbage_frames_end_the_flow_with_a_clear_error, labels, label) {
-  Harness h(label, test_options());
+  // A frame timeout longer than against_receiver's 30 s guard: a receiver that waited for
+  // more instead of refusing at once fails that guard, whatever the machine's speed.
+  auto options = test_options();
+  options.frame_timeout = milliseconds(120'000);
+  Harness h(label, options);
   if (available(h)) {
     for (const auto& g : garbage_cases()) {
       std::vector<std::byte> out(g_flow.end() + 8192, std::byte{0});
       MemorySink sink(out);
       const auto r = against_receiver(h, sink, g.send);
       BOOST_TEST((r.received.error == g.expected), g.name << ": " << r.received.describe());
-      BOOST_TEST((r.took < milliseconds(600)), g.name << " took too long: the receiver waited instead of refusing");
       BOOST_TEST(!r.received.describe().empty());
     }
   }

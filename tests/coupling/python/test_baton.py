@@ -65,6 +65,7 @@ def test_a_coupler_hands_numpy_arrays_over_in_place_and_reuses_the_job_spec(coor
                 assert result.ok, result
                 assert result.state == "done" and result.error == ""
                 assert result.reused_spec == (t == 1)
+                assert result.reused_plan == (t == 1)  # the coordinator kept the first plan
                 assert result.bytes == whole.nbytes and result.steps >= 1
                 assert result.report["state"] == "done"
                 for q, node in enumerate(destination.nodes):

@@ -1,0 +1,249 @@
+#include "coordinator/journal/etcd_client.h"
+
+#include "coordinator/journal/base64.h"
+
+#include <httplib.h>
+
+namespace baton::journal {
+
+using Json = nlohmann::json;
+
+namespace etcd {
+
+Json put(const std::string& key, const std::string& value, std::int64_t lease) {
+  Json op{{"key", base64_encode(key)}, {"value", base64_encode(value)}};
+  if (lease != 0) op["lease"] = std::to_string(lease);
+  return {{"request_put", op}};
+}
+
+Json get(const std::string& key) { return {{"request_range", {{"key", base64_encode(key)}}}}; }
+
+Json get_prefix(const std::string& prefix) {
+  return {{"request_range", {{"key", base64_encode(prefix)}, {"range_end", base64_encode(prefix_end(prefix))}}}};
+}
+
+Json remove(const std::string& key) { return {{"request_delete_range", {{"key", base64_encode(key)}}}}; }
+
+Json created_at(const std::string& key, std::int64_t revision) {
+  return {{"target", "CREATE"},
+          {"key", base64_encode(key)},
+          {"result", "EQUAL"},
+          {"create_revision", std::to_string(revision)}};
+}
+
+Json exists(const std::string& key) {
+  return {{"target", "CREATE"}, {"key", base64_encode(key)}, {"result", "GREATER"}, {"create_revision", "0"}};
+}
+
+Json modified_at(const std::string& key, std::int64_t revision) {
+  return {
+      {"target", "MOD"}, {"key", base64_encode(key)}, {"result", "EQUAL"}, {"mod_revision", std::to_string(revision)}};
+}
+
+std::string prefix_end(const std::string& prefix) {
+  std::string end = prefix;
+  while (!end.empty()) {
+    if (static_cast<unsigned char>(end.back()) != 0xff) {
+      end.back() = static_cast<char>(static_cast<unsigned char>(end.back()) + 1);
+      return end;
+    }
+    end.pop_back();
+  }
+  return std::string(1, '\0');  // every key: etcd's "\0" range end
+}
+
+}  // namespace etcd
+
+namespace {
+
+// The gateway writes int64 fields as strings and leaves out zero values.
+std::int64_t number(const Json& object, const char* field) {
+  const auto at = object.find(field);
+  if (at == object.end()) return 0;
+  if (at->is_string()) {
+    try {
+      return std::stoll(at->get<std::string>());
+    } catch (const std::exception&) {
+      throw EtcdError(std::string("etcd answered a field '") + field + "' that is not a number");
+    }
+  }
+  if (at->is_number_integer()) return at->get<std::int64_t>();
+  throw EtcdError(std::string("etcd answered a field '") + field + "' that is not a number");
+}
+
+std::string bytes(const Json& object, const char* field) {
+  const auto at = object.find(field);
+  if (at == object.end()) return {};
+  if (!at->is_string()) throw EtcdError(std::string("etcd answered a field '") + field + "' that is not a string");
+  auto decoded = base64_decode(at->get<std::string>());
+  if (!decoded) throw EtcdError(std::string("etcd answered a field '") + field + "' that is not base64");
+  return *decoded;
+}
+
+std::vector<KeyValue> key_values(const Json& range) {
+  std::vector<KeyValue> out;
+  const auto kvs = range.find("kvs");
+  if (kvs == range.end()) return out;
+  if (!kvs->is_array()) throw EtcdError("etcd answered 'kvs' that is not an array");
+  for (const Json& kv : *kvs) {
+    out.push_back({bytes(kv, "key"), bytes(kv, "value"), number(kv, "create_revision"), number(kv, "mod_revision"),
+                   number(kv, "lease")});
+  }
+  return out;
+}
+
+// gRPC's "unavailable" (no leader, no quorum, shutting down): another member may answer.
+constexpr int kUnavailable = 14;
+
+}  // namespace
+
+EtcdClient::EtcdClient(EtcdOptions options) : options_(std::move(options)) {
+  if (options_.endpoints.empty()) throw std::invalid_argument("etcd: no endpoints");
+  for (const std::string& e : options_.endpoints) {
+    if (e.rfind("http://", 0) != 0 || e.size() == 7) {
+      throw std::invalid_argument("etcd endpoint '" + e + "': expected http://host:port (TLS is not built yet)");
+    }
+  }
+  clients_.resize(options_.endpoints.size());
+}
+
+EtcdClient::~EtcdClient() = default;
+
+const std::string& EtcdClient::endpoint() const { return options_.endpoints[current_]; }
+
+httplib::Client& EtcdClient::client(std::size_t index) {
+  if (!clients_[index]) {
+    auto c = std::make_unique<httplib::Client>(options_.endpoints[index]);
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(options_.timeout);
+    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(options_.timeout - seconds);
+    c->set_connection_timeout(seconds.count(), micros.count());
+    c->set_read_timeout(seconds.count(), micros.count());
+    c->set_write_timeout(seconds.count(), micros.count());
+    c->set_keep_alive(true);
+    c->set_tcp_nodelay(true);  // headers and body are two writes: no 40 ms Nagle wait on the second
+    clients_[index] = std::move(c);
+  }
+  return *clients_[index];
+}
+
+Json EtcdClient::call(const std::string& path, const Json& body) {
+  const std::string text = body.dump();
+  std::string failures;
+  for (std::size_t i = 0; i < options_.endpoints.size(); ++i) {
+    const std::size_t index = (current_ + i) % options_.endpoints.size();
+    const std::string& where = options_.endpoints[index];
+    const httplib::Result result = client(index).Post(path, text, "application/json");
+    if (!result) {
+      failures += (failures.empty() ? "" : "; ") + where + ": " + httplib::to_string(result.error());
+      clients_[index].reset();  // a fresh connection next time
+      continue;
+    }
+    Json answer = Json::parse(result->body, nullptr, false);
+    if (answer.is_discarded() || !answer.is_object()) {
+      throw EtcdError("etcd " + where + path + " answered " + std::to_string(result->status) + " with no JSON object");
+    }
+    if (result->status != 200) {
+      const std::string message = answer.value("message", answer.value("error", std::string("no message")));
+      if (answer.value("code", 0) == kUnavailable) {
+        failures += (failures.empty() ? "" : "; ") + where + ": " + message;
+        continue;
+      }
+      throw EtcdError("etcd " + where + path + ": " + message);
+    }
+    current_ = index;
+    return answer;
+  }
+  throw EtcdError("etcd: no endpoint answered " + path + " (" + failures + ")");
+}
+
+std::vector<KeyValue> EtcdClient::get(const std::string& key) {
+  return key_values(call("/v3/kv/range", etcd::get(key).at("request_range")));
+}
+
+std::vector<KeyValue> EtcdClient::get_prefix(const std::string& prefix) {
+  return key_values(call("/v3/kv/range", etcd::get_prefix(prefix).at("request_range")));
+}
+
+TxnResult EtcdClient::txn(const Json& compare, const Json& success, const Json& failure) {
+  const Json answer = call("/v3/kv/txn", {{"compare", compare}, {"success", success}, {"failure", failure}});
+  TxnResult out;
+  out.succeeded = answer.value("succeeded", false);
+  out.revision = answer.contains("header") ? number(answer.at("header"), "revision") : 0;
+  if (const auto responses = answer.find("responses"); responses != answer.end() && responses->is_array()) {
+    for (const Json& r : *responses) {
+      const auto range = r.find("response_range");
+      out.ranges.push_back(range == r.end() ? std::vector<KeyValue>{} : key_values(*range));
+    }
+  }
+  return out;
+}
+
+std::int64_t EtcdClient::grant_lease(std::int64_t ttl_seconds) {
+  const Json answer = call("/v3/lease/grant", {{"TTL", std::to_string(ttl_seconds)}});
+  const std::int64_t id = number(answer, "ID");
+  if (id == 0) throw EtcdError("etcd granted a lease without an ID");
+  return id;
+}
+
+std::int64_t EtcdClient::keep_alive(std::int64_t lease) {
+  const Json answer = call("/v3/lease/keepalive", {{"ID", std::to_string(lease)}});
+  const auto result = answer.find("result");
+  if (result == answer.end()) {
+    const auto error = answer.find("error");
+    throw EtcdError("etcd keepalive: " + (error == answer.end() ? answer.dump() : error->dump()));
+  }
+  return number(*result, "TTL");
+}
+
+void EtcdClient::revoke_lease(std::int64_t lease) { call("/v3/lease/revoke", {{"ID", std::to_string(lease)}}); }
+
+bool EtcdClient::wait_deleted(const std::string& key, std::int64_t from_revision, std::chrono::milliseconds wait) {
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  httplib::Client watch(endpoint());
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(options_.timeout);
+  watch.set_connection_timeout(seconds.count(), 0);
+  const auto read_for = std::chrono::duration_cast<std::chrono::microseconds>(wait);
+  watch.set_read_timeout(read_for.count() / 1'000'000, read_for.count() % 1'000'000);
+
+  bool changed = false;
+  std::string pending;
+  httplib::Request request;
+  request.method = "POST";
+  request.path = "/v3/watch";
+  request.set_header("Content-Type", "application/json");
+  request.body =
+      Json{{"create_request", {{"key", base64_encode(key)}, {"start_revision", std::to_string(from_revision)}}}}.dump();
+  request.content_receiver = [&](const char* data, std::size_t length, std::uint64_t, std::uint64_t) {
+    pending.append(data, length);
+    for (std::size_t end; (end = pending.find('\n')) != std::string::npos; pending.erase(0, end + 1)) {
+      const Json message = Json::parse(pending.substr(0, end), nullptr, false);
+      if (!message.is_object()) continue;
+      const auto result = message.find("result");
+      if (result == message.end()) {
+        changed = true;  // an error: the caller looks again
+        return false;
+      }
+      if (result->value("canceled", false)) {
+        changed = true;
+        return false;
+      }
+      if (const auto events = result->find("events"); events != result->end() && events->is_array()) {
+        for (const Json& event : *events) {
+          if (event.value("type", "") == "DELETE") {
+            changed = true;
+            return false;
+          }
+        }
+      }
+    }
+    if (pending.size() > (1u << 20)) {  // no newline in a megabyte: not the gateway's stream
+      changed = true;
+      return false;
+    }
+    return std::chrono::steady_clock::now() < deadline;
+  };
+  watch.send(request);  // ends by the receiver, the read timeout, or a broken connection
+  return changed;
+}
+
+}  // namespace baton::journal

@@ -1,0 +1,256 @@
+// Standby coordinators on etcd (docs/ha.md) with real processes on loopback: a 3-member
+// etcd cluster, two coordinators sharing one key prefix, agents that know both. The
+// leader is killed mid-job (SIGKILL), or frozen past its lease (SIGSTOP) and continued;
+// the standby must lead within the lease's TTL and a few seconds, resume the job from the
+// journal in etcd, and end it `done` with every destination byte verified; the frozen
+// leader must stop and exit 3; the killed one, back with an empty disk, stands by.
+// Skipped, saying so, when /usr/bin/etcd is missing.
+#include "tests/integration/cluster.h"
+#include "tests/support/etcd_cluster.h"
+#include "tests/support/ports.h"
+
+#include <httplib.h>
+#include <boost/test/unit_test.hpp>
+
+#include <csignal>
+#include <fstream>
+#include <thread>
+
+using baton::test::Daemon;
+using baton::test::EtcdCluster;
+using baton::test::Json;
+using baton::test::read_file;
+using baton::test::write_random_file;
+using namespace std::chrono_literals;
+
+namespace {
+
+boost::test_tools::assertion_result etcd_present(boost::unit_test::test_unit_id) {
+  boost::test_tools::assertion_result present(baton::test::etcd_available());
+  present.message() << "skipped: " << baton::test::kEtcdPath
+                    << " is missing (Debian etcd-server; scripts/setup.sh installs it)";
+  return present;
+}
+
+constexpr std::uint64_t kPiece = 250'000;
+constexpr int kPieces = 8;  // per sender: 2 MB, eight steps of one pair's 500 kB at 1 MB/s
+
+Json transfer(const std::string& src, std::uint64_t src_offset, const std::string& dst, std::uint64_t dst_offset) {
+  return {{"src_node", src}, {"src_file", "in.bin"},  {"src_offset", src_offset}, {"length", kPiece},
+          {"dst_node", dst}, {"dst_file", "out.bin"}, {"dst_offset", dst_offset}};
+}
+
+// Two senders, two receivers, k = 1: eight steps of about half a second each.
+Json slow_job() {
+  Json transfers = Json::array();
+  for (std::uint64_t i = 0; i < kPieces; ++i) {
+    const std::string dst = i % 2 ? "b1" : "b0";
+    transfers.push_back(transfer("a0", i * kPiece, dst, (i / 2) * kPiece));
+    transfers.push_back(transfer("a1", i * kPiece, dst, kPieces / 2 * kPiece + (i / 2) * kPiece));
+  }
+  return {{"senders", {"a0", "a1"}},
+          {"receivers", {"b0", "b1"}},
+          {"platform", {{"sender_rate", 1e6}, {"receiver_rate", 1e6}, {"backbone_rate", 1e6}, {"step_startup", 0.001}}},
+          {"transfers", transfers}};
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) { std::ofstream(path) << text; }
+
+std::string address() { return "127.0.0.1:" + std::to_string(baton::test::unused_loopback_port()); }
+
+struct Coordinator {
+  std::string name, api, agents;
+  std::unique_ptr<Daemon> process;
+};
+
+// Two coordinators on etcd, two senders and two receivers that know both coordinators.
+struct Pair {
+  baton::test::TempDir dir{"baton-ha"};
+  EtcdCluster etcd{3};
+  Coordinator c1{"c1", address(), address(), nullptr};
+  Coordinator c2{"c2", address(), address(), nullptr};
+  std::vector<std::unique_ptr<Daemon>> agents;
+  std::string a0, a1;
+
+  Pair() {
+    write_text(dir.path / "secret", "integration-test-secret-0123456789\n");
+    std::string endpoints;
+    for (const std::string& e : etcd.endpoints()) endpoints += (endpoints.empty() ? "\"" : ", \"") + e + "\"";
+    for (Coordinator* c : {&c1, &c2}) {
+      write_text(dir.path / (c->name + ".toml"),
+                 "id = \"" + c->name + "\"\nagent_address = \"" + c->agents + "\"\napi_address = \"" + c->api +
+                     "\"\nsecret_file = \"secret\"\nstate_dir = \"" + c->name +
+                     "-state\"\nheartbeat_seconds = 0.2\n"
+                     "journal = \"etcd\"\netcd_endpoints = [" +
+                     endpoints + "]\netcd_prefix = \"/baton/ha-test/\"\nleader_ttl_seconds = 2\n");
+    }
+    start(c1);
+    BOOST_REQUIRE_MESSAGE(wait_ready(c1, 30s), c1.process->log());
+    start(c2);
+    BOOST_REQUIRE_MESSAGE(wait_log(c2, "standby: ", 30s), c2.process->log());
+    a0 = write_random_file(dir.path / "a0" / "data" / "in.bin", kPieces * kPiece, 21);
+    a1 = write_random_file(dir.path / "a1" / "data" / "in.bin", kPieces * kPiece, 22);
+    for (const char* node : {"a0", "a1", "b0", "b1"}) start_agent(node);
+  }
+
+  ~Pair() {
+    for (auto& agent : agents) agent->stop();
+    for (Coordinator* c : {&c1, &c2}) {
+      if (c->process) c->process->stop();
+    }
+  }
+
+  void start(Coordinator& c) {
+    c.process = std::make_unique<Daemon>(
+        std::vector<std::string>{BATON_COORDINATOR_PATH, "--config", (dir.path / (c.name + ".toml")).string(),
+                                 "--ready-file", (dir.path / (c.name + ".ready")).string()},
+        (dir.path / (c.name + ".log")).string());
+  }
+
+  void start_agent(const std::string& node) {
+    const std::filesystem::path home = dir.path / node;
+    std::filesystem::create_directories(home / "data");
+    write_text(home / "agent.toml", "node_id = \"" + node + "\"\ncoordinator = [\"" + c1.agents + "\", \"" + c2.agents +
+                                        "\"]\nsecret_file = \"../secret\"\ndata_root = \"data\"\n"
+                                        "data_address = \"127.0.0.1:0\"\nrate = 100000000\nbuffer_count = 8\n"
+                                        "buffer_size = 262144\n");
+    agents.push_back(
+        std::make_unique<Daemon>(std::vector<std::string>{BATON_AGENT_PATH, "--config", (home / "agent.toml").string()},
+                                 (home / "agent.log").string()));
+  }
+
+  // The other process is seen only by asking it: every 50 ms until it answers or `limit`.
+  bool wait_ready(const Coordinator& c, std::chrono::milliseconds limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (!read_file(dir.path / (c.name + ".ready")).empty()) return true;
+      std::this_thread::sleep_for(50ms);
+    }
+    return false;
+  }
+
+  bool wait_log(const Coordinator& c, const std::string& line, std::chrono::milliseconds limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (c.process->log().find(line) != std::string::npos) return true;
+      std::this_thread::sleep_for(50ms);
+    }
+    return false;
+  }
+
+  static Json get(const Coordinator& c, const std::string& path) {
+    httplib::Client client("http://" + c.api);
+    const auto result = client.Get(path);
+    if (!result) return Json{};
+    return Json::parse(result->body, nullptr, false);
+  }
+
+  bool wait_alive(const Coordinator& c, std::size_t count, std::chrono::milliseconds limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < deadline) {
+      const Json body = get(c, "/v1/agents");
+      std::size_t alive = 0;
+      if (body.is_object() && body.contains("agents")) {
+        for (const Json& a : body.at("agents")) alive += a.value("alive", false) ? 1 : 0;
+      }
+      if (alive >= count) return true;
+      std::this_thread::sleep_for(50ms);
+    }
+    return false;
+  }
+
+  Json wait_job(const Coordinator& c, const std::string& id, std::chrono::milliseconds limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    Json job;
+    while (std::chrono::steady_clock::now() < deadline) {
+      job = get(c, "/v1/jobs/" + id);
+      const std::string state = job.is_object() ? job.value("state", "") : "";
+      if (state == "done" || state == "failed" || state == "cancelled") return job;
+      std::this_thread::sleep_for(50ms);
+    }
+    return job;
+  }
+
+  // Submits slow_job() to the leader c1 once its agents are there, and returns when two of
+  // its eight steps are done.
+  std::string submit_and_wait_mid_job() {
+    BOOST_REQUIRE_MESSAGE(wait_alive(c1, 4, 30s), c1.process->log());
+    httplib::Client client("http://" + c1.api);
+    const auto submitted = client.Post("/v1/jobs", slow_job().dump(), "application/json");
+    BOOST_REQUIRE(submitted);
+    BOOST_REQUIRE_MESSAGE(submitted->status == 201, submitted->body);
+    const std::string id = Json::parse(submitted->body).at("id").get<std::string>();
+    const auto done = [&] { return get(c1, "/v1/jobs/" + id).value("bytes_done", std::uint64_t{0}) >= 2 * 2 * kPiece; };
+    for (int i = 0; i < 2000 && !done(); ++i) std::this_thread::sleep_for(5ms);
+    BOOST_REQUIRE_MESSAGE(done(), c1.process->log());
+    return id;
+  }
+
+  void require_done_and_verified(const Coordinator& c, const std::string& id) {
+    const Json job = wait_job(c, id, 120s);
+    BOOST_TEST_REQUIRE(job.value("state", "") == "done", job.dump() << "\n" << c.process->log());
+    BOOST_TEST((read_file(dir.path / "b0" / "data" / "out.bin") == expected(0)));
+    BOOST_TEST((read_file(dir.path / "b1" / "data" / "out.bin") == expected(1)));
+  }
+
+  // What slow_job() leaves on b0 (0) or b1 (1), computed from the sources.
+  std::string expected(int receiver) const {
+    std::string out;
+    for (const std::string* source : {&a0, &a1}) {
+      for (int i = receiver; i < kPieces; i += 2) out += source->substr(static_cast<std::size_t>(i) * kPiece, kPiece);
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(ha, *boost::unit_test::precondition(etcd_present))
+
+BOOST_AUTO_TEST_CASE(the_leader_killed_mid_job_the_standby_leads_and_the_job_ends_done_and_verified) {
+  Pair t;
+  const std::string id = t.submit_and_wait_mid_job();
+
+  const auto killed = std::chrono::steady_clock::now();
+  ::kill(t.c1.process->pid(), SIGKILL);
+  t.c1.process->stop();  // reaps it
+  BOOST_REQUIRE_MESSAGE(t.wait_ready(t.c2, 2s + 5s), t.c2.process->log());
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - killed).count();
+  BOOST_TEST_MESSAGE("the standby led and listened " << took << " s after the leader's SIGKILL (lease TTL 2 s)");
+
+  // The old leader's machine back with an empty disk: it stands by, nothing to restore.
+  std::filesystem::remove_all(t.dir.path / "c1-state");
+  std::filesystem::remove(t.dir.path / "c1.log");
+  t.start(t.c1);
+  BOOST_TEST(t.wait_log(t.c1, "standby: {\"agents\":\"" + t.c2.agents, 30s), t.c1.process->log());
+
+  t.require_done_and_verified(t.c2, id);
+  const std::string log = t.c2.process->log();
+  BOOST_TEST(log.find("leads at epoch") != std::string::npos, log);
+  httplib::Client scrape("http://" + t.c2.api);
+  const auto metrics = scrape.Get("/metrics");
+  BOOST_REQUIRE(metrics);
+  const std::size_t at = log.find("leads at epoch ") + 15;
+  const std::string epoch = log.substr(at, log.find(';', at) - at);
+  BOOST_TEST(metrics->body.find("\nbaton_leader_epoch " + epoch + "\n") != std::string::npos, metrics->body);
+  BOOST_TEST(log.find("job " + id + ": resuming at step") != std::string::npos, log);
+}
+
+// SIGSTOP past the lease: the standby leads; the old leader, continued, finds its lease
+// gone, stops issuing and exits 3; the job ends done on the new leader.
+BOOST_AUTO_TEST_CASE(the_leader_frozen_past_its_ttl_then_continued_stops_and_the_job_ends_done_and_verified) {
+  Pair t;
+  const std::string id = t.submit_and_wait_mid_job();
+
+  ::kill(t.c1.process->pid(), SIGSTOP);
+  BOOST_REQUIRE_MESSAGE(t.wait_ready(t.c2, 2s + 5s), t.c2.process->log());
+  BOOST_REQUIRE_MESSAGE(t.wait_alive(t.c2, 4, 30s), t.c2.process->log());
+  ::kill(t.c1.process->pid(), SIGCONT);
+  BOOST_REQUIRE_MESSAGE(t.c1.process->wait_exit(10s), t.c1.process->log());
+  BOOST_TEST(t.c1.process->stop() == 3, t.c1.process->log());
+  BOOST_TEST(t.c1.process->log().find("no longer the leader") != std::string::npos, t.c1.process->log());
+
+  t.require_done_and_verified(t.c2, id);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

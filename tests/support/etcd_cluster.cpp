@@ -1,0 +1,84 @@
+#include "tests/support/etcd_cluster.h"
+
+#include "tests/support/ports.h"
+
+#include <httplib.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <stdexcept>
+#include <thread>
+
+namespace baton::test {
+
+bool etcd_available() { return ::access(kEtcdPath, X_OK) == 0; }
+
+EtcdCluster::EtcdCluster(int members, std::chrono::milliseconds timeout) {
+  if (!etcd_available()) throw std::runtime_error(std::string(kEtcdPath) + " is missing (Debian etcd-server)");
+  for (int i = 0; i < members; ++i) {
+    Member m;
+    m.name = "m" + std::to_string(i);
+    m.client_url = "http://127.0.0.1:" + std::to_string(unused_loopback_port());
+    m.peer_url = "http://127.0.0.1:" + std::to_string(unused_loopback_port());
+    initial_cluster_ += (initial_cluster_.empty() ? "" : ",") + m.name + "=" + m.peer_url;
+    members_.push_back(std::move(m));
+  }
+  for (Member& m : members_) launch(m, false);
+  for (const Member& m : members_) wait_healthy(m, timeout);
+}
+
+EtcdCluster::~EtcdCluster() {
+  for (Member& m : members_) {
+    if (m.process) m.process->stop();
+  }
+}
+
+void EtcdCluster::launch(Member& m, bool existing) {
+  m.process = std::make_unique<Daemon>(
+      std::vector<std::string>{kEtcdPath, "--name", m.name, "--data-dir", (dir_.path / m.name).string(),
+                               "--listen-client-urls", m.client_url, "--advertise-client-urls", m.client_url,
+                               "--listen-peer-urls", m.peer_url, "--initial-advertise-peer-urls", m.peer_url,
+                               "--initial-cluster", initial_cluster_, "--initial-cluster-state",
+                               existing ? "existing" : "new", "--initial-cluster-token", dir_.path.filename().string(),
+                               // Loopback: elections in a fraction of a second, as a LAN's would be.
+                               "--heartbeat-interval", "50", "--election-timeout", "500", "--log-outputs", "stderr"},
+      (dir_.path / (m.name + ".log")).string());
+}
+
+void EtcdCluster::wait_healthy(const Member& m, std::chrono::milliseconds timeout) const {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    httplib::Client client(m.client_url);
+    client.set_connection_timeout(1, 0);
+    client.set_read_timeout(1, 0);
+    if (const auto answer = client.Get("/health");
+        answer && answer->status == 200 && answer->body.find("\"health\":\"true\"") != std::string::npos) {
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  throw std::runtime_error("etcd member " + m.name + " at " + m.client_url + " did not become healthy:\n" +
+                           m.process->log());
+}
+
+std::vector<std::string> EtcdCluster::endpoints() const {
+  std::vector<std::string> out;
+  for (const Member& m : members_) out.push_back(m.client_url);
+  return out;
+}
+
+void EtcdCluster::kill(int member) {
+  Member& m = members_.at(static_cast<std::size_t>(member));
+  ::kill(m.process->pid(), SIGKILL);
+  m.process->stop();  // reaps it
+}
+
+void EtcdCluster::restart(int member, std::chrono::milliseconds timeout) {
+  Member& m = members_.at(static_cast<std::size_t>(member));
+  launch(m, true);
+  wait_healthy(m, timeout);
+}
+
+std::string EtcdCluster::log(int member) const { return members_.at(static_cast<std::size_t>(member)).process->log(); }
+
+}  // namespace baton::test

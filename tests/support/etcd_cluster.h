@@ -1,0 +1,50 @@
+// A real etcd cluster for a test (docs/ha.md): `members` etcd processes on loopback, on
+// ports the kernel chose, each with its own data directory in a temporary directory,
+// removed when the object goes. Needs /usr/bin/etcd (Debian etcd-server, installed by
+// scripts/setup.sh); etcd_available() says whether it is there, so a test can skip saying
+// why.
+#pragma once
+
+#include "tests/support/daemon.h"
+#include "tests/support/temp_dir.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace baton::test {
+
+constexpr const char* kEtcdPath = "/usr/bin/etcd";
+bool etcd_available();
+
+class EtcdCluster {
+ public:
+  // Starts the members and waits until every one answers /health; throws naming the
+  // member and its log when one does not within `timeout`.
+  explicit EtcdCluster(int members = 1, std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  ~EtcdCluster();
+
+  // Every member's client URL ("http://127.0.0.1:port").
+  std::vector<std::string> endpoints() const;
+  std::string endpoint(int member) const { return members_[static_cast<std::size_t>(member)].client_url; }
+  // SIGKILL: the member dies at once, nothing flushed.
+  void kill(int member);
+  // Starts a killed member again on its data directory and waits until it answers.
+  void restart(int member, std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  std::string log(int member) const;
+
+ private:
+  struct Member {
+    std::string name, client_url, peer_url;
+    std::unique_ptr<Daemon> process;
+  };
+  void launch(Member& member, bool existing);
+  void wait_healthy(const Member& member, std::chrono::milliseconds timeout) const;
+
+  TempDir dir_{"baton-etcd"};
+  std::string initial_cluster_;
+  std::vector<Member> members_;
+};
+
+}  // namespace baton::test
