@@ -1,5 +1,6 @@
 #include "coordinator/jobs/dataflow.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -103,7 +104,8 @@ std::map<std::string, protocol::Plan> to_agent_plans(const DataflowPlan& plan, c
       protocol::Flow& flow = *task.mutable_flow();
       flow.set_send(send);
       flow.set_peer(t.peer);
-      flow.set_rate(send ? rate(node, t.peer) : rate(t.peer, node));
+      const double link = send ? rate(node, t.peer) : rate(t.peer, node);
+      flow.set_rate(t.planned_rate > 0 ? std::min(link, kShareSlack * t.planned_rate) : link);
       protocol::Chunk& chunk = *flow.add_chunks();
       const Region& source = send ? t.region : t.peer_region;
       const Region& destination = send ? t.peer_region : t.region;

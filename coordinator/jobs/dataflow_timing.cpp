@@ -25,8 +25,9 @@ struct Transfer {
   std::uint64_t number = 0;  // the plan's transfer number
   double bytes = 0;
   Phase phase = Phase::waiting;
-  double left = 0;  // latency: seconds of β still to go; moving: bytes still to move
-  double rate = 0;  // moving: bytes/s now
+  double left = 0;          // latency: seconds of β still to go; moving: bytes still to move
+  double rate = 0;          // moving: bytes/s now
+  double moving_since = 0;  // when its bytes started to move
 };
 
 struct NodeState {
@@ -202,6 +203,7 @@ class Simulation {
       if (t.phase == Transfer::Phase::latency && t.left <= 0) {
         t.phase = Transfer::Phase::moving;
         t.left = t.bytes;
+        t.moving_since = now_;
       }
       if (t.phase != Transfer::Phase::moving || t.left > 0) return false;
       end(t);
@@ -221,6 +223,8 @@ class Simulation {
   void end(Transfer& t) {
     t.phase = Transfer::Phase::done;
     t.rate = 0;
+    if (now_ > t.moving_since)
+      task(t.send).planned_rate = task(t.receive).planned_rate = t.bytes / (now_ - t.moving_since);
     finish(t.send);
     finish(t.receive);
   }

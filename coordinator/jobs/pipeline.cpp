@@ -133,7 +133,7 @@ DataflowPlan segmented(const DataflowPlan& plan, std::size_t segments, std::uint
         for (Region& input : p.inputs) input = piece(input, element, count, j);
         p.output = piece(t.output, element, count, j);
         p.segment = static_cast<std::uint32_t>(j * segments / count);  // its place in the message, in S-ths
-        p.planned_start = p.planned_end = 0;
+        p.planned_start = p.planned_end = p.planned_rate = 0;
         pieces.push_back(std::move(p));
       }
     }
