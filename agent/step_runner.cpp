@@ -150,8 +150,8 @@ asio::awaitable<protocol::StepReport> StepRunner::run(std::uint32_t index, std::
   gate_.notify();  // early flows of a retry of this step wait for its next release
   // Done means durable: every byte received is on disk before the report says so.
   if (state->error.empty()) {
-    if (std::string failed = co_await sync_destinations(state); !failed.empty())
-      state->fail("step " + std::to_string(index) + ": " + failed);
+    if (const std::optional<std::string> failed = co_await sync_destinations(state))
+      state->fail("step " + std::to_string(index) + ": " + *failed);
   }
   state->close_files();
 
@@ -202,14 +202,14 @@ bool StepRunner::advance(const std::shared_ptr<StepState>& state) {
   return started;
 }
 
-// Syncs each destination once; "" or the first failure, naming its file.
+// Syncs each destination once; nothing, or the first failure naming its file.
 namespace {
 
-asio::awaitable<std::string> sync_each(std::vector<std::pair<std::string, transport::Sink*>> files) {
+asio::awaitable<std::optional<std::string>> sync_each(std::vector<std::pair<std::string, transport::Sink*>> files) {
   for (const auto& [name, sink] : files) {
     if (const std::error_code error = sink->sync()) co_return "cannot make " + name + " durable: " + error.message();
   }
-  co_return std::string();
+  co_return std::nullopt;
 }
 
 }  // namespace
@@ -223,12 +223,12 @@ asio::thread_pool& StepRunner::worker() {
 // executor keeps serving heartbeats and other connections meanwhile. Nothing else touches
 // the step's destinations then: every flow into them has finished and late ones are refused.
 // Scratch objects are not results: they are not synced.
-asio::awaitable<std::string> StepRunner::sync_destinations(std::shared_ptr<StepState> state) {
+asio::awaitable<std::optional<std::string>> StepRunner::sync_destinations(std::shared_ptr<StepState> state) {
   std::vector<std::pair<std::string, transport::Sink*>> files;
   for (const auto& [name, sink] : state->destinations) {
     if (!is_scratch(name)) files.emplace_back(name, sink.get());
   }
-  if (files.empty()) co_return std::string();
+  if (files.empty()) co_return std::nullopt;
   co_return co_await asio::co_spawn(worker().get_executor(), sync_each(std::move(files)), asio::use_awaitable);
 }
 

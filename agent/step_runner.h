@@ -106,9 +106,9 @@ class StepRunner {
                                     transport::Connection& connection, std::string where,
                                     std::map<std::string, std::unique_ptr<transport::Source>>& sources);
   asio::awaitable<void> combine(std::shared_ptr<StepState> state, std::size_t task);
-  // Syncs the step's destinations (not its scratch objects) off the executor; "" or what
-  // failed, naming the file.
-  asio::awaitable<std::string> sync_destinations(std::shared_ptr<StepState> state);
+  // Syncs the step's destinations (not its scratch objects) off the executor; nothing, or
+  // what failed, naming the file.
+  asio::awaitable<std::optional<std::string>> sync_destinations(std::shared_ptr<StepState> state);
   // Objects by name: scratch ones from the job's scratch, the rest from the node's storage.
   std::unique_ptr<transport::Source> open_source(const std::string& name);
   std::unique_ptr<transport::Sink> open_sink(const std::string& name);

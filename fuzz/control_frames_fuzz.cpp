@@ -27,7 +27,7 @@ void check_message(std::string_view payload) {
   if (envelope.body_case() != protocol::Envelope::kHello) return;
   const security::Hello hello{
       .role = envelope.hello().role(), .node_id = envelope.hello().node_id(), .nonce = envelope.hello().nonce()};
-  if (!security::check_hello(hello, "agent").empty()) return;
+  if (security::hello_problem(hello, "agent")) return;
   // A hello the check lets through must key a session without error.
   const security::Hello mine = security::make_hello("coordinator", "coordinator");
   (void)security::derive_session_keys("fuzzing-secret-of-32-bytes-long!", "control", hello, mine);

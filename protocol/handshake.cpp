@@ -47,9 +47,9 @@ asio::awaitable<security::Hello> receive_hello(Channel& channel, const std::stri
   const Envelope envelope = co_await expect(channel, Envelope::kHello, "hello", deadline);
   security::Hello hello{
       .role = envelope.hello().role(), .node_id = envelope.hello().node_id(), .nonce = envelope.hello().nonce()};
-  if (const std::string why = security::check_hello(hello, peer_role); !why.empty()) {
-    co_await channel.refuse(why);
-    throw AuthError(channel.peer() + ": " + why, hello.node_id, why);
+  if (const std::optional<std::string> why = security::hello_problem(hello, peer_role)) {
+    co_await channel.refuse(*why);
+    throw AuthError(channel.peer() + ": " + *why, hello.node_id, *why);
   }
   co_return hello;
 }

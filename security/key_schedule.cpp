@@ -36,13 +36,13 @@ std::string expand(std::string_view prk, std::string_view label, std::string_vie
 
 }  // namespace
 
-std::string check_hello(const Hello& hello, std::string_view expected_role) {
+std::optional<std::string> hello_problem(const Hello& hello, std::string_view expected_role) {
   if (hello.role != expected_role) return "a " + std::string(expected_role) + " was expected, not '" + hello.role + "'";
   if (hello.nonce.size() != kNonceBytes) return "the nonce must be " + std::to_string(kNonceBytes) + " bytes";
   if (hello.node_id.empty() || hello.node_id.size() > kMaxNodeIdBytes) {
     return "the node id must be 1 to " + std::to_string(kMaxNodeIdBytes) + " bytes";
   }
-  return {};
+  return std::nullopt;
 }
 
 Hello make_hello(std::string role, std::string node_id) {
@@ -55,7 +55,7 @@ SessionKeys derive_session_keys(std::string_view secret, std::string_view plane,
     throw std::invalid_argument("the cluster secret must hold at least " + std::to_string(kMinSecretBytes) + " bytes");
   }
   for (const Hello* hello : {&initiator, &responder}) {
-    if (std::string why = check_hello(*hello, hello->role); !why.empty()) throw std::invalid_argument(why);
+    if (std::optional<std::string> why = hello_problem(*hello, hello->role)) throw std::invalid_argument(*why);
   }
   std::string transcript;
   for (std::string_view field :

@@ -18,6 +18,7 @@
 #include "security/hmac.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -49,7 +50,7 @@ SessionKeys derive_session_keys(std::string_view secret, std::string_view plane,
 // A fresh Hello for `role` and `node_id`, with a nonce from random_bytes().
 Hello make_hello(std::string role, std::string node_id);
 
-// Why `hello` cannot be part of a handshake (empty when it can): for refusals.
-std::string check_hello(const Hello& hello, std::string_view expected_role);
+// Why `hello` cannot be part of a handshake, for refusals; nothing when it can.
+std::optional<std::string> hello_problem(const Hello& hello, std::string_view expected_role);
 
 }  // namespace baton::security

@@ -8,14 +8,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace baton::coordinator {
 namespace {
 
-// A registration's combine speeds into `out`: "" when each names a known dtype and op, at
-// most once, with a finite speed > 0; else what is wrong.
-std::string read_combine_speeds(const protocol::Register& reg,
-                                std::map<std::pair<protocol::DataType, protocol::ReduceOp>, double>& out) {
+// A registration's combine speeds into `out`: nothing when each names a known dtype and op,
+// at most once, with a finite speed > 0; else what is wrong.
+std::optional<std::string> read_combine_speeds(
+    const protocol::Register& reg, std::map<std::pair<protocol::DataType, protocol::ReduceOp>, double>& out) {
   for (const protocol::CombineSpeed& c : reg.combine_speeds()) {
     const std::string which = "combine speed of dtype " + std::to_string(c.dtype()) + ", op " + std::to_string(c.op());
     if (c.dtype() == protocol::DTYPE_UNSPECIFIED || !protocol::DataType_IsValid(c.dtype()) ||
@@ -25,7 +26,7 @@ std::string read_combine_speeds(const protocol::Register& reg,
     if (!(std::isfinite(c.bytes_per_second()) && c.bytes_per_second() > 0)) return which + ": must be > 0 bytes/s";
     if (!out.emplace(std::pair{c.dtype(), c.op()}, c.bytes_per_second()).second) return which + ": given twice";
   }
-  return "";
+  return std::nullopt;
 }
 
 }  // namespace
@@ -160,9 +161,9 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
       throw protocol::ChannelError("register with a bad rate");
     }
     std::map<std::pair<protocol::DataType, protocol::ReduceOp>, double> speeds;
-    if (const std::string bad = read_combine_speeds(reg, speeds); !bad.empty()) {
-      co_await channel->refuse("register: " + bad);
-      throw protocol::ChannelError("register: " + bad);
+    if (const std::optional<std::string> bad = read_combine_speeds(reg, speeds)) {
+      co_await channel->refuse("register: " + *bad);
+      throw protocol::ChannelError("register: " + *bad);
     }
     AgentInfo info{.node = node,
                    .addresses = {reg.data_addresses().begin(), reg.data_addresses().end()},

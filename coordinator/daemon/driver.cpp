@@ -97,9 +97,10 @@ std::uint64_t Driver::ask_objects(const JobSpec& spec, const std::vector<std::pa
 void Driver::give_up_objects(std::uint64_t query) { objects_.give_up(query); }
 
 void Driver::check_collective_nodes(const JobSpec& spec) const {
-  for (const std::string& problem : {collective_nodes_problem(spec.collective, agents_),
-                                     shared_storage_conflict(spec.collective, agents_, spec.identities)}) {
-    if (!problem.empty()) throw RequestError(RequestFailure::bad_request, problem);
+  for (const std::optional<std::string>& problem :
+       {collective_nodes_problem(spec.collective, agents_),
+        shared_storage_conflict(spec.collective, agents_, spec.identities)}) {
+    if (problem) throw RequestError(RequestFailure::bad_request, *problem);
   }
 }
 

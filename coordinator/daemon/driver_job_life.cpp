@@ -84,7 +84,7 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   journal_.set_state(job.id, std::string(name(job.state)));
   const JobSpec& spec = *job.spec;
   const bool collective = spec.kind != jobs::JobKind::redistribution;
-  std::string planning_error = collective ? collective_nodes_problem(spec.collective, agents_) : "";
+  std::string planning_error = collective ? collective_nodes_problem(spec.collective, agents_).value_or("") : "";
   std::optional<jobs::CollectiveModel> model;  // the agents' registrations, read on the io thread
   if (collective && planning_error.empty()) {
     model = collective_model(spec.collective, agents_, options_.collective_startup);

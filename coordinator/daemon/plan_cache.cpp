@@ -19,8 +19,9 @@ auto fields(const schedule::kpbs::Platform& p) {
 bool PlanInputs::operator==(const PlanInputs& other) const {
   return algorithm == other.algorithm && fields(platform) == fields(other.platform) &&
          clusters.senders == other.clusters.senders && clusters.receivers == other.clusters.receivers &&
-         std::ranges::equal(transfers, other.transfers,
-                            [](const jobs::TransferSpec& a, const jobs::TransferSpec& b) { return fields(a) == fields(b); });
+         std::ranges::equal(transfers, other.transfers, [](const jobs::TransferSpec& a, const jobs::TransferSpec& b) {
+           return fields(a) == fields(b);
+         });
 }
 
 std::optional<PlanCache::Hit> PlanCache::find(const PlanInputs& inputs) {

@@ -47,7 +47,7 @@ StepPlan dataflow_step(const DataflowPlan& plan, const CollectiveJob& job, doubl
 bool auto_considers(const CollectiveJob& job, const CollectiveModel& model) {
   if (job.algorithm == "auto" || job.algorithm == "bnb") return false;
   if (job.algorithm == "ring" && job.data.count < job.nodes.size()) return false;
-  return tree_algorithm_problem(job, model).empty();
+  return !tree_algorithm_problem(job, model).has_value();
 }
 
 // "auto" (docs/collectives.md, "auto"): every applicable algorithm compiled and predicted by

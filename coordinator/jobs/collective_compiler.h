@@ -8,6 +8,7 @@
 #include "coordinator/jobs/collective_model.h"
 #include "coordinator/jobs/plan_compiler.h"
 
+#include <optional>
 #include <string>
 
 namespace baton::jobs {
@@ -19,10 +20,10 @@ namespace baton::jobs {
 // its checks (an internal error, never a silent plan).
 CompiledPlan compile_collective(const CollectiveJob& job, const CollectiveModel& model);
 
-// "" when a reduce job is within its algorithm's limits on these nodes (dp: at most 512
-// nodes and senders of at most two rates; bnb: at most 24 nodes), else one line saying
+// Nothing when a reduce job is within its algorithm's limits on these nodes (dp: at most
+// 512 nodes and senders of at most two rates; bnb: at most 24 nodes), else one line saying
 // which and what to use instead; checked at submit, so the job is refused rather than
-// failing at planning. Every other job: "".
-std::string tree_algorithm_problem(const CollectiveJob& job, const CollectiveModel& model);
+// failing at planning. Every other job: nothing.
+std::optional<std::string> tree_algorithm_problem(const CollectiveJob& job, const CollectiveModel& model);
 
 }  // namespace baton::jobs

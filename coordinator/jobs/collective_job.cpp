@@ -131,7 +131,7 @@ std::vector<FileUse> file_uses(const CollectiveJob& job) {
   return uses;
 }
 
-std::string aliased_files(const CollectiveJob& job, const FileIdentities& files) {
+std::optional<std::string> aliased_files(const CollectiveJob& job, const FileIdentities& files) {
   const std::vector<FileUse> uses = file_uses(job);
   for (const FileUse& a : uses) {
     if (!a.writes) continue;
@@ -150,7 +150,7 @@ std::string aliased_files(const CollectiveJob& job, const FileIdentities& files)
              b.node + does + (b.file == a.file ? (b.writes ? " too" : "") : " as " + b.file);
     }
   }
-  return "";
+  return std::nullopt;
 }
 
 std::vector<std::pair<std::string, std::string>> objects_named(const CollectiveJob& job) {

@@ -85,12 +85,12 @@ struct FileUse {
 };
 std::vector<FileUse> file_uses(const CollectiveJob& job);
 
-// "" unless the job writes a file that it also reads or writes under another name or on
+// Nothing unless the job writes a file that it also reads or writes under another name or on
 // another node (files.key: "./x" and "x", a symlinked directory, a hard link, two nodes
 // sharing a data root); then one line naming both nodes and both names. The same name
 // on the same node is the parsers' business (an in-place reduce is fine, a multicast that
 // writes the file it sends is not).
-std::string aliased_files(const CollectiveJob& job, const FileIdentities& files);
+std::optional<std::string> aliased_files(const CollectiveJob& job, const FileIdentities& files);
 
 // What a node's agent answered about one of its objects (ObjectQuery, docs/collectives.md).
 struct ObjectFacts {

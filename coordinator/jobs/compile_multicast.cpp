@@ -90,8 +90,8 @@ DataflowSchedule compile_multicast(const CollectiveJob& job, const CollectiveMod
     for (const std::string& d : m.destinations) multicast.destinations.push_back(index(d));
     problem.multicasts.push_back(std::move(multicast));
   }
-  if (const std::string error = mc::problem_error(problem); !error.empty()) {
-    throw std::logic_error("plan compiler: the multicast problem is malformed: " + error);
+  if (const std::optional<std::string> error = mc::problem_error(problem)) {
+    throw std::logic_error("plan compiler: the multicast problem is malformed: " + *error);
   }
   mc::CheckedMulticast plan;
   if (job.algorithm == "flat") plan = mc::checked_task_lists(problem, flat_lists(problem), "flat");

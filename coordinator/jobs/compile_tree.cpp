@@ -91,8 +91,8 @@ DataflowSchedule compile_tree(const CollectiveJob& job, const CollectiveModel& m
   for (const std::string& n : nodes) times.push_back(model.snf_time(n, m));
   std::size_t root = root_of(job);
   // Said at submit; a node that re-registered with another rate since is caught here.
-  if (const std::string problem = tree_algorithm_problem(job, model); !problem.empty())
-    throw std::invalid_argument(problem);
+  if (const std::optional<std::string> problem = tree_algorithm_problem(job, model))
+    throw std::invalid_argument(*problem);
   if (job.algorithm == "dp") to_two_speed_classes(times, nodes, root, model);
   DataflowSchedule out;
   double makespan = 0;
@@ -152,8 +152,8 @@ DataflowPlan tree_tasks(const CollectiveJob& job, std::vector<TreeTransfer> tran
   return builder.take();
 }
 
-std::string tree_algorithm_problem(const CollectiveJob& job, const CollectiveModel& model) {
-  if (job.kind != JobKind::reduce) return "";
+std::optional<std::string> tree_algorithm_problem(const CollectiveJob& job, const CollectiveModel& model) {
+  if (job.kind != JobKind::reduce) return std::nullopt;
   const std::size_t n = job.nodes.size();
   const auto over = [&](std::size_t cap) {
     return job.algorithm + " plans at most " + std::to_string(cap) + " nodes; this job has " + std::to_string(n) +
@@ -171,7 +171,7 @@ std::string tree_algorithm_problem(const CollectiveJob& job, const CollectiveMod
     }
   }
   if (job.algorithm == "bnb" && n > red::kMaxSearchNodes) return over(red::kMaxSearchNodes);
-  return "";
+  return std::nullopt;
 }
 
 }  // namespace baton::jobs

@@ -76,13 +76,13 @@ CompiledPlan replan(const CompiledPlan& plan, std::size_t done, const Clusters& 
   out.predicted_seconds = done_seconds + fresh.predicted_seconds;
   out.lower_bound_seconds = done_seconds + fresh.lower_bound_seconds.value_or(0);  // compile_plan always sets it
   out.model_seconds = out.predicted_seconds;  // a redistribution's model time is its prediction
-  if (const std::string wrong = check_moves_every_byte_once(out, clusters, transfers); !wrong.empty())
-    throw std::logic_error("re-plan: " + wrong);
+  if (const std::optional<std::string> wrong = check_moves_every_byte_once(out, clusters, transfers))
+    throw std::logic_error("re-plan: " + *wrong);
   return out;
 }
 
-std::string check_moves_every_byte_once(const CompiledPlan& plan, const Clusters& clusters,
-                                        const std::vector<TransferSpec>& transfers) {
+std::optional<std::string> check_moves_every_byte_once(const CompiledPlan& plan, const Clusters& clusters,
+                                                       const std::vector<TransferSpec>& transfers) {
   for (std::size_t s = 0; s < plan.steps.size(); ++s) {
     for (const Flow& flow : plan.steps[s].flows) {
       for (const Chunk& c : flow.chunks) {
@@ -111,7 +111,7 @@ std::string check_moves_every_byte_once(const CompiledPlan& plan, const Clusters
     if (next != transfers[t].length)
       return "transfer " + std::to_string(t) + ": bytes from " + std::to_string(next) + " never moved";
   }
-  return "";
+  return std::nullopt;
 }
 
 }  // namespace baton::jobs

@@ -10,6 +10,7 @@
 #include "coordinator/schedule/kpbs/platform.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,9 +38,10 @@ CompiledPlan replan(const CompiledPlan& plan, std::size_t done, const Clusters& 
                     const std::vector<TransferSpec>& transfers, const schedule::kpbs::Platform& platform,
                     schedule::kpbs::Algorithm algorithm);
 
-// "" when the plan's chunks move every byte of every transfer exactly once, each between
-// the nodes and at the offsets its transfer names; else the first problem, naming the transfer.
-std::string check_moves_every_byte_once(const CompiledPlan& plan, const Clusters& clusters,
-                                        const std::vector<TransferSpec>& transfers);
+// Nothing when the plan's chunks move every byte of every transfer exactly once, each
+// between the nodes and at the offsets its transfer names; else the first problem, naming
+// the transfer.
+std::optional<std::string> check_moves_every_byte_once(const CompiledPlan& plan, const Clusters& clusters,
+                                                       const std::vector<TransferSpec>& transfers);
 
 }  // namespace baton::jobs

@@ -91,14 +91,14 @@ BOOST_AUTO_TEST_CASE(bad_inputs_are_refused_with_their_reason) {
   bs::Hello bad = agent;
   bad.nonce = "abc";
   BOOST_CHECK_THROW(bs::derive_session_keys(kSecret, "control", bad, coordinator), std::invalid_argument);
-  BOOST_TEST(bs::check_hello(bad, "agent") == "the nonce must be 32 bytes");
+  BOOST_TEST(bs::hello_problem(bad, "agent").value_or("") == "the nonce must be 32 bytes");
   bad = agent;
   bad.node_id.clear();
-  BOOST_TEST(bs::check_hello(bad, "agent") == "the node id must be 1 to 256 bytes");
+  BOOST_TEST(bs::hello_problem(bad, "agent").value_or("") == "the node id must be 1 to 256 bytes");
   bad.node_id = std::string(257, 'n');
-  BOOST_TEST(bs::check_hello(bad, "agent") == "the node id must be 1 to 256 bytes");
-  BOOST_TEST(bs::check_hello(agent, "coordinator") == "a coordinator was expected, not 'agent'");
-  BOOST_TEST(bs::check_hello(agent, "agent").empty());
+  BOOST_TEST(bs::hello_problem(bad, "agent").value_or("") == "the node id must be 1 to 256 bytes");
+  BOOST_TEST(bs::hello_problem(agent, "coordinator").value_or("") == "a coordinator was expected, not 'agent'");
+  BOOST_TEST(!bs::hello_problem(agent, "agent").has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

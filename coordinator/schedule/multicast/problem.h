@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,10 +55,10 @@ double latency(const Problem& problem, NodeId from, NodeId to, MulticastId k);
 // A uniform X(i, j) = per_byte matrix for `nodes` nodes.
 std::vector<std::vector<double>> uniform_links(std::size_t nodes, double per_byte);
 
-// Empty when the problem is well formed, else one line saying what is wrong: every cost
+// Nothing when the problem is well formed, else one line saying what is wrong: every cost
 // finite and >= 0, a square link matrix, sources and destinations in range, destinations
 // distinct and never the source.
-std::string problem_error(const Problem& problem);
+std::optional<std::string> problem_error(const Problem& problem);
 
 // Total number of deliveries Σ_k |D_k|: the number of transfers in every schedule.
 std::size_t delivery_count(const Problem& problem);

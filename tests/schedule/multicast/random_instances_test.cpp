@@ -19,7 +19,7 @@ namespace {
 
 // Plans with every algorithm, validates, and checks lower bound <= completion.
 void check_all_algorithms(const bm::Problem& problem, const std::string& what) {
-  BOOST_TEST_REQUIRE(bm::problem_error(problem).empty());
+  BOOST_TEST_REQUIRE(!bm::problem_error(problem).has_value());
   const double bound = bm::earliest_reach_lower_bound(problem);
   for (const std::string& name : bm::algorithm_names()) {
     const bm::Schedule s = bm::plan(problem, {.algorithm = *bm::parse_algorithm(name), .seed = 5});
