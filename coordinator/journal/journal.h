@@ -5,11 +5,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace SQLite {
@@ -55,6 +57,11 @@ struct CalibrationRecord {
   std::string result;    // the calibration's JSON once done (GET /v1/calibrations/ID); empty before
 };
 
+// Which file each (node, name) of a job is, as its agents answered at submit
+// (ObjectInfo.identity; jobs::LearntIdentities has the same shape): a resumed job decides
+// its staging and aliases on these, as the job did when it was accepted.
+using ObjectIdentities = std::map<std::pair<std::string, std::string>, std::string>;
+
 // A job's re-plan on drift: from step `at_step` on, the job ran a plan of what remained
 // made on `platform`, so a resumed job rebuilds the same plan.
 struct ReplanRecord {
@@ -65,8 +72,9 @@ struct ReplanRecord {
 
 class Journal {
  public:
-  // 2: jobs.report; 3: calibrations and replans. Older files are migrated on open.
-  static constexpr int kSchemaVersion = 3;
+  // 2: jobs.report; 3: calibrations and replans; 4: identities. Older files are migrated
+  // on open.
+  static constexpr int kSchemaVersion = 4;
 
   // Opens or creates the journal at `path`. Throws std::runtime_error naming the path
   // when the file is not SQLite, is another schema version, or cannot be opened.
@@ -75,8 +83,11 @@ class Journal {
   Journal(const Journal&) = delete;
   Journal& operator=(const Journal&) = delete;
 
-  // A new job in state "queued"; returns its id (ids only increase, never reused).
-  std::uint64_t add_job(const std::string& spec_json);
+  // A new job in state "queued" with the identities of its files, in one transaction;
+  // returns its id (ids only increase, never reused).
+  std::uint64_t add_job(const std::string& spec_json, const ObjectIdentities& identities = {});
+  // The identities add_job kept for the job; empty for a job journaled before schema 4.
+  ObjectIdentities identities(std::uint64_t id);
   // Throws std::invalid_argument for an unknown job or state.
   void set_state(std::uint64_t id, const std::string& state, const std::string& error = "");
   // Keeps a finished job's final report, so a restarted coordinator can show it. Throws
