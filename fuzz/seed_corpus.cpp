@@ -1,12 +1,13 @@
-// Writes the binary seed inputs of the data- and control-plane targets with the real
-// encoders (fuzz/corpus/<target>/seed-*): run it from the source tree after a format
-// change, then minimise as docs/fuzzing.md says.
+// Writes the binary seed inputs of the data- and control-plane targets and of the object
+// answers with the real encoders (fuzz/corpus/<target>/seed-*): run it from the source
+// tree after a format change, then minimise as docs/fuzzing.md says.
 //   fuzz_seed_corpus fuzz/corpus
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "protocol/envelope.h"
@@ -187,6 +188,47 @@ void control_frames() {
   write("control_frames", "garbage", std::string(1, '\x02') + std::string("\x00\x00\x00\x03\xff\xff\xff", 7));
 }
 
+// object_answers_fuzz.cpp's records: [node byte][length, 2 bytes little-endian][ObjectAnswer].
+std::string answer_record(std::uint8_t node, const protocol::ObjectAnswer& answer) {
+  const std::string bytes = answer.SerializeAsString();
+  return std::string{static_cast<char>(node), static_cast<char>(bytes.size() & 0xff),
+                     static_cast<char>(bytes.size() >> 8)} +
+         bytes;
+}
+
+protocol::ObjectAnswer answer(std::uint64_t query,
+                              const std::vector<std::tuple<std::string, std::uint64_t, std::string>>& files) {
+  protocol::ObjectAnswer out;
+  out.set_query(query);
+  for (const auto& [name, size, identity] : files) {
+    protocol::ObjectInfo& info = *out.add_objects();
+    info.set_object(name);
+    info.set_exists(size > 0);
+    info.set_size(size);
+    info.set_identity(identity);
+  }
+  return out;
+}
+
+void object_answers() {
+  // n0 and n1 over one root: src.bin, ./src.bin and hard.bin one file; n2's linked/in.bin is d/in.bin.
+  const std::string src = "files:m:2049:77", in = "files:m:2049:90";
+  const std::string n0 = answer_record(0, answer(1, {{"src.bin", 8192, src}, {"linked/in.bin", 0, in}}));
+  const std::string n1 = answer_record(
+      1, answer(1, {{"copy.bin", 0, "files:m:2049:2/copy.bin"}, {"hard.bin", 8192, src}, {"./src.bin", 8192, src}}));
+  const std::string n2 = answer_record(2, answer(1, {{"d/in.bin", 4200, "files:m:2050:90"},
+                                                     {"copy.bin", 0, "files:m:2050:2/copy.bin"},
+                                                     {"out.bin", 100, "files:m:2050:5"},
+                                                     {"d/../out.bin", 100, "files:m:2050:5"}}));
+  write("object_answers", "aliases", n0 + n1 + n2);
+  write("object_answers", "without-identities",
+        answer_record(0, answer(1, {{"src.bin", 8192, ""}})) + answer_record(1, answer(1, {{"hard.bin", 0, ""}})));
+  write("object_answers", "one-silent", n0 + answer_record(0x81, answer(1, {{"copy.bin", 0, "x"}})));
+  write("object_answers", "not-asked",
+        answer_record(2, answer(1, {{"elsewhere.bin", 1, src}})) + answer_record(0, answer(9, {{"src.bin", 1, src}})));
+  write("object_answers", "garbage", std::string("\x01\x05\x00\xff\xff\xff\xff\xff", 8));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -199,5 +241,6 @@ int main(int argc, char** argv) {
   data_flow();
   data_handshake();
   control_frames();
+  object_answers();
   return 0;
 }

@@ -3,6 +3,7 @@
 #include "http/on_demand_pool.h"
 
 #include <arpa/inet.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <functional>
 #include <optional>
+#include <utility>
 
 namespace baton::http {
 namespace {
@@ -83,8 +85,11 @@ class DeadlineStream : public httplib::Stream {
     const std::size_t n = std::min(size, end_ - start_);
     std::memcpy(out, buffer_.data() + start_, n);
     start_ += n;
+    read_ += n;
     return static_cast<ssize_t>(n);
   }
+  // Bytes read since the last call.
+  std::size_t take_read() { return std::exchange(read_, 0); }
 
   ssize_t write(const char* data, size_t size) override {
     if (!write_deadline_) write_deadline_ = Clock::now() + kResponseTimeout;
@@ -118,9 +123,33 @@ class DeadlineStream : public httplib::Stream {
   std::optional<Clock::time_point> write_deadline_;
   std::array<char, 4096> buffer_{};
   std::size_t start_ = 0, end_ = 0;
+  std::size_t read_ = 0;
 };
 
+// A request of this many bytes or more is followed by malloc_trim: freed, its body and
+// what was parsed of it would otherwise stay in the process (glibc keeps a thread's freed
+// heap for reuse), and a few hostile requests left the coordinator at 346 MiB resident
+// for good (docs/security.md, "Bounded queues and bodies").
+constexpr std::size_t kTrimAfterBytes = std::size_t{1} << 20;
+
+void give_back_freed_memory() {
+#ifdef __GLIBC__
+  ::malloc_trim(0);
+#endif
+}
+
 }  // namespace
+
+void return_large_blocks_to_the_system() {
+#ifdef __GLIBC__
+  // Fixed, these turn off glibc's sliding thresholds: once a 4 MiB block had been freed,
+  // blocks up to 4 MiB came from the threads' heaps and 8 MiB of free heap stayed in each.
+  ::mallopt(M_MMAP_THRESHOLD, static_cast<int>(kTrimAfterBytes));
+  ::mallopt(M_TRIM_THRESHOLD, static_cast<int>(kTrimAfterBytes));
+#endif
+}
+
+namespace {}  // namespace
 
 Server::Server() {
   new_task_queue = [] { return new OnDemandPool(kMaxConnections); };
@@ -158,6 +187,7 @@ bool Server::process_and_close_socket(socket_t sock) {
       stream.next_request();
       bool closed = false;
       served = process_request(stream, left == 1, closed, nullptr);
+      if (stream.take_read() >= kTrimAfterBytes) give_back_freed_memory();
       if (!served || closed) break;
     }
     release(peer);

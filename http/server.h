@@ -26,6 +26,12 @@ inline constexpr std::chrono::seconds kRequestTimeout{10};
 inline constexpr std::chrono::seconds kResponseTimeout{10};
 inline constexpr std::size_t kMaxRequests = 100;
 
+// Makes this process give freed blocks of 1 MiB and more back to the system at once, and
+// trim its heaps' free tops past 1 MiB (glibc's mallopt; nothing elsewhere). A daemon whose
+// clients may send large bodies calls it first thing: otherwise what a few hostile bodies
+// made it allocate stays resident after they are refused (docs/security.md).
+void return_large_blocks_to_the_system();
+
 class Server : public httplib::Server {
  public:
   Server();

@@ -182,18 +182,35 @@ void Api::start(const std::string& address) {
   });
   // Calibrations (docs/calibration.md).
   const auto calibration_id = [](const httplib::Request& request) { return path_id(request, "calibration"); };
-  server_->Post("/v1/calibrations", [=, this](const httplib::Request& request, httplib::Response& response) {
-    CalibrationRequest calibration;
-    try {
-      calibration = parse_calibration_request(request.body);
-    } catch (const json::InputError& e) {
-      reply_error(response, RequestFailure::bad_request, e.what());
-      return;
-    }
-    on_io(response, 201, [this, &request, &calibration] {
-      return Json{{"id", std::to_string(driver_.calibrate(std::move(calibration), request.body))}};
-    });
-  });
+  // Read as it arrives, at most kMaxCalibrationBytes of it kept: the rest is read and
+  // dropped (the client then reads the answer, not a reset connection).
+  server_->Post("/v1/calibrations",
+                [=, this](const httplib::Request&, httplib::Response& response, const httplib::ContentReader& content) {
+                  std::string body;
+                  std::size_t received = 0;
+                  const bool whole = content([&](const char* data, std::size_t length) {
+                    received += length;
+                    if (received <= kMaxCalibrationBytes) body.append(data, length);
+                    return true;
+                  });
+                  if (!whole) return;  // cut off, or past the API's cap: cpp-httplib answers
+                  if (received > kMaxCalibrationBytes) {
+                    reply_error(response, RequestFailure::too_large,
+                                "the calibration request holds " + std::to_string(received) + " bytes, more than the " +
+                                    std::to_string(kMaxCalibrationBytes >> 20) + " MiB a calibration takes");
+                    return;
+                  }
+                  CalibrationRequest calibration;
+                  try {
+                    calibration = parse_calibration_request(body);
+                  } catch (const json::InputError& e) {
+                    reply_error(response, RequestFailure::bad_request, e.what());
+                    return;
+                  }
+                  on_io(response, 201, [this, &body, &calibration] {
+                    return Json{{"id", std::to_string(driver_.calibrate(std::move(calibration), body))}};
+                  });
+                });
   server_->Get("/v1/calibrations", [=, this](const httplib::Request&, httplib::Response& response) {
     on_io(response, 200, [this] { return driver_.calibrations(); });
   });

@@ -39,6 +39,9 @@ void Driver::start() {
     job->resumed = true;
     try {
       job->spec = parse_job_spec(record->spec);
+      // Staged and refused as when it was accepted, whatever its files' names: the plan it
+      // resumes must be the one its finished steps ran (docs/journal.md, version 4).
+      job->spec->identities = journal_.identities(id);
     } catch (const std::exception& e) {
       finish(*job, JobState::failed, std::string("cannot resume: ") + e.what());
       jobs_[id] = std::move(job);
@@ -128,7 +131,7 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
                                                      "); submit again once one has run, or cancel one");
   }
   const std::string journaled = resolve_platform(spec, json);
-  const std::uint64_t id = journal_.add_job(journaled);  // journaled before anything runs
+  const std::uint64_t id = journal_.add_job(journaled, spec.identities);  // journaled before anything runs
   auto job = std::make_unique<TrackedJob>();
   job->id = id;
   job->submitted = journal_.job(id)->submitted;

@@ -8,6 +8,7 @@
 #include "coordinator/journal/etcd_election.h"
 #include "coordinator/journal/etcd_journal.h"
 #include "coordinator/journal/journal.h"
+#include "http/server.h"
 #include "systemd/daemon_process.h"
 #include "systemd/logging.h"
 #include "systemd/notifier.h"
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
   std::string ready_file;
   app.add_option("--ready-file", ready_file, "write {\"api\": ..., \"agents\": ...} here once listening");
   if (const auto status = baton::systemd::start_daemon(app, "baton-coordinator", daemon, argc, argv)) return *status;
+  baton::http::return_large_blocks_to_the_system();  // its API takes bodies of up to 64 MiB
 
   try {
     const auto config = baton::coordinator::load_coordinator_config(daemon.config_path);

@@ -14,6 +14,7 @@ enum class RequestFailure {
   not_found,     // no such job (404)
   conflict,      // the job's state does not allow it: already ended, not planned yet (409)
   too_many,      // a queue is at its cap, named in the message (429)
+  too_large,     // the request's body is larger than its route takes, both sizes named (413)
   internal,      // anything else: a bug, said as one (500)
 };
 
@@ -33,6 +34,7 @@ constexpr int http_status(RequestFailure failure) noexcept {
     case RequestFailure::not_found: return 404;
     case RequestFailure::conflict: return 409;
     case RequestFailure::too_many: return 429;
+    case RequestFailure::too_large: return 413;
     case RequestFailure::internal: return 500;
   }
   return 500;

@@ -115,16 +115,52 @@ std::uint64_t EtcdJournal::add_numbered(const std::string& counter,
   throw EtcdError("etcd key " + counter + " kept changing under this coordinator");
 }
 
-std::uint64_t EtcdJournal::add_job(const std::string& spec_json) {
+std::uint64_t EtcdJournal::add_job(const std::string& spec_json, const ObjectIdentities& identities) {
+  // As the SQLite journal keeps them: an object its agent did not identify is left out
+  // (compared by name, as at submit).
+  Json objects = Json::array();
+  for (const auto& [object, identity] : identities) {
+    if (!identity.empty()) objects.push_back({{"node", object.first}, {"name", object.second}, {"identity", identity}});
+  }
   std::lock_guard lock(mutex_);
   const std::string submitted = utc_now();
   return add_numbered(prefix_ + "counter/job", [&](std::uint64_t id) {
-    return Json::array(
+    Json puts = Json::array(
         {etcd::put(key("job", id), Json{{"submitted", submitted}}.dump(-1, ' ', false, Json::error_handler_t::replace)),
          etcd::put(key("spec", id), spec_json),
          etcd::put(key("state", id),
                    Json{{"state", "queued"}, {"error", ""}}.dump(-1, ' ', false, Json::error_handler_t::replace))});
+    // In the job's own transaction: a job is never resumed without the identities it was
+    // accepted on.
+    if (!objects.empty()) {
+      puts.push_back(etcd::put(key("identities", id),
+                               Json{{"objects", objects}}.dump(-1, ' ', false, Json::error_handler_t::replace)));
+    }
+    return puts;
   });
+}
+
+ObjectIdentities EtcdJournal::identities(std::uint64_t id) {
+  std::lock_guard lock(mutex_);
+  ObjectIdentities out;
+  const std::vector<KeyValue> found = client_.get(key("identities", id));
+  if (found.empty()) return out;
+  const Json value = parse_value(found.front());
+  const auto objects = value.find("objects");
+  if (objects == value.end() || !objects->is_array()) {
+    throw EtcdError("etcd key " + found.front().key + " holds no \"objects\" array");
+  }
+  for (const Json& object : *objects) {
+    const auto text = [&](const char* field) {
+      const auto at = object.is_object() ? object.find(field) : object.end();
+      if (at == object.end() || !at->is_string()) {
+        throw EtcdError("etcd key " + found.front().key + ": an object without a string \"" + field + "\"");
+      }
+      return at->get<std::string>();
+    };
+    out[{text("node"), text("name")}] = text("identity");
+  }
+  return out;
 }
 
 void EtcdJournal::set_state(std::uint64_t id, const std::string& state, const std::string& error) {

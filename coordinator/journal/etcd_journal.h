@@ -31,7 +31,9 @@ class EtcdJournal final : public Store {
   // `on_lost` too, and throws EtcdError: a leader that cannot journal stops leading.
   void fence(std::string key, std::int64_t epoch, std::function<void(const std::string&)> on_lost);
 
-  std::uint64_t add_job(const std::string& spec_json) override;
+  using Store::add_job;
+  std::uint64_t add_job(const std::string& spec_json, const ObjectIdentities& identities) override;
+  ObjectIdentities identities(std::uint64_t id) override;
   void set_state(std::uint64_t id, const std::string& state, const std::string& error = "") override;
   void set_report(std::uint64_t id, const std::string& report_json) override;
   void record_step(std::uint64_t id, const StepRecord& step) override;

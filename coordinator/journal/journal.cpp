@@ -56,6 +56,17 @@ CREATE TABLE replans (
 );
 )sql";
 
+// Schema 3 → 4 (and part of a new file's schema): which file each of a job's names is.
+constexpr const char* kIdentities = R"sql(
+CREATE TABLE identities (
+  job INTEGER NOT NULL REFERENCES jobs(id),
+  node TEXT NOT NULL,
+  name TEXT NOT NULL,
+  identity TEXT NOT NULL,
+  PRIMARY KEY (job, node, name)
+);
+)sql";
+
 std::int64_t to_sql_id(std::uint64_t id) {
   if (id > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
     throw std::invalid_argument("no job " + std::to_string(id));
@@ -105,11 +116,13 @@ Journal::Journal(const std::filesystem::path& path) : path_(path) {
         throw fail("not a Baton journal (schema_version 0 but the file has tables)");
       db_->exec(kSchema);
       db_->exec(kCalibrationsAndReplans);
+      db_->exec(kIdentities);
     } else if (version < 1 || version > kSchemaVersion) {
       throw fail("schema_version " + std::to_string(version) + ", expected " + std::to_string(kSchemaVersion));
     } else {
       if (version < 2) db_->exec(kMigrateFrom1);
       if (version < 3) db_->exec(kCalibrationsAndReplans);
+      if (version < 4) db_->exec(kIdentities);
     }
     db_->exec("PRAGMA user_version=" + std::to_string(kSchemaVersion));
     tx.commit();
@@ -120,13 +133,37 @@ Journal::Journal(const std::filesystem::path& path) : path_(path) {
 
 Journal::~Journal() = default;
 
-std::uint64_t Journal::add_job(const std::string& spec_json) {
+std::uint64_t Journal::add_job(const std::string& spec_json, const ObjectIdentities& identities) {
   std::lock_guard lock(mutex_);
+  // One transaction: a job is never resumed without the identities it was accepted on.
+  SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
   SQLite::Statement q(*db_, "INSERT INTO jobs (submitted, spec, state) VALUES (?, ?, 'queued')");
   q.bind(1, utc_now());
   q.bind(2, spec_json);
   q.exec();
-  return static_cast<std::uint64_t>(db_->getLastInsertRowid());
+  const std::int64_t id = db_->getLastInsertRowid();
+  SQLite::Statement add(*db_, "INSERT INTO identities (job, node, name, identity) VALUES (?, ?, ?, ?)");
+  for (const auto& [object, identity] : identities) {
+    if (identity.empty()) continue;  // not answered: compared by name, as at submit
+    add.bind(1, id);
+    add.bind(2, object.first);
+    add.bind(3, object.second);
+    add.bind(4, identity);
+    add.exec();
+    add.reset();
+  }
+  tx.commit();
+  return static_cast<std::uint64_t>(id);
+}
+
+ObjectIdentities Journal::identities(std::uint64_t id) {
+  ObjectIdentities out;
+  if (id > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return out;
+  std::lock_guard lock(mutex_);
+  SQLite::Statement q(*db_, "SELECT node, name, identity FROM identities WHERE job = ?");
+  q.bind(1, static_cast<std::int64_t>(id));
+  while (q.executeStep()) out[{q.getColumn(0).getString(), q.getColumn(1).getString()}] = q.getColumn(2).getString();
+  return out;
 }
 
 bool known_job_state(std::string_view state) {

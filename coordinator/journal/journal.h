@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace SQLite {
@@ -57,6 +59,11 @@ struct CalibrationRecord {
   std::string result;    // the calibration's JSON once done (GET /v1/calibrations/ID); empty before
 };
 
+// Which file each (node, name) of a job is, as its agents answered at submit
+// (ObjectInfo.identity; jobs::LearntIdentities has the same shape): a resumed job decides
+// its staging and aliases on these, as the job did when it was accepted.
+using ObjectIdentities = std::map<std::pair<std::string, std::string>, std::string>;
+
 // A job's re-plan on drift: from step `at_step` on, the job ran a plan of what remained
 // made on `platform`, so a resumed job rebuilds the same plan.
 struct ReplanRecord {
@@ -75,8 +82,15 @@ class Store {
  public:
   virtual ~Store() = default;
 
-  // A new job in state "queued"; returns its id (ids only increase, never reused).
-  virtual std::uint64_t add_job(const std::string& spec_json) = 0;
+  // A new job in state "queued" with the identities of its files, written together (one
+  // transaction); returns its id (ids only increase, never reused).
+  virtual std::uint64_t add_job(const std::string& spec_json, const ObjectIdentities& identities) = 0;
+  // A job whose files no agent identified. An overload, not a default argument: a
+  // default on a virtual would be read from the caller's static type.
+  std::uint64_t add_job(const std::string& spec_json) { return add_job(spec_json, {}); }
+  // The identities add_job kept for the job; empty for a job without (or journaled before
+  // they were kept).
+  virtual ObjectIdentities identities(std::uint64_t id) = 0;
   // Throws std::invalid_argument for an unknown job or state.
   virtual void set_state(std::uint64_t id, const std::string& state, const std::string& error = "") = 0;
   // Keeps a finished job's final report, so a restarted coordinator can show it. Throws
@@ -110,8 +124,9 @@ class Store {
 // The SQLite store: one file, one coordinator.
 class Journal final : public Store {
  public:
-  // 2: jobs.report; 3: calibrations and replans. Older files are migrated on open.
-  static constexpr int kSchemaVersion = 3;
+  // 2: jobs.report; 3: calibrations and replans; 4: identities. Older files are migrated
+  // on open.
+  static constexpr int kSchemaVersion = 4;
 
   // Opens or creates the journal at `path`. Throws std::runtime_error naming the path
   // when the file is not SQLite, is another schema version, or cannot be opened.
@@ -120,8 +135,10 @@ class Journal final : public Store {
   Journal(const Journal&) = delete;
   Journal& operator=(const Journal&) = delete;
 
-  // A new job in state "queued"; returns its id (ids only increase, never reused).
-  std::uint64_t add_job(const std::string& spec_json) override;
+  using Store::add_job;
+  std::uint64_t add_job(const std::string& spec_json, const ObjectIdentities& identities) override;
+  // Empty for a job journaled before schema 4.
+  ObjectIdentities identities(std::uint64_t id) override;
   // Throws std::invalid_argument for an unknown job or state.
   void set_state(std::uint64_t id, const std::string& state, const std::string& error = "") override;
   // Keeps a finished job's final report, so a restarted coordinator can show it. Throws

@@ -79,6 +79,8 @@ class DocumentBuilder {
  public:
   using string_t = Json::string_t;
 
+  explicit DocumentBuilder(std::size_t max_values) : values_left_(max_values), max_values_(max_values) {}
+
   Json release() { return std::move(root_); }
 
   bool null() { return put(nullptr); }
@@ -149,6 +151,12 @@ class DocumentBuilder {
   // linear search for an existing key (key() already refused duplicates), so a large
   // object costs linear time.
   Json* put_container(Json value) {
+    if (values_left_ == 0) {
+      const std::string path = path_of(open_.size());
+      throw InputError((path.empty() ? std::string("input") : path) + ": the document holds more values than the " +
+                       std::to_string(max_values_) + " it may");
+    }
+    --values_left_;
     if (open_.empty()) {
       root_ = std::move(value);
       return &root_;
@@ -180,6 +188,8 @@ class DocumentBuilder {
 
   Json root_;
   std::vector<Frame> open_;  // the containers being read, outermost first
+  std::size_t values_left_;
+  const std::size_t max_values_;
 };
 
 }  // namespace
@@ -209,7 +219,7 @@ std::string read_input(const std::string& path) {
   return read_capped(in, path);
 }
 
-Json parse_document(std::string_view text) {
+Json parse_document(std::string_view text, std::size_t max_values) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw InputError("input: empty (expected a JSON object)");
   }
@@ -219,7 +229,7 @@ Json parse_document(std::string_view text) {
     throw InputError("input: NUL byte at byte " + std::to_string(nul + 1) + " (JSON holds none)");
   }
   check_depth(text);
-  DocumentBuilder builder;
+  DocumentBuilder builder(max_values);
   Json::sax_parse(text, &builder, nlohmann::detail::input_format_t::json, /*strict=*/true);
   return builder.release();
 }

@@ -8,8 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -33,8 +35,11 @@ std::string read_input(const std::string& path);
 // Parses one JSON document with nothing but whitespace after it. Every bad input is an
 // InputError naming the byte (counted from 1) or the field: empty text, a NUL byte,
 // nesting deeper than 64 levels (checked before parsing, without recursion), a syntax
-// error or invalid UTF-8, a number beyond a double (1e999999), a member given twice.
-Json parse_document(std::string_view text);
+// error or invalid UTF-8, a number beyond a double (1e999999), a member given twice, and
+// more than `max_values` values (each number, string, literal, array and object counts;
+// the first one past them is named), which bounds what the document can take in memory
+// whatever its shape: a 3 MiB array of zeros parsed into 80 MiB.
+Json parse_document(std::string_view text, std::size_t max_values = std::numeric_limits<std::size_t>::max());
 
 // The path of a member or an element, for error messages: "platform.step_startup", "traffic[2]".
 std::string member_path(std::string_view parent, std::string_view name);

@@ -125,6 +125,15 @@ class FakeCoordinator {
       record(req);
       res.set_content(R"({"id": "7", "state": "cancelled"})", "application/json");
     });
+    server_.Delete(R"(/v1/calibrations/(\w+))", [=, this](const httplib::Request& req, httplib::Response& res) {
+      record(req);
+      if (req.matches[1] == "3") {
+        res.set_content(R"({"id": "3", "state": "cancelled"})", "application/json");
+      } else {
+        res.status = 409;
+        res.set_content(R"({"error": "calibration 4 already done"})", "application/json");
+      }
+    });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
     // bind_to_any_port already listens, so this request waits in the backlog until the
@@ -295,6 +304,23 @@ BOOST_AUTO_TEST_CASE(cancel_posts_and_prints_the_state) {
   BOOST_TEST_REQUIRE(reqs.size() == 1u);
   BOOST_TEST(reqs[0].method == "POST");
   BOOST_TEST(reqs[0].path == "/v1/jobs/7/cancel");
+}
+
+// Issue 27: a calibration can be cancelled from the command line (DELETE /v1/calibrations/ID).
+BOOST_AUTO_TEST_CASE(calibrate_cancel_deletes_the_calibration_and_prints_its_state) {
+  FakeCoordinator fake;
+  const auto r = fake.run({"calibrate", "--cancel", "3"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(r.out == "calibration 3: cancelled\n");
+  const auto reqs = fake.requests();
+  BOOST_TEST_REQUIRE(reqs.size() == 1u);
+  BOOST_TEST(reqs[0].method == "DELETE");
+  BOOST_TEST(reqs[0].path == "/v1/calibrations/3");
+  const auto ended = fake.run({"calibrate", "--cancel", "4"});
+  BOOST_TEST(ended.exit_code == 1);
+  BOOST_TEST(has(ended.err, "calibration 4 already done"), ended.err);
+  const auto both = fake.run({"calibrate", "--cancel", "3", "--senders", "a0"});
+  BOOST_TEST(both.exit_code == 2, both.err);
 }
 
 BOOST_AUTO_TEST_CASE(an_unreachable_coordinator_exits_3_naming_the_url_and_the_cause) {

@@ -138,6 +138,30 @@ BOOST_AUTO_TEST_CASE(a_request_sent_a_byte_at_a_time_is_cut_off) {
   BOOST_TEST(seconds < 12.0);
 }
 
+// Issue 27: hostile calibration bodies took the coordinator from 16 to 80 MB resident (346
+// MiB with larger ones, for good). A body past the 4 MiB a calibration takes is refused as
+// it arrives, never held whole; a smaller one of too many values stops being parsed at
+// the first value too many (bench/calibration_rss.py measures the memory).
+BOOST_AUTO_TEST_CASE(hostile_calibration_bodies_are_refused_before_they_are_held_or_parsed_whole) {
+  const std::string valid = R"({"senders": ["a"], "receivers": ["b"]})";
+  const auto padded = cluster.post("/v1/calibrations", valid + std::string(8 << 20, ' '));
+  BOOST_TEST(padded.first == 413, padded.second.dump());
+  BOOST_TEST(error_of(padded) == "the calibration request holds " + std::to_string(valid.size() + (8 << 20)) +
+                                     " bytes, more than the 4 MiB a calibration takes");
+  std::string zeros = R"({"senders": [0)";
+  for (int i = 0; i < 1'000'000; ++i) zeros += ",0";
+  const auto wide = cluster.post("/v1/calibrations", zeros + "]}");
+  BOOST_TEST(wide.first == 400, wide.second.dump());
+  BOOST_TEST(error_of(wide) == "senders[8194]: the document holds more values than the 8196 it may");
+  const auto long_id = cluster.post("/v1/calibrations", R"({"senders": [")" + std::string(300, 'x') + R"("]})");
+  BOOST_TEST(long_id.first == 400, long_id.second.dump());
+  BOOST_TEST(error_of(long_id) == "senders[0]: a node id of 300 bytes, longer than 256");
+  // Still serving; nothing queued.
+  const auto [status, calibrations] = cluster.get("/v1/calibrations");
+  BOOST_TEST(status == 200);
+  BOOST_TEST(calibrations.at("calibrations").size() == 0u, calibrations.dump());
+}
+
 // Issue 27: calibrations posted in a burst fill the queue up to its cap (4) and no further:
 // the next is refused with 429 naming the cap, a queued one can be cancelled (and has no
 // curve to draw: 409), and ids are read one way: "7x" is no id.

@@ -40,4 +40,34 @@ BOOST_AUTO_TEST_CASE(bad_requests_are_named) {
   BOOST_TEST(refusal(R"({"senders": ["a"], "receivers": ["c"], "speed": 1})").find("speed") != std::string::npos);
 }
 
+// The largest request the API takes: 4096 + 4096 node ids of 256 bytes, well within the
+// body cap; one byte or one value more is refused before it is parsed further.
+BOOST_AUTO_TEST_CASE(the_largest_request_is_read_and_larger_ones_are_refused_before_parsing) {
+  std::string largest = R"({"senders": [)";
+  for (int i = 0; i < 8192; ++i) {
+    if (i == 4096) largest += R"(], "receivers": [)";
+    else if (i > 0) largest += ",";
+    std::string id = std::to_string(i);
+    largest += "\"" + id + std::string(bc::kMaxNodeIdBytes - id.size(), 'n') + "\"";
+  }
+  largest += R"(], "flow_seconds": 0.1})";
+  BOOST_TEST(largest.size() < bc::kMaxCalibrationBytes);
+  const auto r = bc::parse_calibration_request(largest);
+  BOOST_TEST(r.senders.size() == 4096u);
+  BOOST_TEST(r.receivers.size() == 4096u);
+
+  const std::string padded = R"({"senders": ["a"], "receivers": ["c"]})";
+  const std::string over = padded + std::string(bc::kMaxCalibrationBytes + 1 - padded.size(), ' ');
+  BOOST_TEST(refusal(over) == "input: 4194305 bytes, more than a calibration request's 4 MiB");
+  BOOST_TEST(refusal(R"({"senders": [")" + std::string(257, 'x') + R"("], "receivers": ["c"]})") ==
+             "senders[0]: a node id of 257 bytes, longer than 256");
+  std::string one_too_many = R"({"senders": [)";
+  for (int i = 0; i < 4097; ++i) one_too_many += (i ? ",\"s" : "\"s") + std::to_string(i) + "\"";
+  one_too_many += R"(], "receivers": [)";
+  for (int i = 0; i < 4097; ++i) one_too_many += (i ? ",\"r" : "\"r") + std::to_string(i) + "\"";
+  BOOST_TEST(refusal(one_too_many + "]}") == "receivers[4096]: the document holds more values than the 8196 it may");
+  BOOST_CHECK_THROW(baton::json::parse_document("[1, 2, 3]", 3), baton::json::InputError);
+  BOOST_TEST(baton::json::parse_document("[1, 2, 3]", 4).size() == 3u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -61,6 +61,16 @@ struct InPlace {
     BOOST_REQUIRE_MESSAGE(status == 201, "submit answered " << status << ": " << answer.dump());
     return answer.at("id").get<std::string>();
   }
+  // Two more names of array.bin on every node that only the agents can tell apart from
+  // other files: linked/array.bin through a symlinked directory, and hard.bin, a hard link.
+  void link_names() {
+    for (const std::string& node : kNames) {
+      std::filesystem::remove(cluster.root(node) / "linked");
+      std::filesystem::create_directory_symlink(".", cluster.root(node) / "linked");
+      std::filesystem::remove(cluster.root(node) / "hard.bin");
+      std::filesystem::create_hard_link(cluster.root(node) / "array.bin", cluster.root(node) / "hard.bin");
+    }
+  }
   std::size_t staging_files() const {
     std::size_t n = 0;
     for (const std::string& node : kNames) {
@@ -101,15 +111,39 @@ BOOST_AUTO_TEST_CASE(an_in_place_redistribution_under_another_name_of_its_file_i
   unsigned seed = 60;
   for (const std::string dst : {"./array.bin", "linked/array.bin", "hard.bin"}) {
     t.write_parts(seed += 10);
-    for (const std::string& node : kNames) {
-      std::filesystem::remove(t.cluster.root(node) / "linked");
-      std::filesystem::create_directory_symlink(".", t.cluster.root(node) / "linked");
-      std::filesystem::remove(t.cluster.root(node) / "hard.bin");
-      std::filesystem::create_hard_link(t.cluster.root(node) / "array.bin", t.cluster.root(node) / "hard.bin");
-    }
+    t.link_names();
     const Json done = t.cluster.wait_job(t.submit(t.job("oggp", 50e6, dst)));
     BOOST_TEST_REQUIRE(done.value("state", "") == "done", dst << ": " << done.dump() << "\n"
                                                               << t.cluster.coordinator_log());
+    for (std::size_t p = 0; p < kNodes; ++p) {
+      BOOST_TEST((read_file(t.cluster.root(kNames[p]) / dst) == t.expected_part(p)), dst << " on " << kNames[p]);
+    }
+    BOOST_TEST(t.staging_files() == 0u, dst);
+  }
+}
+
+// A restarted coordinator resumes the job on the identities its agents answered at submit,
+// kept in the journal with the job (docs/journal.md, version 4). Before, it resumed on the
+// names alone: the steps after the crash wrote straight into the file the job still read,
+// and those before it stayed in a staging file that nothing completed.
+BOOST_AUTO_TEST_CASE(an_aliased_in_place_job_resumed_by_a_restarted_coordinator_stays_staged_and_right) {
+  InPlace t;
+  unsigned seed = 90;
+  for (const std::string dst : {"linked/array.bin", "hard.bin"}) {
+    t.write_parts(seed += 10);
+    t.link_names();
+    const std::string id = t.submit(t.job("oggp", 300e3, dst));  // seconds per step
+    for (int i = 0; i < 2000 && t.cluster.get("/v1/jobs/" + id).second.value("bytes_done", 0) == 0; ++i) {
+      std::this_thread::sleep_for(10ms);
+    }
+    const Json mid = t.cluster.get("/v1/jobs/" + id).second;
+    BOOST_TEST_REQUIRE(mid.value("state", "") == "running", dst << ": not mid-job: " << mid.dump());
+    t.cluster.crash_and_restart_coordinator();
+    const Json done = t.cluster.wait_job(id);
+    BOOST_TEST_REQUIRE(done.value("state", "") == "done", dst << ": " << done.dump() << "\n"
+                                                              << t.cluster.coordinator_log());
+    BOOST_TEST(t.cluster.coordinator_log().find("job " + id + ": resuming at step") != std::string::npos,
+               t.cluster.coordinator_log());
     for (std::size_t p = 0; p < kNodes; ++p) {
       BOOST_TEST((read_file(t.cluster.root(kNames[p]) / dst) == t.expected_part(p)), dst << " on " << kNames[p]);
     }

@@ -59,6 +59,7 @@ BOOST_AUTO_TEST_CASE(the_sqlite_store_keeps_the_contract) {
   const auto open = [&] { return std::make_unique<bj::Journal>(dir.path / "journal.sqlite"); };
   bj::test::check_jobs_round_trip(open);
   bj::test::check_calibrations_and_replans(open);
+  bj::test::check_identities(open);
 }
 
 BOOST_AUTO_TEST_CASE(the_etcd_store_keeps_the_contract, *boost::unit_test::precondition(etcd_present)) {
@@ -67,6 +68,7 @@ BOOST_AUTO_TEST_CASE(the_etcd_store_keeps_the_contract, *boost::unit_test::preco
       [&] { return std::make_unique<bj::EtcdJournal>(options(etcd.endpoints()), "/baton/a/"); });
   bj::test::check_calibrations_and_replans(
       [&] { return std::make_unique<bj::EtcdJournal>(options(etcd.endpoints()), "/baton/b/"); });
+  bj::test::check_identities([&] { return std::make_unique<bj::EtcdJournal>(options(etcd.endpoints()), "/baton/c/"); });
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -137,6 +137,7 @@ BOOST_AUTO_TEST_CASE(a_version_2_journal_is_migrated_to_calibrations_and_replans
     SQLite::Database db(path.string(), SQLite::OPEN_READWRITE);
     db.exec("DROP TABLE calibrations");
     db.exec("DROP TABLE replans");
+    db.exec("DROP TABLE identities");
     db.exec("PRAGMA user_version=2");
   }
   bj::Journal j(path);
@@ -146,7 +147,27 @@ BOOST_AUTO_TEST_CASE(a_version_2_journal_is_migrated_to_calibrations_and_replans
   j.add_replan(1, {.at_step = 4, .platform = "{}", .record = "{}"});
   BOOST_TEST(j.replans(1).size() == 1u);
   SQLite::Database db(path.string(), SQLite::OPEN_READONLY);
-  BOOST_TEST(db.execAndGet("PRAGMA user_version").getInt() == 3);
+  BOOST_TEST(db.execAndGet("PRAGMA user_version").getInt() == bj::Journal::kSchemaVersion);
+}
+
+BOOST_AUTO_TEST_CASE(a_version_3_journal_is_migrated_to_identities_and_resumes_its_jobs_by_name) {
+  TempDir dir("baton-journal");
+  const fs::path path = dir.path / "v3.sqlite";
+  {
+    bj::Journal j(path);  // today's schema, then taken back to version 3 as docs/journal.md gave it
+    j.add_job(R"({"senders": ["a"]})");
+    SQLite::Database db(path.string(), SQLite::OPEN_READWRITE);
+    db.exec("DROP TABLE identities");
+    db.exec("PRAGMA user_version=3");
+  }
+  bj::Journal j(path);
+  BOOST_TEST(j.unfinished().size() == 1u);
+  BOOST_TEST(j.identities(1).empty());
+  const std::uint64_t next = j.add_job("{}", {{{"a", "x"}, "files:m:1:2"}});
+  BOOST_TEST(next == 2u);
+  BOOST_TEST(j.identities(next).size() == 1u);
+  SQLite::Database db(path.string(), SQLite::OPEN_READONLY);
+  BOOST_TEST(db.execAndGet("PRAGMA user_version").getInt() == 4);
 }
 
 BOOST_AUTO_TEST_CASE(calibrations_round_trip_with_their_dates) {
@@ -203,7 +224,7 @@ BOOST_AUTO_TEST_CASE(bad_files_are_named) {
     SQLite::Database db(other.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     db.exec("PRAGMA user_version=99");
   }
-  check_error([&] { bj::Journal j(other); }, {other.string(), "schema_version 99", "expected 3"});
+  check_error([&] { bj::Journal j(other); }, {other.string(), "schema_version 99", "expected 4"});
 
   const fs::path foreign = dir.path / "foreign.sqlite";
   {

@@ -105,4 +105,29 @@ void check_calibrations_and_replans(const OpenStore& open) {
   BOOST_TEST(again->replans(job + 1).empty());
 }
 
+// Issue 27: a resumed job is staged on the identities its agents answered at submit, not
+// on its names; they are kept with the job, in the transaction that adds it.
+void check_identities(const OpenStore& open) {
+  const ObjectIdentities identities{{{"n0", "array.bin"}, "files:m:2049:77"},
+                                    {{"n0", "hard.bin"}, "files:m:2049:77"},
+                                    {{"n1", "out/x.bin"}, "files:m:2049:12/x.bin"},
+                                    {{"n1", "é \"q\"/y.bin"}, "files:m:2049:12/é \"q\"/y.bin"},
+                                    {{"n2", "silent.bin"}, ""}};
+  std::uint64_t with = 0, without = 0;
+  {
+    const std::unique_ptr<Store> j = open();
+    with = j->add_job("{}", identities);
+    without = j->add_job("{}");
+    BOOST_TEST(j->identities(with).size() == 4u);
+  }
+  // A new store on the same records (a restart, or a standby taking over).
+  const std::unique_ptr<Store> j = open();
+  ObjectIdentities answered = identities;
+  answered.erase({"n2", "silent.bin"});  // not answered: nothing to keep
+  BOOST_TEST((j->identities(with) == answered));
+  BOOST_TEST(j->identities(without).empty());
+  BOOST_TEST(j->identities(without + 1).empty());
+  BOOST_TEST(j->job(with)->state == "queued");
+}
+
 }  // namespace baton::journal::test

@@ -16,5 +16,7 @@ using OpenStore = std::function<std::unique_ptr<Store>()>;
 void check_jobs_round_trip(const OpenStore& open);
 // Calibrations and re-plans, with their refusals.
 void check_calibrations_and_replans(const OpenStore& open);
+// The identities of a job's files, kept with the job and read again by a new store.
+void check_identities(const OpenStore& open);
 
 }  // namespace baton::journal::test
