@@ -25,9 +25,9 @@ struct Transfer {
   std::uint64_t number = 0;  // the plan's transfer number
   double bytes = 0;
   Phase phase = Phase::waiting;
-  double left = 0;          // latency: seconds of β still to go; moving: bytes still to move
-  double rate = 0;          // moving: bytes/s now
-  double moving_since = 0;  // when its bytes started to move
+  double left = 0;  // latency: seconds of β still to go; moving: bytes still to move
+  double rate = 0;  // moving: bytes/s now
+  double peak = 0;  // the fastest it moved
 };
 
 struct NodeState {
@@ -203,7 +203,6 @@ class Simulation {
       if (t.phase == Transfer::Phase::latency && t.left <= 0) {
         t.phase = Transfer::Phase::moving;
         t.left = t.bytes;
-        t.moving_since = now_;
       }
       if (t.phase != Transfer::Phase::moving || t.left > 0) return false;
       end(t);
@@ -223,8 +222,7 @@ class Simulation {
   void end(Transfer& t) {
     t.phase = Transfer::Phase::done;
     t.rate = 0;
-    if (now_ > t.moving_since)
-      task(t.send).planned_rate = task(t.receive).planned_rate = t.bytes / (now_ - t.moving_since);
+    if (t.peak > 0) task(t.send).planned_rate = task(t.receive).planned_rate = t.peak;
     finish(t.send);
     finish(t.receive);
   }
@@ -261,6 +259,7 @@ class Simulation {
       std::erase_if(rising, [&](Transfer* t) {
         if (!full(out[t->send.node], t->send.node) && !full(in[t->receive.node], t->receive.node)) return false;
         t->rate = level;
+        t->peak = std::max(t->peak, level);
         --outs[t->send.node];
         --ins[t->receive.node];
         return true;
