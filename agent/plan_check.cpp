@@ -141,8 +141,9 @@ PlanObjects data_root_objects(const DataRoot& root) {
 }
 
 bool pace_rate_ok(double bytes_per_second) {
-  return std::isfinite(bytes_per_second) && bytes_per_second >= 0 &&
-         bytes_per_second <= static_cast<double>(transport::TokenBucket<std::chrono::steady_clock>::max_rate);
+  return bytes_per_second == 0 ||
+         (bytes_per_second >= 1 &&
+          bytes_per_second <= static_cast<double>(transport::TokenBucket<std::chrono::steady_clock>::max_rate));
 }
 
 Refusal check_plan(const protocol::Plan& plan, const DataRoot& root) {

@@ -43,10 +43,11 @@ struct PlanObjects {
 };
 Refusal check_plan(const protocol::Plan& plan, const PlanObjects& objects);
 
-// A rate a plan paces at (a flow's, a node's): finite, 0 (unpaced) or up to the token
-// bucket's limit; pace_rate_rule says so for a refusal.
+// A rate a plan paces at (a flow's, a node's): finite, 0 (unpaced), or 1 to the token
+// bucket's limit (buckets count whole bytes per second: 0.5 would be a bucket of rate 0,
+// which the pacer refuses by throwing); pace_rate_rule says so for a refusal.
 bool pace_rate_ok(double bytes_per_second);
-inline constexpr const char* pace_rate_rule = "(a rate is 0, unpaced, up to 1e12 bytes/s)";
+inline constexpr const char* pace_rate_rule = "(a rate is 0, unpaced, or 1 to 1e12 bytes/s)";
 
 // The objects of the files under `root` (what check_plan(plan, root) checks against).
 // `root` must outlive the result.

@@ -146,6 +146,8 @@ BOOST_AUTO_TEST_CASE(a_node_rate_that_is_not_a_rate_is_refused) {
   BOOST_TEST(check().starts_with("plan's node_rate: bad rate"), check());
   plan.set_node_rate(1e13);
   BOOST_TEST(check().starts_with("plan's node_rate: bad rate"), check());
+  plan.set_node_rate(0.5);  // a bucket of 0 bytes/s: the pacer would throw mid-step
+  BOOST_TEST(check().starts_with("plan's node_rate: bad rate 0.5"), check());
   plan.set_node_rate(125e6);
   BOOST_TEST(check() == "");
 }
