@@ -34,7 +34,7 @@ struct DriverOptions {
   calibration::DriftOptions drift{};
   bool replan_on_drift = true;
   // β of the collectives' models, seconds (the configuration's collective_startup).
-  double collective_startup = 0.005;
+  double collective_startup = 0.001;
   // How long a submit waits for the nodes' answers about the objects a job reads and writes.
   std::chrono::milliseconds object_query_timeout{5'000};
   // The queues an API client grows: past these, a submit or a calibration is refused (429).
