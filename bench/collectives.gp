@@ -15,7 +15,7 @@ set ylabel "makespan (s)"
 set grid xtics ytics
 set key top left font "sans,9"
 if (!exists("shapes")) shapes = "fig8 mix3"
-set multiplot layout words(shapes),3 title "Collectives on 12 namespace nodes: fig8 = 4 slow + 8 fast (root slow), mix3 = three speeds"
+set multiplot layout words(shapes),3 title "Collectives on 12 namespace nodes: fig8 = 4 slow + 8 fast (root slow), mix3 = three speeds, slow1 = 1 slow + 11 fast"
 kinds = "reduce allreduce multicast"
 names1 = "snf snf-fnf wrp"
 names2 = "bnb binomial binomial"

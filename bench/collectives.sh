@@ -5,6 +5,8 @@
 # Two shapes:
 #   fig8  the SNF paper's Fig. 8 shape: 4 slow nodes and 8 fast ones, the root among the slow
 #   mix3  a random mix of three speeds (seeded), the root n0
+#   slow1 one slow node (n6) among 11 fast ones, the root n0 fast: the bound is the slow
+#         node's link alone, which a schedule must keep busy from start to end
 # For each array size, Baton's reduce (snf bnb binomial flat), allreduce (snf-fnf binomial
 # ring) and multicast from the root to the 11 others (wrp binomial flat), each beside the
 # report's model and plan predictions; then Open MPI's MPI_Reduce, MPI_Allreduce and
@@ -20,15 +22,18 @@
 #
 #   sudo bench/collectives.sh [--bin BUILD_DIR] [--out DIR] [--sizes BYTES,BYTES,...]
 #                             [--slow-mbit S] [--mid-mbit M] [--fast-mbit F] [--seed N]
-#                             [--shapes fig8,mix3] [--mpi-repeats R]
+#                             [--shapes fig8,mix3,slow1] [--mpi-repeats R]
 #                             [--algorithms A,B,...] [--no-mpi] [--headroom H] [--queue-packets Q]
-#                             [--peers mpi,mpi-tuned,gloo|none] [--mpi-segment BYTES] [--prefix P]
+#                             [--peers mpi,mpi-tuned,gloo|none] [--peer-kinds reduce,allreduce,multicast]
+#                             [--mpi-segment BYTES] [--prefix P]
 #
 # Defaults: BUILD_DIR = build/release (built first, with the benchmarks), DIR = docs/bench,
-# sizes 64 KiB, 1 MiB, 16 MiB, 64 MiB, S/M/F = 100/200/400 Mbit/s, seed 14, both shapes,
-# R = 3 (1 above 16 MiB), H = 0.93 (the share of a link's TCP goodput an agent declares:
+# sizes 64 KiB, 1 MiB, 16 MiB, 64 MiB, S/M/F = 100/200/400 Mbit/s, seed 14, shapes fig8 and
+# mix3, R = 3 (1 above 16 MiB), H = 0.93 (the share of a link's TCP goodput an agent declares:
 # see declared_rates), Q = 100 (packets of each tbf queue, scripts/netns-star.sh), every
-# peer, segments of 64 KiB, namespaces bcoll-* (a second run at once needs another
+# peer on every kind (--peer-kinds narrows the peers' runs to the kinds named: at 64 MiB a
+# multicast by Open MPI's default or Gloo's broadcast takes minutes), segments of 64 KiB,
+# namespaces bcoll-* (a second run at once needs another
 # --prefix; --no-mpi drops mpi and mpi-tuned). Writes DIR/collectives.jsonl (one JSON line per run),
 # DIR/collectives.csv and DIR/collectives-summary.txt (bench/collectives_summary.py),
 # DIR/collectives.svg (bench/collectives.gp), DIR/collectives-coordinator.log and each
@@ -54,6 +59,7 @@ mpi_repeats=
 algorithms=
 mpi=true
 peers=mpi,mpi-tuned,gloo
+peer_kinds=reduce,allreduce,multicast
 mpi_segment=65536
 prefix=bcoll
 headroom=0.93
@@ -74,6 +80,7 @@ while [ $# -gt 0 ]; do
     --queue-packets) queue_packets=$2; shift ;;
     --no-mpi) mpi=false ;;
     --peers) peers=$2; shift ;;
+    --peer-kinds) peer_kinds=$2; shift ;;
     --mpi-segment) mpi_segment=$2; shift ;;
     --prefix) prefix=$2; shift ;;
     *) echo "collectives.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
@@ -85,14 +92,18 @@ die() { echo "collectives.sh: $*" >&2; exit 1; }
 chosen() { [ -z "$algorithms" ] || [[ ",$algorithms," == *",$1,"* ]]; }
 # Whether peer $1 (mpi, mpi-tuned, gloo) runs: named by --peers, and no MPI after --no-mpi.
 peer() { [[ ",$peers," == *",$1,"* ]] && { [ "$mpi" = true ] || [[ "$1" != mpi* ]]; }; }
+# Whether the peers run collectives of kind $1 (reduce, allreduce, multicast).
+peer_kind() { [[ ",$peer_kinds," == *",$1,"* ]]; }
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces and tc)"
 [[ "$sizes" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--sizes must be positive whole numbers of bytes, comma-separated"
 [[ "$headroom" =~ ^(0\.[0-9]+|1(\.0*)?)$ ]] || die "--headroom must be a number in (0, 1] (got '$headroom')"
 [[ "$queue_packets" =~ ^[1-9][0-9]*$ ]] || die "--queue-packets must be a positive whole number (got '$queue_packets')"
 for r in "$slow" "$mid" "$fast"; do [[ "$r" =~ ^[1-9][0-9]*$ ]] || die "rates must be whole Mbit/s (got '$r')"; done
 [[ "$seed" =~ ^[0-9]+$ ]] || die "--seed must be a whole number"
-[[ "$shapes" =~ ^(fig8|mix3)(,(fig8|mix3))*$ ]] || die "--shapes lists fig8 and/or mix3"
+[[ "$shapes" =~ ^(fig8|mix3|slow1)(,(fig8|mix3|slow1))*$ ]] || die "--shapes lists fig8, mix3 and/or slow1"
 [[ "$peers" =~ ^(none|(mpi|mpi-tuned|gloo)(,(mpi|mpi-tuned|gloo))*)$ ]] || die "--peers lists mpi, mpi-tuned and/or gloo, or is none"
+[[ "$peer_kinds" =~ ^(reduce|allreduce|multicast)(,(reduce|allreduce|multicast))*$ ]] ||
+  die "--peer-kinds lists reduce, allreduce and/or multicast"
 [[ "$prefix" =~ ^[a-z][a-z0-9]{0,9}$ ]] || die "--prefix must be 1-10 lower-case letters or digits, starting with a letter"
 # Another run's namespaces must not be torn down by this one's setup.
 ! ip netns list | awk '{print $1}' | grep -qE "^${prefix}-(n[0-9]+|sw)\$" ||
@@ -139,6 +150,7 @@ import random, sys
 seed, n, speeds = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
 rng = random.Random(seed)
 print(",".join(rng.choice(speeds) for _ in range(n)))' "$seed" "$n" "$slow" "$mid" "$fast" ;;
+    slow1) echo "$fast,$fast,$fast,$fast,$fast,$fast,$slow,$fast,$fast,$fast,$fast,$fast" ;;
   esac
 }
 
@@ -261,15 +273,19 @@ PY
 # from `ompi_info --param coll tuned --level 9`), each with segments of --mpi-segment bytes.
 mpi_tuned_runs() {
   local shape=$1 rates=$2 size=$3 tuned=(--mca coll_tuned_use_dynamic_rules 1)
-  mpi_run "$shape" "$rates" "$size" bcast openmpi-chain "${tuned[@]}" --mca coll_tuned_bcast_algorithm 2 \
-    --mca coll_tuned_bcast_algorithm_segmentsize "$mpi_segment"
-  mpi_run "$shape" "$rates" "$size" bcast openmpi-pipeline "${tuned[@]}" --mca coll_tuned_bcast_algorithm 3 \
-    --mca coll_tuned_bcast_algorithm_segmentsize "$mpi_segment"
-  mpi_run "$shape" "$rates" "$size" reduce openmpi-pipeline "${tuned[@]}" --mca coll_tuned_reduce_algorithm 3 \
-    --mca coll_tuned_reduce_algorithm_segmentsize "$mpi_segment"
-  mpi_run "$shape" "$rates" "$size" allreduce openmpi-ring "${tuned[@]}" --mca coll_tuned_allreduce_algorithm 4
-  mpi_run "$shape" "$rates" "$size" allreduce openmpi-segmented-ring "${tuned[@]}" \
-    --mca coll_tuned_allreduce_algorithm 5 --mca coll_tuned_allreduce_algorithm_segmentsize "$mpi_segment"
+  if peer_kind multicast; then
+    mpi_run "$shape" "$rates" "$size" bcast openmpi-chain "${tuned[@]}" --mca coll_tuned_bcast_algorithm 2 \
+      --mca coll_tuned_bcast_algorithm_segmentsize "$mpi_segment"
+    mpi_run "$shape" "$rates" "$size" bcast openmpi-pipeline "${tuned[@]}" --mca coll_tuned_bcast_algorithm 3 \
+      --mca coll_tuned_bcast_algorithm_segmentsize "$mpi_segment"
+  fi
+  ! peer_kind reduce || mpi_run "$shape" "$rates" "$size" reduce openmpi-pipeline "${tuned[@]}" \
+    --mca coll_tuned_reduce_algorithm 3 --mca coll_tuned_reduce_algorithm_segmentsize "$mpi_segment"
+  if peer_kind allreduce; then
+    mpi_run "$shape" "$rates" "$size" allreduce openmpi-ring "${tuned[@]}" --mca coll_tuned_allreduce_algorithm 4
+    mpi_run "$shape" "$rates" "$size" allreduce openmpi-segmented-ring "${tuned[@]}" \
+      --mca coll_tuned_allreduce_algorithm 5 --mca coll_tuned_allreduce_algorithm_segmentsize "$mpi_segment"
+  fi
 }
 
 # One Gloo run: SHAPE RATES BYTES OP (ring, halving-doubling, broadcast, reduce), one
@@ -302,12 +318,20 @@ PY
   tail -n 1 "$results"
 }
 
-# The peers chosen by --peers on one shape and size.
+# The peers chosen by --peers on one shape and size, on the kinds --peer-kinds names.
 peer_runs() {
   local shape=$1 rates=$2 size=$3 op
-  if peer mpi; then for op in reduce allreduce bcast; do mpi_run "$shape" "$rates" "$size" "$op"; done; fi
+  if peer mpi; then
+    for op in reduce allreduce bcast; do
+      ! peer_kind "$([ "$op" = bcast ] && echo multicast || echo "$op")" || mpi_run "$shape" "$rates" "$size" "$op"
+    done
+  fi
   ! peer mpi-tuned || mpi_tuned_runs "$shape" "$rates" "$size"
-  if peer gloo; then for op in ring halving-doubling broadcast reduce; do gloo_run "$shape" "$rates" "$size" "$op"; done; fi
+  if peer gloo; then
+    ! peer_kind allreduce || for op in ring halving-doubling; do gloo_run "$shape" "$rates" "$size" "$op"; done
+    ! peer_kind multicast || gloo_run "$shape" "$rates" "$size" broadcast
+    ! peer_kind reduce || gloo_run "$shape" "$rates" "$size" reduce
+  fi
 }
 
 mkdir -p "$out"
@@ -345,7 +369,7 @@ for shape in "${shape_list[@]}"; do
 done
 python3 bench/collectives_summary.py "$results" --csv "$out/collectives.csv" | tee "$out/collectives-summary.txt"
 # The chart's rows: the shapes run, in the CSV's order.
-plot_shapes=$(for s in fig8 mix3; do [[ ",$shapes," != *",$s,"* ]] || printf '%s ' "$s"; done)
+plot_shapes=$(for s in fig8 mix3 slow1; do [[ ",$shapes," != *",$s,"* ]] || printf '%s ' "$s"; done)
 gnuplot -e "csv='$out/collectives.csv'; svg='$out/collectives.svg'; shapes='$plot_shapes'" bench/collectives.gp ||
   echo "collectives.sh: no chart (gnuplot needs every panel to have points: run every size and algorithm)" >&2
 echo "collectives.sh: results in $results, $out/collectives-summary.txt, chart $out/collectives.svg ($(($(date +%s) - started)) s)"

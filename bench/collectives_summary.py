@@ -31,7 +31,7 @@ CHART = {"reduce": ["snf", "binomial", "flat", "auto"],
          "allreduce": ["snf-fnf", "binomial", "ring", "auto"],
          "multicast": ["wrp", "binomial", "flat", "auto"]}
 PAPERS = {"reduce": ["snf", "bnb"], "allreduce": ["snf-fnf"], "multicast": ["wrp"]}
-SHAPES = ["fig8", "mix3"]
+SHAPES = ["fig8", "mix3", "slow1"]
 
 
 def size_text(b):
