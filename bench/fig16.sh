@@ -7,14 +7,17 @@
 # are checked against the sources. Root only; docs/fig16.md has the results.
 #
 #   sudo bench/fig16.sh [--repeats R] [--min-mb A] [--max-mb B] [--seed S]
-#                       [--backbone-mbit D] [--queue-packets Q] [--bin BUILD_DIR] [--out DIR]
+#                       [--backbone-mbit D] [--queue-packets Q] [--beta S] [--bin BUILD_DIR] [--out DIR]
 #
 # Defaults: R = 3, sizes uniform in [1, 4] MB (10^6 bytes), seed 16, D = 100 Mbit/s,
-# Q = 100, BUILD_DIR = build/release (built like scripts/run.sh), DIR = docs/bench.
+# Q = 100, β = 0.01 s (the step start-up the jobs declare), BUILD_DIR = build/release (built like scripts/run.sh), DIR = docs/bench.
 # About 25 s per run, 27 runs: ~15 minutes. Writes DIR/fig16.jsonl (one JSON line per
 # run), DIR/fig16-summary.json and DIR/fig16.csv (bench/fig16_summary.py),
 # DIR/fig16-coordinator.log (the coordinator logs of all runs) and
 # DIR/fig16.svg (bench/fig16.gp).
+# Many small steps (issue 26): --min-mb 0.1 --max-mb 0.4 makes GGP's and OGGP's plans
+# ~100 steps of tens of milliseconds; each line carries the steps' measured times and the
+# gaps between them (the coordinator's release-to-release overhead beyond the step itself).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,12 +27,15 @@ max_mb=4
 seed=16
 backbone_mbit=100
 queue_packets=100
+beta=0.01
 bin=
 out=docs/bench
 extra_option() {
   case "$1" in
     --queue-packets) [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "fig16.sh: --queue-packets must be a positive integer" >&2; exit 2; }
                      queue_packets=$2 ;;
+    --beta) [[ "$2" =~ ^(0|[1-9][0-9]*)?(\.[0-9]+)?$ && "$2" =~ [0-9] ]] || { echo "fig16.sh: --beta must be seconds (e.g. 0.002)" >&2; exit 2; }
+            beta=$2 ;;
     *) return 1 ;;
   esac
 }
@@ -82,7 +88,7 @@ for k in 3 5 7; do
     for a in 0 1 2; do
       algo=${algorithms[$(((a + repeat - 1) % 3))]}
       traffic clear "$work"
-      traffic job "$work" --algo "$algo" --node-rate $node_bytes --backbone-rate $((k * node_bytes)) --beta 0.01 \
+      traffic job "$work" --algo "$algo" --node-rate $node_bytes --backbone-rate $((k * node_bytes)) --beta "$beta" \
         > "$work/job.json"
       sync
       before=$(retransmits)
@@ -91,18 +97,27 @@ for k in 3 5 7; do
       daemons ctl -- status "$id" -o json > "$work/run.json"
       after=$(retransmits)
       traffic verify "$work" >&2
-      python3 - "$work/run.json" "$k" "$algo" "$repeat" "$node_bytes" "$((after - before))" >> "$results" <<'PY'
+      python3 - "$work/run.json" "$k" "$algo" "$repeat" "$node_bytes" "$((after - before))" "$beta" >> "$results" <<'PY'
 import json, os, sys
 job = json.load(open(sys.argv[1]))
 k, algo, repeat, node_bytes, retrans = int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
 r = job["report"]
 assert job["state"] == "done" and r["k"] == k, (job["state"], r["k"], k)
+steps = r["steps"]
+# From one step's end to the next one's start: what the coordinator and agents add per step.
+gaps = [b["started_seconds"] - a["started_seconds"] - a["measured_seconds"] for a, b in zip(steps, steps[1:])]
+def median(xs):
+    xs = sorted(xs)
+    return (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2 if xs else None
 print(json.dumps({"k": k, "algorithm": algo, "repeat": repeat, "measured_seconds": r["measured_seconds"],
                   "predicted_seconds": r["predicted_seconds"], "lower_bound_seconds": r["lower_bound_seconds"],
                   "steps": len(r["steps"]), "attempts": sum(s.get("attempts", 1) for s in r["steps"]),
                   "bytes": sum(s["bytes"] for s in r["steps"]),
                   "node_rate": node_bytes, "backbone_rate": k * node_bytes, "flow_rate": r["flow_rate"],
                   "tcp_retransmits": retrans, "load1": os.getloadavg()[0],
+                  "step_seconds_median": median([x["measured_seconds"] for x in steps]),
+                  "step_seconds_max": max(x["measured_seconds"] for x in steps),
+                  "step_gap_seconds_median": median(gaps), "beta": float(sys.argv[7]),
                   # one step (all-at-once): when each node finished it, to tell the bulk from stragglers
                   "node_seconds": sorted(n["seconds"] for n in r["steps"][0]["nodes"].values())
                                   if len(r["steps"]) == 1 else None}))
