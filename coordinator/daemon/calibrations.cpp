@@ -15,18 +15,6 @@ std::vector<std::string> strings(const Json& json, const char* name) {
   return out;
 }
 
-// The journal's state as the report names it: the same five.
-report::CalibrationState report_state(journal::CalibrationState state) {
-  switch (state) {
-    case journal::CalibrationState::queued: return report::CalibrationState::queued;
-    case journal::CalibrationState::running: return report::CalibrationState::running;
-    case journal::CalibrationState::done: return report::CalibrationState::done;
-    case journal::CalibrationState::failed: return report::CalibrationState::failed;
-    case journal::CalibrationState::cancelled: return report::CalibrationState::cancelled;
-  }
-  return report::CalibrationState::failed;
-}
-
 }  // namespace
 
 void Calibrations::load() {
@@ -133,7 +121,7 @@ const TrackedCalibration* Calibrations::latest_done() const {
 
 report::CalibrationReport Calibrations::report(const TrackedCalibration& c) {
   report::CalibrationReport out{.id = std::to_string(c.id),
-                                .state = report_state(c.state),
+                                .state = c.state,
                                 .error = c.error,
                                 .requested = c.requested,
                                 .finished = c.finished,
@@ -151,7 +139,7 @@ std::vector<report::CalibrationLine> Calibrations::lines() const {
   std::vector<report::CalibrationLine> out;
   for (const auto& [id, c] : all_) {
     report::CalibrationLine line{.id = std::to_string(id),
-                                 .state = report_state(c.state),
+                                 .state = c.state,
                                  .requested = c.requested,
                                  .finished = c.finished,
                                  .model = std::nullopt};

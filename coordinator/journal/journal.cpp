@@ -259,25 +259,6 @@ std::uint64_t Journal::add_calibration(const std::string& request_json) {
   return static_cast<std::uint64_t>(db_->getLastInsertRowid());
 }
 
-std::string_view name(CalibrationState state) {
-  switch (state) {
-    case CalibrationState::queued: return "queued";
-    case CalibrationState::running: return "running";
-    case CalibrationState::done: return "done";
-    case CalibrationState::failed: return "failed";
-    case CalibrationState::cancelled: return "cancelled";
-  }
-  return "failed";
-}
-
-std::optional<CalibrationState> parse_calibration_state(std::string_view text) {
-  for (const CalibrationState s : {CalibrationState::queued, CalibrationState::running, CalibrationState::done,
-                                   CalibrationState::failed, CalibrationState::cancelled}) {
-    if (text == name(s)) return s;
-  }
-  return std::nullopt;
-}
-
 void Journal::set_calibration(std::uint64_t id, CalibrationState state, const std::string& error,
                               const std::string& result_json) {
   std::lock_guard lock(mutex_);

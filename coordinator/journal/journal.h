@@ -5,6 +5,8 @@
 // `EtcdJournal` (etcd_journal.h) in etcd under a key prefix.
 #pragma once
 
+#include "coordinator/calibration/calibration_state.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -40,13 +42,11 @@ struct StepRecord {
   std::string finished;  // UTC, ISO 8601, when it completed; empty: not (yet) finished
 };
 
-// Where a calibration stands; the journal and the API write it as name() says.
-enum class CalibrationState { queued, running, done, failed, cancelled };
-std::string_view name(CalibrationState state);
-std::optional<CalibrationState> parse_calibration_state(std::string_view text);
-inline bool ended(CalibrationState state) {
-  return state == CalibrationState::done || state == CalibrationState::failed || state == CalibrationState::cancelled;
-}
+// Where a calibration stands: the journal writes it as name() says.
+using calibration::CalibrationState;
+using calibration::ended;
+using calibration::name;
+using calibration::parse_calibration_state;
 
 // A calibration of the platform (docs/calibration.md), as requested and as it ended.
 struct CalibrationRecord {

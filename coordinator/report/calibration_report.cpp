@@ -21,22 +21,8 @@ CalibrationState state_of(const Json& object, const std::string& parent) {
 
 }  // namespace
 
-std::string_view name(CalibrationState state) {
-  switch (state) {
-    case CalibrationState::queued: return "queued";
-    case CalibrationState::running: return "running";
-    case CalibrationState::done: return "done";
-    case CalibrationState::failed: return "failed";
-    case CalibrationState::cancelled: return "cancelled";
-  }
-  return "unknown";
-}
-
 CalibrationState parse_calibration_state(const std::string& text, const std::string& path) {
-  for (const CalibrationState s : {CalibrationState::queued, CalibrationState::running, CalibrationState::done,
-                                   CalibrationState::failed, CalibrationState::cancelled}) {
-    if (text == name(s)) return s;
-  }
+  if (const std::optional<CalibrationState> state = calibration::parse_calibration_state(text)) return *state;
   throw json::InputError(path + ": unknown calibration state \"" + text + "\"");
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "coordinator/calibration/calibration.h"
+#include "coordinator/calibration/calibration_state.h"
 #include "coordinator/json/input.h"
 #include "coordinator/report/job_report.h"
 
@@ -16,9 +17,9 @@
 
 namespace baton::report {
 
-// Where a calibration stands ("state"); the journal keeps the same names.
-enum class CalibrationState { queued, running, done, failed, cancelled };
-std::string_view name(CalibrationState state);
+// Where a calibration stands ("state"): the journal's enum and names.
+using calibration::CalibrationState;
+using calibration::name;
 // Throws json::InputError naming `path` for a state it does not know.
 CalibrationState parse_calibration_state(const std::string& text, const std::string& path);
 
