@@ -18,7 +18,8 @@
 # pipeline, reduce pipeline, allreduce ring and segmented ring, segments of --mpi-segment
 # bytes); gloo, Gloo's ring and halving-doubling all-reduce, broadcast and reduce
 # (bench/gloo_collectives.cpp, one process per namespace, rendezvous through a file store).
-# Every peer line carries cpu_seconds: the CPU time of all ranks from barrier to result.
+# Every peer line carries cpu_seconds: the CPU time of all ranks from barrier to result;
+# every line tcp_retransmits: the TCP segments all nodes retransmitted during the run.
 #
 #   sudo bench/collectives.sh [--bin BUILD_DIR] [--out DIR] [--sizes BYTES,BYTES,...]
 #                             [--slow-mbit S] [--mid-mbit M] [--fast-mbit F] [--seed N]
@@ -199,29 +200,43 @@ verify() {
   fi
 }
 
+# TCP segments retransmitted by every node so far (each namespace has its own counters):
+# a run's difference tells a schedule that overflowed a link's queue from one that did not.
+retransmits() {
+  local total=0 node count
+  for node in $(seq 0 $((n - 1))); do
+    count=$(ip netns exec "$prefix-n$node" awk '/^Tcp:/ { if (seen) print $13; seen = 1 }' /proc/net/snmp)
+    total=$((total + count))
+  done
+  echo "$total"
+}
+
 baton_run() {
   local shape=$1 rates=$2 size=$3 kind=$4 algorithm=$5 i correct=true
   for i in $(seq 0 $((n - 1))); do rm -f "$work/n$i/data/result.bin"; done
   job_json "$kind" "$algorithm" "$size" > "$work/job.json"
   sync
-  local id
+  local id before
+  before=$(retransmits)
   id=$(daemons ctl -- submit "$work/job.json")
   # A job that fails is recorded with its error and the benchmark goes on: one broken
   # algorithm must not hide the others' numbers.
   daemons ctl -- watch "$id" > "$work/watch.log" 2>&1 || cat "$work/watch.log" >&2
   daemons ctl -- status "$id" -o json > "$work/run.json"
+  local retransmitted=$(($(retransmits) - before))
   # The whole report, kept for reading each task's planned against measured times.
   mkdir -p "$out/reports"
   cp "$work/run.json" "$out/reports/$shape-$kind-$algorithm-$size.json"
   [ "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["state"])' "$work/run.json")" != done ] ||
     verify "$kind" || correct=false
-  python3 - "$work/run.json" "$shape" "$rates" "$size" "$kind" "$algorithm" "$correct" >> "$results" <<'PY'
+  python3 - "$work/run.json" "$shape" "$rates" "$size" "$kind" "$algorithm" "$correct" "$retransmitted" >> "$results" <<'PY'
 import json, os, sys
 job = json.load(open(sys.argv[1]))
 shape, rates, size, kind, algorithm, correct = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6], sys.argv[7] == "true"
 r = job["report"]
 line = {"shape": shape, "impl": "baton", "kind": kind, "algorithm": algorithm, "bytes": size,
-        "nodes": len(rates.split(",")), "root": "n0", "rates_mbit": [float(x) for x in rates.split(",")]}
+        "nodes": len(rates.split(",")), "root": "n0", "rates_mbit": [float(x) for x in rates.split(",")],
+        "tcp_retransmits": int(sys.argv[8])}
 if job["state"] != "done":
     print(json.dumps(line | {"failed": job.get("error", job["state"]), "predicted_seconds": r["predicted_seconds"],
                              "model_seconds": r.get("model_seconds"), "load1": os.getloadavg()[0]}))
@@ -246,12 +261,15 @@ mpi_run() {
   local shape=$1 rates=$2 size=$3 op=$4 algorithm=${5:-openmpi} repeats=${mpi_repeats:-3}
   local -a extra=("${@:6}")
   [ -n "$mpi_repeats" ] || [ "$size" -le 16777216 ] || repeats=1
+  local before
+  before=$(retransmits)
   BATON_NETNS_PREFIX=$prefix ip netns exec "$prefix-sw" mpirun --allow-run-as-root -np $n --hostfile "$work/hosts" \
     --mca plm_rsh_agent "$repo/bench/netns_rsh.sh" --mca btl tcp,self \
     --mca btl_tcp_if_include 10.78.0.0/24 --mca oob_tcp_if_include 10.78.0.0/24 "${extra[@]}" \
     "$bin/bench/mpi_collectives" --op "$op" --bytes "$size" --dtype f32 --root 0 --repeats "$repeats" \
     > "$work/mpi.json" 2> "$work/mpi.log" || { cat "$work/mpi.log" >&2; die "$shape MPI $algorithm $op $size failed"; }
-  python3 - "$work/mpi.json" "$shape" "$rates" "$op" "$algorithm" "$mpi_segment" >> "$results" <<'PY'
+  python3 - "$work/mpi.json" "$shape" "$rates" "$op" "$algorithm" "$mpi_segment" "$(($(retransmits) - before))" \
+    >> "$results" <<'PY'
 import json, os, sys
 line = [l for l in open(sys.argv[1]) if l.startswith("{")][-1]
 m = json.loads(line)
@@ -261,7 +279,7 @@ assert m["correct"], m
 line = {"shape": shape, "impl": "openmpi", "kind": kind, "algorithm": algorithm, "bytes": m["bytes"],
         "nodes": m["nodes"], "root": "n0", "rates_mbit": [float(x) for x in rates.split(",")],
         "measured_seconds": m["median_seconds"], "seconds": m["seconds"], "cpu_seconds": m["cpu_seconds"],
-        "correct": m["correct"], "load1": os.getloadavg()[0]}
+        "correct": m["correct"], "load1": os.getloadavg()[0], "tcp_retransmits": int(sys.argv[7])}
 if algorithm != "openmpi":
     line["segment_bytes"] = int(sys.argv[6])
 print(json.dumps(line))
@@ -293,7 +311,8 @@ mpi_tuned_runs() {
 gloo_run() {
   local shape=$1 rates=$2 size=$3 op=$4 repeats=${mpi_repeats:-3} i failed=false
   [ -n "$mpi_repeats" ] || [ "$size" -le 16777216 ] || repeats=1
-  local store=$work/gloo-store
+  local store=$work/gloo-store before
+  before=$(retransmits)
   rm -rf "$store" && mkdir -p "$store"
   local -a pids=()
   for i in $(seq 0 $((n - 1))); do
@@ -304,7 +323,7 @@ gloo_run() {
   done
   for i in "${!pids[@]}"; do wait "${pids[$i]}" || { failed=true; cat "$work/gloo-$i.log" >&2; }; done
   [ "$failed" = false ] || die "$shape Gloo $op $size failed"
-  python3 - "$work/gloo-0.json" "$shape" "$rates" "$op" >> "$results" <<'PY'
+  python3 - "$work/gloo-0.json" "$shape" "$rates" "$op" "$(($(retransmits) - before))" >> "$results" <<'PY'
 import json, os, sys
 m = json.loads([l for l in open(sys.argv[1]) if l.startswith("{")][-1])
 shape, rates, op = sys.argv[2], sys.argv[3], sys.argv[4]
@@ -313,7 +332,7 @@ assert m["correct"], m
 print(json.dumps({"shape": shape, "impl": "gloo", "kind": kind, "algorithm": op, "bytes": m["bytes"],
                   "nodes": m["nodes"], "root": "n0", "rates_mbit": [float(x) for x in rates.split(",")],
                   "measured_seconds": m["median_seconds"], "seconds": m["seconds"], "cpu_seconds": m["cpu_seconds"],
-                  "correct": m["correct"], "load1": os.getloadavg()[0]}))
+                  "correct": m["correct"], "load1": os.getloadavg()[0], "tcp_retransmits": int(sys.argv[5])}))
 PY
   tail -n 1 "$results"
 }
