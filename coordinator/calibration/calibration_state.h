@@ -10,9 +10,9 @@ namespace baton::calibration {
 
 enum class CalibrationState { queued, running, done, failed, cancelled };
 
-inline constexpr std::array<CalibrationState, 5> kCalibrationStates{
-    CalibrationState::queued, CalibrationState::running, CalibrationState::done, CalibrationState::failed,
-    CalibrationState::cancelled};
+inline constexpr std::array<CalibrationState, 5> kCalibrationStates{CalibrationState::queued, CalibrationState::running,
+                                                                    CalibrationState::done, CalibrationState::failed,
+                                                                    CalibrationState::cancelled};
 
 constexpr std::string_view name(CalibrationState state) {
   switch (state) {
