@@ -5,6 +5,8 @@
 #include "coordinator/daemon/api.h"
 #include "coordinator/daemon/config.h"
 #include "coordinator/daemon/driver.h"
+#include "coordinator/daemon/standby_api.h"
+#include "coordinator/daemon/standby_view.h"
 #include "coordinator/journal/etcd_election.h"
 #include "coordinator/journal/etcd_journal.h"
 #include "coordinator/journal/journal.h"
@@ -24,7 +26,9 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 
 namespace {
@@ -94,7 +98,30 @@ int main(int argc, char** argv) {
           std::make_unique<baton::journal::EtcdElection>(etcd, key, candidate, config.etcd->leader_ttl_seconds, log);
       spdlog::info("coordinator {}: campaigning for {} on etcd (lease TTL {} s)", config.id, key,
                    config.etcd->leader_ttl_seconds);
+      // While it stands by, its API answers the journal's reads and sends the rest to the
+      // leader; it gives the address up to the leader's API once it leads.
+      baton::journal::EtcdJournal shared(etcd, config.etcd->prefix);
+      baton::coordinator::StandbyView view(shared, log);
+      std::mutex leader_mutex;
+      baton::journal::EtcdClient leader_client(etcd);
+      baton::coordinator::DriverMetrics standby_metrics;
+      baton::coordinator::StandbyApi standby(
+          view,
+          [&]() -> std::optional<std::string> {
+            const std::lock_guard lock(leader_mutex);
+            const auto found = leader_client.get(key);
+            if (found.empty()) return std::nullopt;
+            return found.front().value;
+          },
+          [&] { return standby_metrics.render(0, 0, 0, false, 0, 0); },
+          {.id = config.id, .leader_key = key, .token = config.api_token});
+      standby.start(config.api_address);
+      spdlog::info(
+          "coordinator {} stands by with its API at http://{}: reads from the journal, writes sent to the "
+          "leader",
+          config.id, standby.address());
       const std::int64_t epoch = campaign(io, *election, key);
+      standby.stop();
       election->hold(lose_leadership);
       auto store = std::make_unique<baton::journal::EtcdJournal>(etcd, config.etcd->prefix);
       store->fence(key, epoch, lose_leadership);
