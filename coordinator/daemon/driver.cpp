@@ -15,10 +15,13 @@ namespace baton::coordinator {
 
 Driver::Driver(asio::io_context& io, AgentDirectory& agents, journal::Store& journal, Clock& clock,
                DriverOptions options, log::Sink log)
-    : io_(io), agents_(agents), journal_(journal), clock_(clock), options_(options), log_(std::move(log)),
-      events_(io.get_executor(), clock), executor_(agents, events_, clock, options_, metrics_, log_),
-      calibrations_(journal) {
+    : io_(io), agents_(agents),
+      journal_(journal, [this, kind = journal.kind()](bool write,
+                                                      double seconds) { metrics_.journal_call(kind, write, seconds); }),
+      clock_(clock), options_(options), log_(std::move(log)), events_(io.get_executor(), clock),
+      executor_(agents, events_, clock, options_, metrics_, log_), calibrations_(journal_) {
   metrics_.leader_epoch(options_.leader_epoch);
+  metrics_.leading(true);
 }
 
 Driver::~Driver() = default;

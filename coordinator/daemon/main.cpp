@@ -5,6 +5,7 @@
 #include "coordinator/daemon/api.h"
 #include "coordinator/daemon/config.h"
 #include "coordinator/daemon/driver.h"
+#include "coordinator/daemon/measured_store.h"
 #include "coordinator/daemon/standby_api.h"
 #include "coordinator/daemon/standby_view.h"
 #include "coordinator/journal/etcd_election.h"
@@ -100,11 +101,14 @@ int main(int argc, char** argv) {
                    config.etcd->leader_ttl_seconds);
       // While it stands by, its API answers the journal's reads and sends the rest to the
       // leader; it gives the address up to the leader's API once it leads.
+      baton::coordinator::DriverMetrics standby_metrics;
+      standby_metrics.leading(false);
       baton::journal::EtcdJournal shared(etcd, config.etcd->prefix);
-      baton::coordinator::StandbyView view(shared, log);
+      baton::coordinator::MeasuredStore measured(
+          shared, [&](bool write, double seconds) { standby_metrics.journal_call(shared.kind(), write, seconds); });
+      baton::coordinator::StandbyView view(measured, log);
       std::mutex leader_mutex;
       baton::journal::EtcdClient leader_client(etcd);
-      baton::coordinator::DriverMetrics standby_metrics;
       baton::coordinator::StandbyApi standby(
           view,
           [&]() -> std::optional<std::string> {

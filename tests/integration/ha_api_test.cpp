@@ -13,6 +13,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>
+#include <optional>
 #include <thread>
 
 using baton::test::Daemon;
@@ -184,6 +185,20 @@ BOOST_AUTO_TEST_CASE(the_standby_answers_reads_from_the_journal_and_redirects_wr
   BOOST_REQUIRE(refused);
   BOOST_TEST(refused->status == 401);
 
+  // Leadership and the journal's latency on /metrics: each coordinator says whether it
+  // leads; the leader's writes to etcd are counted as a job goes by.
+  const auto metric = [](const Coordinator& c, const std::string& name) -> std::optional<double> {
+    const auto result = Pair::client(c).Get("/metrics");
+    if (!result) return std::nullopt;
+    const std::size_t at = result->body.find("\n" + name + " ");
+    if (at == std::string::npos) return std::nullopt;
+    return std::stod(result->body.substr(at + name.size() + 2));
+  };
+  BOOST_TEST(metric(t.c1, "baton_leader").value_or(-1) == 1.0);
+  BOOST_TEST(metric(t.c2, "baton_leader").value_or(-1) == 0.0);
+  const std::string writes = R"(baton_journal_write_seconds_count{store="etcd"})";
+  const double writes_before = metric(t.c1, writes).value_or(0);
+
   // batonctl given only the standby: it follows the redirect and the leader takes the job.
   write_text(t.dir.path / "job.json", job_json());
   const auto submitted =
@@ -204,6 +219,15 @@ BOOST_AUTO_TEST_CASE(the_standby_answers_reads_from_the_journal_and_redirects_wr
   BOOST_TEST(on_standby == done, "standby: " << on_standby.dump() << "\nleader: " << done.dump());
   BOOST_TEST(Pair::get(t.c2, "/v1/jobs") == Pair::get(t.c1, "/v1/jobs"));
   BOOST_TEST(Pair::get(t.c2, "/v1/jobs/99").value("error", "") == "no job 99");
+  // The job's record, its states, its step and its report: four writes at least.
+  BOOST_TEST(metric(t.c1, writes).value_or(0) >= writes_before + 4);
+  BOOST_TEST_MESSAGE("the leader's etcd writes: "
+                     << metric(t.c1, writes).value_or(0) << ", "
+                     << 1000 * metric(t.c1, R"(baton_journal_write_seconds_sum{store="etcd"})").value_or(0) /
+                            metric(t.c1, writes).value_or(1)
+                     << " ms each on average");
+  BOOST_TEST(metric(t.c2, R"(baton_journal_read_seconds_count{store="etcd"})").value_or(0) >= 3);
+  BOOST_TEST(!metric(t.c2, writes).has_value(), "a standby writes nothing");
   const auto page = standby.Get("/jobs/" + id);
   BOOST_REQUIRE(page);
   BOOST_TEST(page->status == 200);
