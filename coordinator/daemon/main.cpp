@@ -91,7 +91,8 @@ int main(int argc, char** argv) {
     std::unique_ptr<baton::journal::Store> journal;
     std::unique_ptr<baton::journal::EtcdElection> election;
     if (config.etcd) {
-      const baton::journal::EtcdOptions etcd{.endpoints = config.etcd->endpoints, .timeout = config.etcd->timeout};
+      const baton::journal::EtcdOptions etcd{
+          .endpoints = config.etcd->endpoints, .timeout = config.etcd->timeout, .security = config.etcd->security};
       const std::string key = config.etcd->prefix + "leader";
       const std::string candidate =
           nlohmann::json{{"id", config.id}, {"api", config.api_address}, {"agents", config.agent_address}}.dump();
