@@ -37,7 +37,7 @@ struct EtcdSecurity {
 struct EtcdOptions {
   std::vector<std::string> endpoints;       // client URLs, "http://host:port" or "https://host:port"; tried in turn
   std::chrono::milliseconds timeout{5000};  // one request's connect, read and write
-  EtcdSecurity security{};  // {}: designated initializers may leave it out
+  EtcdSecurity security{};                  // {}: designated initializers may leave it out
 };
 
 struct KeyValue {
