@@ -20,8 +20,10 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 #include <asio/executor_work_guard.hpp>
+#include <asio/signal_set.hpp>
 
 #include <atomic>
+#include <csignal>
 #include <exception>
 #include <fstream>
 #include <functional>
@@ -36,13 +38,24 @@ namespace {
 
 // Campaigns on a thread of its own while `io` runs a notifier: under systemd a standby is a
 // started service (READY=1, a STATUS saying it stands by, the watchdog's pings) however long
-// it waits, not one that never finishes starting.
-std::int64_t campaign(asio::io_context& io, baton::journal::EtcdElection& election, const std::string& key) {
+// it waits, not one that never finishes starting. SIGHUP calls `reload` (the standby API's
+// token), as it re-reads the configuration of a leader.
+std::int64_t campaign(asio::io_context& io, baton::journal::EtcdElection& election, const std::string& key,
+                      const std::function<void()>& reload) {
   std::int64_t epoch = 0;
   std::exception_ptr failed;
   baton::systemd::Notifier standby(io.get_executor());
   standby.ready("standby: campaigning for " + key);
   standby.start_watchdog();
+  asio::signal_set hangups(io, SIGHUP);
+  std::function<void()> on_hangup = [&] {
+    hangups.async_wait([&](const asio::error_code& error, int) {
+      if (error) return;  // cancelled: the campaign ended
+      reload();
+      on_hangup();
+    });
+  };
+  on_hangup();
   auto waiting = asio::make_work_guard(io);  // io.run() returns only on the campaign's stop
   std::thread campaigning([&] {
     try {
@@ -55,7 +68,10 @@ std::int64_t campaign(asio::io_context& io, baton::journal::EtcdElection& electi
   io.run();
   campaigning.join();
   waiting.reset();
+  hangups.cancel();
   io.restart();
+  io.poll();     // the cancelled wait's handler, before hangups goes
+  io.restart();  // poll() found no more work and stopped the context: the leader runs it again
   if (failed) std::rethrow_exception(failed);
   return epoch;
 }
@@ -125,7 +141,19 @@ int main(int argc, char** argv) {
           "coordinator {} stands by with its API at http://{}: reads from the journal, writes sent to the "
           "leader",
           config.id, standby.address());
-      const std::int64_t epoch = campaign(io, *election, key);
+      const std::int64_t epoch = campaign(io, *election, key, [&] {
+        try {
+          const auto fresh = baton::coordinator::load_coordinator_config(daemon.config_path);
+          if (!daemon.verbose) baton::systemd::set_log_level(fresh.log_level);
+          standby.set_token(fresh.api_token);
+          spdlog::info(
+              "SIGHUP: configuration re-read: API token {} (standby); other settings take effect at the next "
+              "restart",
+              fresh.api_token.empty() ? "none" : "set");
+        } catch (const std::exception& e) {
+          spdlog::error("SIGHUP: keeping the running configuration: {}", e.what());
+        }
+      });
       standby.stop();
       election->hold(lose_leadership);
       auto store = std::make_unique<baton::journal::EtcdJournal>(etcd, config.etcd->prefix);

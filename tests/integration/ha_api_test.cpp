@@ -12,6 +12,7 @@
 #include <httplib.h>
 #include <boost/test/unit_test.hpp>
 
+#include <csignal>
 #include <fstream>
 #include <optional>
 #include <thread>
@@ -243,6 +244,24 @@ BOOST_AUTO_TEST_CASE(the_standby_answers_reads_from_the_journal_and_redirects_wr
                                                    "--token-file", (t.dir.path / "token").string()});
   BOOST_TEST(cancelled.exit_code == 1);
   BOOST_TEST(cancelled.err.find("already done") != std::string::npos, cancelled.err);
+}
+
+// SIGHUP on a standby (systemctl reload) re-reads its API token, as on a leader.
+BOOST_AUTO_TEST_CASE(a_standby_reloads_its_api_token_on_sighup) {
+  Pair t;
+  write_text(t.dir.path / "token", "a-new-api-token-for-the-standby\n");
+  ::kill(t.c2.process->pid(), SIGHUP);
+  BOOST_REQUIRE_MESSAGE(t.wait_log(t.c2, "SIGHUP: configuration re-read: API token set (standby)", 10s),
+                        t.c2.process->log());
+  const auto old_token = Pair::client(t.c2).Get("/v1/jobs");
+  BOOST_REQUIRE(old_token);
+  BOOST_TEST(old_token->status == 401);
+  httplib::Client renewed("http://" + t.c2.api);
+  renewed.set_bearer_token_auth("a-new-api-token-for-the-standby");
+  const auto new_token = renewed.Get("/v1/jobs");
+  BOOST_REQUIRE(new_token);
+  BOOST_TEST(new_token->status == 200);
+  BOOST_TEST(t.c2.process->running());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
