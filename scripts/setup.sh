@@ -19,7 +19,8 @@ packages=(
   libcli11-dev        # batonctl: command line
   libxxhash-dev       # transport: chunk checksums (XXH3)
   protobuf-compiler libprotobuf-dev  # protocol: coordinator-agent messages
-  libssl-dev          # protocol: HMAC-SHA256 handshake with the cluster secret
+  libssl-dev          # protocol: HMAC-SHA256 handshake with the cluster secret; coordinator: https:// to etcd
+  openssl             # tests: a CA and certificates for etcd served over TLS (tests/journal/etcd_security_test.cpp)
   libglpk-dev         # schedule: exact KPBS solver (integer program) for the optimality benchmark
   libcpp-httplib-dev  # coordinator: job API, status page, metrics endpoints; batonctl's client
   libsqlitecpp-dev libsqlite3-dev  # coordinator: the job journal

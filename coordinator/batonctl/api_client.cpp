@@ -1,6 +1,7 @@
 #include "coordinator/batonctl/api_client.h"
 
 #include "coordinator/batonctl/coordinator_url.h"
+#include "coordinator/batonctl/redirect.h"
 
 #include <httplib.h>
 
@@ -60,14 +61,14 @@ ApiClient::ApiClient(const std::string& url, std::string token) : token_(std::mo
   }
 }
 
-Json ApiClient::send(const std::function<httplib::Result(httplib::Client&)>& request) const {
+Json ApiClient::send(const std::string& path, const Request& request) const {
   std::string failures;
   for (std::size_t i = 0; i < urls_.size(); ++i) {
     const std::size_t index = (current_ + i) % urls_.size();
     const CoordinatorUrl& url = urls_[index];
     httplib::Client client(url.host, url.port);
     configure(client, token_);
-    httplib::Result result = request(client);
+    httplib::Result result = request(client, path);
     const bool unsent = !result && (result.error() == httplib::Error::Connection ||
                                     result.error() == httplib::Error::ConnectionTimeout);
     if (unsent && urls_.size() > 1) {
@@ -75,22 +76,47 @@ Json ApiClient::send(const std::function<httplib::Result(httplib::Client&)>& req
       continue;
     }
     current_ = index;
-    return answer_of(result, url);
+    return follow(std::move(result), request);
   }
   throw ConnectionError("cannot reach any coordinator: " + failures);
 }
 
+Json ApiClient::follow(httplib::Result result, const Request& request) const {
+  CoordinatorUrl answered = urls_[current_];
+  for (int hops = 0; result && (result->status == 307 || result->status == 308); ++hops) {
+    const std::string location = result->get_header_value("Location");
+    if (hops == kMaxRedirects) {
+      throw ApiError(result->status, "more than " + std::to_string(kMaxRedirects) +
+                                         " redirects between the coordinators (the last to " + location +
+                                         "): they do not agree which leads");
+    }
+    Redirect next;
+    try {
+      next = parse_redirect(location);
+    } catch (const std::invalid_argument& e) {
+      throw ApiError(result->status, answered.text + " answered with " + e.what());
+    }
+    answered = next.coordinator;
+    httplib::Client client(answered.host, answered.port);
+    configure(client, token_);
+    result = request(client, next.target);  // the same method and body, to the leader
+  }
+  return answer_of(result, answered);
+}
+
 Json ApiClient::get(const std::string& path) const {
-  return send([&](httplib::Client& client) { return client.Get(path); });
+  return send(path, [](httplib::Client& client, const std::string& target) { return client.Get(target); });
 }
 
 Json ApiClient::post(const std::string& path, const Json& body) const {
   const std::string text = body.dump();
-  return send([&](httplib::Client& client) { return client.Post(path, text, "application/json"); });
+  return send(path, [&text](httplib::Client& client, const std::string& target) {
+    return client.Post(target, text, "application/json");
+  });
 }
 
 Json ApiClient::remove(const std::string& path) const {
-  return send([&](httplib::Client& client) { return client.Delete(path); });
+  return send(path, [](httplib::Client& client, const std::string& target) { return client.Delete(target); });
 }
 
 }  // namespace baton::batonctl

@@ -39,8 +39,8 @@ class ApiClient {
  public:
   // url: "http://host:port", checked here (json::InputError naming what is wrong), or
   // several separated by commas (standby coordinators, docs/ha.md): a request whose
-  // connection cannot be made goes to the next, so it reaches whichever leads; token: sent
-  // as "Authorization: Bearer <token>" unless empty.
+  // connection cannot be made goes to the next; a standby's redirect to the leader is
+  // followed; token: sent as "Authorization: Bearer <token>" unless empty.
   ApiClient(const std::string& url, std::string token);
 
   json::Json get(const std::string& path) const;
@@ -51,9 +51,18 @@ class ApiClient {
   const std::string& url() const { return urls_[current_].text; }
 
  private:
-  // Sends with `request` to the coordinator that answered last, then the others while a
-  // connection cannot be made (nothing was sent: safe to send elsewhere).
-  json::Json send(const std::function<httplib::Result(httplib::Client&)>& request) const;
+  // Redirects followed for one request, at most (a standby to the leader takes one).
+  static constexpr int kMaxRedirects = 3;
+  // Sends `path` with `request`: the same method and body wherever it goes.
+  using Request = std::function<httplib::Result(httplib::Client&, const std::string& path)>;
+
+  // Sends to the coordinator that answered last, then the others while a connection
+  // cannot be made (nothing was sent: safe to send elsewhere).
+  json::Json send(const std::string& path, const Request& request) const;
+  // A standby's 307 (or 308) followed to the leader it names (redirect.h), the same
+  // request sent there: at most kMaxRedirects times. A write is never sent twice to a
+  // coordinator that acts on it: a standby acts on none.
+  json::Json follow(httplib::Result result, const Request& request) const;
 
   std::vector<CoordinatorUrl> urls_;
   mutable std::size_t current_ = 0;

@@ -92,16 +92,8 @@ void Api::start(const std::string& address) {
       const std::lock_guard lock(token_mutex_);
       token = token_;
     }
-    // Prometheus scrapes /metrics without the API's token: it shows counts, never data or
-    // job specifications (docs/metrics.md).
-    if (token.empty() || request.path == "/metrics" ||
-        carries_token(request.get_header_value("Authorization"), token)) {
-      return httplib::Server::HandlerResponse::Unhandled;
-    }
-    // Browsers then ask for it (docs/status-page.md).
-    response.set_header("WWW-Authenticate", "Basic realm=\"" + std::string(kAuthRealm) + "\", charset=\"UTF-8\"");
-    reply_error(response, RequestFailure::unauthorized, "missing or wrong API token (Authorization: Bearer ...)");
-    return httplib::Server::HandlerResponse::Handled;
+    return admit(request, response, token) ? httplib::Server::HandlerResponse::Unhandled
+                                           : httplib::Server::HandlerResponse::Handled;
   });
   server_->set_payload_max_length(64u << 20);
   // Prometheus' text format (docs/metrics.md); the gauges read the driver's state, on its thread.

@@ -18,6 +18,17 @@ std::vector<std::string> strings(const Json& json, const char* name) {
 }  // namespace
 
 void Calibrations::load() {
+  read();
+  for (auto& [id, c] : all_) {
+    if (ended(c.state)) continue;
+    c.state = journal::CalibrationState::failed;
+    c.error = "the coordinator stopped before it ended; calibrate again";
+    journal_.set_calibration(c.id, c.state, c.error);
+  }
+}
+
+void Calibrations::read() {
+  all_.clear();
   for (const journal::CalibrationRecord& record : journal_.calibrations()) {
     TrackedCalibration c;
     c.id = record.id;
@@ -38,11 +49,6 @@ void Calibrations::load() {
       c.state = journal::CalibrationState::failed;
       c.result.reset();
       c.error = std::string("its journal record does not read: ") + e.what();
-    }
-    if (!ended(c.state)) {
-      c.state = journal::CalibrationState::failed;
-      c.error = "the coordinator stopped before it ended; calibrate again";
-      journal_.set_calibration(c.id, c.state, c.error);
     }
     all_[c.id] = std::move(c);
   }

@@ -41,6 +41,9 @@ class Calibrations {
   // Learns the journal's calibrations. One the previous coordinator left queued or running
   // is failed: its probes died with it.
   void load();
+  // Learns the journal's calibrations as they stand, writing nothing: a standby's view
+  // (docs/ha.md), where one queued or running is the leader's.
+  void read();
   // Journals and queues a calibration; returns its id.
   std::uint64_t add(CalibrationRequest request, const std::string& json);
   // The oldest queued one, or null.

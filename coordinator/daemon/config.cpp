@@ -5,16 +5,59 @@
 
 #include <toml.hpp>
 
+#include <fstream>
+
 namespace baton::coordinator {
 
 namespace {
 
 // journal = "sqlite" (the default) or "etcd" with its keys; etcd keys without it are a
 // mistake worth naming.
-std::optional<EtcdConfig> etcd_config(const toml::value& file) {
+// A file a key names, relative to the configuration's directory; std::runtime_error naming
+// the key when it cannot be read.
+std::string readable_file(const toml::value& file, const char* key, const std::filesystem::path& base) {
+  const std::filesystem::path named = toml::find<std::string>(file, key);
+  const std::filesystem::path path = named.is_absolute() ? named : base / named;
+  if (!std::ifstream(path).good()) throw std::runtime_error(std::string(key) + ": cannot read " + path.string());
+  return path.string();
+}
+
+// TLS and authentication to etcd (docs/ha.md, "TLS and authentication").
+journal::EtcdSecurity etcd_security(const toml::value& file, const EtcdConfig& etcd,
+                                    const std::filesystem::path& base) {
+  journal::EtcdSecurity security;
+  bool any_https = false;
+  for (const std::string& e : etcd.endpoints) any_https = any_https || e.rfind("https://", 0) == 0;
+  for (const auto& [key, path] :
+       {std::pair{"etcd_ca_file", &security.ca_file}, std::pair{"etcd_cert_file", &security.cert_file},
+        std::pair{"etcd_key_file", &security.key_file}}) {
+    if (!file.contains(key)) continue;
+    if (!any_https) throw std::runtime_error(std::string(key) + " is set but no etcd_endpoints is https://");
+    *path = readable_file(file, key, base);
+  }
+  if (file.contains("etcd_cert_file") != file.contains("etcd_key_file"))
+    throw std::runtime_error("etcd_cert_file and etcd_key_file go together (mutual TLS): set both or neither");
+  security.user = baton::config::field_or<std::string>(file, "etcd_user", "");
+  if (file.contains("etcd_user") && security.user.empty()) throw std::runtime_error("etcd_user is empty");
+  if (file.contains("etcd_password_file") && security.user.empty())
+    throw std::runtime_error("etcd_password_file is set but etcd_user is not");
+  if (!security.user.empty()) {
+    if (!file.contains("etcd_password_file"))
+      throw std::runtime_error("etcd_user needs etcd_password_file (the password in a file, one line)");
+    std::ifstream in(readable_file(file, "etcd_password_file", base));
+    std::getline(in, security.password);
+    while (!security.password.empty() && (security.password.back() == '\r' || security.password.back() == ' '))
+      security.password.pop_back();
+    if (security.password.empty()) throw std::runtime_error("etcd_password_file: the file's first line is empty");
+  }
+  return security;
+}
+
+std::optional<EtcdConfig> etcd_config(const toml::value& file, const std::filesystem::path& base) {
   const auto journal = baton::config::field_or<std::string>(file, "journal", "sqlite");
   if (journal == "sqlite") {
-    for (const char* key : {"etcd_endpoints", "etcd_prefix", "etcd_timeout_seconds", "leader_ttl_seconds"}) {
+    for (const char* key : {"etcd_endpoints", "etcd_prefix", "etcd_timeout_seconds", "leader_ttl_seconds",
+                            "etcd_ca_file", "etcd_cert_file", "etcd_key_file", "etcd_user", "etcd_password_file"}) {
       if (file.contains(key)) throw std::runtime_error(std::string(key) + " is set but journal is not \"etcd\"");
     }
     return std::nullopt;
@@ -25,8 +68,8 @@ std::optional<EtcdConfig> etcd_config(const toml::value& file) {
   etcd.endpoints = toml::find<std::vector<std::string>>(file, "etcd_endpoints");
   if (etcd.endpoints.empty()) throw std::runtime_error("etcd_endpoints is empty");
   for (const std::string& e : etcd.endpoints) {
-    if (e.rfind("http://", 0) != 0 || e.size() == 7)
-      throw std::runtime_error("etcd_endpoints: '" + e + "' is not http://host:port (TLS is not built yet)");
+    if (!(e.rfind("http://", 0) == 0 && e.size() > 7) && !(e.rfind("https://", 0) == 0 && e.size() > 8))
+      throw std::runtime_error("etcd_endpoints: '" + e + "' is not http://host:port or https://host:port");
   }
   etcd.prefix = baton::config::field_or<std::string>(file, "etcd_prefix", etcd.prefix);
   if (etcd.prefix.empty() || etcd.prefix.back() != '/')
@@ -37,6 +80,7 @@ std::optional<EtcdConfig> etcd_config(const toml::value& file) {
   etcd.leader_ttl_seconds = baton::config::field_or<std::int64_t>(file, "leader_ttl_seconds", etcd.leader_ttl_seconds);
   if (etcd.leader_ttl_seconds < 2 || etcd.leader_ttl_seconds > 3600)
     throw std::runtime_error("leader_ttl_seconds must be within [2, 3600] (etcd keeps no shorter lease)");
+  etcd.security = etcd_security(file, etcd, base);
   return etcd;
 }
 
@@ -67,7 +111,12 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
                                            "etcd_endpoints",
                                            "etcd_prefix",
                                            "etcd_timeout_seconds",
-                                           "leader_ttl_seconds"});
+                                           "leader_ttl_seconds",
+                                           "etcd_ca_file",
+                                           "etcd_cert_file",
+                                           "etcd_key_file",
+                                           "etcd_user",
+                                           "etcd_password_file"});
     CoordinatorConfig config;
     config.id = baton::config::field_or<std::string>(file, "id", config.id);
     config.agent_address = baton::config::field_or<std::string>(file, "agent_address", config.agent_address);
@@ -119,7 +168,7 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
     };
     config.max_queued_jobs = cap("max_queued_jobs", config.max_queued_jobs, 100'000);
     config.max_queued_calibrations = cap("max_queued_calibrations", config.max_queued_calibrations, 1'000);
-    config.etcd = etcd_config(file);
+    config.etcd = etcd_config(file, base);
     return config;
   } catch (const std::exception& e) {
     throw std::runtime_error("configuration " + path.string() + ": " + e.what());

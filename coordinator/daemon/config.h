@@ -2,6 +2,7 @@
 #pragma once
 
 #include "coordinator/calibration/drift.h"
+#include "coordinator/journal/etcd_client.h"
 
 #include <chrono>
 #include <cstddef>
@@ -19,6 +20,9 @@ struct EtcdConfig {
   std::string prefix = "/baton/default/";   // etcd_prefix: one per cluster, ends with '/'
   std::chrono::milliseconds timeout{5000};  // etcd_timeout_seconds: one request's
   std::int64_t leader_ttl_seconds = 5;      // leader_ttl_seconds: the leader lease's TTL
+  // etcd_ca_file, etcd_cert_file, etcd_key_file (paths, checked readable), etcd_user and
+  // the password read from etcd_password_file.
+  journal::EtcdSecurity security{};
 };
 
 struct CoordinatorConfig {

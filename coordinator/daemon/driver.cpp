@@ -2,9 +2,9 @@
 
 #include "coordinator/daemon/collective_nodes.h"
 #include "coordinator/daemon/job_view.h"
+#include "coordinator/daemon/journaled_job.h"
 #include "coordinator/jobs/collective_compiler.h"
 #include "coordinator/jobs/staging.h"
-#include "coordinator/json/input.h"
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
@@ -15,10 +15,13 @@ namespace baton::coordinator {
 
 Driver::Driver(asio::io_context& io, AgentDirectory& agents, journal::Store& journal, Clock& clock,
                DriverOptions options, log::Sink log)
-    : io_(io), agents_(agents), journal_(journal), clock_(clock), options_(options), log_(std::move(log)),
-      events_(io.get_executor(), clock), executor_(agents, events_, clock, options_, metrics_, log_),
-      calibrations_(journal) {
+    : io_(io), agents_(agents),
+      journal_(journal, [this, kind = journal.kind()](bool write,
+                                                      double seconds) { metrics_.journal_call(kind, write, seconds); }),
+      clock_(clock), options_(options), log_(std::move(log)), events_(io.get_executor(), clock),
+      executor_(agents, events_, clock, options_, metrics_, log_), calibrations_(journal_) {
   metrics_.leader_epoch(options_.leader_epoch);
+  metrics_.leading(true);
 }
 
 Driver::~Driver() = default;
@@ -60,35 +63,7 @@ void Driver::start() {
 }
 
 void Driver::remember_ended(const journal::JobRecord& record, JobState state) {
-  auto job = std::make_unique<TrackedJob>();
-  job->id = record.id;
-  job->submitted = record.submitted;
-  job->state = state;
-  job->error = record.error;
-  if (!record.report.empty()) {
-    try {
-      job->journaled_view = report::parse_job_report(json::parse_document(record.report));
-    } catch (const json::InputError& e) {
-      if (log_) {
-        log_.info("job " + std::to_string(record.id) + ": the journal's report does not parse (" + e.what() +
-                  "); showing its record");
-      }
-    }
-  }
-  if (!job->journaled_view) {  // a journal of schema 1: the record and its steps
-    try {
-      job->spec = parse_job_spec(record.spec);
-      for (const jobs::TransferSpec& t : job->spec->transfers) job->bytes_total += t.length;
-    } catch (const std::exception&) {
-      // shown without senders, receivers or algorithm
-    }
-    for (const journal::StepRecord& s : journal_.steps(record.id)) {
-      if (s.finished.empty()) continue;
-      job->steps.push_back(s);
-      job->bytes_done += s.bytes;
-    }
-  }
-  jobs_[record.id] = std::move(job);
+  jobs_[record.id] = ended_job(journal_, record, state, log_);
 }
 
 std::uint64_t Driver::ask_objects(const JobSpec& spec, const std::vector<std::pair<std::string, std::string>>& objects,

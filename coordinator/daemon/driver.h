@@ -25,6 +25,7 @@
 #include "coordinator/daemon/event_wait.h"
 #include "coordinator/daemon/job_plans.h"
 #include "coordinator/daemon/job_spec.h"
+#include "coordinator/daemon/measured_store.h"
 #include "coordinator/daemon/object_queries.h"
 #include "coordinator/daemon/plan_cache.h"
 #include "coordinator/daemon/request_error.h"
@@ -171,7 +172,8 @@ class Driver {
 
   asio::io_context& io_;
   AgentDirectory& agents_;
-  journal::Store& journal_;
+  DriverMetrics metrics_;
+  MeasuredStore journal_;  // the store given, timed into metrics_
   Clock& clock_;
   DriverOptions options_;
   log::Logger log_;
@@ -180,7 +182,6 @@ class Driver {
   TrackedJob* current_ = nullptr;
   EventWait events_;
   ObjectQueries objects_;
-  DriverMetrics metrics_;
   StepExecutor executor_;
   Calibrations calibrations_;
   TrackedCalibration* calibrating_ = nullptr;  // the calibration running, if any

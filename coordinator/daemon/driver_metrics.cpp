@@ -23,6 +23,16 @@ DriverMetrics::DriverMetrics() {
   registry_.declare("baton_leader_epoch", Type::gauge,
                     "The epoch this coordinator leads at (its election key's create revision in etcd); 0 without "
                     "an election.");
+  registry_.declare("baton_leader", Type::gauge,
+                    "1 while this coordinator leads (always without an election), 0 while it stands by.");
+  // A step's record is one write: etcd's is a round trip to a quorum, SQLite's an fsync.
+  const std::vector<double> journal_buckets{0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5};
+  registry_.declare("baton_journal_write_seconds", Type::histogram,
+                    "Time of each journal write (a job, a state, a step's record, a report), by store.",
+                    journal_buckets);
+  registry_.declare("baton_journal_read_seconds", Type::histogram,
+                    "Time of each journal read (at start, and a standby's answers to the API), by store.",
+                    journal_buckets);
   registry_.declare("baton_bytes_moved_total", Type::counter,
                     "Bytes of completed steps (each byte once, sender to receiver).");
 }
@@ -39,6 +49,13 @@ void DriverMetrics::step_done(const journal::StepRecord& step) {
 
 void DriverMetrics::leader_epoch(std::uint64_t epoch) {
   registry_.set("baton_leader_epoch", {}, static_cast<double>(epoch));
+}
+
+void DriverMetrics::leading(bool leads) { registry_.set("baton_leader", {}, leads ? 1 : 0); }
+
+void DriverMetrics::journal_call(std::string_view store, bool write, double seconds) {
+  registry_.observe(write ? "baton_journal_write_seconds" : "baton_journal_read_seconds",
+                    {{"store", std::string(store)}}, seconds);
 }
 
 void DriverMetrics::job_finished(JobState state) {

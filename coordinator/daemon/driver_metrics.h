@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace baton::coordinator {
 
@@ -20,6 +21,11 @@ class DriverMetrics {
   void step_done(const journal::StepRecord& step);
   void job_finished(JobState state);
   void leader_epoch(std::uint64_t epoch);
+  // Whether this coordinator leads (a coordinator without an election does).
+  void leading(bool leads);
+  // One call of the journal's `store` ("sqlite", "etcd"): a write or a read, and how long
+  // it took.
+  void journal_call(std::string_view store, bool write, double seconds);
 
   // The exposition, with the gauges set to these numbers (the running job's bytes: 0, 0
   // when none runs).

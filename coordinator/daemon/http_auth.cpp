@@ -1,7 +1,11 @@
 #include "coordinator/daemon/http_auth.h"
 
+#include "coordinator/daemon/request_error.h"
+
+#include <httplib.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <nlohmann/json.hpp>
 
 #include <optional>
 
@@ -36,6 +40,17 @@ bool carries_token(std::string_view authorization, const std::string& token) {
   if (!credentials) return false;
   const auto colon = credentials->find(':');
   return colon != std::string::npos && same(std::string_view(*credentials).substr(colon + 1), token);
+}
+
+bool admit(const httplib::Request& request, httplib::Response& response, const std::string& token) {
+  if (token.empty() || request.path == "/metrics" || carries_token(request.get_header_value("Authorization"), token))
+    return true;
+  response.set_header("WWW-Authenticate", "Basic realm=\"" + std::string(kAuthRealm) + "\", charset=\"UTF-8\"");
+  response.status = http_status(RequestFailure::unauthorized);
+  response.set_content(
+      nlohmann::json{{"error", "missing or wrong API token (Authorization: Bearer ...)"}}.dump() + "\n",
+      "application/json");
+  return false;
 }
 
 }  // namespace baton::coordinator

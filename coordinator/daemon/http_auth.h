@@ -7,6 +7,11 @@
 #include <string>
 #include <string_view>
 
+namespace httplib {
+struct Request;
+struct Response;
+}  // namespace httplib
+
 namespace baton::coordinator {
 
 // The realm browsers show when they ask for the token.
@@ -14,5 +19,10 @@ inline constexpr std::string_view kAuthRealm = "Baton coordinator (password: the
 
 // True when `authorization` (the header's value) carries `token`; `token` must not be empty.
 bool carries_token(std::string_view authorization, const std::string& token);
+
+// The API's check before any route: true when `request` may go on (no token set, the
+// token carried, or /metrics, which Prometheus scrapes without it: docs/metrics.md);
+// otherwise answers 401 with the header that makes browsers ask, and returns false.
+bool admit(const httplib::Request& request, httplib::Response& response, const std::string& token);
 
 }  // namespace baton::coordinator

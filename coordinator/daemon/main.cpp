@@ -5,6 +5,9 @@
 #include "coordinator/daemon/api.h"
 #include "coordinator/daemon/config.h"
 #include "coordinator/daemon/driver.h"
+#include "coordinator/daemon/measured_store.h"
+#include "coordinator/daemon/standby_api.h"
+#include "coordinator/daemon/standby_view.h"
 #include "coordinator/journal/etcd_election.h"
 #include "coordinator/journal/etcd_journal.h"
 #include "coordinator/journal/journal.h"
@@ -17,27 +20,42 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 #include <asio/executor_work_guard.hpp>
+#include <asio/signal_set.hpp>
 
 #include <atomic>
+#include <csignal>
 #include <exception>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 
 namespace {
 
 // Campaigns on a thread of its own while `io` runs a notifier: under systemd a standby is a
 // started service (READY=1, a STATUS saying it stands by, the watchdog's pings) however long
-// it waits, not one that never finishes starting.
-std::int64_t campaign(asio::io_context& io, baton::journal::EtcdElection& election, const std::string& key) {
+// it waits, not one that never finishes starting. SIGHUP calls `reload` (the standby API's
+// token), as it re-reads the configuration of a leader.
+std::int64_t campaign(asio::io_context& io, baton::journal::EtcdElection& election, const std::string& key,
+                      const std::function<void()>& reload) {
   std::int64_t epoch = 0;
   std::exception_ptr failed;
   baton::systemd::Notifier standby(io.get_executor());
   standby.ready("standby: campaigning for " + key);
   standby.start_watchdog();
+  asio::signal_set hangups(io, SIGHUP);
+  std::function<void()> on_hangup = [&] {
+    hangups.async_wait([&](const asio::error_code& error, int) {
+      if (error) return;  // cancelled: the campaign ended
+      reload();
+      on_hangup();
+    });
+  };
+  on_hangup();
   auto waiting = asio::make_work_guard(io);  // io.run() returns only on the campaign's stop
   std::thread campaigning([&] {
     try {
@@ -50,7 +68,10 @@ std::int64_t campaign(asio::io_context& io, baton::journal::EtcdElection& electi
   io.run();
   campaigning.join();
   waiting.reset();
+  hangups.cancel();
   io.restart();
+  io.poll();     // the cancelled wait's handler, before hangups goes
+  io.restart();  // poll() found no more work and stopped the context: the leader runs it again
   if (failed) std::rethrow_exception(failed);
   return epoch;
 }
@@ -86,7 +107,8 @@ int main(int argc, char** argv) {
     std::unique_ptr<baton::journal::Store> journal;
     std::unique_ptr<baton::journal::EtcdElection> election;
     if (config.etcd) {
-      const baton::journal::EtcdOptions etcd{.endpoints = config.etcd->endpoints, .timeout = config.etcd->timeout};
+      const baton::journal::EtcdOptions etcd{
+          .endpoints = config.etcd->endpoints, .timeout = config.etcd->timeout, .security = config.etcd->security};
       const std::string key = config.etcd->prefix + "leader";
       const std::string candidate =
           nlohmann::json{{"id", config.id}, {"api", config.api_address}, {"agents", config.agent_address}}.dump();
@@ -94,7 +116,45 @@ int main(int argc, char** argv) {
           std::make_unique<baton::journal::EtcdElection>(etcd, key, candidate, config.etcd->leader_ttl_seconds, log);
       spdlog::info("coordinator {}: campaigning for {} on etcd (lease TTL {} s)", config.id, key,
                    config.etcd->leader_ttl_seconds);
-      const std::int64_t epoch = campaign(io, *election, key);
+      // While it stands by, its API answers the journal's reads and sends the rest to the
+      // leader; it gives the address up to the leader's API once it leads.
+      baton::coordinator::DriverMetrics standby_metrics;
+      standby_metrics.leading(false);
+      baton::journal::EtcdJournal shared(etcd, config.etcd->prefix);
+      baton::coordinator::MeasuredStore measured(
+          shared, [&](bool write, double seconds) { standby_metrics.journal_call(shared.kind(), write, seconds); });
+      baton::coordinator::StandbyView view(measured, log);
+      std::mutex leader_mutex;
+      baton::journal::EtcdClient leader_client(etcd);
+      baton::coordinator::StandbyApi standby(
+          view,
+          [&]() -> std::optional<std::string> {
+            const std::lock_guard lock(leader_mutex);
+            const auto found = leader_client.get(key);
+            if (found.empty()) return std::nullopt;
+            return found.front().value;
+          },
+          [&] { return standby_metrics.render(0, 0, 0, false, 0, 0); },
+          {.id = config.id, .leader_key = key, .token = config.api_token});
+      standby.start(config.api_address);
+      spdlog::info(
+          "coordinator {} stands by with its API at http://{}: reads from the journal, writes sent to the "
+          "leader",
+          config.id, standby.address());
+      const std::int64_t epoch = campaign(io, *election, key, [&] {
+        try {
+          const auto fresh = baton::coordinator::load_coordinator_config(daemon.config_path);
+          if (!daemon.verbose) baton::systemd::set_log_level(fresh.log_level);
+          standby.set_token(fresh.api_token);
+          spdlog::info(
+              "SIGHUP: configuration re-read: API token {} (standby); other settings take effect at the next "
+              "restart",
+              fresh.api_token.empty() ? "none" : "set");
+        } catch (const std::exception& e) {
+          spdlog::error("SIGHUP: keeping the running configuration: {}", e.what());
+        }
+      });
+      standby.stop();
       election->hold(lose_leadership);
       auto store = std::make_unique<baton::journal::EtcdJournal>(etcd, config.etcd->prefix);
       store->fence(key, epoch, lose_leadership);

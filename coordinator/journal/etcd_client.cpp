@@ -4,6 +4,8 @@
 
 #include <httplib.h>
 
+#include <optional>
+
 namespace baton::journal {
 
 using Json = nlohmann::json;
@@ -94,36 +96,130 @@ std::vector<KeyValue> key_values(const Json& range) {
 
 // gRPC's "unavailable" (no leader, no quorum, shutting down): another member may answer.
 constexpr int kUnavailable = 14;
+// gRPC's "unauthenticated": the token expired or was dropped (auth disabled and enabled
+// again, the member restarted): authenticate again.
+constexpr int kUnauthenticated = 16;
+
+void set_timeouts(httplib::Client& client, std::chrono::milliseconds timeout) {
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout);
+  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(timeout - seconds);
+  client.set_connection_timeout(seconds.count(), micros.count());
+  client.set_read_timeout(seconds.count(), micros.count());
+  client.set_write_timeout(seconds.count(), micros.count());
+}
+
+// gRPC's status code in etcd's error answer; 0 when there is none.
+int code_of(const Json& answer) {
+  const auto code = answer.is_object() ? answer.find("code") : answer.end();
+  return code != answer.end() && code->is_number_integer() ? code->get<int>() : 0;
+}
+
+bool secure(const std::string& endpoint) { return endpoint.rfind("https://", 0) == 0; }
+
+// An answer of etcd's gateway, or why none could be read.
+struct Reply {
+  std::optional<httplib::Error> failed;
+  int status = 0;
+  std::string body;
+};
+
+// POSTs `text` to `path`. etcd's gRPC errors end their chunked body with a trailer
+// (Grpc-Trailer-Content-Type) that cpp-httplib 0.11 cannot read, and calls the read
+// failed: the status and the whole body arrive before it, so an answer whose body is a
+// whole JSON document is kept.
+Reply post(httplib::Client& client, const std::string& path, const std::string& text,
+           const std::string& authorization) {
+  Reply reply;
+  httplib::Request request;
+  request.method = "POST";
+  request.path = path;
+  request.set_header("Content-Type", "application/json");
+  if (!authorization.empty()) request.set_header("Authorization", authorization);
+  request.body = text;
+  request.response_handler = [&](const httplib::Response& response) {
+    reply.status = response.status;
+    return true;
+  };
+  request.content_receiver = [&](const char* data, std::size_t length, std::uint64_t, std::uint64_t) {
+    reply.body.append(data, length);
+    return true;
+  };
+  const httplib::Result result = client.send(request);
+  if (!result) {
+    const bool answered = result.error() == httplib::Error::Read && reply.status != 0 &&
+                          !Json::parse(reply.body, nullptr, false).is_discarded();
+    if (!answered) reply.failed = result.error();
+  }
+  return reply;
+}
+
+// etcd's refusal in one line: its message, or the HTTP status.
+std::string message_of(const Json& answer, int status) {
+  if (answer.is_object()) {
+    for (const char* field : {"message", "error"}) {
+      if (answer.contains(field) && answer.at(field).is_string()) return answer.at(field).get<std::string>();
+    }
+  }
+  return "HTTP " + std::to_string(status);
+}
 
 }  // namespace
 
 EtcdClient::EtcdClient(EtcdOptions options) : options_(std::move(options)) {
   if (options_.endpoints.empty()) throw std::invalid_argument("etcd: no endpoints");
   for (const std::string& e : options_.endpoints) {
-    if (e.rfind("http://", 0) != 0 || e.size() == 7) {
-      throw std::invalid_argument("etcd endpoint '" + e + "': expected http://host:port (TLS is not built yet)");
+    if (!(e.rfind("http://", 0) == 0 && e.size() > 7) && !(secure(e) && e.size() > 8)) {
+      throw std::invalid_argument("etcd endpoint '" + e + "': expected http://host:port or https://host:port");
     }
   }
+  const EtcdSecurity& security = options_.security;
+  if (security.cert_file.empty() != security.key_file.empty())
+    throw std::invalid_argument("etcd: a client certificate needs its key, and a key its certificate");
   clients_.resize(options_.endpoints.size());
+  tokens_.resize(options_.endpoints.size());
 }
 
 EtcdClient::~EtcdClient() = default;
 
 const std::string& EtcdClient::endpoint() const { return options_.endpoints[current_]; }
 
+std::unique_ptr<httplib::Client> EtcdClient::connect(const std::string& endpoint) const {
+  const EtcdSecurity& security = options_.security;
+  auto c = secure(endpoint) && !security.cert_file.empty()
+               ? std::make_unique<httplib::Client>(endpoint, security.cert_file, security.key_file)
+               : std::make_unique<httplib::Client>(endpoint);
+  if (secure(endpoint)) {
+    c->enable_server_certificate_verification(true);  // the chain, and the host name against the certificate
+    if (!security.ca_file.empty()) c->set_ca_cert_path(security.ca_file);
+  }
+  set_timeouts(*c, options_.timeout);
+  c->set_tcp_nodelay(true);  // headers and body are two writes: no 40 ms Nagle wait on the second
+  return c;
+}
+
 httplib::Client& EtcdClient::client(std::size_t index) {
   if (!clients_[index]) {
-    auto c = std::make_unique<httplib::Client>(options_.endpoints[index]);
-    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(options_.timeout);
-    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(options_.timeout - seconds);
-    c->set_connection_timeout(seconds.count(), micros.count());
-    c->set_read_timeout(seconds.count(), micros.count());
-    c->set_write_timeout(seconds.count(), micros.count());
-    c->set_keep_alive(true);
-    c->set_tcp_nodelay(true);  // headers and body are two writes: no 40 ms Nagle wait on the second
-    clients_[index] = std::move(c);
+    clients_[index] = connect(options_.endpoints[index]);
+    clients_[index]->set_keep_alive(true);
   }
   return *clients_[index];
+}
+
+const std::string& EtcdClient::token(std::size_t index) {
+  const EtcdSecurity& security = options_.security;
+  if (security.user.empty() || !tokens_[index].empty()) return tokens_[index];
+  const std::string& where = options_.endpoints[index];
+  const Reply reply = post(client(index), "/v3/auth/authenticate",
+                           Json{{"name", security.user}, {"password", security.password}}.dump(), "");
+  if (reply.failed) return tokens_[index];  // unreachable: the request that follows says so
+  const Json answer = Json::parse(reply.body, nullptr, false);
+  if (code_of(answer) == kUnavailable) return tokens_[index];  // the same
+  if (reply.status != 200 || !answer.is_object() || !answer.contains("token") || !answer.at("token").is_string()) {
+    throw EtcdError("etcd " + where + " refused to authenticate user '" + security.user +
+                    "': " + message_of(answer, reply.status));
+  }
+  tokens_[index] = answer.at("token").get<std::string>();
+  return tokens_[index];
 }
 
 Json EtcdClient::call(const std::string& path, const Json& body) {
@@ -132,19 +228,30 @@ Json EtcdClient::call(const std::string& path, const Json& body) {
   for (std::size_t i = 0; i < options_.endpoints.size(); ++i) {
     const std::size_t index = (current_ + i) % options_.endpoints.size();
     const std::string& where = options_.endpoints[index];
-    const httplib::Result result = client(index).Post(path, text, "application/json");
-    if (!result) {
-      failures += (failures.empty() ? "" : "; ") + where + ": " + httplib::to_string(result.error());
+    const auto send = [&] { return post(client(index), path, text, token(index)); };
+    Reply reply = send();
+    // A token etcd no longer takes is dropped, and the request sent once more with a new one.
+    if (!reply.failed && reply.status != 200 && !tokens_[index].empty() &&
+        code_of(Json::parse(reply.body, nullptr, false)) == kUnauthenticated) {
+      tokens_[index].clear();
+      reply = send();
+    }
+    if (reply.failed) {
+      std::string why = httplib::to_string(*reply.failed);
+      if (*reply.failed == httplib::Error::SSLServerVerification)
+        why += " (the member's certificate is not signed by etcd_ca_file's CA, or does not name " + where + ")";
+      failures += (failures.empty() ? "" : "; ") + where + ": " + why;
       clients_[index].reset();  // a fresh connection next time
+      tokens_[index].clear();
       continue;
     }
-    Json answer = Json::parse(result->body, nullptr, false);
+    Json answer = Json::parse(reply.body, nullptr, false);
     if (answer.is_discarded() || !answer.is_object()) {
-      throw EtcdError("etcd " + where + path + " answered " + std::to_string(result->status) + " with no JSON object");
+      throw EtcdError("etcd " + where + path + " answered " + std::to_string(reply.status) + " with no JSON object");
     }
-    if (result->status != 200) {
+    if (reply.status != 200) {
       const std::string message = answer.value("message", answer.value("error", std::string("no message")));
-      if (answer.value("code", 0) == kUnavailable) {
+      if (code_of(answer) == kUnavailable) {
         failures += (failures.empty() ? "" : "; ") + where + ": " + message;
         continue;
       }
@@ -199,9 +306,9 @@ void EtcdClient::revoke_lease(std::int64_t lease) { call("/v3/lease/revoke", {{"
 
 bool EtcdClient::wait_deleted(const std::string& key, std::int64_t from_revision, std::chrono::milliseconds wait) {
   const auto deadline = std::chrono::steady_clock::now() + wait;
-  httplib::Client watch(endpoint());
-  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(options_.timeout);
-  watch.set_connection_timeout(seconds.count(), 0);
+  const std::string authorization = token(current_);
+  const auto client = connect(endpoint());
+  httplib::Client& watch = *client;
   const auto read_for = std::chrono::duration_cast<std::chrono::microseconds>(wait);
   watch.set_read_timeout(read_for.count() / 1'000'000, read_for.count() % 1'000'000);
 
@@ -211,6 +318,7 @@ bool EtcdClient::wait_deleted(const std::string& key, std::int64_t from_revision
   request.method = "POST";
   request.path = "/v3/watch";
   request.set_header("Content-Type", "application/json");
+  if (!authorization.empty()) request.set_header("Authorization", authorization);
   request.body =
       Json{{"create_request", {{"key", base64_encode(key)}, {"start_revision", std::to_string(from_revision)}}}}.dump();
   request.content_receiver = [&](const char* data, std::size_t length, std::uint64_t, std::uint64_t) {

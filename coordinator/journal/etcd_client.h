@@ -25,9 +25,19 @@ class EtcdError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// TLS and authentication as etcd offers them (docs/ha.md, "TLS and authentication").
+struct EtcdSecurity {
+  std::string ca_file;    // https: the CA that signed the members' certificates; empty: the system's CAs
+  std::string cert_file;  // https: this client's certificate and its key (mutual TLS); both or neither
+  std::string key_file;
+  std::string user;  // etcd's authentication: a user and its password; empty: none
+  std::string password;
+};
+
 struct EtcdOptions {
-  std::vector<std::string> endpoints;       // client URLs, "http://host:port"; tried in turn
+  std::vector<std::string> endpoints;       // client URLs, "http://host:port" or "https://host:port"; tried in turn
   std::chrono::milliseconds timeout{5000};  // one request's connect, read and write
+  EtcdSecurity security{};                  // {}: designated initializers may leave it out
 };
 
 struct KeyValue {
@@ -91,12 +101,20 @@ class EtcdClient {
 
  private:
   // POSTs `body` to `path` on the current endpoint, then the others; the answer's JSON.
+  // With a user, each endpoint's request carries its token, got at first use and again
+  // when etcd says it is no longer valid (expired, or auth re-enabled).
   nlohmann::json call(const std::string& path, const nlohmann::json& body);
   httplib::Client& client(std::size_t index);
+  // A new client of `endpoint`: TLS as options_ say for https://, the timeouts set.
+  std::unique_ptr<httplib::Client> connect(const std::string& endpoint) const;
+  // The token of endpoint `index` (authenticating there first when it has none); "" without a user.
+  // EtcdError naming etcd's refusal (a wrong password), or httplib's failure to reach it.
+  const std::string& token(std::size_t index);
 
   EtcdOptions options_;
   std::size_t current_ = 0;
   std::vector<std::unique_ptr<httplib::Client>> clients_;
+  std::vector<std::string> tokens_;  // per endpoint: etcd's simple tokens are a member's own
 };
 
 }  // namespace baton::journal

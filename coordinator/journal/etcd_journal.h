@@ -48,6 +48,7 @@ class EtcdJournal final : public Store {
   void add_replan(std::uint64_t job, const ReplanRecord& replan) override;
   std::vector<ReplanRecord> replans(std::uint64_t job) override;
   std::string where() const override;
+  std::string_view kind() const override { return "etcd"; }
 
   const std::string& prefix() const { return prefix_; }
 

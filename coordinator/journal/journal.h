@@ -119,6 +119,8 @@ class Store {
 
   // Where the records are, for the logs: a file, or etcd's endpoints and the prefix.
   virtual std::string where() const = 0;
+  // Which store it is, for the metrics' `store` label: "sqlite" or "etcd".
+  virtual std::string_view kind() const = 0;
 };
 
 // The SQLite store: one file, one coordinator.
@@ -167,6 +169,7 @@ class Journal final : public Store {
 
   const std::filesystem::path& path() const { return path_; }
   std::string where() const override { return path_.string(); }
+  std::string_view kind() const override { return "sqlite"; }
 
  private:
   std::filesystem::path path_;
