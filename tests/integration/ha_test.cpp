@@ -253,4 +253,74 @@ BOOST_AUTO_TEST_CASE(the_leader_frozen_past_its_ttl_then_continued_stops_and_the
   t.require_done_and_verified(t.c2, id);
 }
 
+// One etcd member of three killed mid-job, the one leading etcd's raft (the harder case: etcd
+// elects a new raft leader while the coordinator renews and journals): the coordinator keeps
+// its lease, and the job ends done on it, every byte verified.
+BOOST_AUTO_TEST_CASE(one_etcd_member_of_three_killed_mid_job_the_job_ends_done_on_the_same_leader) {
+  Pair t;
+  const std::string id = t.submit_and_wait_mid_job();
+
+  const int raft_leader = t.etcd.raft_leader();
+  BOOST_REQUIRE_MESSAGE(raft_leader >= 0, "no etcd member says which one leads");
+  t.etcd.kill(raft_leader);
+  BOOST_TEST_MESSAGE("killed etcd member " << raft_leader << ", its raft leader, mid-job");
+
+  t.require_done_and_verified(t.c1, id);
+  const std::string log = t.c1.process->log();
+  BOOST_TEST(log.find("no longer the leader") == std::string::npos, log);
+  BOOST_TEST(log.find("job " + id + ": done") != std::string::npos, log);
+  BOOST_TEST(t.c1.process->running());
+  BOOST_TEST(t.c2.process->log().find("leads at epoch") == std::string::npos, t.c2.process->log());
+}
+
+// Every etcd member killed mid-job. The leader cannot renew its lease nor journal: it is
+// deposed within its TTL and exits 3, so it releases nothing more; the step the agents run
+// finishes there. Started again as systemd's Restart= would, it stands by, campaigning until
+// etcd answers. When etcd is back, one coordinator leads, resumes the job from the journal
+// at the first step without a journaled outcome, and it ends done, every byte verified.
+BOOST_AUTO_TEST_CASE(every_etcd_member_killed_mid_job_the_leader_stops_and_the_job_resumes_when_etcd_returns) {
+  Pair t;
+  const std::string id = t.submit_and_wait_mid_job();
+
+  for (int member = 0; member < 3; ++member) t.etcd.kill(member);
+  BOOST_REQUIRE_MESSAGE(t.c1.process->wait_exit(2s + 5s), t.c1.process->log());
+  BOOST_TEST(t.c1.process->stop() == 3, t.c1.process->log());
+  const std::string deposed = t.c1.process->log();
+  BOOST_TEST(deposed.find("no longer the leader") != std::string::npos, deposed);
+  // What it journaled as done before it stopped: the step the new leader resumes at is no earlier.
+  int done_before = 0;
+  for (std::size_t at = deposed.find("job " + id + " step "); at != std::string::npos;
+       at = deposed.find("job " + id + " step ", at + 1)) {
+    const std::size_t end = deposed.find('\n', at);
+    if (deposed.substr(at, end - at).find(": done, ") != std::string::npos) ++done_before;
+  }
+  BOOST_TEST(done_before >= 1, deposed);  // submit_and_wait_mid_job() waited for 1 MB
+
+  // systemd's Restart=: the same coordinator, started again while etcd is still down.
+  std::filesystem::remove(t.dir.path / "c1.ready");
+  std::filesystem::rename(t.dir.path / "c1.log", t.dir.path / "c1-deposed.log");
+  t.start(t.c1);
+  BOOST_TEST(t.wait_log(t.c1, "standby: cannot campaign", 30s), t.c1.process->log());
+  BOOST_TEST(t.wait_log(t.c2, "standby: cannot campaign", 30s), t.c2.process->log());
+
+  t.etcd.restart_all();
+  Coordinator* leader = nullptr;
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (!leader && std::chrono::steady_clock::now() < deadline) {
+    for (Coordinator* c : {&t.c1, &t.c2}) {
+      if (!read_file(t.dir.path / (c->name + ".ready")).empty()) leader = c;
+    }
+    if (!leader) std::this_thread::sleep_for(50ms);
+  }
+  BOOST_REQUIRE_MESSAGE(leader, t.c1.process->log() << "\n" << t.c2.process->log());
+  BOOST_TEST_MESSAGE(leader->name << " leads once etcd is back");
+  t.require_done_and_verified(*leader, id);
+  const std::string log = leader->process->log();
+  const std::string resuming = "job " + id + ": resuming at step ";
+  const std::size_t at = log.find(resuming);
+  BOOST_REQUIRE_MESSAGE(at != std::string::npos, log);
+  BOOST_TEST(std::stoi(log.substr(at + resuming.size())) >= done_before, log);
+  for (Coordinator* c : {&t.c1, &t.c2}) BOOST_TEST(c->process->running(), c->process->log());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
