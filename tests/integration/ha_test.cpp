@@ -33,14 +33,15 @@ boost::test_tools::assertion_result etcd_present(boost::unit_test::test_unit_id)
 }
 
 constexpr std::uint64_t kPiece = 250'000;
-constexpr int kPieces = 8;  // per sender: 2 MB, eight steps of one pair's 500 kB at 1 MB/s
+constexpr int kPieces = 8;  // per sender: 2 MB; 1 MB per pair
 
 Json transfer(const std::string& src, std::uint64_t src_offset, const std::string& dst, std::uint64_t dst_offset) {
   return {{"src_node", src}, {"src_file", "in.bin"},  {"src_offset", src_offset}, {"length", kPiece},
           {"dst_node", dst}, {"dst_file", "out.bin"}, {"dst_offset", dst_offset}};
 }
 
-// Two senders, two receivers, k = 1: eight steps of about half a second each.
+// Two senders, two receivers, k = 1: one pair per step, four steps of 1 MB at 1 MB/s, about
+// a second each.
 Json slow_job() {
   Json transfers = Json::array();
   for (std::uint64_t i = 0; i < kPieces; ++i) {
@@ -171,8 +172,8 @@ struct Pair {
     return job;
   }
 
-  // Submits slow_job() to the leader c1 once its agents are there, and returns when two of
-  // its eight steps are done.
+  // Submits slow_job() to the leader c1 once its agents are there, and returns when the
+  // first of its four steps is done (1 MB).
   std::string submit_and_wait_mid_job() {
     BOOST_REQUIRE_MESSAGE(wait_alive(c1, 4, 30s), c1.process->log());
     httplib::Client client("http://" + c1.api);
