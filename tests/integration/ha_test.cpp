@@ -73,7 +73,8 @@ struct Pair {
   std::vector<std::unique_ptr<Daemon>> agents;
   std::string a0, a1;
 
-  Pair() {
+  // `ttl`: the leader lease's, in seconds (2, the shortest, for fast fail-overs).
+  explicit Pair(int ttl = 2) {
     write_text(dir.path / "secret", "integration-test-secret-0123456789\n");
     std::string endpoints;
     for (const std::string& e : etcd.endpoints()) endpoints += (endpoints.empty() ? "\"" : ", \"") + e + "\"";
@@ -83,7 +84,8 @@ struct Pair {
                      "\"\nsecret_file = \"secret\"\nstate_dir = \"" + c->name +
                      "-state\"\nheartbeat_seconds = 0.2\n"
                      "journal = \"etcd\"\netcd_endpoints = [" +
-                     endpoints + "]\netcd_prefix = \"/baton/ha-test/\"\nleader_ttl_seconds = 2\n");
+                     endpoints + "]\netcd_prefix = \"/baton/ha-test/\"\nleader_ttl_seconds = " + std::to_string(ttl) +
+                     "\n");
     }
     start(c1);
     BOOST_REQUIRE_MESSAGE(wait_ready(c1, 30s), c1.process->log());
@@ -181,15 +183,18 @@ struct Pair {
     BOOST_REQUIRE(submitted);
     BOOST_REQUIRE_MESSAGE(submitted->status == 201, submitted->body);
     const std::string id = Json::parse(submitted->body).at("id").get<std::string>();
-    const auto done = [&] { return get(c1, "/v1/jobs/" + id).value("bytes_done", std::uint64_t{0}) >= 2 * 2 * kPiece; };
+    const auto done = [&] {
+      const Json job = get(c1, "/v1/jobs/" + id);  // null when c1 did not answer
+      return job.is_object() && job.value("bytes_done", std::uint64_t{0}) >= 2 * 2 * kPiece;
+    };
     for (int i = 0; i < 2000 && !done(); ++i) std::this_thread::sleep_for(5ms);
     BOOST_REQUIRE_MESSAGE(done(), c1.process->log());
     return id;
   }
 
   void require_done_and_verified(const Coordinator& c, const std::string& id) {
-    const Json job = wait_job(c, id, 120s);
-    BOOST_TEST_REQUIRE(job.value("state", "") == "done", job.dump() << "\n" << c.process->log());
+    const Json job = wait_job(c, id, 120s);  // null when c did not answer at the end
+    BOOST_TEST_REQUIRE((job.is_object() && job.value("state", "") == "done"), job.dump() << "\n" << c.process->log());
     BOOST_TEST((read_file(dir.path / "b0" / "data" / "out.bin") == expected(0)));
     BOOST_TEST((read_file(dir.path / "b1" / "data" / "out.bin") == expected(1)));
   }
@@ -256,9 +261,11 @@ BOOST_AUTO_TEST_CASE(the_leader_frozen_past_its_ttl_then_continued_stops_and_the
 
 // One etcd member of three killed mid-job, the one leading etcd's raft (the harder case: etcd
 // elects a new raft leader while the coordinator renews and journals): the coordinator keeps
-// its lease, and the job ends done on it, every byte verified.
+// its lease, and the job ends done on it, every byte verified. With the default TTL, 5 s: at
+// 2 s the leader must have a renewal back within 1.5 s of its last one, and etcd's election
+// can take longer; it is then deposed and the standby ends the job (docs/ha.md, "Timings").
 BOOST_AUTO_TEST_CASE(one_etcd_member_of_three_killed_mid_job_the_job_ends_done_on_the_same_leader) {
-  Pair t;
+  Pair t(5);
   const std::string id = t.submit_and_wait_mid_job();
 
   const int raft_leader = t.etcd.raft_leader();
