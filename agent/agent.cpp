@@ -141,7 +141,9 @@ asio::awaitable<void> Agent::session_loop() {
     coordinator_index_ = (coordinator_index_ + 1) % (1 + options_.other_coordinators.size());
     if (coordinator_index_ != 0) continue;
     co_await changed_.wait_until(std::chrono::steady_clock::now() + backoff);
-    backoff = std::min(backoff * 2, options_.max_backoff);
+    backoff = std::min(backoff * 2, options_.other_coordinators.empty()
+                                        ? options_.max_backoff
+                                        : std::min(options_.max_backoff, options_.max_backoff_with_standbys));
   }
   // A step still running reports into the void: wait for it so the runner outlives it.
   while (running_step_) co_await changed_.wait();

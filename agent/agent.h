@@ -43,6 +43,10 @@ struct AgentOptions {
   std::vector<std::string> transports{"tcp"};
   std::chrono::milliseconds io_timeout{5000};
   std::chrono::milliseconds max_backoff{5000};
+  // With standbys listed, the longest wait between rounds: a standby leads within the
+  // leader's lease TTL, and agents that waited out a 5 s backoff would add seconds to every
+  // fail-over (docs/ha.md, "Timings"). A round costs one refused connection per standby.
+  std::chrono::milliseconds max_backoff_with_standbys{500};
   StepOptions steps{};
   // Where this node's objects live (Register.storage_id; agent/file_staging.h).
   std::string storage_id{};

@@ -229,6 +229,10 @@ asio::awaitable<StepOutcome> StepExecutor::attempt(StepExchange& run, JobPlans& 
     envelope.mutable_step_release()->set_timeout_ms(static_cast<std::uint32_t>(timeout.count()));
     agents_.send(node, std::move(envelope));
   }
+  // The moment a step starts, as an operator (and bench/ha.sh's fail-over time) sees it.
+  if (log_)
+    log_.info("job " + run.job + " step " + std::to_string(step) + ": released to " + std::to_string(nodes) +
+              " agents");
   const Clock::time_point deadline = outcome.released + timeout + options_.report_grace;
   const auto failed_report = [&] {
     return std::ranges::any_of(run.reports, [](const auto& entry) { return !entry.second.ok(); });

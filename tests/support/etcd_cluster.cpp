@@ -5,6 +5,7 @@
 #include <httplib.h>
 #include <signal.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <stdexcept>
 #include <thread>
@@ -77,6 +78,44 @@ void EtcdCluster::restart(int member, std::chrono::milliseconds timeout) {
   Member& m = members_.at(static_cast<std::size_t>(member));
   launch(m, true);
   wait_healthy(m, timeout);
+}
+
+void EtcdCluster::restart_all(std::chrono::milliseconds timeout) {
+  for (Member& m : members_) {
+    if (!m.process || !m.process->running()) launch(m, true);
+  }
+  for (const Member& m : members_) wait_healthy(m, timeout);
+}
+
+// etcd's status answers {"header": {"member_id": ...}, "leader": ...}, both decimal strings.
+int EtcdCluster::raft_leader() const {
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    httplib::Client client(members_[i].client_url);
+    client.set_connection_timeout(1, 0);
+    client.set_read_timeout(1, 0);
+    const auto answer = client.Post("/v3/maintenance/status", "{}", "application/json");
+    if (!answer || answer->status != 200) continue;
+    const nlohmann::json status = nlohmann::json::parse(answer->body, nullptr, false);
+    if (!status.is_object() || !status.contains("leader") || !status.contains("header")) continue;
+    const std::string self = status.at("header").value("member_id", "");
+    const std::string leader = status.value("leader", "");
+    if (leader.empty() || leader == "0") continue;
+    if (self == leader) return static_cast<int>(i);
+    // Another member leads: ask the others who they are.
+    for (std::size_t j = 0; j < members_.size(); ++j) {
+      if (j == i) continue;
+      httplib::Client other(members_[j].client_url);
+      other.set_connection_timeout(1, 0);
+      other.set_read_timeout(1, 0);
+      const auto theirs = other.Post("/v3/maintenance/status", "{}", "application/json");
+      if (!theirs || theirs->status != 200) continue;
+      const nlohmann::json them = nlohmann::json::parse(theirs->body, nullptr, false);
+      if (them.is_object() && them.contains("header") && them.at("header").value("member_id", "") == leader) {
+        return static_cast<int>(j);
+      }
+    }
+  }
+  return -1;
 }
 
 std::string EtcdCluster::log(int member) const { return members_.at(static_cast<std::size_t>(member)).process->log(); }

@@ -32,6 +32,11 @@ class EtcdCluster {
   void kill(int member);
   // Starts a killed member again on its data directory and waits until it answers.
   void restart(int member, std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  // Starts every killed member again at once (one alone has no quorum, so it would never
+  // answer healthy) and waits until each answers.
+  void restart_all(std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  // The member that leads etcd's raft now (asked of the first member that answers), or -1.
+  int raft_leader() const;
   std::string log(int member) const;
 
  private:
