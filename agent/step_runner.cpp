@@ -1,6 +1,7 @@
 #include "agent/step_runner.h"
 
 #include "agent/agent_metrics.h"
+#include "agent/packed.h"
 #include "agent/scratch.h"
 #include "agent/shifted.h"
 #include "transport/errors.h"
@@ -27,6 +28,42 @@ bool cancelled(asio::cancellation_state state) { return state.cancelled() != asi
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string range_text(std::uint64_t offset, std::uint64_t end) {
+  return "[" + std::to_string(offset) + ", " + std::to_string(end) + ")";
+}
+
+// The planned chunks of one receive whose stream ranges tile a packed flow's range
+// exactly, in `pieces`; or why there are none (docs/runtime.md, "Packed flows").
+std::string find_pack(const StepState& state, const transport::FlowSpec& flow, std::vector<std::size_t>& pieces) {
+  const std::string what =
+      "packed flow " + range_text(flow.offset, flow.end()) + " in step " + std::to_string(flow.step);
+  if (flow.length == 0 || flow.end() < flow.offset)
+    return "no planned chunk " + range_text(flow.offset, flow.end()) + " in step " + std::to_string(flow.step);
+  for (std::uint64_t at = flow.offset; at < flow.end();) {
+    const auto next = state.by_stream.lower_bound({at, 1});
+    if (next == state.by_stream.end() || next->first.first != at) {
+      return at == flow.offset
+                 ? "no planned chunk " + range_text(flow.offset, flow.end()) + " in step " + std::to_string(flow.step)
+                 : what + ": no planned chunk starts at stream offset " + std::to_string(at);
+    }
+    const StepState::Incoming& in = state.incoming[next->second];
+    if (in.chunk->length() > flow.end() - at && pieces.empty()) {
+      return "no planned chunk " + range_text(flow.offset, flow.end()) + " in step " + std::to_string(flow.step) +
+             " (planned chunk " + range_text(at, at + in.chunk->length()) + ", transfer " +
+             std::to_string(in.chunk->transfer()) + ", starts there)";
+    }
+    if (in.chunk->length() > flow.end() - at) {
+      return what + " ends inside planned chunk " + range_text(at, at + in.chunk->length()) + " (transfer " +
+             std::to_string(in.chunk->transfer()) + ")";
+    }
+    if (!pieces.empty() && in.task != state.incoming[pieces.front()].task)
+      return what + " spans the chunks of two flows (at stream offset " + std::to_string(at) + ")";
+    pieces.push_back(next->second);
+    at += in.chunk->length();
+  }
+  return {};
 }
 
 }  // namespace
@@ -303,20 +340,40 @@ asio::awaitable<bool> StepRunner::send_chunks(std::shared_ptr<StepState> state, 
   const protocol::Flow& flow = *state->tasks[t].flow;
   transport::SteadyPacer pacer({.rate_bytes_per_second = static_cast<std::uint64_t>(flow.rate()), .burst_bytes = 0},
                                state->send_cap ? &*state->send_cap : nullptr, std::chrono::steady_clock::now());
-  for (const protocol::Chunk& chunk : flow.chunks()) {
-    auto file = sources.find(chunk.src_file());
+  const auto open = [&](const std::string& name) -> const transport::Source* {
+    auto file = sources.find(name);
     if (file == sources.end()) {
       try {
-        file = sources.emplace(chunk.src_file(), open_source(chunk.src_file())).first;
+        file = sources.emplace(name, open_source(name)).first;
       } catch (const std::exception& e) {
         state->fail(where + ": " + e.what());
-        co_return false;
+        return nullptr;
       }
     }
-    const ShiftedSource source(*file->second, chunk.stream_offset(), chunk.src_offset(), chunk.length(),
-                               &state->bytes_moved);
+    return file->second.get();
+  };
+  // Chunks whose stream ranges follow one another go together, up to one frame's payload
+  // (agent/packed.h): one flow, one round trip, for many small ranges.
+  for (const auto& [first, last] : pack_runs(flow.chunks(), send_options().max_chunk)) {
+    std::vector<ShiftedSource> shifted;
+    shifted.reserve(last - first);
+    std::vector<PackPiece> pieces;
+    std::vector<const transport::Source*> parts;
+    for (std::size_t c = first; c < last; ++c) {
+      const protocol::Chunk& chunk = flow.chunks(static_cast<int>(c));
+      const transport::Source* file = open(chunk.src_file());
+      if (file == nullptr) co_return false;
+      shifted.emplace_back(*file, chunk.stream_offset(), chunk.src_offset(), chunk.length(), &state->bytes_moved);
+      pieces.push_back({chunk.stream_offset(), chunk.length()});
+    }
+    for (const ShiftedSource& part : shifted) parts.push_back(&part);
+    const protocol::Chunk& head = flow.chunks(static_cast<int>(first));
+    const std::uint64_t length = pieces.back().stream + pieces.back().length - head.stream_offset();
+    std::optional<GatherSource> gather;
+    if (last - first > 1) gather.emplace(head.stream_offset(), length, pieces, parts);
+    const transport::Source& source = gather ? static_cast<const transport::Source&>(*gather) : shifted.front();
     const transport::FlowSpec spec{
-        .job = state->job, .step = state->step, .offset = chunk.stream_offset(), .length = chunk.length()};
+        .job = state->job, .step = state->step, .offset = head.stream_offset(), .length = length};
     if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "sent"}}, 1);
     const transport::FlowReport sent =
         co_await transport::send_flow(connection, spec, source, pacer, context_.pool(), send_options());
@@ -325,17 +382,22 @@ asio::awaitable<bool> StepRunner::send_chunks(std::shared_ptr<StepState> state, 
       count_flow(*state->metrics, "sent", sent.bytes_verified, sent.error);
     }
     if (!sent.ok()) {
-      state->fail(where + ": transfer " + std::to_string(chunk.transfer()) + " (from " + chunk.src_file() +
+      const std::string packed =
+          last - first > 1 ? ", packed with " + std::to_string(last - first - 1) + " other chunk(s)" : std::string();
+      state->fail(where + ": transfer " + std::to_string(head.transfer()) + " (from " + head.src_file() + packed +
                   "): " + sent.describe());
       co_return false;
     }
-    state->bytes_sent += chunk.length();
-    state->tasks[t].bytes += chunk.length();
-    protocol::ChunkDigest& digest = state->sent.emplace_back();
-    digest.set_transfer(chunk.transfer());
-    digest.set_dst_offset(chunk.dst_offset());
-    digest.set_length(chunk.length());
-    digest.set_xxh3(sent.checksum);
+    for (std::size_t c = first; c < last; ++c) {
+      const protocol::Chunk& chunk = flow.chunks(static_cast<int>(c));
+      state->bytes_sent += chunk.length();
+      state->tasks[t].bytes += chunk.length();
+      protocol::ChunkDigest& digest = state->sent.emplace_back();
+      digest.set_transfer(chunk.transfer());
+      digest.set_dst_offset(chunk.dst_offset());
+      digest.set_length(chunk.length());
+      digest.set_xxh3(gather ? gather->checksum(c - first) : sent.checksum);
+    }
   }
   co_return true;
 }
@@ -360,28 +422,45 @@ asio::awaitable<IncomingFlow> StepRunner::resolve(transport::FlowSpec flow, std:
       co_await gate_.wait_until(deadline);
     } else {
       const std::shared_ptr<StepState> state = current_;
-      const auto in = std::find_if(state->incoming.begin(), state->incoming.end(), [&](const StepState::Incoming& i) {
-        return i.chunk->stream_offset() == flow.offset && i.chunk->length() == flow.length;
-      });
-      if (in == state->incoming.end()) {
-        co_return refuse("no planned chunk [" + std::to_string(flow.offset) + ", " + std::to_string(flow.end()) +
-                         ") in step " + std::to_string(flow.step));
+      std::vector<std::size_t> pieces;  // the incoming chunks the flow carries, in stream order
+      if (const auto one = state->by_stream.find({flow.offset, flow.length}); one != state->by_stream.end()) {
+        pieces.push_back(one->second);
+      } else if (std::string why = find_pack(*state, flow, pieces); !why.empty()) {
+        co_return refuse(std::move(why));
       }
-      StepState::Task& task = state->tasks[in->task];
+      StepState::Task& task = state->tasks[state->incoming[pieces.front()].task];
       if (task.flow->peer() != sender) {
         co_return refuse("the chunk at stream offset " + std::to_string(flow.offset) + " of step " +
                          std::to_string(flow.step) + " comes from " + task.flow->peer() + " in the plan, not from " +
                          sender);
       }
-      if (in->started) co_return refuse("the chunk at stream offset " + std::to_string(flow.offset) + " arrived twice");
+      for (std::size_t i : pieces) {
+        if (state->incoming[i].started)
+          co_return refuse("the chunk at stream offset " + std::to_string(state->incoming[i].chunk->stream_offset()) +
+                           " arrived twice");
+      }
       if (task.phase == Phase::running) {
-        in->started = true;
+        for (std::size_t i : pieces) state->incoming[i].started = true;
         if (!task.accepted_any) task.start = std::chrono::steady_clock::now();
         task.accepted_any = true;
         ++state->flows_receiving;
         if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "received"}}, 1);
-        co_return IncomingFlow{{in->sink.get(), {}, in->pacer.get()},
-                               [state](const transport::FlowReport& r) { state->finished(r); }};
+        StepState::Incoming& first = state->incoming[pieces.front()];
+        if (pieces.size() == 1) {
+          co_return IncomingFlow{{first.sink.get(), {}, first.pacer.get()},
+                                 [state](const transport::FlowReport& r) { state->finished(r); }};
+        }
+        std::vector<PackPiece> parts;
+        std::vector<transport::Sink*> sinks;
+        for (std::size_t i : pieces) {
+          parts.push_back({state->incoming[i].chunk->stream_offset(), state->incoming[i].chunk->length()});
+          sinks.push_back(state->incoming[i].sink.get());
+        }
+        ScatterSink& sink = *state->packs.emplace_back(
+            std::make_unique<ScatterSink>(flow.offset, flow.length, std::move(parts), std::move(sinks)));
+        co_return IncomingFlow{{&sink, {}, first.pacer.get()}, [state, pieces, &sink](const transport::FlowReport& r) {
+                                 state->finished_pack(r, pieces, sink);
+                               }};
       }
       // Its receive task waits for other tasks: so does the flow, until the task starts
       // or the step ends.

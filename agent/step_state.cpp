@@ -33,6 +33,7 @@ StepState::StepState(const asio::any_io_executor& executor, std::uint64_t job_nu
       in.chunk = &chunk;
       in.task = t;
       ++tasks[t].chunks_left;
+      by_stream.emplace(std::pair{chunk.stream_offset(), chunk.length()}, incoming.size() - 1);
     }
   }
 }
@@ -109,27 +110,69 @@ void StepState::finished(const transport::FlowReport& report) {
     close_files();
     return;
   }
-  for (Incoming& in : incoming) {
-    if (!in.started || in.done || in.chunk->stream_offset() != report.flow.offset) continue;
-    Task& task = tasks[in.task];
-    if (report.ok()) {
-      in.done = true;
-      in.checksum = report.checksum;
-      task.bytes += in.chunk->length();
-      if (--task.chunks_left == 0) finish(in.task);
-    } else {
-      const std::string where = dataflow ? ", " + label(in.task) : std::string();
-      fail("step " + std::to_string(step) + where + ": receiving transfer " + std::to_string(in.chunk->transfer()) +
-           " (" + task.flow->peer() + "'s " + in.chunk->src_file() + "): " + report.describe());
+  const auto found = by_stream.find({report.flow.offset, report.flow.length});
+  if (found == by_stream.end()) return;
+  Incoming& in = incoming[found->second];
+  if (!in.started || in.done) return;
+  Task& task = tasks[in.task];
+  if (report.ok()) {
+    in.done = true;
+    in.checksum = report.checksum;
+    task.bytes += in.chunk->length();
+    if (--task.chunks_left == 0) finish(in.task);
+  } else {
+    const std::string where = dataflow ? ", " + label(in.task) : std::string();
+    fail("step " + std::to_string(step) + where + ": receiving transfer " + std::to_string(in.chunk->transfer()) +
+         " (" + task.flow->peer() + "'s " + in.chunk->src_file() + "): " + report.describe());
+  }
+  changed.notify();
+}
+
+void StepState::finished_pack(const transport::FlowReport& report, const std::vector<std::size_t>& pieces,
+                              const ScatterSink& sink) {
+  if (metrics) {
+    metrics->adjust("baton_agent_flows_active", {{"direction", "received"}}, -1);
+    count_flow(*metrics, "received", report.bytes_verified, report.error);
+  }
+  --flows_receiving;
+  if (over) {
+    close_files();
+    return;
+  }
+  const std::size_t t = incoming[pieces.front()].task;
+  if (!report.ok()) {
+    // Name the chunk the flow stopped in.
+    std::uint64_t written = sink.written();
+    const Incoming* stopped = &incoming[pieces.back()];
+    for (std::size_t i : pieces) {
+      if (written < incoming[i].chunk->length()) {
+        stopped = &incoming[i];
+        break;
+      }
+      written -= incoming[i].chunk->length();
     }
+    const std::string where = dataflow ? ", " + label(t) : std::string();
+    fail("step " + std::to_string(step) + where + ": receiving transfer " + std::to_string(stopped->chunk->transfer()) +
+         " (" + tasks[t].flow->peer() + "'s " + stopped->chunk->src_file() + ", packed with " +
+         std::to_string(pieces.size() - 1) + " other chunk(s)): " + report.describe());
     changed.notify();
     return;
   }
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    Incoming& in = incoming[pieces[k]];
+    in.done = true;
+    in.checksum = sink.checksum(k);
+    tasks[t].bytes += in.chunk->length();
+    --tasks[t].chunks_left;
+  }
+  if (tasks[t].chunks_left == 0) finish(t);
+  changed.notify();
 }
 
 void StepState::close_files() {
   sources.clear();
   if (flows_receiving > 0) return;
+  packs.clear();
   for (Incoming& in : incoming) in.sink.reset();
   destinations.clear();
 }

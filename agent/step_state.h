@@ -12,6 +12,7 @@
 // runner's worker thread reads.
 #pragma once
 
+#include "agent/packed.h"
 #include "agent/shifted.h"
 #include "agent/signal.h"
 #include "metrics/registry.h"
@@ -66,6 +67,10 @@ struct StepState {
   bool dataflow = false;
   std::vector<Task> tasks;
   std::vector<Incoming> incoming;
+  // incoming by (stream offset, length): where an announced flow's range starts
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::size_t> by_stream;
+  // The sinks of packed flows accepted so far (agent/packed.h), writing into incoming sinks.
+  std::vector<std::unique_ptr<ScatterSink>> packs;
   std::map<std::string, std::unique_ptr<transport::Sink>> destinations;  // every object the step writes
   std::map<std::string, std::unique_ptr<transport::Source>> sources;     // a lockstep step's send flows'
   clock::time_point released{};
@@ -99,6 +104,9 @@ struct StepState {
   std::vector<protocol::TaskTiming> timings() const;
   // An incoming flow ended (the data plane calls it through IncomingFlow::finished).
   void finished(const transport::FlowReport& report);
+  // A packed flow into incoming[first...] (in stream order) through `sink` ended.
+  void finished_pack(const transport::FlowReport& report, const std::vector<std::size_t>& pieces,
+                     const ScatterSink& sink);
   // Closes the step's objects once it is over: sources at once (its sends have ended),
   // destinations when no flow is writing into them any more.
   void close_files();

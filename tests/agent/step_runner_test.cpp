@@ -4,6 +4,7 @@
 // reason instead of a hang, and only the authenticated node the plan names can write.
 #include "tests/agent/step_harness.h"
 #include "transport/authenticate.h"
+#include "transport/checksum.h"
 #include "transport/flow.h"
 
 #include <boost/test/unit_test.hpp>
@@ -13,6 +14,7 @@
 #include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
 
+#include <map>
 #include <numeric>
 
 using namespace baton::agent::test;
@@ -67,6 +69,73 @@ BOOST_AUTO_TEST_CASE(chunks_land_at_their_destination_offsets) {
   BOOST_TEST(o.receiver.digests(0).transfer() == 4u);
   BOOST_TEST(o.receiver.digests(1).dst_offset() == 7u);
   BOOST_TEST(o.receiver.digests(0).xxh3() != o.receiver.digests(1).xxh3());
+}
+
+// Thousands of small ranges in one flow, scattered over the destination as a block-cyclic
+// layout scatters a row: they travel packed (agent/packed.h), a few flows instead of one
+// per range, and every byte lands where its chunk says, with one digest per chunk that
+// the sender's report matches.
+BOOST_AUTO_TEST_CASE(many_small_ranges_travel_packed_and_land_exactly) {
+  TwoAgents t;
+  auto& [io, a, b] = t;
+  constexpr std::uint64_t kRange = 240, kRanges = 3000;  // 720 000 bytes: more than one pack
+  auto in = pattern(kRange * kRanges, 11);
+  std::vector<std::byte> out(kRange * kRanges * 2, std::byte{0x5a});
+  a.storage.register_region("in", in);
+  b.storage.register_region("out", out);
+  std::vector<std::array<std::uint64_t, 5>> chunks;
+  for (std::uint64_t i = 0; i < kRanges; ++i) {
+    // Range i goes to slot (i * 7) mod kRanges of a destination with gaps between slots.
+    const std::uint64_t slot = (i * 7) % kRanges;
+    chunks.push_back({i, i * kRange, slot * 2 * kRange, kRange, i * kRange});
+  }
+  Pair plan = one_step(b.data->address(), 0, chunks, chunks);
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
+  ba::StepRunner& receiver = b.receiver(plan.receiver);
+  const Outcome o = run_step(io, sender, receiver, 20s);
+  BOOST_TEST(o.sender.ok(), o.sender.error());
+  BOOST_TEST(o.receiver.ok(), o.receiver.error());
+  for (std::uint64_t i = 0; i < kRanges; ++i) {
+    const std::uint64_t at = (i * 7) % kRanges * 2 * kRange;
+    BOOST_TEST(std::equal(in.begin() + static_cast<std::ptrdiff_t>(i * kRange),
+                          in.begin() + static_cast<std::ptrdiff_t>((i + 1) * kRange),
+                          out.begin() + static_cast<std::ptrdiff_t>(at)),
+               "range " << i);
+    BOOST_TEST((out[at + kRange] == std::byte{0x5a}), "the gap after range " << i);
+  }
+  BOOST_TEST(o.receiver.bytes() == kRange * kRanges);
+  BOOST_REQUIRE(o.receiver.digests_size() == static_cast<int>(kRanges));
+  BOOST_REQUIRE(o.sender.sent_size() == static_cast<int>(kRanges));
+  std::map<std::uint64_t, std::uint64_t> sent;
+  for (const bp::ChunkDigest& d : o.sender.sent()) sent[d.transfer()] = d.xxh3();
+  for (const bp::ChunkDigest& d : o.receiver.digests()) {
+    const auto i = d.transfer();
+    BOOST_TEST(d.xxh3() == baton::transport::xxh3_64(std::span(in).subspan(i * kRange, kRange)), "digest " << i);
+    BOOST_TEST(sent[i] == d.xxh3(), "sender's digest " << i);
+  }
+}
+
+// A sender whose plan cuts the stream elsewhere than the receiver's: its packed flow ends
+// inside one of the receiver's chunks and is refused, naming the chunk; nothing is written.
+BOOST_AUTO_TEST_CASE(a_packed_flow_that_does_not_end_on_a_planned_chunk_is_refused) {
+  TwoAgents t;
+  auto& [io, a, b] = t;
+  auto in = pattern(6000, 12);
+  std::vector<std::byte> out(6000, std::byte{0});
+  a.storage.register_region("in", in);
+  b.storage.register_region("out", out);
+  Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 3000, 0}, {1, 3000, 3000, 2000, 3000}},
+                       {{0, 0, 0, 2000, 0}, {1, 2000, 2000, 2000, 2000}, {2, 4000, 4000, 2000, 4000}});
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
+  ba::StepRunner& receiver = b.receiver(plan.receiver);
+  const Outcome o = run_step(io, sender, receiver);
+  BOOST_TEST(!o.sender.ok());
+  BOOST_TEST(
+      o.sender.error().find("packed flow [0, 5000) in step 0 ends inside planned chunk [4000, 6000) (transfer 2)") !=
+          std::string::npos,
+      o.sender.error());
+  BOOST_TEST(!o.receiver.ok());
+  BOOST_TEST((std::all_of(out.begin(), out.end(), [](std::byte x) { return x == std::byte{0}; })));
 }
 
 BOOST_AUTO_TEST_CASE(a_paced_flow_takes_as_long_as_its_rate_says) {

@@ -169,6 +169,31 @@ BOOST_AUTO_TEST_CASE(a_coupler_hands_block_rows_to_block_cyclic_columns_and_reus
   }
 }
 
+// Columns dealt one at a time: every element of a producer's row is a byte range of its
+// own (480 ranges of 8 B, 120 per pair), which the agents pack into a few flows per pair
+// (docs/runtime.md, "Packed flows"); every element still lands where the layout says.
+BOOST_AUTO_TEST_CASE(a_handoff_of_single_element_ranges_lands_every_element) {
+  Cluster cluster;
+  LayoutPtr from = layout(kRows, kCols, kProducers, 0, 0), to = layout(kRows, kCols, kConsumers, 1, 1);
+  std::vector<std::vector<double>> parts;  // declared first: goes after the sessions
+  std::vector<SessionPtr> nodes;
+  for (const auto& n : kProducers) nodes.push_back(started(cluster, n)), parts.push_back(part(from.get(), n, 3, true));
+  for (const auto& n : kConsumers) nodes.push_back(started(cluster, n)), parts.push_back(part(to.get(), n, 0, false));
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    BOOST_REQUIRE_EQUAL(baton_share(nodes[k].get(), "field", k < 2 ? from.get() : to.get(), parts[k].data(),
+                                    parts[k].size() * sizeof(double)),
+                        BATON_OK);
+  }
+  SessionPtr coupler = started(cluster, "");
+  baton_report report{};
+  BOOST_REQUIRE_MESSAGE(baton_handoff(coupler.get(), "field", from.get(), to.get(), &report) == BATON_OK,
+                        baton_session_error(coupler.get()));
+  BOOST_TEST(report.state == BATON_JOB_DONE);
+  BOOST_TEST(report.bytes == kRows * kCols * sizeof(double));
+  for (std::size_t q = 0; q < 2; ++q)
+    BOOST_TEST(holds_field(to.get(), kConsumers[q], parts[2 + q], kRows, 3), "consumer " << q);
+}
+
 BOOST_AUTO_TEST_CASE(a_collective_handoff_is_called_by_every_node_and_agrees_on_one_job) {
   Cluster cluster;
   LayoutPtr from = layout(kRows, kCols, {"p0"}, 0, 0), to = layout(kRows, kCols, {"c0"}, 1, 4);

@@ -1,0 +1,134 @@
+#include "agent/packed.h"
+
+#include <stdexcept>
+
+namespace baton::agent {
+namespace {
+
+std::string range_text(std::uint64_t offset, std::uint64_t length) {
+  return "[" + std::to_string(offset) + ", " + std::to_string(offset + length) + ")";
+}
+
+std::vector<transport::RangeChecksum> checksums(std::size_t n) {
+  std::vector<transport::RangeChecksum> sums;
+  sums.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) sums.emplace_back();
+  return sums;
+}
+
+void require_tiling(std::uint64_t offset, std::uint64_t length, const std::vector<PackPiece>& pieces,
+                    std::size_t targets) {
+  if (const auto why = check_pack(offset, length, pieces)) throw std::invalid_argument(*why);
+  if (targets != pieces.size()) throw std::invalid_argument("a packed flow needs one source or sink per piece");
+}
+
+}  // namespace
+
+std::vector<std::pair<std::size_t, std::size_t>> pack_runs(
+    const google::protobuf::RepeatedPtrField<protocol::Chunk>& chunks, std::uint64_t limit) {
+  std::vector<std::pair<std::size_t, std::size_t>> runs;
+  const auto n = static_cast<std::size_t>(chunks.size());
+  for (std::size_t first = 0; first < n;) {
+    std::size_t last = first + 1;
+    std::uint64_t bytes = chunks[static_cast<int>(first)].length();
+    if (bytes > 0) {
+      while (last < n) {
+        const protocol::Chunk& previous = chunks[static_cast<int>(last - 1)];
+        const protocol::Chunk& next = chunks[static_cast<int>(last)];
+        if (next.length() == 0 || next.stream_offset() != previous.stream_offset() + previous.length() ||
+            next.length() > limit - std::min(limit, bytes))
+          break;
+        bytes += next.length();
+        ++last;
+      }
+    }
+    runs.emplace_back(first, last);
+    first = last;
+  }
+  return runs;
+}
+
+std::optional<std::string> check_pack(std::uint64_t offset, std::uint64_t length,
+                                      const std::vector<PackPiece>& pieces) {
+  if (pieces.empty()) return "a packed flow " + range_text(offset, length) + " has no pieces";
+  std::uint64_t at = offset;
+  const std::uint64_t end = offset + length;
+  if (end < offset)
+    return "a packed flow's range " + std::to_string(offset) + " + " + std::to_string(length) + " overflows";
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    const PackPiece& p = pieces[i];
+    const std::string which = "piece " + std::to_string(i) + " " + range_text(p.stream, p.length);
+    if (p.length == 0) return which + " of packed flow " + range_text(offset, length) + " is empty";
+    if (p.stream + p.length < p.stream) return which + " overflows 2^64";
+    if (p.stream < at) return which + " overlaps the bytes before it in packed flow " + range_text(offset, length);
+    if (p.stream > at)
+      return which + " leaves a gap at " + range_text(at, p.stream - at) + " in packed flow " +
+             range_text(offset, length);
+    if (p.length > end - at) return which + " runs past the end of packed flow " + range_text(offset, length);
+    at += p.length;
+  }
+  if (at != end)
+    return "the pieces of packed flow " + range_text(offset, length) + " add up to " + std::to_string(at - offset) +
+           " bytes, not " + std::to_string(length);
+  return std::nullopt;
+}
+
+GatherSource::GatherSource(std::uint64_t offset, std::uint64_t length, std::vector<PackPiece> pieces,
+                           std::vector<const transport::Source*> sources)
+    : offset_(offset), length_(length), pieces_(std::move(pieces)), sources_(std::move(sources)),
+      sums_(checksums(pieces_.size())), next_(offset) {
+  require_tiling(offset_, length_, pieces_, sources_.size());
+}
+
+std::optional<std::span<const std::byte>> GatherSource::view(std::uint64_t offset, std::size_t length) const {
+  if (offset != next_ || piece_ >= pieces_.size()) return std::nullopt;
+  const PackPiece& p = pieces_[piece_];
+  if (length > p.stream + p.length - offset) return std::nullopt;  // spans pieces: read() gathers it
+  const auto bytes = sources_[piece_]->view(offset, length);
+  if (!bytes) return std::nullopt;
+  sums_[piece_].update(*bytes);
+  next_ += length;
+  if (next_ == p.stream + p.length) ++piece_;
+  return bytes;
+}
+
+std::error_code GatherSource::read(std::uint64_t offset, std::span<std::byte> into) const {
+  if (offset != next_ || into.size() > offset_ + length_ - offset)
+    return std::make_error_code(std::errc::invalid_argument);
+  while (!into.empty()) {
+    const PackPiece& p = pieces_[piece_];
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(into.size(), p.stream + p.length - next_));
+    const std::span<std::byte> part = into.first(n);
+    if (const std::error_code error = sources_[piece_]->read(next_, part)) return error;
+    sums_[piece_].update(part);
+    next_ += n;
+    if (next_ == p.stream + p.length) ++piece_;
+    into = into.subspan(n);
+  }
+  return {};
+}
+
+ScatterSink::ScatterSink(std::uint64_t offset, std::uint64_t length, std::vector<PackPiece> pieces,
+                         std::vector<transport::Sink*> sinks)
+    : offset_(offset), length_(length), pieces_(std::move(pieces)), sinks_(std::move(sinks)),
+      sums_(checksums(pieces_.size())), next_(offset) {
+  require_tiling(offset_, length_, pieces_, sinks_.size());
+}
+
+std::error_code ScatterSink::write(std::uint64_t offset, std::span<const std::byte> bytes) {
+  if (offset != next_ || bytes.size() > offset_ + length_ - offset)
+    return std::make_error_code(std::errc::invalid_argument);
+  while (!bytes.empty()) {
+    const PackPiece& p = pieces_[piece_];
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(bytes.size(), p.stream + p.length - next_));
+    const std::span<const std::byte> part = bytes.first(n);
+    if (const std::error_code error = sinks_[piece_]->write(next_, part)) return error;
+    sums_[piece_].update(part);
+    next_ += n;
+    if (next_ == p.stream + p.length) ++piece_;
+    bytes = bytes.subspan(n);
+  }
+  return {};
+}
+
+}  // namespace baton::agent
