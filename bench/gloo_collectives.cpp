@@ -14,7 +14,7 @@
 // on the ranks that hold it (the sum within a tolerance), so a broken run cannot be reported
 // as a time. cpu_seconds is the CPU time (user + system, every thread) of all ranks together
 // from the barrier to the result, the mean over the repeats.
-#include "bench/median.h"
+#include "bench/peer_collectives.h"
 
 #include <gloo/allreduce.h>
 #include <gloo/allreduce_halving_doubling.h>
@@ -27,22 +27,23 @@
 #include <gloo/rendezvous/prefix_store.h>
 #include <gloo/transport/tcp/device.h>
 
-#include <sys/resource.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 namespace {
+
+using baton::bench::close_to;
+using baton::bench::cpu_seconds_now;
+using baton::bench::peer_value;
 
 struct Options {
   std::string op;
@@ -58,89 +59,51 @@ struct Options {
   int timeout_seconds = 600;
 };
 
-[[noreturn]] void usage(const std::string& why) {
-  std::fprintf(stderr,
-               "gloo_collectives: %s\nusage: gloo_collectives --op ring|halving-doubling|broadcast|reduce --bytes N "
-               "--rank R --size S --store DIR --prefix P (--hostname ADDRESS | --iface NAME) [--root R] "
-               "[--repeats K] [--timeout-seconds T]\n",
-               why.c_str());
-  std::exit(2);
-}
-
-std::uint64_t number(std::string_view flag, const char* text) {
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long value = std::strtoull(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || text[0] == '-') usage(std::string(flag) + ": not a number: " + text);
-  return value;
-}
-
-int small_number(std::string_view flag, const char* text) {
-  const std::uint64_t value = number(flag, text);
-  if (value > 1000000) usage(std::string(flag) + ": too large: " + text);
-  return static_cast<int>(value);
-}
-
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view flag = argv[i];
-    if (i + 1 >= argc) usage(std::string(flag) + " needs a value");
-    const char* value = argv[++i];
-    if (flag == "--op") o.op = value;
-    else if (flag == "--bytes") o.bytes = number(flag, value);
-    else if (flag == "--rank") o.rank = small_number(flag, value);
-    else if (flag == "--size") o.size = small_number(flag, value);
-    else if (flag == "--store") o.store = value;
-    else if (flag == "--prefix") o.prefix = value;
-    else if (flag == "--hostname") o.hostname = value;
-    else if (flag == "--iface") o.iface = value;
-    else if (flag == "--root") o.root = small_number(flag, value);
-    else if (flag == "--repeats") o.repeats = small_number(flag, value);
-    else if (flag == "--timeout-seconds") o.timeout_seconds = small_number(flag, value);
-    else usage("unknown flag " + std::string(flag));
+  CLI::App app{"Gloo's all-reduce, broadcast or reduce of one f32 array, timed", "gloo_collectives"};
+  app.add_option("--op", o.op, "the collective")
+      ->required()
+      ->check(CLI::IsMember({"ring", "halving-doubling", "broadcast", "reduce"}));
+  app.add_option("--bytes", o.bytes, "the array's size, a multiple of 4 (f32)")
+      ->check(CLI::Range(std::uint64_t{4}, std::uint64_t{4} * INT32_MAX));
+  app.add_option("--rank", o.rank, "this process's rank")->required()->check(CLI::NonNegativeNumber);
+  app.add_option("--size", o.size, "the number of ranks")->required()->check(CLI::Range(1, 1000000));
+  app.add_option("--store", o.store, "the rendezvous directory every rank sees")->required();
+  app.add_option("--prefix", o.prefix, "this run's keys in the store")->required();
+  auto* hostname = app.add_option("--hostname", o.hostname, "the address Gloo's TCP device binds");
+  auto* iface = app.add_option("--iface", o.iface, "the interface Gloo's TCP device binds");
+  hostname->excludes(iface);
+  app.add_option("--root", o.root, "the root rank")->check(CLI::NonNegativeNumber);
+  app.add_option("--repeats", o.repeats, "timed repeats")->check(CLI::Range(1, 1000));
+  app.add_option("--timeout-seconds", o.timeout_seconds, "the rendezvous' timeout")->check(CLI::Range(1, 1000000));
+  try {
+    app.parse(argc, argv);
+    if (hostname->count() + iface->count() != 1) throw CLI::ValidationError("give one of --hostname and --iface");
+    if (o.rank >= o.size) throw CLI::ValidationError("--rank must be below --size");
+    if (o.root >= o.size) throw CLI::ValidationError("--root must be below --size");
+    if (o.bytes % sizeof(float) != 0) throw CLI::ValidationError("--bytes must be a multiple of 4 (f32)");
+  } catch (const CLI::ParseError& e) {
+    std::exit(app.exit(e));
   }
-  if (o.op != "ring" && o.op != "halving-doubling" && o.op != "broadcast" && o.op != "reduce")
-    usage("--op must be ring, halving-doubling, broadcast or reduce");
-  if (o.size < 1) usage("--size must be at least 1");
-  if (o.rank < 0 || o.rank >= o.size) usage("--rank must be 0..size-1");
-  if (o.root >= o.size) usage("--root must be below --size");
-  if (o.store.empty() || o.prefix.empty()) usage("--store and --prefix are required");
-  if (o.hostname.empty() == o.iface.empty()) usage("give exactly one of --hostname and --iface");
-  if (o.bytes == 0 || o.bytes % sizeof(float) != 0) usage("--bytes must be a positive multiple of 4 (f32)");
-  if (o.bytes / sizeof(float) > static_cast<std::uint64_t>(INT32_MAX)) usage("--bytes is too large");
-  if (o.repeats < 1 || o.repeats > 1000) usage("--repeats must be 1..1000");
-  if (o.timeout_seconds < 1) usage("--timeout-seconds must be positive");
   return o;
 }
 
-// Element e of rank r's array: small values, so that sums of up to 200 ranks are exact.
-float value_at(int rank, std::size_t e) { return static_cast<float>((rank * 7 + e * 13) % 17); }
-
 void fill(std::vector<float>& data, int rank) {
-  for (std::size_t e = 0; e < data.size(); ++e) data[e] = value_at(rank, e);
+  for (std::size_t e = 0; e < data.size(); ++e) data[e] = static_cast<float>(peer_value(rank, e));
 }
 
 // Whether `data` holds the root's array (broadcast) or the sum of every rank's array.
 bool correct(const std::vector<float>& data, const Options& o) {
   for (std::size_t e = 0; e < data.size(); e += 1 + e / 64) {  // a sparse sample
-    double expected = value_at(o.root, e);
+    double expected = peer_value(o.root, e);
     if (o.op != "broadcast") {
       expected = 0;
-      for (int r = 0; r < o.size; ++r) expected += value_at(r, e);
+      for (int r = 0; r < o.size; ++r) expected += peer_value(r, e);
     }
-    if (std::fabs(static_cast<double>(data[e]) - expected) > 1e-6 * std::max(1.0, std::fabs(expected))) return false;
+    if (!close_to(static_cast<double>(data[e]), expected)) return false;
   }
   return true;
-}
-
-double cpu_seconds_now() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 using ReduceFunction = void (*)(void*, const void*, const void*, std::size_t);
@@ -233,14 +196,16 @@ int run(const Options& o) {
     all_correct = combine(context, ok, static_cast<ReduceFunction>(&gloo::min<int>)) == 1 && all_correct;
   }
   if (o.rank == 0) {
-    std::printf(
-        "{\"impl\": \"gloo\", \"op\": \"%s\", \"bytes\": %llu, \"dtype\": \"f32\", \"reduce\": \"sum\", "
-        "\"nodes\": %d, \"root\": %d, \"correct\": %s, \"median_seconds\": %.6f, \"cpu_seconds\": %.6f, "
-        "\"seconds\": [",
-        o.op.c_str(), static_cast<unsigned long long>(o.bytes), o.size, o.root, all_correct ? "true" : "false",
-        baton::bench::median(seconds), cpu_total / o.repeats);
-    for (std::size_t i = 0; i < seconds.size(); ++i) std::printf("%s%.6f", i ? ", " : "", seconds[i]);
-    std::printf("]}\n");
+    baton::bench::print_peer_result({.impl = "gloo",
+                                     .op = o.op,
+                                     .dtype = "f32",
+                                     .reduce = "sum",
+                                     .bytes = o.bytes,
+                                     .nodes = o.size,
+                                     .root = o.root,
+                                     .correct = all_correct,
+                                     .seconds = seconds,
+                                     .cpu_seconds = cpu_total / o.repeats});
   }
   return all_correct ? 0 : 1;
 }

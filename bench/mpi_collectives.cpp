@@ -9,21 +9,25 @@
 // on the ranks that hold it (an integer sum exactly, floats within a tolerance), so a
 // broken run cannot be reported as a time. cpu_seconds is the CPU time (user + system, every
 // thread) of all ranks together from the barrier to the result, the mean over the repeats.
-#include "bench/median.h"
+#include "bench/peer_collectives.h"
 
 #include <mpi.h>
-#include <sys/resource.h>
 
-#include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 namespace {
+
+using baton::bench::close_to;
+using baton::bench::cpu_seconds_now;
+using baton::bench::peer_value;
 
 struct Options {
   std::string op = "reduce";
@@ -35,38 +39,30 @@ struct Options {
 };
 
 [[noreturn]] void usage(const std::string& why) {
-  std::fprintf(stderr,
-               "mpi_collectives: %s\nusage: mpi_collectives --op reduce|allreduce|bcast --bytes N "
-               "[--dtype f32|f64|i32|i64|u32|u64] [--reduce sum|min|max] [--root R] [--repeats K]\n",
-               why.c_str());
+  std::fprintf(stderr, "mpi_collectives: %s (see --help)\n", why.c_str());
   MPI_Abort(MPI_COMM_WORLD, 2);
   std::exit(2);
 }
 
-std::uint64_t number(std::string_view flag, const char* text) {
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long value = std::strtoull(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || text[0] == '-') usage(std::string(flag) + ": not a number: " + text);
-  return value;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view flag = argv[i];
-    if (i + 1 >= argc) usage(std::string(flag) + " needs a value");
-    const char* value = argv[++i];
-    if (flag == "--op") o.op = value;
-    else if (flag == "--bytes") o.bytes = number(flag, value);
-    else if (flag == "--dtype") o.dtype = value;
-    else if (flag == "--reduce") o.reduce = value;
-    else if (flag == "--root") o.root = static_cast<int>(number(flag, value));
-    else if (flag == "--repeats") o.repeats = static_cast<int>(number(flag, value));
-    else usage("unknown flag " + std::string(flag));
+  CLI::App app{"Open MPI's MPI_Reduce, MPI_Allreduce or MPI_Bcast of one array, timed", "mpi_collectives"};
+  app.add_option("--op", o.op, "the collective")->check(CLI::IsMember({"reduce", "allreduce", "bcast"}));
+  app.add_option("--bytes", o.bytes, "the array's size")->check(CLI::PositiveNumber);
+  app.add_option("--dtype", o.dtype, "the elements' type")
+      ->check(CLI::IsMember({"f32", "f64", "i32", "i64", "u32", "u64"}));
+  app.add_option("--reduce", o.reduce, "the operation")->check(CLI::IsMember({"sum", "min", "max"}));
+  app.add_option("--root", o.root, "the root rank")->check(CLI::NonNegativeNumber);
+  app.add_option("--repeats", o.repeats, "timed repeats")->check(CLI::Range(1, 1000));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    app.exit(e);
+    MPI_Finalize();
+    std::exit(0);
+  } catch (const CLI::ParseError& e) {
+    usage(e.what());
   }
-  if (o.op != "reduce" && o.op != "allreduce" && o.op != "bcast") usage("--op must be reduce, allreduce or bcast");
-  if (o.repeats < 1 || o.repeats > 1000) usage("--repeats must be 1..1000");
   return o;
 }
 
@@ -83,7 +79,7 @@ Type type_of(const std::string& dtype) {
   if (dtype == "i64") return {MPI_INT64_T, 8, false};
   if (dtype == "u32") return {MPI_UINT32_T, 4, false};
   if (dtype == "u64") return {MPI_UINT64_T, 8, false};
-  usage("--dtype must be f32, f64, i32, i64, u32 or u64");
+  usage("--dtype must be f32, f64, i32, i64, u32 or u64");  // parse() checked it
 }
 
 MPI_Op op_of(const std::string& reduce) {
@@ -93,14 +89,10 @@ MPI_Op op_of(const std::string& reduce) {
   usage("--reduce must be sum, min or max");
 }
 
-// Element e of rank r's array: small values, so that sums of up to 200 ranks are exact in
-// every dtype.
-double value_at(int rank, std::size_t e) { return static_cast<double>((rank * 7 + e * 13) % 17); }
-
 template <typename T>
 void fill(std::vector<std::byte>& bytes, int rank) {
   T* data = reinterpret_cast<T*>(bytes.data());
-  for (std::size_t e = 0; e < bytes.size() / sizeof(T); ++e) data[e] = static_cast<T>(value_at(rank, e));
+  for (std::size_t e = 0; e < bytes.size() / sizeof(T); ++e) data[e] = static_cast<T>(peer_value(rank, e));
 }
 
 // Whether `bytes` holds what the collective should give: the root's array (bcast) or the
@@ -109,17 +101,17 @@ template <typename T>
 bool correct(const std::vector<std::byte>& bytes, const Options& o, int ranks) {
   const T* data = reinterpret_cast<const T*>(bytes.data());
   for (std::size_t e = 0; e < bytes.size() / sizeof(T); e += 1 + e / 64) {  // a sparse sample
-    double expected = value_at(o.root, e);
+    double expected = peer_value(o.root, e);
     if (o.op != "bcast") {
-      expected = value_at(0, e);
+      expected = peer_value(0, e);
       for (int r = 1; r < ranks; ++r) {
-        const double v = value_at(r, e);
+        const double v = peer_value(r, e);
         if (o.reduce == "sum") expected += v;
         else if (o.reduce == "min") expected = std::min(expected, v);
         else expected = std::max(expected, v);
       }
     }
-    if (std::fabs(static_cast<double>(data[e]) - expected) > 1e-6 * std::max(1.0, std::fabs(expected))) return false;
+    if (!close_to(static_cast<double>(data[e]), expected)) return false;
   }
   return true;
 }
@@ -140,15 +132,6 @@ void fill_for(std::vector<std::byte>& bytes, const std::string& dtype, int rank)
   else if (dtype == "i64") fill<std::int64_t>(bytes, rank);
   else if (dtype == "u32") fill<std::uint32_t>(bytes, rank);
   else fill<std::uint64_t>(bytes, rank);
-}
-
-double cpu_seconds_now() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 }  // namespace
@@ -194,13 +177,16 @@ int main(int argc, char** argv) {
     seconds.push_back(slowest);
   }
   if (rank == 0) {
-    std::printf(
-        "{\"impl\": \"openmpi\", \"op\": \"%s\", \"bytes\": %llu, \"dtype\": \"%s\", \"reduce\": \"%s\", "
-        "\"nodes\": %d, \"root\": %d, \"correct\": %s, \"median_seconds\": %.6f, \"cpu_seconds\": %.6f, \"seconds\": [",
-        o.op.c_str(), static_cast<unsigned long long>(o.bytes), o.dtype.c_str(), o.reduce.c_str(), ranks, o.root,
-        all_correct ? "true" : "false", baton::bench::median(seconds), cpu_total / o.repeats);
-    for (std::size_t i = 0; i < seconds.size(); ++i) std::printf("%s%.6f", i ? ", " : "", seconds[i]);
-    std::printf("]}\n");
+    baton::bench::print_peer_result({.impl = "openmpi",
+                                     .op = o.op,
+                                     .dtype = o.dtype,
+                                     .reduce = o.reduce,
+                                     .bytes = o.bytes,
+                                     .nodes = ranks,
+                                     .root = o.root,
+                                     .correct = all_correct,
+                                     .seconds = seconds,
+                                     .cpu_seconds = cpu_total / o.repeats});
   }
   MPI_Finalize();
   return all_correct ? 0 : 1;
