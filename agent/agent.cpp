@@ -290,8 +290,11 @@ asio::awaitable<void> Agent::heartbeats(std::shared_ptr<protocol::Channel> chann
     beat.mutable_heartbeat()->set_sequence(sequence++);
     try {
       co_await channel->send(std::move(beat), every * 3);
-    } catch (const std::exception&) {
-      co_return;  // the channel is broken: the session ends with this
+    } catch (const std::exception& e) {
+      // The channel is broken or stuck (a saturated link): the session ends with this, and
+      // says why, since the coordinator will count this agent dead.
+      say("coordinator session: heartbeat not sent within " + std::to_string((every * 3).count()) + " ms: " + e.what());
+      co_return;
     }
     timer.expires_after(every);
     co_await timer.async_wait(transport::use_nothrow);
