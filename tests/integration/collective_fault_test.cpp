@@ -19,10 +19,11 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// Five nodes, two slow: a 2 MB array takes the all-reduce about 1.2 s at the slow nodes'
-// 2 MB/s (their bound M / r_min), long enough for the kill to land mid-step.
+// Five nodes, two slow: an 8 MB array takes the all-reduce at least 4 s at the slow nodes'
+// 2 MB/s (their bound M / r_min). The agents report progress about once a second, so the
+// kill lands a few seconds before the step could end, even on a loaded machine.
 const std::vector<std::uint64_t> kRates{2'000'000, 2'000'000, 8'000'000, 8'000'000, 8'000'000};
-constexpr std::size_t kCount = 250'000;  // i64: 2 MB
+constexpr std::size_t kCount = 1'000'000;  // i64: 8 MB
 
 // Waits until the running step has moved bytes (the agents' progress reports).
 void wait_step_bytes(CollectiveCluster& c, const std::string& id) {
