@@ -100,16 +100,19 @@ std::vector<protocol::TaskTiming> StepState::timings() const {
   return timings;
 }
 
-void StepState::finished(const transport::FlowReport& report) {
+bool StepState::flow_ended(const transport::FlowReport& report) {
   if (metrics) {
     metrics->adjust("baton_agent_flows_active", {{"direction", "received"}}, -1);
     count_flow(*metrics, "received", report.bytes_verified, report.error);
   }
   --flows_receiving;
-  if (over) {
-    close_files();
-    return;
-  }
+  if (!over) return true;
+  close_files();
+  return false;
+}
+
+void StepState::finished(const transport::FlowReport& report) {
+  if (!flow_ended(report)) return;
   const auto found = by_stream.find({report.flow.offset, report.flow.length});
   if (found == by_stream.end()) return;
   Incoming& in = incoming[found->second];
@@ -130,15 +133,7 @@ void StepState::finished(const transport::FlowReport& report) {
 
 void StepState::finished_pack(const transport::FlowReport& report, const std::vector<std::size_t>& pieces,
                               const ScatterSink& sink) {
-  if (metrics) {
-    metrics->adjust("baton_agent_flows_active", {{"direction", "received"}}, -1);
-    count_flow(*metrics, "received", report.bytes_verified, report.error);
-  }
-  --flows_receiving;
-  if (over) {
-    close_files();
-    return;
-  }
+  if (!flow_ended(report)) return;
   const std::size_t t = incoming[pieces.front()].task;
   if (!report.ok()) {
     // Name the chunk the flow stopped in.

@@ -102,6 +102,9 @@ struct StepState {
   // When each finished task ran, in seconds after the release (a lockstep step's tasks are
   // its flows, numbered in the plan's order).
   std::vector<protocol::TaskTiming> timings() const;
+  // What every incoming flow's end does first (metrics, the count of flows writing); false
+  // when the step is over, its files then closed once no flow writes.
+  bool flow_ended(const transport::FlowReport& report);
   // An incoming flow ended (the data plane calls it through IncomingFlow::finished).
   void finished(const transport::FlowReport& report);
   // A packed flow into incoming[first...] (in stream order) through `sink` ended.
