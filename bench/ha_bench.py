@@ -184,6 +184,14 @@ class Cluster:
     def ready(self, name):
         return read(os.path.join(self.dir, name + ".ready")) != b""
 
+    def start_pair(self):
+        """c1 leading, c2 standing by, then the agents."""
+        self.start("c1")
+        wait_for("c1 to lead", lambda: self.ready("c1"), 30)
+        self.start("c2")
+        wait_for("c2 to stand by", lambda: "standby: " in self.coordinators["c2"]["proc"].log(), 30)
+        self.start_agents()
+
     def start_agents(self):
         listed = ", ".join(f'"{c["agents"]}"' for c in self.coordinators.values())
         for node in self.nodes():
@@ -258,11 +266,7 @@ def failover(args, work, etcd, run):
     c = Cluster(args.bin, os.path.join(work, f"failover-{run}"), ["c1", "c2"], etcd, f"/baton/bench-failover-{run}/",
                 args.ttl, same_sizes(2, 2, 1_000_000), run)
     try:
-        c.start("c1")
-        wait_for("c1 to lead", lambda: c.ready("c1"), 30)
-        c.start("c2")
-        wait_for("c2 to stand by", lambda: "standby: " in c.coordinators["c2"]["proc"].log(), 30)
-        c.start_agents()
+        c.start_pair()
         id = c.submit("c1", 1e6)
         wait_for("step 2's release", lambda: re.search(rf"job {id} step 2: released",
                                                        c.coordinators["c1"]["proc"].log()), 30)
@@ -307,11 +311,7 @@ def fig16(args, work, etcd, kill, run):
     c = Cluster(args.bin, os.path.join(work, f"fig16-{'kill' if kill else 'none'}-{run}"), ["c1", "c2"], etcd,
                 f"/baton/bench-fig16-{'kill' if kill else 'none'}-{run}/", args.ttl, sizes, 16 + run)
     try:
-        c.start("c1")
-        wait_for("c1 to lead", lambda: c.ready("c1"), 30)
-        c.start("c2")
-        wait_for("c2 to stand by", lambda: "standby: " in c.coordinators["c2"]["proc"].log(), 30)
-        c.start_agents()
+        c.start_pair()
         id = c.submit("c1", args.fig16_rate, 5)
         submitted = time.monotonic()
         total = sum(map(sum, sizes))
