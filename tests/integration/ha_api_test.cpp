@@ -4,6 +4,7 @@
 // job state the leader answers; it answers a write with 307 to the leader's API; batonctl
 // given only the standby follows it and submits the job. Skipped, saying so, when
 // /usr/bin/etcd is missing.
+#include "tests/integration/api_polling.h"
 #include "tests/integration/cluster.h"
 #include "tests/support/etcd_cluster.h"
 #include "tests/support/ports.h"
@@ -119,29 +120,11 @@ struct Pair {
   }
 
   bool wait_alive(const Coordinator& c, std::size_t count, std::chrono::milliseconds limit) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < deadline) {
-      const Json body = get(c, "/v1/agents");
-      std::size_t alive = 0;
-      if (body.is_object() && body.contains("agents")) {
-        for (const Json& a : body.at("agents")) alive += a.value("alive", false) ? 1 : 0;
-      }
-      if (alive >= count) return true;
-      std::this_thread::sleep_for(50ms);
-    }
-    return false;
+    return baton::test::wait_agents_alive([&](const std::string& path) { return get(c, path); }, count, limit);
   }
 
   Json wait_ended(const Coordinator& c, const std::string& id, std::chrono::milliseconds limit) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    Json job;
-    while (std::chrono::steady_clock::now() < deadline) {
-      job = get(c, "/v1/jobs/" + id);
-      const std::string state = job.is_object() ? job.value("state", "") : "";
-      if (state == "done" || state == "failed" || state == "cancelled") return job;
-      std::this_thread::sleep_for(50ms);
-    }
-    return job;
+    return baton::test::wait_job_ended([&](const std::string& path) { return get(c, path); }, id, limit);
   }
 };
 
