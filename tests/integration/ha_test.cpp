@@ -8,6 +8,7 @@
 #include "tests/integration/api_polling.h"
 #include "tests/integration/cluster.h"
 #include "tests/support/etcd_cluster.h"
+#include "tests/support/etcd_precondition.h"
 #include "tests/support/ports.h"
 
 #include <httplib.h>
@@ -24,14 +25,8 @@ using baton::test::read_file;
 using baton::test::write_random_file;
 using namespace std::chrono_literals;
 
+using baton::test::etcd_present;
 namespace {
-
-boost::test_tools::assertion_result etcd_present(boost::unit_test::test_unit_id) {
-  boost::test_tools::assertion_result present(baton::test::etcd_available());
-  present.message() << "skipped: " << baton::test::kEtcdPath
-                    << " is missing (Debian etcd-server; scripts/setup.sh installs it)";
-  return present;
-}
 
 constexpr std::uint64_t kPiece = 250'000;
 constexpr int kPieces = 8;  // per sender: 2 MB; 1 MB per pair

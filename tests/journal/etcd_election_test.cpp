@@ -4,6 +4,7 @@
 #include "coordinator/journal/etcd_election.h"
 #include "coordinator/journal/etcd_journal.h"
 #include "tests/support/etcd_cluster.h"
+#include "tests/support/etcd_precondition.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -13,14 +14,8 @@ namespace bj = baton::journal;
 using baton::test::EtcdCluster;
 using namespace std::chrono_literals;
 
+using baton::test::etcd_present;
 namespace {
-
-boost::test_tools::assertion_result etcd_present(boost::unit_test::test_unit_id) {
-  boost::test_tools::assertion_result present(baton::test::etcd_available());
-  present.message() << "skipped: " << baton::test::kEtcdPath
-                    << " is missing (Debian etcd-server; scripts/setup.sh installs it)";
-  return present;
-}
 
 constexpr const char* kKey = "/baton/e/leader";
 

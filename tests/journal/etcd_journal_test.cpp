@@ -5,6 +5,7 @@
 #include "coordinator/journal/base64.h"
 #include "tests/journal/store_contract.h"
 #include "tests/support/etcd_cluster.h"
+#include "tests/support/etcd_precondition.h"
 #include "tests/support/ports.h"
 #include "tests/support/temp_dir.h"
 
@@ -13,14 +14,8 @@
 namespace bj = baton::journal;
 using baton::test::EtcdCluster;
 
+using baton::test::etcd_present;
 namespace {
-
-boost::test_tools::assertion_result etcd_present(boost::unit_test::test_unit_id) {
-  boost::test_tools::assertion_result present(baton::test::etcd_available());
-  present.message() << "skipped: " << baton::test::kEtcdPath
-                    << " is missing (Debian etcd-server; scripts/setup.sh installs it)";
-  return present;
-}
 
 bj::EtcdOptions options(const std::vector<std::string>& endpoints) {
   return {.endpoints = endpoints, .timeout = std::chrono::seconds(5)};

@@ -9,6 +9,7 @@
 #include "coordinator/journal/etcd_journal.h"
 #include "tests/support/daemon.h"
 #include "tests/support/etcd_cluster.h"
+#include "tests/support/etcd_precondition.h"
 #include "tests/support/ports.h"
 #include "tests/support/run_process.h"
 #include "tests/support/temp_dir.h"
@@ -24,14 +25,8 @@ using baton::journal::EtcdOptions;
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
+using baton::test::etcd_present;
 namespace {
-
-boost::test_tools::assertion_result etcd_present(boost::unit_test::test_unit_id) {
-  boost::test_tools::assertion_result present(baton::test::etcd_available());
-  present.message() << "skipped: " << baton::test::kEtcdPath
-                    << " is missing (Debian etcd-server; scripts/setup.sh installs it)";
-  return present;
-}
 
 void write_text(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
