@@ -198,7 +198,9 @@ asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
     co_await send_report(std::move(report));
   }
 
-  // Whichever ends first (a broken session, a failed heartbeat) ends the other.
+  // Whichever ends first (a broken session, a failed heartbeat) ends the other. Each says
+  // why and returns: `||` waits for the first to *succeed*, so an exception thrown by one
+  // would wait out the other's normal return and then be lost, and the log with it.
   co_await (handle_messages(channel, every) || heartbeats(channel, every));
 }
 
@@ -220,65 +222,74 @@ asio::awaitable<void> Agent::check_epoch(protocol::Channel& channel, const proto
 }
 
 asio::awaitable<void> Agent::handle_messages(std::shared_ptr<protocol::Channel> channel, milliseconds every) {
-  while (channel->is_open()) {
-    const protocol::Envelope message = co_await channel->receive(every * 3);
-    co_await check_epoch(*channel, message, "");
-    switch (message.body_case()) {
-      case protocol::Envelope::kHeartbeat: break;
-      case protocol::Envelope::kPlan: handle_plan(message.plan()); break;
-      case protocol::Envelope::kStepRelease: {
-        const protocol::StepRelease& release = message.step_release();
-        protocol::Envelope refusal;
-        protocol::StepReport* report = refusal.mutable_step_report();
-        report->set_job(release.job());
-        report->set_step(release.step());
-        // A job this agent has "done" is still the coordinator's until it ends it: a step
-        // that failed elsewhere is released again to every agent, the last one included.
-        if (!runner_ || runner_->plan().job() != release.job() || job_state_ == JobState::aborted) {
-          report->set_error("this agent holds no plan for job " + release.job());
-        } else if (release.step() >= static_cast<std::uint32_t>(runner_->plan().steps_size())) {
-          report->set_error("job " + release.job() + " has no step " + std::to_string(release.step()));
-        } else if (release.timeout_ms() == 0) {
-          report->set_error("the release of step " + std::to_string(release.step()) + " carries no timeout");
-        } else if (running_step_) {
-          report->set_error("step " + std::to_string(*running_step_) + " is still running");
-        } else if (!running_) {
-          report->set_error("the agent is stopping");
-        } else {
-          running_step_ = release.step();
-          asio::co_spawn(context_.executor(), run_step(release.step(), std::chrono::milliseconds(release.timeout_ms())),
-                         asio::detached);
-          break;
-        }
-        co_await send(std::move(refusal));
-        break;
-      }
-      case protocol::Envelope::kAbort: handle_abort(message.abort()); break;
-      case protocol::Envelope::kStepCancel: {
-        const protocol::StepCancel& cancel = message.step_cancel();
-        if (runner_ && runner_->plan().job() == cancel.job() && running_step_ == cancel.step()) {
-          runner_->abort("cancelled by the coordinator: " + cancel.reason());
-        }
-        break;
-      }
-      case protocol::Envelope::kJobEnded:
-        if (runner_ && runner_->plan().job() == message.job_ended().job()) {
-          runner_->close();
-          asio::co_spawn(context_.executor(), commit(runner_->plan()), asio::detached);
-        }
-        break;
-      case protocol::Envelope::kObjectQuery: {
-        protocol::Envelope reply;
-        *reply.mutable_object_answer() = answer(message.object_query(), storage_);
-        co_await send(std::move(reply));
-        break;
-      }
-      case protocol::Envelope::kRefusal:
-        throw protocol::ChannelError("coordinator refused us: " + message.refusal().reason());
-      default:
-        co_await channel->refuse("an agent does not accept " + std::string(protocol::type_name(message)));
-        throw protocol::ChannelError("coordinator sent " + std::string(protocol::type_name(message)));
+  try {
+    while (channel->is_open()) {
+      const protocol::Envelope message = co_await channel->receive(every * 3);
+      co_await handle_message(*channel, message);
     }
+  } catch (const std::exception& e) {
+    channel->close();  // the heartbeats stop too
+    say(std::string("coordinator session: ") + e.what());
+  }
+}
+
+asio::awaitable<void> Agent::handle_message(protocol::Channel& channel, const protocol::Envelope& message) {
+  co_await check_epoch(channel, message, "");
+  switch (message.body_case()) {
+    case protocol::Envelope::kHeartbeat: break;
+    case protocol::Envelope::kPlan: handle_plan(message.plan()); break;
+    case protocol::Envelope::kStepRelease: {
+      const protocol::StepRelease& release = message.step_release();
+      protocol::Envelope refusal;
+      protocol::StepReport* report = refusal.mutable_step_report();
+      report->set_job(release.job());
+      report->set_step(release.step());
+      // A job this agent has "done" is still the coordinator's until it ends it: a step
+      // that failed elsewhere is released again to every agent, the last one included.
+      if (!runner_ || runner_->plan().job() != release.job() || job_state_ == JobState::aborted) {
+        report->set_error("this agent holds no plan for job " + release.job());
+      } else if (release.step() >= static_cast<std::uint32_t>(runner_->plan().steps_size())) {
+        report->set_error("job " + release.job() + " has no step " + std::to_string(release.step()));
+      } else if (release.timeout_ms() == 0) {
+        report->set_error("the release of step " + std::to_string(release.step()) + " carries no timeout");
+      } else if (running_step_) {
+        report->set_error("step " + std::to_string(*running_step_) + " is still running");
+      } else if (!running_) {
+        report->set_error("the agent is stopping");
+      } else {
+        running_step_ = release.step();
+        asio::co_spawn(context_.executor(), run_step(release.step(), std::chrono::milliseconds(release.timeout_ms())),
+                       asio::detached);
+        break;
+      }
+      co_await send(std::move(refusal));
+      break;
+    }
+    case protocol::Envelope::kAbort: handle_abort(message.abort()); break;
+    case protocol::Envelope::kStepCancel: {
+      const protocol::StepCancel& cancel = message.step_cancel();
+      if (runner_ && runner_->plan().job() == cancel.job() && running_step_ == cancel.step()) {
+        runner_->abort("cancelled by the coordinator: " + cancel.reason());
+      }
+      break;
+    }
+    case protocol::Envelope::kJobEnded:
+      if (runner_ && runner_->plan().job() == message.job_ended().job()) {
+        runner_->close();
+        asio::co_spawn(context_.executor(), commit(runner_->plan()), asio::detached);
+      }
+      break;
+    case protocol::Envelope::kObjectQuery: {
+      protocol::Envelope reply;
+      *reply.mutable_object_answer() = answer(message.object_query(), storage_);
+      co_await send(std::move(reply));
+      break;
+    }
+    case protocol::Envelope::kRefusal:
+      throw protocol::ChannelError("coordinator refused us: " + message.refusal().reason());
+    default:
+      co_await channel.refuse("an agent does not accept " + std::string(protocol::type_name(message)));
+      throw protocol::ChannelError("coordinator sent " + std::string(protocol::type_name(message)));
   }
 }
 

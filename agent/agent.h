@@ -105,8 +105,11 @@ class Agent {
  private:
   asio::awaitable<void> session_loop();
   asio::awaitable<void> session(std::shared_ptr<protocol::Channel> channel);
-  // The coordinator's messages, one after another, until the session breaks.
+  // The coordinator's messages, one after another, until the session breaks; says why it
+  // broke and closes the channel.
   asio::awaitable<void> handle_messages(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every);
+  // One message of the coordinator's; throws when the session must end.
+  asio::awaitable<void> handle_message(protocol::Channel& channel, const protocol::Envelope& message);
   // A Heartbeat every `every` until sending one fails.
   asio::awaitable<void> heartbeats(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every);
   asio::awaitable<void> run_step(std::uint32_t step, std::chrono::milliseconds timeout);

@@ -37,7 +37,7 @@
 # namespaces bcoll-* (a second run at once needs another
 # --prefix; --no-mpi drops mpi and mpi-tuned). Writes DIR/collectives.jsonl (one JSON line per run),
 # DIR/collectives.csv and DIR/collectives-summary.txt (bench/collectives_summary.py),
-# DIR/collectives.svg (bench/collectives.gp), DIR/collectives-coordinator.log and each
+# DIR/collectives.svg (bench/collectives.gp), DIR/collectives-{coordinator,agents}.log and each
 # run's whole report in DIR/reports/SHAPE-KIND-ALGORITHM-BYTES.json.
 # Why 100 and 400 Mbit/s: every byte is sealed, checksummed and (on a reduction) combined
 # on this 2-core machine, beside the kernel's shaping of 12 links; at these rates the links,
@@ -133,7 +133,15 @@ n=12
 work=$(mktemp -d /tmp/baton-collectives.XXXXXX)
 star() { scripts/netns-star.sh "$@" --prefix "$prefix"; }
 daemons() { scripts/netns-daemons.sh "$1" "$work" --prefix "$prefix" "${@:2}"; }
-keep_log() { [ ! -f "$work/coordinator.log" ] || cat "$work/coordinator.log" >> "$out/collectives-coordinator.log" || true; }
+# The daemons' logs of a shape, appended to DIR (the agents' lines prefixed with the node):
+# why a session or a flow ended is often only in an agent's log.
+keep_log() {
+  [ ! -f "$work/coordinator.log" ] || cat "$work/coordinator.log" >> "$out/collectives-coordinator.log" || true
+  local node
+  for node in $(seq 0 $((n - 1))); do
+    [ ! -f "$work/n$node/agent.log" ] || sed "s/^/n$node /" "$work/n$node/agent.log" >> "$out/collectives-agents.log" || true
+  done
+}
 cleanup() {
   keep_log
   daemons stop || true
@@ -357,6 +365,7 @@ mkdir -p "$out"
 results=$out/collectives.jsonl
 : > "$results"
 : > "$out/collectives-coordinator.log"
+: > "$out/collectives-agents.log"
 for i in $(seq 1 $n); do echo "10.78.0.$i slots=1"; done > "$work/hosts"
 IFS=, read -ra shape_list <<<"$shapes"
 started=$(date +%s)

@@ -60,28 +60,43 @@ Api::Api(asio::io_context& io, Driver& driver, const AgentRegistry& registry, st
 Api::~Api() { stop(); }
 
 void Api::start(const std::string& address) {
-  // Runs `work` on the io thread and answers with what it returns, as `type`, or with the
-  // error it threw as JSON: a RequestError's status (request_error.h), 500 for anything
-  // else (a bug, said as one).
-  const auto text_on_io = [this](httplib::Response& response, const char* type, std::function<std::string()> work) {
-    std::promise<void> done;
+  // Runs `work` on the io thread, which owns the driver's state, and returns what it
+  // returned or rethrows what it threw. Work there is kept to reading state: rendering it
+  // (JSON, SVG, HTML) happens after, on the HTTP thread, since a large job's report (a
+  // 64 MiB all-reduce plans ~30 000 tasks) takes long enough to delay the heartbeats'
+  // echoes past an agent's patience when a script polls it.
+  const auto from_io = [this](auto work) {
+    std::promise<decltype(work())> done;
     asio::post(io_, [&] {
       try {
-        response.set_content(work(), type);
-      } catch (const RequestError& e) {
-        reply_error(response, e.failure(), e.what());
-      } catch (const std::exception& e) {
-        reply_error(response, RequestFailure::internal, std::string("internal error: ") + e.what());
+        done.set_value(work());
+      } catch (...) {
+        done.set_exception(std::current_exception());
       }
-      done.set_value();
     });
-    done.get_future().wait();  // the daemon stops the API before its io_context
+    return done.get_future().get();  // the daemon stops the API before its io_context
   };
-  // The same with a JSON answer and `status`.
-  const auto on_io = [text_on_io](httplib::Response& response, int status, std::function<Json()> work) {
-    text_on_io(response, "application/json", [&] {
+  // Answers with what `render` returns, as `type`, or with the error it threw as JSON: a
+  // RequestError's status (request_error.h), 500 for anything else (a bug, said as one).
+  const auto respond = [](httplib::Response& response, const char* type, auto render) {
+    try {
+      response.set_content(render(), type);
+    } catch (const RequestError& e) {
+      reply_error(response, e.failure(), e.what());
+    } catch (const std::exception& e) {
+      reply_error(response, RequestFailure::internal, std::string("internal error: ") + e.what());
+    }
+  };
+  // Small answers made whole on the io thread: as `type`, or as JSON with `status`.
+  const auto text_on_io = [from_io, respond](httplib::Response& response, const char* type,
+                                             std::function<std::string()> work) {
+    respond(response, type, [&] { return from_io(work); });
+  };
+  const auto on_io = [from_io, respond](httplib::Response& response, int status, std::function<Json()> work) {
+    respond(response, "application/json", [&] {
+      const Json body = from_io(work);
       response.status = status;
-      return work().dump() + "\n";
+      return body.dump() + "\n";
     });
   };
   const auto id_of = [](const httplib::Request& request) { return path_id(request, "job"); };
@@ -131,12 +146,15 @@ void Api::start(const std::string& address) {
     });
   });
   server_->Get(R"(/v1/jobs/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {
-    on_io(response, 200, [this, &request, id_of] { return driver_.job(id_of(request)); });
+    respond(response, "application/json", [&] {
+      const report::JobReport job = from_io([&] { return driver_.job_report(id_of(request)); });
+      return report::to_json(job).dump() + "\n";
+    });
   });
   server_->Get(R"(/v1/jobs/([^/]+)/gantt\.svg)",
                [=, this](const httplib::Request& request, httplib::Response& response) {
-                 text_on_io(response, "image/svg+xml; charset=utf-8", [this, &request, id_of] {
-                   const report::JobReport job = driver_.job_report(id_of(request));
+                 respond(response, "image/svg+xml; charset=utf-8", [&] {
+                   const report::JobReport job = from_io([&] { return driver_.job_report(id_of(request)); });
                    try {
                      return report::gantt_svg(job);
                    } catch (const std::invalid_argument& e) {  // no plan to draw yet
@@ -146,24 +164,8 @@ void Api::start(const std::string& address) {
                });
   // The status page (docs/status-page.md): "/" shows the newest job, "/jobs/{id}" another.
   const auto status_page = [=, this](httplib::Response& response, const std::string* id) {
-    text_on_io(response, "text/html; charset=utf-8", [this, &response, id] {
-      report::StatusPage page;
-      page.coordinator = driver_.status();
-      page.agents = driver_.agents();
-      page.jobs = driver_.jobs();
-      page.calibration = driver_.latest_calibration();
-      const Json& jobs = page.jobs.at("jobs");
-      const std::string shown = id ? *id : jobs.empty() ? "" : jobs.back().at("id").get<std::string>();
-      if (!shown.empty()) {
-        try {
-          const std::optional<std::uint64_t> number = parse_record_id(shown);
-          if (!number) throw RequestError(RequestFailure::not_found, "no job " + shown);
-          page.job = driver_.job_report(*number);
-        } catch (const RequestError& e) {
-          page.error = e.what();
-          response.status = http_status(e.failure());
-        }
-      }
+    respond(response, "text/html; charset=utf-8", [&] {
+      const report::StatusPage page = from_io([&] { return status_page_state(response, id); });
       return report::status_page_html(page);
     });
   };
@@ -216,8 +218,9 @@ void Api::start(const std::string& address) {
       });
   server_->Get(R"(/v1/calibrations/([^/]+)/curve\.svg)",
                [=, this](const httplib::Request& request, httplib::Response& response) {
-                 text_on_io(response, "image/svg+xml; charset=utf-8", [this, &request, calibration_id] {
-                   const report::CalibrationReport calibration = driver_.calibration_report(calibration_id(request));
+                 respond(response, "image/svg+xml; charset=utf-8", [&] {
+                   const report::CalibrationReport calibration =
+                       from_io([&] { return driver_.calibration_report(calibration_id(request)); });
                    try {
                      return report::calibration_svg(calibration);
                    } catch (const std::invalid_argument& e) {  // not done: no curve to draw yet
@@ -230,6 +233,27 @@ void Api::start(const std::string& address) {
   });
 
   serving_.start(address, "API");
+}
+
+report::StatusPage Api::status_page_state(httplib::Response& response, const std::string* id) const {
+  report::StatusPage page;
+  page.coordinator = driver_.status();
+  page.agents = driver_.agents();
+  page.jobs = driver_.jobs();
+  page.calibration = driver_.latest_calibration();
+  const Json& jobs = page.jobs.at("jobs");
+  const std::string shown = id ? *id : jobs.empty() ? "" : jobs.back().at("id").get<std::string>();
+  if (!shown.empty()) {
+    try {
+      const std::optional<std::uint64_t> number = parse_record_id(shown);
+      if (!number) throw RequestError(RequestFailure::not_found, "no job " + shown);
+      page.job = driver_.job_report(*number);
+    } catch (const RequestError& e) {
+      page.error = e.what();
+      response.status = http_status(e.failure());
+    }
+  }
+  return page;
 }
 
 void Api::resolve_objects(JobSpec& spec) {

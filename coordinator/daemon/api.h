@@ -1,10 +1,12 @@
 // The coordinator's HTTP API for batonctl (docs/runtime.md, "The coordinator's API"),
-// served by cpp-httplib on its own threads; every request is answered by the driver on
-// the io_context's thread (posted, then awaited), so the driver needs no locks.
+// served by cpp-httplib on its own threads; every request reads the driver's state on
+// the io_context's thread (posted, then awaited), so the driver needs no locks, and large
+// answers are rendered back on the HTTP thread.
 #pragma once
 
 #include "coordinator/daemon/agent_registry.h"
 #include "coordinator/daemon/driver.h"
+#include "coordinator/report/status_page.h"
 #include "http/server_thread.h"
 
 #include <asio/io_context.hpp>
@@ -15,7 +17,8 @@
 
 namespace httplib {
 class Server;
-}
+struct Response;
+}  // namespace httplib
 
 namespace baton::coordinator {
 
@@ -39,6 +42,9 @@ class Api {
   // RequestError(bad_request) naming a collective's silent nodes, or the node, file and
   // sizes of a range that does not fit.
   void resolve_objects(JobSpec& spec);
+  // On the io thread: what the status page shows ("/" the newest job, else job `id`); an
+  // unknown job is said on the page, with its status in `response`.
+  report::StatusPage status_page_state(httplib::Response& response, const std::string* id) const;
 
   asio::io_context& io_;
   Driver& driver_;

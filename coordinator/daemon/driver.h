@@ -82,7 +82,7 @@ class Driver {
   Json cancel(std::uint64_t id);
   // RequestError(not_found) for an unknown job.
   report::JobReport job_report(std::uint64_t id) const;
-  Json job(std::uint64_t id) const;  // job_report as the API's JSON
+  Json job(std::uint64_t id) const;  // job_report as the API's JSON (tests; the API renders it off the io thread)
   Json jobs() const;
   Json agents() const;
 

@@ -66,14 +66,14 @@ BOOST_AUTO_TEST_CASE(a_relay_killed_mid_pipeline_and_restarted_gets_the_step_ret
   c.cluster.crash_and_restart_agent("n3", 1s);
   const Json ended = c.cluster.wait_job(id);
   const std::string state = ended.value("state", "");
-  // The fault matrix's contract: done with every byte right, or failed naming the cause.
-  // Failed is what happens today when the retries run into kept connections that the
-  // aborted attempt's peers closed, or into control sessions lost under load (seen under
-  // ASan; docs/faults.md): the error must then name a node and what broke.
+  // The fault matrix's contract: done with every byte right, or failed naming the cause
+  // (a node and what broke), with every daemon's log shown to say why.
   BOOST_TEST_REQUIRE((state == "done" || state == "failed"), ended.dump() << "\n" << c.cluster.coordinator_log());
   if (state == "failed") {
     const std::string error = ended.value("error", "");
     BOOST_TEST_MESSAGE("the job failed: " << error);
+    BOOST_TEST_MESSAGE("the coordinator's log:\n" << c.cluster.coordinator_log());
+    for (const std::string& node : c.nodes) BOOST_TEST_MESSAGE(node << "'s log:\n" << c.cluster.agent_log(node));
     BOOST_TEST(error.find("step 0 failed 3 times") != std::string::npos, error);
     BOOST_TEST(
         (error.find("peer closed the connection") != std::string::npos || error.find(" is dead") != std::string::npos),
