@@ -1,9 +1,9 @@
 // Pacing: a token bucket per flow plus an optional aggregate cap per node.
 //
 // In the model of the scheduling papers a flow runs at d (the per-flow rate) and a node's
-// flows together stay within its share of the backbone D. A FlowPacer grants bytes only
-// when both its own bucket and the node's bucket (if any) hold them, and then takes them
-// from both, so neither limit is ever exceeded.
+// flows together stay within its share of the backbone D. A FlowPacer grants bytes when
+// its own bucket holds them and sends them when the node's bucket (if any) has paid for
+// them, first come first served, so neither limit is ever exceeded and no flow starves.
 //
 // Ownership: a FlowPacer keeps a plain pointer to its NodeCap; the NodeCap must outlive
 // every FlowPacer using it. Threading: pacers and node caps are not thread-safe; all flows
@@ -63,7 +63,7 @@ class FlowPacer {
 
   bool paced() const noexcept { return own_.has_value() || node_ != nullptr; }
 
-  // The largest request try_acquire accepts: the smaller burst, or "unlimited" if unpaced.
+  // The largest request acquire accepts: the smaller burst, or "unlimited" if unpaced.
   std::uint64_t max_piece() const noexcept {
     std::uint64_t piece = std::numeric_limits<std::uint64_t>::max();
     if (own_) piece = std::min(piece, own_->burst());
@@ -71,16 +71,30 @@ class FlowPacer {
     return piece;
   }
 
-  // If every bucket holds `bytes` now, takes them from all and returns zero. Otherwise
-  // takes nothing and returns how long to wait before asking again. bytes <= max_piece().
-  duration try_acquire(std::uint64_t bytes, time_point now) {
+  // What acquire answers: wait `wait`, then send the bytes (granted) or ask again (not).
+  struct Grant {
     duration wait = duration::zero();
-    if (own_) wait = std::max(wait, own_->wait_for(bytes, now));
-    if (node_ != nullptr) wait = std::max(wait, node_->bucket().wait_for(bytes, now));
-    if (wait != duration::zero()) return wait;
+    bool granted = true;
+  };
+
+  // Asks for `bytes` (at most max_piece()). Until the flow's own bucket holds them, takes
+  // nothing and says how long to wait before asking again. Then takes them from it and
+  // reserves them on the node's bucket (docs/transport.md, "Pacing"): the node serves its
+  // flows in the order they ask, so no flow starves whatever its pieces, and the bytes may
+  // go once the node's earlier reservations are paid.
+  Grant acquire(std::uint64_t bytes, time_point now) {
+    if (own_) {
+      if (const duration wait = own_->wait_for(bytes, now); wait != duration::zero()) return {wait, false};
+    }
+    duration wait = duration::zero();
+    if (node_ != nullptr) {
+      const std::optional<duration> reserved = node_->bucket().reserve(bytes, now);
+      // A debt too large to count (near-maximal rates and bursts): wait for part of it.
+      if (!reserved) return {node_->bucket().wait_for(bytes, now), false};
+      wait = *reserved;
+    }
     if (own_) own_->consume(bytes, now);
-    if (node_ != nullptr) node_->bucket().consume(bytes, now);
-    return wait;
+    return {wait, true};
   }
 
  private:

@@ -21,10 +21,12 @@ asio::awaitable<void> acquire_paced(FlowPacer<Clock>& pacer, std::uint64_t bytes
   while (bytes > 0) {
     const std::uint64_t piece = std::min(bytes, pacer.max_piece());
     for (;;) {
-      const auto wait = pacer.try_acquire(piece, Clock::now());
-      if (wait == Clock::duration::zero()) break;
-      timer.expires_after(wait);
-      co_await timer.async_wait(use_nothrow);
+      const auto grant = pacer.acquire(piece, Clock::now());
+      if (grant.wait != Clock::duration::zero()) {
+        timer.expires_after(grant.wait);
+        co_await timer.async_wait(use_nothrow);
+      }
+      if (grant.granted) break;
     }
     bytes -= piece;
   }

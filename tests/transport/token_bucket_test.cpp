@@ -83,4 +83,18 @@ BOOST_AUTO_TEST_CASE(long_idle_at_top_rate_does_not_overflow) {
   BOOST_TEST(bucket.wait_for(1, much_later).count() == 1);  // 1 byte at 1e12 B/s: 1 ps, rounded up
 }
 
+BOOST_AUTO_TEST_CASE(reservations_go_into_debt_and_are_paid_in_order) {
+  // 1000 B/s, 100 bytes: three reservations of 100 bytes at t = 0 go at 0, 100 and 200 ms.
+  TokenBucket<std::chrono::steady_clock> bucket({.rate_bytes_per_second = 1000, .burst_bytes = 100}, at_ns(0));
+  BOOST_TEST(bucket.reserve(100, at_ns(0)).value().count() == 0);
+  BOOST_TEST(bucket.reserve(100, at_ns(0)).value().count() == nanoseconds(milliseconds(100)).count());
+  BOOST_TEST(bucket.reserve(100, at_ns(0)).value().count() == nanoseconds(milliseconds(200)).count());
+  // At 50 ms the debt is 150 bytes: a 10-byte request waits for it and for itself.
+  BOOST_TEST(bucket.wait_for(10, at_ns(50'000'000)).count() == nanoseconds(milliseconds(160)).count());
+  // Paid at 200 ms (it started full): the bucket refills from empty, never past its burst.
+  BOOST_TEST(bucket.wait_for(100, at_ns(200'000'000)).count() == nanoseconds(milliseconds(100)).count());
+  BOOST_TEST(bucket.wait_for(100, at_ns(3'000'000'000)).count() == 0);
+  BOOST_CHECK_THROW(bucket.reserve(101, at_ns(3'000'000'000)), std::invalid_argument);  // past the burst
+}
+
 BOOST_AUTO_TEST_SUITE_END()
