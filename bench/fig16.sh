@@ -13,8 +13,8 @@
 # Q = 100, β = 0.01 s (the step start-up the jobs declare), BUILD_DIR = build/release (built like scripts/run.sh), DIR = docs/bench.
 # About 25 s per run, 27 runs: ~15 minutes. Writes DIR/fig16.jsonl (one JSON line per
 # run), DIR/fig16-summary.json and DIR/fig16.csv (bench/fig16_summary.py),
-# DIR/fig16-coordinator.log (the coordinator logs of all runs) and
-# DIR/fig16.svg (bench/fig16.gp).
+# DIR/fig16-coordinator.log (the coordinator logs of all runs), DIR/fig16.svg
+# (bench/fig16.gp) and each run's whole report in DIR/reports/fig16-kK-ALGORITHM-R.json.
 # Many small steps (issue 26): --min-mb 0.1 --max-mb 0.4 makes GGP's and OGGP's plans
 # ~100 steps of tens of milliseconds; each line carries the steps' measured times and the
 # gaps between them (the coordinator's release-to-release overhead beyond the step itself).
@@ -43,7 +43,7 @@ source bench/netns_bench.sh
 netns_bench_setup fig16.sh "$@"
 
 prefix=fig16
-work=$(mktemp -d /tmp/baton-fig16.XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/baton-fig16.XXXXXX")
 cluster() { scripts/netns-cluster.sh "$@" --prefix "$prefix" --queue-packets "$queue_packets"; }
 daemons() { scripts/netns-daemons.sh "$1" "$work" --prefix "$prefix" "${@:2}"; }
 traffic() { python3 scripts/netns_traffic.py "$@"; }
@@ -96,6 +96,8 @@ for k in 3 5 7; do
       daemons ctl -- watch "$id" > "$work/watch.log" 2>&1 || { cat "$work/watch.log" >&2; exit 1; }
       daemons ctl -- status "$id" -o json > "$work/run.json"
       after=$(retransmits)
+      # The whole report, kept for reading each step's and node's planned against measured times.
+      mkdir -p "$out/reports" && cp "$work/run.json" "$out/reports/fig16-k$k-$algo-$repeat.json"
       traffic verify "$work" >&2
       python3 - "$work/run.json" "$k" "$algo" "$repeat" "$node_bytes" "$((after - before))" "$beta" >> "$results" <<'PY'
 import json, os, sys
