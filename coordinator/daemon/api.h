@@ -5,6 +5,7 @@
 
 #include "coordinator/daemon/agent_registry.h"
 #include "coordinator/daemon/driver.h"
+#include "coordinator/daemon/job_end_wait.h"
 #include "http/server_thread.h"
 
 #include <asio/io_context.hpp>
@@ -39,12 +40,15 @@ class Api {
   // RequestError(bad_request) naming a collective's silent nodes, or the node, file and
   // sizes of a range that does not fit.
   void resolve_objects(JobSpec& spec);
+  // On the HTTP thread: the job (Driver::job) once it has ended, or as it is after `wait`.
+  Driver::Json job_after(std::uint64_t id, std::chrono::milliseconds wait);
 
   asio::io_context& io_;
   Driver& driver_;
   const AgentRegistry& registry_;  // for the peers it refused
   std::mutex token_mutex_;         // the server's threads read token_
   std::string token_;
+  JobEndSignal job_ends_;  // the driver's ends, for GET /v1/jobs/{id}?wait=
   std::unique_ptr<httplib::Server> server_;
   http::ServerThread serving_;
 };
