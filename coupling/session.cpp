@@ -191,9 +191,10 @@ HandoffResult Session::wait(const std::string& job, bool leader) {
   auto pause = std::chrono::milliseconds(2);
   for (;;) {
     const auto asked = std::chrono::steady_clock::now();
-    const auto look = std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::min<std::chrono::steady_clock::duration>(kLongestLook, deadline - asked));
-    const Json answer = look.count() > 0 ? api_.wait_job(job, look) : api_.job(job);
+    const auto look = std::max(std::chrono::milliseconds(1),  // a last look at the deadline
+                               std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   std::min<std::chrono::steady_clock::duration>(kLongestLook, deadline - asked)));
+    const Json answer = api_.wait_job(job, look);
     const std::string state = answer.value("state", "");
     if (state == "done" || state == "failed" || state == "cancelled") return result_of(job, state, answer);
     const auto now = std::chrono::steady_clock::now();
