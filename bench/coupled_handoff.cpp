@@ -8,6 +8,8 @@
 //
 //   mpirun -np P coupled_handoff MIB... : -np Q coupled_handoff MIB...   (bench/coupled_handoff.sh)
 //   BATON_API, BATON_COORDINATOR, BATON_SECRET_FILE: the coordinator; BATON_PRODUCERS=P
+//   BATON_DATA_HOSTS (optional): one host per world rank, comma-separated, where its
+//   embedded agent takes data connections (default 127.0.0.1; bench/coupled_handoff_star.sh)
 //
 // Prints one line per (method, size): method, MiB, rows, cols, block, repetitions, and the
 // median, best and worst seconds of a step.
@@ -148,6 +150,16 @@ int main(int argc, char** argv) {
     baton_session_set(session, key, v);
   }
   baton_session_set(session, "node_id", node.c_str());
+  if (const char* hosts = std::getenv("BATON_DATA_HOSTS")) {
+    std::string list = std::string(hosts) + ",", host;
+    for (int r = 0; r <= s.world_rank; ++r) {
+      const auto comma = list.find(',');
+      if (comma == std::string::npos) fail(s, "BATON_DATA_HOSTS names fewer hosts than there are ranks");
+      host = list.substr(0, comma);
+      list.erase(0, comma + 1);
+    }
+    baton_session_set(session, "data_address", (host + ":0").c_str());
+  }
   if (baton_session_start(session) != BATON_OK) fail(s, baton_session_error(session));
   baton_session_set_agree(session, agree, nullptr);
 

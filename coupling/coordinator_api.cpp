@@ -53,6 +53,8 @@ CoordinatorApi::CoordinatorApi(const std::string& address, std::string token) : 
   host_ = host_port_.substr(0, colon);
 }
 
+CoordinatorApi::~CoordinatorApi() = default;
+
 std::string CoordinatorApi::submit(const std::string& job_json) const {
   httplib::Client client(host_, port_);
   configure(client, token_);
@@ -67,6 +69,21 @@ Json CoordinatorApi::job(const std::string& id) const {
   httplib::Client client(host_, port_);
   configure(client, token_);
   return body_of(client.Get("/v1/jobs/" + id), host_port_, "job " + id);
+}
+
+Json CoordinatorApi::wait_job(const std::string& id, std::chrono::milliseconds wait) const {
+  const std::lock_guard lock(waiting_mutex_);
+  if (!waiting_) {
+    waiting_ = std::make_unique<httplib::Client>(host_, port_);
+    configure(*waiting_, token_);
+    waiting_->set_keep_alive(true);
+  }
+  const std::string path = "/v1/jobs/" + id + "?wait=" + std::to_string(std::chrono::duration<double>(wait).count());
+  httplib::Result result = waiting_->Get(path);
+  // The coordinator may have closed the idle connection as this request left: once more on
+  // a new one (a GET changes nothing).
+  if (!result) result = waiting_->Get(path);
+  return body_of(result, host_port_, "job " + id);
 }
 
 void CoordinatorApi::cancel(const std::string& id) const {

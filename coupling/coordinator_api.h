@@ -5,7 +5,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <memory>
+#include <mutex>
 #include <string>
+
+namespace httplib {
+class Client;
+}
 
 namespace baton::coupling {
 
@@ -14,12 +21,19 @@ class CoordinatorApi {
   // address: "host:port" (an "http://" in front is accepted); token: sent as a bearer
   // token unless empty. Throws Error(invalid_argument) for an address without a port.
   CoordinatorApi(const std::string& address, std::string token);
+  ~CoordinatorApi();
+  CoordinatorApi(const CoordinatorApi&) = delete;
+  CoordinatorApi& operator=(const CoordinatorApi&) = delete;
 
   // POST /v1/jobs; the job's id. Throws Error(unreachable) when the coordinator does not
   // answer, Error(job_failed) naming its reason when it refuses the job.
   std::string submit(const std::string& job_json) const;
   // GET /v1/jobs/{id}. Throws Error(unreachable), or Error(unknown_name) for no such job.
   nlohmann::json job(const std::string& id) const;
+  // GET /v1/jobs/{id}?wait=...: the job once it has ended, or as it is after `wait` (at
+  // most 5 s; docs/runtime.md, "Waiting for a job"). On one kept-alive connection, so a
+  // handoff's wait costs no new connection per look. Throws as job().
+  nlohmann::json wait_job(const std::string& id, std::chrono::milliseconds wait) const;
   // POST /v1/jobs/{id}/cancel; what the coordinator answered is not needed.
   void cancel(const std::string& id) const;
 
@@ -30,6 +44,8 @@ class CoordinatorApi {
   std::string host_;
   int port_ = 0;
   std::string token_;
+  mutable std::mutex waiting_mutex_;  // one request at a time on the kept-alive connection
+  mutable std::unique_ptr<httplib::Client> waiting_;
 };
 
 }  // namespace baton::coupling

@@ -9,15 +9,21 @@ namespace baton::coupling {
 std::string handoff_job(const std::string& name, const Layout& from, const Layout& to,
                         const HandoffPlatform& platform) {
   using Json = nlohmann::json;
-  Json transfers = Json::array();
-  for (const Piece& p : redistribution(from, to)) {
-    transfers.push_back({{"src_node", from.nodes[p.src]},
-                         {"src_file", name},
-                         {"src_offset", p.src_offset},
-                         {"length", p.length},
-                         {"dst_node", to.nodes[p.dst]},
-                         {"dst_file", name},
-                         {"dst_offset", p.dst_offset}});
+  // As runs of transfers (a column block's rows are one): the coordinator expands them to
+  // the same transfers, but parses and journals a few hundred bytes per run instead of
+  // one object per row (docs/embedding.md, "What a handoff costs").
+  Json runs = Json::array();
+  for (const PieceRun& r : piece_runs(redistribution(from, to), from, to)) {
+    runs.push_back({{"src_node", from.nodes[r.first.src]},
+                    {"src_file", name},
+                    {"src_offset", r.first.src_offset},
+                    {"src_stride", r.src_stride},
+                    {"length", r.first.length},
+                    {"dst_node", to.nodes[r.first.dst]},
+                    {"dst_file", name},
+                    {"dst_offset", r.first.dst_offset},
+                    {"dst_stride", r.dst_stride},
+                    {"count", r.count}});
   }
   const double links = static_cast<double>(std::min(from.nodes.size(), to.nodes.size()));
   Json job = {{"senders", from.nodes},
@@ -27,7 +33,7 @@ std::string handoff_job(const std::string& name, const Layout& from, const Layou
                 {"receiver_rate", platform.rate},
                 {"backbone_rate", platform.backbone_rate > 0 ? platform.backbone_rate : platform.rate * links},
                 {"step_startup", platform.step_startup}}},
-              {"transfers", std::move(transfers)}};
+              {"transfer_runs", std::move(runs)}};
   if (!platform.algorithm.empty()) job["algorithm"] = platform.algorithm;
   return job.dump();
 }

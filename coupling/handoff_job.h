@@ -1,6 +1,7 @@
 // The job a handoff submits (docs/embedding.md, "How a handoff maps to the job API"): a
 // redistribution from the `from` group to the `to` group whose transfers move the array's
-// byte ranges between the regions named `name` on each node, on the platform below.
+// byte ranges between the regions named `name` on each node (as "transfer_runs"), on the
+// platform below.
 #pragma once
 
 #include "coupling/layout.h"

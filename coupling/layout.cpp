@@ -3,7 +3,9 @@
 #include "coupling/error.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <tuple>
 
 namespace baton::coupling {
 namespace {
@@ -185,6 +187,28 @@ std::vector<Piece> redistribution(const Layout& from, const Layout& to) {
     }
   }
   return pieces;
+}
+
+std::vector<PieceRun> piece_runs(const std::vector<Piece>& pieces, const Layout& from, const Layout& to) {
+  // Where the piece one row further down would be: src, dst, length and its two offsets.
+  using Next = std::tuple<std::size_t, std::size_t, std::uint64_t, std::uint64_t, std::uint64_t>;
+  const auto row_bytes = [](const Layout& l, std::size_t node) { return l.local_shape(node)[1] * l.element_size; };
+  std::vector<PieceRun> runs;
+  std::map<Next, std::size_t> continued_by;  // each run's next row, and the run
+  for (const Piece& p : pieces) {
+    const auto found = continued_by.find({p.src, p.dst, p.length, p.src_offset, p.dst_offset});
+    std::size_t r = runs.size();
+    if (found != continued_by.end()) {
+      r = found->second;
+      continued_by.erase(found);
+      runs[r].count += 1;
+    } else {
+      runs.push_back({.first = p, .src_stride = row_bytes(from, p.src), .dst_stride = row_bytes(to, p.dst)});
+    }
+    const PieceRun& run = runs[r];
+    continued_by[{p.src, p.dst, p.length, p.src_offset + run.src_stride, p.dst_offset + run.dst_stride}] = r;
+  }
+  return runs;
 }
 
 }  // namespace baton::coupling

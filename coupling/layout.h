@@ -72,4 +72,17 @@ struct Piece {
 // different arrays (shape or element size).
 std::vector<Piece> redistribution(const Layout& from, const Layout& to);
 
+// `count` pieces of first.length bytes between the same two nodes, the i-th (from 0) at
+// first.src_offset + i * src_stride and first.dst_offset + i * dst_stride: the rows of a
+// column block, as the job's "transfer_runs" (docs/runtime.md) carries them.
+struct PieceRun {
+  Piece first;
+  std::uint64_t src_stride = 0, dst_stride = 0, count = 1;
+};
+
+// `pieces` (redistribution(from, to)) as runs, every piece in exactly one, in the order of
+// their first pieces: a piece extends the run whose last piece is one row above it in both
+// parts (same two nodes, same length), so the rows of a column block become one run.
+std::vector<PieceRun> piece_runs(const std::vector<Piece>& pieces, const Layout& from, const Layout& to);
+
 }  // namespace baton::coupling

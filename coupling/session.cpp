@@ -34,6 +34,25 @@ std::string spec_key(const std::string& name, const Layout& from, const Layout& 
   return name + "\n" + from.describe() + "\n" + to.describe();
 }
 
+// A handoff's result from the job's answer once it ended in `state`.
+HandoffResult result_of(const std::string& job, const std::string& state, const Json& answer) {
+  HandoffResult r;
+  r.state = state == "done" ? JobState::done : state == "failed" ? JobState::failed : JobState::cancelled;
+  r.job = job;
+  if (answer.contains("error") && answer["error"].is_string()) r.error = answer["error"].get<std::string>();
+  const Json report = answer.value("report", Json::object());
+  if (report.contains("steps") && report["steps"].is_array()) {
+    r.steps = report["steps"].size();
+    for (const Json& step : report["steps"]) r.bytes += step.value("bytes", std::uint64_t{0});
+  }
+  r.predicted_seconds = number_or_zero(report, "predicted_seconds");
+  r.measured_seconds = number_or_zero(report, "measured_seconds");
+  r.lower_bound_seconds = number_or_zero(report, "lower_bound_seconds");
+  r.reused_plan = report.contains("plan_reused_from");
+  r.report = answer.dump();
+  return r;
+}
+
 }  // namespace
 
 Session::Session(SessionOptions options)
@@ -165,35 +184,29 @@ HandoffResult Session::handoff(const std::string& name, const Layout& from, cons
 }
 
 HandoffResult Session::wait(const std::string& job, bool leader) {
+  // Each look waits at the coordinator until the job ends (at most 5 s); a coordinator that
+  // answers at once (an older one) is looked at again after a pause that doubles up to 50 ms.
+  constexpr auto kLongestLook = std::chrono::seconds(5);
   const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
   auto pause = std::chrono::milliseconds(2);
   for (;;) {
-    const Json answer = api_.job(job);
+    const auto asked = std::chrono::steady_clock::now();
+    const auto look = std::max(std::chrono::milliseconds(1),  // a last look at the deadline
+                               std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   std::min<std::chrono::steady_clock::duration>(kLongestLook, deadline - asked)));
+    const Json answer = api_.wait_job(job, look);
     const std::string state = answer.value("state", "");
-    if (state == "done" || state == "failed" || state == "cancelled") {
-      HandoffResult r;
-      r.state = state == "done" ? JobState::done : state == "failed" ? JobState::failed : JobState::cancelled;
-      r.job = job;
-      if (answer.contains("error") && answer["error"].is_string()) r.error = answer["error"].get<std::string>();
-      const Json report = answer.value("report", Json::object());
-      if (report.contains("steps") && report["steps"].is_array()) {
-        r.steps = report["steps"].size();
-        for (const Json& step : report["steps"]) r.bytes += step.value("bytes", std::uint64_t{0});
-      }
-      r.predicted_seconds = number_or_zero(report, "predicted_seconds");
-      r.measured_seconds = number_or_zero(report, "measured_seconds");
-      r.lower_bound_seconds = number_or_zero(report, "lower_bound_seconds");
-      r.reused_plan = report.contains("plan_reused_from");
-      r.report = answer.dump();
-      return r;
-    }
-    if (std::chrono::steady_clock::now() >= deadline) {
+    if (state == "done" || state == "failed" || state == "cancelled") return result_of(job, state, answer);
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) {
       if (leader) api_.cancel(job);
       throw Error(Errc::timeout, "job " + job + " did not end within " + std::to_string(options_.timeout.count()) +
                                      " ms (state " + state + ")");
     }
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::milliseconds(50));
+    if (now - asked < look / 2) {
+      std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(pause, deadline - now));
+      pause = std::min(pause * 2, std::chrono::milliseconds(50));
+    }
   }
 }
 

@@ -106,7 +106,8 @@ class Session {
   // The leader submits; with `agree`, every process learns the job's id (or the failure).
   std::string agree_on_job(const std::string& name, const Layout& from, const Layout& to, bool leader);
   std::string submit_handoff(const std::string& name, const Layout& from, const Layout& to);
-  // Polls the job until it ends; after options_.timeout the leader cancels it.
+  // Waits for the job to end (GET ?wait=, one look per 5 s); after options_.timeout the
+  // leader cancels it.
   HandoffResult wait(const std::string& job, bool leader);
 
   SessionOptions options_;

@@ -55,9 +55,14 @@ Json refused_json(const std::vector<RefusedPeer>& peers, std::chrono::steady_clo
 
 Api::Api(asio::io_context& io, Driver& driver, const AgentRegistry& registry, std::string token)
     : io_(io), driver_(driver), registry_(registry), token_(std::move(token)),
-      server_(std::make_unique<http::Server>()), serving_(*server_) {}
+      server_(std::make_unique<http::Server>()), serving_(*server_) {
+  driver_.on_job_end([this] { job_ends_.ended(); });  // before the io_context runs
+}
 
-Api::~Api() { stop(); }
+Api::~Api() {
+  stop();
+  driver_.on_job_end(nullptr);  // the io_context has stopped
+}
 
 void Api::start(const std::string& address) {
   // Runs `work` on the io thread, which owns the driver's state, and returns what it
@@ -111,6 +116,9 @@ void Api::start(const std::string& address) {
                                            : httplib::Server::HandlerResponse::Handled;
   });
   server_->set_payload_max_length(64u << 20);
+  // A kept-alive connection's answer leaves at once: without it, the body (a write after
+  // the headers') waits for the client's delayed ack, 40 ms on Linux, at every wait's end.
+  server_->set_tcp_nodelay(true);
   // Prometheus' text format (docs/metrics.md); the gauges read the driver's state, on its thread.
   server_->Get("/metrics", [=, this](const httplib::Request&, httplib::Response& response) {
     text_on_io(response, metrics::content_type, [this] { return driver_.metrics(); });
@@ -147,7 +155,10 @@ void Api::start(const std::string& address) {
   });
   server_->Get(R"(/v1/jobs/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {
     respond(response, "application/json", [&] {
-      const report::JobReport job = from_io([&] { return driver_.job_report(id_of(request)); });
+      const std::uint64_t id = id_of(request);
+      const report::JobReport job = request.has_param("wait")
+                                        ? job_after(id, parse_job_wait(request.get_param_value("wait")))
+                                        : from_io([&] { return driver_.job_report(id); });
       return report::to_json(job).dump() + "\n";
     });
   });
@@ -298,11 +309,34 @@ void Api::resolve_objects(JobSpec& spec) {
   }
 }
 
+report::JobReport Api::job_after(std::uint64_t id, std::chrono::milliseconds wait) {
+  const auto deadline = JobEndSignal::Clock::now() + wait;
+  for (;;) {
+    const std::uint64_t seen = job_ends_.generation();
+    std::promise<report::JobReport> looked;
+    asio::post(io_, [&] {
+      try {
+        looked.set_value(driver_.job_report(id));
+      } catch (...) {
+        looked.set_exception(std::current_exception());
+      }
+    });
+    report::JobReport job = looked.get_future().get();  // throws the driver's RequestError (no such job)
+    const std::string& state = job.state;
+    if (state == "done" || state == "failed" || state == "cancelled" || !job_ends_.wait_after(seen, deadline)) {
+      return job;
+    }
+  }
+}
+
 void Api::set_token(std::string token) {
   const std::lock_guard lock(token_mutex_);
   token_ = std::move(token);
 }
 
-void Api::stop() { serving_.stop(); }
+void Api::stop() {
+  job_ends_.stop();
+  serving_.stop();
+}
 
 }  // namespace baton::coordinator

@@ -6,6 +6,7 @@
 
 #include "coordinator/daemon/agent_registry.h"
 #include "coordinator/daemon/driver.h"
+#include "coordinator/daemon/job_end_wait.h"
 #include "coordinator/report/status_page.h"
 #include "http/server_thread.h"
 
@@ -45,12 +46,16 @@ class Api {
   // On the io thread: what the status page shows ("/" the newest job, else job `id`); an
   // unknown job is said on the page, with its status in `response`.
   report::StatusPage status_page_state(httplib::Response& response, const std::string* id) const;
+  // On the HTTP thread: the job's report (Driver::job_report) once it has ended, or as it
+  // is after `wait`.
+  report::JobReport job_after(std::uint64_t id, std::chrono::milliseconds wait);
 
   asio::io_context& io_;
   Driver& driver_;
   const AgentRegistry& registry_;  // for the peers it refused
   std::mutex token_mutex_;         // the server's threads read token_
   std::string token_;
+  JobEndSignal job_ends_;  // the driver's ends, for GET /v1/jobs/{id}?wait=
   std::unique_ptr<httplib::Server> server_;
   http::ServerThread serving_;
 };

@@ -99,6 +99,9 @@ class Driver {
   // The newest done calibration, or none.
   std::optional<report::CalibrationReport> latest_calibration() const;
 
+  // Called on the io thread whenever a job ends (the API's waiters, job_end_wait.h).
+  void on_job_end(std::function<void()> ended) { job_ended_ = std::move(ended); }
+
   // A message from an agent (the registry's handler).
   void on_message(const std::string& node, const protocol::Envelope& message);
 
@@ -190,6 +193,7 @@ class Driver {
   std::uint64_t probes_ = 0;                   // probe steps run so far (their ids)
   PlanCache plan_cache_;          // the planner thread's: compiled plans for jobs that ask for the same again
   asio::thread_pool planner_{1};  // compiles plans off the io thread; joined first on destruction
+  std::function<void()> job_ended_;
 };
 
 }  // namespace baton::coordinator

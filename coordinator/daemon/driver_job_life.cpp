@@ -210,6 +210,7 @@ void Driver::finish(TrackedJob& job, JobState state, const std::string& error) {
   journal_.set_state(job.id, std::string(name(state)), error);
   journal_.set_report(job.id, report::to_json(coordinator::job_report(job, clock_.now())).dump());
   metrics_.job_finished(state);
+  if (job_ended_) job_ended_();
   if (log_)
     log_.info("job " + std::to_string(job.id) + ": " + std::string(name(state)) + (error.empty() ? "" : ": " + error));
 }

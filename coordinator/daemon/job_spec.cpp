@@ -7,6 +7,7 @@
 
 #include <limits>
 #include <set>
+#include <tuple>
 
 namespace baton::coordinator {
 namespace {
@@ -59,10 +60,64 @@ std::vector<jobs::TransferSpec> pattern(const Json& job, const jobs::Clusters& c
   return jobs::expand(pattern, clusters);
 }
 
+// "transfer_runs": each run is `count` transfers of `length` bytes, the i-th at src_offset
+// + i * src_stride and dst_offset + i * dst_stride (a column block's rows, say). The counts
+// are summed against the limit, and each run's last offsets checked, before anything is
+// expanded: a few bytes of JSON cannot make millions of transfers or wrap an offset.
+std::vector<jobs::TransferSpec> transfer_runs(const Json& job) {
+  const Json& list = json::require_array(job.at("transfer_runs"), "transfer_runs", 1, kMaxJobTransfers);
+  struct Run {
+    jobs::TransferSpec first;
+    std::uint64_t src_stride, dst_stride, count;
+  };
+  std::vector<Run> runs;
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string path = json::element_path("transfer_runs", i);
+    const Json& r = json::require_object(list[i], path,
+                                         {"src_node", "src_file", "src_offset", "src_stride", "length", "dst_node",
+                                          "dst_file", "dst_offset", "dst_stride", "count"});
+    Run run{.first = {.src_node = text(r, path, "src_node"),
+                      .src_file = text(r, path, "src_file"),
+                      .src_offset = whole(r, path, "src_offset", 0),
+                      .length = whole(r, path, "length", 1),
+                      .dst_node = text(r, path, "dst_node"),
+                      .dst_file = text(r, path, "dst_file"),
+                      .dst_offset = whole(r, path, "dst_offset", 0)},
+            .src_stride = whole(r, path, "src_stride", 0),
+            .dst_stride = whole(r, path, "dst_stride", 0),
+            .count = whole(r, path, "count", 1)};
+    if (run.count > kMaxJobTransfers - total) {
+      throw InputError(path + ".count: the runs expand to more than the limit of " + std::to_string(kMaxJobTransfers) +
+                       " transfers");
+    }
+    total += run.count;
+    constexpr std::uint64_t kLargest = std::numeric_limits<std::int64_t>::max();
+    for (const auto& [offset, stride, name] : {std::tuple{run.first.src_offset, run.src_stride, "src"},
+                                               std::tuple{run.first.dst_offset, run.dst_stride, "dst"}}) {
+      if (stride != 0 && run.count - 1 > (kLargest - offset) / stride) {
+        throw InputError(path + ": the last range's " + name + "_offset (" + name + "_offset + (count - 1) * " + name +
+                         "_stride) is past " + std::to_string(kLargest));
+      }
+    }
+    runs.push_back(std::move(run));
+  }
+  std::vector<jobs::TransferSpec> out;
+  out.reserve(total);
+  for (const Run& run : runs) {
+    for (std::uint64_t i = 0; i < run.count; ++i) {
+      out.push_back(run.first);
+      out.back().src_offset += i * run.src_stride;
+      out.back().dst_offset += i * run.dst_stride;
+    }
+  }
+  return out;
+}
+
 JobSpec redistribution_spec(const Json& job) {
-  json::require_object(
-      job, "",
-      {"kind", "senders", "receivers", "algorithm", "platform", "calibration", "replan", "transfers", "pattern"});
+  json::require_object(job, "",
+                       {"kind", "senders", "receivers", "algorithm", "platform", "calibration", "replan", "transfers",
+                        "transfer_runs", "pattern"});
   JobSpec spec;
   spec.clusters.senders = node_list(job, "", "senders");
   spec.clusters.receivers = node_list(job, "", "receivers");
@@ -81,11 +136,13 @@ JobSpec redistribution_spec(const Json& job) {
   if (spec.platform_given) {
     spec.platform = json::parse_platform(job["platform"], "platform");
   }
-  if (job.contains("transfers") == job.contains("pattern")) {
-    throw InputError("job: give exactly one of \"transfers\" and \"pattern\"");
+  if (job.contains("transfers") + job.contains("transfer_runs") + job.contains("pattern") != 1) {
+    throw InputError("job: give exactly one of \"transfers\", \"transfer_runs\" and \"pattern\"");
   }
   try {
-    spec.transfers = job.contains("transfers") ? transfers(job) : pattern(job, spec.clusters);
+    spec.transfers = job.contains("transfers")       ? transfers(job)
+                     : job.contains("transfer_runs") ? transfer_runs(job)
+                                                     : pattern(job, spec.clusters);
     jobs::check_transfers(spec.clusters, spec.transfers);
   } catch (const std::invalid_argument& e) {
     throw InputError(e.what());

@@ -6,7 +6,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 
 using baton::coupling::Distribution;
 using baton::coupling::Errc;
@@ -131,6 +133,52 @@ BOOST_AUTO_TEST_CASE(contiguous_runs_are_merged) {
   BOOST_TEST(redistribution(Layout::make({6, 8}, 8, group("p", 2), {.dim = 0}),
                             Layout::make({6, 8}, 8, group("c", 2), {.dim = 1, .block = 2}))
                  .size() == 6u * 4);
+}
+
+namespace {
+
+// The pieces `runs` stand for, in the order they come.
+std::vector<std::tuple<std::size_t, std::uint64_t, std::uint64_t, std::size_t, std::uint64_t>> expanded(
+    const std::vector<baton::coupling::PieceRun>& runs) {
+  std::vector<std::tuple<std::size_t, std::uint64_t, std::uint64_t, std::size_t, std::uint64_t>> out;
+  for (const auto& r : runs) {
+    for (std::uint64_t i = 0; i < r.count; ++i) {
+      out.emplace_back(r.first.src, r.first.src_offset + i * r.src_stride, r.first.length, r.first.dst,
+                       r.first.dst_offset + i * r.dst_stride);
+    }
+  }
+  std::ranges::sort(out);
+  return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(runs_stand_for_every_piece_once) {
+  using baton::coupling::piece_runs;
+  for (const Distribution& to : {Distribution{.dim = 1, .block = 2}, Distribution{.dim = 1, .block = 3},
+                                 Distribution{.dim = 0, .block = 2}, Distribution{.dim = 1, .counts = {3, 0, 8}}}) {
+    const Layout a = Layout::make({9, 11}, 8, group("p", 4), {.dim = 0}),
+                 b = Layout::make({9, 11}, 8, group("c", 3), to);
+    BOOST_TEST_CONTEXT(b.describe()) {
+      const auto pieces = redistribution(a, b);
+      const auto wanted = expanded([&] {
+        std::vector<baton::coupling::PieceRun> single;
+        for (const auto& p : pieces) single.push_back({.first = p});
+        return single;
+      }());
+      BOOST_TEST(expanded(piece_runs(pieces, a, b)) == wanted);
+    }
+  }
+  // The benchmark's field (docs/embedding.md): 1448 x 1448 doubles in block rows over 4,
+  // block-cyclic columns of 120 over 3: 12 whole blocks and one of 8 columns. Each
+  // producer makes a run per block but for consumer 0's first: the short block 12 joins the
+  // next row's block 0, so block 0 of a producer's first row and block 12 of its last are
+  // runs of their own: 14 runs per producer, 56 for 17 380 pieces.
+  const Layout rows = Layout::make({1448, 1448}, 8, group("p", 4), {.dim = 0});
+  const Layout cols = Layout::make({1448, 1448}, 8, group("c", 3), {.dim = 1, .block = 120});
+  const auto pieces = redistribution(rows, cols);
+  BOOST_TEST(pieces.size() == 17380u);
+  BOOST_TEST(piece_runs(pieces, rows, cols).size() == 56u);
 }
 
 BOOST_AUTO_TEST_CASE(bad_layouts_are_refused_naming_what_is_wrong) {

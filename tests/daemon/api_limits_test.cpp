@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <future>
 #include <thread>
 
@@ -99,6 +100,45 @@ BOOST_AUTO_TEST_CASE(hostile_bodies_are_answered_400_naming_what_is_wrong) {
   const auto [status, jobs] = cluster.get("/v1/jobs");
   BOOST_TEST(status == 200);
   BOOST_TEST(jobs.at("jobs").size() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_wait_for_a_job_answers_at_its_end_and_refuses_bad_timeouts) {
+  for (const std::string bad : {"abc", "0", "-1", "5.5", "nan", "inf", "1e999", "", "0x10", "2s"}) {
+    const auto answer = cluster.get("/v1/jobs/1?wait=" + bad);
+    BOOST_TEST_CONTEXT("wait=" << bad) {
+      BOOST_TEST(answer.first == 400);
+      BOOST_TEST(error_of(answer) == "wait: must be seconds in (0, 5], not \"" + bad + "\"");
+    }
+  }
+  BOOST_TEST(error_of(cluster.get("/v1/jobs/7?wait=1")) == "no job 7");
+  // A job of 3 s (3 MB paced at 1 MB/s): a short wait answers it as it is, a long one
+  // answers as soon as it is cancelled.
+  cluster.start_agent("a");
+  cluster.start_agent("b");
+  BOOST_REQUIRE(cluster.wait_alive(2));
+  std::ofstream(cluster.root("a") / "x.bin") << std::string(3'000'000, 'x');
+  const auto submitted = cluster.post("/v1/jobs", R"({"senders": ["a"], "receivers": ["b"],
+      "platform": {"sender_rate": 1e6, "receiver_rate": 1e6, "backbone_rate": 1e6, "step_startup": 0.001},
+      "transfers": [{"src_node": "a", "src_file": "x.bin", "src_offset": 0, "length": 3000000, "dst_node": "b",
+                     "dst_file": "y.bin", "dst_offset": 0}]})");
+  BOOST_REQUIRE_MESSAGE(submitted.first == 201, submitted.second.dump());
+  const std::string job = "/v1/jobs/" + submitted.second.at("id").get<std::string>();
+  const auto short_wait = cluster.get(job + "?wait=0.2");
+  BOOST_TEST(short_wait.first == 200);
+  BOOST_TEST(short_wait.second.value("state", "") != "cancelled", short_wait.second.dump());
+  BOOST_TEST(short_wait.second.value("state", "") != "done", short_wait.second.dump());
+  auto long_wait = std::async(std::launch::async, [&] {
+    const auto started = Clock::now();
+    auto answer = cluster.get(job + "?wait=4");  // cpp-httplib's client reads for 5 s
+    return std::pair{answer, Clock::now() - started};
+  });
+  BOOST_TEST(cluster.post(job + "/cancel", "").first == 200);
+  const auto [answer, took] = long_wait.get();
+  BOOST_TEST(answer.first == 200);
+  BOOST_TEST(answer.second.value("state", "") == "cancelled", answer.second.dump() << "\n"
+                                                                                   << cluster.coordinator_log());
+  // Measured on purpose: answered at the job's end, not at the end of its 4 s.
+  BOOST_TEST(std::chrono::duration<double>(took).count() < 3.0);
 }
 
 BOOST_AUTO_TEST_CASE(sixty_four_slow_clients_do_not_keep_an_operator_waiting) {

@@ -52,7 +52,7 @@ BOOST_AUTO_TEST_CASE(bad_jobs_are_named) {
   BOOST_TEST(refusal("[").find("JSON") != std::string::npos, refusal("["));
   BOOST_TEST(refusal(R"({"senders": [], "receivers": ["b"]})").find("senders") != std::string::npos);
   const std::string head = R"({"senders": ["a"], "receivers": ["b"], )" + kPlatform;
-  BOOST_TEST(refusal(head + "}") == "job: give exactly one of \"transfers\" and \"pattern\"");
+  BOOST_TEST(refusal(head + "}") == "job: give exactly one of \"transfers\", \"transfer_runs\" and \"pattern\"");
   BOOST_TEST(refusal(head + R"(, "algorithm": "fast"})") == "algorithm: unknown algorithm \"fast\"");
   BOOST_TEST(refusal(head + R"(, "speed": 1})") == "speed: unknown field");
   BOOST_TEST(refusal(head + R"(, "algoritm": "ggp"})") == "algoritm: unknown field (did you mean \"algorithm\"?)");
@@ -65,6 +65,71 @@ BOOST_AUTO_TEST_CASE(bad_jobs_are_named) {
       "dst_node": "a", "dst_file": "y", "dst_offset": 0}]})") != "accepted");
   BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 10, "to": "diagonal"}})").find("pattern.to") !=
              std::string::npos);
+}
+
+namespace {
+
+// A job of `runs` (the members of "transfer_runs", JSON objects) from a0, a1 to b0, b1.
+std::string runs_job(const std::string& runs) {
+  return R"({"senders": ["a0", "a1"], "receivers": ["b0", "b1"], )" + kPlatform + R"(, "transfer_runs": [)" + runs +
+         "]}";
+}
+
+std::string run(const std::string& fields) {
+  return R"({"src_node": "a0", "src_file": "x", "dst_node": "b1", "dst_file": "y", )" + fields + "}";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(transfer_runs_expand_to_the_transfers_they_stand_for) {
+  // Three rows of a column block: 16 bytes at every 100th of a0's x, packed in b1's y.
+  const bc::JobSpec spec = bc::parse_job_spec(runs_job(
+      run(R"("src_offset": 8, "src_stride": 100, "length": 16, "dst_offset": 0, "dst_stride": 16, "count": 3)") + ", " +
+      run(R"("src_offset": 0, "src_stride": 0, "length": 4, "dst_offset": 48, "dst_stride": 0, "count": 1)")));
+  BOOST_REQUIRE(spec.transfers.size() == 4u);
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    BOOST_TEST(spec.transfers[i].src_offset == 8 + 100 * i);
+    BOOST_TEST(spec.transfers[i].dst_offset == 16 * i);
+    BOOST_TEST(spec.transfers[i].length == 16u);
+    BOOST_TEST(spec.transfers[i].dst_node == "b1");
+  }
+  BOOST_TEST(spec.transfers[3].dst_offset == 48u);
+  BOOST_TEST(spec.transfers[3].length == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(hostile_transfer_runs_are_refused_before_they_are_expanded) {
+  const std::string head = R"({"senders": ["a0"], "receivers": ["b0"], )" + kPlatform;
+  BOOST_TEST(refusal(head + R"(, "transfers": [], "transfer_runs": []})") ==
+             "job: give exactly one of \"transfers\", \"transfer_runs\" and \"pattern\"");
+  BOOST_TEST(refusal(runs_job("")) == "transfer_runs: must hold at least 1 element", refusal(runs_job("")));
+  // 2^40 transfers from 150 bytes: refused by the sum of the counts, nothing built.
+  BOOST_TEST(refusal(runs_job(run(R"("src_offset": 0, "src_stride": 1, "length": 1, "dst_offset": 0,
+      "dst_stride": 1, "count": 1099511627776)"))) ==
+             "transfer_runs[0].count: the runs expand to more than the limit of " +
+                 std::to_string(bc::kMaxJobTransfers) + " transfers");
+  // Two runs each within the limit, together past it.
+  const std::string half = run(R"("src_offset": 0, "src_stride": 1, "length": 1, "dst_offset": 0, "dst_stride": 1,
+      "count": )" + std::to_string(bc::kMaxJobTransfers / 2 + 1));
+  BOOST_TEST(refusal(runs_job(half + ", " + half)).find("transfer_runs[1].count: the runs expand to more than") == 0u);
+  // A stride that would wrap the last offset past 2^63 - 1.
+  BOOST_TEST(refusal(runs_job(run(R"("src_offset": 0, "src_stride": 4611686018427387904, "length": 1,
+      "dst_offset": 0, "dst_stride": 1, "count": 3)"))) ==
+             "transfer_runs[0]: the last range's src_offset (src_offset + (count - 1) * src_stride) is past "
+             "9223372036854775807");
+  // Runs whose ranges write over each other are refused like transfers that do.
+  BOOST_TEST(refusal(runs_job(run(R"("src_offset": 0, "src_stride": 8, "length": 8, "dst_offset": 0,
+      "dst_stride": 4, "count": 2)")))
+                 .find("writes over") != std::string::npos);
+  BOOST_TEST(refusal(runs_job(run(R"("src_offset": 0, "src_stride": 8, "length": 8, "dst_offset": 0,
+      "dst_stride": -8, "count": 2)"))) == "transfer_runs[0].dst_stride: must be >= 0");
+  BOOST_TEST(refusal(runs_job(run(R"("src_offset": 0, "src_stride": 8, "length": 8, "dst_offset": 0,
+      "dst_stride": 8, "count": 0)"))) == "transfer_runs[0].count: must be >= 1");
+  BOOST_TEST(refusal(runs_job(run(R"("src_offset": 0, "src_stride": 8, "length": 8, "dst_offset": 0,
+      "dst_stide": 8, "count": 2)")))
+                 .find("transfer_runs[0].dst_stide: unknown field") == 0u);
+  BOOST_TEST(refusal(runs_job(R"({"src_node": "a9", "src_file": "x", "dst_node": "b1", "dst_file": "y",
+      "src_offset": 0, "src_stride": 8, "length": 8, "dst_offset": 0, "dst_stride": 8, "count": 2})"))
+                 .find("unknown source node 'a9'") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(without_a_platform_the_job_waits_for_a_calibration_and_may_name_one) {
