@@ -41,6 +41,14 @@ struct ContextOptions {
   // TCP only: SO_SNDBUF and SO_RCVBUF of every socket (the kernel caps them at
   // net.core.wmem_max / rmem_max); 0 leaves them to the kernel's autotuning.
   std::size_t socket_buffer_bytes = 0;
+  // TCP only: the congestion control of the connections this context opens, which carry
+  // its flows' data (TCP_CONGESTION); empty, or one the kernel refuses, leaves the
+  // system's (net.ipv4.tcp_congestion_control). Cubic, not BBR: Baton paces every flow at
+  // its planned rate, and BBR's own model of the path (its minimum RTT taken on packets a
+  // shaper let through at once) held kept connections far below it. Many small steps on
+  // the Fig. 16 cluster measured 3-8x their prediction under BBR and 0.84-1.52x under
+  // cubic, the same day (docs/transport.md, "Congestion control").
+  std::string tcp_congestion = "cubic";
 };
 
 inline constexpr std::size_t min_buffer_size = frame_header_size + max_reject_reason;

@@ -3,6 +3,10 @@
 #include <charconv>
 #include <variant>
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
 #include <asio/experimental/awaitable_operators.hpp>
 #include <asio/steady_timer.hpp>
 
@@ -71,6 +75,15 @@ asio::awaitable<Result<std::unique_ptr<transport::Connection>>> Context::connect
         .error = errc::bad_address, .detail = "'" + address + "' is not host:port with a numeric host", .value = {}};
   }
   asio::ip::tcp::socket socket(executor());
+  asio::error_code opened;
+  socket.open(endpoint->protocol(), opened);
+  if (!opened && !options().tcp_congestion.empty()) {
+    // Refused (not built into this kernel, or not in net.ipv4.tcp_allowed_congestion_control):
+    // the system's stays, which still works.
+    const std::string& name = options().tcp_congestion;
+    (void)::setsockopt(socket.native_handle(), IPPROTO_TCP, TCP_CONGESTION, name.data(),
+                       static_cast<socklen_t>(name.size()));
+  }
   asio::steady_timer timer(executor(), options().connect_timeout);
   auto outcome = co_await (socket.async_connect(*endpoint, use_nothrow) || timer.async_wait(use_nothrow));
   if (outcome.index() == 1) {
