@@ -6,7 +6,10 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <asio/co_spawn.hpp>
@@ -46,6 +49,7 @@ double seconds_between(steady_clock::time_point a, steady_clock::time_point b) {
 struct PacedRun {
   std::vector<TimingSink> sinks;
   steady_clock::time_point start;
+  std::vector<std::string> sender_states;  // each sender's link_state() once its flow ended
 };
 
 // Runs `rates.size()` flows of `bytes` each, paced per flow and (if node_rate > 0) together.
@@ -53,7 +57,7 @@ PacedRun run_paced(Harness& h, const std::vector<std::uint64_t>& rates, std::uin
   const auto data = pattern(bytes, 1);
   MemorySource source(data);
   auto links = h.links(rates.size());
-  PacedRun run{.sinks = std::vector<TimingSink>(rates.size()), .start = steady_clock::now()};
+  PacedRun run{.sinks = std::vector<TimingSink>(rates.size()), .start = steady_clock::now(), .sender_states = {}};
   std::optional<NodeCap<steady_clock>> node;
   if (node_rate > 0) node.emplace(PacerOptions{.rate_bytes_per_second = node_rate}, run.start);
   std::vector<std::unique_ptr<SteadyPacer>> pacers;
@@ -82,6 +86,7 @@ PacedRun run_paced(Harness& h, const std::vector<std::uint64_t>& rates, std::uin
         asio::detached);
   }
   h.run_until([&] { return done == 2 * rates.size(); }, std::chrono::seconds(60));
+  for (const Link& link : links) run.sender_states.push_back(link.sender->link_state());
   return run;
 }
 
@@ -127,4 +132,20 @@ BOOST_AUTO_TEST_CASE(the_node_cap_binds_flows_together) {
   }
   const double took = seconds_between(run.start, events.back().first);
   BOOST_TEST(static_cast<double>(2 * bytes - burst) / took >= 0.8 * static_cast<double>(node_rate));
+}
+
+BOOST_AUTO_TEST_CASE(a_paced_flow_has_the_kernel_pace_its_packets_on_a_cubic_connection) {
+  // docs/transport.md, "Congestion control": a sender's connection asks for cubic, and each
+  // flow for packets spaced at no more than 1.1x its rate. The kernel says what it does.
+  Harness h("tcp", test_options());
+  const auto run = run_paced(h, {2'000'000}, 0, 200'000);
+  const std::string& state = run.sender_states.at(0);
+  BOOST_TEST(state.find("paced at most 2200000 B/s") != std::string::npos, state);
+  std::ifstream available("/proc/sys/net/ipv4/tcp_available_congestion_control");
+  const std::string names((std::istreambuf_iterator<char>(available)), std::istreambuf_iterator<char>());
+  if (names.find("cubic") == std::string::npos) {
+    BOOST_TEST_MESSAGE("this kernel offers no cubic (" << names << "): the system's congestion control stays");
+  } else {
+    BOOST_TEST(state.find("congestion control cubic") != std::string::npos, state);
+  }
 }
