@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,12 +53,18 @@ struct Fixture {
   // A coordinator that died (crash()): parked on its own io_context, never run again.
   std::unique_ptr<asio::io_context> dead_io;
   std::unique_ptr<bc::Driver> dead;
+  std::optional<std::string> lapsed;  // what the driver's lease_lapsed answers: none, a leader's lease holds
 
   Fixture() {
     journal = std::make_unique<baton::journal::Journal>(dir.path / "journal.sqlite");
     gate = std::make_unique<GatedStore>(*journal);
-    driver = std::make_unique<bc::Driver>(*io, agents, *gate, clock, bc::DriverOptions{}, nullptr);
+    driver = std::make_unique<bc::Driver>(*io, agents, *gate, clock, options(), nullptr);
     driver->start();
+  }
+  bc::DriverOptions options() {
+    bc::DriverOptions out;
+    out.lease_lapsed = [this] { return lapsed; };
+    return out;
   }
   ~Fixture() {
     driver.reset();
@@ -70,7 +77,7 @@ struct Fixture {
     dead_io = std::move(io);
     dead = std::move(driver);
     io = std::make_unique<asio::io_context>();
-    driver = std::make_unique<bc::Driver>(*io, agents, *gate, clock, bc::DriverOptions{}, nullptr);
+    driver = std::make_unique<bc::Driver>(*io, agents, *gate, clock, options(), nullptr);
     driver->start();
   }
 
@@ -293,6 +300,24 @@ BOOST_AUTO_TEST_CASE(a_step_record_that_cannot_be_written_stops_the_releases) {
   BOOST_TEST(driver->job(id)["error"].get<std::string>() == "the record of step 0 was never written");
   BOOST_TEST(journal->job(id)->state == "failed");
   BOOST_TEST(journal->steps(id).empty());
+}
+
+// A leader whose lease may have lapsed (etcd granted no renewal within a TTL, or said the
+// lease is gone) releases no further step, even with its records journaled: the step after
+// the last one it released is never sent, and the job is not failed (its next leader
+// resumes it).
+BOOST_AUTO_TEST_CASE(a_leader_whose_lease_lapsed_releases_no_further_step) {
+  const std::uint64_t id = submit();
+  accept_plans(await(bp::Envelope::kPlan, 4));
+  await(bp::Envelope::kStepRelease, 4);
+  lapsed = "no renewal of the leader lease granted within its TTL (2 s)";
+  clock.advance(2500ms);
+  for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, 0));
+  run_until([&] { return journal->steps(id).size() == 1u; });  // step 0's record is in
+  settle();
+  BOOST_TEST(take(bp::Envelope::kStepRelease).empty());
+  BOOST_TEST(state(id) == "running");
+  BOOST_TEST(journal->job(id)->state == "running");
 }
 
 // A coupled code hands the same layouts over every time step: the second job of the same
