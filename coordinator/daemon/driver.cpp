@@ -19,7 +19,8 @@ Driver::Driver(asio::io_context& io, AgentDirectory& agents, journal::Store& jou
       journal_(journal, [this, kind = journal.kind()](bool write,
                                                       double seconds) { metrics_.journal_call(kind, write, seconds); }),
       clock_(clock), options_(options), log_(std::move(log)), events_(io.get_executor(), clock),
-      executor_(agents, events_, clock, options_, metrics_, log_), calibrations_(journal_) {
+      executor_(agents, events_, clock, options_, metrics_, log_), records_(io.get_executor(), events_),
+      calibrations_(journal_) {
   metrics_.leader_epoch(options_.leader_epoch);
   metrics_.leading(true);
 }

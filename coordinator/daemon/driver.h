@@ -7,7 +7,9 @@
 // What is said to the agents, and waited for, is the step executor's (step_executor.h):
 // offering plans, releasing a step behind the papers' barrier, retrying it, ending the
 // run. The journal holds the job before it starts and every finished step, so a restarted
-// coordinator resumes it (start()). Between jobs it runs calibrations
+// coordinator resumes it (start()); a step's record is written while the next step runs
+// (trailing_record.h), so a crash loses at most the last step's record, and that step runs
+// again on resume. Between jobs it runs calibrations
 // (driver_calibration.cpp); while a job runs, it follows drift (driver_drift.cpp).
 //
 // Threading: everything runs on the io_context's thread (the API reaches it by posting),
@@ -31,6 +33,7 @@
 #include "coordinator/daemon/request_error.h"
 #include "coordinator/daemon/step_executor.h"
 #include "coordinator/daemon/tracked_job.h"
+#include "coordinator/daemon/trailing_record.h"
 #include "coordinator/journal/journal.h"
 #include "coordinator/report/calibration_report.h"
 #include "coordinator/report/job_report.h"
@@ -120,7 +123,11 @@ class Driver {
   asio::awaitable<bool> plan(TrackedJob& job);
   asio::awaitable<bool> await_agents(TrackedJob& job);
   asio::awaitable<bool> distribute_plans(TrackedJob& job, JobPlans& plans);
-  void record_step(TrackedJob& job, std::uint32_t step, const StepOutcome& outcome);
+  // Keeps the step's outcome in memory and starts its journal record, which trails the step:
+  // it is settled before the next step's record, so the step after next is released only
+  // once it is in the journal. A dataflow step's record is settled here (synchronous): it
+  // may combine in place, so running it again is not safe.
+  asio::awaitable<void> record_step(TrackedJob& job, std::uint32_t step, const StepOutcome& outcome);
   // Aborts the job on every agent (telling them `reason`) and finishes it with `error`.
   void abort(TrackedJob& job, const JobPlans& plans, JobState state, const std::string& error,
              const std::string& reason);
@@ -186,6 +193,7 @@ class Driver {
   EventWait events_;
   ObjectQueries objects_;
   StepExecutor executor_;
+  TrailingRecord records_;  // the running job's step record in flight
   Calibrations calibrations_;
   TrackedCalibration* calibrating_ = nullptr;  // the calibration running, if any
   StepExchange* probe_ = nullptr;              // its probe step running, if any

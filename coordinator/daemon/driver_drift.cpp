@@ -256,6 +256,7 @@ asio::awaitable<void> Driver::adopt_replan(TrackedJob& job, JobPlans& plans, std
   record.predicted_remaining_seconds_before = remaining_seconds(*job.plan, next);  // the old plan on the old model
   record.predicted_remaining_seconds_kept = kept_seconds;                          // the old plan on the new model
   record.predicted_remaining_seconds_after = remaining_seconds(replanned, next);   // the new plan on the new model
+  co_await records_.settle();  // the journal holds the job's records in the order they happened
   journal_.add_replan(job.id, {.at_step = static_cast<std::uint32_t>(next),
                                .platform = json::platform_json(platform).dump(),
                                .record = report::replan_json(record).dump()});

@@ -42,6 +42,7 @@ asio::awaitable<void> Driver::run_loop() {
     } catch (const std::exception& e) {
       finish(job, JobState::failed, e.what());
     }
+    co_await records_.drain();  // a failed job's record in flight, before the next job's
     executor_.attach(nullptr);
     current_ = nullptr;
   }
@@ -58,6 +59,7 @@ asio::awaitable<void> Driver::run(TrackedJob& job) {
     job.step = s;
     const StepOutcome outcome =
         co_await executor_.run_step(job.exchange, plans, s, job.plan->steps[s].expected_seconds());
+    if (job.exchange.cancel_requested || !outcome.ok) co_await records_.settle();  // the job's writes in order
     if (job.exchange.cancel_requested) {
       abort(job, plans, JobState::cancelled, "cancelled at step " + std::to_string(s), "cancelled by the operator");
       co_return;
@@ -69,9 +71,12 @@ asio::awaitable<void> Driver::run(TrackedJob& job) {
             "step " + std::to_string(s) + " failed");
       co_return;
     }
-    record_step(job, s, outcome);
+    co_await record_step(job, s, outcome);
     co_await follow_drift(job, plans, s);
   }
+  // Every step in the journal before the agents put staged files in place: a step run again
+  // after that would read what the job wrote.
+  co_await records_.settle();
   job.step = static_cast<std::uint32_t>(job.plan->steps.size());
   const NodeFailures ended = co_await executor_.end(job.exchange, plans);
   finish(job, ended.ok() ? JobState::done : JobState::failed, ended.text());
@@ -170,7 +175,7 @@ asio::awaitable<bool> Driver::distribute_plans(TrackedJob& job, JobPlans& plans)
   co_return false;
 }
 
-void Driver::record_step(TrackedJob& job, std::uint32_t step, const StepOutcome& outcome) {
+asio::awaitable<void> Driver::record_step(TrackedJob& job, std::uint32_t step, const StepOutcome& outcome) {
   const jobs::StepPlan& planned = job.plan->steps[step];
   const journal::StepRecord record{.step = step,
                                    .attempts = static_cast<std::uint32_t>(outcome.attempts),
@@ -178,7 +183,6 @@ void Driver::record_step(TrackedJob& job, std::uint32_t step, const StepOutcome&
                                    .measured = outcome.measured,
                                    .bytes = planned.bytes,
                                    .finished = journal::utc_now()};
-  journal_.record_step(job.id, record);
   job.steps.push_back(record);
   StepTiming& timing = job.timing[step];
   timing.started = seconds_between(job.started, outcome.released);
@@ -190,11 +194,22 @@ void Driver::record_step(TrackedJob& job, std::uint32_t step, const StepOutcome&
   job.exchange.progress.clear();
   job.bytes_done += planned.bytes;
   metrics_.step_done(record);
-  if (log_) {
-    log_.info("job " + std::to_string(job.id) + " step " + std::to_string(step) + "/" +
-              std::to_string(job.plan->steps.size()) + ": done, " + std::to_string(planned.bytes) + " bytes in " +
-              std::to_string(outcome.measured) + " s (model " + std::to_string(planned.predicted_seconds) + " s)");
-  }
+  // Logged once journaled: a step said done is one a resumed job does not run again.
+  const bool dataflow = !planned.tasks.empty();
+  std::string done = "job " + std::to_string(job.id) + " step " + std::to_string(step) + "/" +
+                     std::to_string(job.plan->steps.size()) + ": done, " + std::to_string(planned.bytes) +
+                     " bytes in " + std::to_string(outcome.measured) + " s (model " +
+                     std::to_string(planned.predicted_seconds) + " s)";
+  co_await records_.settle();  // the step before: the release of the next step waits for it
+  records_.start(journal_, job.id, record, [this, done = std::move(done)] {
+    if (log_) log_.info(done);
+  });
+  // A lockstep step (a redistribution's, a buffered multicast's) may run again after the
+  // next one: what it reads is a source the job never writes (an in-place destination is
+  // staged) or a message an earlier round delivered, and no byte is written twice, so a
+  // second run writes the same bytes at the same offsets. A dataflow step may fold into its
+  // own input (a reduce in place): its record is never left in flight.
+  if (dataflow) co_await records_.settle();
 }
 
 void Driver::abort(TrackedJob& job, const JobPlans& plans, JobState state, const std::string& error,

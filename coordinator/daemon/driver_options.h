@@ -7,6 +7,9 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
 
 namespace baton::coordinator {
 
@@ -42,6 +45,10 @@ struct DriverOptions {
   // The epoch this coordinator leads at (docs/ha.md), shown as baton_leader_epoch; 0 without
   // an election (journal = "sqlite").
   std::uint64_t leader_epoch = 0;
+  // Why this coordinator may no longer lead, or none (EtcdElection::lapsed); asked before
+  // every release of a step, which is then not sent (docs/ha.md, "Fencing"). Empty without
+  // an election.
+  std::function<std::optional<std::string>()> lease_lapsed;
   std::size_t max_queued_calibrations = 4;
 };
 

@@ -173,7 +173,10 @@ int main(int argc, char** argv) {
     options.collective_startup = config.collective_startup;
     options.max_queued_jobs = config.max_queued_jobs;
     options.max_queued_calibrations = config.max_queued_calibrations;
-    if (election) options.leader_epoch = static_cast<std::uint64_t>(election->epoch());
+    if (election) {
+      options.leader_epoch = static_cast<std::uint64_t>(election->epoch());
+      options.lease_lapsed = [&election] { return election->lapsed(); };
+    }
     baton::coordinator::Driver driver(io, agents, *journal, clock, options, log);
     agents.set_handler(
         [&](const std::string& node, const baton::protocol::Envelope& m) { driver.on_message(node, m); });

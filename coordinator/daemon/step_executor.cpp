@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
 
 namespace baton::coordinator {
 namespace {
@@ -220,6 +222,16 @@ asio::awaitable<StepOutcome> StepExecutor::attempt(StepExchange& run, JobPlans& 
   run.cancelled_step.reset();
   StepOutcome outcome;
   const milliseconds timeout = step_timeout(predicted);
+  // A step's record trails its step, so no journal write stands between a step's end and
+  // the next release: a leader whose lease may have lapsed releases nothing, and waits for
+  // the stop its election has then called (docs/ha.md, "Fencing"). It does not fail the
+  // job: the lease may still hold in etcd for a moment, and the next leader resumes it.
+  if (const std::optional<std::string> why = options_.lease_lapsed ? options_.lease_lapsed() : std::nullopt) {
+    if (log_)
+      log_.warning("job " + run.job + " step " + std::to_string(step) + ": not released: " + *why +
+                   "; this coordinator stops");
+    co_await events_.until([] { return false; }, Clock::time_point::max());
+  }
   outcome.released = clock_.now();
   run.released = outcome.released;
   for (const auto& [node, plan] : plans.by_node()) {

@@ -82,13 +82,13 @@ void EtcdElection::renew_loop(std::function<void(const std::string&)> on_lost) {
   for (;;) {
     {
       const steady_clock::time_point next =
-          failed ? steady_clock::now() + std::chrono::milliseconds(200) : granted_ + ttl / 3;
+          failed ? steady_clock::now() + std::chrono::milliseconds(200) : granted_.load() + ttl / 3;
       std::unique_lock lock(mutex_);
       if (wake_.wait_until(lock, next, [&] { return stopping_; })) return;
     }
     // A renewal that could come back only after the lease may have lapsed is of no use:
     // stop leading now rather than lead past the lease.
-    if (steady_clock::now() + timeout >= granted_ + ttl) {
+    if (steady_clock::now() + timeout >= granted_.load() + ttl) {
       on_lost("no renewal of the leader lease granted in time (" + std::to_string(ttl_seconds_) + " s TTL" +
               (trouble.empty() ? std::string(")") : "; " + trouble + ")"));
       return;
@@ -96,6 +96,7 @@ void EtcdElection::renew_loop(std::function<void(const std::string&)> on_lost) {
     const steady_clock::time_point sent = steady_clock::now();
     try {
       if (renewals_.keep_alive(lease_) <= 0) {
+        expired_ = true;
         on_lost("the leader lease " + std::to_string(lease_) + " expired in etcd");
         return;
       }
@@ -108,6 +109,13 @@ void EtcdElection::renew_loop(std::function<void(const std::string&)> on_lost) {
       log::write(log_, log::Level::warning, "leader: cannot renew the lease: " + trouble);
     }
   }
+}
+
+std::optional<std::string> EtcdElection::lapsed() const {
+  if (expired_) return "the leader lease " + std::to_string(lease_) + " expired in etcd";
+  if (steady_clock::now() >= granted_.load() + std::chrono::seconds(ttl_seconds_))
+    return "no renewal of the leader lease granted within its TTL (" + std::to_string(ttl_seconds_) + " s)";
+  return std::nullopt;
 }
 
 void EtcdElection::resign() {

@@ -11,10 +11,13 @@
 #include "coordinator/journal/etcd_client.h"
 #include "log/log.h"
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -46,6 +49,12 @@ class EtcdElection {
   const std::string& key() const { return key_; }
   std::int64_t epoch() const { return epoch_; }
 
+  // Why this leader may no longer hold the key, or none: a TTL has passed since the sending
+  // of the last renewal etcd granted (etcd may have let the lease lapse), or etcd said the
+  // lease is gone. From any thread, without a request: asked before each release of a step
+  // (docs/ha.md, "Fencing").
+  std::optional<std::string> lapsed() const;
+
  private:
   void renew_loop(std::function<void(const std::string&)> on_lost);
 
@@ -57,7 +66,10 @@ class EtcdElection {
   log::Sink log_;
   std::int64_t lease_ = 0;
   std::int64_t epoch_ = 0;
-  std::chrono::steady_clock::time_point granted_;  // the last renewal etcd granted was sent then
+  // The last renewal etcd granted was sent then (written by campaign() and the renewing
+  // thread, read by lapsed()).
+  std::atomic<std::chrono::steady_clock::time_point> granted_{};
+  std::atomic<bool> expired_{false};  // etcd said the lease is gone
 
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -5,6 +5,7 @@
 
 #include "coordinator/daemon/job_spec.h"
 #include "tests/daemon/fake_agents.h"
+#include "tests/daemon/gated_store.h"
 #include "tests/daemon/manual_clock.h"
 #include "tests/support/temp_dir.h"
 
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,7 @@ namespace bp = baton::protocol;
 using namespace std::chrono_literals;
 
 using baton::test::FakeAgents;
+using baton::test::GatedStore;
 using baton::test::ManualClock;
 
 namespace {
@@ -40,32 +43,56 @@ const std::string kJob = R"({"senders": ["s0", "s1"], "receivers": ["r0", "r1"],
 
 struct Fixture {
   baton::test::TempDir dir{"baton-driver"};
-  asio::io_context io;
+  std::unique_ptr<asio::io_context> io = std::make_unique<asio::io_context>();
   FakeAgents agents{{"s0", "s1", "r0", "r1"}};
   ManualClock clock;
   std::unique_ptr<baton::journal::Journal> journal;
+  std::unique_ptr<GatedStore> gate;  // the driver's store: the journal, a step's record held when asked
   std::unique_ptr<bc::Driver> driver;
   std::map<std::string, bp::Plan> plans;  // as each node last received it
+  // A coordinator that died (crash()): parked on its own io_context, never run again.
+  std::unique_ptr<asio::io_context> dead_io;
+  std::unique_ptr<bc::Driver> dead;
+  std::optional<std::string> lapsed;  // what the driver's lease_lapsed answers: none, a leader's lease holds
 
   Fixture() {
     journal = std::make_unique<baton::journal::Journal>(dir.path / "journal.sqlite");
-    driver = std::make_unique<bc::Driver>(io, agents, *journal, clock, bc::DriverOptions{}, nullptr);
+    gate = std::make_unique<GatedStore>(*journal);
+    driver = std::make_unique<bc::Driver>(*io, agents, *gate, clock, options(), nullptr);
     driver->start();
   }
-  ~Fixture() { driver.reset(); }
+  bc::DriverOptions options() {
+    bc::DriverOptions out;
+    out.lease_lapsed = [this] { return lapsed; };
+    return out;
+  }
+  ~Fixture() {
+    driver.reset();
+    dead.reset();
+  }
+
+  // The coordinator dies where it stands (nothing of it runs again), and a new one starts on
+  // the same journal and agents, as a restarted or newly elected one does.
+  void crash_and_restart() {
+    dead_io = std::move(io);
+    dead = std::move(driver);
+    io = std::make_unique<asio::io_context>();
+    driver = std::make_unique<bc::Driver>(*io, agents, *gate, clock, options(), nullptr);
+    driver->start();
+  }
 
   // Runs the driver until `done` holds (the planner runs on a thread of its own, so this
   // also waits in real time, at most 10 s).
   void run_until(const std::function<bool()>& done) {
     const auto limit = std::chrono::steady_clock::now() + 10s;
     while (!done() && std::chrono::steady_clock::now() < limit) {
-      io.restart();
-      io.run_for(5ms);
+      io->restart();
+      io->run_for(5ms);
     }
     BOOST_REQUIRE(done());
   }
   void settle() {
-    run_until([] { return true; }), io.restart(), io.poll();
+    run_until([] { return true; }), io->restart(), io->poll();
   }
 
   // The messages of one kind sent since the last call, by node; the others are kept.
@@ -205,6 +232,92 @@ BOOST_AUTO_TEST_CASE(a_restarted_coordinator_knows_the_jobs_of_its_journal) {
   BOOST_TEST(restarted.job(id)["report"]["steps"][1]["measured_seconds"].get<double>() == 3.0);
   BOOST_TEST(restarted.jobs() == list_before);
   BOOST_TEST(restarted.submit(bc::parse_job_spec(kJob), kJob) == id + 1);
+}
+
+// A step's record trails its step (docs/journal.md): step 1 is released while step 0's
+// record is still being written. The coordinator dies before that write is committed: the
+// new one resumes at step 0, runs it again and step 1 after it, and the job ends done with
+// both steps journaled once.
+BOOST_AUTO_TEST_CASE(a_step_whose_record_was_in_flight_when_its_coordinator_died_runs_again_on_resume) {
+  gate->hold(0);
+  const std::uint64_t id = submit();
+  accept_plans(await(bp::Envelope::kPlan, 4));
+  await(bp::Envelope::kStepRelease, 4);
+  clock.advance(2500ms);
+  for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, 0));
+  for (const auto& [node, envelope] : await(bp::Envelope::kStepRelease, 4)) {
+    BOOST_TEST(envelope.step_release().step() == 1u);
+  }
+  run_until([&] { return gate->holding(); });  // released while step 0's record is written
+  BOOST_TEST(journal->steps(id).empty());
+  clock.advance(2500ms);
+  for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, 1));
+  // Every step is in the journal before the agents put anything in place.
+  BOOST_TEST(take(bp::Envelope::kJobEnded).empty());
+  BOOST_TEST(state(id) == "running");
+
+  crash_and_restart();
+  gate->open(false);  // the dead coordinator's write never reaches the store
+  accept_plans(await(bp::Envelope::kPlan, 4));
+  for (std::uint32_t step = 0; step < 2; ++step) {
+    for (const auto& [node, envelope] : await(bp::Envelope::kStepRelease, 4)) {
+      BOOST_TEST(envelope.step_release().step() == step);
+    }
+    clock.advance(2500ms);
+    for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, step));
+  }
+  commit_all();
+  run_until([&] { return state(id) == "done"; });
+  BOOST_TEST(journal->job(id)->state == "done");
+  const std::vector<baton::journal::StepRecord> journaled = journal->steps(id);
+  BOOST_TEST_REQUIRE(journaled.size() == 2u);
+  BOOST_TEST(journaled[0].step == 0u);
+  BOOST_TEST(journaled[1].step == 1u);
+  BOOST_TEST(driver->job(id)["bytes_done"].get<std::uint64_t>() == 8'000'000u);
+}
+
+// A record the store refuses (etcd down, the election key lost, a full disk) stops the job:
+// the step released while it was written runs, but the step after it is never released, and
+// the job fails naming the write.
+BOOST_AUTO_TEST_CASE(a_step_record_that_cannot_be_written_stops_the_releases) {
+  std::string one_pair_a_step = kJob;  // backbone = one node's rate: k = 1, four steps
+  const std::string backbone = "\"backbone_rate\": 2e6";
+  one_pair_a_step.replace(one_pair_a_step.find(backbone), backbone.size(), "\"backbone_rate\": 1e6");
+  gate->hold(0);
+  const std::uint64_t id = driver->submit(bc::parse_job_spec(one_pair_a_step), one_pair_a_step);
+  accept_plans(await(bp::Envelope::kPlan, 4));
+  BOOST_TEST_REQUIRE(driver->job(id)["steps"].get<int>() == 4);
+  await(bp::Envelope::kStepRelease, 4);
+  clock.advance(2500ms);
+  for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, 0));
+  await(bp::Envelope::kStepRelease, 4);  // step 1, while step 0's record is written
+  run_until([&] { return gate->holding(); });
+  gate->open(false);
+  clock.advance(2500ms);
+  for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, 1));
+  run_until([&] { return state(id) == "failed"; });
+  BOOST_TEST(take(bp::Envelope::kStepRelease).empty());  // no step 2
+  BOOST_TEST(driver->job(id)["error"].get<std::string>() == "the record of step 0 was never written");
+  BOOST_TEST(journal->job(id)->state == "failed");
+  BOOST_TEST(journal->steps(id).empty());
+}
+
+// A leader whose lease may have lapsed (etcd granted no renewal within a TTL, or said the
+// lease is gone) releases no further step, even with its records journaled: the step after
+// the last one it released is never sent, and the job is not failed (its next leader
+// resumes it).
+BOOST_AUTO_TEST_CASE(a_leader_whose_lease_lapsed_releases_no_further_step) {
+  const std::uint64_t id = submit();
+  accept_plans(await(bp::Envelope::kPlan, 4));
+  await(bp::Envelope::kStepRelease, 4);
+  lapsed = "no renewal of the leader lease granted within its TTL (2 s)";
+  clock.advance(2500ms);
+  for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, 0));
+  run_until([&] { return journal->steps(id).size() == 1u; });  // step 0's record is in
+  settle();
+  BOOST_TEST(take(bp::Envelope::kStepRelease).empty());
+  BOOST_TEST(state(id) == "running");
+  BOOST_TEST(journal->job(id)->state == "running");
 }
 
 // A coupled code hands the same layouts over every time step: the second job of the same

@@ -309,4 +309,32 @@ BOOST_AUTO_TEST_CASE(every_etcd_member_killed_mid_job_the_leader_stops_and_the_j
   for (Coordinator* c : {&t.c1, &t.c2}) BOOST_TEST(c->process->running(), c->process->log());
 }
 
+// A step's record trails its step (docs/journal.md): the leader releases the next step
+// while the record is written. Every etcd member frozen (SIGSTOP) while step 1 runs: step
+// 1's record cannot commit, yet the leader releases step 2. The leader is killed there, and
+// the frozen members with it, so the record it sent never enters etcd's log. With etcd back,
+// the standby leads, resumes at step 1 (run again, as is step 2), and the job ends done,
+// every byte verified.
+BOOST_AUTO_TEST_CASE(a_step_whose_record_was_in_flight_at_the_leaders_death_runs_again_and_the_job_ends_done) {
+  Pair t(5);
+  const std::string id = t.submit_and_wait_mid_job();
+  const std::string step = "job " + id + " step ";
+  BOOST_REQUIRE_MESSAGE(t.wait_log(t.c1, step + "0/4: done", 30s), t.c1.process->log());
+  for (int member = 0; member < 3; ++member) t.etcd.freeze(member);  // step 1 runs, about a second
+
+  BOOST_REQUIRE_MESSAGE(t.wait_log(t.c1, step + "2: released", 30s), t.c1.process->log());
+  const std::string leader_log = t.c1.process->log();
+  BOOST_REQUIRE_MESSAGE(leader_log.find(step + "1/4: done") == std::string::npos, leader_log);  // in flight
+  ::kill(t.c1.process->pid(), SIGKILL);
+  t.c1.process->stop();  // reaps it
+  for (int member = 0; member < 3; ++member) t.etcd.kill(member);
+  t.etcd.restart_all();
+
+  BOOST_REQUIRE_MESSAGE(t.wait_ready(t.c2, 60s), t.c2.process->log());
+  t.require_done_and_verified(t.c2, id);
+  const std::string log = t.c2.process->log();
+  BOOST_TEST(log.find("job " + id + ": resuming at step 1\n") != std::string::npos, log);
+  BOOST_TEST(log.find(step + "1/4: done") != std::string::npos, log);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

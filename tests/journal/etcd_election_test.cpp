@@ -9,6 +9,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include <future>
+#include <optional>
+#include <thread>
 
 namespace bj = baton::journal;
 using baton::test::EtcdCluster;
@@ -81,6 +83,7 @@ BOOST_AUTO_TEST_CASE(a_leader_cut_off_from_etcd_is_deposed_within_its_ttl_and_it
   journal.fence(kKey, epoch, [](const std::string&) {});
   const std::uint64_t id = journal.add_job("{}");
   leader->hold([&](const std::string& why) { lost.set_value(why); });
+  BOOST_TEST(!leader->lapsed());  // a renewal was granted less than a TTL ago
   const auto cut = std::chrono::steady_clock::now();
   etcd.kill(0);
   auto deposed = lost.get_future();
@@ -89,6 +92,12 @@ BOOST_AUTO_TEST_CASE(a_leader_cut_off_from_etcd_is_deposed_within_its_ttl_and_it
   BOOST_TEST_MESSAGE("the leader counted itself deposed " << took << " s after etcd went (TTL 2 s): " << deposed.get());
   BOOST_TEST(took <= 2.0);
   BOOST_CHECK_THROW(journal.set_state(id, "running"), bj::EtcdError);
+  // Every renewal etcd granted was sent before the cut: a TTL after it, the lease may have
+  // lapsed, and the leader says so without asking etcd (what it checks before a release).
+  std::this_thread::sleep_until(cut + 2s);
+  const std::optional<std::string> lapsed = leader->lapsed();
+  BOOST_TEST_REQUIRE(lapsed.has_value());
+  BOOST_TEST(*lapsed == "no renewal of the leader lease granted within its TTL (2 s)");
 }
 
 BOOST_AUTO_TEST_CASE(a_ttl_etcd_cannot_keep_is_refused) {

@@ -74,6 +74,8 @@ void EtcdCluster::kill(int member) {
   m.process->stop();  // reaps it
 }
 
+void EtcdCluster::freeze(int member) { ::kill(members_.at(static_cast<std::size_t>(member)).process->pid(), SIGSTOP); }
+
 void EtcdCluster::restart(int member, std::chrono::milliseconds timeout) {
   Member& m = members_.at(static_cast<std::size_t>(member));
   launch(m, true);

@@ -28,8 +28,11 @@ class EtcdCluster {
   // Every member's client URL ("http://127.0.0.1:port").
   std::vector<std::string> endpoints() const;
   std::string endpoint(int member) const { return members_[static_cast<std::size_t>(member)].client_url; }
-  // SIGKILL: the member dies at once, nothing flushed.
+  // SIGKILL: the member dies at once, nothing flushed (a frozen one too: what its sockets
+  // hold unread is lost with it).
   void kill(int member);
+  // SIGSTOP: the member answers nothing, and reads nothing sent to it, until killed.
+  void freeze(int member);
   // Starts a killed member again on its data directory and waits until it answers.
   void restart(int member, std::chrono::milliseconds timeout = std::chrono::seconds(30));
   // Starts every killed member again at once (one alone has no quorum, so it would never
