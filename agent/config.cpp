@@ -5,14 +5,28 @@
 
 #include <toml.hpp>
 
+#include <algorithm>
+#include <string>
+
 namespace baton::agent {
+namespace {
+
+// What Linux names a congestion control with (TCP_CA_NAME_MAX is 16 with the NUL): "cubic",
+// "bbr", "dctcp", "htcp". Empty keeps the system's.
+bool valid_congestion_name(const std::string& name) {
+  return name.size() < 16 && std::all_of(name.begin(), name.end(), [](char c) {
+           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+         });
+}
+
+}  // namespace
 
 AgentConfig load_agent_config(const std::filesystem::path& path) {
   try {
     const toml::value file = baton::config::parse_file(path);
     baton::config::check_known_keys(file, {"node_id", "coordinator", "secret_file", "data_root", "data_address", "rate",
                                            "transport", "fabric_provider", "buffer_count", "buffer_size",
-                                           "flow_silence_seconds", "log_level", "metrics_address"});
+                                           "flow_silence_seconds", "tcp_congestion", "log_level", "metrics_address"});
     const std::filesystem::path base = path.parent_path();
     const auto relative = [&](const std::string& p) {
       return std::filesystem::path(p).is_absolute() ? p : (base / p).string();
@@ -49,6 +63,14 @@ AgentConfig load_agent_config(const std::filesystem::path& path) {
     const auto silence = baton::config::field_or<double>(file, "flow_silence_seconds", 30.0);
     if (!(silence >= 1 && silence <= 3600)) throw std::runtime_error("flow_silence_seconds must be within [1, 3600]");
     config.transport.context.frame_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(silence * 1000));
+    config.transport.context.tcp_congestion =
+        baton::config::field_or<std::string>(file, "tcp_congestion", config.transport.context.tcp_congestion);
+    if (!valid_congestion_name(config.transport.context.tcp_congestion)) {
+      throw std::runtime_error(
+          "tcp_congestion must be empty (the system's) or a congestion control's name of 1 to 15 "
+          "lower-case letters, digits or '_', not \"" +
+          config.transport.context.tcp_congestion + "\"");
+    }
     config.metrics_address = baton::config::field_or<std::string>(file, "metrics_address", "");
     config.log_level = baton::config::log_level_field(file);
     return config;

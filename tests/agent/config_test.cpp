@@ -92,4 +92,14 @@ BOOST_AUTO_TEST_CASE(flow_silence_defaults_to_30_s_and_is_bounded) {
   BOOST_TEST(zero.find("flow_silence_seconds must be within [1, 3600]") != std::string::npos, zero);
 }
 
+BOOST_AUTO_TEST_CASE(tcp_congestion_defaults_to_cubic_may_be_the_systems_and_refuses_a_bad_name) {
+  TempDir a, b, c, d;
+  BOOST_TEST(load_agent_config(config_with(a, "")).transport.context.tcp_congestion == "cubic");
+  BOOST_TEST(load_agent_config(config_with(b, "tcp_congestion = \"\"\n")).transport.context.tcp_congestion.empty());
+  BOOST_TEST(load_agent_config(config_with(c, "tcp_congestion = \"bbr\"\n")).transport.context.tcp_congestion == "bbr");
+  const std::string bad = error_of(config_with(d, "tcp_congestion = \"Cubic; rm\"\n"));
+  BOOST_TEST(
+      bad.find("tcp_congestion must be empty (the system's) or a congestion control's name") != std::string::npos, bad);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
