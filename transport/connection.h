@@ -86,11 +86,6 @@ class Connection {
   // The same, asked now (empty after close or when the link layer knows nothing): for a
   // step that timed out with this connection still sending.
   virtual std::string link_state() { return {}; }
-  // Asks the link layer to space this connection's packets at most `bytes_per_second`
-  // apart (0: no limit) for the flows that follow, where it can (TCP: SO_MAX_PACING_RATE;
-  // others: nothing). A flow's pacer sets its rate in pieces of milliseconds, which the
-  // link layer would otherwise send as back-to-back bursts (docs/transport.md, "Pacing").
-  virtual void pace_link(std::uint64_t /*bytes_per_second*/) noexcept {}
 
  protected:
   Connection() = default;

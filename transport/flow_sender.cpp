@@ -65,9 +65,6 @@ asio::awaitable<FlowReport> send_flow(Connection& connection, FlowSpec flow, con
     co_return report;
   }
 
-  // The link layer spaces the packets a little above the pacer's rate: the pieces leave as
-  // a stream, and the headers it counts (frames', TCP's) never make it the limit.
-  connection.pace_link(pacer.rate() + pacer.rate() / 10);
   if (auto error =
           co_await connection.send_frame(encode_header(detail::begin_frame(flow)), {}, options.frame_timeout)) {
     co_return failed(std::move(report), connection, error, "sending begin");

@@ -63,13 +63,6 @@ class FlowPacer {
 
   bool paced() const noexcept { return own_.has_value() || node_ != nullptr; }
 
-  // The fastest the flow may go: the smaller of its own and its node's rates; 0 if unpaced.
-  std::uint64_t rate() const noexcept {
-    std::uint64_t rate = own_ ? own_->rate() : 0;
-    if (node_ != nullptr) rate = rate == 0 ? node_->bucket().rate() : std::min(rate, node_->bucket().rate());
-    return rate;
-  }
-
   // The largest request acquire accepts: the smaller burst, or "unlimited" if unpaced.
   std::uint64_t max_piece() const noexcept {
     std::uint64_t piece = std::numeric_limits<std::uint64_t>::max();

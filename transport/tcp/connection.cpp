@@ -127,18 +127,6 @@ std::string Connection::link_state() {
   return socket_.is_open() ? tcp::link_state(socket_.native_handle()) : std::string{};
 }
 
-// The kernel paces the socket's packets (its own pacing since Linux 4.13, or the fq qdisc)
-// at no more than this: a paced flow's pieces leave as a stream, not as bursts at the
-// speed of the host's interface that a shaped link's short queue drops (issue 26: BBR's
-// start-up, its estimate taken on packets the shaper let through at once, sent a kept
-// connection's first flight at 25 Gbit/s into a 14 Mbit/s link; each loss cost an RTO).
-void Connection::pace_link(std::uint64_t bytes_per_second) noexcept {
-  if (!socket_.is_open()) return;
-  const std::uint64_t rate = bytes_per_second == 0 ? ~std::uint64_t{0} : bytes_per_second;
-  // Not fatal when refused (an old kernel): the flow is still paced, in pieces.
-  (void)::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_MAX_PACING_RATE, &rate, sizeof rate);
-}
-
 // A peek that does not wait: nothing to read is a live idle link; an orderly close (0), bytes
 // nobody asked for (a flow's frames are answered, never unasked) or an error are not.
 bool Connection::idle_link_alive() noexcept {

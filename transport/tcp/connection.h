@@ -18,7 +18,6 @@ class Connection final : public transport::Connection {
   Connection(asio::ip::tcp::socket socket, std::size_t socket_buffer_bytes);
   std::string peer() const override { return peer_; }
   std::string link_state() override;
-  void pace_link(std::uint64_t bytes_per_second) noexcept override;
 
  protected:
   asio::awaitable<std::error_code> do_send(const HeaderBytes& header, std::span<const std::byte> payload,

@@ -42,18 +42,11 @@ std::string link_state(int socket) {
   text += std::to_string(info.tcpi_unacked) + " segments unacknowledged, " + std::to_string(info.tcpi_total_retrans) +
           " retransmitted in all, last data received " + seconds(info.tcpi_last_data_recv, 1e-3) + " ago, last ack " +
           seconds(info.tcpi_last_ack_recv, 1e-3) + " ago";
-  // How the kernel sends (docs/transport.md, "Congestion control"): its congestion control,
-  // and the pace Connection::pace_link asked for, if any.
+  // How the kernel sends (docs/transport.md, "Congestion control").
   char congestion[16] = {};
   socklen_t length = sizeof congestion - 1;
   if (::getsockopt(socket, IPPROTO_TCP, TCP_CONGESTION, congestion, &length) == 0) {
     text += ", congestion control " + std::string(congestion, ::strnlen(congestion, length));
-  }
-  std::uint64_t pace = 0;
-  socklen_t pace_size = sizeof pace;
-  if (::getsockopt(socket, SOL_SOCKET, SO_MAX_PACING_RATE, &pace, &pace_size) == 0 && pace_size == sizeof pace &&
-      pace != ~std::uint64_t{0}) {
-    text += ", paced at most " + std::to_string(pace) + " B/s";
   }
   return text;
 }
