@@ -56,8 +56,16 @@ int watch(const ApiClient& api, const std::string& id, const std::string& output
   bool drew = false;
   Json answer;
   report::JobReport job;
+  // After the first poll each asks the coordinator to answer at the job's end or after
+  // kPoll, whichever comes first (GET /v1/jobs/ID?wait=, docs/runtime.md): the watch ends
+  // when the job does, not up to a poll later. An answer that comes sooner without the job
+  // having ended (a coordinator that does not wait) is followed by the rest of kPoll asleep.
+  constexpr auto kPoll = std::chrono::milliseconds(500);
+  std::string path = job_path(id);
   for (;;) {
-    answer = api.get(job_path(id));
+    const auto asked = std::chrono::steady_clock::now();
+    answer = api.get(path);
+    path = job_path(id) + "?wait=0.5";
     job = job_of(answer);
     const auto now = std::chrono::steady_clock::now();
     const double done = static_cast<double>(job.bytes_done + job.step_bytes_done);
@@ -78,7 +86,7 @@ int watch(const ApiClient& api, const std::string& id, const std::string& output
       }
     }
     if (terminal(job.state)) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    std::this_thread::sleep_until(asked + kPoll);
   }
   if (drew) std::cout << '\n';
   if (output == "json") {

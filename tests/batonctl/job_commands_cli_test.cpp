@@ -26,7 +26,7 @@ using nlohmann::json;
 namespace {
 
 struct Request {
-  std::string method, path, body, authorization;
+  std::string method, path, body, authorization, wait;  // wait: the ?wait= parameter, if any
 };
 
 const char* const kReport = R"({"algorithm": "oggp", "k": 3, "flow_rate": 12500000, "steps": [
@@ -59,7 +59,8 @@ class FakeCoordinator {
   FakeCoordinator() {
     auto record = [this](const httplib::Request& req) {
       std::lock_guard lock(mutex_);
-      requests_.push_back({req.method, req.path, req.body, req.get_header_value("Authorization")});
+      requests_.push_back(
+          {req.method, req.path, req.body, req.get_header_value("Authorization"), req.get_param_value("wait")});
     };
     server_.Get("/v1/agents", [=, this](const httplib::Request& req, httplib::Response& res) {
       record(req);
@@ -242,7 +243,12 @@ BOOST_AUTO_TEST_CASE(watch_follows_the_job_to_done_and_prints_the_totals) {
   FakeCoordinator fake;
   const auto r = fake.run({"watch", "7"});
   BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
-  BOOST_TEST(fake.requests().size() == 3u);
+  const auto asked = fake.requests();
+  BOOST_TEST_REQUIRE(asked.size() == 3u);
+  // The first poll answers at once; the others wait at the coordinator for the job's end.
+  BOOST_TEST(asked[0].wait == "");
+  BOOST_TEST(asked[1].wait == "0.5");
+  BOOST_TEST(asked[2].wait == "0.5");
   BOOST_TEST(has(r.out, "job 7: running  step 1/3"), r.out);
   BOOST_TEST(has(r.out, "job 7: running  step 2/3"), r.out);
   BOOST_TEST(has(r.out, "job 7: done  step 3/3"), r.out);
