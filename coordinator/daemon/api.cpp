@@ -2,6 +2,7 @@
 
 #include "coordinator/daemon/http_auth.h"
 #include "coordinator/daemon/record_id.h"
+#include "coordinator/daemon/shown_job.h"
 #include "coordinator/json/input.h"
 #include "coordinator/report/calibration_svg.h"
 #include "coordinator/report/gantt_svg.h"
@@ -252,18 +253,7 @@ report::StatusPage Api::status_page_state(httplib::Response& response, const std
   page.agents = driver_.agents();
   page.jobs = driver_.jobs();
   page.calibration = driver_.latest_calibration();
-  const Json& jobs = page.jobs.at("jobs");
-  const std::string shown = id ? *id : jobs.empty() ? "" : jobs.back().at("id").get<std::string>();
-  if (!shown.empty()) {
-    try {
-      const std::optional<std::uint64_t> number = parse_record_id(shown);
-      if (!number) throw RequestError(RequestFailure::not_found, "no job " + shown);
-      page.job = driver_.job_report(*number);
-    } catch (const RequestError& e) {
-      page.error = e.what();
-      response.status = http_status(e.failure());
-    }
-  }
+  response.status = show_job(page, id, [this](std::uint64_t number) { return driver_.job_report(number); });
   return page;
 }
 

@@ -3,8 +3,8 @@
 #include "coordinator/daemon/calibrations.h"
 #include "coordinator/daemon/job_view.h"
 #include "coordinator/daemon/journaled_job.h"
-#include "coordinator/daemon/record_id.h"
 #include "coordinator/daemon/request_error.h"
+#include "coordinator/daemon/shown_job.h"
 #include "coordinator/report/status_page.h"
 
 #include <chrono>
@@ -70,18 +70,8 @@ std::string StandbyView::status_page(const std::string* id, const std::string& s
   Calibrations all(journal_);
   all.read();
   if (const TrackedCalibration* c = all.latest_done()) page.calibration = Calibrations::report(*c);
-  const Json& listed = page.jobs.at("jobs");
-  const std::string shown = id ? *id : listed.empty() ? "" : listed.back().at("id").get<std::string>();
-  if (!shown.empty()) {
-    try {
-      const std::optional<std::uint64_t> number = parse_record_id(shown);
-      if (!number) throw RequestError(RequestFailure::not_found, "no job " + shown);
-      page.job = report_of(*number);
-    } catch (const RequestError& e) {
-      page.error = e.what();
-      http_status = coordinator::http_status(e.failure());
-    }
-  }
+  const int shown_status = show_job(page, id, [this](std::uint64_t number) { return report_of(number); });
+  if (shown_status != 200) http_status = shown_status;
   return report::status_page_html(page);
 }
 
