@@ -7,17 +7,21 @@
 # are checked against the sources. Root only; docs/fig16.md has the results.
 #
 #   sudo bench/fig16.sh [--repeats R] [--min-mb A] [--max-mb B] [--seed S]
-#                       [--backbone-mbit D] [--queue-packets Q] [--beta S] [--bin BUILD_DIR] [--out DIR]
+#                       [--backbone-mbit D] [--queue-packets Q] [--beta S] [--nodes N]
+#                       [--bin BUILD_DIR] [--out DIR]
 #
-# Defaults: R = 3, sizes uniform in [1, 4] MB (10^6 bytes), seed 16, D = 100 Mbit/s,
-# Q = 100, β = 0.01 s (the step start-up the jobs declare), BUILD_DIR = build/release (built like scripts/run.sh), DIR = docs/bench.
+# Defaults: R = 3, N = 10 senders and 10 receivers (the paper's), sizes uniform in [1, 4] MB
+# (10^6 bytes), seed 16, D = 100 Mbit/s, Q = 100, β = 0.01 s (the step start-up the jobs
+# declare), BUILD_DIR = build/release (built like scripts/run.sh), DIR = docs/bench.
 # About 25 s per run, 27 runs: ~15 minutes. Writes DIR/fig16.jsonl (one JSON line per
 # run), DIR/fig16-summary.json and DIR/fig16.csv (bench/fig16_summary.py),
 # DIR/fig16-coordinator.log (the coordinator logs of all runs), DIR/fig16.svg
 # (bench/fig16.gp) and each run's whole report in DIR/reports/fig16-kK-ALGORITHM-R.json.
 # Many small steps (issue 26): --min-mb 0.1 --max-mb 0.4 makes GGP's and OGGP's plans
-# ~100 steps of tens of milliseconds; each line carries the steps' measured times and the
-# gaps between them (the coordinator's release-to-release overhead beyond the step itself).
+# 30-90 steps of tens of milliseconds (at most about one per pair: 10 x 10 pairs give
+# fewer than 100); --nodes 12 --min-mb 0.05 --max-mb 0.2 gives GGP 97-103 steps, all
+# under 50 ms, and with --beta 0.002 130-140. Each line carries the steps' measured times
+# and the gaps between them (the coordinator's release-to-release overhead beyond the step).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +32,7 @@ seed=16
 backbone_mbit=100
 queue_packets=100
 beta=0.01
+nodes=10
 bin=
 out=docs/bench
 extra_option() {
@@ -36,6 +41,8 @@ extra_option() {
                      queue_packets=$2 ;;
     --beta) [[ "$2" =~ ^(0|[1-9][0-9]*)?(\.[0-9]+)?$ && "$2" =~ [0-9] ]] || { echo "fig16.sh: --beta must be seconds (e.g. 0.002)" >&2; exit 2; }
             beta=$2 ;;
+    --nodes) [[ "$2" =~ ^[1-9][0-9]*$ && "$2" -ge 7 && "$2" -le 50 ]] || { echo "fig16.sh: --nodes must be an integer from 7 (k goes to 7) to 50" >&2; exit 2; }
+             nodes=$2 ;;
     *) return 1 ;;
   esac
 }
@@ -60,7 +67,7 @@ trap cleanup EXIT
 # TCP segments retransmitted by all senders so far (each namespace has its own counters).
 retransmits() {
   local total=0 i n
-  for i in $(seq 10); do
+  for i in $(seq "$nodes"); do
     n=$(ip netns exec "$prefix-s$i" awk '/^Tcp:/ { if (seen) print $13; seen = 1 }' /proc/net/snmp)
     total=$((total + n))
   done
@@ -73,8 +80,8 @@ results=$out/fig16.jsonl
 : > "$out/fig16-coordinator.log"
 backbone_bytes=$(awk -v m="$backbone_mbit" 'BEGIN { printf "%d", m * 1000000 / 8 }')
 algorithms=(all-at-once ggp oggp)
-cluster up 10 10 --node-rate "$backbone_mbit" --backbone-rate "$backbone_mbit"
-traffic make "$work" --senders 10 --receivers 10 --min-mb "$min_mb" --max-mb "$max_mb" --seed "$seed"
+cluster up "$nodes" "$nodes" --node-rate "$backbone_mbit" --backbone-rate "$backbone_mbit"
+traffic make "$work" --senders "$nodes" --receivers "$nodes" --min-mb "$min_mb" --max-mb "$max_mb" --seed "$seed"
 for k in 3 5 7; do
   # d = D/k in whole bytes/s, and the backbone exactly k x d.
   node_bytes=$((backbone_bytes / k))
