@@ -1,7 +1,7 @@
 // Which job a status page shows (coordinator/daemon/shown_job.h), and what it shows when
 // the address names none.
-#include "coordinator/daemon/request_error.h"
 #include "coordinator/daemon/shown_job.h"
+#include "coordinator/daemon/request_error.h"
 
 #include <boost/test/unit_test.hpp>
 
