@@ -4,6 +4,7 @@
 #include "agent/object_query.h"
 #include "agent/plan_check.h"
 #include "protocol/handshake.h"
+#include "transport/close_on_exec.h"
 
 #include <asio/bind_executor.hpp>
 #include <asio/co_spawn.hpp>
@@ -41,6 +42,7 @@ asio::awaitable<asio::ip::tcp::socket> connect_to(std::string address, milliseco
   if (const auto& [error, endpoint] = std::get<0>(outcome); error) {
     throw protocol::ChannelError("cannot connect to " + address + ": " + error.message());
   }
+  transport::close_on_exec(socket.native_handle());
   co_return socket;
 }
 

@@ -7,7 +7,10 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstring>
+#include <filesystem>
 #include <random>
+
+#include <fcntl.h>
 
 using baton::test::Cluster;
 using baton::test::Json;
@@ -72,6 +75,19 @@ struct MixedCluster {
   }
 };
 
+// The sockets this process holds (/proc/self/fd), each as (descriptor, close-on-exec).
+std::vector<std::pair<int, bool>> sockets_held() {
+  std::vector<std::pair<int, bool>> held;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    std::error_code ec;
+    if (!std::filesystem::read_symlink(entry.path(), ec).string().starts_with("socket:")) continue;
+    const int fd = std::stoi(entry.path().filename().string());
+    const int flags = ::fcntl(fd, F_GETFD);
+    if (flags >= 0) held.emplace_back(fd, (flags & FD_CLOEXEC) != 0);
+  }
+  return held;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(embedded)
@@ -87,6 +103,12 @@ BOOST_AUTO_TEST_CASE(memory_regions_send_to_files_and_receive_from_them) {
   BOOST_TEST((as_string(m.v) == m.a0_file));
   BOOST_TEST((read_file(m.cluster.root("b0") / "u.bin") == as_string(m.u)));
   BOOST_TEST(m.sim1->status().find("done") != std::string::npos, m.sim1->status());
+  // A program the application starts inherits none of the agents' sockets. The test's own
+  // HTTP requests are over, so the sockets held now are the two agents': each one's
+  // listener and coordinator session, and the data connections they keep.
+  const auto held = sockets_held();
+  BOOST_TEST(held.size() >= 4u);
+  for (const auto& [fd, closed_on_exec] : held) BOOST_TEST(closed_on_exec, "socket " << fd << " is inherited by exec");
 }
 
 BOOST_AUTO_TEST_CASE(a_plan_writing_past_a_region_is_refused_before_any_byte_moves) {

@@ -10,6 +10,7 @@
 #include <asio/experimental/awaitable_operators.hpp>
 #include <asio/steady_timer.hpp>
 
+#include "transport/close_on_exec.h"
 #include "transport/errors.h"
 #include "transport/tcp/buffer.h"
 #include "transport/tcp/connection.h"
@@ -52,6 +53,7 @@ Result<std::unique_ptr<transport::Listener>> Context::listen(const std::string& 
   asio::ip::tcp::acceptor acceptor(executor());
   asio::error_code ec;
   acceptor.open(endpoint->protocol(), ec);
+  if (!ec) close_on_exec(acceptor.native_handle());
   if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
   // Accepted sockets inherit the receive buffer, which must be set before the handshake
   // for the window scale to match it.
@@ -77,6 +79,7 @@ asio::awaitable<Result<std::unique_ptr<transport::Connection>>> Context::connect
   asio::ip::tcp::socket socket(executor());
   asio::error_code opened;
   socket.open(endpoint->protocol(), opened);
+  if (!opened) close_on_exec(socket.native_handle());
   if (!opened && !options().tcp_congestion.empty()) {
     // Refused (not built into this kernel, or not in net.ipv4.tcp_allowed_congestion_control):
     // the system's stays, which still works.

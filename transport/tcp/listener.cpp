@@ -5,6 +5,7 @@
 #include <asio/experimental/awaitable_operators.hpp>
 #include <asio/steady_timer.hpp>
 
+#include "transport/close_on_exec.h"
 #include "transport/errors.h"
 #include "transport/tcp/connection.h"
 
@@ -20,6 +21,7 @@ asio::awaitable<Result<std::unique_ptr<transport::Connection>>> Listener::accept
   if (outcome.index() == 1) co_return Connected{.error = errc::idle_timeout, .detail = {}, .value = {}};
   auto [ec, socket] = std::move(std::get<0>(outcome));
   if (ec) co_return Connected{.error = ec, .detail = {}, .value = {}};
+  close_on_exec(socket.native_handle());
   co_return Connected{
       .error = {}, .detail = {}, .value = std::make_unique<Connection>(std::move(socket), socket_buffer_bytes_)};
 }
