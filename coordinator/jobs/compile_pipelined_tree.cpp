@@ -1,6 +1,7 @@
 // Pipelined trees (docs/collectives.md, "Pipelined trees"): Baton's own algorithm beside the
 // papers', for messages large enough that bandwidth, not start-up, sets the time. The tree
-// comes from the nodes' rates (rate_tree.h): the fast nodes relay, the slow ones are leaves.
+// comes from the nodes' rates (rate_tree.h): the fast nodes relay, the slow ones are leaves;
+// two trees are tried, with and without β per segment in a child's cost, the faster kept.
 // Every message is then cut into the number of segments the plan's own event simulation
 // predicts fastest (pipeline.h), so a relay forwards segment s while segment s + 1 arrives.
 //
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 namespace baton::jobs {
@@ -35,14 +37,15 @@ std::vector<std::size_t> depths(const std::vector<std::size_t>& parent, std::siz
 
 // The reduction (children before parents, so a node's inputs are listed before its send)
 // and, for an all-reduce, the broadcast down the same tree.
-DataflowPlan reduction_tasks(const CollectiveJob& job, const CollectiveModel& model) {
+DataflowPlan reduction_tasks(const CollectiveJob& job, const CollectiveModel& model, double startup_per_byte) {
   const std::vector<std::string>& nodes = job.nodes;
   std::vector<double> rates;
   for (const std::string& n : nodes) rates.push_back(model.nodes.at(n).rate);
   const bool all = job.kind == JobKind::allreduce;
   const std::size_t root = all ? static_cast<std::size_t>(std::ranges::max_element(rates) - rates.begin())
                                : static_cast<std::size_t>(std::ranges::find(nodes, job.root) - nodes.begin());
-  const std::vector<std::size_t> parent = rate_tree(rates, root, all ? TreeLoad::both_ways : TreeLoad::one_way);
+  const std::vector<std::size_t> parent =
+      rate_tree(rates, root, all ? TreeLoad::both_ways : TreeLoad::one_way, startup_per_byte);
   const std::vector<std::size_t> depth = depths(parent, root);
   std::vector<TreeTransfer> transfers;
   for (std::size_t p = 0; p < nodes.size(); ++p) {
@@ -56,14 +59,14 @@ DataflowPlan reduction_tasks(const CollectiveJob& job, const CollectiveModel& mo
 }
 
 // Each message down a tree over its source and destinations, breadth first.
-DataflowPlan multicast_tasks(const CollectiveJob& job, const CollectiveModel& model) {
+DataflowPlan multicast_tasks(const CollectiveJob& job, const CollectiveModel& model, double startup_per_byte) {
   DataflowBuilder builder;
   for (const Message& m : job.messages) {
     std::vector<std::string> ranks{m.source};
     ranks.insert(ranks.end(), m.destinations.begin(), m.destinations.end());
     std::vector<double> rates;
     for (const std::string& n : ranks) rates.push_back(model.nodes.at(n).rate);
-    const std::vector<std::size_t> parent = rate_tree(rates, 0, TreeLoad::one_way);
+    const std::vector<std::size_t> parent = rate_tree(rates, 0, TreeLoad::one_way, startup_per_byte);
     const std::vector<std::size_t> depth = depths(parent, 0);
     std::vector<std::size_t> order(ranks.size());
     for (std::size_t r = 0; r < order.size(); ++r) order[r] = r;
@@ -86,11 +89,21 @@ DataflowPlan multicast_tasks(const CollectiveJob& job, const CollectiveModel& mo
 
 DataflowSchedule compile_pipelined_tree(const CollectiveJob& job, const CollectiveModel& model) {
   const bool copies = job.kind == JobKind::multicast;
-  const DataflowPlan whole = copies ? multicast_tasks(job, model) : reduction_tasks(job, model);
   const std::uint64_t element = copies ? 1 : element_size(job.data.dtype);
-  Pipeline pipeline = fastest_pipeline(whole, element, model, max_segments, max_tasks_per_node,
-                                       std::min(most_sends_at_once, job.nodes.size() - 1));
-  return {std::move(pipeline.plan), std::nullopt, std::nullopt, pipeline.sends_at_once};
+  // Two trees, each cut and predicted, the faster kept: the bandwidth-only tree, right when
+  // segments are long enough for β not to matter, and the tree that charges each child β
+  // per smallest segment (rate_tree.h), right when a short message is cut into 64 KiB
+  // pieces and a relay's sends of a segment, β each, would outlast the one it receives.
+  std::optional<Pipeline> best;
+  for (const double startup_per_byte : {0.0, model.beta / static_cast<double>(min_segment_bytes)}) {
+    if (best && startup_per_byte == 0) break;  // β = 0: the same tree twice
+    const DataflowPlan whole =
+        copies ? multicast_tasks(job, model, startup_per_byte) : reduction_tasks(job, model, startup_per_byte);
+    Pipeline pipeline = fastest_pipeline(whole, element, model, max_segments, max_tasks_per_node,
+                                         std::min(most_sends_at_once, job.nodes.size() - 1));
+    if (!best || pipeline.predicted_seconds < best->predicted_seconds) best = std::move(pipeline);
+  }
+  return {std::move(best->plan), std::nullopt, std::nullopt, best->sends_at_once};
 }
 
 }  // namespace baton::jobs

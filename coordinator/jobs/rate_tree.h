@@ -24,6 +24,13 @@ enum class TreeLoad { one_way, both_ways };
 // Each node's parent in the tree over `rates` (bytes/s, all > 0) rooted at `root` (the
 // root's parent is itself): the other nodes by rate, fastest first (ties by index), each
 // under the earliest placed node with room for it.
-std::vector<std::size_t> rate_tree(const std::vector<double>& rates, std::size_t root, TreeLoad load);
+//
+// `startup_per_byte` (seconds per byte, >= 0): β over the segment length the messages will
+// be cut into. A segment's transfer then takes β + s / min(r_p, r_q), so child q costs its
+// parent (β/s + 1/min(r_p, r_q)) / (β/s + 1/r_min) of the floor: with β, four children of
+// four times the slowest rate no longer fit in a link that carries one slow message, since
+// each pays β as the slow one does. 0 is the bandwidth-only tree.
+std::vector<std::size_t> rate_tree(const std::vector<double>& rates, std::size_t root, TreeLoad load,
+                                   double startup_per_byte = 0);
 
 }  // namespace baton::jobs
