@@ -1,7 +1,7 @@
 // Pipelined trees (docs/collectives.md, "Pipelined trees"): Baton's own algorithm beside the
 // papers', for messages large enough that bandwidth, not start-up, sets the time. The tree
-// comes from the nodes' rates (rate_tree.h): the fast nodes relay, the slow ones are leaves;
-// two trees are tried, with and without β per segment in a child's cost, the faster kept.
+// comes from the nodes' rates and β (rate_tree.h): the fast nodes relay, the slow ones are
+// leaves, and no link is planned full to the last byte.
 // Every message is then cut into the number of segments the plan's own event simulation
 // predicts fastest (pipeline.h), so a relay forwards segment s while segment s + 1 arrives.
 //
@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 #include <stdexcept>
 
 namespace baton::jobs {
@@ -90,20 +89,17 @@ DataflowPlan multicast_tasks(const CollectiveJob& job, const CollectiveModel& mo
 DataflowSchedule compile_pipelined_tree(const CollectiveJob& job, const CollectiveModel& model) {
   const bool copies = job.kind == JobKind::multicast;
   const std::uint64_t element = copies ? 1 : element_size(job.data.dtype);
-  // Two trees, each cut and predicted, the faster kept: the bandwidth-only tree, right when
-  // segments are long enough for β not to matter, and the tree that charges each child β
-  // per smallest segment (rate_tree.h), right when a short message is cut into 64 KiB
-  // pieces and a relay's sends of a segment, β each, would outlast the one it receives.
-  std::optional<Pipeline> best;
-  for (const double startup_per_byte : {0.0, model.beta / static_cast<double>(min_segment_bytes)}) {
-    if (best && startup_per_byte == 0) break;  // β = 0: the same tree twice
-    const DataflowPlan whole =
-        copies ? multicast_tasks(job, model, startup_per_byte) : reduction_tasks(job, model, startup_per_byte);
-    Pipeline pipeline = fastest_pipeline(whole, element, model, max_segments, max_tasks_per_node,
-                                         std::min(most_sends_at_once, job.nodes.size() - 1));
-    if (!best || pipeline.predicted_seconds < best->predicted_seconds) best = std::move(pipeline);
-  }
-  return {std::move(best->plan), std::nullopt, std::nullopt, best->sends_at_once};
+  // The tree charges each child β per smallest segment (rate_tree.h). Decision, from runs E
+  // to G (docs/collectives-bench.md): the bandwidth-only tree fills a fast relay's link
+  // exactly (four 100 Mbit/s children into 100 Mbit/s), which the model predicts 0.3 %
+  // faster and real links do not carry: fig8's 64 MiB reduce measured 1.21x the bound on
+  // it and 1.02x on this tree; a 1 MiB multicast's relay fell behind in the plan itself.
+  const double startup_per_byte = model.beta / static_cast<double>(min_segment_bytes);
+  const DataflowPlan whole =
+      copies ? multicast_tasks(job, model, startup_per_byte) : reduction_tasks(job, model, startup_per_byte);
+  Pipeline pipeline = fastest_pipeline(whole, element, model, max_segments, max_tasks_per_node,
+                                       std::min(most_sends_at_once, job.nodes.size() - 1));
+  return {std::move(pipeline.plan), std::nullopt, std::nullopt, pipeline.sends_at_once};
 }
 
 }  // namespace baton::jobs
