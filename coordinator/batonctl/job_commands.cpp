@@ -61,11 +61,10 @@ int watch(const ApiClient& api, const std::string& id, const std::string& output
   // when the job does, not up to a poll later. An answer that comes sooner without the job
   // having ended (a coordinator that does not wait) is followed by the rest of kPoll asleep.
   constexpr auto kPoll = std::chrono::milliseconds(500);
-  std::string path = job_path(id);
-  for (;;) {
+  const std::string waiting = job_path(id) + "?wait=0.5";  // kPoll, in the API's seconds
+  for (bool first = true;; first = false) {
     const auto asked = std::chrono::steady_clock::now();
-    answer = api.get(path);
-    path = job_path(id) + "?wait=0.5";
+    answer = api.get(first ? job_path(id) : waiting);
     job = job_of(answer);
     const auto now = std::chrono::steady_clock::now();
     const double done = static_cast<double>(job.bytes_done + job.step_bytes_done);

@@ -70,8 +70,7 @@ std::string StandbyView::status_page(const std::string* id, const std::string& s
   Calibrations all(journal_);
   all.read();
   if (const TrackedCalibration* c = all.latest_done()) page.calibration = Calibrations::report(*c);
-  const int shown_status = show_job(page, id, [this](std::uint64_t number) { return report_of(number); });
-  if (shown_status != 200) http_status = shown_status;
+  http_status = show_job(page, id, [this](std::uint64_t number) { return report_of(number); });
   return report::status_page_html(page);
 }
 

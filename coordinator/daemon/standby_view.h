@@ -30,7 +30,8 @@ class StandbyView {
   Json calibration(std::uint64_t id);  // GET /v1/calibrations/ID; RequestError(not_found)
   // GET / (`id` null: the newest job) and /jobs/ID: the status page, headed by `status`
   // (what this coordinator does), with no agents (they register with the leader). An
-  // unknown job is said on the page and sets `http_status` to 404, as the leader does.
+  // unknown job is said on the page; `http_status` is set to 200, or to 404 for an unknown
+  // job, as the leader does.
   std::string status_page(const std::string* id, const std::string& status, int& http_status);
 
  private:
