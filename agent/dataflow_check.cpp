@@ -78,6 +78,13 @@ class StepChecker {
         return "waits for task " + to_string(after) + ", which is not an earlier task of the step";
       ancestors_.add(t, earlier->second);
     }
+    // The times a send is paced toward (agent/step_runner.cpp): finite, ordered and short
+    // enough to add to a steady_clock instant without overflow.
+    if (!(task.planned_start() >= 0 && task.planned_start() <= task.planned_end() &&
+          task.planned_end() <= max_planned_seconds)) {
+      return "planned times " + to_string(task.planned_start()) + " to " + to_string(task.planned_end()) +
+             " s are not 0 <= start <= end <= " + to_string(max_planned_seconds) + " s";
+    }
     switch (task.kind_case()) {
       case protocol::Task::kFlow: return check_flow(task.flow(), t);
       case protocol::Task::kCombine: return check_combine(task.combine(), t);

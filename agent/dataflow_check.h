@@ -23,6 +23,10 @@ struct PlanFacts {
 // set (8192² bits = 8 MiB at most).
 inline constexpr int max_tasks_per_step = 8192;
 
+// A task's planned times (seconds after the step's release) are at most this: about three
+// years, far past any plan, and far below what a steady_clock instant can have added.
+inline constexpr double max_planned_seconds = 1e8;
+
 // Nothing when `step` (of a dataflow plan) may run, else the first problem, naming the step and
 // the task. Records the step's writes in `facts`.
 Refusal check_dataflow_step(const protocol::Step& step, const PlanObjects& objects, PlanFacts& facts);

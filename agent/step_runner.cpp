@@ -66,6 +66,23 @@ std::string find_pack(const StepState& state, const transport::FlowSpec& flow, s
   return {};
 }
 
+// A dataflow send is paced toward its planned end (docs/transport.md, "Pacing toward a
+// planned end"): on time, at its planned mean (bytes over its planned span), so the flows
+// a plan runs side by side into one link fill it and no more; late, faster, up to the
+// flow's rate. A task without a planned span (a lockstep flow) keeps its rate.
+void aim_at_planned_end(transport::SteadyPacer& pacer, const StepState::Task& task,
+                        StepState::clock::time_point released) {
+  const double span = task.planned_end - task.planned_start;
+  if (!(span > 0)) return;
+  std::uint64_t bytes = 0;
+  for (const protocol::Chunk& chunk : task.flow->chunks()) bytes += chunk.length();
+  const auto end = released + std::chrono::duration_cast<StepState::clock::duration>(
+                                  std::chrono::duration<double>(task.planned_end));
+  const double mean = std::min(static_cast<double>(bytes) / span,
+                               static_cast<double>(transport::TokenBucket<StepState::clock>::max_rate));
+  pacer.aim(end, bytes, static_cast<std::uint64_t>(mean));
+}
+
 }  // namespace
 
 StepRunner::StepRunner(transport::Context& context, Storage& storage, protocol::Plan plan, transport::NodeIdentity self,
@@ -340,6 +357,7 @@ asio::awaitable<bool> StepRunner::send_chunks(std::shared_ptr<StepState> state, 
   const protocol::Flow& flow = *state->tasks[t].flow;
   transport::SteadyPacer pacer({.rate_bytes_per_second = static_cast<std::uint64_t>(flow.rate()), .burst_bytes = 0},
                                state->send_cap ? &*state->send_cap : nullptr, std::chrono::steady_clock::now());
+  aim_at_planned_end(pacer, state->tasks[t], state->released);
   const auto open = [&](const std::string& name) -> const transport::Source* {
     auto file = sources.find(name);
     if (file == sources.end()) {

@@ -14,6 +14,8 @@ StepState::StepState(const asio::any_io_executor& executor, std::uint64_t job_nu
     for (const protocol::Task& planned_task : planned->tasks()) {
       Task& task = tasks.emplace_back();
       task.id = planned_task.id();
+      task.planned_start = planned_task.planned_start();
+      task.planned_end = planned_task.planned_end();
       if (planned_task.has_flow()) task.flow = &planned_task.flow();
       if (planned_task.has_combine()) task.combine = &planned_task.combine();
       for (std::uint32_t after : planned_task.after()) task.after.push_back(positions.at(after));

@@ -44,6 +44,8 @@ struct StepState {
     std::uint64_t bytes = 0;      // moved so far: sent, received or combined
     std::size_t chunks_left = 0;  // a receive: its chunks not verified yet
     bool accepted_any = false;    // a receive: its first flow has been accepted (start is set)
+    double planned_start = 0;     // a dataflow task's, seconds after the release (0, 0: none)
+    double planned_end = 0;
     bool send() const { return flow != nullptr && flow->send(); }
     bool receive() const { return flow != nullptr && !flow->send(); }
   };

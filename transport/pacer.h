@@ -4,6 +4,8 @@
 // flows together stay within its share of the backbone D. A FlowPacer grants bytes when
 // its own bucket holds them and sends them when the node's bucket (if any) has paid for
 // them, first come first served, so neither limit is ever exceeded and no flow starves.
+// A flow may also be aimed at a planned end: its own rate then follows what is left over
+// the time left, between a floor and the rate it was made with.
 //
 // Ownership: a FlowPacer keeps a plain pointer to its NodeCap; the NodeCap must outlive
 // every FlowPacer using it. Threading: pacers and node caps are not thread-safe; all flows
@@ -11,6 +13,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -58,10 +61,25 @@ class FlowPacer {
 
   // `node` may be null (no aggregate cap). A rate of 0 in `flow` means no per-flow limit.
   FlowPacer(PacerOptions flow, NodeCap<Clock>* node, time_point now) : node_(node) {
-    if (flow.rate_bytes_per_second != 0) own_.emplace(bucket_options(flow), now);
+    if (flow.rate_bytes_per_second != 0) {
+      own_.emplace(bucket_options(flow), now);
+      ceiling_ = own_->rate();
+    }
   }
 
   bool paced() const noexcept { return own_.has_value() || node_ != nullptr; }
+
+  // Aims the flow's next `bytes` at ending by `end` (docs/transport.md, "Pacing toward a
+  // planned end"): from now on each acquire sets the flow's own rate to what is left of
+  // them over the time left, at least `floor` and at most the rate the pacer was made with
+  // (past `end`, that rate). A flow without a rate of its own has nothing to steer: no-op.
+  void aim(time_point end, std::uint64_t bytes, std::uint64_t floor) {
+    if (!own_) return;
+    aim_ = Aim{.end = end, .left = bytes, .floor = std::clamp<std::uint64_t>(floor, 1, ceiling_)};
+  }
+
+  // The flow's own rate now (bytes/s; 0 without one): what the last acquire steered it to.
+  std::uint64_t rate() const noexcept { return own_ ? own_->rate() : 0; }
 
   // The largest request acquire accepts: the smaller burst, or "unlimited" if unpaced.
   std::uint64_t max_piece() const noexcept {
@@ -83,6 +101,7 @@ class FlowPacer {
   // flows in the order they ask, so no flow starves whatever its pieces, and the bytes may
   // go once the node's earlier reservations are paid.
   Grant acquire(std::uint64_t bytes, time_point now) {
+    if (aim_) steer(now);
     if (own_) {
       if (const duration wait = own_->wait_for(bytes, now); wait != duration::zero()) return {wait, false};
     }
@@ -94,11 +113,30 @@ class FlowPacer {
       wait = *reserved;
     }
     if (own_) own_->consume(bytes, now);
+    if (aim_) aim_->left -= std::min(aim_->left, bytes);
     return {wait, true};
   }
 
  private:
+  struct Aim {
+    time_point end;
+    std::uint64_t left = 0;   // bytes still to go before `end`
+    std::uint64_t floor = 1;  // never slower than this, even well ahead of the plan
+  };
+
+  void steer(time_point now) {
+    std::uint64_t rate = ceiling_;
+    if (now < aim_->end) {
+      const double seconds = std::chrono::duration<double>(aim_->end - now).count();
+      const double wanted = static_cast<double>(aim_->left) / seconds;
+      if (wanted < static_cast<double>(ceiling_)) rate = static_cast<std::uint64_t>(wanted);
+    }
+    own_->set_rate(std::max(rate, aim_->floor), now);
+  }
+
   std::optional<TokenBucket<Clock>> own_;
+  std::uint64_t ceiling_ = 0;  // the rate the pacer was made with
+  std::optional<Aim> aim_;
   NodeCap<Clock>* node_;
 };
 

@@ -53,6 +53,14 @@ class TokenBucket {
   }
 
   std::uint64_t rate() const noexcept { return rate_; }
+
+  // From `now` on, refills at `rate` (1..max_rate); the tokens earned until now, at the old
+  // rate, stay, and so does the burst. Throws std::invalid_argument for a rate out of range.
+  void set_rate(std::uint64_t rate, time_point now) {
+    if (rate == 0 || rate > max_rate) throw std::invalid_argument("token bucket: rate must be in 1..1e12 bytes/s");
+    refill(now);
+    rate_ = rate;
+  }
   std::uint64_t burst() const noexcept { return static_cast<std::uint64_t>(capacity_) / units_per_byte; }
 
   // How long until `bytes` tokens are there: zero if they are there now.

@@ -80,13 +80,15 @@ class DataflowBuilder {
 // Each node's Plan: one step (index 0) listing its tasks, kind = the job's, k =
 // `sends_at_once` (how many sends it may have unfinished at once, dataflow_timing.h),
 // node_rate = its r_p (its sends together, and its receives together, stay within it). Each
-// flow is paced at min(r_p, r_q) of its two ends, and at most kShareSlack times the fastest
+// flow's rate is min(r_p, r_q) of its two ends, and at most kShareSlack times the fastest
 // the prediction lets it move: flows that share a slow receiver's link are paced near their share
 // instead of each pushing at the receiver's whole rate (eight owners' all-gather flows into
 // one slow node overflowed its link's queue: TCP's losses and back-offs made rate-rsag
 // 1.28x its prediction on fig8 with 100-packet queues). The fastest, not the mean: paced at
 // 1.2x its mean share, a flow whose link freed up early could not take it (an snf reduce
-// into a slow root measured 1.25x its plan in the sanitizer build). The job's ids and the peers' data
+// into a slow root measured 1.25x its plan in the sanitizer build). That rate is the ceiling: the
+// agent paces a send toward its task's planned_end, at its planned mean when on time
+// (docs/transport.md, "Pacing toward a planned end"). The job's ids and the peers' data
 // addresses are filled in when the plans are sent.
 inline constexpr double kShareSlack = 1.2;
 std::map<std::string, protocol::Plan> to_agent_plans(const DataflowPlan& plan, const CollectiveJob& job,

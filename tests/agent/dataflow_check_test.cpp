@@ -7,6 +7,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <limits>
+
 namespace ba = baton::agent;
 namespace bp = baton::protocol;
 using baton::test::TempDir;
@@ -250,6 +252,21 @@ BOOST_AUTO_TEST_CASE(flows_of_tasks_are_checked_as_flows) {
   step().mutable_tasks(3)->mutable_flow()->set_rate(1);
   step().mutable_tasks(3)->mutable_flow()->clear_chunks();
   REFUSED("task 3 (send to r): its flow has no chunk");
+}
+
+BOOST_AUTO_TEST_CASE(planned_times_are_finite_and_in_order) {
+  step().mutable_tasks(3)->set_planned_start(0.5);
+  step().mutable_tasks(3)->set_planned_end(0.75);
+  BOOST_TEST(check() == "");
+  step().mutable_tasks(3)->set_planned_end(0.25);
+  REFUSED("task 3 (send to r): planned times 0.5");
+  step().mutable_tasks(3)->set_planned_end(std::numeric_limits<double>::quiet_NaN());
+  REFUSED("task 3 (send to r): planned times");
+  step().mutable_tasks(3)->set_planned_end(std::numeric_limits<double>::infinity());
+  REFUSED("are not 0 <= start <= end <= ");
+  step().mutable_tasks(3)->set_planned_end(1.0);
+  step().mutable_tasks(3)->set_planned_start(-1.0);
+  REFUSED("task 3 (send to r): planned times -1");
 }
 
 BOOST_AUTO_TEST_CASE(a_step_holds_a_bounded_number_of_tasks) {

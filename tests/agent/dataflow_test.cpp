@@ -3,7 +3,7 @@
 // a reduction leaf → inner node → root whose result is checked element by element against
 // a computation of the test's own, a multicast relayed by a node that received it, a
 // combine of four f64 arrays bit for bit against a left fold, the send port taken in list
-// order (and k sends at once, within the node's rate each way), a receive held back until the tasks it waits for are done, and failures that name
+// order (and k sends at once, within the node's rate each way), a send paced toward its planned end, a receive held back until the tasks it waits for are done, and failures that name
 // the task, the peer and the object.
 #include "tests/agent/dataflow_harness.h"
 
@@ -333,6 +333,28 @@ BOOST_AUTO_TEST_CASE(node_rate_caps_a_nodes_sends_together_and_its_receives_toge
   const double c_received = std::max(timing(reports[2], 0).end(), timing(reports[2], 1).end());
   BOOST_TEST(a_sent >= 0.17);
   BOOST_TEST(c_received >= 0.17);
+}
+
+// A send is paced toward its task's planned end (docs/transport.md): 1 MB at a rate of
+// 10 MB/s, planned over 0.3 s, moves at its planned mean (3.3 MB/s), not its rate, and so
+// takes at least 0.27 s (one burst, 10 ms of the rate, goes at once); at its rate alone
+// it would take 0.09 s.
+BOOST_AUTO_TEST_CASE(a_send_is_paced_toward_its_planned_end) {
+  FourAgents t;
+  const std::uint64_t length = 1'000'000;
+  auto x = pattern(length, 5);
+  std::vector<std::byte> b_x(length);
+  t.a.storage.register_region("x", x);
+  t.b.storage.register_region("x", b_x);
+  DataflowPlan a, b;
+  a.send(0, {}, "b", t.b.data->address(), 10e6, {{1, "x", 0, "x", 0, length, 0}});
+  a.plan.mutable_steps(0)->mutable_tasks(0)->set_planned_end(0.3);
+  b.receive(0, {}, "a", {{1, "x", 0, "x", 0, length, 0}});
+  auto ra = runner_for(t.a, a.plan), rb = runner_for(t.b, b.plan);
+  const auto reports = run_all(t.io, {ra.get(), rb.get()});
+  for (const bp::StepReport& r : reports) BOOST_TEST_REQUIRE(r.ok(), r.error());
+  BOOST_TEST((b_x == x));
+  BOOST_TEST(timing(reports[0], 0).end() >= 0.27);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -121,4 +121,57 @@ BOOST_AUTO_TEST_CASE(no_flow_starves_whatever_its_pieces) {
   }
 }
 
+// Pacing toward a planned end (docs/transport.md): a flow of rate 1000 B/s and a bucket of
+// 100 bytes, aimed at 500 bytes by t = 1 s.
+BOOST_AUTO_TEST_CASE(an_aimed_flow_paces_what_is_left_over_the_time_left) {
+  FlowPacer<std::chrono::steady_clock> pacer({.rate_bytes_per_second = 1000, .burst_bytes = 100}, nullptr, at_ns(0));
+  pacer.aim(at_ns(1'000'000'000), 500, 1);
+  BOOST_TEST(pacer.acquire(100, at_ns(0)).granted);  // the full bucket
+  // 400 bytes left in 1 s: 400 B/s, so the next 100 bytes come in 250 ms, not 100 ms.
+  auto grant = pacer.acquire(100, at_ns(0));
+  BOOST_TEST((!grant.granted && grant.wait == milliseconds(250)));
+  BOOST_TEST(pacer.rate() == 400u);
+  BOOST_TEST(pacer.acquire(100, at_ns(250'000'000)).granted);
+  // 300 bytes left in 750 ms: 400 B/s still, the plan is kept to the nanosecond.
+  grant = pacer.acquire(100, at_ns(250'000'000));
+  BOOST_TEST((!grant.granted && grant.wait == milliseconds(250)));
+  BOOST_TEST(pacer.rate() == 400u);
+}
+
+BOOST_AUTO_TEST_CASE(a_late_flow_catches_up_no_faster_than_its_rate) {
+  FlowPacer<std::chrono::steady_clock> pacer({.rate_bytes_per_second = 1000, .burst_bytes = 100}, nullptr, at_ns(0));
+  pacer.aim(at_ns(200'000'000), 500, 1);  // 500 bytes in 200 ms would take 2500 B/s
+  BOOST_TEST(pacer.acquire(100, at_ns(0)).granted);
+  auto grant = pacer.acquire(100, at_ns(0));
+  BOOST_TEST((!grant.granted && grant.wait == milliseconds(100)));
+  BOOST_TEST(pacer.rate() == 1000u);
+  // Past the planned end: the flow's rate, whatever is left.
+  BOOST_TEST(pacer.acquire(100, at_ns(5'000'000'000)).granted);
+  grant = pacer.acquire(100, at_ns(5'000'000'000));
+  BOOST_TEST((!grant.granted && grant.wait == milliseconds(100)));
+}
+
+BOOST_AUTO_TEST_CASE(well_ahead_of_its_plan_a_flow_keeps_its_floor) {
+  FlowPacer<std::chrono::steady_clock> pacer({.rate_bytes_per_second = 1000, .burst_bytes = 100}, nullptr, at_ns(0));
+  pacer.aim(at_ns(100'000'000'000), 500, 200);  // 100 s for 500 bytes, but at least 200 B/s
+  BOOST_TEST(pacer.acquire(100, at_ns(0)).granted);
+  const auto grant = pacer.acquire(100, at_ns(0));
+  BOOST_TEST((!grant.granted && grant.wait == milliseconds(500)));
+  BOOST_TEST(pacer.rate() == 200u);
+}
+
+BOOST_AUTO_TEST_CASE(a_floor_above_the_rate_is_the_rate_and_a_flow_without_a_rate_is_not_steered) {
+  FlowPacer<std::chrono::steady_clock> capped({.rate_bytes_per_second = 1000, .burst_bytes = 100}, nullptr, at_ns(0));
+  capped.aim(at_ns(100'000'000'000), 500, 5000);
+  BOOST_TEST(capped.acquire(100, at_ns(0)).granted);
+  BOOST_TEST(capped.acquire(100, at_ns(0)).wait == milliseconds(100));
+  // Only the node's cap: aiming changes nothing, the node serves at its rate.
+  NodeCap<std::chrono::steady_clock> node({.rate_bytes_per_second = 1000, .burst_bytes = 100}, at_ns(0));
+  FlowPacer<std::chrono::steady_clock> uncapped({}, &node, at_ns(0));
+  uncapped.aim(at_ns(100'000'000'000), 500, 1);
+  BOOST_TEST(uncapped.rate() == 0u);
+  BOOST_TEST(uncapped.acquire(100, at_ns(0)).wait.count() == 0);
+  BOOST_TEST(uncapped.acquire(100, at_ns(0)).wait == milliseconds(100));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

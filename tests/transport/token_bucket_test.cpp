@@ -97,4 +97,19 @@ BOOST_AUTO_TEST_CASE(reservations_go_into_debt_and_are_paid_in_order) {
   BOOST_CHECK_THROW(bucket.reserve(101, at_ns(3'000'000'000)), std::invalid_argument);  // past the burst
 }
 
+BOOST_AUTO_TEST_CASE(a_new_rate_keeps_the_tokens_earned_at_the_old_one) {
+  // 1000 B/s, emptied at 0; at 500 ms it holds 500 bytes and from then on refills at 100 B/s:
+  // 600 bytes are there 1 s later, the burst stays 1000 bytes.
+  TokenBucket<std::chrono::steady_clock> bucket({.rate_bytes_per_second = 1000, .burst_bytes = 1000}, at_ns(0));
+  bucket.consume(1000, at_ns(0));
+  bucket.set_rate(100, at_ns(500'000'000));
+  BOOST_TEST(bucket.rate() == 100u);
+  BOOST_TEST(bucket.wait_for(600, at_ns(500'000'000)).count() == nanoseconds(milliseconds(1000)).count());
+  BOOST_TEST(bucket.burst() == 1000u);
+  BOOST_CHECK_THROW(bucket.set_rate(0, at_ns(500'000'000)), std::invalid_argument);
+  BOOST_CHECK_THROW(bucket.set_rate(TokenBucket<std::chrono::steady_clock>::max_rate + 1, at_ns(500'000'000)),
+                    std::invalid_argument);
+  BOOST_TEST(bucket.rate() == 100u);  // a refused rate changes nothing
+}
+
 BOOST_AUTO_TEST_SUITE_END()
