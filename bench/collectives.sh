@@ -91,6 +91,14 @@ done
 die() { echo "collectives.sh: $*" >&2; exit 1; }
 # Whether --algorithms (default: every one) names $1.
 chosen() { [ -z "$algorithms" ] || [[ ",$algorithms," == *",$1,"* ]]; }
+# The algorithms of kind $1 the benchmark runs, in their order.
+kind_algorithms() {
+  case $1 in
+    reduce) echo snf bnb binomial flat pipelined-tree auto ;;
+    allreduce) echo snf-fnf binomial ring pipelined-tree rate-rsag auto ;;
+    multicast) echo wrp binomial flat pipelined-tree auto ;;
+  esac
+}
 # Whether peer $1 (mpi, mpi-tuned, gloo) runs: named by --peers, and no MPI after --no-mpi.
 peer() { [[ ",$peers," == *",$1,"* ]] && { [ "$mpi" = true ] || [[ "$1" != mpi* ]]; }; }
 # Whether the peers run collectives of kind $1 (reduce, allreduce, multicast).
@@ -263,6 +271,24 @@ PY
   [ "$correct" = true ] || die "$shape $kind $algorithm $size: wrong result (logs in $work)"
 }
 
+# Before a size's timed runs, one untimed job of every chosen algorithm, of 64 KiB (at most
+# the size, $1); its line is not kept. Agents keep their connections (30 s unused), so
+# otherwise the first job to use a pair of nodes pays for opening it (connect, handshake,
+# slow start) and the jobs after it do not: at 1 MiB on fig8, rate-rsag's all-reduce named
+# first measured 0.61-0.64 s and `auto`, the same plan right after it, 0.58 s
+# (docs/collectives-bench.md, run H).
+warm_up() {
+  local kind algorithm id bytes=$(($1 < 65536 ? $1 : 65536))
+  for kind in reduce allreduce multicast; do
+    for algorithm in $(kind_algorithms "$kind"); do
+      chosen "$algorithm" && [ "$algorithm" != auto ] || continue
+      job_json "$kind" "$algorithm" "$bytes" > "$work/warm.json"
+      id=$(daemons ctl -- submit "$work/warm.json")
+      daemons ctl -- watch "$id" > "$work/warm.log" 2>&1 || cat "$work/warm.log" >&2
+    done
+  done
+}
+
 # One Open MPI run: SHAPE RATES BYTES OP [ALGORITHM MPIRUN-ARGUMENTS...] (default: its own
 # decisions, recorded as algorithm openmpi).
 mpi_run() {
@@ -379,14 +405,11 @@ for shape in "${shape_list[@]}"; do
     for i in $(seq 0 $((n - 1))); do
       "$bin/bench/collective_data" generate "$work/n$i/data/grad.bin" $((size / 4)) f32 $((seed * 100 + i))
     done
-    for algorithm in snf bnb binomial flat pipelined-tree auto; do
-      chosen "$algorithm" && baton_run "$shape" "$rates" "$size" reduce "$algorithm"
-    done
-    for algorithm in snf-fnf binomial ring pipelined-tree rate-rsag auto; do
-      chosen "$algorithm" && baton_run "$shape" "$rates" "$size" allreduce "$algorithm"
-    done
-    for algorithm in wrp binomial flat pipelined-tree auto; do
-      chosen "$algorithm" && baton_run "$shape" "$rates" "$size" multicast "$algorithm"
+    warm_up "$size"
+    for kind in reduce allreduce multicast; do
+      for algorithm in $(kind_algorithms "$kind"); do
+        chosen "$algorithm" && baton_run "$shape" "$rates" "$size" "$kind" "$algorithm"
+      done
     done
     peer_runs "$shape" "$rates" "$size"
     echo "collectives.sh: $shape $size bytes done after $(($(date +%s) - started)) s" >&2
