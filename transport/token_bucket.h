@@ -61,6 +61,7 @@ class TokenBucket {
     refill(now);
     rate_ = rate;
   }
+
   std::uint64_t burst() const noexcept { return static_cast<std::uint64_t>(capacity_) / units_per_byte; }
 
   // How long until `bytes` tokens are there: zero if they are there now.
