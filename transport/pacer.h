@@ -29,12 +29,14 @@ struct PacerOptions {
   std::uint64_t burst_bytes = 0;
 };
 
-// The default burst: 10 ms worth of the rate, at least 4 KiB, at most 1 GiB. Over any
+// The default burst: 10 ms worth of the rate, at least 32 KiB, at most 1 GiB. Over any
 // window of W seconds a paced flow then sends rate·W ± burst, i.e. ±1 % over one second.
 // send_flow sends chunks of at most a quarter of the burst (see flow_sender.cpp), so timer
-// wake-ups up to 7.5 ms late cost no rate.
+// wake-ups up to 7.5 ms late cost no rate. The floor keeps chunks of 8 KiB or more: each is
+// a frame with its own 56-byte header, and with a floor of 4 KiB a flow paced below 400 KB/s
+// sent 1 KiB chunks, 5 % headers (docs/transport.md, "Chunks and their headers").
 constexpr std::uint64_t default_burst(std::uint64_t rate_bytes_per_second) noexcept {
-  return std::clamp<std::uint64_t>(rate_bytes_per_second / 100, 4096, 1ULL << 30);
+  return std::clamp<std::uint64_t>(rate_bytes_per_second / 100, 32 * 1024, 1ULL << 30);
 }
 
 constexpr TokenBucketOptions bucket_options(PacerOptions options) noexcept {
