@@ -97,13 +97,16 @@ DataflowSchedule compile_rate_rsag(const CollectiveJob& job, const CollectiveMod
     }
     reduced[k] = builder.combine(nodes[k], std::move(inputs), std::move(folds), result(k), std::move(after));
   }
-  // All-gather: owner k sends its reduced shard to every other node, from k + 1 on.
-  for (std::size_t step = 1; step < n; ++step) {
-    for (std::size_t k = 0; k < n; ++k) {
-      if (count[k] == 0) continue;
-      const std::size_t j = (k + step) % n;
-      builder.transfer(nodes[k], result(k), {reduced[k]}, nodes[j], result(k));
-    }
+  // All-gather: owner k sends its reduced shard to every other node, the slowest first and
+  // nodes of one rate from k + 1 on. A slow node's link must carry the whole result after its
+  // own pieces, and its piece of each segment reaches an owner last: sent first, that
+  // segment goes on to it at once instead of behind the fast nodes' copies, which have slack.
+  for (std::size_t k = 0; k < n; ++k) {
+    if (count[k] == 0) continue;
+    std::vector<std::size_t> to;
+    for (std::size_t step = 1; step < n; ++step) to.push_back((k + step) % n);
+    std::ranges::stable_sort(to, [&](std::size_t a, std::size_t b) { return rates[a] < rates[b]; });
+    for (const std::size_t j : to) builder.transfer(nodes[k], result(k), {reduced[k]}, nodes[j], result(k));
   }
   // The agents' limit of tasks per step (agent/dataflow_check.h: 8192), halved.
   Pipeline pipeline = fastest_pipeline(builder.take(), size, model, 64, 4096, std::min(most_sends_at_once, n - 1));

@@ -80,6 +80,24 @@ DataflowPlan by_stage(DataflowPlan plan, std::size_t lag) {
   return plan;
 }
 
+// The plan with every node that is the slower end of all its sends holding at most `window`
+// of them unfinished: each waits for the send `window` places before it in the node's list.
+DataflowPlan narrowed(DataflowPlan plan, const CollectiveModel& model, std::size_t window) {
+  for (auto& [node, tasks] : plan) {
+    const double rate = model.nodes.at(node).rate;
+    const bool slower_end = std::ranges::all_of(
+        tasks, [&](const DataflowTask& t) { return t.kind != TaskKind::send || rate <= model.nodes.at(t.peer).rate; });
+    if (!slower_end) continue;
+    std::vector<std::uint32_t> sends;
+    for (DataflowTask& t : tasks) {
+      if (t.kind != TaskKind::send) continue;
+      if (sends.size() >= window) t.after.push_back(sends[sends.size() - window]);
+      sends.push_back(t.id);
+    }
+  }
+  return plan;
+}
+
 }  // namespace
 
 DataflowPlan segmented(const DataflowPlan& plan, std::size_t segments, std::uint64_t element) {
@@ -203,12 +221,11 @@ double order_sends_by_readiness(DataflowPlan& plan, const CollectiveModel& model
 
 Pipeline fastest_pipeline(const DataflowPlan& plan, std::uint64_t element, const CollectiveModel& model,
                           std::size_t max_segments, std::size_t max_tasks, std::size_t max_sends_at_once) {
-  std::optional<Pipeline> best;
   const std::uint64_t longest = longest_task(plan);
   const std::size_t tasks = std::max<std::size_t>(1, most_tasks(plan));
-  std::vector<std::size_t> sends_at_once{1};
-  if (max_sends_at_once > 1) sends_at_once.push_back(max_sends_at_once);
-  for (const std::size_t k : sends_at_once) {
+  // The fastest cut and order with `k` sends at once.
+  const auto fastest_with = [&](std::size_t k) {
+    std::optional<Pipeline> best;
     for (std::size_t s = 1; s <= max_segments; s *= 2) {
       if (s > 1 && (longest / s < std::max(min_segment_bytes, element) || tasks * s > max_tasks)) break;
       const DataflowPlan cut = s == 1 ? plan : segmented(plan, s, element);
@@ -227,8 +244,19 @@ Pipeline fastest_pipeline(const DataflowPlan& plan, std::uint64_t element, const
         if (staged.predicted_seconds < best->predicted_seconds) best = std::move(staged);
       }
     }
+    return *std::move(best);
+  };
+  Pipeline best = fastest_with(1);
+  if (max_sends_at_once == 1) return best;
+  const Pipeline wide = fastest_with(max_sends_at_once);
+  if (wide.predicted_seconds < best.predicted_seconds) best = wide;
+  // The slowest nodes' sends narrowed (pipeline.h).
+  for (std::size_t window = 2; window <= 4 && window < wide.sends_at_once; ++window) {
+    Pipeline narrow{narrowed(wide.plan, model, window), wide.segments, wide.sends_at_once, 0};
+    narrow.predicted_seconds = predict(narrow.plan, model, narrow.sends_at_once);
+    if (narrow.predicted_seconds < best.predicted_seconds) best = std::move(narrow);
   }
-  return *std::move(best);
+  return best;
 }
 
 }  // namespace baton::jobs
