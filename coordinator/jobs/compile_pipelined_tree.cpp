@@ -98,7 +98,7 @@ DataflowSchedule compile_pipelined_tree(const CollectiveJob& job, const Collecti
   const DataflowPlan whole =
       copies ? multicast_tasks(job, model, startup_per_byte) : reduction_tasks(job, model, startup_per_byte);
   Pipeline pipeline = fastest_pipeline(whole, element, model, max_segments, max_tasks_per_node,
-                                       std::min(most_sends_at_once, job.nodes.size() - 1));
+                                       std::min(most_sends_at_once, job.nodes.size() - 1), min_segment_bytes);
   return {std::move(pipeline.plan), std::nullopt, std::nullopt, pipeline.sends_at_once};
 }
 

@@ -108,8 +108,15 @@ DataflowSchedule compile_rate_rsag(const CollectiveJob& job, const CollectiveMod
     std::ranges::stable_sort(to, [&](std::size_t a, std::size_t b) { return rates[a] < rates[b]; });
     for (const std::size_t j : to) builder.transfer(nodes[k], result(k), {reduced[k]}, nodes[j], result(k));
   }
-  // The agents' limit of tasks per step (agent/dataflow_check.h: 8192), halved.
-  Pipeline pipeline = fastest_pipeline(builder.take(), size, model, 64, 4096, std::min(most_sends_at_once, n - 1));
+  // The agents' limit of tasks per step (agent/dataflow_check.h: 8192), halved. Pieces down
+  // to 32 KiB, half the tree's: a node that owns nothing idles on its receiving side while
+  // its first pieces go round, and at 64 KiB that fill cost a 16 MiB all-reduce on fig8
+  // 3.7 % of T* in the prediction (0.9 % at 32 KiB). An owner folds each piece once, and the
+  // plans held at 32 KiB on the links (measured 1.00-1.06x their prediction at 1 MiB, where
+  // the pipelined tree's all-reduce, folding every piece at every relay, measured 1.23-1.37x
+  // its own; docs/collectives.md).
+  Pipeline pipeline =
+      fastest_pipeline(builder.take(), size, model, 64, 4096, std::min(most_sends_at_once, n - 1), 32 * 1024);
   return {std::move(pipeline.plan), std::nullopt, std::nullopt, pipeline.sends_at_once};
 }
 

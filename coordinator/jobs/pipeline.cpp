@@ -220,14 +220,15 @@ double order_sends_by_readiness(DataflowPlan& plan, const CollectiveModel& model
 }
 
 Pipeline fastest_pipeline(const DataflowPlan& plan, std::uint64_t element, const CollectiveModel& model,
-                          std::size_t max_segments, std::size_t max_tasks, std::size_t max_sends_at_once) {
+                          std::size_t max_segments, std::size_t max_tasks, std::size_t max_sends_at_once,
+                          std::uint64_t min_piece) {
   const std::uint64_t longest = longest_task(plan);
   const std::size_t tasks = std::max<std::size_t>(1, most_tasks(plan));
   // The fastest cut and order with `k` sends at once.
   const auto fastest_with = [&](std::size_t k) {
     std::optional<Pipeline> best;
     for (std::size_t s = 1; s <= max_segments; s *= 2) {
-      if (s > 1 && (longest / s < std::max(min_segment_bytes, element) || tasks * s > max_tasks)) break;
+      if (s > 1 && (longest / s < std::max(min_piece, element) || tasks * s > max_tasks)) break;
       const DataflowPlan cut = s == 1 ? plan : segmented(plan, s, element);
       Pipeline candidate{cut, s, k, 0};
       candidate.predicted_seconds = order_sends_by_readiness(candidate.plan, model, k);

@@ -45,13 +45,12 @@ struct Pipeline {
 // eight leave most of the pool to what arrives.
 inline constexpr std::size_t most_sends_at_once = 8;
 
-// Pieces no smaller than this: a segment costs β and a flow's round trip on its own. (At
-// 64 KiB, a 16 MiB all-reduce on fig8 was predicted 3.7 % over what the links allow, at
-// 32 KiB 0.9 %: a slow node's link idles while the first pieces fill the pipeline.)
-inline constexpr std::uint64_t min_segment_bytes = 32 * 1024;
+// Pieces no smaller than this unless a compiler says otherwise: a segment costs β and a
+// flow's round trip on its own.
+inline constexpr std::uint64_t min_segment_bytes = 64 * 1024;
 
 // The plan cut into the number of segments (1, 2, 4, … up to `max_segments`, the longest
-// task's pieces of at least min_segment_bytes, at most max_tasks tasks on any node) and run
+// task's pieces of at least `min_piece` bytes, at most max_tasks tasks on any node) and run
 // with the number of sends at once (1, or max_sends_at_once) that the simulation predicts
 // fastest: β per segment against the pipeline's fill, one send port against a link shared
 // by several. Then, if the simulation predicts it faster, every node that is the slower end
@@ -61,6 +60,7 @@ inline constexpr std::uint64_t min_segment_bytes = 32 * 1024;
 // its first pieces arrive after eight pieces' time, and a slow node that also receives
 // (an all-gather's result) idles that long (docs/collectives.md, "Pipelined trees").
 Pipeline fastest_pipeline(const DataflowPlan& plan, std::uint64_t element, const CollectiveModel& model,
-                          std::size_t max_segments, std::size_t max_tasks, std::size_t max_sends_at_once);
+                          std::size_t max_segments, std::size_t max_tasks, std::size_t max_sends_at_once,
+                          std::uint64_t min_piece);
 
 }  // namespace baton::jobs

@@ -156,9 +156,11 @@ BOOST_AUTO_TEST_CASE(with_beta_no_relay_takes_children_that_would_fill_its_link)
 }
 
 // Equal nodes make a chain (each may take one child). A message of M bytes down a chain of
-// h hops in S segments of τ = β + M / (S r) each: the last segment reaches the end after
-// (S + h − 1) τ. The compiler must predict exactly the best of these over S = 1, 2, 4, …
-// (pieces of at least 64 KiB).
+// h hops in S segments of τ = β + M / (S r) each, one send at a time: the last segment
+// reaches the end after (S + h − 1) τ. The compiler must predict the best of these over
+// S = 1, 2, 4, … (pieces of at least 64 KiB), or better: with two or three sends at once a
+// node's next segment pays its β while the last one's bytes move (pipeline.h), but never
+// faster than the message's bytes through one link.
 BOOST_AUTO_TEST_CASE(a_chain_is_predicted_as_a_pipeline_at_its_best_segment_count) {
   const double r = 10e6, beta = 0.002;
   const std::uint64_t m = 8 << 20;
@@ -173,7 +175,9 @@ BOOST_AUTO_TEST_CASE(a_chain_is_predicted_as_a_pipeline_at_its_best_segment_coun
     const double sd = static_cast<double>(s);
     best = std::min(best, (sd + hops - 1) * (beta + static_cast<double>(m) / (sd * r)));
   }
-  BOOST_TEST(plan.predicted_seconds == best, tolerance(1e-9));
+  BOOST_TEST_MESSAGE("chain: predicted " << plan.predicted_seconds << " s, one send at a time " << best << " s");
+  BOOST_TEST(plan.predicted_seconds <= best * (1 + 1e-9));
+  BOOST_TEST(plan.predicted_seconds >= static_cast<double>(m) / r);
   // Store and forward (one segment) would take h (β + M / r).
   BOOST_TEST(plan.predicted_seconds < 0.3 * hops * (beta + static_cast<double>(m) / r));
 }
