@@ -26,7 +26,7 @@
 #                             [--shapes fig8,mix3,slow1] [--mpi-repeats R]
 #                             [--algorithms A,B,...] [--no-mpi] [--headroom H] [--queue-packets Q]
 #                             [--peers mpi,mpi-tuned,gloo|none] [--peer-kinds reduce,allreduce,multicast]
-#                             [--mpi-segment BYTES] [--prefix P]
+#                             [--mpi-segment BYTES] [--prefix P] [--tmp DIR]
 #
 # Defaults: BUILD_DIR = build/release (built first, with the benchmarks), DIR = docs/bench,
 # sizes 64 KiB, 1 MiB, 16 MiB, 64 MiB, S/M/F = 100/200/400 Mbit/s, seed 14, shapes fig8 and
@@ -35,7 +35,11 @@
 # peer on every kind (--peer-kinds narrows the peers' runs to the kinds named: at 64 MiB a
 # multicast by Open MPI's default or Gloo's broadcast takes minutes), segments of 64 KiB,
 # namespaces bcoll-* (a second run at once needs another
-# --prefix; --no-mpi drops mpi and mpi-tuned). Writes DIR/collectives.jsonl (one JSON line per run),
+# --prefix; --no-mpi drops mpi and mpi-tuned), the run's files under DIR = /dev/shm (--tmp:
+# the twelve nodes share this machine's one disk, where syncing twelve result files added
+# about 0.1 s to a 16 MiB all-reduce (6.08-6.09 s against 5.97 s, docs/collectives-bench.md,
+# run I) that nodes with disks of their own would not wait for; the peers keep their
+# results in memory). Writes DIR/collectives.jsonl (one JSON line per run),
 # DIR/collectives.csv and DIR/collectives-summary.txt (bench/collectives_summary.py),
 # DIR/collectives.svg (bench/collectives.gp), DIR/collectives-{coordinator,agents}.log and each
 # run's whole report in DIR/reports/SHAPE-KIND-ALGORITHM-BYTES.json.
@@ -63,6 +67,7 @@ peers=mpi,mpi-tuned,gloo
 peer_kinds=reduce,allreduce,multicast
 mpi_segment=65536
 prefix=bcoll
+tmp=/dev/shm
 headroom=0.93
 queue_packets=100
 while [ $# -gt 0 ]; do
@@ -84,6 +89,7 @@ while [ $# -gt 0 ]; do
     --peer-kinds) peer_kinds=$2; shift ;;
     --mpi-segment) mpi_segment=$2; shift ;;
     --prefix) prefix=$2; shift ;;
+    --tmp) tmp=$2; shift ;;
     *) echo "collectives.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
   esac
   shift
@@ -138,7 +144,7 @@ done
   die "no bench/gloo_collectives under $bin (install libgloo-dev and build it, or leave gloo out of --peers)"
 
 n=12
-work=$(mktemp -d /tmp/baton-collectives.XXXXXX)
+work=$(mktemp -d "$tmp/baton-collectives.XXXXXX") || die "cannot make a directory under --tmp $tmp"
 star() { scripts/netns-star.sh "$@" --prefix "$prefix"; }
 daemons() { scripts/netns-daemons.sh "$1" "$work" --prefix "$prefix" "${@:2}"; }
 # The daemons' logs of a shape, appended to DIR (the agents' lines prefixed with the node):
@@ -173,9 +179,15 @@ print(",".join(rng.choice(speeds) for _ in range(n)))' "$seed" "$n" "$slow" "$mi
 
 # A declared rate is what TCP carries of the link's rate: 1448 payload bytes a 1514-byte
 # frame, times the headroom (0.93 by default): a node's link also carries the ACKs of what
-# it receives (a 66-byte frame per two segments, 2.3 %) and Baton's frame headers and MACs.
+# it receives (a 66-byte frame per two segments, 2.2 %) and Baton's frame headers (under
+# 0.7 % since chunks are at least 8 KiB: docs/transport.md, "Chunks and their headers").
 # Paced at the full goodput, the ring's sends measured 1.51x their prediction (tbf queues
-# overflowing, TCP backing off); at 0.93, 1.00x (fig8 at 25/100 Mbit/s, 16 MiB).
+# overflowing, TCP backing off); at 0.93, 1.00x (fig8 at 25/100 Mbit/s, 16 MiB). At 0.95
+# and 0.96 a 16 MiB all-reduce gains what the rate does (slow1 6.02 s and 5.95-5.97 s
+# against 6.11 s planned at 0.93), but a slow link then carries 0.99-1.00 of its rate
+# (counted: 1.09 wire bytes per data byte, both ways) and a chain of dependent transfers
+# meets standing queues: the ring's 1 MiB all-reduce took 0.82-0.84 s in 5 of 6 runs
+# against 0.69-0.77 s at 0.93 (docs/collectives-bench.md, run I).
 declared_rates() {
   python3 -c 'import sys; print(",".join(str(int(float(m) * 1e6 / 8 * 1448 / 1514 * float(sys.argv[2]))) for m in sys.argv[1].split(",")))' "$1" "$headroom"
 }
