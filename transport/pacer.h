@@ -30,7 +30,8 @@ struct PacerOptions {
 };
 
 // The default burst: 10 ms worth of the rate, at least 32 KiB, at most 1 GiB. Over any
-// window of W seconds a paced flow then sends rate·W ± burst, i.e. ±1 % over one second.
+// window of W seconds a paced flow then sends rate·W ± burst, i.e. ±1 % over one second
+// from 3.2 MB/s up.
 // send_flow sends chunks of at most a quarter of the burst (see flow_sender.cpp), so timer
 // wake-ups up to 7.5 ms late cost no rate. The floor keeps chunks of 8 KiB or more: each is
 // a frame with its own 56-byte header, and with a floor of 4 KiB a flow paced below 400 KB/s

@@ -58,7 +58,8 @@ inline constexpr std::uint64_t min_segment_bytes = 64 * 1024;
 // places before it): a slow node's flows into fast ones get only their share of the fast
 // receivers' links, so it needs a few at once to fill its own, but with all eight at once
 // its first pieces arrive after eight pieces' time, and a slow node that also receives
-// (an all-gather's result) idles that long (docs/collectives.md, "Pipelined trees").
+// (an all-gather's result) idles that long (docs/collectives.md, "Pipelined trees and
+// shards").
 Pipeline fastest_pipeline(const DataflowPlan& plan, std::uint64_t element, const CollectiveModel& model,
                           std::size_t max_segments, std::size_t max_tasks, std::size_t max_sends_at_once,
                           std::uint64_t min_piece);

@@ -20,7 +20,6 @@
 
 namespace bj = baton::jobs;
 namespace bp = baton::protocol;
-using boost::test_tools::tolerance;
 
 namespace {
 
