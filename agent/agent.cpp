@@ -315,16 +315,18 @@ asio::awaitable<void> Agent::heartbeats(std::shared_ptr<protocol::Channel> chann
 }
 
 void Agent::handle_plan(const protocol::Plan& plan) {
-  protocol::Envelope answer;
   Refusal reason;
   if (runner_ && job_state_ == JobState::running && runner_->plan().job() != plan.job()) {
     reason = "this agent is running job " + runner_->plan().job();
-  } else if (running_step_ && runner_->plan().job() == plan.job()) {
-    pending_plan_ = plan;  // a restarted coordinator resuming this job: answer after the step
-    say("job " + plan.job() + ": plan received again; answering once step " + std::to_string(*running_step_) + " ends");
-    return;
   } else if (running_step_) {
-    reason = "a step of job " + runner_->plan().job() + " is still running";
+    // A restarted coordinator resuming this job, or the next job's plan right after this
+    // one's abort (a cancel) while its step still winds down: answered once the step ends.
+    if (pending_plan_ && pending_plan_->job() != plan.job())
+      refuse_plan(pending_plan_->job(), "job " + plan.job() + "'s plan came after it");
+    pending_plan_ = plan;
+    say("job " + plan.job() + ": plan received while step " + std::to_string(*running_step_) + " of job " +
+        runner_->plan().job() + " runs; answering once it ends");
+    return;
   } else {
     reason = check_(plan);
     if (!reason) reason = prepare_staging(plan);
@@ -335,21 +337,28 @@ void Agent::handle_plan(const protocol::Plan& plan) {
     reason = open_scratch(plan, scratch);
   }
   if (reason) {
-    answer.mutable_plan_refused()->set_job(plan.job());
-    answer.mutable_plan_refused()->set_reason(*reason);
-    metrics_->add("baton_agent_plans_total", {{"answer", "refused"}});
-    say("job " + plan.job() + ": plan refused: " + *reason);
-  } else {
-    runner_ = std::make_shared<StepRunner>(context_, storage_, plan,
-                                           transport::NodeIdentity{options_.node_id, options_.secret}, options_.steps,
-                                           std::move(scratch));
-    data_.route_to(runner_);
-    job_state_ = JobState::running;
-    steps_done_ = 0;
-    answer.mutable_plan_accepted()->set_job(plan.job());
-    metrics_->add("baton_agent_plans_total", {{"answer", "accepted"}});
-    say("job " + plan.job() + ": plan accepted, " + std::to_string(plan.steps_size()) + " steps");
+    refuse_plan(plan.job(), *reason);
+    return;
   }
+  runner_ =
+      std::make_shared<StepRunner>(context_, storage_, plan, transport::NodeIdentity{options_.node_id, options_.secret},
+                                   options_.steps, std::move(scratch));
+  data_.route_to(runner_);
+  job_state_ = JobState::running;
+  steps_done_ = 0;
+  protocol::Envelope answer;
+  answer.mutable_plan_accepted()->set_job(plan.job());
+  metrics_->add("baton_agent_plans_total", {{"answer", "accepted"}});
+  say("job " + plan.job() + ": plan accepted, " + std::to_string(plan.steps_size()) + " steps");
+  asio::co_spawn(context_.executor(), send(std::move(answer)), asio::detached);
+}
+
+void Agent::refuse_plan(const std::string& job, const std::string& reason) {
+  protocol::Envelope answer;
+  answer.mutable_plan_refused()->set_job(job);
+  answer.mutable_plan_refused()->set_reason(reason);
+  metrics_->add("baton_agent_plans_total", {{"answer", "refused"}});
+  say("job " + job + ": plan refused: " + reason);
   asio::co_spawn(context_.executor(), send(std::move(answer)), asio::detached);
 }
 

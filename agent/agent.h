@@ -125,6 +125,8 @@ class Agent {
   // agent it declared dead and that came back): kept, and sent after the next register.
   asio::awaitable<void> send_report(protocol::Envelope report);
   void handle_plan(const protocol::Plan& plan);
+  // Answers `job`'s plan with PlanRefused{reason}.
+  void refuse_plan(const std::string& job, const std::string& reason);
   void handle_abort(const protocol::Abort& abort);
   // Stages the plan's in-place destinations; "" or why not (the plan is then refused).
   Refusal prepare_staging(const protocol::Plan& plan);
@@ -151,8 +153,8 @@ class Agent {
   JobState job_state_ = JobState::running;
   std::uint32_t steps_done_ = 0;
   std::optional<std::uint32_t> running_step_;
-  // The same job's plan re-sent (a restarted coordinator) while a step ran: answered
-  // once the step ends.
+  // A plan that came while a step ran (the same job's, re-sent by a restarted
+  // coordinator; or the next job's, after this one's abort): answered once the step ends.
   std::optional<protocol::Plan> pending_plan_;
   std::optional<protocol::Envelope> undelivered_report_;
   bool started_ = false;
