@@ -187,8 +187,8 @@ print(",".join(rng.choice(speeds) for _ in range(n)))' "$seed" "$n" "$slow" "$mi
 # against 6.11 s planned at 0.93), but a slow link then carries 0.99-1.00 of its rate
 # (counted: 1.09 wire bytes per data byte, both ways) and a chain of dependent transfers
 # meets standing queues more often: the ring's 1 MiB all-reduce took 0.82-0.84 s
-# (planned 0.69-0.70 s) in 5 of 6 runs, against 1 of 5 at 0.93 (docs/collectives-bench.md,
-# run I).
+# (planned 0.69-0.70 s) in 5 of 6 runs, on every shape, against 0.69-0.72 s on fig8 and
+# slow1 at 0.93 (mix3 0.77-0.85 s at either; docs/collectives-bench.md, run I).
 declared_rates() {
   python3 -c 'import sys; print(",".join(str(int(float(m) * 1e6 / 8 * 1448 / 1514 * float(sys.argv[2]))) for m in sys.argv[1].split(",")))' "$1" "$headroom"
 }
