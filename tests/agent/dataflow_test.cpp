@@ -56,6 +56,19 @@ ReducePlans reduce_plans(FourAgents& t, std::uint64_t bytes, bp::DataType dtype,
   return p;
 }
 
+// One send of `length` pattern bytes from `from`'s region "x" into `to`'s region "y" at
+// `rate`, and its receive. The regions live here: keep it while the plans run.
+struct OneSend {
+  OneSend(Node& from, Node& to, std::uint64_t length, double rate) : x(pattern(length, 4)), y(length) {
+    from.storage.register_region("x", x);
+    to.storage.register_region("y", y);
+    a.send(0, {}, "b", to.data->address(), rate, {{1, "x", 0, "y", 0, length, 0}});
+    b.receive(0, {}, "a", {{1, "x", 0, "y", 0, length, 0}});
+  }
+  std::vector<std::byte> x, y;
+  DataflowPlan a, b;
+};
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(dataflow)
@@ -248,14 +261,8 @@ BOOST_AUTO_TEST_CASE(a_failed_task_fails_the_step_naming_task_peer_and_object) {
 BOOST_AUTO_TEST_CASE(progress_counts_the_bytes_moved_and_the_tasks_ended) {
   ThreeAgents t;
   const std::uint64_t length = 400'000;
-  auto x = pattern(length, 4);
-  std::vector<std::byte> y(length);
-  t.a.storage.register_region("x", x);
-  t.b.storage.register_region("y", y);
-  DataflowPlan a, b;
-  a.send(0, {}, "b", t.b.data->address(), 1e6, {{1, "x", 0, "y", 0, length, 0}});  // 0.4 s
-  b.receive(0, {}, "a", {{1, "x", 0, "y", 0, length, 0}});
-  auto ra = runner_for(t.a, a.plan), rb = runner_for(t.b, b.plan);
+  OneSend one(t.a, t.b, length, 1e6);  // 0.4 s
+  auto ra = runner_for(t.a, one.a.plan), rb = runner_for(t.b, one.b.plan);
   std::optional<bp::StepProgress> midway, idle = rb->progress();
   asio::steady_timer at(t.io, 200ms);
   at.async_wait([&](std::error_code) { midway = rb->progress(); });
@@ -340,20 +347,13 @@ BOOST_AUTO_TEST_CASE(node_rate_caps_a_nodes_sends_together_and_its_receives_toge
 // takes at least 0.27 s (one burst, 10 ms of the rate, goes at once); at its rate alone
 // it would take 0.09 s.
 BOOST_AUTO_TEST_CASE(a_send_is_paced_toward_its_planned_end) {
-  FourAgents t;
-  const std::uint64_t length = 1'000'000;
-  auto x = pattern(length, 5);
-  std::vector<std::byte> b_x(length);
-  t.a.storage.register_region("x", x);
-  t.b.storage.register_region("x", b_x);
-  DataflowPlan a, b;
-  a.send(0, {}, "b", t.b.data->address(), 10e6, {{1, "x", 0, "x", 0, length, 0}});
-  a.plan.mutable_steps(0)->mutable_tasks(0)->set_planned_end(0.3);
-  b.receive(0, {}, "a", {{1, "x", 0, "x", 0, length, 0}});
-  auto ra = runner_for(t.a, a.plan), rb = runner_for(t.b, b.plan);
+  TwoAgents t;
+  OneSend one(t.a, t.b, 1'000'000, 10e6);
+  one.a.plan.mutable_steps(0)->mutable_tasks(0)->set_planned_end(0.3);
+  auto ra = runner_for(t.a, one.a.plan), rb = runner_for(t.b, one.b.plan);
   const auto reports = run_all(t.io, {ra.get(), rb.get()});
   for (const bp::StepReport& r : reports) BOOST_TEST_REQUIRE(r.ok(), r.error());
-  BOOST_TEST((b_x == x));
+  BOOST_TEST((one.y == one.x));
   BOOST_TEST(timing(reports[0], 0).end() >= 0.27);
 }
 
