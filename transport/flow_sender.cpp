@@ -56,7 +56,7 @@ asio::awaitable<FlowReport> send_flow(Connection& connection, FlowSpec flow, con
   }
   // A paced flow takes a quarter of the burst at a time, so a wake-up that comes up to
   // three quarters of a burst late still finds its tokens kept, not lost to a full bucket.
-  const std::uint64_t piece = pacer.paced() ? std::max<std::uint64_t>(pacer.max_piece() / 4, 1) : pacer.max_piece();
+  const std::uint64_t piece = pacer.paced() ? paced_piece(pacer.max_piece()) : pacer.max_piece();
   const std::uint64_t chunk =
       std::min({options.max_chunk, piece, static_cast<std::uint64_t>(pool.buffer_size() - frame_header_size)});
   if (chunk == 0) {

@@ -40,6 +40,9 @@ constexpr std::uint64_t default_burst(std::uint64_t rate_bytes_per_second) noexc
   return std::clamp<std::uint64_t>(rate_bytes_per_second / 100, 32 * 1024, 1ULL << 30);
 }
 
+// The most a paced flow sends at once: a quarter of its burst (see flow_sender.cpp).
+constexpr std::uint64_t paced_piece(std::uint64_t burst) noexcept { return std::max<std::uint64_t>(burst / 4, 1); }
+
 constexpr TokenBucketOptions bucket_options(PacerOptions options) noexcept {
   return {.rate_bytes_per_second = options.rate_bytes_per_second,
           .burst_bytes = options.burst_bytes != 0 ? options.burst_bytes : default_burst(options.rate_bytes_per_second)};
@@ -71,6 +74,14 @@ class FlowPacer {
   }
 
   bool paced() const noexcept { return own_.has_value() || node_ != nullptr; }
+
+  // Empties the flow's own bucket down to one piece (paced_piece), as a sender does for a
+  // new flow: a whole burst would leave at line rate and queue at the link's bottleneck,
+  // and what comes after it waits, the acknowledgements the node sends for other flows
+  // included (docs/transport.md, "A flow's first piece"). No-op without a rate of its own.
+  void start_with_one_piece(time_point now) {
+    if (own_) own_->consume(own_->burst() - paced_piece(own_->burst()), now);
+  }
 
   // Aims the flow's next `bytes` at ending by `end` (docs/transport.md, "Pacing toward a
   // planned end"): from now on each acquire sets the flow's own rate to what is left of
