@@ -182,13 +182,12 @@ print(",".join(rng.choice(speeds) for _ in range(n)))' "$seed" "$n" "$slow" "$mi
 # it receives (a 66-byte frame per two segments, 2.2 %) and Baton's frame headers (under
 # 0.7 % since chunks are at least 8 KiB: docs/transport.md, "Chunks and their headers").
 # Paced at the full goodput, the ring's sends measured 1.51x their prediction (tbf queues
-# overflowing, TCP backing off); at 0.93, 1.00x (fig8 at 25/100 Mbit/s, 16 MiB). At 0.95
-# and 0.96 a 16 MiB all-reduce gains what the rate does (slow1 6.02 s and 5.95-5.97 s
-# against 6.11 s planned at 0.93), but a slow link then carries 0.99-1.00 of its rate
-# (counted: 1.09 wire bytes per data byte, both ways) and a chain of dependent transfers
-# meets standing queues more often: the ring's 1 MiB all-reduce took 0.82-0.84 s
-# (planned 0.69-0.70 s) in 5 of 6 runs, on every shape, against 0.69-0.72 s on fig8 and
-# slow1 at 0.93 (mix3 0.77-0.85 s at either; docs/collectives-bench.md, run I).
+# overflowing, TCP backing off); at 0.93, 1.00x (fig8 at 25/100 Mbit/s, 16 MiB). At 0.96
+# (run K, docs/collectives-bench.md) slow1's all-reduce gains what its one slow link does
+# (16 MiB 5.97 s against 6.14 s in run J at 0.93), but a slow link then carries 0.99-1.00
+# of its rate (counted: 1.09 wire bytes per data byte, both ways), and where several
+# nodes are slow the all-reduce ran slower in seconds (fig8 16 MiB 6.36 s against 6.19 s),
+# further from its plan, with half again as many retransmissions. One run each.
 declared_rates() {
   python3 -c 'import sys; print(",".join(str(int(float(m) * 1e6 / 8 * 1448 / 1514 * float(sys.argv[2]))) for m in sys.argv[1].split(",")))' "$1" "$headroom"
 }
