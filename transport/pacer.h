@@ -75,8 +75,8 @@ class FlowPacer {
 
   bool paced() const noexcept { return own_.has_value() || node_ != nullptr; }
 
-  // Empties the flow's own bucket down to one piece (paced_piece), as a sender does for a
-  // new flow: a whole burst would leave at line rate and queue at the link's bottleneck,
+  // Empties the flow's own bucket, full on a new pacer, down to one piece (paced_piece):
+  // call it before the first acquire. A sender does so for a new flow: a whole burst would leave at line rate and queue at the link's bottleneck,
   // and what comes after it waits, the acknowledgements the node sends for other flows
   // included (docs/transport.md, "A flow's first piece"). No-op without a rate of its own.
   void start_with_one_piece(time_point now) {

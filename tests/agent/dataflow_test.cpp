@@ -344,8 +344,8 @@ BOOST_AUTO_TEST_CASE(node_rate_caps_a_nodes_sends_together_and_its_receives_toge
 
 // A send is paced toward its task's planned end (docs/transport.md): 1 MB at a rate of
 // 10 MB/s, planned over 0.3 s, moves at its planned mean (3.3 MB/s), not its rate, and so
-// takes at least 0.27 s (one burst, 10 ms of the rate, goes at once); at its rate alone
-// it would take 0.09 s.
+// takes at least 0.27 s (no more than one burst, 10 ms of the rate, goes at once: a
+// dataflow send starts with a quarter of one); at its rate alone it would take 0.09 s.
 BOOST_AUTO_TEST_CASE(a_send_is_paced_toward_its_planned_end) {
   TwoAgents t;
   OneSend one(t.a, t.b, 1'000'000, 10e6);

@@ -121,8 +121,6 @@ BOOST_AUTO_TEST_CASE(no_flow_starves_whatever_its_pieces) {
   }
 }
 
-// Pacing toward a planned end (docs/transport.md): a flow of rate 1000 B/s and a bucket of
-// 100 bytes, aimed at 500 bytes by t = 1 s.
 // A sender's new flow: one piece (a quarter of the burst) at once, then the rate.
 BOOST_AUTO_TEST_CASE(a_flow_started_with_one_piece_sends_one_piece_at_once) {
   FlowPacer<std::chrono::steady_clock> pacer({.rate_bytes_per_second = 1000, .burst_bytes = 100}, nullptr, at_ns(0));
@@ -135,6 +133,8 @@ BOOST_AUTO_TEST_CASE(a_flow_started_with_one_piece_sends_one_piece_at_once) {
   BOOST_TEST((grant.granted && grant.wait.count() == 0));
 }
 
+// Pacing toward a planned end (docs/transport.md): a flow of rate 1000 B/s and a bucket of
+// 100 bytes, aimed at 500 bytes by t = 1 s.
 BOOST_AUTO_TEST_CASE(an_aimed_flow_paces_what_is_left_over_the_time_left) {
   FlowPacer<std::chrono::steady_clock> pacer({.rate_bytes_per_second = 1000, .burst_bytes = 100}, nullptr, at_ns(0));
   pacer.aim(at_ns(1'000'000'000), 500, 1);
