@@ -23,20 +23,20 @@ rlim_t kernel_maximum() {
 DescriptorLimit raise_descriptor_limit() {
   rlimit limit{};
   if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) {
-    return {.soft = 0, .hard = 0, .error = std::string("getrlimit(RLIMIT_NOFILE): ") + std::strerror(errno)};
+    return {.soft = 0, .hard = 0, .not_raised = std::string("getrlimit(RLIMIT_NOFILE): ") + std::strerror(errno)};
   }
   const rlim_t target = limit.rlim_max == RLIM_INFINITY ? kernel_maximum() : limit.rlim_max;
-  std::string error;
+  std::optional<error::Refusal> not_raised;
   if (limit.rlim_cur < target) {
     rlimit raised = limit;
     raised.rlim_cur = target;
     if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) {
       limit = raised;
     } else {
-      error = "setrlimit(RLIMIT_NOFILE, " + std::to_string(target) + "): " + std::strerror(errno);
+      not_raised = "setrlimit(RLIMIT_NOFILE, " + std::to_string(target) + "): " + std::strerror(errno);
     }
   }
-  return {.soft = limit.rlim_cur, .hard = limit.rlim_max, .error = std::move(error)};
+  return {.soft = limit.rlim_cur, .hard = limit.rlim_max, .not_raised = std::move(not_raised)};
 }
 
 std::uint64_t descriptor_limit() {

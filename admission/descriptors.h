@@ -3,8 +3,11 @@
 // accept loop that finds descriptors exhausted waits a moment instead of spinning.
 #pragma once
 
+#include "error/refusal.h"
+
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <system_error>
 
@@ -13,7 +16,7 @@ namespace baton::admission {
 struct DescriptorLimit {
   std::uint64_t soft = 0;  // in force now
   std::uint64_t hard = 0;
-  std::string error;  // why it could not be raised ("" when it was, or already was)
+  std::optional<error::Refusal> not_raised;  // why it could not be raised (nothing when it was, or already was)
 };
 
 // Raises the soft RLIMIT_NOFILE to the hard limit (an unlimited hard limit: to the

@@ -315,9 +315,9 @@ asio::awaitable<void> Agent::heartbeats(std::shared_ptr<protocol::Channel> chann
 }
 
 void Agent::handle_plan(const protocol::Plan& plan) {
-  Refusal reason;
+  std::optional<error::Refusal> refusal;
   if (runner_ && job_state_ == JobState::running && runner_->plan().job() != plan.job()) {
-    reason = "this agent is running job " + runner_->plan().job();
+    refusal = "this agent is running job " + runner_->plan().job();
   } else if (running_step_) {
     // A restarted coordinator resuming this job, or the next job's plan right after this
     // one's abort (a cancel) while its step still winds down: answered once the step ends.
@@ -328,16 +328,16 @@ void Agent::handle_plan(const protocol::Plan& plan) {
         runner_->plan().job() + " runs; answering once it ends");
     return;
   } else {
-    reason = check_(plan);
-    if (!reason) reason = prepare_staging(plan);
+    refusal = check_(plan);
+    if (!refusal) refusal = prepare_staging(plan);
   }
   std::unique_ptr<Storage> scratch;
-  if (!reason) {
+  if (!refusal) {
     if (runner_) runner_->close();  // the old job's flows and scratch objects go first
-    reason = open_scratch(plan, scratch);
+    refusal = open_scratch(plan, scratch);
   }
-  if (reason) {
-    refuse_plan(plan.job(), *reason);
+  if (refusal) {
+    refuse_plan(plan.job(), refusal->reason);
     return;
   }
   runner_ =
@@ -362,7 +362,7 @@ void Agent::refuse_plan(const std::string& job, const std::string& reason) {
   asio::co_spawn(context_.executor(), send(std::move(answer)), asio::detached);
 }
 
-Refusal Agent::prepare_staging(const protocol::Plan& plan) {
+std::optional<error::Refusal> Agent::prepare_staging(const protocol::Plan& plan) {
   if (plan.staged_size() == 0) return {};
   if (!options_.staging) return "this agent cannot stage in-place destinations (memory regions)";
   try {
@@ -373,7 +373,7 @@ Refusal Agent::prepare_staging(const protocol::Plan& plan) {
   return {};
 }
 
-Refusal Agent::open_scratch(const protocol::Plan& plan, std::unique_ptr<Storage>& scratch) {
+std::optional<error::Refusal> Agent::open_scratch(const protocol::Plan& plan, std::unique_ptr<Storage>& scratch) {
   const std::map<std::string, std::uint64_t> sizes = scratch_sizes(plan);
   if (sizes.empty()) return {};
   if (!options_.scratch) return "this agent keeps no scratch objects";

@@ -16,6 +16,7 @@
 #include "agent/step_runner.h"
 #include "agent/storage.h"
 #include "combine/speed.h"
+#include "error/refusal.h"
 #include "log/log.h"
 #include "metrics/registry.h"
 #include "protocol/channel.h"
@@ -129,9 +130,9 @@ class Agent {
   void refuse_plan(const std::string& job, const std::string& reason);
   void handle_abort(const protocol::Abort& abort);
   // Stages the plan's in-place destinations; "" or why not (the plan is then refused).
-  Refusal prepare_staging(const protocol::Plan& plan);
+  std::optional<error::Refusal> prepare_staging(const protocol::Plan& plan);
   // The plan's scratch objects (null when it names none) into `scratch`; "" or why not.
-  Refusal open_scratch(const protocol::Plan& plan, std::unique_ptr<Storage>& scratch);
+  std::optional<error::Refusal> open_scratch(const protocol::Plan& plan, std::unique_ptr<Storage>& scratch);
   // The job ended at the coordinator: puts its staged files in place, off the session's
   // thread (the copies may be long), and answers JobCommitted.
   asio::awaitable<void> commit(protocol::Plan plan);

@@ -13,8 +13,9 @@ std::string region_text(const protocol::Region& r, std::uint64_t at, std::uint64
 
 }  // namespace
 
-std::string run_combine(const protocol::Combine& combine, const std::vector<const transport::Source*>& inputs,
-                        transport::Sink& output, CombineBuffers& buffers, const std::atomic<bool>& cancelled) {
+std::optional<error::Refusal> run_combine(const protocol::Combine& combine,
+                                          const std::vector<const transport::Source*>& inputs, transport::Sink& output,
+                                          CombineBuffers& buffers, const std::atomic<bool>& cancelled) {
   const auto dtype = combine::dtype_from_number(combine.dtype());
   const auto op = combine::op_from_number(combine.op());
   if (!dtype || !op || inputs.size() != static_cast<std::size_t>(combine.inputs_size()) || inputs.size() < 2)
@@ -38,7 +39,7 @@ std::string run_combine(const protocol::Combine& combine, const std::vector<cons
     if (const std::error_code error = output.write(combine.output().offset() + at, sum))
       return "writing " + region_text(combine.output(), at, n) + ": " + error.message();
   }
-  return {};
+  return std::nullopt;
 }
 
 }  // namespace baton::agent

@@ -5,12 +5,14 @@
 // calls it on its worker thread, never on the io thread.
 #pragma once
 
+#include "error/refusal.h"
 #include "protocol/baton.pb.h"
 #include "transport/source.h"
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -31,9 +33,10 @@ class CombineBuffers {
 };
 
 // Runs `combine` (checked by the plan check) reading each input region from `inputs` (one
-// source per input, in order) and writing the output region into `output`. Returns "" or
-// what failed, naming the region; stops between chunks once `cancelled` is set.
-std::string run_combine(const protocol::Combine& combine, const std::vector<const transport::Source*>& inputs,
-                        transport::Sink& output, CombineBuffers& buffers, const std::atomic<bool>& cancelled);
+// source per input, in order) and writing the output region into `output`. Returns nothing
+// or what failed, naming the region; stops between chunks once `cancelled` is set.
+std::optional<error::Refusal> run_combine(const protocol::Combine& combine,
+                                          const std::vector<const transport::Source*>& inputs, transport::Sink& output,
+                                          CombineBuffers& buffers, const std::atomic<bool>& cancelled);
 
 }  // namespace baton::agent

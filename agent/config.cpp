@@ -1,6 +1,7 @@
 #include "agent/config.h"
 
 #include "config/toml_field.h"
+#include "error/error.h"
 #include "protocol/handshake.h"
 
 #include <toml.hpp>
@@ -34,10 +35,10 @@ AgentConfig load_agent_config(const std::filesystem::path& path) {
     AgentConfig config;
     config.node_id = toml::find<std::string>(file, "node_id");
     if (config.node_id.empty() || config.node_id.size() > 256)
-      throw std::runtime_error("node_id must have 1 to 256 bytes");
+      throw error::InvalidInput("node_id must have 1 to 256 bytes");
     if (file.contains("coordinator") && file.at("coordinator").is_array()) {
       auto all = toml::find<std::vector<std::string>>(file, "coordinator");
-      if (all.empty()) throw std::runtime_error("coordinator is an empty list");
+      if (all.empty()) throw error::InvalidInput("coordinator is an empty list");
       config.coordinator = all.front();
       config.other_coordinators.assign(all.begin() + 1, all.end());
     } else {
@@ -47,26 +48,26 @@ AgentConfig load_agent_config(const std::filesystem::path& path) {
     config.data_root = relative(toml::find<std::string>(file, "data_root"));
     config.data_address = baton::config::field_or<std::string>(file, "data_address", config.data_address);
     config.rate = baton::config::field_or<double>(file, "rate", 0.0);
-    if (!(config.rate >= 0)) throw std::runtime_error("rate must be >= 0 bytes/s");
+    if (!(config.rate >= 0)) throw error::InvalidInput("rate must be >= 0 bytes/s");
     config.transport.kind = baton::config::field_or<std::string>(file, "transport", "tcp");
     if (config.transport.kind != "tcp" && config.transport.kind != "fabric") {
-      throw std::runtime_error("transport must be \"tcp\" or \"fabric\", not \"" + config.transport.kind + "\"");
+      throw error::InvalidInput("transport must be \"tcp\" or \"fabric\", not \"" + config.transport.kind + "\"");
     }
     config.transport.provider =
         baton::config::field_or<std::string>(file, "fabric_provider", config.transport.provider);
     const auto count = baton::config::field_or<std::int64_t>(file, "buffer_count", 64);
     const auto size = baton::config::field_or<std::int64_t>(file, "buffer_size", 1 << 20);
-    if (count < 1 || count > 65536) throw std::runtime_error("buffer_count must be within [1, 65536]");
-    if (size < 4096 || size > (1 << 30)) throw std::runtime_error("buffer_size must be within [4096, 2^30]");
+    if (count < 1 || count > 65536) throw error::InvalidInput("buffer_count must be within [1, 65536]");
+    if (size < 4096 || size > (1 << 30)) throw error::InvalidInput("buffer_size must be within [4096, 2^30]");
     config.transport.context.pool = {.buffer_count = static_cast<std::size_t>(count),
                                      .buffer_size = static_cast<std::size_t>(size)};
     const auto silence = baton::config::field_or<double>(file, "flow_silence_seconds", 30.0);
-    if (!(silence >= 1 && silence <= 3600)) throw std::runtime_error("flow_silence_seconds must be within [1, 3600]");
+    if (!(silence >= 1 && silence <= 3600)) throw error::InvalidInput("flow_silence_seconds must be within [1, 3600]");
     config.transport.context.frame_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(silence * 1000));
     config.transport.context.tcp_congestion =
         baton::config::field_or<std::string>(file, "tcp_congestion", config.transport.context.tcp_congestion);
     if (!valid_congestion_name(config.transport.context.tcp_congestion)) {
-      throw std::runtime_error(
+      throw error::InvalidInput(
           "tcp_congestion must be empty (the system's) or a congestion control's name of 1 to 15 "
           "lower-case letters, digits or '_', not \"" +
           config.transport.context.tcp_congestion + "\"");
@@ -75,7 +76,7 @@ AgentConfig load_agent_config(const std::filesystem::path& path) {
     config.log_level = baton::config::log_level_field(file);
     return config;
   } catch (const std::exception& e) {
-    throw std::runtime_error("configuration " + path.string() + ": " + e.what());
+    throw error::InvalidInput("configuration " + path.string() + ": " + e.what());
   }
 }
 

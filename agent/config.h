@@ -24,7 +24,7 @@ struct AgentConfig {
   std::string metrics_address;               // "host:port" of GET /metrics; empty: none
 };
 
-// Reads the file; throws std::runtime_error naming the file and the key for anything
+// Reads the file; throws error::InvalidInput naming the file and the key for anything
 // missing, mistyped or unknown. Relative paths are relative to the file.
 AgentConfig load_agent_config(const std::filesystem::path& path);
 

@@ -1,6 +1,7 @@
 #include "agent/data_plane.h"
 
 #include "agent/peer_links.h"
+#include "error/error.h"
 #include "transport/errors.h"
 
 #include <asio/co_spawn.hpp>
@@ -9,7 +10,6 @@
 #include <asio/steady_timer.hpp>
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace baton::agent {
 
@@ -58,9 +58,9 @@ DataPlane::DataPlane(transport::Context& context, const std::string& address, tr
                      admission::PendingLimits pending)
     : context_(context), self_(std::move(self)), pending_(pending), stop_requested_(context.executor()),
       ended_(context.executor()) {
-  transport::Result<std::unique_ptr<transport::Listener>> listening = context.listen(address);
+  error::Result<std::unique_ptr<transport::Listener>> listening = context.listen(address);
   if (listening.error) {
-    throw std::runtime_error("cannot listen for data at " + address + ": " + listening.error.message() + " " +
+    throw error::SystemError("cannot listen for data at " + address + ": " + listening.error.message() + " " +
                              listening.detail);
   }
   listener_ = std::move(listening.value);
@@ -79,7 +79,7 @@ asio::awaitable<void> DataPlane::accept_loop() {
   const Alive alive(*this);
   asio::steady_timer backoff(context_.executor());
   while (!stopping_) {
-    transport::Result<std::unique_ptr<transport::Connection>> accepted = co_await listener_->accept(accept_slice);
+    error::Result<std::unique_ptr<transport::Connection>> accepted = co_await listener_->accept(accept_slice);
     if (stopping_) break;
     if (admission::descriptors_exhausted(accepted.error)) {
       // The connection stays queued in the kernel: accepting again at once would fail at

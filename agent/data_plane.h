@@ -44,7 +44,7 @@ class DataPlane {
   static constexpr std::chrono::milliseconds accept_slice{200};
 
   // Listens at `address` (TCP "host:port", port 0 = any) for senders that prove `self`'s
-  // cluster secret. Throws std::runtime_error naming the address when it cannot.
+  // cluster secret. Throws error::SystemError naming the address when it cannot.
   DataPlane(transport::Context& context, const std::string& address, transport::NodeIdentity self,
             admission::PendingLimits pending = admission::limits_for(admission::descriptor_limit()));
   DataPlane(const DataPlane&) = delete;

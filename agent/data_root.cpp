@@ -1,5 +1,6 @@
 #include "agent/data_root.h"
 
+#include "error/error.h"
 #include "transport/source.h"
 
 #include <dirent.h>
@@ -10,7 +11,6 @@
 #include <unistd.h>
 #include <algorithm>
 #include <cerrno>
-#include <stdexcept>
 #include <system_error>
 #include <vector>
 
@@ -34,7 +34,7 @@ int Fd::release() {
   return fd;
 }
 
-Refusal check_name(std::string_view name) {
+std::optional<error::Refusal> check_name(std::string_view name) {
   if (name.empty()) return "empty file name";
   if (name.size() > max_name_bytes) return "file name longer than " + std::to_string(max_name_bytes) + " bytes";
   if (name.find('\0') != std::string_view::npos) return "file name contains a NUL byte";
@@ -55,11 +55,11 @@ namespace {
   if (error == EXDEV) what += ": outside the data root " + root.string();
   else if (error == ENOSYS) what += ": openat2(2) is not available (Linux 5.6 or later is needed)";
   else what += " (under " + root.string() + ")";
-  throw std::system_error(error, std::generic_category(), what);
+  throw error::SystemError(std::error_code(error, std::generic_category()), what);
 }
 
 void require_name(std::string_view name) {
-  if (const Refusal error = check_name(name)) throw std::invalid_argument(*error);
+  if (const std::optional<error::Refusal> refused = check_name(name)) throw error::InvalidInput(refused->reason);
 }
 
 }  // namespace
@@ -67,9 +67,10 @@ void require_name(std::string_view name) {
 DataRoot::DataRoot(const std::filesystem::path& directory) : path_(directory) {
   std::error_code ec;
   if (!std::filesystem::is_directory(directory, ec))
-    throw std::invalid_argument("data root " + directory.string() + " is not an existing directory");
+    throw error::InvalidInput("data root " + directory.string() + " is not an existing directory");
   dir_ = Fd(::open(directory.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-  if (!dir_) throw std::system_error(errno, std::generic_category(), "data root " + directory.string());
+  if (!dir_)
+    throw error::SystemError(std::error_code(errno, std::generic_category()), "data root " + directory.string());
 }
 
 Fd DataRoot::open_beneath(int dirfd, const std::string& relative, std::uint64_t flags, std::uint64_t mode,
@@ -89,8 +90,8 @@ std::uint64_t DataRoot::require_regular(int fd, std::string_view name) const {
   struct stat st {};
   if (::fstat(fd, &st) != 0) throw_open_error(errno, name, path_);
   if (!S_ISREG(st.st_mode))
-    throw std::runtime_error(std::string(name) + " is " + std::string(transport::file_kind(st.st_mode)) +
-                             ", not a regular file (under " + path_.string() + ")");
+    throw error::InvalidInput(std::string(name) + " is " + std::string(transport::file_kind(st.st_mode)) +
+                              ", not a regular file (under " + path_.string() + ")");
   return static_cast<std::uint64_t>(st.st_size);
 }
 
@@ -101,7 +102,7 @@ Fd DataRoot::open_regular(std::string_view name, std::uint64_t flags, std::uint6
   Fd fd;
   try {
     fd = open_beneath(dir_.get(), std::string(name), flags | O_NONBLOCK, mode, name);
-  } catch (const std::system_error& e) {
+  } catch (const error::SystemError& e) {
     // A FIFO without a reader or a socket (ENXIO), a directory opened for writing
     // (EISDIR): the open itself fails, so look at what is there to say what it is.
     const int error = e.code().value();
@@ -157,7 +158,7 @@ void DataRoot::check_destination(std::string_view name) const {
   Fd fd;
   try {
     fd = open_beneath(dir_.get(), std::string(name), O_PATH, 0, name);
-  } catch (const std::system_error& e) {
+  } catch (const error::SystemError& e) {
     if (e.code() == std::errc::no_such_file_or_directory) return;  // created when the step runs
     throw;
   }
@@ -199,7 +200,7 @@ ResolvedName DataRoot::resolve(std::string_view name) const {
     const std::string prefix = existing == 0 ? std::string(".") : joined(parts, 0, existing);
     try {
       fd = open_beneath(dir_.get(), prefix, O_PATH, 0, name);
-    } catch (const std::system_error& e) {
+    } catch (const error::SystemError& e) {
       if (e.code() != std::errc::no_such_file_or_directory || existing == 0) throw;
       --existing;
     }
@@ -207,8 +208,8 @@ ResolvedName DataRoot::resolve(std::string_view name) const {
   if (existing < parts.size()) {
     struct stat link {};
     if (::fstatat(fd.get(), parts[existing].c_str(), &link, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(link.st_mode)) {
-      throw std::runtime_error(std::string(name) + ": " + joined(parts, 0, existing + 1) +
-                               " is a symlink to a missing file (under " + path_.string() + ")");
+      throw error::InvalidInput(std::string(name) + ": " + joined(parts, 0, existing + 1) +
+                                " is a symlink to a missing file (under " + path_.string() + ")");
     }
   }
   struct stat st {};
@@ -256,7 +257,7 @@ void DataRoot::replace(std::string_view from, std::string_view to) const {
   require_name(from);
   require_name(to);
   if (directory_of(from) != directory_of(to)) {
-    throw std::invalid_argument(std::string(from) + " and " + std::string(to) + " are not in one directory");
+    throw error::InvalidInput(std::string(from) + " and " + std::string(to) + " are not in one directory");
   }
   const Fd dir = parent_of(to);
   if (::renameat(dir.get(), std::string(base_name(from)).c_str(), dir.get(), std::string(base_name(to)).c_str()) != 0) {
@@ -275,7 +276,7 @@ namespace {
 // Empties the directory open at `dir`, depth first. Entries are unlinked, never followed:
 // a subdirectory is opened with O_NOFOLLOW, relative to its parent's descriptor.
 void empty_directory(int dir, std::string_view name, const std::filesystem::path& root, int depth) {
-  if (depth > 16) throw std::runtime_error(std::string(name) + ": directories nested too deep to remove");
+  if (depth > 16) throw error::InvalidInput(std::string(name) + ": directories nested too deep to remove");
   std::vector<std::string> entries;
   DIR* listing = ::fdopendir(::dup(dir));
   if (listing == nullptr) throw_open_error(errno, name, root);
@@ -301,7 +302,7 @@ void DataRoot::remove_tree(std::string_view name) const {
   Fd dir;
   try {
     dir = open_beneath(dir_.get(), std::string(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0, name);
-  } catch (const std::system_error& e) {
+  } catch (const error::SystemError& e) {
     if (e.code() == std::errc::no_such_file_or_directory) return;
     throw;
   }

@@ -4,7 +4,7 @@
 // files are opened: a FIFO, socket, device or directory is refused without blocking.
 #pragma once
 
-#include "agent/refusal.h"
+#include "error/refusal.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -36,7 +36,7 @@ inline constexpr std::size_t max_name_bytes = 4096;
 
 // Nothing when `name` may be used under a data root, otherwise why not: empty, absolute, a
 // ".." component, a NUL byte, or longer than max_name_bytes.
-Refusal check_name(std::string_view name);
+std::optional<error::Refusal> check_name(std::string_view name);
 
 // Where a name under a data root leads, symlinks and hard links followed (DataRoot::resolve):
 // the device and inode of the deepest existing file or directory on its way, and the
@@ -49,14 +49,14 @@ struct ResolvedName {
 
 class DataRoot {
  public:
-  // Throws std::invalid_argument naming `directory` if it is not an existing directory.
+  // Throws error::InvalidInput naming `directory` if it is not an existing directory.
   explicit DataRoot(const std::filesystem::path& directory);
 
   const std::filesystem::path& path() const { return path_; }
 
-  // Read-only. Throws std::invalid_argument for a bad name, std::runtime_error naming the
+  // Read-only. Throws error::InvalidInput for a bad name, error::InvalidInput naming the
   // file and what it is when it is not a regular file ("src/x is a fifo, not a regular
-  // file"), std::system_error naming the file otherwise ("outside the data root" when the
+  // file"), error::SystemError naming the file otherwise ("outside the data root" when the
   // kernel says it escapes). Never blocks: a FIFO is refused, not waited on.
   Fd open_source(std::string_view name) const;
   // Write-only, created with mode 0644 if missing, never truncated; missing parent
@@ -85,7 +85,7 @@ class DataRoot {
   // Which file `name` is, however it is spelled ("x", "./x", "d//x", through a symlinked
   // directory or another hard link): two names that resolve alike are one file, for reads
   // and for writes. Opens nothing for reading or writing, creates nothing. Throws like
-  // open_source, and std::runtime_error for a missing name that passes through a dangling
+  // open_source, and error::InvalidInput for a missing name that passes through a dangling
   // symlink (a write would create its target, which the name does not say).
   ResolvedName resolve(std::string_view name) const;
 

@@ -50,7 +50,7 @@ class StepChecker {
   StepChecker(const protocol::Step& step, const PlanObjects& objects, PlanFacts& facts)
       : step_(step), objects_(objects), facts_(facts), ancestors_(static_cast<std::size_t>(step.tasks_size())) {}
 
-  Refusal check() {
+  std::optional<error::Refusal> check() {
     const std::string at = "step " + to_string(step_.index());
     if (step_.flows_size() > 0) return at + ": a dataflow step lists tasks, not flows";
     if (step_.tasks_size() > max_tasks_per_step)
@@ -59,18 +59,18 @@ class StepChecker {
     facts_.steps[step_.index()] = &step_;
     for (int t = 0; t < step_.tasks_size(); ++t) {
       const protocol::Task& task = step_.tasks(t);
-      if (const Refusal error = check_task(task, static_cast<std::size_t>(t)))
-        return at + ", " + task_label(task) + ": " + *error;
+      if (const std::optional<error::Refusal> refused = check_task(task, static_cast<std::size_t>(t)))
+        return at + ", " + task_label(task) + ": " + refused->reason;
     }
     for (const Read& read : reads_) {
-      if (const Refusal error = check_read(read))
-        return at + ", " + task_label(step_.tasks(static_cast<int>(read.task))) + ": " + *error;
+      if (const std::optional<error::Refusal> refused = check_read(read))
+        return at + ", " + task_label(step_.tasks(static_cast<int>(read.task))) + ": " + refused->reason;
     }
     return {};
   }
 
  private:
-  Refusal check_task(const protocol::Task& task, std::size_t t) {
+  std::optional<error::Refusal> check_task(const protocol::Task& task, std::size_t t) {
     if (!positions_.emplace(task.id(), t).second) return "its id is used by an earlier task of the step";
     for (std::uint32_t after : task.after()) {
       const auto earlier = positions_.find(after);
@@ -93,7 +93,7 @@ class StepChecker {
     return "it has neither a flow nor a combine";
   }
 
-  Refusal check_flow(const protocol::Flow& flow, std::size_t t) {
+  std::optional<error::Refusal> check_flow(const protocol::Flow& flow, std::size_t t) {
     if (!pace_rate_ok(flow.rate())) return "bad rate " + to_string(flow.rate()) + " " + pace_rate_rule;
     if (flow.peer().empty()) return "its flow names no peer";
     if (flow.send() && flow.peer_address().empty()) return "its send flow has no peer address";
@@ -105,20 +105,23 @@ class StepChecker {
       if (overflows(c.src_offset(), c.length())) return where + "source offset + length overflows 2^64";
       if (overflows(c.dst_offset(), c.length())) return where + "destination offset + length overflows 2^64";
       if (overflows(c.stream_offset(), c.length())) return where + "stream offset + length overflows 2^64";
-      if (const Refusal error = check_object_name(c.src_file(), objects_)) return where + "source: " + *error;
-      if (const Refusal error = check_object_name(c.dst_file(), objects_)) return where + "destination: " + *error;
+      if (const std::optional<error::Refusal> refused = check_object_name(c.src_file(), objects_))
+        return where + "source: " + refused->reason;
+      if (const std::optional<error::Refusal> refused = check_object_name(c.dst_file(), objects_))
+        return where + "destination: " + refused->reason;
       if (flow.send()) {
         reads_.push_back({&c.src_file(), c.src_offset(), c.src_offset() + c.length(), t});
         continue;
       }
       if (auto other = stream_.claim({c.stream_offset(), c.stream_offset() + c.length(), step_.index(), t}))
         return where + "stream range " + range_text(c.stream_offset(), c.length()) + " overlaps " + who(*other) + "'s";
-      if (const Refusal error = write(c.dst_file(), c.dst_offset(), c.length(), t)) return where + *error;
+      if (const std::optional<error::Refusal> refused = write(c.dst_file(), c.dst_offset(), c.length(), t))
+        return where + refused->reason;
     }
     return {};
   }
 
-  Refusal check_combine(const protocol::Combine& c, std::size_t t) {
+  std::optional<error::Refusal> check_combine(const protocol::Combine& c, std::size_t t) {
     const auto dtype = combine::dtype_from_number(c.dtype());
     const auto op = combine::op_from_number(c.op());
     if (!dtype) return "unknown dtype " + to_string(c.dtype());
@@ -137,7 +140,8 @@ class StepChecker {
       if (r.length() != length)
         return which + " has " + to_string(r.length()) + " bytes, the output " + to_string(length);
       if (overflows(r.offset(), r.length())) return which + ": offset + length overflows 2^64";
-      if (const Refusal error = check_object_name(r.object(), objects_)) return which + ": " + *error;
+      if (const std::optional<error::Refusal> refused = check_object_name(r.object(), objects_))
+        return which + ": " + refused->reason;
       if (i < 0) continue;
       // An input is read chunk by chunk before that chunk of the output is written: an
       // output that is the input itself is fine, one that overlaps it partly is not.
@@ -152,7 +156,8 @@ class StepChecker {
   }
 
   // Records a write; no byte of the plan is written twice.
-  Refusal write(const std::string& object, std::uint64_t offset, std::uint64_t length, std::size_t t) {
+  std::optional<error::Refusal> write(const std::string& object, std::uint64_t offset, std::uint64_t length,
+                                      std::size_t t) {
     if (!is_scratch(object)) {
       auto limit = facts_.limits.find(object);
       if (limit == facts_.limits.end()) {
@@ -174,7 +179,7 @@ class StepChecker {
   // A read sees bytes written before it: by a task it waits for (or an earlier step), or,
   // where none wrote, the object as it is now. A write by a task that neither waits for
   // the reader nor is waited for would race with it.
-  Refusal check_read(const Read& read) {
+  std::optional<error::Refusal> check_read(const Read& read) {
     const std::string& object = *read.object;
     std::uint64_t cursor = read.begin, uncovered_end = read.begin;
     for (const Claim& w : facts_.written[object].overlapping(read.begin, read.end)) {
@@ -227,11 +232,12 @@ class StepChecker {
 
 }  // namespace
 
-Refusal check_object_name(const std::string& name, const PlanObjects& objects) {
+std::optional<error::Refusal> check_object_name(const std::string& name, const PlanObjects& objects) {
   return is_scratch(name) ? check_scratch_name(name) : objects.check_name(name);
 }
 
-Refusal check_dataflow_step(const protocol::Step& step, const PlanObjects& objects, PlanFacts& facts) {
+std::optional<error::Refusal> check_dataflow_step(const protocol::Step& step, const PlanObjects& objects,
+                                                  PlanFacts& facts) {
   return StepChecker(step, objects, facts).check();
 }
 

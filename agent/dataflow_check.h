@@ -4,7 +4,7 @@
 
 #include "agent/byte_ranges.h"
 #include "agent/plan_check.h"
-#include "agent/refusal.h"
+#include "error/refusal.h"
 
 #include <map>
 #include <string>
@@ -29,10 +29,11 @@ inline constexpr double max_planned_seconds = 1e8;
 
 // Nothing when `step` (of a dataflow plan) may run, else the first problem, naming the step and
 // the task. Records the step's writes in `facts`.
-Refusal check_dataflow_step(const protocol::Step& step, const PlanObjects& objects, PlanFacts& facts);
+std::optional<error::Refusal> check_dataflow_step(const protocol::Step& step, const PlanObjects& objects,
+                                                  PlanFacts& facts);
 
 // Nothing when `name` may name an object in a plan at all: a well-formed scratch name, or a name
 // `objects` accepts.
-Refusal check_object_name(const std::string& name, const PlanObjects& objects);
+std::optional<error::Refusal> check_object_name(const std::string& name, const PlanObjects& objects);
 
 }  // namespace baton::agent

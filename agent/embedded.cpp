@@ -5,6 +5,7 @@
 #include "agent/memory_scratch.h"
 #include "agent/memory_storage.h"
 #include "agent/plan_check.h"
+#include "error/error.h"
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
@@ -14,7 +15,6 @@
 
 #include <unistd.h>
 #include <future>
-#include <stdexcept>
 #include <thread>
 
 namespace baton {
@@ -44,7 +44,7 @@ struct EmbeddedAgent::Parts {
 EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<Parts>()) {
   Parts& p = *parts_;
   auto opened = transport::open_context(p.io.get_executor(), options.transport);
-  if (!opened.value) throw std::runtime_error("embedded agent " + options.node_id + ": transport: " + opened.detail);
+  if (!opened.value) throw error::SystemError("embedded agent " + options.node_id + ": transport: " + opened.detail);
   p.context = std::move(opened.value);
   p.data = std::make_unique<agent::DataPlane>(*p.context, options.data_address,
                                               transport::NodeIdentity{options.node_id, options.secret});
@@ -60,7 +60,10 @@ EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<
   agent_options.scratch = &p.scratch;
   // Plans name regions: a chunk must stay inside its region at both ends.
   agent::PlanObjects regions{
-      .check_name = [](const std::string& name) { return name.empty() ? agent::Refusal("empty name") : std::nullopt; },
+      .check_name = [](const std::string& name) -> std::optional<error::Refusal> {
+        if (name.empty()) return "empty name";
+        return std::nullopt;
+      },
       .source_size = [&p](const std::string& name) { return p.storage.region_size(name); },
       .destination_limit = [&p](const std::string& name) { return p.storage.region_size(name); },
   };

@@ -41,7 +41,7 @@ struct EmbeddedOptions {
 class EmbeddedAgent {
  public:
   // Opens the transport, listens for data and starts connecting to the coordinator.
-  // Throws std::runtime_error naming what failed (address, transport).
+  // Throws an error::Error naming what failed (address, transport).
   explicit EmbeddedAgent(EmbeddedOptions options);
   // Stops like SIGTERM stops the daemon: a running step finishes and is reported first.
   ~EmbeddedAgent();

@@ -1,5 +1,6 @@
 #include "agent/file_scratch.h"
 
+#include "error/error.h"
 #include "transport/checksum.h"
 
 #include <algorithm>
@@ -54,7 +55,8 @@ class JobFiles final : public Storage {
  private:
   // Checked names only (check_scratch_name): one plain file name inside the directory.
   std::string path(const std::string& name) const {
-    if (const Refusal error = check_scratch_name(name)) throw std::runtime_error(*error);
+    if (const std::optional<error::Refusal> refused = check_scratch_name(name))
+      throw error::InvalidInput(refused->reason);
     return directory_ + "/" + name.substr(scratch_prefix.size());
   }
 
@@ -69,7 +71,7 @@ FileScratch::FileScratch(const DataRoot& root, const std::string& node_id)
   try {
     root_.remove_tree(directory_);
   } catch (const std::exception& e) {
-    throw std::runtime_error(std::string("cannot remove the scratch files of an earlier agent: ") + e.what());
+    throw error::SystemError(std::string("cannot remove the scratch files of an earlier agent: ") + e.what());
   }
 }
 
@@ -78,7 +80,7 @@ std::unique_ptr<Storage> FileScratch::open(std::uint64_t job_number, const std::
   try {
     return std::make_unique<JobFiles>(root_, directory);
   } catch (const std::exception& e) {
-    throw std::runtime_error("cannot make the scratch directory " + directory + ": " + e.what());
+    throw error::SystemError("cannot make the scratch directory " + directory + ": " + e.what());
   }
 }
 

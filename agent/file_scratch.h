@@ -11,7 +11,7 @@ namespace baton::agent {
 class FileScratch final : public ScratchSpace {
  public:
   // Removes what an earlier process of node `node_id` left under `root` (a crash leaves
-  // its job's scratch files behind). Throws std::runtime_error naming what failed.
+  // its job's scratch files behind). Throws an error::Error naming what failed.
   FileScratch(const DataRoot& root, const std::string& node_id);
   std::unique_ptr<Storage> open(std::uint64_t job_number, const std::map<std::string, std::uint64_t>& sizes) override;
 

@@ -1,18 +1,20 @@
 #include "agent/file_staging.h"
 
 #include "agent/file_identity.h"
+#include "error/error.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
-#include <stdexcept>
 #include <system_error>
 #include <vector>
 
 namespace baton::agent {
 namespace {
 
-[[noreturn]] void fail(const std::string& what) { throw std::system_error(errno, std::generic_category(), what); }
+[[noreturn]] void fail(const std::string& what) {
+  throw error::SystemError(std::error_code(errno, std::generic_category()), what);
+}
 
 // Copies [begin, end) of `from` into `to` at the same offsets: in the kernel when it can
 // (copy_file_range; a reflink on filesystems that have them), else through a buffer.
@@ -22,7 +24,7 @@ void copy_range(int from, int to, std::uint64_t begin, std::uint64_t end, const 
     const auto left = static_cast<std::size_t>(end - static_cast<std::uint64_t>(in));
     const ssize_t n = ::copy_file_range(from, &in, to, &out, left, 0);
     if (n > 0) continue;
-    if (n == 0) throw std::runtime_error(name + " shrank while it was staged");
+    if (n == 0) throw error::SystemError(name + " shrank while it was staged");
     if (errno == EINTR) continue;
     if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) fail("copying " + name);
     std::vector<char> buffer(1 << 20);
@@ -31,7 +33,7 @@ void copy_range(int from, int to, std::uint64_t begin, std::uint64_t end, const 
       const ssize_t got = ::pread(from, buffer.data(), want, in);
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) fail("reading " + name);
-      if (got == 0) throw std::runtime_error(name + " shrank while it was staged");
+      if (got == 0) throw error::SystemError(name + " shrank while it was staged");
       for (ssize_t done = 0; done < got;) {
         const ssize_t w = ::pwrite(to, buffer.data() + done, static_cast<std::size_t>(got - done), in + done);
         if (w < 0 && errno == EINTR) continue;

@@ -2,6 +2,7 @@
 
 #include "agent/file_identity.h"
 #include "agent/plan_check.h"
+#include "error/error.h"
 
 #include <stdexcept>
 #include <system_error>
@@ -12,7 +13,7 @@ std::unique_ptr<transport::Source> FileStorage::source(const std::string& name) 
   try {
     return std::make_unique<transport::FileSource>(root_.open_source(name).release(), name);
   } catch (const std::exception& e) {
-    throw std::runtime_error(std::string("source ") + e.what());
+    throw error::SystemError(std::string("source ") + e.what());
   }
 }
 
@@ -20,14 +21,15 @@ std::unique_ptr<transport::Sink> FileStorage::sink(const std::string& name) {
   try {
     return std::make_unique<transport::FileSink>(root_.open_destination(name).release());
   } catch (const std::exception& e) {
-    throw std::runtime_error(std::string("destination ") + e.what());
+    throw error::SystemError(std::string("destination ") + e.what());
   }
 }
 
 // Opened for reading as a step would (O_NONBLOCK, then refused unless a regular file), so
 // the answer also says whether the agent may read it.
 ObjectStatus FileStorage::status(const std::string& name) {
-  if (const Refusal error = check_file_name(name)) return {.exists = false, .size = 0, .error = *error, .identity = {}};
+  if (const std::optional<error::Refusal> refused = check_file_name(name))
+    return {.exists = false, .size = 0, .error = refused->reason, .identity = {}};
   ObjectStatus status = readable(name);
   try {
     status.identity = file_identity(root_, name);
@@ -42,7 +44,7 @@ ObjectStatus FileStorage::readable(const std::string& name) {
   try {
     const transport::FileSource file(root_.open_source(name).release(), name);
     return {.exists = true, .size = file.size(), .error = {}, .identity = {}};
-  } catch (const std::system_error& e) {
+  } catch (const error::SystemError& e) {
     if (e.code() == std::errc::no_such_file_or_directory) return {};
     return {.exists = false, .size = 0, .error = e.what(), .identity = {}};
   } catch (const std::exception& e) {

@@ -9,6 +9,7 @@
 #include "agent/file_storage.h"
 #include "agent/plan_check.h"
 #include "agent/probe_storage.h"
+#include "error/error.h"
 #include "metrics/http_server.h"
 #include "systemd/daemon_process.h"
 #include "systemd/logging.h"
@@ -42,7 +43,7 @@ int main(int argc, char** argv) {
     const baton::agent::DataRoot root(config.data_root);
     asio::io_context io;
     auto opened = baton::transport::open_context(io.get_executor(), config.transport);
-    if (!opened.value) throw std::runtime_error("transport: " + opened.detail);
+    if (!opened.value) throw baton::error::SystemError("transport: " + opened.detail);
     baton::transport::Context& context = *opened.value;
     baton::agent::DataPlane data(context, config.data_address, {config.node_id, config.secret});
     baton::agent::FileStorage files(root);

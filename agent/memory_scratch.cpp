@@ -1,5 +1,7 @@
 #include "agent/memory_scratch.h"
 
+#include "error/error.h"
+
 #include <new>
 #include <span>
 #include <stdexcept>
@@ -51,7 +53,7 @@ class JobMemory final : public Storage {
       try {
         blocks_.emplace(name, std::make_shared<Block>(size));
       } catch (const std::bad_alloc&) {
-        throw std::runtime_error("cannot allocate " + std::to_string(size) + " bytes for " + name);
+        throw error::SystemError("cannot allocate " + std::to_string(size) + " bytes for " + name);
       }
     }
   }
@@ -70,7 +72,7 @@ class JobMemory final : public Storage {
  private:
   std::shared_ptr<Block> block(const std::string& name) const {
     const auto found = blocks_.find(name);
-    if (found == blocks_.end()) throw std::runtime_error("the plan writes nothing into " + name);
+    if (found == blocks_.end()) throw error::InvalidInput("the plan writes nothing into " + name);
     return found->second;
   }
   std::map<std::string, std::shared_ptr<Block>> blocks_;

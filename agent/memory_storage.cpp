@@ -1,14 +1,13 @@
 #include "agent/memory_storage.h"
 
 #include "agent/scratch.h"
-
-#include <stdexcept>
+#include "error/error.h"
 
 namespace baton::agent {
 
 void MemoryStorage::register_region(const std::string& name, std::span<std::byte> bytes) {
-  if (name.empty()) throw std::invalid_argument("a memory region needs a name");
-  if (is_scratch(name)) throw std::invalid_argument("region name " + name + " would name a scratch object in a plan");
+  if (name.empty()) throw error::InvalidInput("a memory region needs a name");
+  if (is_scratch(name)) throw error::InvalidInput("region name " + name + " would name a scratch object in a plan");
   regions_[name] = bytes;
 }
 
@@ -16,7 +15,7 @@ void MemoryStorage::unregister_region(const std::string& name) { regions_.erase(
 
 std::span<std::byte> MemoryStorage::region(const std::string& name) const {
   const auto found = regions_.find(name);
-  if (found == regions_.end()) throw std::runtime_error("no memory region named '" + name + "' is registered");
+  if (found == regions_.end()) throw error::InvalidInput("no memory region named '" + name + "' is registered");
   return found->second;
 }
 

@@ -16,11 +16,11 @@ class MemoryStorage final : public Storage {
  public:
   // Registers (or replaces) the region `name`. The memory must stay valid, and must not be
   // touched by the application while a job that names it runs. Throws
-  // std::invalid_argument for an empty name or one a plan would take for a scratch
+  // error::InvalidInput for an empty name or one a plan would take for a scratch
   // object's ("scratch:...").
   void register_region(const std::string& name, std::span<std::byte> bytes);
   void unregister_region(const std::string& name);
-  // The size of a registered region; throws std::runtime_error naming an unknown one.
+  // The size of a registered region; throws error::InvalidInput naming an unknown one.
   std::uint64_t region_size(const std::string& name) const { return region(name).size(); }
 
   std::unique_ptr<transport::Source> source(const std::string& name) override;

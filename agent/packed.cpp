@@ -1,6 +1,6 @@
 #include "agent/packed.h"
 
-#include <stdexcept>
+#include "error/error.h"
 
 namespace baton::agent {
 namespace {
@@ -18,8 +18,8 @@ std::vector<transport::RangeChecksum> checksums(std::size_t n) {
 
 void require_tiling(std::uint64_t offset, std::uint64_t length, const std::vector<PackPiece>& pieces,
                     std::size_t targets) {
-  if (const auto why = check_pack(offset, length, pieces)) throw std::invalid_argument(*why);
-  if (targets != pieces.size()) throw std::invalid_argument("a packed flow needs one source or sink per piece");
+  if (const auto why = check_pack(offset, length, pieces)) throw error::InvalidInput(why->reason);
+  if (targets != pieces.size()) throw error::InvalidInput("a packed flow needs one source or sink per piece");
 }
 
 }  // namespace
@@ -48,8 +48,8 @@ std::vector<std::pair<std::size_t, std::size_t>> pack_runs(
   return runs;
 }
 
-std::optional<std::string> check_pack(std::uint64_t offset, std::uint64_t length,
-                                      const std::vector<PackPiece>& pieces) {
+std::optional<error::Refusal> check_pack(std::uint64_t offset, std::uint64_t length,
+                                         const std::vector<PackPiece>& pieces) {
   if (pieces.empty()) return "a packed flow " + range_text(offset, length) + " has no pieces";
   std::uint64_t at = offset;
   const std::uint64_t end = offset + length;

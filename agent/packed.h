@@ -9,6 +9,7 @@
 // bounds (agent/step_runner.cpp, resolve()).
 #pragma once
 
+#include "error/refusal.h"
 #include "protocol/baton.pb.h"
 #include "transport/checksum.h"
 #include "transport/source.h"
@@ -36,14 +37,15 @@ std::vector<std::pair<std::size_t, std::size_t>> pack_runs(
 // Why `pieces` cannot make up the flow range [offset, offset + length): not in order,
 // overlapping, leaving a gap, empty, past the range's end or short of it. nullopt when
 // they tile it exactly.
-std::optional<std::string> check_pack(std::uint64_t offset, std::uint64_t length, const std::vector<PackPiece>& pieces);
+std::optional<error::Refusal> check_pack(std::uint64_t offset, std::uint64_t length,
+                                         const std::vector<PackPiece>& pieces);
 
 // Reads a packed flow from each piece's source (whose offsets are stream offsets, e.g. a
 // ShiftedSource), hashing each piece as it is handed out. The transport reads a flow once,
 // in order; a read out of order is refused.
 class GatherSource final : public transport::Source {
  public:
-  // Throws std::invalid_argument (check_pack's reason) unless the pieces tile the range,
+  // Throws error::InvalidInput (check_pack's reason) unless the pieces tile the range,
   // and if the number of sources differs from the pieces'.
   GatherSource(std::uint64_t offset, std::uint64_t length, std::vector<PackPiece> pieces,
                std::vector<const transport::Source*> sources);
@@ -67,7 +69,7 @@ class GatherSource final : public transport::Source {
 // frames one after another); one out of order, or outside the range, is refused.
 class ScatterSink final : public transport::Sink {
  public:
-  // Throws std::invalid_argument as GatherSource does.
+  // Throws error::InvalidInput as GatherSource does.
   ScatterSink(std::uint64_t offset, std::uint64_t length, std::vector<PackPiece> pieces,
               std::vector<transport::Sink*> sinks);
   std::error_code write(std::uint64_t offset, std::span<const std::byte> bytes) override;

@@ -47,7 +47,7 @@ PeerLinks::PeerLinks(transport::Context& context, transport::NodeIdentity self)
 
 PeerLinks::~PeerLinks() = default;
 
-asio::awaitable<transport::Result<Link>> PeerLinks::acquire(std::string peer, std::string address) {
+asio::awaitable<error::Result<Link>> PeerLinks::acquire(std::string peer, std::string address) {
   pool_->expire(std::chrono::steady_clock::now());
   std::pair<std::string, std::string> key{std::move(peer), std::move(address)};
   // The most recently used first: the likeliest to be alive.
@@ -56,18 +56,16 @@ asio::awaitable<transport::Result<Link>> PeerLinks::acquire(std::string peer, st
     while (!idle.empty()) {
       std::unique_ptr<transport::Connection> connection = std::move(idle.back().connection);
       idle.pop_back();
-      if (connection->reusable())
-        co_return transport::Result<Link>{{}, {}, Link(pool_, key, std::move(connection), true)};
+      if (connection->reusable()) co_return error::Result<Link>{{}, {}, Link(pool_, key, std::move(connection), true)};
     }
   }
-  transport::Result<std::unique_ptr<transport::Connection>> connected = co_await context_.connect(key.second);
-  if (connected.error)
-    co_return transport::Result<Link>{connected.error, "cannot connect: " + connected.describe(), {}};
+  error::Result<std::unique_ptr<transport::Connection>> connected = co_await context_.connect(key.second);
+  if (connected.error) co_return error::Result<Link>{connected.error, "cannot connect: " + connected.describe(), {}};
   ++pool_->opened;
   const transport::Authentication receiver = co_await transport::authenticate_as_sender(
       *connected.value, self_, key.first, std::max(context_.options().frame_timeout, DataPlane::handshake_deadline));
-  if (!receiver.ok()) co_return transport::Result<Link>{receiver.error, "authentication: " + receiver.describe(), {}};
-  co_return transport::Result<Link>{{}, {}, Link(pool_, std::move(key), std::move(connected.value), false)};
+  if (!receiver.ok()) co_return error::Result<Link>{receiver.error, "authentication: " + receiver.describe(), {}};
+  co_return error::Result<Link>{{}, {}, Link(pool_, std::move(key), std::move(connected.value), false)};
 }
 
 void PeerLinks::close_idle() noexcept { pool_->idle.clear(); }

@@ -17,10 +17,10 @@
 // Threading: the context's executor, as the step runners that use it.
 #pragma once
 
+#include "error/result.h"
 #include "transport/authenticate.h"
 #include "transport/connection.h"
 #include "transport/context.h"
-#include "transport/result.h"
 
 #include <chrono>
 #include <cstdint>
@@ -78,7 +78,7 @@ class PeerLinks {
   // A connection to node `peer` at `address`, authenticated: a kept one that is still
   // reusable, else a new one. On failure, `detail` is the whole line: whether connecting
   // or the handshake failed, and why.
-  asio::awaitable<transport::Result<Link>> acquire(std::string peer, std::string address);
+  asio::awaitable<error::Result<Link>> acquire(std::string peer, std::string address);
 
   // Closes every idle connection (the agent stops, or a test wants fresh ones).
   void close_idle() noexcept;

@@ -17,7 +17,8 @@ namespace {
 using std::to_string;
 
 // Checks one chunk of a lockstep step; "" or the problem without its step/chunk prefix.
-Refusal check_chunk(const protocol::Chunk& c, bool send, const PlanObjects& objects, PlanFacts& facts) {
+std::optional<error::Refusal> check_chunk(const protocol::Chunk& c, bool send, const PlanObjects& objects,
+                                          PlanFacts& facts) {
   if (c.length() == 0) return "length is 0";
   if (overflows(c.src_offset(), c.length())) return "source offset + length overflows 2^64";
   if (overflows(c.dst_offset(), c.length())) return "destination offset + length overflows 2^64";
@@ -26,7 +27,7 @@ Refusal check_chunk(const protocol::Chunk& c, bool send, const PlanObjects& obje
   for (const std::string* name : {&c.src_file(), &c.dst_file()}) {
     const std::string end = name == &c.src_file() ? "source: " : "destination: ";
     if (is_scratch(*name)) return end + *name + ": scratch objects belong to dataflow steps";
-    if (const Refusal error = objects.check_name(*name)) return end + *error;
+    if (const std::optional<error::Refusal> refused = objects.check_name(*name)) return end + refused->reason;
   }
   if (!send) {
     auto limit = facts.limits.find(c.dst_file());
@@ -57,7 +58,8 @@ Refusal check_chunk(const protocol::Chunk& c, bool send, const PlanObjects& obje
 }
 
 // A lockstep step (a redistribution's, or a buffered multicast's round).
-Refusal check_lockstep_step(const protocol::Step& step, bool one_port, const PlanObjects& objects, PlanFacts& facts) {
+std::optional<error::Refusal> check_lockstep_step(const protocol::Step& step, bool one_port, const PlanObjects& objects,
+                                                  PlanFacts& facts) {
   const std::string at = "step " + to_string(step.index());
   if (step.tasks_size() > 0) return at + ": a lockstep step lists flows, not tasks";
   facts.steps[step.index()] = &step;
@@ -89,7 +91,8 @@ Refusal check_lockstep_step(const protocol::Step& step, bool one_port, const Pla
       return at + ", flow " + to_string(f) + ": send flow to " + flow.peer() + " has no peer address";
     for (const auto& c : flow.chunks()) {
       const std::string where = at + ", chunk " + to_string(chunk) + " (transfer " + to_string(c.transfer()) + "): ";
-      if (const Refusal error = check_chunk(c, flow.send(), objects, facts)) return where + *error;
+      if (const std::optional<error::Refusal> refused = check_chunk(c, flow.send(), objects, facts))
+        return where + refused->reason;
       if (!flow.send()) {
         if (auto other = stream.claim({c.stream_offset(), c.stream_offset() + c.length(), step.index(), chunk}))
           return where + "stream range " + range_text(c.stream_offset(), c.length()) + " overlaps chunk " +
@@ -117,8 +120,8 @@ std::optional<Shape> shape_of(const std::string& kind) {
 
 }  // namespace
 
-Refusal check_file_name(std::string_view name) {
-  if (const Refusal error = check_name(name)) return error;
+std::optional<error::Refusal> check_file_name(std::string_view name) {
+  if (const std::optional<error::Refusal> refused = check_name(name)) return refused;
   const std::string_view first = name.substr(0, name.find('/'));
   if (first == scratch_directory)
     return "file name " + std::string(name) + " is inside the agent's scratch directory " +
@@ -146,11 +149,11 @@ bool pace_rate_ok(double bytes_per_second) {
           bytes_per_second <= static_cast<double>(transport::TokenBucket<std::chrono::steady_clock>::max_rate));
 }
 
-Refusal check_plan(const protocol::Plan& plan, const DataRoot& root) {
+std::optional<error::Refusal> check_plan(const protocol::Plan& plan, const DataRoot& root) {
   return check_plan(plan, data_root_objects(root));
 }
 
-Refusal check_plan(const protocol::Plan& plan, const PlanObjects& objects) {
+std::optional<error::Refusal> check_plan(const protocol::Plan& plan, const PlanObjects& objects) {
   if (plan.job().empty()) return "plan has no job id";
   if (plan.k() < 1) return "plan's k is " + to_string(plan.k()) + ", must be at least 1";
   if (!pace_rate_ok(plan.node_rate()))
@@ -169,10 +172,10 @@ Refusal check_plan(const protocol::Plan& plan, const PlanObjects& objects) {
       return "step " + to_string(step.index()) + " (position " + to_string(s) + "): index does not follow step " +
              to_string(*previous);
     previous = step.index();
-    const Refusal error = *shape == Shape::dataflow
-                              ? check_dataflow_step(step, objects, facts)
-                              : check_lockstep_step(step, *shape == Shape::lockstep_one_port, objects, facts);
-    if (error) return error;
+    const std::optional<error::Refusal> refused =
+        *shape == Shape::dataflow ? check_dataflow_step(step, objects, facts)
+                                  : check_lockstep_step(step, *shape == Shape::lockstep_one_port, objects, facts);
+    if (refused) return refused;
   }
   return {};
 }

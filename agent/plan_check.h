@@ -3,7 +3,7 @@
 #pragma once
 
 #include "agent/data_root.h"
-#include "agent/refusal.h"
+#include "error/refusal.h"
 #include "protocol/baton.pb.h"
 
 #include <cstdint>
@@ -19,29 +19,29 @@ namespace baton::agent {
 // "step 2, chunk 1 (transfer 7): source range [4096, 8192) is outside src/x.bin (6000 bytes)".
 // Chunks are numbered within their step, across its flows in plan order. Which checks a
 // plan gets depends on its kind (docs/collectives.md, "The agent's checks").
-Refusal check_plan(const protocol::Plan& plan, const DataRoot& root);
+std::optional<error::Refusal> check_plan(const protocol::Plan& plan, const DataRoot& root);
 
 // Nothing when a plan may name the file `name` under a data root (check_name), and it is not in
 // the agent's scratch directory; else why not.
-Refusal check_file_name(std::string_view name);
+std::optional<error::Refusal> check_file_name(std::string_view name);
 
 // The room each of the plan's scratch objects needs, by name: the end of the furthest
 // range the plan writes into it (what an embedded agent allocates).
 std::map<std::string, std::uint64_t> scratch_sizes(const protocol::Plan& plan);
 
 // What a plan's object names lead to, for storages other than a data root (the embedded
-// agent's memory regions). Both functions throw std::runtime_error naming the object when
+// agent's memory regions). Both functions throw error::InvalidInput naming the object when
 // it cannot be used.
 struct PlanObjects {
   // Nothing when a name may appear in a plan at all (either end of a chunk), else why not.
   // Scratch names ("scratch:...", agent/scratch.h) are checked before it is asked.
-  std::function<Refusal(const std::string& name)> check_name;
+  std::function<std::optional<error::Refusal>(const std::string& name)> check_name;
   // The size of the object a send chunk reads.
   std::function<std::uint64_t(const std::string& name)> source_size;
   // How far a received chunk may write into its object (files: 2^64 − 1, they grow).
   std::function<std::uint64_t(const std::string& name)> destination_limit;
 };
-Refusal check_plan(const protocol::Plan& plan, const PlanObjects& objects);
+std::optional<error::Refusal> check_plan(const protocol::Plan& plan, const PlanObjects& objects);
 
 // A rate a plan paces at (a flow's, a node's): finite, 0 (unpaced), or 1 to the token
 // bucket's limit (buckets count whole bytes per second: 0.5 would be a bucket of rate 0,

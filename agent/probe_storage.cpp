@@ -1,9 +1,10 @@
 #include "agent/probe_storage.h"
 
+#include "error/error.h"
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <stdexcept>
 
 namespace baton::agent {
 namespace {
@@ -41,9 +42,9 @@ class RandomSource final : public transport::Source {
   }
 };
 
-std::runtime_error unknown(const std::string& name) {
-  return std::runtime_error("unknown probe object '" + name + "' (known: " + std::string(kProbeRandom) + ", " +
-                            std::string(kProbeDiscard) + ")");
+error::InvalidInput unknown(const std::string& name) {
+  return error::InvalidInput("unknown probe object '" + name + "' (known: " + std::string(kProbeRandom) + ", " +
+                             std::string(kProbeDiscard) + ")");
 }
 
 }  // namespace
@@ -51,14 +52,14 @@ std::runtime_error unknown(const std::string& name) {
 std::unique_ptr<transport::Source> ProbeStorage::source(const std::string& name) {
   if (!is_probe(name)) return files_.source(name);
   if (name == kProbeRandom) return std::make_unique<RandomSource>();
-  if (name == kProbeDiscard) throw std::runtime_error(name + " can only be written");
+  if (name == kProbeDiscard) throw error::InvalidInput(name + " can only be written");
   throw unknown(name);
 }
 
 std::unique_ptr<transport::Sink> ProbeStorage::sink(const std::string& name) {
   if (!is_probe(name)) return files_.sink(name);
   if (name == kProbeDiscard) return std::make_unique<transport::DiscardSink>();
-  if (name == kProbeRandom) throw std::runtime_error(name + " can only be read");
+  if (name == kProbeRandom) throw error::InvalidInput(name + " can only be read");
   throw unknown(name);
 }
 
@@ -72,7 +73,7 @@ ObjectStatus ProbeStorage::status(const std::string& name) {
 
 PlanObjects with_probe_objects(PlanObjects objects) {
   return PlanObjects{
-      .check_name = [check = std::move(objects.check_name)](const std::string& name) -> Refusal {
+      .check_name = [check = std::move(objects.check_name)](const std::string& name) -> std::optional<error::Refusal> {
         if (!is_probe(name)) return check(name);
         if (name == kProbeRandom || name == kProbeDiscard) return std::nullopt;
         return std::string(unknown(name).what());
@@ -81,13 +82,13 @@ PlanObjects with_probe_objects(PlanObjects objects) {
           [size = std::move(objects.source_size)](const std::string& name) {
             if (!is_probe(name)) return size(name);
             if (name == kProbeRandom) return kProbeObjectBytes;
-            throw std::runtime_error(name + " can only be written");
+            throw error::InvalidInput(name + " can only be written");
           },
       .destination_limit =
           [limit = std::move(objects.destination_limit)](const std::string& name) {
             if (!is_probe(name)) return limit(name);
             if (name == kProbeDiscard) return std::numeric_limits<std::uint64_t>::max();
-            throw std::runtime_error(name + " can only be read");
+            throw error::InvalidInput(name + " can only be read");
           },
   };
 }

@@ -26,9 +26,9 @@ class ProbeStorage final : public Storage {
  public:
   // `files` outlives this storage.
   explicit ProbeStorage(Storage& files) : files_(files) {}
-  // Throws std::runtime_error naming a "probe:" name that is not a probe source.
+  // Throws error::InvalidInput naming a "probe:" name that is not a probe source.
   std::unique_ptr<transport::Source> source(const std::string& name) override;
-  // Throws std::runtime_error naming a "probe:" name that is not a probe sink.
+  // Throws error::InvalidInput naming a "probe:" name that is not a probe sink.
   std::unique_ptr<transport::Sink> sink(const std::string& name) override;
   // The probe source is there, 2^62 bytes long; the sink and unknown probe names cannot be read.
   ObjectStatus status(const std::string& name) override;

@@ -4,7 +4,7 @@
 
 namespace baton::agent {
 
-Refusal check_scratch_name(std::string_view name) {
+std::optional<error::Refusal> check_scratch_name(std::string_view name) {
   const std::string_view rest = name.substr(std::min(name.size(), scratch_prefix.size()));
   if (!is_scratch(name) || rest.empty() || rest.size() > max_scratch_name || rest.front() == '.' ||
       !std::all_of(rest.begin(), rest.end(), [](char c) {

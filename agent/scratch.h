@@ -3,8 +3,8 @@
 // sent), named "scratch:NAME" in its plan, private to the job and gone when it ends.
 #pragma once
 
-#include "agent/refusal.h"
 #include "agent/storage.h"
+#include "error/refusal.h"
 
 #include <cstdint>
 #include <map>
@@ -25,7 +25,7 @@ inline bool is_scratch(std::string_view name) { return name.substr(0, scratch_pr
 
 // Nothing when `name` is a well-formed scratch name: the prefix and 1 to 128 of [A-Za-z0-9._-],
 // not starting with '.': one plain file name, which cannot lead out of its directory.
-Refusal check_scratch_name(std::string_view name);
+std::optional<error::Refusal> check_scratch_name(std::string_view name);
 
 // Where a node keeps its jobs' scratch objects: files under the daemon's data root
 // (agent/file_scratch.h), memory in the embedded agent (agent/memory_scratch.h).
@@ -35,7 +35,7 @@ class ScratchSpace {
   // The scratch objects of job `job_number`, made empty now, each with room for its size
   // in `sizes` (by full name; agent/plan_check.h's scratch_sizes). Dropping the storage
   // removes them; a flow still writing into one keeps what it writes into alive until it
-  // ends. Throws std::runtime_error naming what failed.
+  // ends. Throws an error::Error naming what failed.
   virtual std::unique_ptr<Storage> open(std::uint64_t job_number,
                                         const std::map<std::string, std::uint64_t>& sizes) = 0;
 };

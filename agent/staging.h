@@ -21,11 +21,11 @@ class Staging {
   virtual ~Staging() = default;
   // Makes the staging file ready for the job's chunks: kept as it is when it exists (a
   // restarted agent resuming the job: its earlier steps are in it, durably), else
-  // created empty. Throws std::runtime_error naming the file.
+  // created empty. Throws error::SystemError naming the file.
   virtual void prepare(const protocol::StagedFile& staged) = 0;
   // Copies into the staging file the destination's bytes the job did not write (outside
   // `written`, sorted and disjoint), makes it durable, and renames it over the
-  // destination. Throws std::runtime_error naming the file.
+  // destination. Throws error::SystemError naming the file.
   virtual void commit(const protocol::StagedFile& staged, const ByteRanges& written) = 0;
   // Removes the staging file (the job was aborted): the destination stays as it was.
   virtual void discard(const protocol::StagedFile& staged) = 0;

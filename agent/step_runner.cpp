@@ -4,6 +4,7 @@
 #include "agent/packed.h"
 #include "agent/scratch.h"
 #include "agent/shifted.h"
+#include "error/error.h"
 #include "transport/errors.h"
 
 #include <asio/bind_executor.hpp>
@@ -36,7 +37,8 @@ std::string range_text(std::uint64_t offset, std::uint64_t end) {
 
 // The planned chunks of one receive whose stream ranges tile a packed flow's range
 // exactly, in `pieces`; or why there are none (docs/runtime.md, "Packed flows").
-std::string find_pack(const StepState& state, const transport::FlowSpec& flow, std::vector<std::size_t>& pieces) {
+std::optional<error::Refusal> find_pack(const StepState& state, const transport::FlowSpec& flow,
+                                        std::vector<std::size_t>& pieces) {
   const std::string what =
       "packed flow " + range_text(flow.offset, flow.end()) + " in step " + std::to_string(flow.step);
   if (flow.length == 0 || flow.end() < flow.offset)
@@ -63,7 +65,7 @@ std::string find_pack(const StepState& state, const transport::FlowSpec& flow, s
     pieces.push_back(next->second);
     at += in.chunk->length();
   }
-  return {};
+  return std::nullopt;
 }
 
 // A dataflow send is paced toward its planned end (docs/transport.md, "Pacing toward a
@@ -117,13 +119,13 @@ const protocol::Step* StepRunner::find_step(std::uint32_t index) const {
 
 std::unique_ptr<transport::Source> StepRunner::open_source(const std::string& name) {
   if (!is_scratch(name)) return storage_.source(name);
-  if (!scratch_) throw std::runtime_error(name + ": job " + plan_.job() + " has no scratch objects here");
+  if (!scratch_) throw error::InvalidInput(name + ": job " + plan_.job() + " has no scratch objects here");
   return scratch_->source(name);
 }
 
 std::unique_ptr<transport::Sink> StepRunner::open_sink(const std::string& name) {
   if (!is_scratch(name)) return storage_.sink(name);
-  if (!scratch_) throw std::runtime_error(name + ": job " + plan_.job() + " has no scratch objects here");
+  if (!scratch_) throw error::InvalidInput(name + ": job " + plan_.job() + " has no scratch objects here");
   return scratch_->sink(name);
 }
 
@@ -204,8 +206,8 @@ asio::awaitable<protocol::StepReport> StepRunner::run(std::uint32_t index, std::
   gate_.notify();  // early flows of a retry of this step wait for its next release
   // Done means durable: every byte received is on disk before the report says so.
   if (state->error.empty()) {
-    if (const std::optional<std::string> failed = co_await sync_destinations(state))
-      state->fail("step " + std::to_string(index) + ": " + *failed);
+    if (const std::optional<error::Refusal> failed = co_await sync_destinations(state))
+      state->fail("step " + std::to_string(index) + ": " + failed->reason);
   }
   state->close_files();
 
@@ -259,7 +261,7 @@ bool StepRunner::advance(const std::shared_ptr<StepState>& state) {
 // Syncs each destination once; nothing, or the first failure naming its file.
 namespace {
 
-asio::awaitable<std::optional<std::string>> sync_each(std::vector<std::pair<std::string, transport::Sink*>> files) {
+asio::awaitable<std::optional<error::Refusal>> sync_each(std::vector<std::pair<std::string, transport::Sink*>> files) {
   for (const auto& [name, sink] : files) {
     if (const std::error_code error = sink->sync()) co_return "cannot make " + name + " durable: " + error.message();
   }
@@ -277,7 +279,7 @@ asio::thread_pool& StepRunner::worker() {
 // executor keeps serving heartbeats and other connections meanwhile. Nothing else touches
 // the step's destinations then: every flow into them has finished and late ones are refused.
 // Scratch objects are not results: they are not synced.
-asio::awaitable<std::optional<std::string>> StepRunner::sync_destinations(std::shared_ptr<StepState> state) {
+asio::awaitable<std::optional<error::Refusal>> StepRunner::sync_destinations(std::shared_ptr<StepState> state) {
   std::vector<std::pair<std::string, transport::Sink*>> files;
   for (const auto& [name, sink] : state->destinations) {
     if (!is_scratch(name)) files.emplace_back(name, sink.get());
@@ -291,30 +293,31 @@ asio::awaitable<std::optional<std::string>> StepRunner::sync_destinations(std::s
 asio::awaitable<void> StepRunner::combine(std::shared_ptr<StepState> state, std::size_t t) {
   StepState::Task& task = state->tasks[t];
   const protocol::Combine& spec = *task.combine;
-  std::string error;
+  std::optional<error::Refusal> failed;
   std::vector<std::unique_ptr<transport::Source>> opened;
   std::vector<const transport::Source*> inputs;
   try {
     for (const protocol::Region& input : spec.inputs())
       inputs.push_back(opened.emplace_back(open_source(input.object())).get());
   } catch (const std::exception& e) {
-    error = std::string("input ") + e.what();
+    failed = std::string("input ") + e.what();
   }
-  if (error.empty()) {
+  if (!failed) {
     if (!combine_buffers_) combine_buffers_ = std::make_unique<CombineBuffers>(context_.pool().buffer_size());
     transport::Sink& output = *state->destinations.at(spec.output().object());
     const auto executor = co_await asio::this_coro::executor;
     co_await asio::post(asio::bind_executor(worker().get_executor(), asio::use_awaitable));
     task.start = std::chrono::steady_clock::now();  // when it had the worker
-    error = run_combine(spec, inputs, output, *combine_buffers_, state->failed);
+    failed = run_combine(spec, inputs, output, *combine_buffers_, state->failed);
     co_await asio::post(asio::bind_executor(executor, asio::use_awaitable));
   }
-  if (error.empty()) {
+  if (!failed) {
     task.bytes = spec.output().length();
     state->finish(t);
   } else {
     task.phase = Phase::failed;
-    if (!state->failed) state->fail("step " + std::to_string(state->step) + ", " + state->label(t) + ": " + error);
+    if (!state->failed)
+      state->fail("step " + std::to_string(state->step) + ", " + state->label(t) + ": " + failed->reason);
   }
   --state->working;
   state->changed.notify();
@@ -331,7 +334,7 @@ asio::awaitable<void> StepRunner::send(std::shared_ptr<StepState> state, std::si
       state->dataflow ? "step " + std::to_string(state->step) + ", " + state->label(t) + " at " + flow.peer_address()
                       : "step " + std::to_string(state->step) + " to " + flow.peer() + " (" + flow.peer_address() + ")";
   bool sent = false;
-  transport::Result<Link> link = co_await options_.links->acquire(flow.peer(), flow.peer_address());
+  error::Result<Link> link = co_await options_.links->acquire(flow.peer(), flow.peer_address());
   if (!link.ok()) {
     state->fail(where + ": " + link.detail);
   } else if (!state->error.empty()) {
@@ -341,7 +344,10 @@ asio::awaitable<void> StepRunner::send(std::shared_ptr<StepState> state, std::si
     state->connections.push_back(&connection);
     // A dataflow send reads objects earlier tasks wrote: it opens them itself, now.
     std::map<std::string, std::unique_ptr<transport::Source>> own_sources;
-    sent = co_await send_chunks(state, t, connection, where, state->dataflow ? own_sources : state->sources);
+    const std::optional<error::Refusal> failed =
+        co_await send_chunks(state, t, connection, where, state->dataflow ? own_sources : state->sources);
+    if (failed) state->fail(failed->reason);
+    sent = !failed;
     std::erase(state->connections, &connection);
     if (sent) link.value.keep();
   }
@@ -351,9 +357,9 @@ asio::awaitable<void> StepRunner::send(std::shared_ptr<StepState> state, std::si
   state->changed.notify();
 }
 
-asio::awaitable<bool> StepRunner::send_chunks(std::shared_ptr<StepState> state, std::size_t t,
-                                              transport::Connection& connection, std::string where,
-                                              std::map<std::string, std::unique_ptr<transport::Source>>& sources) {
+asio::awaitable<std::optional<error::Refusal>> StepRunner::send_chunks(
+    std::shared_ptr<StepState> state, std::size_t t, transport::Connection& connection, std::string where,
+    std::map<std::string, std::unique_ptr<transport::Source>>& sources) {
   const protocol::Flow& flow = *state->tasks[t].flow;
   transport::SteadyPacer pacer({.rate_bytes_per_second = static_cast<std::uint64_t>(flow.rate()), .burst_bytes = 0},
                                state->send_cap ? &*state->send_cap : nullptr, std::chrono::steady_clock::now());
@@ -364,13 +370,14 @@ asio::awaitable<bool> StepRunner::send_chunks(std::shared_ptr<StepState> state, 
   // model"), as Fig. 16's small steps were measured.
   if (state->dataflow) pacer.start_with_one_piece(std::chrono::steady_clock::now());
   aim_at_planned_end(pacer, state->tasks[t], state->released);
+  std::optional<error::Refusal> unopened;
   const auto open = [&](const std::string& name) -> const transport::Source* {
     auto file = sources.find(name);
     if (file == sources.end()) {
       try {
         file = sources.emplace(name, open_source(name)).first;
       } catch (const std::exception& e) {
-        state->fail(where + ": " + e.what());
+        unopened = where + ": " + e.what();
         return nullptr;
       }
     }
@@ -386,7 +393,7 @@ asio::awaitable<bool> StepRunner::send_chunks(std::shared_ptr<StepState> state, 
     for (std::size_t c = first; c < last; ++c) {
       const protocol::Chunk& chunk = flow.chunks(static_cast<int>(c));
       const transport::Source* file = open(chunk.src_file());
-      if (file == nullptr) co_return false;
+      if (file == nullptr) co_return unopened;
       shifted.emplace_back(*file, chunk.stream_offset(), chunk.src_offset(), chunk.length(), &state->bytes_moved);
       pieces.push_back({chunk.stream_offset(), chunk.length()});
     }
@@ -408,9 +415,8 @@ asio::awaitable<bool> StepRunner::send_chunks(std::shared_ptr<StepState> state, 
     if (!sent.ok()) {
       const std::string packed =
           last - first > 1 ? ", packed with " + std::to_string(last - first - 1) + " other chunk(s)" : std::string();
-      state->fail(where + ": transfer " + std::to_string(head.transfer()) + " (from " + head.src_file() + packed +
-                  "): " + sent.describe());
-      co_return false;
+      co_return where + ": transfer " + std::to_string(head.transfer()) + " (from " + head.src_file() + packed +
+          "): " + sent.describe();
     }
     for (std::size_t c = first; c < last; ++c) {
       const protocol::Chunk& chunk = flow.chunks(static_cast<int>(c));
@@ -423,7 +429,7 @@ asio::awaitable<bool> StepRunner::send_chunks(std::shared_ptr<StepState> state, 
       digest.set_xxh3(gather ? gather->checksum(c - first) : sent.checksum);
     }
   }
-  co_return true;
+  co_return std::nullopt;
 }
 
 bool StepRunner::running(const transport::FlowSpec& flow) const {
@@ -449,8 +455,8 @@ asio::awaitable<IncomingFlow> StepRunner::resolve(transport::FlowSpec flow, std:
       std::vector<std::size_t> pieces;  // the incoming chunks the flow carries, in stream order
       if (const auto one = state->by_stream.find({flow.offset, flow.length}); one != state->by_stream.end()) {
         pieces.push_back(one->second);
-      } else if (std::string why = find_pack(*state, flow, pieces); !why.empty()) {
-        co_return refuse(std::move(why));
+      } else if (std::optional<error::Refusal> why = find_pack(*state, flow, pieces)) {
+        co_return refuse(std::move(why->reason));
       }
       StepState::Task& task = state->tasks[state->incoming[pieces.front()].task];
       if (task.flow->peer() != sender) {

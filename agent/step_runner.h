@@ -21,6 +21,7 @@
 #include "agent/signal.h"
 #include "agent/step_state.h"
 #include "agent/storage.h"
+#include "error/refusal.h"
 #include "metrics/registry.h"
 #include "protocol/baton.pb.h"
 #include "transport/authenticate.h"
@@ -101,14 +102,14 @@ class StepRunner {
   bool advance(const std::shared_ptr<StepState>& state);
   asio::awaitable<void> send(std::shared_ptr<StepState> state, std::size_t task);
   // The flow's chunks, one after another, over a kept authenticated connection, reading
-  // through `sources` (opened as needed, one per object). False when one failed.
-  asio::awaitable<bool> send_chunks(std::shared_ptr<StepState> state, std::size_t task,
-                                    transport::Connection& connection, std::string where,
-                                    std::map<std::string, std::unique_ptr<transport::Source>>& sources);
+  // through `sources` (opened as needed, one per object). Nothing, or why one failed.
+  asio::awaitable<std::optional<error::Refusal>> send_chunks(
+      std::shared_ptr<StepState> state, std::size_t task, transport::Connection& connection, std::string where,
+      std::map<std::string, std::unique_ptr<transport::Source>>& sources);
   asio::awaitable<void> combine(std::shared_ptr<StepState> state, std::size_t task);
   // Syncs the step's destinations (not its scratch objects) off the executor; nothing, or
   // what failed, naming the file.
-  asio::awaitable<std::optional<std::string>> sync_destinations(std::shared_ptr<StepState> state);
+  asio::awaitable<std::optional<error::Refusal>> sync_destinations(std::shared_ptr<StepState> state);
   // Objects by name: scratch ones from the job's scratch, the rest from the node's storage.
   std::unique_ptr<transport::Source> open_source(const std::string& name);
   std::unique_ptr<transport::Sink> open_sink(const std::string& name);

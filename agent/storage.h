@@ -25,7 +25,7 @@ struct ObjectStatus {
 class Storage {
  public:
   virtual ~Storage() = default;
-  // The object to read a send chunk from. Throws std::runtime_error naming it when it
+  // The object to read a send chunk from. Throws an error::Error naming it when it
   // cannot be opened.
   virtual std::unique_ptr<transport::Source> source(const std::string& name) = 0;
   // The object a received chunk is written into (created if missing, never truncated).

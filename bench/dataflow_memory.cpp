@@ -33,6 +33,7 @@
 #include "agent/file_storage.h"
 #include "agent/plan_check.h"
 #include "agent/step_runner.h"
+#include "error/refusal.h"
 #include "transport/open.h"
 
 namespace {
@@ -178,8 +179,8 @@ int main(int argc, char** argv) {
     sum->mutable_output()->set_object("result.bin");
     sum->mutable_output()->set_length(bytes);
     for (auto [node, plan] : {std::pair{&a, &pa}, {&b, &pb}, {&c, &pc}}) {
-      if (const ba::Refusal refused = ba::check_plan(*plan, node->root))
-        throw std::runtime_error(node->identity.node_id + "'s plan refused: " + *refused);
+      if (const std::optional<baton::error::Refusal> refused = ba::check_plan(*plan, node->root))
+        throw std::runtime_error(node->identity.node_id + "'s plan refused: " + refused->reason);
       node->runner =
           std::make_shared<ba::StepRunner>(*node->context, node->files, *plan, node->identity, ba::StepOptions{},
                                            node->scratch.open(1, ba::scratch_sizes(*plan)));

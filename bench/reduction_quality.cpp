@@ -52,7 +52,7 @@ struct Tally {
 
 double checked_makespan(const red::Problem& problem, const red::Schedule& schedule) {
   const red::Verdict verdict = red::validate_reduction(problem, schedule);
-  if (!verdict.valid) throw std::logic_error("invalid schedule: " + verdict.error);
+  if (verdict.broken) throw std::logic_error("invalid schedule: " + verdict.broken->reason);
   return verdict.makespan;
 }
 

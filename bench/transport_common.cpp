@@ -1,5 +1,6 @@
 #include "bench/transport_common.h"
 
+#include "error/result.h"
 #include "transport/authenticate.h"
 
 #include <fstream>
@@ -86,7 +87,7 @@ FlowRunResult run_flows(const FlowRunOptions& options) {
   // Listen and link every flow: connect on the sending thread, accept on the receiving one.
   auto listening = asio::co_spawn(
                        receiving.io(),
-                       [&]() -> asio::awaitable<transport::Result<std::unique_ptr<transport::Listener>>> {
+                       [&]() -> asio::awaitable<error::Result<std::unique_ptr<transport::Listener>>> {
                          co_return receiver.value->listen(receiver.value->name() == "tcp" ? "127.0.0.1:0" : "");
                        },
                        asio::use_future)

@@ -1,7 +1,8 @@
 #include "combine/kernels.h"
 
+#include "error/error.h"
+
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -49,7 +50,7 @@ void floating(Op op, std::byte* out, const std::byte* a, const std::byte* b, std
 bool overlap(const std::byte* p, const std::byte* q, std::size_t n) { return p < q + n && q < p + n; }
 
 void require(bool condition, const char* what) {
-  if (!condition) throw std::invalid_argument(std::string("combine: ") + what);
+  if (!condition) throw error::InvalidInput(std::string("combine: ") + what);
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ namespace baton::combine {
 
 // out[i] = a[i] ⊕ b[i] for every element of `dtype` in the spans. Requires: valid(dtype,
 // op); three spans of one size, a multiple of element_size(dtype), each aligned to it;
-// `out` is `a` or `b` itself, or overlaps neither. Throws std::invalid_argument naming the
+// `out` is `a` or `b` itself, or overlaps neither. Throws error::InvalidInput naming the
 // requirement broken.
 void apply(DType dtype, Op op, std::span<std::byte> out, std::span<const std::byte> a, std::span<const std::byte> b);
 

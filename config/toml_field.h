@@ -7,6 +7,7 @@
 
 #include "cli/closest_word.h"
 #include "config/toml_screen.h"
+#include "error/error.h"
 
 #include <toml.hpp>
 
@@ -16,7 +17,6 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -28,14 +28,14 @@ namespace baton::config {
 // nesting and long binary integers.
 inline toml::value parse_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot be read");
+  if (!in) throw error::InvalidInput("cannot be read");
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (const std::size_t at = invalid_utf8_at(bytes); at != std::string::npos) {
-    throw std::runtime_error("not UTF-8 text (byte " + std::to_string(at) + ")");
+    throw error::InvalidInput("not UTF-8 text (byte " + std::to_string(at) + ")");
   }
   if (const auto finding = screen_toml(bytes)) {
     const auto line = 1 + std::count(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(finding->offset), '\n');
-    throw std::runtime_error(finding->what + " (line " + std::to_string(line) + ")");
+    throw error::InvalidInput(finding->what + " (line " + std::to_string(line) + ")");
   }
   std::istringstream text(bytes);
   return toml::parse(text, path.string());
@@ -46,7 +46,7 @@ inline toml::value parse_file(const std::filesystem::path& path) {
 inline void check_known_keys(const toml::value& file, const std::vector<std::string>& known) {
   for (const auto& [key, value] : file.as_table()) {
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-    throw std::runtime_error("unknown key '" + key + "'" + cli::did_you_mean(key, known));
+    throw error::InvalidInput("unknown key '" + key + "'" + cli::did_you_mean(key, known));
   }
 }
 
@@ -57,7 +57,7 @@ T field_or(const toml::value& file, const std::string& key, T fallback) {
   if constexpr (std::is_same_v<T, double>) {
     if (value.is_integer()) return static_cast<double>(value.as_integer());
     if (value.is_floating()) return value.as_floating();
-    throw std::runtime_error(key + " must be a number");
+    throw error::InvalidInput(key + " must be a number");
   } else {
     return toml::get<T>(value);  // a type_error naming the key's line
   }
@@ -67,7 +67,7 @@ T field_or(const toml::value& file, const std::string& key, T fallback) {
 inline std::string log_level_field(const toml::value& file) {
   const auto level = field_or<std::string>(file, "log_level", "info");
   if (level != "info" && level != "debug") {
-    throw std::runtime_error("log_level must be \"info\" or \"debug\", not \"" + level + "\"");
+    throw error::InvalidInput("log_level must be \"info\" or \"debug\", not \"" + level + "\"");
   }
   return level;
 }

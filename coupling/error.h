@@ -3,7 +3,8 @@
 // into an exception of the matching class.
 #pragma once
 
-#include <stdexcept>
+#include "error/error.h"
+
 #include <string>
 
 namespace baton::coupling {
@@ -17,9 +18,9 @@ enum class Errc {
   timeout,               // the job did not end in time
 };
 
-class Error : public std::runtime_error {
+class Error : public error::Error {
  public:
-  Error(Errc code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  Error(Errc code, const std::string& message) : error::Error(message), code_(code) {}
   Errc code() const { return code_; }
 
  private:

@@ -13,6 +13,10 @@
 namespace baton::error {
 
 struct Refusal {
+  // Implicit, so that a check answers its line as it is: `return "plan has no job id";`.
+  Refusal(std::string why) : reason(std::move(why)) {}
+  Refusal(const char* why) : reason(why) {}
+
   std::string reason;  // one line: what is wrong, naming it
 
   friend bool operator==(const Refusal&, const Refusal&) = default;
@@ -23,12 +27,12 @@ inline void add_clause(std::optional<Refusal>& refusal, std::string clause) {
   if (refusal) {
     refusal->reason += "; " + clause;
   } else {
-    refusal = Refusal{std::move(clause)};
+    refusal = Refusal(std::move(clause));
   }
 }
 
-// Adds another refusal's reason as a clause, if there is one.
-inline void add_clause(std::optional<Refusal>& refusal, const std::optional<Refusal>& other) {
+// Adds another refusal's clauses, if there is one.
+inline void add_clauses(std::optional<Refusal>& refusal, const std::optional<Refusal>& other) {
   if (other) add_clause(refusal, other->reason);
 }
 

@@ -1,14 +1,15 @@
 // baton-coordinator's TOML configuration (coordinator/daemon/config.h) from fuzzed bytes
-// (config_file.h). std::runtime_error naming the file is the documented outcome of a bad file.
+// (config_file.h). baton::error::InvalidInput naming the file is the documented outcome of a bad file.
 #include <stdexcept>
 
 #include "coordinator/daemon/config.h"
+#include "error/error.h"
 #include "fuzz/config_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
     (void)baton::coordinator::load_coordinator_config(baton::fuzz::config_file(data, size));
-  } catch (const std::runtime_error&) {
+  } catch (const baton::error::InvalidInput&) {
   }
   return 0;
 }

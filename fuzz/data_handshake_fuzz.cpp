@@ -11,6 +11,7 @@
 #include <cstring>
 #include <optional>
 
+#include "error/error.h"
 #include "fuzz/scripted_connection.h"
 #include "security/key_schedule.h"
 #include "transport/authenticate.h"
@@ -76,7 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           const security::Mac& proof = as_sender ? keys.responder_finished : keys.initiator_finished;
           std::memcpy(payload.data(), proof.data(), proof.size());
           if (fixups & 1) header.checksum = transport::xxh3_64(payload);
-        } catch (const std::invalid_argument&) {  // their hello is invalid: the handshake refuses it
+        } catch (const baton::error::InvalidInput&) {  // their hello is invalid: the handshake refuses it
         }
       });
   peer_view = &connection;

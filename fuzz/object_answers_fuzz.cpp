@@ -6,11 +6,12 @@
 //
 // Input: records of [node byte][length, 2 bytes little-endian][ObjectAnswer bytes]; the
 // node byte's low bits pick n0, n1 or n2, its top bit gives up on the query after the
-// record. The query is id 1. Bad input is ignored or std::invalid_argument; an answer
+// record. The query is id 1. Bad input is ignored or baton::error::InvalidInput; an answer
 // about a name not asked, a query that ends twice or never, aborts.
 #include "coordinator/daemon/object_queries.h"
 #include "coordinator/jobs/collective_job.h"
 #include "coordinator/jobs/staging.h"
+#include "error/error.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -113,7 +114,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)bj::aliased_files(job, files);
   try {
     (void)bj::staged_destinations(transfers(), files);
-  } catch (const std::invalid_argument&) {
+  } catch (const baton::error::InvalidInput&) {
   }
   bj::CollectiveJob resolved = job;
   try {
@@ -121,7 +122,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const auto found = answers.facts.find({node, file});
       return found == answers.facts.end() ? nullptr : &found->second;
     });
-  } catch (const std::invalid_argument&) {
+  } catch (const baton::error::InvalidInput&) {
   }
   return 0;
 }

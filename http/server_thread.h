@@ -24,7 +24,7 @@ class ServerThread {
   ServerThread& operator=(const ServerThread&) = delete;
 
   // Binds "host:port" (port 0: any free port; an IPv6 host in brackets) with SO_REUSEADDR
-  // only, and serves. Throws std::runtime_error naming `what` and the address when the
+  // only, and serves. Throws an error::Error naming `what` and the address when the
   // address is malformed or cannot be bound.
   void start(const std::string& address, std::string_view what);
   // Safe at any time, also right after start() and more than once.

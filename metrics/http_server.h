@@ -23,7 +23,7 @@ class HttpServer {
   HttpServer& operator=(const HttpServer&) = delete;
 
   // Binds "host:port" (port 0: any free port; an IPv6 host in brackets) and serves
-  // GET /metrics. Throws std::runtime_error naming the address when it cannot.
+  // GET /metrics. Throws an error::Error naming the address when it cannot.
   void start(const std::string& address);
   void stop();
   // The bound "host:port" (the real port when started with 0).

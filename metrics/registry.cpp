@@ -1,11 +1,12 @@
 #include "metrics/registry.h"
 
+#include "error/error.h"
+
 #include <prometheus/metric_family.h>
 #include <prometheus/text_serializer.h>
 
 #include <algorithm>
 #include <cctype>
-#include <stdexcept>
 
 namespace baton::metrics {
 namespace {
@@ -43,16 +44,16 @@ const char* type_name(Type type) {
 }  // namespace
 
 void Registry::declare(const std::string& name, Type type, std::string help, std::vector<double> buckets) {
-  if (!valid_name(name)) throw std::invalid_argument("metric name '" + name + "' is not valid in Prometheus");
+  if (!valid_name(name)) throw error::InvalidInput("metric name '" + name + "' is not valid in Prometheus");
   if (type == Type::counter && !name.ends_with("_total")) {
-    throw std::invalid_argument("counter '" + name + "' must end in _total");
+    throw error::InvalidInput("counter '" + name + "' must end in _total");
   }
-  if (help.empty()) throw std::invalid_argument("metric '" + name + "' needs a help text");
+  if (help.empty()) throw error::InvalidInput("metric '" + name + "' needs a help text");
   if (type == Type::histogram && (buckets.empty() || !std::is_sorted(buckets.begin(), buckets.end()))) {
-    throw std::invalid_argument("histogram '" + name + "' needs ascending buckets");
+    throw error::InvalidInput("histogram '" + name + "' needs ascending buckets");
   }
   const std::lock_guard lock(mutex_);
-  if (families_.contains(name)) throw std::invalid_argument("metric '" + name + "' declared twice");
+  if (families_.contains(name)) throw error::InvalidInput("metric '" + name + "' declared twice");
   Family family{.type = type, .buckets = std::move(buckets)};
   const std::string text = escape_help(help);
   switch (type) {
@@ -68,14 +69,13 @@ void Registry::declare(const std::string& name, Type type, std::string help, std
 const Registry::Family& Registry::family(std::string_view name, Type type) const {
   const std::lock_guard lock(mutex_);
   const auto found = families_.find(name);
-  if (found == families_.end()) throw std::logic_error("metric '" + std::string(name) + "' was never declared");
-  if (found->second.type != type)
-    throw std::logic_error("metric '" + std::string(name) + "' is not a " + type_name(type));
+  if (found == families_.end()) throw error::Bug("metric '" + std::string(name) + "' was never declared");
+  if (found->second.type != type) throw error::Bug("metric '" + std::string(name) + "' is not a " + type_name(type));
   return found->second;  // never erased: the reference outlives the lock
 }
 
 void Registry::add(std::string_view name, const Labels& labels, double amount) {
-  if (!(amount >= 0)) throw std::logic_error("counter '" + std::string(name) + "' cannot go down");
+  if (!(amount >= 0)) throw error::Bug("counter '" + std::string(name) + "' cannot go down");
   family(name, Type::counter).counters->Add(labels_of(labels)).Increment(amount);
 }
 

@@ -32,12 +32,12 @@ enum class Type { counter, gauge, histogram };
 
 class Registry {
  public:
-  // Declares a family. Throws std::invalid_argument for a name Prometheus would refuse,
+  // Declares a family. Throws error::InvalidInput for a name Prometheus would refuse,
   // an empty help text, a counter not ending in _total, a histogram without ascending
   // buckets, or a second declaration.
   void declare(const std::string& name, Type type, std::string help, std::vector<double> buckets = {});
 
-  // Counters only grow: `amount` must be >= 0. Throws std::logic_error for an undeclared
+  // Counters only grow: `amount` must be >= 0. Throws error::Bug for an undeclared
   // family or one of another type (a programming error, not bad input).
   void add(std::string_view name, const Labels& labels = {}, double amount = 1);
   void set(std::string_view name, const Labels& labels, double value);
@@ -56,7 +56,7 @@ class Registry {
     prometheus::Family<prometheus::Histogram>* histograms = nullptr;
     prometheus::Histogram::BucketBoundaries buckets;
   };
-  // The family `name` of `type`; throws std::logic_error for another.
+  // The family `name` of `type`; throws error::Bug for another.
   const Family& family(std::string_view name, Type type) const;
 
   mutable std::mutex mutex_;  // guards families_ (prometheus-cpp guards its own)

@@ -11,6 +11,7 @@
 // pending at a time.
 #pragma once
 
+#include "error/error.h"
 #include "protocol/envelope.h"
 #include "protocol/frame.h"
 #include "security/sequence_mac.h"
@@ -22,14 +23,13 @@
 #include <chrono>
 #include <deque>
 #include <optional>
-#include <stdexcept>
 #include <string>
 
 namespace baton::protocol {
 
-class ChannelError : public std::runtime_error {
+class ChannelError : public error::Error {
  public:
-  using std::runtime_error::runtime_error;
+  using error::Error::Error;
 };
 
 class Channel {

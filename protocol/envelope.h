@@ -1,10 +1,10 @@
 // Envelopes: one protobuf message per frame, with the protocol version checked first.
 #pragma once
 
+#include "error/error.h"
 #include "protocol/baton.pb.h"
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -16,9 +16,9 @@ namespace baton::protocol {
 inline constexpr std::uint32_t kProtocolVersion = 3;
 
 // A message this build cannot accept: its text says why, for a Refusal and the log.
-class ProtocolError : public std::runtime_error {
+class ProtocolError : public error::InvalidInput {
  public:
-  using std::runtime_error::runtime_error;
+  using error::InvalidInput::InvalidInput;
 };
 
 // Serializes `envelope` with the version set to kProtocolVersion.

@@ -3,10 +3,11 @@
 // an error instead of an allocation.
 #pragma once
 
+#include "error/error.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -17,9 +18,9 @@ inline constexpr std::uint32_t kDefaultMaxFrame = 16u << 20;  // 16 MiB: a plan 
 // The cap while a peer has not authenticated: a Hello, a Proof or a Refusal fits.
 inline constexpr std::uint32_t kHandshakeMaxFrame = 4096;
 
-class FrameError : public std::runtime_error {
+class FrameError : public error::InvalidInput {
  public:
-  using std::runtime_error::runtime_error;
+  using error::InvalidInput::InvalidInput;
 };
 
 // Appends one frame holding `payload` to `out`. Throws FrameError above the cap.

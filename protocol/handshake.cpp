@@ -1,5 +1,6 @@
 #include "protocol/handshake.h"
 
+#include "error/error.h"
 #include "security/key_schedule.h"
 
 #include <algorithm>
@@ -47,9 +48,9 @@ asio::awaitable<security::Hello> receive_hello(Channel& channel, const std::stri
   const Envelope envelope = co_await expect(channel, Envelope::kHello, "hello", deadline);
   security::Hello hello{
       .role = envelope.hello().role(), .node_id = envelope.hello().node_id(), .nonce = envelope.hello().nonce()};
-  if (const std::optional<std::string> why = security::hello_problem(hello, peer_role)) {
-    co_await channel.refuse(*why);
-    throw AuthError(channel.peer() + ": " + *why, hello.node_id, *why);
+  if (const std::optional<error::Refusal> why = security::hello_problem(hello, peer_role)) {
+    co_await channel.refuse(why->reason);
+    throw AuthError(channel.peer() + ": " + why->reason, hello.node_id, why->reason);
   }
   co_return hello;
 }
@@ -98,14 +99,14 @@ asio::awaitable<std::string> handshake(Channel& channel, Side side, Identity sel
 
 std::string load_secret(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
-  if (!file) throw std::runtime_error("cannot read the cluster secret file " + path);
+  if (!file) throw error::SystemError("cannot read the cluster secret file " + path);
   std::ostringstream bytes;
   bytes << file.rdbuf();
   std::string secret = bytes.str();
   while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
   if (secret.size() < security::kMinSecretBytes) {
-    throw std::runtime_error("the cluster secret in " + path + " has " + std::to_string(secret.size()) +
-                             " bytes; at least " + std::to_string(security::kMinSecretBytes) + " are needed");
+    throw error::InvalidInput("the cluster secret in " + path + " has " + std::to_string(secret.size()) +
+                              " bytes; at least " + std::to_string(security::kMinSecretBytes) + " are needed");
   }
   return secret;
 }

@@ -6,12 +6,12 @@
 // afterwards every message on the channel is sealed with the session's keys.
 #pragma once
 
+#include "error/error.h"
 #include "protocol/channel.h"
 
 #include <asio/awaitable.hpp>
 
 #include <chrono>
-#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -19,10 +19,10 @@ namespace baton::protocol {
 
 // what(): the whole story, naming the peer's address. peer_node: the node id the peer's
 // Hello claimed (unauthenticated; empty before a Hello); reason: why, in a few words.
-class AuthError : public std::runtime_error {
+class AuthError : public error::Error {
  public:
   explicit AuthError(const std::string& what, std::string peer_node = {}, std::string reason = {})
-      : std::runtime_error(what), peer_node_(std::move(peer_node)), reason_(std::move(reason)) {}
+      : error::Error(what), peer_node_(std::move(peer_node)), reason_(std::move(reason)) {}
   const std::string& peer_node() const { return peer_node_; }
   std::string reason() const { return reason_.empty() ? what() : reason_; }
 
@@ -50,7 +50,7 @@ asio::awaitable<std::string> handshake(Channel& channel, Side side, Identity sel
                                        std::chrono::milliseconds deadline);
 
 // Reads the cluster's secret from a file (trailing newlines dropped). Throws
-// std::runtime_error naming the file if it cannot be read or holds fewer than
+// error::SystemError naming the file if it cannot be read, error::InvalidInput if it holds fewer than
 // security::kMinSecretBytes bytes.
 std::string load_secret(const std::string& path);
 

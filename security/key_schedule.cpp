@@ -1,11 +1,11 @@
 #include "security/key_schedule.h"
 
+#include "error/error.h"
 #include "security/random.h"
 
 #include <openssl/evp.h>
 
 #include <cstdint>
-#include <stdexcept>
 
 namespace baton::security {
 namespace {
@@ -23,7 +23,7 @@ std::string sha256(std::string_view bytes) {
   unsigned int length = 0;
   if (EVP_Digest(bytes.data(), bytes.size(), reinterpret_cast<unsigned char*>(digest.data()), &length, EVP_sha256(),
                  nullptr) != 1) {
-    throw std::runtime_error("SHA-256 failed");
+    throw error::SystemError("SHA-256 failed");
   }
   digest.resize(length);
   return digest;
@@ -36,7 +36,7 @@ std::string expand(std::string_view prk, std::string_view label, std::string_vie
 
 }  // namespace
 
-std::optional<std::string> hello_problem(const Hello& hello, std::string_view expected_role) {
+std::optional<error::Refusal> hello_problem(const Hello& hello, std::string_view expected_role) {
   if (hello.role != expected_role) return "a " + std::string(expected_role) + " was expected, not '" + hello.role + "'";
   if (hello.nonce.size() != kNonceBytes) return "the nonce must be " + std::to_string(kNonceBytes) + " bytes";
   if (hello.node_id.empty() || hello.node_id.size() > kMaxNodeIdBytes) {
@@ -52,10 +52,10 @@ Hello make_hello(std::string role, std::string node_id) {
 SessionKeys derive_session_keys(std::string_view secret, std::string_view plane, const Hello& initiator,
                                 const Hello& responder) {
   if (secret.size() < kMinSecretBytes) {
-    throw std::invalid_argument("the cluster secret must hold at least " + std::to_string(kMinSecretBytes) + " bytes");
+    throw error::InvalidInput("the cluster secret must hold at least " + std::to_string(kMinSecretBytes) + " bytes");
   }
   for (const Hello* hello : {&initiator, &responder}) {
-    if (std::optional<std::string> why = hello_problem(*hello, hello->role)) throw std::invalid_argument(*why);
+    if (std::optional<error::Refusal> why = hello_problem(*hello, hello->role)) throw error::InvalidInput(why->reason);
   }
   std::string transcript;
   for (std::string_view field :

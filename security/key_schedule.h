@@ -15,6 +15,7 @@
 // Finished is valid in no other session, direction or plane.
 #pragma once
 
+#include "error/refusal.h"
 #include "security/hmac.h"
 
 #include <cstddef>
@@ -42,7 +43,7 @@ struct SessionKeys {
 };
 
 // Both sides compute the same keys from their own view of the two Hellos. Throws
-// std::invalid_argument for a secret shorter than kMinSecretBytes, a nonce of another
+// error::InvalidInput for a secret shorter than kMinSecretBytes, a nonce of another
 // size or a node id out of bounds.
 SessionKeys derive_session_keys(std::string_view secret, std::string_view plane, const Hello& initiator,
                                 const Hello& responder);
@@ -51,6 +52,6 @@ SessionKeys derive_session_keys(std::string_view secret, std::string_view plane,
 Hello make_hello(std::string role, std::string node_id);
 
 // Why `hello` cannot be part of a handshake, for refusals; nothing when it can.
-std::optional<std::string> hello_problem(const Hello& hello, std::string_view expected_role);
+std::optional<error::Refusal> hello_problem(const Hello& hello, std::string_view expected_role);
 
 }  // namespace baton::security

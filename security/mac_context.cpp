@@ -1,10 +1,10 @@
 #include "security/mac_context.h"
 
+#include "error/error.h"
+
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
-
-#include <stdexcept>
 
 namespace baton::security {
 
@@ -12,7 +12,7 @@ void MacContext::Free::operator()(evp_mac_ctx_st* ctx) const noexcept { EVP_MAC_
 
 MacContext::MacContext(std::string_view key) {
   EVP_MAC* hmac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
-  if (hmac == nullptr) throw std::runtime_error("OpenSSL has no HMAC");
+  if (hmac == nullptr) throw error::SystemError("OpenSSL has no HMAC");
   keyed_.reset(EVP_MAC_CTX_new(hmac));
   EVP_MAC_free(hmac);  // the context keeps its own reference
   char digest[] = "SHA256";
@@ -20,7 +20,7 @@ MacContext::MacContext(std::string_view key) {
                                OSSL_PARAM_construct_end()};
   if (!keyed_ ||
       EVP_MAC_init(keyed_.get(), reinterpret_cast<const unsigned char*>(key.data()), key.size(), params) != 1) {
-    throw std::runtime_error("cannot set up HMAC-SHA256");
+    throw error::SystemError("cannot set up HMAC-SHA256");
   }
 }
 
@@ -37,7 +37,7 @@ Mac MacContext::compute(std::initializer_list<std::string_view> parts) const {
   Mac mac{};
   std::size_t length = 0;
   ok = ok && EVP_MAC_final(ctx.get(), mac.data(), &length, mac.size()) == 1 && length == mac.size();
-  if (!ok) throw std::runtime_error("HMAC-SHA256 failed");
+  if (!ok) throw error::SystemError("HMAC-SHA256 failed");
   return mac;
 }
 

@@ -20,7 +20,7 @@ class MacContext {
   MacContext(MacContext&&) noexcept;
   MacContext& operator=(MacContext&&) noexcept;
 
-  // HMAC-SHA256(key, parts[0] || parts[1] || ...). Throws std::runtime_error if OpenSSL fails.
+  // HMAC-SHA256(key, parts[0] || parts[1] || ...). Throws error::SystemError if OpenSSL fails.
   Mac compute(std::initializer_list<std::string_view> parts) const;
 
  private:

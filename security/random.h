@@ -6,7 +6,7 @@
 
 namespace baton::security {
 
-// `count` random bytes. Throws std::runtime_error if the system has none to give.
+// `count` random bytes. Throws error::SystemError if the system has none to give.
 std::string random_bytes(std::size_t count);
 
 }  // namespace baton::security

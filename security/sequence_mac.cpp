@@ -1,12 +1,13 @@
 #include "security/sequence_mac.h"
 
+#include "error/error.h"
+
 #include <array>
-#include <stdexcept>
 
 namespace baton::security {
 
 Mac SequenceMac::next(std::string_view message, std::string_view more) {
-  if (sequence_ == UINT64_MAX) throw std::runtime_error("an authenticated session ran out of sequence numbers");
+  if (sequence_ == UINT64_MAX) throw error::Bug("an authenticated session ran out of sequence numbers");
   std::array<char, 8> number{};
   for (std::size_t i = 0; i < number.size(); ++i) number[i] = static_cast<char>(sequence_ >> (56 - 8 * i));
   ++sequence_;

@@ -25,7 +25,7 @@ std::optional<int> start_daemon(CLI::App& app, const std::string& program, const
     spdlog::debug("protobuf: {}", message);
   });
   const admission::DescriptorLimit descriptors = admission::raise_descriptor_limit();
-  if (!descriptors.error.empty()) spdlog::warn("open-file limit not raised: {}", descriptors.error);
+  if (descriptors.not_raised) spdlog::warn("open-file limit not raised: {}", descriptors.not_raised->reason);
   spdlog::info("open-file limit {} (hard limit {})", descriptors.soft, descriptors.hard);
   return std::nullopt;
 }

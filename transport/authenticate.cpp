@@ -108,8 +108,8 @@ asio::awaitable<PeerHello> receive_hello(Connection& connection, std::string rol
     co_return PeerHello{std::nullopt, std::move(refused)};
   }
   security::Hello hello{.role = std::move(*r), .node_id = std::move(*id), .nonce = std::move(*nonce)};
-  if (const std::optional<std::string> why = security::hello_problem(hello, role)) {
-    Authentication refused = co_await refuse(connection, "data-plane hello: " + *why);
+  if (const std::optional<error::Refusal> why = security::hello_problem(hello, role)) {
+    Authentication refused = co_await refuse(connection, "data-plane hello: " + why->reason);
     co_return PeerHello{std::nullopt, std::move(refused)};
   }
   co_return PeerHello{std::move(hello), {}};

@@ -17,9 +17,9 @@
 #include <string>
 #include <system_error>
 
+#include "error/result.h"
 #include "transport/async.h"
 #include "transport/connection.h"
-#include "transport/result.h"
 
 namespace baton::transport {
 
@@ -30,7 +30,7 @@ struct NodeIdentity {
 
 // The peer's node id, once proven; else authentication_failed, rejected_by_peer, or a
 // connection error, with what went wrong (for the flow's or the step's error).
-using Authentication = Result<std::string>;
+using Authentication = error::Result<std::string>;
 
 // The sender's side. Fails (and tells the peer why) unless the peer proves the secret as
 // node `expected_receiver`.

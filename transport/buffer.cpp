@@ -1,5 +1,7 @@
 #include "transport/buffer.h"
 
+#include "error/error.h"
+
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -21,15 +23,14 @@ constexpr std::size_t page = 4096;
 
 void check(const BufferPoolOptions& options) {
   if (options.buffer_count == 0 || options.buffer_count > BufferPoolOptions::max_count) {
-    throw std::invalid_argument("buffer pool: buffer_count must be in 1.." +
-                                std::to_string(BufferPoolOptions::max_count));
+    throw error::InvalidInput("buffer pool: buffer_count must be in 1.." +
+                              std::to_string(BufferPoolOptions::max_count));
   }
   if (options.buffer_size == 0 || options.buffer_size > BufferPoolOptions::max_size) {
-    throw std::invalid_argument("buffer pool: buffer_size must be in 1.." +
-                                std::to_string(BufferPoolOptions::max_size));
+    throw error::InvalidInput("buffer pool: buffer_size must be in 1.." + std::to_string(BufferPoolOptions::max_size));
   }
   if (options.buffer_count * options.buffer_size > BufferPoolOptions::max_total) {
-    throw std::invalid_argument("buffer pool: buffer_count × buffer_size above 64 GiB");
+    throw error::InvalidInput("buffer pool: buffer_count × buffer_size above 64 GiB");
   }
 }
 

@@ -77,7 +77,7 @@ class Buffer {
 
 class BufferPool {
  public:
-  // Throws std::invalid_argument for a count or size of 0 or above the caps.
+  // Throws error::InvalidInput for a count or size of 0 or above the caps.
   BufferPool(asio::any_io_executor executor, BufferPoolOptions options, const RegisterMemory& register_memory = {});
   ~BufferPool();
   BufferPool(const BufferPool&) = delete;

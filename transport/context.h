@@ -13,19 +13,19 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <system_error>
 
 #include <asio/any_io_executor.hpp>
 
+#include "error/error.h"
+#include "error/result.h"
 #include "transport/async.h"
 #include "transport/buffer.h"
 #include "transport/connection.h"
 #include "transport/frame.h"
 #include "transport/listener.h"
-#include "transport/result.h"
 
 namespace baton::transport {
 
@@ -61,10 +61,10 @@ class Context {
 
   // Listens at `address` (TCP: "host:port" with a numeric host, port 0 = any free port;
   // libfabric: "" = the endpoint's own address).
-  virtual Result<std::unique_ptr<Listener>> listen(const std::string& address) = 0;
+  virtual error::Result<std::unique_ptr<Listener>> listen(const std::string& address) = 0;
   // Connects to a listener's address().
   // (Parameters of coroutines are taken by value: the call may run after the caller's temporaries are gone.)
-  virtual asio::awaitable<Result<std::unique_ptr<Connection>>> connect(std::string address) = 0;
+  virtual asio::awaitable<error::Result<std::unique_ptr<Connection>>> connect(std::string address) = 0;
 
   // "tcp", or "fabric/<provider>".
   virtual std::string name() const = 0;
@@ -76,10 +76,10 @@ class Context {
  protected:
   Context(asio::any_io_executor executor, ContextOptions options) : executor_(std::move(executor)), options_(options) {}
   // Implementations call this once in their constructor (fabric registers the memory).
-  // Throws std::invalid_argument if the pool options are out of range.
+  // Throws error::InvalidInput if the pool options are out of range.
   void make_pool(const RegisterMemory& register_memory) {
     if (options_.pool.buffer_size < min_buffer_size) {
-      throw std::invalid_argument("transport: pool buffer_size must be at least " + std::to_string(min_buffer_size));
+      throw error::InvalidInput("transport: pool buffer_size must be at least " + std::to_string(min_buffer_size));
     }
     pool_ = std::make_unique<BufferPool>(executor_, options_.pool, register_memory);
   }

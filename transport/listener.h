@@ -10,9 +10,9 @@
 #include <string>
 #include <system_error>
 
+#include "error/result.h"
 #include "transport/async.h"
 #include "transport/connection.h"
-#include "transport/result.h"
 
 namespace baton::transport {
 
@@ -23,7 +23,7 @@ class Listener {
   Listener& operator=(const Listener&) = delete;
 
   // The next connection; errc::idle_timeout if none arrives within `timeout`.
-  virtual asio::awaitable<Result<std::unique_ptr<Connection>>> accept(std::chrono::milliseconds timeout) = 0;
+  virtual asio::awaitable<error::Result<std::unique_ptr<Connection>>> accept(std::chrono::milliseconds timeout) = 0;
   // The address to give peers (for TCP "127.0.0.1:40312"; for libfabric an opaque string).
   virtual std::string address() const = 0;
 

@@ -1,8 +1,8 @@
 #include "transport/open.h"
 
 #include <iostream>
-#include <stdexcept>
 
+#include "error/error.h"
 #include "transport/errors.h"
 #include "transport/tcp/context.h"
 #ifdef BATON_WITH_FABRIC
@@ -12,7 +12,7 @@
 namespace baton::transport {
 namespace {
 
-using Opened = Result<std::unique_ptr<Context>>;
+using Opened = error::Result<std::unique_ptr<Context>>;
 
 Opened open_fabric(asio::any_io_executor executor, const TransportConfig& config) {
 #ifdef BATON_WITH_FABRIC
@@ -62,10 +62,10 @@ bool fabric_built() noexcept {
 #endif
 }
 
-Result<std::unique_ptr<Context>> open_context(asio::any_io_executor executor, const TransportConfig& config) {
+error::Result<std::unique_ptr<Context>> open_context(asio::any_io_executor executor, const TransportConfig& config) {
   try {
     return open_checked(std::move(executor), config);
-  } catch (const std::invalid_argument& error) {
+  } catch (const error::InvalidInput& error) {
     return {.error = std::make_error_code(std::errc::invalid_argument), .detail = error.what(), .value = {}};
   }
 }

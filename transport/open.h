@@ -10,9 +10,9 @@
 
 #include <asio/any_io_executor.hpp>
 
+#include "error/result.h"
 #include "log/log.h"
 #include "transport/context.h"
-#include "transport/result.h"
 
 namespace baton::transport {
 
@@ -28,7 +28,7 @@ struct TransportConfig {
 };
 
 // On error, `detail` says what is missing and what there is.
-Result<std::unique_ptr<Context>> open_context(asio::any_io_executor executor, const TransportConfig& config);
+error::Result<std::unique_ptr<Context>> open_context(asio::any_io_executor executor, const TransportConfig& config);
 
 // Whether this build includes the libfabric transport.
 bool fabric_built() noexcept;

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "error/error.h"
 #include "transport/errors.h"
 
 namespace baton::transport {
@@ -27,9 +28,9 @@ int open_regular(const std::string& path, int flags, const std::string& purpose)
     const auto error = last_error();
     // A FIFO without a reader or a socket fails with ENXIO: say what is there instead.
     if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
-      throw std::system_error(error,
-                              "cannot open " + path + purpose + ": it is " + std::string(file_kind(info.st_mode)));
-    throw std::system_error(error, "cannot open " + path + purpose);
+      throw error::SystemError(error,
+                               "cannot open " + path + purpose + ": it is " + std::string(file_kind(info.st_mode)));
+    throw error::SystemError(error, "cannot open " + path + purpose);
   }
   std::string why;
   std::error_code error;
@@ -43,7 +44,7 @@ int open_regular(const std::string& path, int flags, const std::string& purpose)
   }
   if (error) {
     ::close(fd);
-    throw std::system_error(error, "cannot open " + path + purpose + why);
+    throw error::SystemError(error, "cannot open " + path + purpose + why);
   }
   return fd;
 }
@@ -85,12 +86,12 @@ void FileSource::take_size(const std::string& name) {
   if (::fstat(fd_, &info) != 0) {
     const auto error = last_error();
     ::close(fd_);
-    throw std::system_error(error, "cannot stat " + name);
+    throw error::SystemError(error, "cannot stat " + name);
   }
   if (!S_ISREG(info.st_mode)) {
     ::close(fd_);
-    throw std::system_error(std::make_error_code(std::errc::invalid_argument),
-                            name + " is " + std::string(file_kind(info.st_mode)) + ", not a regular file");
+    throw error::SystemError(std::make_error_code(std::errc::invalid_argument),
+                             name + " is " + std::string(file_kind(info.st_mode)) + ", not a regular file");
   }
   size_ = static_cast<std::uint64_t>(info.st_size);
 }

@@ -54,11 +54,11 @@ class MemorySource final : public Source {
 // A regular file opened read-only; chunks are read with pread into a pool buffer.
 class FileSource final : public Source {
  public:
-  // Throws std::system_error naming the path if it cannot be opened or is not a regular
+  // Throws error::SystemError naming the path if it cannot be opened or is not a regular
   // file (a FIFO is refused, never waited on).
   explicit FileSource(const std::string& path);
   // Adopts `fd`, a descriptor open for reading (the agent opens files inside its data
-  // root itself); `name` is for error messages. Throws std::system_error (and closes
+  // root itself); `name` is for error messages. Throws error::SystemError (and closes
   // `fd`) if fstat fails or it is not a regular file.
   FileSource(int fd, const std::string& name);
   ~FileSource() override;
@@ -87,7 +87,7 @@ class MemorySink final : public Sink {
 // A regular file opened for writing in place (created if missing, never truncated).
 class FileSink final : public Sink {
  public:
-  // Throws std::system_error naming the path if it cannot be opened or is not a regular
+  // Throws error::SystemError naming the path if it cannot be opened or is not a regular
   // file (a FIFO is refused, never waited on).
   explicit FileSink(const std::string& path);
   // Adopts `fd`, a descriptor open for writing.

@@ -18,12 +18,13 @@
 // Not thread-safe: one bucket belongs to one io_context thread (or one test).
 #pragma once
 
+#include "error/error.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <stdexcept>
 
 namespace baton::transport {
 
@@ -45,19 +46,19 @@ class TokenBucket {
       : rate_(options.rate_bytes_per_second),
         capacity_(static_cast<std::int64_t>(options.burst_bytes * units_per_byte)), units_(capacity_), last_(now) {
     if (options.rate_bytes_per_second == 0 || options.rate_bytes_per_second > max_rate) {
-      throw std::invalid_argument("token bucket: rate must be in 1..1e12 bytes/s");
+      throw error::InvalidInput("token bucket: rate must be in 1..1e12 bytes/s");
     }
     if (options.burst_bytes == 0 || options.burst_bytes > max_burst) {
-      throw std::invalid_argument("token bucket: burst must be in 1..2^30 bytes");
+      throw error::InvalidInput("token bucket: burst must be in 1..2^30 bytes");
     }
   }
 
   std::uint64_t rate() const noexcept { return rate_; }
 
   // From `now` on, refills at `rate` (1..max_rate); the tokens earned until now, at the old
-  // rate, stay, and so does the burst. Throws std::invalid_argument for a rate out of range.
+  // rate, stay, and so does the burst. Throws error::InvalidInput for a rate out of range.
   void set_rate(std::uint64_t rate, time_point now) {
-    if (rate == 0 || rate > max_rate) throw std::invalid_argument("token bucket: rate must be in 1..1e12 bytes/s");
+    if (rate == 0 || rate > max_rate) throw error::InvalidInput("token bucket: rate must be in 1..1e12 bytes/s");
     refill(now);
     rate_ = rate;
   }
@@ -65,7 +66,7 @@ class TokenBucket {
   std::uint64_t burst() const noexcept { return static_cast<std::uint64_t>(capacity_) / units_per_byte; }
 
   // How long until `bytes` tokens are there: zero if they are there now.
-  // Throws std::invalid_argument if bytes > burst() (it could never be satisfied).
+  // Throws error::InvalidInput if bytes > burst() (it could never be satisfied).
   duration wait_for(std::uint64_t bytes, time_point now) {
     const std::uint64_t need = units_for(bytes);
     refill(now);
@@ -77,7 +78,7 @@ class TokenBucket {
   void consume(std::uint64_t bytes, time_point now) {
     const std::uint64_t need = units_for(bytes);
     refill(now);
-    if (units_ < static_cast<std::int64_t>(need)) throw std::logic_error("token bucket: consume without enough tokens");
+    if (units_ < static_cast<std::int64_t>(need)) throw error::Bug("token bucket: consume without enough tokens");
     units_ -= static_cast<std::int64_t>(need);
   }
 
@@ -97,7 +98,7 @@ class TokenBucket {
   static constexpr std::uint64_t units_per_byte = 1'000'000'000ULL;
 
   std::uint64_t units_for(std::uint64_t bytes) const {
-    if (bytes > burst()) throw std::invalid_argument("token bucket: request larger than the burst");
+    if (bytes > burst()) throw error::InvalidInput("token bucket: request larger than the burst");
     return bytes * units_per_byte;
   }
 

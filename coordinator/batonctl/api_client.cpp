@@ -2,6 +2,7 @@
 
 #include "coordinator/batonctl/coordinator_url.h"
 #include "coordinator/batonctl/redirect.h"
+#include "error/error.h"
 
 #include <httplib.h>
 
@@ -93,7 +94,7 @@ Json ApiClient::follow(httplib::Result result, const Request& request) const {
     Redirect next;
     try {
       next = parse_redirect(location);
-    } catch (const std::invalid_argument& e) {
+    } catch (const error::InvalidInput& e) {
       throw ApiError(result->status, answered.text + " answered with " + e.what());
     }
     answered = next.coordinator;

@@ -4,10 +4,10 @@
 
 #include "coordinator/batonctl/coordinator_url.h"
 #include "coordinator/json/input.h"
+#include "error/error.h"
 
 #include <cstddef>
 #include <functional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,9 +19,9 @@ class Result;
 namespace baton::batonctl {
 
 // The coordinator answered with an error status; what() is its "error" text.
-class ApiError : public std::runtime_error {
+class ApiError : public error::Error {
  public:
-  ApiError(int status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  ApiError(int status, const std::string& message) : error::Error(message), status_(status) {}
   int status() const { return status_; }
 
  private:
@@ -30,9 +30,9 @@ class ApiError : public std::runtime_error {
 
 // The coordinator could not be reached; what() names the URL and the cause (refused, timed
 // out, a name that does not resolve).
-class ConnectionError : public std::runtime_error {
+class ConnectionError : public error::SystemError {
  public:
-  using std::runtime_error::runtime_error;
+  using error::SystemError::SystemError;
 };
 
 class ApiClient {

@@ -1,6 +1,7 @@
 #include "coordinator/batonctl/coordinator_url.h"
 
 #include "coordinator/json/input.h"
+#include "error/refusal.h"
 
 #include <fcntl.h>
 #include <netdb.h>
@@ -12,6 +13,7 @@
 #include <charconv>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 namespace baton::batonctl {
 
@@ -23,11 +25,11 @@ constexpr int kConnectTimeoutMs = 5000;
   throw json::InputError("--coordinator '" + url + "': " + what + " (expected http://HOST:PORT)");
 }
 
-// One connect attempt to `address`: "" if it connects, else why not.
-std::string try_connect(const addrinfo& address) {
+// One connect attempt to `address`: nothing if it connects, else why not.
+std::optional<error::Refusal> try_connect(const addrinfo& address) {
   const int fd = ::socket(address.ai_family, address.ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, address.ai_protocol);
   if (fd < 0) return std::strerror(errno);
-  std::string why;
+  std::optional<error::Refusal> why;
   if (::connect(fd, address.ai_addr, address.ai_addrlen) != 0) {
     if (errno != EINPROGRESS) {
       why = std::strerror(errno);
@@ -97,8 +99,9 @@ std::string connection_failure(const CoordinatorUrl& url) {
   const std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> addresses(found, ::freeaddrinfo);
   std::string why;
   for (const addrinfo* a = found; a != nullptr; a = a->ai_next) {
-    why = try_connect(*a);
-    if (why.empty()) return "the connection failed, but connects now: try again";
+    const std::optional<error::Refusal> refused = try_connect(*a);
+    if (!refused) return "the connection failed, but connects now: try again";
+    why = refused->reason;
   }
   return why;
 }

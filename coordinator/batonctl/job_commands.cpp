@@ -3,6 +3,7 @@
 #include "coordinator/batonctl/api_command.h"
 #include "coordinator/batonctl/job_report.h"
 #include "coordinator/report/gantt_svg.h"
+#include "error/error.h"
 
 #include <unistd.h>
 
@@ -223,7 +224,7 @@ void add_job_commands(CLI::App& app, int* exit_code) {
           std::string chart;
           try {
             chart = baton::report::gantt_svg(job);
-          } catch (const std::invalid_argument& e) {
+          } catch (const error::InvalidInput& e) {
             throw ApiError(0, e.what());
           }
           if (*svg == "-") {

@@ -6,9 +6,9 @@
 #include "coordinator/schedule/kpbs/platform.h"
 #include "coordinator/schedule/kpbs/regular_extension.h"
 #include "coordinator/schedule/kpbs/validator.h"
+#include "error/error.h"
 
 #include <cmath>
-#include <stdexcept>
 #include <string>
 
 namespace baton::batonctl {
@@ -115,7 +115,7 @@ Json plan_redistribution(const Json& input, const std::string& algorithm_name, s
       kpbs::validate(amounts, problem.k, problem.beta, schedule,
                      {.rate = rate, .kpbs_rules = kpbs::obeys_kpbs(*algorithm), .tolerance = 1e-9});
   if (!check.ok()) {
-    throw std::logic_error("the " + algorithm_name + " plan failed validation: " + check.errors.front());
+    throw error::Bug("the " + algorithm_name + " plan failed validation: " + check.errors.front());
   }
   Json out{{"problem", "redistribution"},
            {"algorithm", algorithm_name},

@@ -2,8 +2,8 @@
 // heterogeneous nodes (the SNF paper) in docs/formats.md's shapes.
 #include "coordinator/batonctl/plan_problems.h"
 #include "coordinator/schedule/reduction/checked.h"
+#include "error/error.h"
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -54,7 +54,7 @@ Json plan_reduction(const Json& input, const std::string& algorithm_name, std::u
   red::CheckedReduction plan;
   try {
     plan = red::checked_reduction(problem, *algorithm);
-  } catch (const std::invalid_argument& e) {
+  } catch (const error::InvalidInput& e) {
     throw InputError(std::string("times: ") + e.what());  // a cap of the algorithm
   }
   Json transfers = Json::array();

@@ -15,7 +15,7 @@ struct Redirect {
   std::string target;          // the path and query to ask there
 };
 
-// The redirect `location`: an absolute http URL with a path. std::invalid_argument naming
+// The redirect `location`: an absolute http URL with a path. error::InvalidInput naming
 // `location` and what is wrong with it.
 Redirect parse_redirect(const std::string& location);
 

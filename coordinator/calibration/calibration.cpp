@@ -2,11 +2,11 @@
 
 #include "coordinator/json/fields.h"
 #include "coordinator/schedule/kpbs/lower_bound.h"
+#include "error/error.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <stdexcept>
 
 namespace baton::calibration {
 namespace {
@@ -40,7 +40,7 @@ double slowest(const Calibration& c, const std::vector<std::string>& nodes, cons
   double out = INFINITY;
   for (const std::string& node : nodes) {
     const NodeRate* n = find_node(c, node, role);
-    if (!n) throw std::invalid_argument("node " + node + " was not calibrated as a " + role);
+    if (!n) throw error::InvalidInput("node " + node + " was not calibrated as a " + role);
     out = std::min(out, n->rate);
   }
   return out;

@@ -1,13 +1,14 @@
 #include "coordinator/calibration/fit.h"
 
+#include "error/error.h"
+
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 
 namespace baton::calibration {
 
 Line least_squares(const std::vector<Point>& points) {
-  if (points.size() < 2) throw std::invalid_argument("a line needs at least two points");
+  if (points.size() < 2) throw error::InvalidInput("a line needs at least two points");
   double mean_x = 0, mean_y = 0;
   for (const Point& p : points) {
     mean_x += p.x;
@@ -21,7 +22,7 @@ Line least_squares(const std::vector<Point>& points) {
     sxx += (p.x - mean_x) * (p.x - mean_x);
     sxy += (p.x - mean_x) * (p.y - mean_y);
   }
-  if (!(sxx > 0)) throw std::invalid_argument("every point has the same x: no slope to fit");
+  if (!(sxx > 0)) throw error::InvalidInput("every point has the same x: no slope to fit");
   const double slope = sxy / sxx;
   return Line{mean_y - slope * mean_x, slope};
 }

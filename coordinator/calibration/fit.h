@@ -16,7 +16,7 @@ struct Line {
   double slope = 0;
 };
 
-// The line minimising Σ (y − intercept − slope·x)². Throws std::invalid_argument for fewer
+// The line minimising Σ (y − intercept − slope·x)². Throws error::InvalidInput for fewer
 // than two points or when every x is the same (no slope to fit).
 Line least_squares(const std::vector<Point>& points);
 

@@ -1,10 +1,10 @@
 #include "coordinator/calibration/prober.h"
 
 #include "coordinator/calibration/fit.h"
+#include "error/error.h"
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 
 namespace baton::calibration {
 namespace {
@@ -24,7 +24,7 @@ double fraction(std::size_t index) {
 Prober::Prober(std::vector<std::string> senders, std::vector<std::string> receivers, ProbeOptions options)
     : senders_(std::move(senders)), receivers_(std::move(receivers)), options_(options),
       pilot_bytes_(options.pilot_bytes) {
-  if (senders_.empty() || receivers_.empty()) throw std::invalid_argument("a calibration needs senders and receivers");
+  if (senders_.empty() || receivers_.empty()) throw error::InvalidInput("a calibration needs senders and receivers");
   pair_rates_.assign(pairs(), 0);
 }
 
@@ -84,7 +84,7 @@ std::optional<ProbeStep> Prober::next() const {
 
 void Prober::measured(double seconds) {
   const std::optional<ProbeStep> step = next();
-  if (!step) throw std::logic_error("calibration: a time measured after the last step");
+  if (!step) throw error::Bug("calibration: a time measured after the last step");
   ++steps_;
   bytes_ += bytes_of(step->flows);
   switch (phase_) {
@@ -187,7 +187,7 @@ void Prober::finish_startup() {
 }
 
 Calibration Prober::result() const {
-  if (phase_ != Phase::done) throw std::logic_error("calibration: result asked before the last step");
+  if (phase_ != Phase::done) throw error::Bug("calibration: result asked before the last step");
   Calibration c;
   c.senders = senders_;
   c.receivers = receivers_;

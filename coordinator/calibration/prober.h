@@ -60,7 +60,7 @@ struct ProbeStep {
 
 class Prober {
  public:
-  // Throws std::invalid_argument for an empty group.
+  // Throws error::InvalidInput for an empty group.
   Prober(std::vector<std::string> senders, std::vector<std::string> receivers, ProbeOptions options = {});
 
   // The step to run next, or nullopt once the calibration is complete.

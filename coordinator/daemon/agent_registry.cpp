@@ -1,5 +1,8 @@
 #include "coordinator/daemon/agent_registry.h"
 
+#include "error/error.h"
+#include "error/refusal.h"
+
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
 #include <asio/experimental/as_tuple.hpp>
@@ -15,7 +18,7 @@ namespace {
 
 // A registration's combine speeds into `out`: nothing when each names a known dtype and op,
 // at most once, with a finite speed > 0; else what is wrong.
-std::optional<std::string> read_combine_speeds(
+std::optional<error::Refusal> read_combine_speeds(
     const protocol::Register& reg, std::map<std::pair<protocol::DataType, protocol::ReduceOp>, double>& out) {
   for (const protocol::CombineSpeed& c : reg.combine_speeds()) {
     const std::string which = "combine speed of dtype " + std::to_string(c.dtype()) + ", op " + std::to_string(c.op());
@@ -52,13 +55,13 @@ void AgentRegistry::listen(const std::string& address) {
     }
   }
   if (colon == std::string::npos || ec || port > 65535) {
-    throw std::runtime_error("agent listener address '" + address + "' is not numeric-host:port");
+    throw error::InvalidInput("agent listener address '" + address + "' is not numeric-host:port");
   }
   const asio::ip::tcp::endpoint endpoint(host, static_cast<unsigned short>(port));
   acceptor_.open(endpoint.protocol());
   acceptor_.set_option(asio::ip::tcp::acceptor::reuse_address(true));
   acceptor_.bind(endpoint, ec);
-  if (ec) throw std::runtime_error("cannot listen for agents at " + address + ": " + ec.message());
+  if (ec) throw error::SystemError(ec, "cannot listen for agents at " + address);
   acceptor_.listen();
   *running_ = true;
   asio::co_spawn(io_, accept_loop(), asio::detached);
@@ -161,9 +164,9 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
       throw protocol::ChannelError("register with a bad rate");
     }
     std::map<std::pair<protocol::DataType, protocol::ReduceOp>, double> speeds;
-    if (const std::optional<std::string> bad = read_combine_speeds(reg, speeds)) {
-      co_await channel->refuse("register: " + *bad);
-      throw protocol::ChannelError("register: " + *bad);
+    if (const std::optional<error::Refusal> bad = read_combine_speeds(reg, speeds)) {
+      co_await channel->refuse("register: " + bad->reason);
+      throw protocol::ChannelError("register: " + bad->reason);
     }
     AgentInfo info{.node = node,
                    .addresses = {reg.data_addresses().begin(), reg.data_addresses().end()},

@@ -55,7 +55,7 @@ class AgentRegistry final : public AgentDirectory {
                 admission::PendingLimits pending = admission::limits_for(admission::descriptor_limit()));
   ~AgentRegistry();
 
-  // Listens for agents at "host:port" (port 0: any). Throws std::runtime_error naming it.
+  // Listens for agents at "host:port" (port 0: any). Throws an error::Error naming it.
   void listen(const std::string& address);
   std::string address() const;
   void stop();

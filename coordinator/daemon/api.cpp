@@ -7,6 +7,7 @@
 #include "coordinator/report/calibration_svg.h"
 #include "coordinator/report/gantt_svg.h"
 #include "coordinator/report/status_page.h"
+#include "error/error.h"
 #include "http/server.h"
 #include "metrics/registry.h"
 
@@ -113,8 +114,11 @@ void Api::start(const std::string& address) {
       const std::lock_guard lock(token_mutex_);
       token = token_;
     }
-    return admit(request, response, token) ? httplib::Server::HandlerResponse::Unhandled
-                                           : httplib::Server::HandlerResponse::Handled;
+    if (const std::optional<error::Refusal> refused = check_token(request, token)) {
+      answer_unauthorized(response, *refused);
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
   });
   server_->set_payload_max_length(64u << 20);
   // A kept-alive connection's answer leaves at once: without it, the body (a write after
@@ -169,7 +173,7 @@ void Api::start(const std::string& address) {
                    const report::JobReport job = from_io([&] { return driver_.job_report(id_of(request)); });
                    try {
                      return report::gantt_svg(job);
-                   } catch (const std::invalid_argument& e) {  // no plan to draw yet
+                   } catch (const error::InvalidInput& e) {  // no plan to draw yet
                      throw RequestError(RequestFailure::conflict, e.what());
                    }
                  });
@@ -235,7 +239,7 @@ void Api::start(const std::string& address) {
                        from_io([&] { return driver_.calibration_report(calibration_id(request)); });
                    try {
                      return report::calibration_svg(calibration);
-                   } catch (const std::invalid_argument& e) {  // not done: no curve to draw yet
+                   } catch (const error::InvalidInput& e) {  // not done: no curve to draw yet
                      throw RequestError(RequestFailure::conflict, e.what());
                    }
                  });
@@ -294,7 +298,7 @@ void Api::resolve_objects(JobSpec& spec) {
       const auto found = got.facts.find({node, file});
       return found == got.facts.end() ? nullptr : &found->second;
     });
-  } catch (const std::invalid_argument& e) {
+  } catch (const error::InvalidInput& e) {
     throw RequestError(RequestFailure::bad_request, e.what());
   }
 }

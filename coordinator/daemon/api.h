@@ -29,7 +29,7 @@ class Api {
   Api(asio::io_context& io, Driver& driver, const AgentRegistry& registry, std::string token);
   ~Api();
 
-  // Binds "host:port" (port 0: any) and starts serving. Throws std::runtime_error naming it.
+  // Binds "host:port" (port 0: any) and starts serving. Throws an error::Error naming it.
   void start(const std::string& address);
   void stop();
   std::string address() const { return serving_.address(); }

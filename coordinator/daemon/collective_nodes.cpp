@@ -6,7 +6,7 @@
 
 namespace baton::coordinator {
 
-std::optional<std::string> collective_nodes_problem(const jobs::CollectiveJob& job, const AgentDirectory& agents) {
+std::optional<error::Refusal> collective_nodes_problem(const jobs::CollectiveJob& job, const AgentDirectory& agents) {
   std::string unknown;
   for (const std::string& node : job.nodes) {
     if (!agents.find(node)) unknown += (unknown.empty() ? "" : ", ") + node;
@@ -26,8 +26,8 @@ std::optional<std::string> collective_nodes_problem(const jobs::CollectiveJob& j
   return jobs::tree_algorithm_problem(job, collective_model(job, agents, 0));
 }
 
-std::optional<std::string> shared_storage_conflict(const jobs::CollectiveJob& job, const AgentDirectory& agents,
-                                                   const jobs::LearntIdentities& learnt) {
+std::optional<error::Refusal> shared_storage_conflict(const jobs::CollectiveJob& job, const AgentDirectory& agents,
+                                                      const jobs::LearntIdentities& learnt) {
   std::map<std::string, std::string> storage_of;
   for (const std::string& node : job.nodes) {
     if (const auto info = agents.find(node)) storage_of[node] = info->storage_id;

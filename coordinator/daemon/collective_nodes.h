@@ -7,6 +7,7 @@
 #include "coordinator/daemon/agent_directory.h"
 #include "coordinator/jobs/collective_job.h"
 #include "coordinator/jobs/collective_model.h"
+#include "error/refusal.h"
 
 #include <optional>
 #include <string>
@@ -16,14 +17,14 @@ namespace baton::coordinator {
 // Nothing when the job can be planned on these agents, else one line naming the node and what it
 // lacks (never registered, no rate, no combine speed for the job's dtype and op), or the
 // algorithm limit the job's nodes exceed (jobs::tree_algorithm_problem).
-std::optional<std::string> collective_nodes_problem(const jobs::CollectiveJob& job, const AgentDirectory& agents);
+std::optional<error::Refusal> collective_nodes_problem(const jobs::CollectiveJob& job, const AgentDirectory& agents);
 
 // Nothing unless the job writes a file that it also reads or writes under another name or on
 // another node: by the identities its agents answered (`learnt`), else by the storage ids
 // they registered and the names (jobs::aliased_files); then one line naming both nodes
 // and both names.
-std::optional<std::string> shared_storage_conflict(const jobs::CollectiveJob& job, const AgentDirectory& agents,
-                                                   const jobs::LearntIdentities& learnt = {});
+std::optional<error::Refusal> shared_storage_conflict(const jobs::CollectiveJob& job, const AgentDirectory& agents,
+                                                      const jobs::LearntIdentities& learnt = {});
 
 // REQUIRES: collective_nodes_problem(job, agents) finds nothing. β in seconds.
 jobs::CollectiveModel collective_model(const jobs::CollectiveJob& job, const AgentDirectory& agents, double beta);

@@ -52,7 +52,7 @@ struct CoordinatorConfig {
   std::size_t max_queued_calibrations = 4;
 };
 
-// Reads the file; throws std::runtime_error naming the file, and the key and line where
+// Reads the file; throws error::InvalidInput naming the file, and the key and line where
 // the TOML library can tell, for anything missing, mistyped or unknown.
 CoordinatorConfig load_coordinator_config(const std::filesystem::path& path);
 

@@ -20,7 +20,7 @@ std::string describe(const ChunkKey& key) {
 
 }  // namespace
 
-NodeFailures match_digests(const std::map<std::string, protocol::StepReport>& reports) {
+std::optional<error::Refusal> match_digests(const std::map<std::string, protocol::StepReport>& reports) {
   std::map<ChunkKey, Seen> sent, landed;
   for (const auto& [node, report] : reports) {
     for (const protocol::ChunkDigest& d : report.sent())
@@ -29,17 +29,19 @@ NodeFailures match_digests(const std::map<std::string, protocol::StepReport>& re
       landed[{d.transfer(), d.dst_offset(), d.length()}] = {node, d.xxh3()};
     }
   }
-  NodeFailures problems;
+  std::optional<error::Refusal> problems;
   for (const auto& [key, at] : landed) {
     const auto from = sent.find(key);
     if (from == sent.end()) {
-      problems.add(describe(key) + " landed on " + at.node + " but no sender reports sending it");
+      error::add_clause(problems, describe(key) + " landed on " + at.node + " but no sender reports sending it");
     } else if (from->second.xxh3 != at.xxh3) {
-      problems.add(describe(key) + ": " + at.node + "'s digest differs from what " + from->second.node + " sent");
+      error::add_clause(problems,
+                        describe(key) + ": " + at.node + "'s digest differs from what " + from->second.node + " sent");
     }
   }
   for (const auto& [key, from] : sent) {
-    if (!landed.contains(key)) problems.add(describe(key) + " sent by " + from.node + " but no receiver reports it");
+    if (!landed.contains(key))
+      error::add_clause(problems, describe(key) + " sent by " + from.node + " but no receiver reports it");
   }
   return problems;
 }

@@ -4,16 +4,17 @@
 // took bytes from elsewhere, or a report that does not match its peer's.
 #pragma once
 
-#include "coordinator/daemon/node_failures.h"
+#include "error/refusal.h"
 #include "protocol/baton.pb.h"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace baton::coordinator {
 
-// Ok when the step's reports agree, else one clause per disagreement, naming the transfer,
+// Nothing when the step's reports agree, else one clause per disagreement, naming the transfer,
 // the range and both nodes.
-NodeFailures match_digests(const std::map<std::string, protocol::StepReport>& reports);
+std::optional<error::Refusal> match_digests(const std::map<std::string, protocol::StepReport>& reports);
 
 }  // namespace baton::coordinator

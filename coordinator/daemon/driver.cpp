@@ -5,6 +5,7 @@
 #include "coordinator/daemon/journaled_job.h"
 #include "coordinator/jobs/collective_compiler.h"
 #include "coordinator/jobs/staging.h"
+#include "error/error.h"
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
@@ -76,10 +77,10 @@ std::uint64_t Driver::ask_objects(const JobSpec& spec, const std::vector<std::pa
 void Driver::give_up_objects(std::uint64_t query) { objects_.give_up(query); }
 
 void Driver::check_collective_nodes(const JobSpec& spec) const {
-  for (const std::optional<std::string>& problem :
+  for (const std::optional<error::Refusal>& problem :
        {collective_nodes_problem(spec.collective, agents_),
         shared_storage_conflict(spec.collective, agents_, spec.identities)}) {
-    if (problem) throw RequestError(RequestFailure::bad_request, *problem);
+    if (problem) throw RequestError(RequestFailure::bad_request, problem->reason);
   }
 }
 
@@ -96,7 +97,7 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
     try {
       // An in-place job must be safe to stage, whatever its files' names.
       jobs::staged_destinations(spec.transfers, jobs::FileIdentities(spec.identities, storages(spec.nodes())));
-    } catch (const std::invalid_argument& e) {
+    } catch (const error::InvalidInput& e) {
       throw RequestError(RequestFailure::bad_request, e.what());
     }
   }

@@ -37,6 +37,7 @@
 #include "coordinator/journal/journal.h"
 #include "coordinator/report/calibration_report.h"
 #include "coordinator/report/job_report.h"
+#include "error/result.h"
 #include "log/log.h"
 
 #include <asio/io_context.hpp>
@@ -51,7 +52,6 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <variant>
 
 namespace baton::coordinator {
 
@@ -118,11 +118,13 @@ class Driver {
   // A job that ended under an earlier coordinator, as the journal holds it.
   void remember_ended(const journal::JobRecord& record, JobState state);
   asio::awaitable<void> run_loop();
-  // A job's life, phase by phase. Each phase that returns false has finished the job.
+  // A job's life, phase by phase. A phase lets the job go on, or has ended it itself
+  // (finished or aborted, with the state and error that say why).
+  enum class AfterPhase { go_on, job_ended };
   asio::awaitable<void> run(TrackedJob& job);
-  asio::awaitable<bool> plan(TrackedJob& job);
-  asio::awaitable<bool> await_agents(TrackedJob& job);
-  asio::awaitable<bool> distribute_plans(TrackedJob& job, JobPlans& plans);
+  asio::awaitable<AfterPhase> plan(TrackedJob& job);
+  asio::awaitable<AfterPhase> await_agents(TrackedJob& job);
+  asio::awaitable<AfterPhase> distribute_plans(TrackedJob& job, JobPlans& plans);
   // Keeps the step's outcome in memory and starts its journal record, which trails the step:
   // it is settled before the next step's record, so the step after next is released only
   // once it is in the journal. A dataflow step's record is settled here (synchronous): it
@@ -139,7 +141,7 @@ class Driver {
   std::string resolve_platform(JobSpec& spec, const std::string& json) const;
   asio::awaitable<void> run_calibration(TrackedCalibration& c);
   // Runs one probe step as a one-step run of its own through the step executor; its
-  // measured seconds. Throws std::runtime_error naming the step and why it failed.
+  // measured seconds. Throws an error::Error naming the step and why it failed.
   asio::awaitable<double> run_probe(TrackedCalibration& c, const calibration::ProbeStep& step);
 
   // Drift (driver_drift.cpp). After step `step` is recorded: when the steps drifted from
@@ -152,11 +154,8 @@ class Driver {
   asio::awaitable<void> judge_trial(TrackedJob& job, JobPlans& plans, const calibration::StepSample& sample,
                                     std::size_t next);
   // On the planner thread: what remains from step `next` planned on `platform`, or why
-  // the planner refused it.
-  struct PlannerRefusal {
-    std::string why;
-  };
-  using RestPlan = std::variant<jobs::CompiledPlan, PlannerRefusal>;
+  // the planner refused it (the result's detail).
+  using RestPlan = error::Result<jobs::CompiledPlan>;
   asio::awaitable<RestPlan> plan_rest(const TrackedJob& job, std::size_t next,
                                       const schedule::kpbs::Platform& platform);
   // The re-plan made the job's: `record` completed with the predictions, journaled,

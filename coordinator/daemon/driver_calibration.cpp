@@ -4,6 +4,7 @@
 #include "coordinator/daemon/driver.h"
 #include "coordinator/daemon/record_id.h"
 #include "coordinator/json/platform.h"
+#include "error/error.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -139,10 +140,10 @@ asio::awaitable<void> Driver::run_calibration(TrackedCalibration& c) {
         if (!alive(node)) dead += (dead.empty() ? "" : ", ") + node;
       }
     }
-    if (!dead.empty()) throw std::runtime_error("agents not alive: " + dead);
+    if (!dead.empty()) throw error::Error("agents not alive: " + dead);
     calibration::Prober prober(c.request.senders, c.request.receivers, c.request.probe);
     while (!prober.done()) {
-      if (c.cancel_requested) throw std::runtime_error("cancelled by the operator");
+      if (c.cancel_requested) throw error::Error("cancelled by the operator");
       const calibration::ProbeStep step = *prober.next();
       c.phase = step.phase;
       prober.measured(co_await run_probe(c, step));
@@ -187,24 +188,24 @@ asio::awaitable<double> Driver::run_probe(TrackedCalibration& c, const calibrati
   JobPlans plans(id, "", spec, probe.plan, storages(spec.nodes()), executor_.addresses(spec.nodes()));
   const auto cancelled = [&] {
     executor_.abort(run, plans, "cancelled by the operator");
-    return std::runtime_error("cancelled by the operator during its " + what.substr(what.find(": ") + 2));
+    return error::Error("cancelled by the operator during its " + what.substr(what.find(": ") + 2));
   };
-  if (NodeFailures refused = co_await executor_.offer(run, plans, std::chrono::milliseconds(0), options_.step_attempts);
+  if (std::optional<error::Refusal> refused =
+          co_await executor_.offer(run, plans, std::chrono::milliseconds(0), options_.step_attempts);
       run.cancel_requested) {
     throw cancelled();
-  } else if (!refused.ok()) {
-    executor_.abort(run, plans, refused.text());
-    throw std::runtime_error(what + ": " + refused.text());
+  } else if (refused) {
+    executor_.abort(run, plans, refused->reason);
+    throw error::Error(what + ": " + refused->reason);
   }
   const StepOutcome outcome = co_await executor_.run_step(run, plans, 0, probe.plan.steps.at(0).predicted_seconds);
   if (run.cancel_requested) throw cancelled();
   if (!outcome.ok) {
     executor_.abort(run, plans, "calibration " + std::to_string(c.id) + " failed");
-    throw std::runtime_error(what + " failed " + std::to_string(outcome.attempts) +
-                             " times: " + outcome.failures.text());
+    throw error::Error(what + " failed " + std::to_string(outcome.attempts) + " times: " + outcome.failures->reason);
   }
-  if (NodeFailures lost = co_await executor_.end(run, plans); !lost.ok())
-    throw std::runtime_error(what + ": " + lost.text());
+  if (std::optional<error::Refusal> lost = co_await executor_.end(run, plans))
+    throw error::Error(what + ": " + lost->reason);
   co_return outcome.measured;
 }
 

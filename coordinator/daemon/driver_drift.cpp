@@ -125,11 +125,11 @@ asio::awaitable<void> Driver::replan_on_drift(TrackedJob& job, JobPlans& plans, 
   report::ReplanLine record = record_of(job, next, clock_.now() - job.started, why, replan_cause(estimate.cause));
   RestPlan replanned = co_await plan_rest(job, next, platform);
   job.drift.detector.reset();
-  if (const auto* refused = std::get_if<PlannerRefusal>(&replanned)) {
+  if (!replanned.ok()) {
     // never into an invalid state: the plan the agents hold goes on
-    record.error = "not re-planned: " + refused->why;
+    record.error = "not re-planned: " + replanned.detail;
     job.drift.replans.push_back(std::move(record));
-    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + refused->why);
+    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + replanned.detail);
     co_return;
   }
   if (estimate.cause == calibration::Cause::nodes) {
@@ -140,8 +140,7 @@ asio::awaitable<void> Driver::replan_on_drift(TrackedJob& job, JobPlans& plans, 
   // A backbone seen narrowing is no wider than the model: wait as after a failed trial (a
   // trial on a just-narrowed backbone once stalled its step 5x, TCP backing off).
   if (estimate.cause == calibration::Cause::backbone && estimate.model.D < before.D) job.drift.widening.trial_failed();
-  co_await adopt_replan(job, plans, next, platform, std::get<jobs::CompiledPlan>(std::move(replanned)),
-                        std::move(record));
+  co_await adopt_replan(job, plans, next, platform, std::move(replanned.value), std::move(record));
 }
 
 // A wider backbone does not show in steps paced at d (calibration/widening.h): the rest is
@@ -155,18 +154,18 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
       job.spec->clusters, job.spec->transfers);
   // Failed trials within their budget (calibration/widening.h), more steps than judging
   // it takes, and a gain beyond the threshold: the wider plan is made only within budget.
-  RestPlan replanned = PlannerRefusal{};
+  std::optional<RestPlan> replanned;
   if (!calibration::trials_spent(job.drift.trial_costs(), job.plan->predicted_seconds, options_.drift))
     replanned = co_await plan_rest(job, next, platform);
-  auto* wider_plan = std::get_if<jobs::CompiledPlan>(&replanned);
-  const auto* refused = std::get_if<PlannerRefusal>(&replanned);
+  jobs::CompiledPlan* wider_plan = replanned && replanned->ok() ? &replanned->value : nullptr;
+  const std::string refused = replanned && !replanned->ok() ? replanned->detail : "";
   const auto rest = [&](const jobs::CompiledPlan& plan) {
     return calibration::RestOfPlan{
         .k = plan.k, .steps = plan.steps.size() - next, .seconds = remaining_seconds(plan, next)};
   };
   const calibration::TrialDecision decision = calibration::consider_trial(
       job.drift.trial_costs(), job.plan->predicted_seconds, rest(*job.plan),
-      wider_plan ? std::optional(rest(*wider_plan)) : std::nullopt, refused ? refused->why : "", options_.drift);
+      wider_plan ? std::optional(rest(*wider_plan)) : std::nullopt, refused, options_.drift);
   if (decision.action != calibration::TrialAction::run) {
     if (decision.action == calibration::TrialAction::stop) job.drift.widening.stop();
     else job.drift.widening.trial_failed();  // nothing to gain from a wider backbone now: wait longer
@@ -218,15 +217,14 @@ asio::awaitable<void> Driver::judge_trial(TrackedJob& job, JobPlans& plans, cons
       record_of(job, next, clock_.now() - job.started, verdict.why, report::ReplanCause::trial_failed);
   record.cost_seconds = verdict.cost;
   RestPlan replanned = co_await plan_rest(job, next, platform);
-  if (const auto* refused = std::get_if<PlannerRefusal>(&replanned)) {
+  if (!replanned.ok()) {
     // the trial's plan is valid too: it goes on, and drift follows it
-    record.error = "not re-planned: " + refused->why;
+    record.error = "not re-planned: " + replanned.detail;
     job.drift.replans.push_back(std::move(record));
-    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + refused->why);
+    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + replanned.detail);
     co_return;
   }
-  co_await adopt_replan(job, plans, next, platform, std::get<jobs::CompiledPlan>(std::move(replanned)),
-                        std::move(record));
+  co_await adopt_replan(job, plans, next, platform, std::move(replanned.value), std::move(record));
 }
 
 asio::awaitable<Driver::RestPlan> Driver::plan_rest(const TrackedJob& job, std::size_t next,
@@ -234,11 +232,12 @@ asio::awaitable<Driver::RestPlan> Driver::plan_rest(const TrackedJob& job, std::
   // On the planner thread, like the first plan: a large job's re-plan takes a while.
   const jobs::CompiledPlan current = *job.plan;
   co_await asio::post(asio::bind_executor(planner_.get_executor(), asio::use_awaitable));
-  RestPlan replanned = PlannerRefusal{};
+  RestPlan replanned;
   try {
-    replanned = jobs::replan(current, next, job.spec->clusters, job.spec->transfers, platform, job.spec->algorithm);
+    replanned.value =
+        jobs::replan(current, next, job.spec->clusters, job.spec->transfers, platform, job.spec->algorithm);
   } catch (const std::exception& e) {
-    replanned = PlannerRefusal{e.what()};
+    replanned = {.error = std::make_error_code(std::errc::invalid_argument), .detail = e.what(), .value = {}};
   }
   co_await asio::post(asio::bind_executor(io_.get_executor(), asio::use_awaitable));
   co_return replanned;
@@ -269,9 +268,10 @@ asio::awaitable<void> Driver::adopt_replan(TrackedJob& job, JobPlans& plans, std
   job.exchange.holding.clear();
   // Refusals and silence are the next step's to handle: it gives the plan again to every
   // node that does not hold it, and fails its attempt with their reasons.
-  if (const NodeFailures lost = co_await executor_.offer(job.exchange, plans, std::chrono::milliseconds(0), 1);
-      !lost.ok() && log_)
-    log_.warning("job " + std::to_string(job.id) + ": the re-plan: " + lost.text());
+  if (const std::optional<error::Refusal> lost =
+          co_await executor_.offer(job.exchange, plans, std::chrono::milliseconds(0), 1);
+      lost && log_)
+    log_.warning("job " + std::to_string(job.id) + ": the re-plan: " + lost->reason);
 }
 
 std::vector<report::ReplanLine> Driver::replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan,

@@ -50,11 +50,11 @@ asio::awaitable<void> Driver::run_loop() {
 
 asio::awaitable<void> Driver::run(TrackedJob& job) {
   // A collective is planned on what its agents registered: they must be back first.
-  if (job.spec->kind != jobs::JobKind::redistribution && !co_await await_agents(job)) co_return;
-  if (!co_await plan(job)) co_return;
-  if (!co_await await_agents(job)) co_return;
+  if (job.spec->kind != jobs::JobKind::redistribution && co_await await_agents(job) == AfterPhase::job_ended) co_return;
+  if (co_await plan(job) == AfterPhase::job_ended) co_return;
+  if (co_await await_agents(job) == AfterPhase::job_ended) co_return;
   JobPlans plans(job.id, job.submitted, *job.spec, *job.plan, storages(job.nodes()), executor_.addresses(job.nodes()));
-  if (!co_await distribute_plans(job, plans)) co_return;
+  if (co_await distribute_plans(job, plans) == AfterPhase::job_ended) co_return;
   for (std::uint32_t s = job.resume_from; s < job.plan->steps.size(); ++s) {
     job.step = s;
     const StepOutcome outcome =
@@ -67,7 +67,7 @@ asio::awaitable<void> Driver::run(TrackedJob& job) {
     if (!outcome.ok) {
       abort(job, plans, JobState::failed,
             "step " + std::to_string(s) + " failed " + std::to_string(outcome.attempts) +
-                " times: " + outcome.failures.text(),
+                " times: " + outcome.failures->reason,
             "step " + std::to_string(s) + " failed");
       co_return;
     }
@@ -78,20 +78,21 @@ asio::awaitable<void> Driver::run(TrackedJob& job) {
   // after that would read what the job wrote.
   co_await records_.settle();
   job.step = static_cast<std::uint32_t>(job.plan->steps.size());
-  const NodeFailures ended = co_await executor_.end(job.exchange, plans);
-  finish(job, ended.ok() ? JobState::done : JobState::failed, ended.text());
+  const std::optional<error::Refusal> ended = co_await executor_.end(job.exchange, plans);
+  finish(job, ended ? JobState::failed : JobState::done, ended ? ended->reason : "");
 }
 
 // Planning a large job takes a while: on a thread of its own, so heartbeats and the API go
 // on meanwhile (the security review's 2.7 s stall declared 9 agents dead).
-asio::awaitable<bool> Driver::plan(TrackedJob& job) {
+asio::awaitable<Driver::AfterPhase> Driver::plan(TrackedJob& job) {
   job.state = JobState::planning;
   journal_.set_state(job.id, std::string(name(job.state)));
   const JobSpec& spec = *job.spec;
   const bool collective = spec.kind != jobs::JobKind::redistribution;
-  std::string planning_error = collective ? collective_nodes_problem(spec.collective, agents_).value_or("") : "";
+  std::optional<error::Refusal> planning_error =
+      collective ? collective_nodes_problem(spec.collective, agents_) : std::nullopt;
   std::optional<jobs::CollectiveModel> model;  // the agents' registrations, read on the io thread
-  if (collective && planning_error.empty()) {
+  if (collective && !planning_error) {
     model = collective_model(spec.collective, agents_, options_.collective_startup);
   }
   co_await asio::post(asio::bind_executor(planner_.get_executor(), asio::use_awaitable));
@@ -126,8 +127,8 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   }
   co_await asio::post(asio::bind_executor(io_.get_executor(), asio::use_awaitable));
   if (!compiled) {
-    finish(job, JobState::failed, "planning: " + planning_error);
-    co_return false;
+    finish(job, JobState::failed, "planning: " + planning_error.value_or("").reason);
+    co_return AfterPhase::job_ended;
   }
   // Collective jobs are planned from the nodes' rates: calibration and drift are a
   // redistribution's.
@@ -144,23 +145,23 @@ asio::awaitable<bool> Driver::plan(TrackedJob& job) {
   job.plan_reused_from = reused_from;
   for (const jobs::StepPlan& s : job.plan->steps) job.bytes_total += s.bytes;
   for (const journal::StepRecord& s : job.steps) job.bytes_done += s.bytes;
-  co_return true;
+  co_return AfterPhase::go_on;
 }
 
 // Every agent must be alive; a resumed job waits for them to come back.
-asio::awaitable<bool> Driver::await_agents(TrackedJob& job) {
+asio::awaitable<Driver::AfterPhase> Driver::await_agents(TrackedJob& job) {
   const auto wait = job.resumed ? options_.agents_timeout : milliseconds(0);
   if (co_await events_.until([&] { return all_alive(job) || job.exchange.cancel_requested; }, clock_.now() + wait))
-    co_return true;
+    co_return AfterPhase::go_on;
   std::string dead;
   for (const std::string& n : job.nodes()) {
     if (!alive(n)) dead += (dead.empty() ? "" : ", ") + n;
   }
   finish(job, JobState::failed, "agents not alive: " + dead);
-  co_return false;
+  co_return AfterPhase::job_ended;
 }
 
-asio::awaitable<bool> Driver::distribute_plans(TrackedJob& job, JobPlans& plans) {
+asio::awaitable<Driver::AfterPhase> Driver::distribute_plans(TrackedJob& job, JobPlans& plans) {
   job.state = JobState::running;
   journal_.set_state(job.id, std::string(name(job.state)));
   job.started = clock_.now();
@@ -168,11 +169,12 @@ asio::awaitable<bool> Driver::distribute_plans(TrackedJob& job, JobPlans& plans)
   // they answer the plan when it ends (docs/runtime.md, "Coordinator restarts").
   const auto longer = job.resumed ? options_.min_step_timeout + options_.report_grace : milliseconds(0);
   // A silent agent is offered its plan again as often as a step is attempted.
-  const NodeFailures offered = co_await executor_.offer(job.exchange, plans, longer, options_.step_attempts);
-  if (offered.ok() && !job.exchange.cancel_requested) co_return true;
-  const std::string why = job.exchange.cancel_requested ? "cancelled" : offered.text();
+  const std::optional<error::Refusal> refused =
+      co_await executor_.offer(job.exchange, plans, longer, options_.step_attempts);
+  if (!refused && !job.exchange.cancel_requested) co_return AfterPhase::go_on;
+  const std::string why = job.exchange.cancel_requested ? "cancelled" : refused->reason;
   abort(job, plans, job.exchange.cancel_requested ? JobState::cancelled : JobState::failed, why, why);
-  co_return false;
+  co_return AfterPhase::job_ended;
 }
 
 asio::awaitable<void> Driver::record_step(TrackedJob& job, std::uint32_t step, const StepOutcome& outcome) {

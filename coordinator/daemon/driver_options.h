@@ -3,6 +3,7 @@
 #pragma once
 
 #include "coordinator/calibration/drift.h"
+#include "error/refusal.h"
 
 #include <chrono>
 #include <cstddef>
@@ -48,7 +49,7 @@ struct DriverOptions {
   // Why this coordinator may no longer lead, or none (EtcdElection::lapsed); asked before
   // every release of a step, which is then not sent (docs/ha.md, "Fencing"). Empty without
   // an election.
-  std::function<std::optional<std::string>()> lease_lapsed;
+  std::function<std::optional<error::Refusal>()> lease_lapsed;
   std::size_t max_queued_calibrations = 4;
 };
 

@@ -42,15 +42,16 @@ bool carries_token(std::string_view authorization, const std::string& token) {
   return colon != std::string::npos && same(std::string_view(*credentials).substr(colon + 1), token);
 }
 
-bool admit(const httplib::Request& request, httplib::Response& response, const std::string& token) {
+std::optional<error::Refusal> check_token(const httplib::Request& request, const std::string& token) {
   if (token.empty() || request.path == "/metrics" || carries_token(request.get_header_value("Authorization"), token))
-    return true;
+    return std::nullopt;
+  return "missing or wrong API token (Authorization: Bearer ...)";
+}
+
+void answer_unauthorized(httplib::Response& response, const error::Refusal& refused) {
   response.set_header("WWW-Authenticate", "Basic realm=\"" + std::string(kAuthRealm) + "\", charset=\"UTF-8\"");
   response.status = http_status(RequestFailure::unauthorized);
-  response.set_content(
-      nlohmann::json{{"error", "missing or wrong API token (Authorization: Bearer ...)"}}.dump() + "\n",
-      "application/json");
-  return false;
+  response.set_content(nlohmann::json{{"error", refused.reason}}.dump() + "\n", "application/json");
 }
 
 }  // namespace baton::coordinator

@@ -4,6 +4,9 @@
 // of the status page, its refreshes and links).
 #pragma once
 
+#include "error/refusal.h"
+
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,9 +23,13 @@ inline constexpr std::string_view kAuthRealm = "Baton coordinator (password: the
 // True when `authorization` (the header's value) carries `token`; `token` must not be empty.
 bool carries_token(std::string_view authorization, const std::string& token);
 
-// The API's check before any route: true when `request` may go on (no token set, the
-// token carried, or /metrics, which Prometheus scrapes without it: docs/metrics.md);
-// otherwise answers 401 with the header that makes browsers ask, and returns false.
-bool admit(const httplib::Request& request, httplib::Response& response, const std::string& token);
+// The API's check before any route: nothing when `request` may go on (no token set, the
+// token carried, or /metrics, which Prometheus scrapes without it: docs/metrics.md), else
+// why not.
+std::optional<error::Refusal> check_token(const httplib::Request& request, const std::string& token);
+
+// Answers a request check_token refused: 401 saying why, with the header that makes
+// browsers ask for the token.
+void answer_unauthorized(httplib::Response& response, const error::Refusal& refused);
 
 }  // namespace baton::coordinator

@@ -4,6 +4,7 @@
 #include "coordinator/jobs/patterns.h"
 #include "coordinator/json/input.h"
 #include "coordinator/json/platform.h"
+#include "error/error.h"
 
 #include <limits>
 #include <set>
@@ -144,7 +145,7 @@ JobSpec redistribution_spec(const Json& job) {
                      : job.contains("transfer_runs") ? transfer_runs(job)
                                                      : pattern(job, spec.clusters);
     jobs::check_transfers(spec.clusters, spec.transfers);
-  } catch (const std::invalid_argument& e) {
+  } catch (const error::InvalidInput& e) {
     throw InputError(e.what());
   }
   return spec;

@@ -3,7 +3,8 @@
 // status in one place (http_status below); nothing else decides an error's status.
 #pragma once
 
-#include <stdexcept>
+#include "error/error.h"
+
 #include <string>
 
 namespace baton::coordinator {
@@ -18,9 +19,9 @@ enum class RequestFailure {
   internal,      // anything else: a bug, said as one (500)
 };
 
-class RequestError : public std::runtime_error {
+class RequestError : public error::Error {
  public:
-  RequestError(RequestFailure failure, const std::string& what) : std::runtime_error(what), failure_(failure) {}
+  RequestError(RequestFailure failure, const std::string& what) : error::Error(what), failure_(failure) {}
   RequestFailure failure() const noexcept { return failure_; }
 
  private:

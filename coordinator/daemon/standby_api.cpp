@@ -4,6 +4,7 @@
 #include "coordinator/daemon/record_id.h"
 #include "coordinator/daemon/request_error.h"
 #include "coordinator/daemon/standby_routes.h"
+#include "error/error.h"
 #include "http/server.h"
 #include "metrics/registry.h"
 
@@ -70,7 +71,7 @@ void StandbyApi::send_on(const httplib::Request& request, httplib::Response& res
                                  .dump() +
                              "\n",
                          "application/json");
-  } catch (const std::invalid_argument& e) {
+  } catch (const error::InvalidInput& e) {
     reply_error(response, 503, "coordinator " + options_.id + " stands by and cannot send this on: " + e.what());
   }
 }
@@ -82,7 +83,10 @@ void StandbyApi::start(const std::string& address) {
       const std::lock_guard lock(token_mutex_);
       token = options_.token;
     }
-    if (!admit(request, response, token)) return httplib::Server::HandlerResponse::Handled;
+    if (const std::optional<error::Refusal> refused = check_token(request, token)) {
+      answer_unauthorized(response, *refused);
+      return httplib::Server::HandlerResponse::Handled;
+    }
     if (standby_answers(request.method, request.path)) return httplib::Server::HandlerResponse::Unhandled;
     // A request with a body is answered once it has been read: answered before, the
     // client could meet a closed connection while it still writes, and never read the

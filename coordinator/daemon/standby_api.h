@@ -36,7 +36,7 @@ class StandbyApi {
              std::function<std::string()> metrics, Options options);
   ~StandbyApi();
 
-  // Binds "host:port" and serves. Throws std::runtime_error naming it.
+  // Binds "host:port" and serves. Throws an error::Error naming it.
   void start(const std::string& address);
   void stop();
   std::string address() const { return serving_.address(); }

@@ -1,9 +1,10 @@
 #include "coordinator/daemon/standby_routes.h"
 
+#include "error/error.h"
+
 #include <nlohmann/json.hpp>
 
 #include <regex>
-#include <stdexcept>
 
 namespace baton::coordinator {
 
@@ -17,19 +18,19 @@ std::string leader_location(std::string_view leader, std::string_view target, st
   const nlohmann::json value = nlohmann::json::parse(leader, nullptr, /*allow_exceptions=*/false);
   if (!value.is_object() || !value.contains("api") || !value.at("api").is_string() ||
       value.at("api").get_ref<const std::string&>().empty()) {
-    throw std::invalid_argument("the leader key's value names no API address: " + std::string(leader));
+    throw error::InvalidInput("the leader key's value names no API address: " + std::string(leader));
   }
   const std::string& api = value.at("api").get_ref<const std::string&>();
   const std::string id = value.contains("id") && value.at("id").is_string() ? value.at("id").get<std::string>() : "?";
   if (id == self) {
-    throw std::invalid_argument("the leader key still names this coordinator (" + id +
-                                "), from a run of it whose lease has not lapsed yet; it lapses within the TTL");
+    throw error::InvalidInput("the leader key still names this coordinator (" + id +
+                              "), from a run of it whose lease has not lapsed yet; it lapses within the TTL");
   }
   for (const char* wildcard : {"0.0.0.0:", "[::]:", ":"}) {
     if (api.starts_with(wildcard)) {
-      throw std::invalid_argument("the leader (" + id + ") serves its API at " + api +
-                                  ", an address no client can be sent to: set its api_address to one its clients "
-                                  "reach (docs/ha.md)");
+      throw error::InvalidInput("the leader (" + id + ") serves its API at " + api +
+                                ", an address no client can be sent to: set its api_address to one its clients "
+                                "reach (docs/ha.md)");
     }
   }
   return "http://" + api + std::string(target);

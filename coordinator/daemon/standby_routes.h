@@ -16,7 +16,7 @@ bool standby_answers(std::string_view method, std::string_view path);
 
 // Where a request for `target` (its path and query) goes on the leader, from the value of
 // `<prefix>leader` (`{"id", "api", "agents"}`): "http://<api><target>". Throws
-// std::invalid_argument naming what is wrong when the value names no API, one no client
+// error::InvalidInput naming what is wrong when the value names no API, one no client
 // can reach (a wildcard host such as 0.0.0.0), or the standby itself (`self`, its id: the
 // key of its own earlier run, whose lease has not lapsed yet).
 std::string leader_location(std::string_view leader, std::string_view target, std::string_view self);

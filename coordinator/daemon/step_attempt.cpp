@@ -4,11 +4,11 @@
 
 namespace baton::coordinator {
 
-NodeFailures judge_attempt(const std::vector<std::string>& nodes,
-                           const std::map<std::string, protocol::StepReport>& reports,
-                           const std::function<bool(const std::string& node)>& alive, bool cut_short) {
-  NodeFailures failure;
-  const auto add = [&](std::string clause) { failure.add(std::move(clause)); };
+std::optional<error::Refusal> judge_attempt(const std::vector<std::string>& nodes,
+                                            const std::map<std::string, protocol::StepReport>& reports,
+                                            const std::function<bool(const std::string& node)>& alive, bool cut_short) {
+  std::optional<error::Refusal> failure;
+  const auto add = [&](std::string clause) { error::add_clause(failure, std::move(clause)); };
   bool complete = true;
   for (const std::string& node : nodes) {
     const auto report = reports.find(node);
@@ -21,8 +21,8 @@ NodeFailures judge_attempt(const std::vector<std::string>& nodes,
     }
   }
   // End to end: what landed is what was sent, chunk by chunk.
-  if (complete && failure.ok()) failure = match_digests(reports);
-  else if (!complete && failure.ok()) add("the attempt ended before every node reported");
+  if (complete && !failure) failure = match_digests(reports);
+  else if (!complete && !failure) add("the attempt ended before every node reported");
   return failure;
 }
 

@@ -110,8 +110,8 @@ asio::awaitable<void> StepExecutor::offer_once(StepExchange& run, const JobPlans
   }
 }
 
-asio::awaitable<NodeFailures> StepExecutor::offer(StepExchange& run, const JobPlans& plans, milliseconds longer,
-                                                  int most) {
+asio::awaitable<std::optional<error::Refusal>> StepExecutor::offer(StepExchange& run, const JobPlans& plans,
+                                                                   milliseconds longer, int most) {
   std::vector<std::string> silent = plans.nodes();
   int offers = 0;
   while (!silent.empty() && offers < most && !run.cancel_requested) {
@@ -125,25 +125,27 @@ asio::awaitable<NodeFailures> StepExecutor::offer(StepExchange& run, const JobPl
     if (!run.refused.empty()) break;  // a refusal is final
     std::erase_if(silent, [&](const std::string& node) { return run.refused.contains(node); });
   }
-  NodeFailures failures;
+  std::optional<error::Refusal> failures;
   if (run.cancel_requested) co_return failures;
-  for (const auto& [node, reason] : run.refused) failures.add("agent " + node + " refused the plan: " + reason);
+  for (const auto& [node, reason] : run.refused)
+    error::add_clause(failures, "agent " + node + " refused the plan: " + reason);
   const double wait = std::chrono::duration<double>(options_.plan_timeout + longer).count();
   for (const std::string& node : silent) {
     if (run.refused.contains(node)) continue;
-    failures.add("agent " + node + " did not answer the plan in time (" + std::to_string(offers) +
-                 (offers == 1 ? " offer of " : " offers of ") + std::to_string(static_cast<int>(wait)) + " s; " +
-                 (alive(node) ? "its agent is connected but silent" : "its agent has no control session") + ")");
+    error::add_clause(
+        failures, "agent " + node + " did not answer the plan in time (" + std::to_string(offers) +
+                      (offers == 1 ? " offer of " : " offers of ") + std::to_string(static_cast<int>(wait)) + " s; " +
+                      (alive(node) ? "its agent is connected but silent" : "its agent has no control session") + ")");
   }
   co_return failures;
 }
 
-asio::awaitable<NodeFailures> StepExecutor::give_plan_again(StepExchange& run, const JobPlans& plans) {
+asio::awaitable<std::optional<error::Refusal>> StepExecutor::give_plan_again(StepExchange& run, const JobPlans& plans) {
   std::vector<std::string> missing;
   for (const auto& [node, plan] : plans.by_node()) {
     if (!run.holding.contains(node)) missing.push_back(node);
   }
-  NodeFailures failures;
+  std::optional<error::Refusal> failures;
   if (missing.empty()) co_return failures;
   for (const std::string& node : missing) {
     if (log_) log_.info("job " + run.job + ": agent " + node + " registered anew; sending its plan again");
@@ -152,9 +154,9 @@ asio::awaitable<NodeFailures> StepExecutor::give_plan_again(StepExchange& run, c
   for (const std::string& node : missing) {
     const auto refused = run.refused.find(node);
     if (refused != run.refused.end()) {
-      failures.add("agent " + node + " refused the plan again: " + refused->second);
+      error::add_clause(failures, "agent " + node + " refused the plan again: " + refused->second);
     } else if (!run.accepted.contains(node) && !run.cancel_requested) {
-      failures.add("agent " + node + " did not answer the plan again in time");
+      error::add_clause(failures, "agent " + node + " did not answer the plan again in time");
     }
   }
   co_return failures;
@@ -180,7 +182,7 @@ asio::awaitable<StepOutcome> StepExecutor::run_step(StepExchange& run, JobPlans&
       run.holding.clear();
       if (log_) log_.info("job " + run.job + ": an agent's data address changed; sending every plan again");
     }
-    if (NodeFailures lost = co_await give_plan_again(run, plans); !lost.ok()) {
+    if (std::optional<error::Refusal> lost = co_await give_plan_again(run, plans)) {
       outcome.attempts = attempts;
       outcome.failures = std::move(lost);
     } else {
@@ -191,7 +193,7 @@ asio::awaitable<StepOutcome> StepExecutor::run_step(StepExchange& run, JobPlans&
       metrics_.attempt_failed();
       if (log_) {
         log_.info("job " + run.job + " step " + std::to_string(step) + ": attempt " + std::to_string(attempts) +
-                  " failed: " + outcome.failures.text());
+                  " failed: " + outcome.failures->reason);
       }
     }
   }
@@ -226,9 +228,9 @@ asio::awaitable<StepOutcome> StepExecutor::attempt(StepExchange& run, JobPlans& 
   // the next release: a leader whose lease may have lapsed releases nothing, and waits for
   // the stop its election has then called (docs/ha.md, "Fencing"). It does not fail the
   // job: the lease may still hold in etcd for a moment, and the next leader resumes it.
-  if (const std::optional<std::string> why = options_.lease_lapsed ? options_.lease_lapsed() : std::nullopt) {
+  if (const std::optional<error::Refusal> why = options_.lease_lapsed ? options_.lease_lapsed() : std::nullopt) {
     if (log_)
-      log_.warning("job " + run.job + " step " + std::to_string(step) + ": not released: " + *why +
+      log_.warning("job " + run.job + " step " + std::to_string(step) + ": not released: " + why->reason +
                    "; this coordinator stops");
     co_await events_.until([] { return false; }, Clock::time_point::max());
   }
@@ -274,23 +276,23 @@ asio::awaitable<StepOutcome> StepExecutor::attempt(StepExchange& run, JobPlans& 
   // chunks that will not come, and report (the retry waits for them).
   if (!complete) {
     run.cancelled_step = step;
-    run.cancel_reason = outcome.failures.text();
+    run.cancel_reason = outcome.failures->reason;
     for (const auto& [node, plan] : plans.by_node()) {
       if (!run.reports.contains(node)) send_step_cancel(run, node);
     }
   }
-  outcome.ok = complete && outcome.failures.ok() && !run.cancel_requested;
+  outcome.ok = complete && !outcome.failures && !run.cancel_requested;
   co_return outcome;
 }
 
 // ---- The end of a run ----
 
-asio::awaitable<NodeFailures> StepExecutor::end(StepExchange& run, const JobPlans& plans) {
+asio::awaitable<std::optional<error::Refusal>> StepExecutor::end(StepExchange& run, const JobPlans& plans) {
   // An agent that restarted since its last step holds no plan, so no staged files to commit.
   co_await events_.until(
       [&] { return std::ranges::all_of(plans.by_node(), [&](const auto& p) { return alive(p.first); }); },
       clock_.now() + options_.agents_timeout);
-  if (NodeFailures lost = co_await give_plan_again(run, plans); !lost.ok()) co_return lost;
+  if (std::optional<error::Refusal> lost = co_await give_plan_again(run, plans)) co_return lost;
   run.committed.clear();
   run.commit_errors.clear();
   for (const auto& [node, plan] : plans.by_node()) {  // no flow of this run is accepted from now on
@@ -305,15 +307,16 @@ asio::awaitable<NodeFailures> StepExecutor::end(StepExchange& run, const JobPlan
         });
       },
       clock_.now() + options_.commit_timeout);
-  NodeFailures failures;
+  std::optional<error::Refusal> failures;
   for (const auto& [node, plan] : plans.by_node()) {
-    const auto error = run.commit_errors.find(node);
-    if (error != run.commit_errors.end()) {
-      failures.add("agent " + node + " could not put its staged files in place: " + error->second);
+    const auto commit_error = run.commit_errors.find(node);
+    if (commit_error != run.commit_errors.end()) {
+      error::add_clause(failures,
+                        "agent " + node + " could not put its staged files in place: " + commit_error->second);
     } else if (!run.committed.contains(node)) {
-      failures.add("agent " + node +
-                   (alive(node) ? " did not confirm the end of the job in time"
-                                : " died before it confirmed the end of the job"));
+      error::add_clause(failures, "agent " + node +
+                                      (alive(node) ? " did not confirm the end of the job in time"
+                                                   : " died before it confirmed the end of the job"));
     }
   }
   co_return failures;

@@ -16,8 +16,8 @@
 #include "coordinator/daemon/driver_options.h"
 #include "coordinator/daemon/event_wait.h"
 #include "coordinator/daemon/job_plans.h"
-#include "coordinator/daemon/node_failures.h"
 #include "coordinator/daemon/step_exchange.h"
+#include "error/refusal.h"
 #include "log/log.h"
 #include "protocol/baton.pb.h"
 
@@ -35,9 +35,9 @@ namespace baton::coordinator {
 struct StepOutcome {
   bool ok = false;
   int attempts = 0;
-  double measured = 0;           // seconds, release to the last report (the last attempt)
-  Clock::time_point released{};  // of the last attempt
-  NodeFailures failures;         // why the last attempt failed
+  double measured = 0;                     // seconds, release to the last report (the last attempt)
+  Clock::time_point released{};            // of the last attempt
+  std::optional<error::Refusal> failures;  // why the last attempt failed
 };
 
 class StepExecutor {
@@ -61,15 +61,15 @@ class StepExecutor {
   // offer; a node that registers anew meanwhile is offered it again within the same
   // deadline, and one that stays silent is offered it again, up to `offers` offers (a
   // refusal is final). Ok, or each node that refused or never answered and why.
-  asio::awaitable<NodeFailures> offer(StepExchange& run, const JobPlans& plans, std::chrono::milliseconds longer,
-                                      int offers);
+  asio::awaitable<std::optional<error::Refusal>> offer(StepExchange& run, const JobPlans& plans,
+                                                       std::chrono::milliseconds longer, int offers);
   // Runs step `step`, predicted to take `predicted` seconds, attempt after attempt until it
   // is done, cancelled or out of attempts: before each, an agent that no longer holds its
   // plan gets it again (and every plan follows a changed data address).
   asio::awaitable<StepOutcome> run_step(StepExchange& run, JobPlans& plans, std::uint32_t step, double predicted);
   // Ends the run on its agents (JobEnded) and waits for each to confirm it (JobCommitted):
   // ok, or who did not and why.
-  asio::awaitable<NodeFailures> end(StepExchange& run, const JobPlans& plans);
+  asio::awaitable<std::optional<error::Refusal>> end(StepExchange& run, const JobPlans& plans);
   // Tells every agent of `plans` that the run is aborted, for `reason`.
   void abort(const StepExchange& run, const JobPlans& plans, const std::string& reason);
 
@@ -86,7 +86,7 @@ class StepExecutor {
   asio::awaitable<void> offer_once(StepExchange& run, const JobPlans& plans, const std::vector<std::string>& nodes,
                                    Clock::time_point deadline);
   // Gives its plan again to every node that no longer holds it: ok when each accepted.
-  asio::awaitable<NodeFailures> give_plan_again(StepExchange& run, const JobPlans& plans);
+  asio::awaitable<std::optional<error::Refusal>> give_plan_again(StepExchange& run, const JobPlans& plans);
   asio::awaitable<StepOutcome> attempt(StepExchange& run, JobPlans& plans, std::uint32_t step, double predicted);
   // Before a retry: a pause, then every agent back and done with the failed attempt.
   asio::awaitable<void> prepare_retry(StepExchange& run, const JobPlans& plans, int attempts_so_far);

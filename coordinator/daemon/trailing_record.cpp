@@ -1,5 +1,7 @@
 #include "coordinator/daemon/trailing_record.h"
 
+#include "error/error.h"
+
 #include <asio/post.hpp>
 
 namespace baton::coordinator {
@@ -8,7 +10,7 @@ TrailingRecord::~TrailingRecord() { writer_.join(); }
 
 void TrailingRecord::start(journal::Store& store, std::uint64_t job, const journal::StepRecord& record,
                            std::function<void()> journaled) {
-  if (in_flight_) throw std::logic_error("a step record is already in flight: settle it first");
+  if (in_flight_) throw error::Bug("a step record is already in flight: settle it first");
   auto write = std::make_shared<Write>();
   in_flight_ = write;
   asio::post(writer_, [&store, job, record, journaled = std::move(journaled), write, io = io_,

@@ -33,7 +33,7 @@ class TrailingRecord {
   TrailingRecord& operator=(const TrailingRecord&) = delete;
 
   // Starts writing `record` of job `job` to `store`; `journaled` runs on the io thread once
-  // it is in the store (not when the write failed). std::logic_error while another write is
+  // it is in the store (not when the write failed). error::Bug while another write is
   // in flight: settle() it first.
   void start(journal::Store& store, std::uint64_t job, const journal::StepRecord& record,
              std::function<void()> journaled);

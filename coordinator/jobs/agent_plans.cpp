@@ -1,5 +1,6 @@
 #include "coordinator/jobs/agent_plans.h"
 
+#include "error/error.h"
 #include "protocol/frame.h"
 #include "security/hmac.h"
 
@@ -8,7 +9,6 @@
 #include <limits>
 #include <set>
 #include <sstream>
-#include <stdexcept>
 
 namespace baton::jobs {
 
@@ -26,7 +26,7 @@ std::string mib(std::size_t bytes) {
 
 const std::string& address_of(const std::map<std::string, std::string>& addresses, const std::string& node) {
   const auto it = addresses.find(node);
-  if (it == addresses.end()) throw std::invalid_argument("node '" + node + "' has no known data address");
+  if (it == addresses.end()) throw error::InvalidInput("node '" + node + "' has no known data address");
   return it->second;
 }
 
@@ -106,8 +106,8 @@ std::map<std::string, protocol::Plan> build_agent_plans(const CompiledPlan& plan
         fill_chunk(*out.add_chunks(), chunk, t, offset);
         fill_chunk(*in.add_chunks(), chunk, t, offset);
         if (chunk.length > std::numeric_limits<std::uint64_t>::max() - offset)
-          throw std::invalid_argument("stream of node '" + receiver + "' in step " + std::to_string(s) +
-                                      " exceeds 2^64 bytes");
+          throw error::InvalidInput("stream of node '" + receiver + "' in step " + std::to_string(s) +
+                                    " exceeds 2^64 bytes");
         offset += chunk.length;
       }
     }

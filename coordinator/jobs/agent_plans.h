@@ -4,11 +4,11 @@
 
 #include "coordinator/jobs/job.h"
 #include "coordinator/jobs/plan_compiler.h"
+#include "error/error.h"
 #include "protocol/baton.pb.h"
 
 #include <cstdint>
 #include <map>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,9 +23,9 @@ struct AgentJob {
 // A node's plan does not fit in one control frame (protocol::kDefaultMaxFrame): sent, it
 // would be refused by the frame layer and the agent would never answer. The message names
 // the node, the plan's size and the limit; the job fails with it.
-class PlanTooLarge : public std::invalid_argument {
+class PlanTooLarge : public error::InvalidInput {
  public:
-  using std::invalid_argument::invalid_argument;
+  using error::InvalidInput::InvalidInput;
 };
 
 // The largest Plan that fits in a control frame once wrapped in its Envelope and sealed.
@@ -39,7 +39,7 @@ inline constexpr std::size_t kMaxTotalPlanBytes = std::size_t{512} << 20;
 // plan and only that node's flows in it. A receiver's incoming chunks of a step are laid
 // end to end in sender order, then chunk order; that position is the chunk's
 // stream_offset in both the sender's and the receiver's copy. `addresses` maps node id
-// to data address; throws std::invalid_argument naming a node of the clusters without
+// to data address; throws error::InvalidInput naming a node of the clusters without
 // one, or if a receiver's stream in a step overflows 2^64. Throws PlanTooLarge for a
 // node's plan over max_agent_plan_bytes() or all of them over kMaxTotalPlanBytes (before
 // building anything when the steps alone, which every node's plan lists, are too many).
@@ -49,7 +49,7 @@ std::map<std::string, protocol::Plan> build_agent_plans(const CompiledPlan& plan
                                                         const AgentJob& job);
 
 // A dataflow job's plans (CompiledPlan::agent_plans) ready to send: each with the job's id
-// and number, and every send's peer_address. Throws std::invalid_argument naming a node
+// and number, and every send's peer_address. Throws error::InvalidInput naming a node
 // without a data address, PlanTooLarge as build_agent_plans.
 std::map<std::string, protocol::Plan> address_plans(const std::map<std::string, protocol::Plan>& plans,
                                                     const std::map<std::string, std::string>& addresses,

@@ -5,9 +5,9 @@
 #include "coordinator/jobs/dataflow_check.h"
 #include "coordinator/jobs/dataflow_timing.h"
 #include "coordinator/jobs/lockstep_check.h"
+#include "error/error.h"
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace baton::jobs {
 namespace {
@@ -16,8 +16,8 @@ void require_sound(const std::vector<std::string>& errors, const CollectiveJob& 
   if (errors.empty()) return;
   std::string all;
   for (const std::string& e : errors) all += (all.empty() ? "" : "; ") + e;
-  throw std::logic_error("plan compiler: the " + job.algorithm + " plan of this " + std::string(name(job.kind)) +
-                         " fails its check: " + all);
+  throw error::Bug("plan compiler: the " + job.algorithm + " plan of this " + std::string(name(job.kind)) +
+                   " fails its check: " + all);
 }
 
 // The one step of a dataflow job as the driver and the report see it.
@@ -63,8 +63,7 @@ CompiledPlan compile_fastest(const CollectiveJob& job, const CollectiveModel& mo
     candidates.emplace_back(algorithm, plan.predicted_seconds);
     if (!best || plan.predicted_seconds < best->predicted_seconds) best = std::move(plan);
   }
-  if (!best)
-    throw std::invalid_argument("auto: no algorithm of " + std::string(name(job.kind)) + " applies to this job");
+  if (!best) throw error::InvalidInput("auto: no algorithm of " + std::string(name(job.kind)) + " applies to this job");
   std::ranges::stable_sort(candidates, [](const auto& a, const auto& b) { return a.second < b.second; });
   best->candidates = std::move(candidates);
   return *std::move(best);

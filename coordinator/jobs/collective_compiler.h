@@ -7,6 +7,7 @@
 #include "coordinator/jobs/collective_job.h"
 #include "coordinator/jobs/collective_model.h"
 #include "coordinator/jobs/plan_compiler.h"
+#include "error/refusal.h"
 
 #include <optional>
 #include <string>
@@ -15,8 +16,8 @@ namespace baton::jobs {
 
 // REQUIRES: the job's message lengths are resolved (resolve_ranges) and `model` holds
 // every node of the job with a rate > 0 (and, for reduce and allreduce, a combine speed > 0).
-// Throws std::invalid_argument for what the job asks beyond an algorithm's limits (dp with
-// more than two speeds, bnb past 24 nodes) and std::logic_error if a compiled plan fails
+// Throws error::InvalidInput for what the job asks beyond an algorithm's limits (dp with
+// more than two speeds, bnb past 24 nodes) and error::Bug if a compiled plan fails
 // its checks (an internal error, never a silent plan).
 CompiledPlan compile_collective(const CollectiveJob& job, const CollectiveModel& model);
 
@@ -24,6 +25,6 @@ CompiledPlan compile_collective(const CollectiveJob& job, const CollectiveModel&
 // 512 nodes and senders of at most two rates; bnb: at most 24 nodes), else one line saying
 // which and what to use instead; checked at submit, so the job is refused rather than
 // failing at planning. Every other job: nothing.
-std::optional<std::string> tree_algorithm_problem(const CollectiveJob& job, const CollectiveModel& model);
+std::optional<error::Refusal> tree_algorithm_problem(const CollectiveJob& job, const CollectiveModel& model);
 
 }  // namespace baton::jobs

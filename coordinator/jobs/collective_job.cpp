@@ -3,11 +3,11 @@
 #include "coordinator/schedule/buffered_multicast/algorithms.h"
 #include "coordinator/schedule/multicast/algorithms.h"
 #include "coordinator/schedule/reduction/algorithms.h"
+#include "error/error.h"
 
 #include <algorithm>
 #include <array>
 #include <limits>
-#include <stdexcept>
 #include <utility>
 
 namespace baton::jobs {
@@ -52,9 +52,9 @@ const ObjectFacts& readable(
     const std::function<const ObjectFacts*(const std::string& node, const std::string& file)>& facts,
     const std::string& field, const std::string& node, const std::string& file) {
   const ObjectFacts* f = facts(node, file);
-  if (f == nullptr) throw std::invalid_argument(field + ": " + node + " did not say whether it has " + file);
-  if (!f->error.empty()) throw std::invalid_argument(field + ": " + node + " cannot read " + file + ": " + f->error);
-  if (!f->exists) throw std::invalid_argument(field + ": " + node + " has no " + file);
+  if (f == nullptr) throw error::InvalidInput(field + ": " + node + " did not say whether it has " + file);
+  if (!f->error.empty()) throw error::InvalidInput(field + ": " + node + " cannot read " + file + ": " + f->error);
+  if (!f->exists) throw error::InvalidInput(field + ": " + node + " has no " + file);
   return *f;
 }
 
@@ -131,7 +131,7 @@ std::vector<FileUse> file_uses(const CollectiveJob& job) {
   return uses;
 }
 
-std::optional<std::string> aliased_files(const CollectiveJob& job, const FileIdentities& files) {
+std::optional<error::Refusal> aliased_files(const CollectiveJob& job, const FileIdentities& files) {
   const std::vector<FileUse> uses = file_uses(job);
   for (const FileUse& a : uses) {
     if (!a.writes) continue;
@@ -178,10 +178,9 @@ void resolve_ranges(CollectiveJob& job,
     for (const std::string& node : job.nodes) {
       const ObjectFacts& f = readable(facts, "data.file", node, job.data.file);
       if (job.data.offset > f.size || bytes > f.size - job.data.offset) {
-        throw std::invalid_argument("data: " + node + "'s " + job.data.file + ": " +
-                                    sizes(job.data.offset, bytes, f.size) + "; count " +
-                                    std::to_string(job.data.count) + " × " +
-                                    std::to_string(element_size(job.data.dtype)) + " bytes does not fit");
+        throw error::InvalidInput("data: " + node + "'s " + job.data.file + ": " +
+                                  sizes(job.data.offset, bytes, f.size) + "; count " + std::to_string(job.data.count) +
+                                  " × " + std::to_string(element_size(job.data.dtype)) + " bytes does not fit");
       }
     }
     return;
@@ -192,16 +191,16 @@ void resolve_ranges(CollectiveJob& job,
     const std::string field = std::string(list) + "[" + std::to_string(i) + "]";
     const ObjectFacts& f = readable(facts, field + ".file", m.source, m.file);
     if (m.offset > f.size) {
-      throw std::invalid_argument(field + ": offset " + std::to_string(m.offset) + " is past the end of " + m.source +
-                                  "'s " + m.file + " (" + std::to_string(f.size) + " bytes)");
+      throw error::InvalidInput(field + ": offset " + std::to_string(m.offset) + " is past the end of " + m.source +
+                                "'s " + m.file + " (" + std::to_string(f.size) + " bytes)");
     }
     if (!m.length) m.length = f.size - m.offset;
     if (*m.length == 0) {
-      throw std::invalid_argument(field + ": nothing to send: " + m.source + "'s " + m.file + " holds " +
-                                  std::to_string(f.size) + " bytes, none after offset " + std::to_string(m.offset));
+      throw error::InvalidInput(field + ": nothing to send: " + m.source + "'s " + m.file + " holds " +
+                                std::to_string(f.size) + " bytes, none after offset " + std::to_string(m.offset));
     }
     if (*m.length > f.size - m.offset) {
-      throw std::invalid_argument(field + ": " + m.source + "'s " + m.file + ": " + sizes(m.offset, *m.length, f.size));
+      throw error::InvalidInput(field + ": " + m.source + "'s " + m.file + ": " + sizes(m.offset, *m.length, f.size));
     }
   }
 }

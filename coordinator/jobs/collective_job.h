@@ -4,6 +4,7 @@
 #pragma once
 
 #include "coordinator/jobs/file_identities.h"
+#include "error/refusal.h"
 #include "protocol/baton.pb.h"
 
 #include <cstddef>
@@ -90,7 +91,7 @@ std::vector<FileUse> file_uses(const CollectiveJob& job);
 // sharing a data root); then one line naming both nodes and both names. The same name
 // on the same node is the parsers' business (an in-place reduce is fine, a multicast that
 // writes the file it sends is not).
-std::optional<std::string> aliased_files(const CollectiveJob& job, const FileIdentities& files);
+std::optional<error::Refusal> aliased_files(const CollectiveJob& job, const FileIdentities& files);
 
 // What a node's agent answered about one of its objects (ObjectQuery, docs/collectives.md).
 struct ObjectFacts {
@@ -107,7 +108,7 @@ std::vector<std::pair<std::string, std::string>> objects_named(const CollectiveJ
 
 // Checks every range the job reads against the sizes its nodes reported and gives each
 // message without a length the rest of its file. `facts(node, file)` returns what that
-// node answered, or nullptr if it did not. Throws std::invalid_argument with one line naming
+// node answered, or nullptr if it did not. Throws error::InvalidInput with one line naming
 // the field, the node, the file and the sizes.
 void resolve_ranges(CollectiveJob& job,
                     const std::function<const ObjectFacts*(const std::string& node, const std::string& file)>& facts);

@@ -8,10 +8,10 @@
 // model, and docs/collectives.md's decision).
 #include "coordinator/jobs/collective_compilers.h"
 #include "coordinator/schedule/multicast/checked.h"
+#include "error/error.h"
 
 #include <algorithm>
 #include <bit>
-#include <stdexcept>
 #include <tuple>
 
 namespace baton::jobs {
@@ -90,8 +90,8 @@ DataflowSchedule compile_multicast(const CollectiveJob& job, const CollectiveMod
     for (const std::string& d : m.destinations) multicast.destinations.push_back(index(d));
     problem.multicasts.push_back(std::move(multicast));
   }
-  if (const std::optional<std::string> error = mc::problem_error(problem)) {
-    throw std::logic_error("plan compiler: the multicast problem is malformed: " + *error);
+  if (const std::optional<error::Refusal> malformed = mc::problem_error(problem)) {
+    throw error::Bug("plan compiler: the multicast problem is malformed: " + malformed->reason);
   }
   mc::CheckedMulticast plan;
   if (job.algorithm == "flat") plan = mc::checked_task_lists(problem, flat_lists(problem), "flat");
@@ -117,8 +117,8 @@ DataflowSchedule compile_multicast(const CollectiveJob& job, const CollectiveMod
     if (i != problem.multicasts[task.multicast].source) {
       const auto got = received.find({i, task.multicast});
       if (got == received.end()) {
-        throw std::logic_error("plan compiler: " + nodes[i] + " relays message " + std::to_string(task.multicast) +
-                               " before it receives it");
+        throw error::Bug("plan compiler: " + nodes[i] + " relays message " + std::to_string(task.multicast) +
+                         " before it receives it");
       }
       after.push_back(got->second);
       source = whole;

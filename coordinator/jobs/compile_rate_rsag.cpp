@@ -15,11 +15,11 @@
 // several at once (dataflow_timing.h) when the simulation predicts that faster.
 #include "coordinator/jobs/collective_compilers.h"
 #include "coordinator/jobs/pipeline.h"
+#include "error/error.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <stdexcept>
 
 namespace baton::jobs {
 namespace {
@@ -64,7 +64,7 @@ DataflowSchedule compile_rate_rsag(const CollectiveJob& job, const CollectiveMod
   for (std::size_t i = 0; i < n; ++i)
     count[i] = static_cast<std::uint64_t>(std::floor(share[i] * static_cast<double>(job.data.count)));
   const std::uint64_t given = std::accumulate(count.begin(), count.end(), std::uint64_t{0});
-  if (given > job.data.count) throw std::logic_error("plan compiler: rate-rsag shares exceed the array");
+  if (given > job.data.count) throw error::Bug("plan compiler: rate-rsag shares exceed the array");
   count[static_cast<std::size_t>(std::ranges::max_element(rates) - rates.begin())] += job.data.count - given;
   std::vector<std::uint64_t> begin(n, 0);
   for (std::size_t i = 1; i < n; ++i) begin[i] = begin[i - 1] + count[i - 1] * size;

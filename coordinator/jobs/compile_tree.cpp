@@ -10,11 +10,11 @@
 #include "coordinator/jobs/collective_compiler.h"
 #include "coordinator/jobs/collective_compilers.h"
 #include "coordinator/schedule/reduction/checked.h"
+#include "error/error.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
-#include <stdexcept>
 #include <tuple>
 
 namespace baton::jobs {
@@ -91,8 +91,8 @@ DataflowSchedule compile_tree(const CollectiveJob& job, const CollectiveModel& m
   for (const std::string& n : nodes) times.push_back(model.snf_time(n, m));
   std::size_t root = root_of(job);
   // Said at submit; a node that re-registered with another rate since is caught here.
-  if (const std::optional<std::string> problem = tree_algorithm_problem(job, model))
-    throw std::invalid_argument(*problem);
+  if (const std::optional<error::Refusal> problem = tree_algorithm_problem(job, model))
+    throw error::InvalidInput(problem->reason);
   if (job.algorithm == "dp") to_two_speed_classes(times, nodes, root, model);
   DataflowSchedule out;
   double makespan = 0;
@@ -139,12 +139,12 @@ DataflowPlan tree_tasks(const CollectiveJob& job, std::vector<TreeTransfer> tran
     inputs[t.dst].push_back({t.src, ids.second});
   }
   const std::vector<std::uint32_t> root_combine = combined(root, result).second;
-  if (root_combine.empty()) throw std::logic_error("plan compiler: the root receives nothing");
+  if (root_combine.empty()) throw error::Bug("plan compiler: the root receives nothing");
   holding[root] = root_combine.front();
   for (const TreeTransfer& t : transfers) {
     if (!t.broadcast) continue;
     if (!holding[t.src]) {
-      throw std::logic_error("plan compiler: " + nodes[t.src] + " relays the result before it has it");
+      throw error::Bug("plan compiler: " + nodes[t.src] + " relays the result before it has it");
     }
     const auto ids = builder.transfer(nodes[t.src], result, {*holding[t.src]}, nodes[t.dst], result);
     holding[t.dst] = ids.second;
@@ -152,7 +152,7 @@ DataflowPlan tree_tasks(const CollectiveJob& job, std::vector<TreeTransfer> tran
   return builder.take();
 }
 
-std::optional<std::string> tree_algorithm_problem(const CollectiveJob& job, const CollectiveModel& model) {
+std::optional<error::Refusal> tree_algorithm_problem(const CollectiveJob& job, const CollectiveModel& model) {
   if (job.kind != JobKind::reduce) return std::nullopt;
   const std::size_t n = job.nodes.size();
   const auto over = [&](std::size_t cap) {

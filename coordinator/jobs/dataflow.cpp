@@ -1,8 +1,9 @@
 #include "coordinator/jobs/dataflow.h"
 
+#include "error/error.h"
+
 #include <algorithm>
 #include <limits>
-#include <stdexcept>
 
 namespace baton::jobs {
 namespace {
@@ -37,11 +38,11 @@ std::pair<std::uint32_t, std::uint32_t> DataflowBuilder::transfer(const std::str
                                                                   std::vector<std::uint32_t> send_after,
                                                                   const std::string& to, const Region& destination) {
   if (source.length != destination.length || source.length == 0) {
-    throw std::logic_error("plan compiler: a transfer from " + from + " to " + to + " of unequal or empty regions");
+    throw error::Bug("plan compiler: a transfer from " + from + " to " + to + " of unequal or empty regions");
   }
   std::uint64_t& stream = stream_end_[to];
   if (source.length > std::numeric_limits<std::uint64_t>::max() - stream) {
-    throw std::invalid_argument("the stream of node '" + to + "' exceeds 2^64 bytes");
+    throw error::InvalidInput("the stream of node '" + to + "' exceeds 2^64 bytes");
   }
   const std::uint64_t transfer = transfers_++;
   DataflowTask& send = add(from, TaskKind::send, std::move(send_after));

@@ -1,11 +1,12 @@
 #include "coordinator/jobs/dataflow_timing.h"
 
+#include "error/error.h"
+
 #include <algorithm>
 #include <deque>
 #include <limits>
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,7 @@ class Simulation {
  public:
   Simulation(DataflowPlan& plan, const CollectiveModel& model, std::size_t sends_at_once)
       : model_(model), sends_at_once_(sends_at_once) {
-    if (sends_at_once_ == 0) throw std::logic_error("plan compiler: a node must be allowed at least one send");
+    if (sends_at_once_ == 0) throw error::Bug("plan compiler: a node must be allowed at least one send");
     for (auto& [name, tasks] : plan) {
       NodeState& node = nodes_.emplace_back();
       node.name = name;
@@ -64,7 +65,7 @@ class Simulation {
       step(next_event());
       start_what_can();
     }
-    if (finished_ != total_) throw std::logic_error("plan compiler: the plan deadlocks at " + first_unfinished());
+    if (finished_ != total_) throw error::Bug("plan compiler: the plan deadlocks at " + first_unfinished());
     return now_;
   }
 
@@ -106,8 +107,8 @@ class Simulation {
     }
     for (const auto& [transfer, tasks] : paired_) {
       if (tasks != 2) {
-        throw std::logic_error("plan compiler: transfer " + std::to_string(transfers_[transfer].number) +
-                               " has no matching send or receive");
+        throw error::Bug("plan compiler: transfer " + std::to_string(transfers_[transfer].number) +
+                         " has no matching send or receive");
       }
     }
   }
@@ -120,8 +121,8 @@ class Simulation {
         for (const std::uint32_t a : (*nodes_[n].tasks)[i].after) {
           const auto found = index_of.find(a);
           if (found == index_of.end()) {
-            throw std::logic_error("plan compiler: " + where({n, i}) + " waits for task " + std::to_string(a) +
-                                   ", which does not exist");
+            throw error::Bug("plan compiler: " + where({n, i}) + " waits for task " + std::to_string(a) +
+                             ", which does not exist");
           }
           ++waits_left_[flat({n, i})];
           dependents_[flat({n, found->second})].push_back({n, i});

@@ -26,7 +26,7 @@ namespace baton::jobs {
 
 // Sets every task's planned_start and planned_end (seconds after the release), and each
 // transfer's planned_rate (the fastest its share of the links lets it move), and returns
-// the latest end. Throws std::logic_error naming a task if the plan can never finish (a
+// the latest end. Throws error::Bug naming a task if the plan can never finish (a
 // dependency cycle, a task waiting for one that does not exist, a send without its receive).
 // REQUIRES: sends_at_once >= 1.
 double predict(DataflowPlan& plan, const CollectiveModel& model, std::size_t sends_at_once);

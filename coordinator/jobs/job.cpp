@@ -1,9 +1,10 @@
 #include "coordinator/jobs/job.h"
 
+#include "error/error.h"
+
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <stdexcept>
 #include <tuple>
 
 namespace baton::jobs {
@@ -22,17 +23,17 @@ void check_transfers(const Clusters& clusters, const std::vector<TransferSpec>& 
   for (std::size_t i = 0; i < transfers.size(); ++i) {
     const TransferSpec& t = transfers[i];
     const std::string where = "transfers[" + std::to_string(i) + "]";
-    if (t.length == 0) throw std::invalid_argument(where + ": length must be > 0");
+    if (t.length == 0) throw error::InvalidInput(where + ": length must be > 0");
     if (t.src_offset > kMax - t.length || t.dst_offset > kMax - t.length) {
-      throw std::invalid_argument(where + ": offset + length overflows");
+      throw error::InvalidInput(where + ": offset + length overflows");
     }
     if (!contains(clusters.senders, t.src_node)) {
-      throw std::invalid_argument(where + ": unknown source node '" + t.src_node + "'");
+      throw error::InvalidInput(where + ": unknown source node '" + t.src_node + "'");
     }
     if (!contains(clusters.receivers, t.dst_node)) {
-      throw std::invalid_argument(where + ": unknown destination node '" + t.dst_node + "'");
+      throw error::InvalidInput(where + ": unknown destination node '" + t.dst_node + "'");
     }
-    if (t.src_file.empty() || t.dst_file.empty()) throw std::invalid_argument(where + ": empty file name");
+    if (t.src_file.empty() || t.dst_file.empty()) throw error::InvalidInput(where + ": empty file name");
     written[{t.dst_node, t.dst_file}].emplace_back(t.dst_offset, i);
   }
   for (auto& [file, ranges] : written) {
@@ -40,8 +41,8 @@ void check_transfers(const Clusters& clusters, const std::vector<TransferSpec>& 
     for (std::size_t r = 1; r < ranges.size(); ++r) {
       const TransferSpec& prev = transfers[ranges[r - 1].second];
       if (prev.dst_offset + prev.length > ranges[r].first) {
-        throw std::invalid_argument("transfers[" + std::to_string(ranges[r].second) + "]: writes over transfers[" +
-                                    std::to_string(ranges[r - 1].second) + "] in " + file.first + ":" + file.second);
+        throw error::InvalidInput("transfers[" + std::to_string(ranges[r].second) + "]: writes over transfers[" +
+                                  std::to_string(ranges[r - 1].second) + "] in " + file.first + ":" + file.second);
       }
     }
   }

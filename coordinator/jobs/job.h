@@ -27,7 +27,7 @@ struct Clusters {
   std::vector<std::string> receivers;
 };
 
-// Throws std::invalid_argument naming the first transfer that is empty, overflows 2^64,
+// Throws error::InvalidInput naming the first transfer that is empty, overflows 2^64,
 // names a node outside its cluster, or sends to itself; and if the destination ranges
 // of two transfers overlap (the result would depend on the order of writes).
 void check_transfers(const Clusters& clusters, const std::vector<TransferSpec>& transfers);

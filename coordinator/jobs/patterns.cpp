@@ -1,8 +1,9 @@
 #include "coordinator/jobs/patterns.h"
 
+#include "error/error.h"
+
 #include <algorithm>
 #include <numeric>
-#include <stdexcept>
 
 namespace baton::jobs {
 namespace {
@@ -16,12 +17,12 @@ std::uint64_t piece(Layout layout, std::uint64_t block, std::uint64_t bytes, std
 }
 
 void check(const RedistributionPattern& p, std::size_t senders, std::size_t receivers) {
-  if (p.bytes == 0) throw std::invalid_argument("pattern: the array is empty");
+  if (p.bytes == 0) throw error::InvalidInput("pattern: the array is empty");
   if (senders == 0 || receivers == 0) {
-    throw std::invalid_argument("pattern: needs at least one source and one destination node");
+    throw error::InvalidInput("pattern: needs at least one source and one destination node");
   }
   if ((p.from == Layout::block_cyclic && p.from_block == 0) || (p.to == Layout::block_cyclic && p.to_block == 0)) {
-    throw std::invalid_argument("pattern: block size must be > 0");
+    throw error::InvalidInput("pattern: block size must be > 0");
   }
 }
 

@@ -27,7 +27,7 @@ struct RedistributionPattern {
 
 // Every transfer that moves the array from the layout over clusters.senders to the layout
 // over clusters.receivers; contiguous pieces between the same two nodes are merged.
-// Throws std::invalid_argument for an empty array, no nodes, or a zero block size.
+// Throws error::InvalidInput for an empty array, no nodes, or a zero block size.
 std::vector<TransferSpec> expand(const RedistributionPattern& pattern, const Clusters& clusters);
 
 // How many transfers expand() returns, from the sizes alone (nothing is materialised, so a

@@ -1,13 +1,13 @@
 #include "coordinator/jobs/pipeline.h"
 
 #include "coordinator/jobs/dataflow_timing.h"
+#include "error/error.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
 #include <set>
-#include <stdexcept>
 #include <tuple>
 
 namespace baton::jobs {
@@ -101,7 +101,7 @@ DataflowPlan narrowed(DataflowPlan plan, const CollectiveModel& model, std::size
 }  // namespace
 
 DataflowPlan segmented(const DataflowPlan& plan, std::size_t segments, std::uint64_t element) {
-  if (segments == 0 || element == 0) throw std::logic_error("plan compiler: a pipeline of no segments");
+  if (segments == 0 || element == 0) throw error::Bug("plan compiler: a pipeline of no segments");
   const std::uint64_t longest = longest_task(plan);
   // Pieces of about longest / segments bytes: a task of e elements gets
   // clamp(round(S · length / longest), 1, e) of them, so equal lengths get equal counts.
@@ -114,8 +114,8 @@ DataflowPlan segmented(const DataflowPlan& plan, std::size_t segments, std::uint
     std::map<std::uint32_t, const DataflowTask*> by_id;
     for (const DataflowTask& t : tasks) {
       if (t.bytes() % element != 0 || t.bytes() == 0) {
-        throw std::logic_error("plan compiler: " + node + "'s task " + std::to_string(t.id) + " of " +
-                               std::to_string(t.bytes()) + " bytes cannot be cut into segments of whole elements");
+        throw error::Bug("plan compiler: " + node + "'s task " + std::to_string(t.id) + " of " +
+                         std::to_string(t.bytes()) + " bytes cannot be cut into segments of whole elements");
       }
       by_id[t.id] = &t;
     }
@@ -133,8 +133,8 @@ DataflowPlan segmented(const DataflowPlan& plan, std::size_t segments, std::uint
         for (const std::uint32_t a : t.after) {
           const auto waited = by_id.find(a);
           if (waited == by_id.end()) {
-            throw std::logic_error("plan compiler: " + node + "'s task " + std::to_string(t.id) + " waits for task " +
-                                   std::to_string(a) + ", which does not exist");
+            throw error::Bug("plan compiler: " + node + "'s task " + std::to_string(t.id) + " waits for task " +
+                             std::to_string(a) + ", which does not exist");
           }
           // The same bytes in the same pieces: piece j waits for piece j. Otherwise the
           // pieces cover other ranges, and each waits for the whole of what it waited for.
@@ -209,7 +209,7 @@ double order_sends_by_readiness(DataflowPlan& plan, const CollectiveModel& model
     double predicted = 0;
     try {
       predicted = predict(candidate, model, sends_at_once);
-    } catch (const std::logic_error&) {  // the new order deadlocks: keep the old one
+    } catch (const error::Bug&) {  // the new order deadlocks: keep the old one
       break;
     }
     if (predicted >= best) break;
@@ -239,7 +239,7 @@ Pipeline fastest_pipeline(const DataflowPlan& plan, std::uint64_t element, const
         Pipeline staged{by_stage(cut, lag), s, k, 0};
         try {
           staged.predicted_seconds = predict(staged.plan, model, k);
-        } catch (const std::logic_error&) {  // this order deadlocks: not a candidate
+        } catch (const error::Bug&) {  // this order deadlocks: not a candidate
           continue;
         }
         if (staged.predicted_seconds < best->predicted_seconds) best = std::move(staged);

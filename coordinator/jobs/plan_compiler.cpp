@@ -3,10 +3,10 @@
 #include "coordinator/jobs/step_time.h"
 #include "coordinator/schedule/kpbs/lower_bound.h"
 #include "coordinator/schedule/kpbs/validator.h"
+#include "error/error.h"
 
 #include <algorithm>
 #include <map>
-#include <stdexcept>
 
 namespace baton::jobs {
 namespace kpbs = schedule::kpbs;
@@ -25,7 +25,7 @@ struct PairQueue {
 
   void take(std::uint64_t bytes, const std::vector<TransferSpec>& specs, Flow& flow) {
     while (bytes > 0) {
-      if (next >= transfers.size()) throw std::logic_error("plan compiler: a step moves more than the pair owes");
+      if (next >= transfers.size()) throw error::Bug("plan compiler: a step moves more than the pair owes");
       const TransferSpec& t = specs[transfers[next]];
       const std::uint64_t n = std::min(bytes, t.length - done);
       flow.chunks.push_back({transfers[next], t.src_offset + done, t.dst_offset + done, n});
@@ -111,7 +111,7 @@ CompiledPlan compile_plan(const Clusters& clusters, const std::vector<TransferSp
   const double d = kpbs::flow_rate(platform);
   const kpbs::Validation check = kpbs::validate(problem.bytes, normalized.k, normalized.beta, schedule,
                                                 {.rate = d, .kpbs_rules = kpbs::obeys_kpbs(algorithm), .tolerance = 0});
-  if (!check.ok()) throw std::logic_error("plan compiler: invalid schedule: " + check.errors.front());
+  if (!check.ok()) throw error::Bug("plan compiler: invalid schedule: " + check.errors.front());
 
   CompiledPlan plan;
   plan.algorithm = std::string(kpbs::name(algorithm));

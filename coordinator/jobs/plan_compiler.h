@@ -111,7 +111,7 @@ struct CompiledPlan {
   std::vector<TransferSpec> transfers;
 };
 
-// Throws std::invalid_argument for a bad job (see check_transfers) and std::logic_error
+// Throws error::InvalidInput for a bad job (see check_transfers) and error::Bug
 // if the schedule fails validation.
 CompiledPlan compile_plan(const Clusters& clusters, const std::vector<TransferSpec>& transfers,
                           const schedule::kpbs::Platform& platform, schedule::kpbs::Algorithm algorithm);

@@ -1,17 +1,18 @@
 #include "coordinator/jobs/rate_tree.h"
 
+#include "error/error.h"
+
 #include <algorithm>
 #include <numeric>
-#include <stdexcept>
 
 namespace baton::jobs {
 
 std::vector<std::size_t> rate_tree(const std::vector<double>& rates, std::size_t root, TreeLoad load,
                                    double startup_per_byte) {
-  if (rates.empty() || root >= rates.size()) throw std::logic_error("plan compiler: a tree without its root");
+  if (rates.empty() || root >= rates.size()) throw error::Bug("plan compiler: a tree without its root");
   if (std::ranges::any_of(rates, [](double r) { return !(r > 0); }))
-    throw std::logic_error("plan compiler: a tree over a node of no rate");
-  if (!(startup_per_byte >= 0)) throw std::logic_error("plan compiler: a tree with a negative start-up");
+    throw error::Bug("plan compiler: a tree over a node of no rate");
+  if (!(startup_per_byte >= 0)) throw error::Bug("plan compiler: a tree with a negative start-up");
   const double slowest = *std::ranges::min_element(rates);
   // The share of the floor a message between p and q takes of either's link, a segment at
   // a time: (β/s + 1/min(r_p, r_q)) / (β/s + 1/r_min).

@@ -1,7 +1,8 @@
 #include "coordinator/jobs/replan.h"
 
+#include "error/error.h"
+
 #include <algorithm>
-#include <stdexcept>
 #include <utility>
 
 namespace baton::jobs {
@@ -31,8 +32,8 @@ std::vector<std::vector<Range>> covered(const CompiledPlan& plan, std::size_t fi
 RemainingTraffic remaining_traffic(const CompiledPlan& plan, std::size_t done,
                                    const std::vector<TransferSpec>& transfers) {
   if (done > plan.steps.size()) {
-    throw std::invalid_argument("re-plan after step " + std::to_string(done) + " of a plan of " +
-                                std::to_string(plan.steps.size()) + " steps");
+    throw error::InvalidInput("re-plan after step " + std::to_string(done) + " of a plan of " +
+                              std::to_string(plan.steps.size()) + " steps");
   }
   RemainingTraffic out;
   const auto moved = covered(plan, 0, done, transfers);
@@ -61,7 +62,7 @@ CompiledPlan replan(const CompiledPlan& plan, std::size_t done, const Clusters& 
                     schedule::kpbs::Algorithm algorithm) {
   const RemainingTraffic rest = remaining_traffic(plan, done, transfers);
   if (rest.transfers.empty())
-    throw std::invalid_argument("nothing remains to re-plan after step " + std::to_string(done));
+    throw error::InvalidInput("nothing remains to re-plan after step " + std::to_string(done));
   CompiledPlan fresh = compile_plan(clusters, rest.transfers, platform, algorithm);
   CompiledPlan out = fresh;
   out.steps.assign(plan.steps.begin(), plan.steps.begin() + static_cast<std::ptrdiff_t>(done));
@@ -76,13 +77,13 @@ CompiledPlan replan(const CompiledPlan& plan, std::size_t done, const Clusters& 
   out.predicted_seconds = done_seconds + fresh.predicted_seconds;
   out.lower_bound_seconds = done_seconds + fresh.lower_bound_seconds.value_or(0);  // compile_plan always sets it
   out.model_seconds = out.predicted_seconds;  // a redistribution's model time is its prediction
-  if (const std::optional<std::string> wrong = check_moves_every_byte_once(out, clusters, transfers))
-    throw std::logic_error("re-plan: " + *wrong);
+  if (const std::optional<error::Refusal> wrong = check_moves_every_byte_once(out, clusters, transfers))
+    throw error::Bug("re-plan: " + wrong->reason);
   return out;
 }
 
-std::optional<std::string> check_moves_every_byte_once(const CompiledPlan& plan, const Clusters& clusters,
-                                                       const std::vector<TransferSpec>& transfers) {
+std::optional<error::Refusal> check_moves_every_byte_once(const CompiledPlan& plan, const Clusters& clusters,
+                                                          const std::vector<TransferSpec>& transfers) {
   for (std::size_t s = 0; s < plan.steps.size(); ++s) {
     for (const Flow& flow : plan.steps[s].flows) {
       for (const Chunk& c : flow.chunks) {

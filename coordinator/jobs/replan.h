@@ -8,6 +8,7 @@
 #include "coordinator/jobs/plan_compiler.h"
 #include "coordinator/schedule/kpbs/algorithms.h"
 #include "coordinator/schedule/kpbs/platform.h"
+#include "error/refusal.h"
 
 #include <cstddef>
 #include <optional>
@@ -24,7 +25,7 @@ struct RemainingTraffic {
   std::vector<std::size_t> origin;  // origin[i]: the job's transfer that transfers[i] is part of
 };
 
-// Throws std::invalid_argument if `done` is past the plan's steps.
+// Throws error::InvalidInput if `done` is past the plan's steps.
 RemainingTraffic remaining_traffic(const CompiledPlan& plan, std::size_t done,
                                    const std::vector<TransferSpec>& transfers);
 
@@ -32,7 +33,7 @@ RemainingTraffic remaining_traffic(const CompiledPlan& plan, std::size_t done,
 // they were, then `algorithm`'s plan of the remaining traffic on `platform`, its chunks
 // naming the job's transfers. k, d and β are the new plan's; predicted_seconds adds up
 // every step; lower_bound_seconds is the done steps' predicted time plus η of the rest.
-// Throws std::invalid_argument when nothing remains, std::logic_error when the result
+// Throws error::InvalidInput when nothing remains, error::Bug when the result
 // fails check_moves_every_byte_once.
 CompiledPlan replan(const CompiledPlan& plan, std::size_t done, const Clusters& clusters,
                     const std::vector<TransferSpec>& transfers, const schedule::kpbs::Platform& platform,
@@ -41,7 +42,7 @@ CompiledPlan replan(const CompiledPlan& plan, std::size_t done, const Clusters& 
 // Nothing when the plan's chunks move every byte of every transfer exactly once, each
 // between the nodes and at the offsets its transfer names; else the first problem, naming
 // the transfer.
-std::optional<std::string> check_moves_every_byte_once(const CompiledPlan& plan, const Clusters& clusters,
-                                                       const std::vector<TransferSpec>& transfers);
+std::optional<error::Refusal> check_moves_every_byte_once(const CompiledPlan& plan, const Clusters& clusters,
+                                                          const std::vector<TransferSpec>& transfers);
 
 }  // namespace baton::jobs

@@ -1,7 +1,8 @@
 #include "coordinator/jobs/staging.h"
 
+#include "error/error.h"
+
 #include <algorithm>
-#include <stdexcept>
 
 namespace baton::jobs {
 
@@ -47,9 +48,9 @@ void check_aliased_writes(const std::vector<TransferSpec>& transfers, Keys& keys
       const TransferSpec& prev = transfers[ranges[reach].second];
       const TransferSpec& t = transfers[ranges[r].second];
       if (prev.dst_offset + prev.length > t.dst_offset) {
-        throw std::invalid_argument("transfers[" + std::to_string(ranges[r].second) + "]: writes over transfers[" +
-                                    std::to_string(ranges[reach].second) +
-                                    "]: " + one_file({prev.dst_node, prev.dst_file}, {t.dst_node, t.dst_file}));
+        throw error::InvalidInput("transfers[" + std::to_string(ranges[r].second) + "]: writes over transfers[" +
+                                  std::to_string(ranges[reach].second) +
+                                  "]: " + one_file({prev.dst_node, prev.dst_file}, {t.dst_node, t.dst_file}));
       }
       if (t.dst_offset + t.length > prev.dst_offset + prev.length) reach = r;
     }
@@ -70,14 +71,14 @@ std::set<NodeFile> staged_destinations(const std::vector<TransferSpec>& transfer
     const std::string& key = keys(t.dst_node, t.dst_file);
     if (!read.contains(key)) continue;
     if (files.in_memory(t.dst_node)) {
-      throw std::invalid_argument("node " + t.dst_node + " reads and writes its memory region '" + t.dst_file +
-                                  "' in one job, which cannot be staged: register a separate output region");
+      throw error::InvalidInput("node " + t.dst_node + " reads and writes its memory region '" + t.dst_file +
+                                "' in one job, which cannot be staged: register a separate output region");
     }
     const NodeFile dst{t.dst_node, t.dst_file};
     const auto [it, first] = writer.emplace(key, dst);
     if (!first && it->second != dst) {
-      throw std::invalid_argument(one_file(it->second, dst) + ", which the job also reads: it cannot be staged safely" +
-                                  (it->second.first == dst.first ? " (name it one way)" : ""));
+      throw error::InvalidInput(one_file(it->second, dst) + ", which the job also reads: it cannot be staged safely" +
+                                (it->second.first == dst.first ? " (name it one way)" : ""));
     }
     staged.insert(dst);
   }

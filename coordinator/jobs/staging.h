@@ -21,7 +21,7 @@ using NodeFile = std::pair<std::string, std::string>;
 
 // The destinations `transfers` must stage: each (node, file) written by the job that is
 // one file (files.key) with a file the job reads: on the node itself under this or another
-// name, or on another agent sharing its data root. Throws std::invalid_argument with the
+// name, or on another agent sharing its data root. Throws error::InvalidInput with the
 // reason, naming the nodes and names, when the job cannot be made safe: a staged file lives
 // in an embedded agent's memory ("memory:" storage); one staged file is written under two
 // names or by two nodes (each staging file would be completed with the file's old bytes

@@ -1,6 +1,7 @@
 #include "coordinator/journal/etcd_client.h"
 
 #include "coordinator/journal/base64.h"
+#include "error/error.h"
 
 #include <httplib.h>
 
@@ -166,15 +167,15 @@ std::string message_of(const Json& answer, int status) {
 }  // namespace
 
 EtcdClient::EtcdClient(EtcdOptions options) : options_(std::move(options)) {
-  if (options_.endpoints.empty()) throw std::invalid_argument("etcd: no endpoints");
+  if (options_.endpoints.empty()) throw error::InvalidInput("etcd: no endpoints");
   for (const std::string& e : options_.endpoints) {
     if (!(e.rfind("http://", 0) == 0 && e.size() > 7) && !(secure(e) && e.size() > 8)) {
-      throw std::invalid_argument("etcd endpoint '" + e + "': expected http://host:port or https://host:port");
+      throw error::InvalidInput("etcd endpoint '" + e + "': expected http://host:port or https://host:port");
     }
   }
   const EtcdSecurity& security = options_.security;
   if (security.cert_file.empty() != security.key_file.empty())
-    throw std::invalid_argument("etcd: a client certificate needs its key, and a key its certificate");
+    throw error::InvalidInput("etcd: a client certificate needs its key, and a key its certificate");
   clients_.resize(options_.endpoints.size());
   tokens_.resize(options_.endpoints.size());
 }

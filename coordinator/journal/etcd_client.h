@@ -4,12 +4,13 @@
 // at a time: each user (the journal, the election) keeps its own client.
 #pragma once
 
+#include "error/error.h"
+
 #include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,9 @@ class Client;
 namespace baton::journal {
 
 // etcd could not be reached, or refused a request; what() names the endpoint(s) and why.
-class EtcdError : public std::runtime_error {
+class EtcdError : public error::SystemError {
  public:
-  using std::runtime_error::runtime_error;
+  using error::SystemError::SystemError;
 };
 
 // TLS and authentication as etcd offers them (docs/ha.md, "TLS and authentication").

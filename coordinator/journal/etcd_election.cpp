@@ -1,5 +1,7 @@
 #include "coordinator/journal/etcd_election.h"
 
+#include "error/error.h"
+
 #include <algorithm>
 
 namespace baton::journal {
@@ -23,7 +25,7 @@ EtcdElection::EtcdElection(EtcdOptions options, std::string key, std::string can
     : client_(with_timeout(options, ttl_seconds)), renewals_(with_timeout(options, ttl_seconds)), key_(std::move(key)),
       candidate_(std::move(candidate)), ttl_seconds_(ttl_seconds), log_(std::move(log)) {
   if (ttl_seconds_ < 2 || ttl_seconds_ > 3600)
-    throw std::invalid_argument("the leader lease's TTL must be within [2, 3600] s");
+    throw error::InvalidInput("the leader lease's TTL must be within [2, 3600] s");
 }
 
 EtcdElection::~EtcdElection() {
@@ -111,7 +113,7 @@ void EtcdElection::renew_loop(std::function<void(const std::string&)> on_lost) {
   }
 }
 
-std::optional<std::string> EtcdElection::lapsed() const {
+std::optional<error::Refusal> EtcdElection::lapsed() const {
   if (expired_) return "the leader lease " + std::to_string(lease_) + " expired in etcd";
   if (steady_clock::now() >= granted_.load() + std::chrono::seconds(ttl_seconds_))
     return "no renewal of the leader lease granted within its TTL (" + std::to_string(ttl_seconds_) + " s)";

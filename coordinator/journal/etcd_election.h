@@ -9,6 +9,7 @@
 #pragma once
 
 #include "coordinator/journal/etcd_client.h"
+#include "error/refusal.h"
 #include "log/log.h"
 
 #include <atomic>
@@ -53,7 +54,7 @@ class EtcdElection {
   // of the last renewal etcd granted (etcd may have let the lease lapse), or etcd said the
   // lease is gone. From any thread, without a request: asked before each release of a step
   // (docs/ha.md, "Fencing").
-  std::optional<std::string> lapsed() const;
+  std::optional<error::Refusal> lapsed() const;
 
  private:
   void renew_loop(std::function<void(const std::string&)> on_lost);

@@ -1,5 +1,7 @@
 #include "coordinator/journal/etcd_journal.h"
 
+#include "error/error.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -39,7 +41,7 @@ constexpr int kStepWidth = 10;
 
 EtcdJournal::EtcdJournal(EtcdOptions options, std::string prefix)
     : prefix_(std::move(prefix)), client_(std::move(options)) {
-  if (prefix_.empty()) throw std::invalid_argument("etcd journal: the key prefix is empty");
+  if (prefix_.empty()) throw error::InvalidInput("etcd journal: the key prefix is empty");
 }
 
 void EtcdJournal::fence(std::string key, std::int64_t epoch, std::function<void(const std::string&)> on_lost) {
@@ -164,19 +166,19 @@ ObjectIdentities EtcdJournal::identities(std::uint64_t id) {
 }
 
 void EtcdJournal::set_state(std::uint64_t id, const std::string& state, const std::string& error) {
-  if (!known_job_state(state)) throw std::invalid_argument("unknown job state '" + state + "'");
+  if (!known_job_state(state)) throw error::InvalidInput("unknown job state '" + state + "'");
   std::lock_guard lock(mutex_);
   if (!write(Json::array({etcd::exists(key("job", id))}),
              Json::array({etcd::put(key("state", id), Json{{"state", state}, {"error", error}}.dump(
                                                           -1, ' ', false, Json::error_handler_t::replace))}))) {
-    throw std::invalid_argument("no job " + std::to_string(id));
+    throw error::InvalidInput("no job " + std::to_string(id));
   }
 }
 
 void EtcdJournal::set_report(std::uint64_t id, const std::string& report_json) {
   std::lock_guard lock(mutex_);
   if (!write(Json::array({etcd::exists(key("job", id))}), Json::array({etcd::put(key("report", id), report_json)}))) {
-    throw std::invalid_argument("no job " + std::to_string(id));
+    throw error::InvalidInput("no job " + std::to_string(id));
   }
 }
 
@@ -190,7 +192,7 @@ void EtcdJournal::record_step(std::uint64_t id, const StepRecord& step) {
   if (!write(Json::array({etcd::exists(key("job", id))}),
              Json::array({etcd::put(key("step", id) + "/" + padded(step.step, kStepWidth),
                                     value.dump(-1, ' ', false, Json::error_handler_t::replace))}))) {
-    throw std::invalid_argument("no job " + std::to_string(id));
+    throw error::InvalidInput("no job " + std::to_string(id));
   }
 }
 
@@ -300,7 +302,7 @@ void EtcdJournal::set_calibration(std::uint64_t id, CalibrationState state, cons
   if (!write(Json::array({etcd::exists(key("calibration", id))}),
              Json::array({etcd::put(key("calibration_state", id),
                                     value.dump(-1, ' ', false, Json::error_handler_t::replace))}))) {
-    throw std::invalid_argument("no calibration " + std::to_string(id));
+    throw error::InvalidInput("no calibration " + std::to_string(id));
   }
 }
 
@@ -341,8 +343,8 @@ void EtcdJournal::add_replan(std::uint64_t job, const ReplanRecord& replan) {
   if (!write(Json::array({etcd::exists(key("job", job)), etcd::created_at(at, 0)}),
              Json::array({etcd::put(at, Json{{"platform", replan.platform}, {"record", replan.record}}.dump(
                                             -1, ' ', false, Json::error_handler_t::replace))}))) {
-    throw std::invalid_argument("job " + std::to_string(job) + ": no such job, or a re-plan at step " +
-                                std::to_string(replan.at_step) + " already");
+    throw error::InvalidInput("job " + std::to_string(job) + ": no such job, or a re-plan at step " +
+                              std::to_string(replan.at_step) + " already");
   }
 }
 

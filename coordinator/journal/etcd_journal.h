@@ -6,6 +6,7 @@
 
 #include "coordinator/journal/etcd_client.h"
 #include "coordinator/journal/journal.h"
+#include "error/error.h"
 
 #include <functional>
 #include <mutex>
@@ -14,9 +15,9 @@
 namespace baton::journal {
 
 // A fenced write found the election key gone or held by another epoch.
-class LostLeadership : public std::runtime_error {
+class LostLeadership : public error::Error {
  public:
-  using std::runtime_error::runtime_error;
+  using error::Error::Error;
 };
 
 class EtcdJournal final : public Store {

@@ -1,5 +1,7 @@
 #include "coordinator/journal/journal.h"
 
+#include "error/error.h"
+
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
 
@@ -7,7 +9,6 @@
 #include <chrono>
 #include <ctime>
 #include <limits>
-#include <stdexcept>
 
 namespace baton::journal {
 
@@ -69,7 +70,7 @@ CREATE TABLE identities (
 
 std::int64_t to_sql_id(std::uint64_t id) {
   if (id > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-    throw std::invalid_argument("no job " + std::to_string(id));
+    throw error::InvalidInput("no job " + std::to_string(id));
   return static_cast<std::int64_t>(id);
 }
 
@@ -99,7 +100,7 @@ std::string utc_now() {
 }
 
 Journal::Journal(const std::filesystem::path& path) : path_(path) {
-  auto fail = [&](const std::string& what) { return std::runtime_error("journal " + path_.string() + ": " + what); };
+  auto fail = [&](const std::string& what) { return error::SystemError("journal " + path_.string() + ": " + what); };
   try {
     db_ = std::make_unique<SQLite::Database>(path_.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     db_->setBusyTimeout(5000);
@@ -174,13 +175,13 @@ bool known_job_state(std::string_view state) {
 }
 
 void Journal::set_state(std::uint64_t id, const std::string& state, const std::string& error) {
-  if (!known_job_state(state)) throw std::invalid_argument("unknown job state '" + state + "'");
+  if (!known_job_state(state)) throw error::InvalidInput("unknown job state '" + state + "'");
   std::lock_guard lock(mutex_);
   SQLite::Statement q(*db_, "UPDATE jobs SET state = ?, error = ? WHERE id = ?");
   q.bind(1, state);
   q.bind(2, error);
   q.bind(3, to_sql_id(id));
-  if (q.exec() == 0) throw std::invalid_argument("no job " + std::to_string(id));
+  if (q.exec() == 0) throw error::InvalidInput("no job " + std::to_string(id));
 }
 
 void Journal::set_report(std::uint64_t id, const std::string& report_json) {
@@ -188,12 +189,12 @@ void Journal::set_report(std::uint64_t id, const std::string& report_json) {
   SQLite::Statement q(*db_, "UPDATE jobs SET report = ? WHERE id = ?");
   q.bind(1, report_json);
   q.bind(2, to_sql_id(id));
-  if (q.exec() == 0) throw std::invalid_argument("no job " + std::to_string(id));
+  if (q.exec() == 0) throw error::InvalidInput("no job " + std::to_string(id));
 }
 
 void Journal::record_step(std::uint64_t id, const StepRecord& step) {
   if (step.bytes > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-    throw std::invalid_argument("step " + std::to_string(step.step) + ": bytes exceed 2^63");
+    throw error::InvalidInput("step " + std::to_string(step.step) + ": bytes exceed 2^63");
   std::lock_guard lock(mutex_);
   SQLite::Statement q(*db_,
                       "INSERT INTO steps (job, step, attempts, predicted, measured, bytes, finished) "
@@ -211,7 +212,7 @@ void Journal::record_step(std::uint64_t id, const StepRecord& step) {
   try {
     q.exec();
   } catch (const SQLite::Exception& e) {
-    if ((e.getErrorCode() & 0xff) == SQLITE_CONSTRAINT) throw std::invalid_argument("no job " + std::to_string(id));
+    if ((e.getErrorCode() & 0xff) == SQLITE_CONSTRAINT) throw error::InvalidInput("no job " + std::to_string(id));
     throw;
   }
 }
@@ -268,7 +269,7 @@ void Journal::set_calibration(std::uint64_t id, CalibrationState state, const st
   q.bind(3, result_json);
   q.bind(4, ended(state) ? utc_now() : std::string());
   q.bind(5, to_sql_id(id));
-  if (q.exec() == 0) throw std::invalid_argument("no calibration " + std::to_string(id));
+  if (q.exec() == 0) throw error::InvalidInput("no calibration " + std::to_string(id));
 }
 
 std::vector<CalibrationRecord> Journal::calibrations() {
@@ -299,8 +300,8 @@ void Journal::add_replan(std::uint64_t job, const ReplanRecord& replan) {
     q.exec();
   } catch (const SQLite::Exception& e) {
     if ((e.getErrorCode() & 0xff) == SQLITE_CONSTRAINT)
-      throw std::invalid_argument("job " + std::to_string(job) + ": no such job, or a re-plan at step " +
-                                  std::to_string(replan.at_step) + " already");
+      throw error::InvalidInput("job " + std::to_string(job) + ": no such job, or a re-plan at step " +
+                                std::to_string(replan.at_step) + " already");
     throw;
   }
 }

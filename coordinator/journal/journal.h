@@ -91,12 +91,12 @@ class Store {
   // The identities add_job kept for the job; empty for a job without (or journaled before
   // they were kept).
   virtual ObjectIdentities identities(std::uint64_t id) = 0;
-  // Throws std::invalid_argument for an unknown job or state.
+  // Throws error::InvalidInput for an unknown job or state.
   virtual void set_state(std::uint64_t id, const std::string& state, const std::string& error = "") = 0;
   // Keeps a finished job's final report, so a restarted coordinator can show it. Throws
-  // std::invalid_argument for an unknown job.
+  // error::InvalidInput for an unknown job.
   virtual void set_report(std::uint64_t id, const std::string& report_json) = 0;
-  // Inserts or replaces the step's record. Throws std::invalid_argument for an unknown job.
+  // Inserts or replaces the step's record. Throws error::InvalidInput for an unknown job.
   virtual void record_step(std::uint64_t id, const StepRecord& step) = 0;
 
   virtual std::vector<JobRecord> jobs() = 0;  // by id
@@ -106,14 +106,14 @@ class Store {
 
   // A new calibration in state "queued"; returns its id (ids only increase).
   virtual std::uint64_t add_calibration(const std::string& request_json) = 0;
-  // Throws std::invalid_argument for an unknown calibration. Ending it (done, failed,
+  // Throws error::InvalidInput for an unknown calibration. Ending it (done, failed,
   // cancelled) stamps `finished`. A state the store holds that this build does not know
   // (written by hand) reads as failed, saying so in its error.
   virtual void set_calibration(std::uint64_t id, CalibrationState state, const std::string& error = "",
                                const std::string& result_json = "") = 0;
   virtual std::vector<CalibrationRecord> calibrations() = 0;  // by id
 
-  // Throws std::invalid_argument for an unknown job or a second re-plan at the same step.
+  // Throws error::InvalidInput for an unknown job or a second re-plan at the same step.
   virtual void add_replan(std::uint64_t job, const ReplanRecord& replan) = 0;
   virtual std::vector<ReplanRecord> replans(std::uint64_t job) = 0;  // by step
 
@@ -130,7 +130,7 @@ class Journal final : public Store {
   // on open.
   static constexpr int kSchemaVersion = 4;
 
-  // Opens or creates the journal at `path`. Throws std::runtime_error naming the path
+  // Opens or creates the journal at `path`. Throws error::SystemError naming the path
   // when the file is not SQLite, is another schema version, or cannot be opened.
   explicit Journal(const std::filesystem::path& path);
   ~Journal();
@@ -141,12 +141,12 @@ class Journal final : public Store {
   std::uint64_t add_job(const std::string& spec_json, const ObjectIdentities& identities) override;
   // Empty for a job journaled before schema 4.
   ObjectIdentities identities(std::uint64_t id) override;
-  // Throws std::invalid_argument for an unknown job or state.
+  // Throws error::InvalidInput for an unknown job or state.
   void set_state(std::uint64_t id, const std::string& state, const std::string& error = "") override;
   // Keeps a finished job's final report, so a restarted coordinator can show it. Throws
-  // std::invalid_argument for an unknown job.
+  // error::InvalidInput for an unknown job.
   void set_report(std::uint64_t id, const std::string& report_json) override;
-  // Inserts or replaces the step's row. Throws std::invalid_argument for an unknown job.
+  // Inserts or replaces the step's row. Throws error::InvalidInput for an unknown job.
   void record_step(std::uint64_t id, const StepRecord& step) override;
 
   std::vector<JobRecord> jobs() override;  // by id
@@ -156,14 +156,14 @@ class Journal final : public Store {
 
   // A new calibration in state "queued"; returns its id (ids only increase).
   std::uint64_t add_calibration(const std::string& request_json) override;
-  // Throws std::invalid_argument for an unknown calibration. Ending it (done, failed,
+  // Throws error::InvalidInput for an unknown calibration. Ending it (done, failed,
   // cancelled) stamps `finished`. A state the file holds that this build does not know
   // (written by hand) reads as failed, saying so in its error.
   void set_calibration(std::uint64_t id, CalibrationState state, const std::string& error = "",
                        const std::string& result_json = "") override;
   std::vector<CalibrationRecord> calibrations() override;  // by id
 
-  // Throws std::invalid_argument for an unknown job or a second re-plan at the same step.
+  // Throws error::InvalidInput for an unknown job or a second re-plan at the same step.
   void add_replan(std::uint64_t job, const ReplanRecord& replan) override;
   std::vector<ReplanRecord> replans(std::uint64_t job) override;  // by step
 

@@ -6,13 +6,14 @@
 // API answers it with 400.
 #pragma once
 
+#include "error/error.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -21,9 +22,9 @@ namespace baton::json {
 using Json = nlohmann::ordered_json;  // keeps keys in the order docs/formats.md shows them
 
 // Bad user input: the message names the field and what is wrong with it.
-class InputError : public std::runtime_error {
+class InputError : public error::InvalidInput {
  public:
-  using std::runtime_error::runtime_error;
+  using error::InvalidInput::InvalidInput;
 };
 
 // The largest input document accepted (a 1024 × 1024 matrix is about 20 MiB of JSON).

@@ -1,10 +1,10 @@
 #include "coordinator/report/calibration_svg.h"
 
 #include "coordinator/report/markup.h"
+#include "error/error.h"
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 #include <vector>
 
 namespace baton::report {
@@ -65,8 +65,7 @@ std::string dot(double x, double y, const char* color) {
 
 std::string calibration_svg(const CalibrationReport& c) {
   if (!c.result || c.result->curve.empty()) {
-    throw std::invalid_argument("calibration " + c.id + " has no result yet (state " + std::string(name(c.state)) +
-                                ")");
+    throw error::InvalidInput("calibration " + c.id + " has no result yet (state " + std::string(name(c.state)) + ")");
   }
   const calibration::Calibration& r = *c.result;
   const double mb = 1e6;
@@ -154,7 +153,7 @@ std::string calibration_section_html(const CalibrationReport& c) {
   out += "</dl>\n";
   try {
     out += "<div class=\"chart\">" + calibration_svg(c) + "</div>\n";
-  } catch (const std::invalid_argument& e) {
+  } catch (const error::InvalidInput& e) {
     out += "<p class=\"empty\">" + escape(e.what()) + ".</p>\n";
   }
   return out + "</section>\n";

@@ -11,7 +11,7 @@
 
 namespace baton::report {
 
-// Throws std::invalid_argument when the calibration has no result (not done).
+// Throws error::InvalidInput when the calibration has no result (not done).
 std::string calibration_svg(const CalibrationReport& calibration);
 
 // The status page's section for a calibration: its figures, when and how long, the chart.

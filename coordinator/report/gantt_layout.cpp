@@ -1,9 +1,9 @@
 #include "coordinator/report/gantt_layout.h"
 
 #include "coordinator/report/markup.h"
+#include "error/error.h"
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace baton::report {
 namespace {
@@ -37,7 +37,7 @@ std::string label_of(const TaskLine& task) {
 }  // namespace
 
 GanttLayout gantt_layout(const JobReport& job) {
-  if (!job.report) throw std::invalid_argument("job " + job.id + " has no report yet (it has not been planned)");
+  if (!job.report) throw error::InvalidInput("job " + job.id + " has no report yet (it has not been planned)");
   const PlanReport& report = *job.report;
   GanttLayout layout;
   layout.title = title_of(job);
@@ -54,8 +54,8 @@ GanttLayout gantt_layout(const JobReport& job) {
   for (std::size_t s = 0; s < report.steps.size(); ++s) {
     const StepLine& step = report.steps[s];
     if (!step.nodes) {
-      throw std::invalid_argument("job " + job.id + ": step " + std::to_string(s) +
-                                  " of the report has no per-node timing (\"nodes\"); the coordinator predates it");
+      throw error::InvalidInput("job " + job.id + ": step " + std::to_string(s) +
+                                " of the report has no per-node timing (\"nodes\"); the coordinator predates it");
     }
     layout.plan_starts.push_back(step.planned_start_seconds);
     layout.end = std::max(layout.end, step.planned_start_seconds + step.predicted_seconds);

@@ -40,7 +40,7 @@ struct GanttLayout {
   double end = 0;                   // the latest time anything reaches
 };
 
-// Throws std::invalid_argument naming what is missing when the job has no report (not
+// Throws error::InvalidInput naming what is missing when the job has no report (not
 // planned yet) or a step without per-node timing (a coordinator that predates it).
 GanttLayout gantt_layout(const JobReport& job);
 

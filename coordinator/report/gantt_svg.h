@@ -11,7 +11,7 @@
 namespace baton::report {
 
 // Bars carry class "planned" or "measured" and data-node / data-step attributes. Throws
-// std::invalid_argument as gantt_layout does.
+// error::InvalidInput as gantt_layout does.
 std::string gantt_svg(const JobReport& job);
 
 }  // namespace baton::report

@@ -3,8 +3,8 @@
 #include "coordinator/report/calibration_svg.h"
 #include "coordinator/report/gantt_svg.h"
 #include "coordinator/report/markup.h"
+#include "error/error.h"
 
-#include <stdexcept>
 #include <vector>
 
 namespace baton::report {
@@ -208,7 +208,7 @@ std::string job_section(const JobReport& job) {
   if (!job.error.empty()) out += "<p class=\"error\">" + escape(job.error) + "</p>\n";
   try {
     out += "<div class=\"chart\">" + gantt_svg(job) + "</div>\n";
-  } catch (const std::invalid_argument& e) {
+  } catch (const error::InvalidInput& e) {
     return out + "<p class=\"empty\">No chart: " + escape(e.what()) + ".</p></section>\n";
   }
   out += "<table>\n" + header_row({{"Step", true},

@@ -89,7 +89,7 @@ struct Fixture {
     c->mutable_output()->set_length(length);
   }
   bp::Combine& the_combine() { return *step().mutable_tasks(2)->mutable_combine(); }
-  std::string check() const { return ba::check_plan(plan, root).value_or(""); }  // "": accepted
+  std::string check() const { return ba::check_plan(plan, root).value_or("").reason; }  // "": accepted
 };
 
 #define REFUSED(words)                                                            \
@@ -283,7 +283,7 @@ BOOST_AUTO_TEST_CASE(scratch_objects_belong_to_dataflow_steps) {
   Fixture::chunk(f, "a.bin", "scratch:x", 0, 0);
   BOOST_TEST(ba::check_plan(lockstep, root)
                  .value_or("")
-                 .find("destination: scratch:x: scratch objects belong to dataflow steps") != std::string::npos);
+                 .reason.find("destination: scratch:x: scratch objects belong to dataflow steps") != std::string::npos);
 }
 
 // A buffered multicast's round: a node sends one message to several destinations and
@@ -308,9 +308,9 @@ BOOST_AUTO_TEST_CASE(a_buffered_multicast_round_may_hold_several_flows_a_redistr
     f->set_rate(1e6);
     Fixture::chunk(f, "m.bin", "m" + std::to_string(i) + ".bin", 0, i * L);
   }
-  BOOST_TEST(ba::check_plan(rounds, root).value_or("") == "");
+  BOOST_TEST(ba::check_plan(rounds, root).value_or("").reason == "");
   rounds.set_kind("redistribution");
-  BOOST_TEST(ba::check_plan(rounds, root).value_or("") ==
+  BOOST_TEST(ba::check_plan(rounds, root).value_or("").reason ==
              "step 0: 2 send flows in a scheduled step, 1-port allows one");
 }
 

@@ -5,6 +5,7 @@
 
 #include "agent/memory_scratch.h"
 #include "agent/plan_check.h"
+#include "error/refusal.h"
 #include "tests/agent/step_harness.h"
 
 #include <cstring>
@@ -93,7 +94,10 @@ struct DataflowPlan {
 
 // The embedded agent's plan objects: a node's registered regions.
 inline ba::PlanObjects regions_of(ba::MemoryStorage& storage) {
-  return {.check_name = [](const std::string& name) { return name.empty() ? ba::Refusal("empty name") : std::nullopt; },
+  return {.check_name = [](const std::string& name) -> std::optional<baton::error::Refusal> {
+            if (name.empty()) return "empty name";
+            return std::nullopt;
+          },
           .source_size = [&storage](const std::string& name) { return storage.region_size(name); },
           .destination_limit = [&storage](const std::string& name) { return storage.region_size(name); }};
 }
@@ -101,8 +105,8 @@ inline ba::PlanObjects regions_of(ba::MemoryStorage& storage) {
 // A node's runner for `plan`, which must pass the embedded agent's plan check, with its
 // scratch objects in memory; flows to the node go to it.
 inline std::shared_ptr<ba::StepRunner> runner_for(Node& node, const bp::Plan& plan) {
-  const ba::Refusal refused = ba::check_plan(plan, regions_of(node.storage));
-  BOOST_REQUIRE_MESSAGE(!refused, node.identity.node_id + "'s plan refused: " + refused.value_or(""));
+  const std::optional<baton::error::Refusal> refused = ba::check_plan(plan, regions_of(node.storage));
+  BOOST_REQUIRE_MESSAGE(!refused, node.identity.node_id + "'s plan refused: " + refused.value_or("").reason);
   static ba::MemoryScratch scratch;
   auto runner = std::make_shared<ba::StepRunner>(*node.context, node.storage, plan, node.identity, ba::StepOptions{},
                                                  scratch.open(plan.job_number(), ba::scratch_sizes(plan)));

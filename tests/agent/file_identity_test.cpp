@@ -4,6 +4,7 @@
 #include "agent/file_identity.h"
 #include "agent/file_storage.h"
 #include "agent/object_query.h"
+#include "error/error.h"
 #include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
@@ -72,12 +73,13 @@ BOOST_AUTO_TEST_CASE(names_that_lead_nowhere_usable_are_refused) {
   fs::create_symlink("missing.bin", dir.path / "dangling.bin");
   fs::create_symlink("/etc", dir.path / "out");
   const ba::DataRoot root(dir.path);
-  BOOST_CHECK_THROW(ba::file_identity(root, "a/../x"), std::invalid_argument);  // ".." never resolves
-  BOOST_CHECK_THROW(ba::file_identity(root, "/etc/passwd"), std::invalid_argument);
-  BOOST_CHECK_EXCEPTION(ba::file_identity(root, "dangling.bin"), std::runtime_error, [](const std::runtime_error& e) {
-    return std::string(e.what()).find("dangling.bin is a symlink to a missing file") != std::string::npos;
-  });
-  BOOST_CHECK_THROW(ba::file_identity(root, "out/passwd"), std::system_error);  // outside the root
+  BOOST_CHECK_THROW(ba::file_identity(root, "a/../x"), baton::error::InvalidInput);  // ".." never resolves
+  BOOST_CHECK_THROW(ba::file_identity(root, "/etc/passwd"), baton::error::InvalidInput);
+  BOOST_CHECK_EXCEPTION(
+      ba::file_identity(root, "dangling.bin"), baton::error::InvalidInput, [](const baton::error::InvalidInput& e) {
+        return std::string(e.what()).find("dangling.bin is a symlink to a missing file") != std::string::npos;
+      });
+  BOOST_CHECK_THROW(ba::file_identity(root, "out/passwd"), baton::error::SystemError);  // outside the root
 }
 
 BOOST_AUTO_TEST_CASE(the_object_query_answers_identities_of_files_read_and_written) {

@@ -1,6 +1,7 @@
 // Packed flows (agent/packed.h): which chunks travel together, and the gather and scatter
 // that carry them, refusing a pack whose pieces do not tile its range.
 #include "agent/packed.h"
+#include "error/error.h"
 #include "transport/checksum.h"
 
 #include <boost/test/unit_test.hpp>
@@ -27,7 +28,7 @@ google::protobuf::RepeatedPtrField<bp::Chunk> chunks(
 using Runs = std::vector<std::pair<std::size_t, std::size_t>>;
 
 std::string why(std::uint64_t offset, std::uint64_t length, const std::vector<ba::PackPiece>& pieces) {
-  return ba::check_pack(offset, length, pieces).value_or("");
+  return ba::check_pack(offset, length, pieces).value_or("").reason;
 }
 
 std::vector<std::byte> bytes(std::size_t n, unsigned seed) {
@@ -105,13 +106,14 @@ BOOST_AUTO_TEST_CASE(overlapping_pieces_and_gaps_are_refused) {
 
 BOOST_AUTO_TEST_CASE(a_scatter_sink_refuses_hostile_pieces_when_made) {
   RecordingSink s0(0, 100), s1(100, 100);
+  BOOST_CHECK_EXCEPTION(ba::ScatterSink(0, 250, {{0, 100}, {100, 100}}, {&s0, &s1}), baton::error::InvalidInput,
+                        [](const baton::error::InvalidInput& e) {
+                          return std::string(e.what()).find("add up to 200") != std::string::npos;
+                        });
   BOOST_CHECK_EXCEPTION(
-      ba::ScatterSink(0, 250, {{0, 100}, {100, 100}}, {&s0, &s1}), std::invalid_argument,
-      [](const std::invalid_argument& e) { return std::string(e.what()).find("add up to 200") != std::string::npos; });
-  BOOST_CHECK_EXCEPTION(
-      ba::ScatterSink(0, 200, {{0, 100}, {90, 110}}, {&s0, &s1}), std::invalid_argument,
-      [](const std::invalid_argument& e) { return std::string(e.what()).find("overlaps") != std::string::npos; });
-  BOOST_CHECK_THROW(ba::ScatterSink(0, 200, {{0, 100}, {100, 100}}, {&s0}), std::invalid_argument);
+      ba::ScatterSink(0, 200, {{0, 100}, {90, 110}}, {&s0, &s1}), baton::error::InvalidInput,
+      [](const baton::error::InvalidInput& e) { return std::string(e.what()).find("overlaps") != std::string::npos; });
+  BOOST_CHECK_THROW(ba::ScatterSink(0, 200, {{0, 100}, {100, 100}}, {&s0}), baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_CASE(a_scatter_sink_writes_each_piece_and_hashes_it) {

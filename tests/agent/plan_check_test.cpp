@@ -68,7 +68,7 @@ struct Fixture {
     c->set_stream_offset(stream_offset);
     return c;
   }
-  std::string check() const { return check_plan(plan, root).value_or(""); }  // "": accepted
+  std::string check() const { return check_plan(plan, root).value_or("").reason; }  // "": accepted
   bp::Chunk* chunk(int step, int flow, int c) {
     return plan.mutable_steps(step)->mutable_flows(flow)->mutable_chunks(c);
   }

@@ -4,6 +4,8 @@
 // like any flow; other names still reach the wrapped storage; the plan check knows which
 // end each probe object may be.
 #include "agent/probe_storage.h"
+#include "error/error.h"
+#include "error/refusal.h"
 #include "tests/agent/step_harness.h"
 
 #include <boost/test/unit_test.hpp>
@@ -57,9 +59,9 @@ BOOST_AUTO_TEST_CASE(probe_names_are_reserved_and_other_names_reach_the_wrapped_
   ba::ProbeStorage storage(regions);
   BOOST_TEST(storage.source("x")->size() == 10u);
   BOOST_CHECK_NO_THROW(storage.sink("probe:discard"));
-  BOOST_CHECK_THROW(storage.sink("probe:random"), std::runtime_error);
-  BOOST_CHECK_THROW(storage.source("probe:discard"), std::runtime_error);
-  BOOST_CHECK_THROW(storage.source("probe:zeros"), std::runtime_error);
+  BOOST_CHECK_THROW(storage.sink("probe:random"), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(storage.source("probe:discard"), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(storage.source("probe:zeros"), baton::error::InvalidInput);
   // An object query: the source is there and as long as kProbeObjectBytes, the sink and an
   // unknown probe name cannot be read, other names are the wrapped storage's.
   const ba::ObjectStatus random = storage.status("probe:random");
@@ -109,7 +111,7 @@ BOOST_AUTO_TEST_CASE(a_probe_flow_carries_the_stream_and_lands_in_the_discarding
 
 BOOST_AUTO_TEST_CASE(the_plan_check_knows_which_end_each_probe_object_may_be) {
   const ba::PlanObjects files{
-      .check_name = [](const std::string&) { return ba::Refusal(); },
+      .check_name = [](const std::string&) { return std::optional<baton::error::Refusal>(); },
       .source_size = [](const std::string&) -> std::uint64_t { return 100; },
       .destination_limit = [](const std::string&) -> std::uint64_t { return 100; },
   };
@@ -120,7 +122,7 @@ BOOST_AUTO_TEST_CASE(the_plan_check_knows_which_end_each_probe_object_may_be) {
     bp::Chunk* c = plan.mutable_steps(0)->mutable_flows(0)->mutable_chunks(0);
     c->set_src_file(src);
     c->set_dst_file(dst);
-    return ba::check_plan(plan, objects).value_or("");  // "": accepted
+    return ba::check_plan(plan, objects).value_or("").reason;  // "": accepted
   };
   // Far past any file: the probe source reaches 2^62 bytes, the sink has no end.
   BOOST_TEST(check("probe:random", "probe:discard", 1'000'000'000, true) == "");

@@ -6,6 +6,7 @@
 #include "agent/file_scratch.h"
 #include "agent/memory_scratch.h"
 #include "agent/step_runner.h"
+#include "error/error.h"
 #include "tests/agent/step_harness.h"
 #include "tests/support/temp_dir.h"
 
@@ -61,7 +62,7 @@ BOOST_AUTO_TEST_CASE(a_jobs_files_live_in_its_directory_until_it_ends) {
     BOOST_TEST(fs::file_size(mine / "9.1" / "q") == 5u);
     const ba::ObjectStatus status = job->status("scratch:q");
     BOOST_TEST((status.exists && status.size == 5u));
-    BOOST_CHECK_THROW(job->sink("scratch:../../../../escape"), std::runtime_error);
+    BOOST_CHECK_THROW(job->sink("scratch:../../../../escape"), baton::error::InvalidInput);
   }
   BOOST_TEST(entries(mine) == 0u);  // the job's storage dropped (StepRunner::close): gone
   BOOST_TEST(!fs::exists(dir.path / "escape"));

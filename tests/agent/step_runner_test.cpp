@@ -2,6 +2,7 @@
 // on loopback) move registered memory regions by a hand-written plan: bytes land exactly
 // at their destination offsets, reports are truthful, every failure ends the step with a
 // reason instead of a hang, and only the authenticated node the plan names can write.
+#include "error/result.h"
 #include "tests/agent/step_harness.h"
 #include "transport/authenticate.h"
 #include "transport/checksum.h"
@@ -186,13 +187,13 @@ BOOST_AUTO_TEST_CASE(a_step_stuck_on_a_peer_that_reads_nothing_names_the_closed_
   auto in = pattern(32 << 20, 5);
   a.storage.register_region("in", in);
   // Node b's transport accepts, completes the handshake, then reads nothing.
-  bt::Result<std::unique_ptr<bt::Listener>> listening = b.context->listen("127.0.0.1:0");
+  baton::error::Result<std::unique_ptr<bt::Listener>> listening = b.context->listen("127.0.0.1:0");
   BOOST_REQUIRE_MESSAGE(listening.value, listening.detail);
   std::unique_ptr<bt::Connection> held;
   asio::co_spawn(
       io,
       [&]() -> asio::awaitable<void> {
-        bt::Result<std::unique_ptr<bt::Connection>> accepted = co_await listening.value->accept(5s);
+        baton::error::Result<std::unique_ptr<bt::Connection>> accepted = co_await listening.value->accept(5s);
         if (accepted.error) co_return;
         held = std::move(accepted.value);
         co_await bt::authenticate_as_receiver(*held, b.identity, 5s);

@@ -1,5 +1,6 @@
 // batonctl following a standby's redirect (coordinator/batonctl/redirect.h, docs/ha.md).
 #include "coordinator/batonctl/redirect.h"
+#include "error/error.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -10,7 +11,7 @@ namespace {
 std::string refusal(const std::string& location) {
   try {
     parse_redirect(location);
-  } catch (const std::invalid_argument& e) {
+  } catch (const baton::error::InvalidInput& e) {
     return e.what();
   }
   return "";

@@ -4,6 +4,7 @@
 // within the time budget (≈ 30 s for 20 nodes) on the slowest of them.
 #include "coordinator/calibration/prober.h"
 #include "coordinator/calibration/fit.h"
+#include "error/error.h"
 #include "tests/calibration/fluid_network.h"
 
 #include <boost/test/unit_test.hpp>
@@ -72,8 +73,8 @@ BOOST_AUTO_TEST_CASE(least_squares_finds_the_line_through_exact_points_and_the_t
   // Within the floor, every point counts.
   BOOST_TEST(cal::least_squares_but_one({{0, 1}, {1, 2}, {2, 2}, {3, 4}}, 5).slope == 0.9,
              boost::test_tools::tolerance(1e-12));
-  BOOST_CHECK_THROW(cal::least_squares({{1, 1}}), std::invalid_argument);
-  BOOST_CHECK_THROW(cal::least_squares({{1, 1}, {1, 2}}), std::invalid_argument);
+  BOOST_CHECK_THROW(cal::least_squares({{1, 1}}), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(cal::least_squares({{1, 1}, {1, 2}}), baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_CASE(k_is_the_floor_of_D_over_d_unless_within_three_percent_below_an_integer) {

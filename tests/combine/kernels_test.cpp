@@ -4,6 +4,7 @@
 // element. Every dtype and op, element counts around and between vector widths, in place
 // and not.
 #include "combine/kernels.h"
+#include "error/error.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -148,7 +149,7 @@ BOOST_AUTO_TEST_CASE(misuse_is_refused_naming_the_requirement) {
   const auto refused = [](auto call, const std::string& words) {
     try {
       call();
-    } catch (const std::invalid_argument& e) {
+    } catch (const baton::error::InvalidInput& e) {
       BOOST_TEST(std::string(e.what()).find(words) != std::string::npos, e.what());
       return;
     }

@@ -1,6 +1,7 @@
 // The coordinator's configuration file: the drift and trial settings read with their
 // defaults, and a value out of range refused naming the file and the key.
 #include "coordinator/daemon/config.h"
+#include "error/error.h"
 #include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
@@ -24,7 +25,7 @@ struct ConfigDir : baton::test::TempDir {
 std::string error_of(const std::filesystem::path& path) {
   try {
     bc::load_coordinator_config(path);
-  } catch (const std::runtime_error& e) {
+  } catch (const baton::error::InvalidInput& e) {
     return e.what();
   }
   return "";

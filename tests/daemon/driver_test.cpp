@@ -2,6 +2,7 @@
 // its retries, timeouts and cancels, checked from the messages the driver sends and the
 // journal it writes, with no process, socket or real waiting.
 #include "coordinator/daemon/driver.h"
+#include "error/refusal.h"
 
 #include "coordinator/daemon/job_spec.h"
 #include "tests/daemon/fake_agents.h"
@@ -53,7 +54,7 @@ struct Fixture {
   // A coordinator that died (crash()): parked on its own io_context, never run again.
   std::unique_ptr<asio::io_context> dead_io;
   std::unique_ptr<bc::Driver> dead;
-  std::optional<std::string> lapsed;  // what the driver's lease_lapsed answers: none, a leader's lease holds
+  std::optional<baton::error::Refusal> lapsed;  // what the driver's lease_lapsed answers: none, a leader's lease holds
 
   Fixture() {
     journal = std::make_unique<baton::journal::Journal>(dir.path / "journal.sqlite");

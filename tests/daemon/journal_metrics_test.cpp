@@ -4,6 +4,7 @@
 #include "coordinator/daemon/driver_metrics.h"
 #include "coordinator/daemon/measured_store.h"
 #include "coordinator/journal/journal.h"
+#include "error/error.h"
 #include "tests/support/temp_dir.h"
 
 #include <boost/test/unit_test.hpp>
@@ -32,7 +33,7 @@ BOOST_AUTO_TEST_CASE(each_journal_call_is_timed_as_a_write_or_a_read_of_its_stor
   store.record_step(id, {.step = 0, .attempts = 1, .predicted = 1, .measured = 1, .bytes = 1, .finished = "x"});
   BOOST_TEST(store.jobs().size() == 1u);
   BOOST_TEST(store.steps(id).size() == 1u);
-  BOOST_CHECK_THROW(store.set_state(99, "running"), std::invalid_argument);  // a failed write is timed too
+  BOOST_CHECK_THROW(store.set_state(99, "running"), baton::error::InvalidInput);  // a failed write is timed too
 
   const std::string text = metrics.render(0, 0, 0, false, 0, 0);
   BOOST_TEST(has(text, R"(baton_journal_write_seconds_count{store="sqlite"} 4)"), text);

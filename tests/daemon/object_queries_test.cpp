@@ -4,6 +4,7 @@
 // nothing asked.
 #include "coordinator/daemon/object_queries.h"
 #include "coordinator/daemon/job_spec.h"
+#include "error/error.h"
 #include "tests/daemon/fake_agents.h"
 
 #include <boost/test/unit_test.hpp>
@@ -62,7 +63,7 @@ struct Fixture {
         const auto found = answers->facts.find({node, file});
         return found == answers->facts.end() ? nullptr : &found->second;
       });
-    } catch (const std::invalid_argument& e) {
+    } catch (const baton::error::InvalidInput& e) {
       return e.what();
     }
     return "accepted";

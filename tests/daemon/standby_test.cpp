@@ -6,6 +6,7 @@
 #include "coordinator/daemon/standby_routes.h"
 #include "coordinator/daemon/standby_view.h"
 #include "coordinator/journal/journal.h"
+#include "error/error.h"
 #include "tests/support/temp_dir.h"
 
 #include <httplib.h>
@@ -47,7 +48,7 @@ BOOST_AUTO_TEST_CASE(a_leader_key_that_cannot_be_followed_is_said) {
     try {
       leader_location(leader, "/v1/jobs", "c2");
       BOOST_ERROR("no error for " + leader);
-    } catch (const std::invalid_argument& e) {
+    } catch (const baton::error::InvalidInput& e) {
       BOOST_TEST(std::string(e.what()).find(says) != std::string::npos, e.what());
     }
   };

@@ -1,6 +1,7 @@
 // The agents' plans: each node's flows, peers, rates, and stream offsets that lay every
 // receiver's incoming chunks of a step end to end (docs/runtime.md, "The data plane").
 #include "coordinator/jobs/agent_plans.h"
+#include "error/error.h"
 #include "protocol/envelope.h"
 #include "protocol/frame.h"
 #include "security/hmac.h"
@@ -122,7 +123,7 @@ BOOST_AUTO_TEST_CASE(missing_address_names_the_node) {
   try {
     bj::build_agent_plans(plan, c, t, a, {"j", 1});
     BOOST_FAIL("no exception");
-  } catch (const std::invalid_argument& e) {
+  } catch (const baton::error::InvalidInput& e) {
     BOOST_TEST(std::string(e.what()).find("'b1'") != std::string::npos);
   }
 }

@@ -3,6 +3,8 @@
 // (and the checkers refuse broken plans); the model's makespans are the SNF paper's Fig. 8
 // numbers; the plan's predictions match closed forms computed here.
 #include "coordinator/jobs/collective_compiler.h"
+#include "error/error.h"
+#include "error/refusal.h"
 
 #include "agent/plan_check.h"
 #include "coordinator/jobs/agent_plans.h"
@@ -81,11 +83,11 @@ void check_on_agents(const bj::CompiledPlan& plan) {
   std::map<std::string, std::string> addresses;
   for (const auto& [node, p] : plan.agent_plans) addresses[node] = node + ":7100";
   const baton::agent::PlanObjects files{
-      .check_name = [](const std::string&) { return baton::agent::Refusal(); },
+      .check_name = [](const std::string&) { return std::optional<baton::error::Refusal>(); },
       .source_size = [](const std::string&) { return std::uint64_t{1} << 40; },
       .destination_limit = [](const std::string&) { return std::numeric_limits<std::uint64_t>::max(); }};
   for (const auto& [node, p] : bj::address_plans(plan.agent_plans, addresses, {.id = "7", .number = 7})) {
-    const std::string refusal = baton::agent::check_plan(p, files).value_or("");
+    const std::string refusal = baton::agent::check_plan(p, files).value_or("").reason;
     BOOST_TEST(refusal == "", node << ": " << refusal);
   }
 }
@@ -147,7 +149,7 @@ BOOST_AUTO_TEST_CASE(every_reduce_and_allreduce_algorithm_on_5_to_9_unequal_node
 // (4 or 5 nodes of 5), where an in-place reduce's pass.
 BOOST_AUTO_TEST_CASE(in_place_all_reduce_plans_are_refused_by_the_agents_and_in_place_reduce_plans_are_not) {
   const baton::agent::PlanObjects files{
-      .check_name = [](const std::string&) { return baton::agent::Refusal(); },
+      .check_name = [](const std::string&) { return std::optional<baton::error::Refusal>(); },
       .source_size = [](const std::string&) { return std::uint64_t{1} << 40; },
       .destination_limit = [](const std::string&) { return std::numeric_limits<std::uint64_t>::max(); }};
   for (const bj::JobKind kind : {bj::JobKind::reduce, bj::JobKind::allreduce}) {
@@ -162,7 +164,8 @@ BOOST_AUTO_TEST_CASE(in_place_all_reduce_plans_are_refused_by_the_agents_and_in_
       std::size_t refused = 0;
       for (const auto& [node, p] : bj::address_plans(plan.agent_plans, addresses, {.id = "7", .number = 7})) {
         const auto why = baton::agent::check_plan(p, files);
-        BOOST_TEST((!why || why->find("of grad.bin while") != std::string::npos), node << ": " << why.value_or(""));
+        BOOST_TEST((!why || why->reason.find("of grad.bin while") != std::string::npos),
+                   node << ": " << why.value_or("").reason);
         refused += why ? 1 : 0;
       }
       if (kind == bj::JobKind::reduce) BOOST_TEST(refused == 0u, algorithm);
@@ -249,11 +252,11 @@ BOOST_AUTO_TEST_CASE(dp_takes_declared_rates_as_its_classes_and_refuses_a_third)
   try {
     bj::compile_collective(job, model);
     BOOST_FAIL("dp accepted senders of three rates");
-  } catch (const std::invalid_argument& e) {
+  } catch (const baton::error::InvalidInput& e) {
     BOOST_TEST(std::string(e.what()).find("at most two rates") != std::string::npos, e.what());
   }
   // The same limit, said before planning (the coordinator refuses such a job at submit).
-  BOOST_TEST(bj::tree_algorithm_problem(job, model).value_or("").find("these have 3: use snf or bnb") !=
+  BOOST_TEST(bj::tree_algorithm_problem(job, model).value_or("").reason.find("these have 3: use snf or bnb") !=
              std::string::npos);
   model.nodes["n1"].rate = 4e6;
   BOOST_TEST(!bj::tree_algorithm_problem(job, model).has_value());
@@ -263,7 +266,7 @@ BOOST_AUTO_TEST_CASE(an_algorithm_s_node_limit_is_said_before_planning) {
   bj::CollectiveModel model{.beta = 0.005, .nodes = {}};  // model_of has rates for 9 nodes
   for (const std::string& node : names(25)) model.nodes[node] = {1e6, 5e7};
   bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, 25, "bnb");
-  BOOST_TEST(bj::tree_algorithm_problem(job, model).value_or("") ==
+  BOOST_TEST(bj::tree_algorithm_problem(job, model).value_or("").reason ==
              "bnb plans at most 24 nodes; this job has 25: use snf");
   job.algorithm = "snf";
   BOOST_TEST(!bj::tree_algorithm_problem(job, model).has_value());

@@ -2,6 +2,7 @@
 // follow from the model by hand: links shared max-min fairly, a node's sends taken in list
 // order with at most k unfinished ahead, and a plan that k = 1 would deadlock.
 #include "coordinator/jobs/dataflow_timing.h"
+#include "error/error.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -70,7 +71,7 @@ BOOST_AUTO_TEST_CASE(a_plan_that_one_send_at_a_time_deadlocks_runs_with_two) {
   plan["c"] = {flow(bj::TaskKind::receive, 1, {}, "a", "y", 2), flow(bj::TaskKind::send, 2, {1}, "b", "y", 3)};
   plan["b"] = {flow(bj::TaskKind::receive, 1, {}, "c", "y", 3), flow(bj::TaskKind::receive, 2, {1}, "a", "x", 1)};
   bj::DataflowPlan one = plan;
-  BOOST_CHECK_THROW(bj::predict(one, rates, 1), std::logic_error);
+  BOOST_CHECK_THROW(bj::predict(one, rates, 1), baton::error::Bug);
   BOOST_TEST(bj::predict(plan, rates, 2) == 3 * (beta + m / 5e6), tolerance(1e-9));
 }
 

@@ -55,27 +55,28 @@ BOOST_AUTO_TEST_CASE(a_multicast_into_its_own_source_under_another_name_is_refus
   const std::map<std::string, std::string> storages{{"n1", "s1"}, {"n2", "s2"}, {"n3", "s3"}};
   BOOST_TEST(!bj::aliased_files(multicast("out.bin", {"n1", "n3"}), bj::FileIdentities({}, storages)).has_value());
   const std::string dot =
-      bj::aliased_files(multicast("./src.bin", {"n1", "n3"}), bj::FileIdentities({}, storages)).value_or("");
+      bj::aliased_files(multicast("./src.bin", {"n1", "n3"}), bj::FileIdentities({}, storages)).value_or("").reason;
   BOOST_TEST(dot == "node n1 would write ./src.bin, which is src.bin that it reads (one file under two names)");
   // A hard link only the agent sees.
   const bj::LearntIdentities learnt{{{"n1", "src.bin"}, "files:m:1:5"}, {{"n1", "link.bin"}, "files:m:1:5"}};
   const std::string hard =
-      bj::aliased_files(multicast("link.bin", {"n1", "n3"}), bj::FileIdentities(learnt, storages)).value_or("");
+      bj::aliased_files(multicast("link.bin", {"n1", "n3"}), bj::FileIdentities(learnt, storages)).value_or("").reason;
   BOOST_TEST(hard.find("node n1 would write link.bin, which is src.bin that it reads") == 0u, hard);
 }
 
 BOOST_AUTO_TEST_CASE(two_nodes_sharing_a_root_writing_what_the_other_reads_are_refused_naming_both) {
   const std::map<std::string, std::string> shared{{"n1", "files:m:7:7"}, {"n2", "s2"}, {"n3", "files:m:7:7"}};
-  const std::string same = bj::aliased_files(multicast("src.bin", {"n3"}), bj::FileIdentities({}, shared)).value_or("");
+  const std::string same =
+      bj::aliased_files(multicast("src.bin", {"n3"}), bj::FileIdentities({}, shared)).value_or("").reason;
   BOOST_TEST(same == "nodes n3 and n1 share their data root (files:m:7:7): n3 would write src.bin, which n1 reads");
   const std::string spelled =
-      bj::aliased_files(multicast("./src.bin", {"n3"}), bj::FileIdentities({}, shared)).value_or("");
+      bj::aliased_files(multicast("./src.bin", {"n3"}), bj::FileIdentities({}, shared)).value_or("").reason;
   BOOST_TEST(spelled.find("n3 would write ./src.bin, which n1 reads as src.bin") != std::string::npos, spelled);
   // Two roots, one nested in the other: only the agents' identities tell.
   const std::map<std::string, std::string> apart{{"n1", "s1"}, {"n2", "s2"}, {"n3", "s3"}};
   const bj::LearntIdentities learnt{{{"n1", "src.bin"}, "files:m:1:5"}, {{"n3", "in/src.bin"}, "files:m:1:5"}};
   const std::string nested =
-      bj::aliased_files(multicast("in/src.bin", {"n3"}), bj::FileIdentities(learnt, apart)).value_or("");
+      bj::aliased_files(multicast("in/src.bin", {"n3"}), bj::FileIdentities(learnt, apart)).value_or("").reason;
   BOOST_TEST(nested.find("nodes n3 and n1 share files: n3 would write in/src.bin, which n1 reads as src.bin") == 0u,
              nested);
 }
@@ -90,7 +91,7 @@ BOOST_AUTO_TEST_CASE(a_reduce_in_place_under_one_name_is_fine_under_two_refused)
   const bj::FileIdentities files({}, {{"n1", "s1"}, {"n2", "s2"}});
   BOOST_TEST(!bj::aliased_files(job, files).has_value());
   job.result_file = "./a.bin";
-  BOOST_TEST(bj::aliased_files(job, files).value_or("") ==
+  BOOST_TEST(bj::aliased_files(job, files).value_or("").reason ==
              "node n1 would write ./a.bin, which is a.bin that it reads (one file under two names)");
 }
 

@@ -1,6 +1,7 @@
 // Array patterns, checked by moving simulated files: every destination byte must receive
 // the array element the destination layout puts there, exactly once.
 #include "coordinator/jobs/patterns.h"
+#include "error/error.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -144,12 +145,13 @@ BOOST_AUTO_TEST_CASE(block_cyclic_over_one_node_is_one_piece) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_patterns_are_refused) {
-  BOOST_CHECK_THROW(bj::expand({.bytes = 0}, clusters(1, 1)), std::invalid_argument);
+  BOOST_CHECK_THROW(bj::expand({.bytes = 0}, clusters(1, 1)), baton::error::InvalidInput);
   BOOST_CHECK_THROW(bj::expand({.bytes = 10, .to = bj::Layout::block_cyclic, .to_block = 0}, clusters(1, 1)),
-                    std::invalid_argument);
-  BOOST_CHECK_THROW(bj::expand({.bytes = 10}, clusters(0, 1)), std::invalid_argument);
-  BOOST_CHECK_THROW(bj::count_transfers({.bytes = 0}, 1, 1), std::invalid_argument);
-  BOOST_CHECK_THROW(bj::count_transfers({.bytes = 10, .from = bj::Layout::block_cyclic}, 1, 1), std::invalid_argument);
+                    baton::error::InvalidInput);
+  BOOST_CHECK_THROW(bj::expand({.bytes = 10}, clusters(0, 1)), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(bj::count_transfers({.bytes = 0}, 1, 1), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(bj::count_transfers({.bytes = 10, .from = bj::Layout::block_cyclic}, 1, 1),
+                    baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,6 +2,7 @@
 // the KPBS rules, and the model's predicted times.
 #include "coordinator/jobs/plan_compiler.h"
 #include "coordinator/jobs/patterns.h"
+#include "error/error.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -186,12 +187,12 @@ BOOST_AUTO_TEST_CASE(bad_jobs_are_refused) {
   auto compile = [&](std::vector<bj::TransferSpec> t) {
     return bj::compile_plan(c, t, platform, kpbs::Algorithm::oggp);
   };
-  BOOST_CHECK_THROW(compile({{"a0", "f", 0, 10, "nowhere", "g", 0}}), std::invalid_argument);
-  BOOST_CHECK_THROW(compile({{"zz", "f", 0, 10, "b0", "g", 0}}), std::invalid_argument);
-  BOOST_CHECK_THROW(compile({{"a0", "f", 0, 0, "b0", "g", 0}}), std::invalid_argument);
+  BOOST_CHECK_THROW(compile({{"a0", "f", 0, 10, "nowhere", "g", 0}}), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(compile({{"zz", "f", 0, 10, "b0", "g", 0}}), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(compile({{"a0", "f", 0, 0, "b0", "g", 0}}), baton::error::InvalidInput);
   BOOST_CHECK_THROW(compile({{"a0", "f", 0, 10, "b0", "g", 0}, {"a1", "f", 0, 10, "b0", "g", 5}}),
-                    std::invalid_argument);
-  BOOST_CHECK_THROW(compile({{"a0", "f", ~0ull - 3, 10, "b0", "g", 0}}), std::invalid_argument);
+                    baton::error::InvalidInput);
+  BOOST_CHECK_THROW(compile({{"a0", "f", ~0ull - 3, 10, "b0", "g", 0}}), baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,6 +3,7 @@
 // bytes those left (every byte of every transfer once in the whole plan, from and to the
 // place its transfer says), the new plan keeps the new k, and nothing is left or doubled.
 #include "coordinator/jobs/replan.h"
+#include "error/error.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -116,8 +117,8 @@ BOOST_AUTO_TEST_CASE(remaining_traffic_cuts_each_transfer_around_what_moved) {
   BOOST_TEST(rest.origin == (std::vector<std::size_t>{0, 0}));
   BOOST_TEST(bj::remaining_traffic(plan, 2, transfers).transfers.empty());
   BOOST_TEST(!bj::check_moves_every_byte_once(plan, clusters, transfers).has_value());
-  BOOST_CHECK_THROW(bj::replan(plan, 2, clusters, transfers, kFast, kpbs::Algorithm::oggp), std::invalid_argument);
-  BOOST_CHECK_THROW(bj::remaining_traffic(plan, 3, transfers), std::invalid_argument);
+  BOOST_CHECK_THROW(bj::replan(plan, 2, clusters, transfers, kFast, kpbs::Algorithm::oggp), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(bj::remaining_traffic(plan, 3, transfers), baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_CASE(the_check_names_bytes_moved_twice_never_moved_or_misplaced) {
@@ -126,14 +127,15 @@ BOOST_AUTO_TEST_CASE(the_check_names_bytes_moved_twice_never_moved_or_misplaced)
   bj::CompiledPlan plan;
   plan.steps.resize(1);
   plan.steps[0].flows.push_back({0, 0, 0, {{0, 0, 0, 600}, {0, 500, 500, 500}}});
-  BOOST_TEST(bj::check_moves_every_byte_once(plan, clusters, transfers).value_or("") ==
+  BOOST_TEST(bj::check_moves_every_byte_once(plan, clusters, transfers).value_or("").reason ==
              "transfer 0: bytes from 500 moved twice");
   plan.steps[0].flows[0].chunks[1] = {0, 700, 700, 300};
-  BOOST_TEST(bj::check_moves_every_byte_once(plan, clusters, transfers).value_or("") ==
+  BOOST_TEST(bj::check_moves_every_byte_once(plan, clusters, transfers).value_or("").reason ==
              "transfer 0: bytes from 600 never moved");
   plan.steps[0].flows[0].chunks[1] = {0, 600, 601, 400};
-  BOOST_TEST(bj::check_moves_every_byte_once(plan, clusters, transfers).value_or("").find("not at the same place") !=
-             std::string::npos);
+  BOOST_TEST(
+      bj::check_moves_every_byte_once(plan, clusters, transfers).value_or("").reason.find("not at the same place") !=
+      std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

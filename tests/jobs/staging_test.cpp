@@ -1,6 +1,7 @@
 // In-place jobs: which destinations are staged, and what the agents' plans say of them
 // (docs/runtime.md, "In-place jobs").
 #include "coordinator/jobs/staging.h"
+#include "error/error.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -30,7 +31,7 @@ std::string error_of(const std::vector<bj::TransferSpec>& transfers,
                      const std::map<std::string, std::string>& storages) {
   try {
     staged(transfers, storages);
-  } catch (const std::invalid_argument& e) {
+  } catch (const baton::error::InvalidInput& e) {
     return e.what();
   }
   return "";
@@ -107,7 +108,7 @@ BOOST_AUTO_TEST_CASE(one_staged_file_written_under_two_names_or_overlapping_writ
   const auto refused = [&](const std::vector<bj::TransferSpec>& job) {
     try {
       staged(job, storages);
-    } catch (const std::invalid_argument& e) {
+    } catch (const baton::error::InvalidInput& e) {
       return std::string(e.what());
     }
     return std::string();

@@ -3,6 +3,7 @@
 // the leader dies, and a leader that finds itself deposed when etcd is gone.
 #include "coordinator/journal/etcd_election.h"
 #include "coordinator/journal/etcd_journal.h"
+#include "error/refusal.h"
 #include "tests/support/etcd_cluster.h"
 #include "tests/support/etcd_precondition.h"
 
@@ -95,13 +96,14 @@ BOOST_AUTO_TEST_CASE(a_leader_cut_off_from_etcd_is_deposed_within_its_ttl_and_it
   // Every renewal etcd granted was sent before the cut: a TTL after it, the lease may have
   // lapsed, and the leader says so without asking etcd (what it checks before a release).
   std::this_thread::sleep_until(cut + 2s);
-  const std::optional<std::string> lapsed = leader->lapsed();
+  const std::optional<baton::error::Refusal> lapsed = leader->lapsed();
   BOOST_TEST_REQUIRE(lapsed.has_value());
-  BOOST_TEST(*lapsed == "no renewal of the leader lease granted within its TTL (2 s)");
+  BOOST_TEST(lapsed->reason == "no renewal of the leader lease granted within its TTL (2 s)");
 }
 
 BOOST_AUTO_TEST_CASE(a_ttl_etcd_cannot_keep_is_refused) {
-  BOOST_CHECK_THROW(bj::EtcdElection({.endpoints = {"http://127.0.0.1:1"}}, kKey, "c", 1, {}), std::invalid_argument);
+  BOOST_CHECK_THROW(bj::EtcdElection({.endpoints = {"http://127.0.0.1:1"}}, kKey, "c", 1, {}),
+                    baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

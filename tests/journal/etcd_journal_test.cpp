@@ -3,6 +3,7 @@
 // member of three lost while writing. Skipped, saying so, when /usr/bin/etcd is missing.
 #include "coordinator/journal/etcd_journal.h"
 #include "coordinator/journal/base64.h"
+#include "error/error.h"
 #include "tests/journal/store_contract.h"
 #include "tests/support/etcd_cluster.h"
 #include "tests/support/etcd_precondition.h"
@@ -81,7 +82,7 @@ BOOST_AUTO_TEST_CASE(clusters_under_other_prefixes_do_not_see_each_other) {
   BOOST_TEST(ab.unfinished().empty());
   BOOST_TEST(ab.add_job("{}") == id);  // its own counter
   BOOST_TEST(a.jobs().size() == 1u);
-  BOOST_CHECK_THROW(bj::EtcdJournal(options(etcd.endpoints()), ""), std::invalid_argument);
+  BOOST_CHECK_THROW(bj::EtcdJournal(options(etcd.endpoints()), ""), baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_CASE(a_fenced_store_writes_only_while_the_election_key_is_held_at_its_epoch) {
@@ -97,7 +98,7 @@ BOOST_AUTO_TEST_CASE(a_fenced_store_writes_only_while_the_election_key_is_held_a
   const std::uint64_t id = journal.add_job("{}");
   journal.set_state(id, "running");
   journal.record_step(id, {0, 1, 0.1, 0.1, 10, "2026-11-22T07:50:00Z"});
-  BOOST_CHECK_THROW(journal.set_state(id + 1, "running"), std::invalid_argument);  // unknown, not lost
+  BOOST_CHECK_THROW(journal.set_state(id + 1, "running"), baton::error::InvalidInput);  // unknown, not lost
   BOOST_TEST(lost.empty());
 
   // Another coordinator's epoch: the key deleted and made again.
@@ -131,8 +132,8 @@ BOOST_AUTO_TEST_CASE(an_unreachable_etcd_is_an_error_naming_every_endpoint) {
   } catch (const bj::EtcdError& e) {
     BOOST_TEST(std::string(e.what()).find(nobody) != std::string::npos, e.what());
   }
-  BOOST_CHECK_THROW(bj::EtcdJournal({.endpoints = {"ftp://127.0.0.1:2379"}}, "/baton/x/"), std::invalid_argument);
-  BOOST_CHECK_THROW(bj::EtcdJournal({.endpoints = {}}, "/baton/x/"), std::invalid_argument);
+  BOOST_CHECK_THROW(bj::EtcdJournal({.endpoints = {"ftp://127.0.0.1:2379"}}, "/baton/x/"), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(bj::EtcdJournal({.endpoints = {}}, "/baton/x/"), baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_CASE(writes_go_on_when_one_member_of_three_dies) {

@@ -7,6 +7,7 @@
 #include "coordinator/daemon/config.h"
 #include "coordinator/journal/etcd_client.h"
 #include "coordinator/journal/etcd_journal.h"
+#include "error/error.h"
 #include "tests/support/daemon.h"
 #include "tests/support/etcd_cluster.h"
 #include "tests/support/etcd_precondition.h"
@@ -214,7 +215,7 @@ BOOST_AUTO_TEST_CASE(the_etcd_security_keys_load_and_a_wrong_one_is_named) {
     try {
       load(text);
       BOOST_ERROR("no error for " + text);
-    } catch (const std::runtime_error& e) {
+    } catch (const baton::error::InvalidInput& e) {
       BOOST_TEST(std::string(e.what()).find(says) != std::string::npos, e.what());
     }
   };

@@ -1,6 +1,7 @@
 // The journal: round trips, restarts, resumable jobs, clear errors on a bad file, and
 // records that survive the writing process dying without closing.
 #include "coordinator/journal/journal.h"
+#include "error/error.h"
 #include "tests/support/temp_dir.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -17,13 +18,13 @@ using baton::test::TempDir;
 
 namespace {
 
-// Runs `f`, which must throw std::runtime_error whose message has every one of `parts`.
+// Runs `f`, which must throw baton::error::SystemError whose message has every one of `parts`.
 template <class F>
 void check_error(F f, std::initializer_list<std::string> parts) {
   try {
     f();
     BOOST_FAIL("no exception");
-  } catch (const std::runtime_error& e) {
+  } catch (const baton::error::SystemError& e) {
     const std::string what = e.what();
     for (const std::string& p : parts) BOOST_TEST(what.find(p) != std::string::npos, what << " lacks " << p);
   }
@@ -58,9 +59,9 @@ BOOST_AUTO_TEST_CASE(round_trip_and_restart) {
     BOOST_TEST(jobs[0].submitted.size() == 20u);  // 2026-11-22T07:50:00Z
     BOOST_TEST(jobs[1].error == "agent b0 died");
     BOOST_TEST(!j.job(second + 100).has_value());
-    BOOST_CHECK_THROW(j.set_state(second + 100, "done"), std::invalid_argument);
-    BOOST_CHECK_THROW(j.set_state(first, "sleeping"), std::invalid_argument);
-    BOOST_CHECK_THROW(j.record_step(second + 100, {0, 1, 0, 0, 0, ""}), std::invalid_argument);
+    BOOST_CHECK_THROW(j.set_state(second + 100, "done"), baton::error::InvalidInput);
+    BOOST_CHECK_THROW(j.set_state(first, "sleeping"), baton::error::InvalidInput);
+    BOOST_CHECK_THROW(j.record_step(second + 100, {0, 1, 0, 0, 0, ""}), baton::error::InvalidInput);
   }
   // A restart: a new Journal on the same file sees everything.
   bj::Journal j(file);
@@ -124,7 +125,7 @@ BOOST_AUTO_TEST_CASE(a_version_1_journal_is_migrated_and_keeps_its_jobs) {
   j.set_report(1, R"({"id": "1"})");
   BOOST_TEST(j.job(1)->report == R"({"id": "1"})");
   BOOST_TEST(j.add_job("{}") == 2u);  // ids go on from where version 1 left them
-  BOOST_CHECK_THROW(j.set_report(7, "{}"), std::invalid_argument);
+  BOOST_CHECK_THROW(j.set_report(7, "{}"), baton::error::InvalidInput);
   BOOST_TEST(j.add_calibration("{}") == 1u);  // and on to version 3
 }
 
@@ -182,7 +183,7 @@ BOOST_AUTO_TEST_CASE(calibrations_round_trip_with_their_dates) {
     j.set_calibration(b, bj::CalibrationState::failed, "agent r2 refused the plan");
     BOOST_TEST(!bj::parse_calibration_state("halfway").has_value());
     BOOST_TEST((bj::parse_calibration_state("cancelled") == bj::CalibrationState::cancelled));
-    BOOST_CHECK_THROW(j.set_calibration(9, bj::CalibrationState::done), std::invalid_argument);
+    BOOST_CHECK_THROW(j.set_calibration(9, bj::CalibrationState::done), baton::error::InvalidInput);
   }
   bj::Journal j(path);
   const auto all = j.calibrations();
@@ -205,8 +206,9 @@ BOOST_AUTO_TEST_CASE(replans_are_kept_per_job_in_step_order_once_each) {
   BOOST_REQUIRE(replans.size() == 2u);
   BOOST_TEST(replans[0].at_step == 3u);
   BOOST_TEST(replans[1].platform == R"({"backbone_rate": 2})");
-  BOOST_CHECK_THROW(j.add_replan(job, {.at_step = 3, .platform = "{}", .record = "{}"}), std::invalid_argument);
-  BOOST_CHECK_THROW(j.add_replan(job + 1, {.at_step = 0, .platform = "{}", .record = "{}"}), std::invalid_argument);
+  BOOST_CHECK_THROW(j.add_replan(job, {.at_step = 3, .platform = "{}", .record = "{}"}), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(j.add_replan(job + 1, {.at_step = 0, .platform = "{}", .record = "{}"}),
+                    baton::error::InvalidInput);
   BOOST_TEST(j.replans(job + 1).empty());
 }
 

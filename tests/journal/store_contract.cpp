@@ -1,5 +1,7 @@
 #include "tests/journal/store_contract.h"
 
+#include "error/error.h"
+
 #include <boost/test/unit_test.hpp>
 
 namespace baton::journal::test {
@@ -23,10 +25,10 @@ void check_jobs_round_trip(const OpenStore& open) {
     j->set_state(second, "failed", "agent b0 died");
     j->set_report(second, R"({"state": "failed"})");
     j->set_state(third, "planning");
-    BOOST_CHECK_THROW(j->set_state(third + 100, "done"), std::invalid_argument);
-    BOOST_CHECK_THROW(j->set_state(first, "sleeping"), std::invalid_argument);
-    BOOST_CHECK_THROW(j->set_report(third + 100, "{}"), std::invalid_argument);
-    BOOST_CHECK_THROW(j->record_step(third + 100, {0, 1, 0, 0, 0, ""}), std::invalid_argument);
+    BOOST_CHECK_THROW(j->set_state(third + 100, "done"), baton::error::InvalidInput);
+    BOOST_CHECK_THROW(j->set_state(first, "sleeping"), baton::error::InvalidInput);
+    BOOST_CHECK_THROW(j->set_report(third + 100, "{}"), baton::error::InvalidInput);
+    BOOST_CHECK_THROW(j->record_step(third + 100, {0, 1, 0, 0, 0, ""}), baton::error::InvalidInput);
     BOOST_TEST(!j->job(third + 100).has_value());
     BOOST_TEST(j->steps(third + 100).empty());
   }
@@ -78,13 +80,14 @@ void check_calibrations_and_replans(const OpenStore& open) {
   j->set_calibration(a, CalibrationState::running);
   j->set_calibration(a, CalibrationState::done, "", R"({"d": 1, "D": 3, "beta": 0.01, "k": 3})");
   j->set_calibration(b, CalibrationState::failed, "agent r2 refused the plan");
-  BOOST_CHECK_THROW(j->set_calibration(b + 10, CalibrationState::done), std::invalid_argument);
+  BOOST_CHECK_THROW(j->set_calibration(b + 10, CalibrationState::done), baton::error::InvalidInput);
 
   const std::uint64_t job = j->add_job("{}");
   j->add_replan(job, {.at_step = 9, .platform = R"({"backbone_rate": 2})", .record = R"({"why": "b"})"});
   j->add_replan(job, {.at_step = 3, .platform = R"({"backbone_rate": 1})", .record = R"({"why": "a"})"});
-  BOOST_CHECK_THROW(j->add_replan(job, {.at_step = 3, .platform = "{}", .record = "{}"}), std::invalid_argument);
-  BOOST_CHECK_THROW(j->add_replan(job + 1, {.at_step = 0, .platform = "{}", .record = "{}"}), std::invalid_argument);
+  BOOST_CHECK_THROW(j->add_replan(job, {.at_step = 3, .platform = "{}", .record = "{}"}), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(j->add_replan(job + 1, {.at_step = 0, .platform = "{}", .record = "{}"}),
+                    baton::error::InvalidInput);
 
   const std::unique_ptr<Store> again = open();
   const auto all = again->calibrations();

@@ -1,6 +1,7 @@
 // The agent's metrics endpoint on its own: served over real HTTP (cpp-httplib's client),
 // with the format's content type, and clear errors for addresses it cannot serve.
 #include "metrics/http_server.h"
+#include "error/error.h"
 #include "metrics/registry.h"
 
 #include <httplib.h>
@@ -17,7 +18,7 @@ std::string error_of(const std::string& address) {
   HttpServer server([] { return std::string(); });
   try {
     server.start(address);
-  } catch (const std::runtime_error& e) {
+  } catch (const baton::error::Error& e) {
     return e.what();
   }
   return "started";

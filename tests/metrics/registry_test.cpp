@@ -1,6 +1,7 @@
 // The text format, validated by promtool and read back by the Python client's parser
 // (both from the Prometheus project, independent of our code), and the registry's refusals.
 #include "metrics/registry.h"
+#include "error/error.h"
 #include "tests/metrics/exposition_check.h"
 
 #include <boost/test/unit_test.hpp>
@@ -112,17 +113,17 @@ BOOST_AUTO_TEST_CASE(special_values_are_written_as_prometheus_spells_them) {
 
 BOOST_AUTO_TEST_CASE(bad_declarations_and_misuse_are_refused) {
   Registry r;
-  BOOST_CHECK_THROW(r.declare("9starts_with_digit", Type::gauge, "x"), std::invalid_argument);
-  BOOST_CHECK_THROW(r.declare("has-dash", Type::gauge, "x"), std::invalid_argument);
-  BOOST_CHECK_THROW(r.declare("baton_bytes", Type::counter, "x"), std::invalid_argument);  // no _total
-  BOOST_CHECK_THROW(r.declare("baton_quiet", Type::gauge, ""), std::invalid_argument);     // no help
-  BOOST_CHECK_THROW(r.declare("baton_h", Type::histogram, "x", {}), std::invalid_argument);
-  BOOST_CHECK_THROW(r.declare("baton_h", Type::histogram, "x", {1, 0.5}), std::invalid_argument);
+  BOOST_CHECK_THROW(r.declare("9starts_with_digit", Type::gauge, "x"), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(r.declare("has-dash", Type::gauge, "x"), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(r.declare("baton_bytes", Type::counter, "x"), baton::error::InvalidInput);  // no _total
+  BOOST_CHECK_THROW(r.declare("baton_quiet", Type::gauge, ""), baton::error::InvalidInput);     // no help
+  BOOST_CHECK_THROW(r.declare("baton_h", Type::histogram, "x", {}), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(r.declare("baton_h", Type::histogram, "x", {1, 0.5}), baton::error::InvalidInput);
   r.declare("baton_x_total", Type::counter, "x");
-  BOOST_CHECK_THROW(r.declare("baton_x_total", Type::counter, "again"), std::invalid_argument);
-  BOOST_CHECK_THROW(r.add("baton_x_total", {}, -1), std::logic_error);
-  BOOST_CHECK_THROW(r.add("baton_unknown_total"), std::logic_error);
-  BOOST_CHECK_THROW(r.set("baton_x_total", {}, 1), std::logic_error);  // not a gauge
+  BOOST_CHECK_THROW(r.declare("baton_x_total", Type::counter, "again"), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(r.add("baton_x_total", {}, -1), baton::error::Bug);
+  BOOST_CHECK_THROW(r.add("baton_unknown_total"), baton::error::Bug);
+  BOOST_CHECK_THROW(r.set("baton_x_total", {}, 1), baton::error::Bug);  // not a gauge
 }
 
 BOOST_AUTO_TEST_CASE(a_declared_family_without_samples_is_left_out) {

@@ -4,6 +4,7 @@
 // has no chart, said so.
 #include "coordinator/report/calibration_svg.h"
 #include "coordinator/report/status_page.h"
+#include "error/error.h"
 #include "tests/report/markup_probe.h"
 
 #include <boost/test/unit_test.hpp>
@@ -61,9 +62,10 @@ BOOST_AUTO_TEST_CASE(the_chart_is_well_formed_and_shows_the_figures_and_points) 
 }
 
 BOOST_AUTO_TEST_CASE(a_calibration_without_a_result_has_no_chart) {
-  BOOST_CHECK_EXCEPTION(br::calibration_svg(running("4")), std::invalid_argument, [](const std::invalid_argument& e) {
-    return std::string(e.what()) == "calibration 4 has no result yet (state running)";
-  });
+  BOOST_CHECK_EXCEPTION(br::calibration_svg(running("4")), baton::error::InvalidInput,
+                        [](const baton::error::InvalidInput& e) {
+                          return std::string(e.what()) == "calibration 4 has no result yet (state running)";
+                        });
   const std::string html = br::calibration_section_html(running("4<b>"));
   BOOST_TEST(html.find("4&lt;b&gt;") != std::string::npos);
   BOOST_TEST(html.find("<b>") == std::string::npos);

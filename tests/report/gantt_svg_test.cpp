@@ -3,6 +3,7 @@
 // well-formed, one bar per node and step with flows, and bars placed and sized in
 // proportion to the times in the job.
 #include "coordinator/report/gantt_svg.h"
+#include "error/error.h"
 #include "tests/report/markup_probe.h"
 
 #include <boost/test/unit_test.hpp>
@@ -133,12 +134,12 @@ BOOST_AUTO_TEST_CASE(names_from_agents_are_escaped) {
 BOOST_AUTO_TEST_CASE(a_job_without_a_per_node_report_is_refused_with_the_reason) {
   Json queued = Json::parse(R"({"id": "3", "state": "queued", "error": "", "submitted": "t", "algorithm": "oggp",
     "senders": ["a0"], "receivers": ["b0"], "bytes": 1, "bytes_done": 0, "step": 0, "steps": 0, "elapsed_seconds": 0})");
-  BOOST_CHECK_EXCEPTION(gantt_svg(queued), std::invalid_argument, [](const std::invalid_argument& e) {
+  BOOST_CHECK_EXCEPTION(gantt_svg(queued), baton::error::InvalidInput, [](const baton::error::InvalidInput& e) {
     return std::string(e.what()) == "job 3 has no report yet (it has not been planned)";
   });
   Json old = sample_job();
   old["report"]["steps"][1].erase("nodes");
-  BOOST_CHECK_EXCEPTION(gantt_svg(old), std::invalid_argument, [](const std::invalid_argument& e) {
+  BOOST_CHECK_EXCEPTION(gantt_svg(old), baton::error::InvalidInput, [](const baton::error::InvalidInput& e) {
     return std::string(e.what()).find("step 1 of the report has no per-node timing") != std::string::npos;
   });
 }

@@ -2,6 +2,7 @@
 // both ends agree, and any change of secret, plane, role, node id or nonce changes every
 // proof, so none is valid in another session, direction or plane.
 #include "security/key_schedule.h"
+#include "error/error.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -87,17 +88,17 @@ BOOST_AUTO_TEST_CASE(nonces_are_fresh) {
 BOOST_AUTO_TEST_CASE(bad_inputs_are_refused_with_their_reason) {
   const bs::Hello agent = bs::make_hello("agent", "a0");
   const bs::Hello coordinator = bs::make_hello("coordinator", "coord");
-  BOOST_CHECK_THROW(bs::derive_session_keys("short", "control", agent, coordinator), std::invalid_argument);
+  BOOST_CHECK_THROW(bs::derive_session_keys("short", "control", agent, coordinator), baton::error::InvalidInput);
   bs::Hello bad = agent;
   bad.nonce = "abc";
-  BOOST_CHECK_THROW(bs::derive_session_keys(kSecret, "control", bad, coordinator), std::invalid_argument);
-  BOOST_TEST(bs::hello_problem(bad, "agent").value_or("") == "the nonce must be 32 bytes");
+  BOOST_CHECK_THROW(bs::derive_session_keys(kSecret, "control", bad, coordinator), baton::error::InvalidInput);
+  BOOST_TEST(bs::hello_problem(bad, "agent").value_or("").reason == "the nonce must be 32 bytes");
   bad = agent;
   bad.node_id.clear();
-  BOOST_TEST(bs::hello_problem(bad, "agent").value_or("") == "the node id must be 1 to 256 bytes");
+  BOOST_TEST(bs::hello_problem(bad, "agent").value_or("").reason == "the node id must be 1 to 256 bytes");
   bad.node_id = std::string(257, 'n');
-  BOOST_TEST(bs::hello_problem(bad, "agent").value_or("") == "the node id must be 1 to 256 bytes");
-  BOOST_TEST(bs::hello_problem(agent, "coordinator").value_or("") == "a coordinator was expected, not 'agent'");
+  BOOST_TEST(bs::hello_problem(bad, "agent").value_or("").reason == "the node id must be 1 to 256 bytes");
+  BOOST_TEST(bs::hello_problem(agent, "coordinator").value_or("").reason == "a coordinator was expected, not 'agent'");
   BOOST_TEST(!bs::hello_problem(agent, "agent").has_value());
 }
 

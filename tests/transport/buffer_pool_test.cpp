@@ -8,6 +8,7 @@
 #include <asio/detached.hpp>
 #include <asio/io_context.hpp>
 
+#include "error/error.h"
 #include "transport/buffer.h"
 
 using namespace baton::transport;
@@ -112,13 +113,13 @@ BOOST_AUTO_TEST_CASE(registers_the_whole_region_once_and_releases_it_last) {
 
 BOOST_AUTO_TEST_CASE(refuses_sizes_outside_its_caps) {
   asio::io_context io;
-  BOOST_CHECK_THROW(BufferPool(io.get_executor(), {.buffer_count = 0, .buffer_size = 64}), std::invalid_argument);
-  BOOST_CHECK_THROW(BufferPool(io.get_executor(), {.buffer_count = 1, .buffer_size = 0}), std::invalid_argument);
+  BOOST_CHECK_THROW(BufferPool(io.get_executor(), {.buffer_count = 0, .buffer_size = 64}), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(BufferPool(io.get_executor(), {.buffer_count = 1, .buffer_size = 0}), baton::error::InvalidInput);
   BOOST_CHECK_THROW(
       BufferPool(io.get_executor(), {.buffer_count = BufferPoolOptions::max_count + 1, .buffer_size = 64}),
-      std::invalid_argument);
+      baton::error::InvalidInput);
   BOOST_CHECK_THROW(BufferPool(io.get_executor(), {.buffer_count = 1 << 16, .buffer_size = 1 << 30}),
-                    std::invalid_argument);
+                    baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,6 +2,7 @@
 // FileSink::sync reports what fdatasync(2) says.
 #include <boost/test/unit_test.hpp>
 
+#include "error/error.h"
 #include "tests/agent/promptly.h"
 #include "tests/support/temp_dir.h"
 #include "transport/source.h"
@@ -38,7 +39,7 @@ BOOST_AUTO_TEST_CASE(an_adopted_descriptor_that_is_not_a_regular_file_is_refused
   try {
     FileSource source(pipe_ends[0], "the pipe");
     BOOST_FAIL("a pipe was adopted as a file source");
-  } catch (const std::system_error& e) {
+  } catch (const baton::error::SystemError& e) {
     BOOST_TEST(std::string(e.what()).starts_with("the pipe is a fifo, not a regular file"), e.what());
   }
   BOOST_TEST(::fcntl(pipe_ends[0], F_GETFD) == -1);  // closed on refusal, as adopted

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "error/error.h"
 #include "tests/transport/instants.h"
 #include "transport/token_bucket.h"
 
@@ -62,13 +63,13 @@ BOOST_AUTO_TEST_CASE(greedy_sender_follows_the_closed_form) {
 
 BOOST_AUTO_TEST_CASE(refuses_requests_it_could_never_grant) {
   TokenBucket<std::chrono::steady_clock> bucket({.rate_bytes_per_second = 1000, .burst_bytes = 100}, at_ns(0));
-  BOOST_CHECK_THROW(bucket.wait_for(101, at_ns(0)), std::invalid_argument);
+  BOOST_CHECK_THROW(bucket.wait_for(101, at_ns(0)), baton::error::InvalidInput);
   bucket.consume(60, at_ns(0));
-  BOOST_CHECK_THROW(bucket.consume(60, at_ns(0)), std::logic_error);
+  BOOST_CHECK_THROW(bucket.consume(60, at_ns(0)), baton::error::Bug);
   BOOST_CHECK_THROW(TokenBucket<std::chrono::steady_clock>({.rate_bytes_per_second = 0, .burst_bytes = 1}, at_ns(0)),
-                    std::invalid_argument);
+                    baton::error::InvalidInput);
   BOOST_CHECK_THROW(TokenBucket<std::chrono::steady_clock>({.rate_bytes_per_second = 1, .burst_bytes = 0}, at_ns(0)),
-                    std::invalid_argument);
+                    baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_CASE(long_idle_at_top_rate_does_not_overflow) {
@@ -94,7 +95,7 @@ BOOST_AUTO_TEST_CASE(reservations_go_into_debt_and_are_paid_in_order) {
   // Paid at 200 ms (it started full): the bucket refills from empty, never past its burst.
   BOOST_TEST(bucket.wait_for(100, at_ns(200'000'000)).count() == nanoseconds(milliseconds(100)).count());
   BOOST_TEST(bucket.wait_for(100, at_ns(3'000'000'000)).count() == 0);
-  BOOST_CHECK_THROW(bucket.reserve(101, at_ns(3'000'000'000)), std::invalid_argument);  // past the burst
+  BOOST_CHECK_THROW(bucket.reserve(101, at_ns(3'000'000'000)), baton::error::InvalidInput);  // past the burst
 }
 
 BOOST_AUTO_TEST_CASE(a_new_rate_keeps_the_tokens_earned_at_the_old_one) {
@@ -106,9 +107,9 @@ BOOST_AUTO_TEST_CASE(a_new_rate_keeps_the_tokens_earned_at_the_old_one) {
   BOOST_TEST(bucket.rate() == 100u);
   BOOST_TEST(bucket.wait_for(600, at_ns(500'000'000)).count() == nanoseconds(milliseconds(1000)).count());
   BOOST_TEST(bucket.burst() == 1000u);
-  BOOST_CHECK_THROW(bucket.set_rate(0, at_ns(500'000'000)), std::invalid_argument);
+  BOOST_CHECK_THROW(bucket.set_rate(0, at_ns(500'000'000)), baton::error::InvalidInput);
   BOOST_CHECK_THROW(bucket.set_rate(TokenBucket<std::chrono::steady_clock>::max_rate + 1, at_ns(500'000'000)),
-                    std::invalid_argument);
+                    baton::error::InvalidInput);
   BOOST_TEST(bucket.rate() == 100u);  // a refused rate changes nothing
 }
 

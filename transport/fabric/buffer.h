@@ -8,7 +8,7 @@
 namespace baton::transport::fabric {
 
 // A RegisterMemory that calls fi_mr_reg on `domain` for send and receive access. The
-// domain must outlive every registration. Throws std::system_error on failure, with a
+// domain must outlive every registration. Throws error::SystemError on failure, with a
 // hint at the usual cause (the locked memory limit, `ulimit -l`).
 RegisterMemory domain_registration(fid_domain* domain);
 

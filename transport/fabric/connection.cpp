@@ -5,6 +5,7 @@
 
 #include <rdma/fi_tagged.h>
 
+#include "error/error.h"
 #include "transport/errors.h"
 
 namespace baton::transport::fabric {
@@ -12,20 +13,20 @@ namespace {
 
 // Gives `op` at least `size` bytes of its own (registered) memory and sets `descriptor`;
 // a failed registration comes back as the operation's outcome.
-std::optional<Status> own_memory(Endpoint& endpoint, Operation& op, std::size_t size, void*& descriptor) {
+std::optional<error::Status> own_memory(Endpoint& endpoint, Operation& op, std::size_t size, void*& descriptor) {
   try {
     descriptor = endpoint.heap_memory(op, size);
-  } catch (const std::system_error& error) {
-    return Status{errc::fabric_error, error.what()};
+  } catch (const error::SystemError& error) {
+    return error::Status{errc::fabric_error, error.what()};
   }
   return std::nullopt;
 }
 
 }  // namespace
 
-asio::awaitable<Status> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t peer,
-                                     std::uint64_t tag, std::span<const std::byte> first,
-                                     std::span<const std::byte> second, Endpoint::time_point deadline) {
+asio::awaitable<error::Status> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t peer,
+                                            std::uint64_t tag, std::span<const std::byte> first,
+                                            std::span<const std::byte> second, Endpoint::time_point deadline) {
   const std::size_t total = first.size() + second.size();
   void* descriptor = nullptr;
   if (auto failed = own_memory(endpoint, *op, total, descriptor)) co_return std::move(*failed);
@@ -38,9 +39,9 @@ asio::awaitable<Status> send_message(Endpoint& endpoint, std::unique_ptr<Operati
       op, [=] { return fi_tsend(ep, message, total, descriptor, peer, tag, context); }, deadline);
 }
 
-asio::awaitable<Status> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, const BufferPool& pool,
-                                      fi_addr_t peer, std::uint64_t tag, std::span<const std::byte> header,
-                                      std::span<const std::byte> payload, Endpoint::time_point deadline) {
+asio::awaitable<error::Status> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, const BufferPool& pool,
+                                             fi_addr_t peer, std::uint64_t tag, std::span<const std::byte> header,
+                                             std::span<const std::byte> payload, Endpoint::time_point deadline) {
   void* header_descriptor = nullptr;
   if (auto failed = own_memory(endpoint, *op, header.size(), header_descriptor)) co_return std::move(*failed);
   std::memcpy(op->heap.data(), header.data(), header.size());
@@ -55,8 +56,8 @@ asio::awaitable<Status> send_gathered(Endpoint& endpoint, std::unique_ptr<Operat
       op, [=] { return fi_tsendv(ep, pieces, descriptors, 2, peer, tag, context); }, deadline);
 }
 
-asio::awaitable<Status> receive_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t from,
-                                        std::uint64_t tag, std::size_t capacity, Endpoint::time_point deadline) {
+asio::awaitable<error::Status> receive_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t from,
+                                               std::uint64_t tag, std::size_t capacity, Endpoint::time_point deadline) {
   void* descriptor = nullptr;
   if (auto failed = own_memory(endpoint, *op, capacity, descriptor)) co_return std::move(*failed);
   std::byte* memory = op->heap.data();
@@ -92,7 +93,7 @@ asio::awaitable<std::error_code> Connection::do_send(const HeaderBytes& header, 
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   const bool from_pool = pool_.holds(payload) && endpoint_.send_iov_limit() >= 2;
   // Two statements, not `?:`: GCC 12 destroys a co_await result in a conditional twice.
-  Status outcome;
+  error::Status outcome;
   if (from_pool) {
     outcome = co_await send_gathered(endpoint_, op, pool_, link_.peer, link_.send_tag, header, payload, deadline);
   } else {

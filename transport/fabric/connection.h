@@ -63,9 +63,9 @@ class Connection final : public transport::Connection {
 // Sends first+second as one tagged message from `op`'s own memory (copied there first, so
 // a timed-out send never pins the caller's memory). On return `op` is null if libfabric
 // kept it.
-asio::awaitable<Status> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t peer,
-                                     std::uint64_t tag, std::span<const std::byte> first,
-                                     std::span<const std::byte> second, Endpoint::time_point deadline);
+asio::awaitable<error::Status> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t peer,
+                                            std::uint64_t tag, std::span<const std::byte> first,
+                                            std::span<const std::byte> second, Endpoint::time_point deadline);
 
 // Sends `header` (copied into `op`'s own memory) and `payload`, which lies in `pool`, as
 // one tagged message gathered from both. On return `op` is null if libfabric kept it.
@@ -73,13 +73,13 @@ asio::awaitable<Status> send_message(Endpoint& endpoint, std::unique_ptr<Operati
 // fails). The pool lives until the endpoint is shut, so the late send reads valid memory;
 // if the buffer was reused meanwhile, the receiver sees a payload that does not match the
 // header's checksum and writes none of it.
-asio::awaitable<Status> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, const BufferPool& pool,
-                                      fi_addr_t peer, std::uint64_t tag, std::span<const std::byte> header,
-                                      std::span<const std::byte> payload, Endpoint::time_point deadline);
+asio::awaitable<error::Status> send_gathered(Endpoint& endpoint, std::unique_ptr<Operation>& op, const BufferPool& pool,
+                                             fi_addr_t peer, std::uint64_t tag, std::span<const std::byte> header,
+                                             std::span<const std::byte> payload, Endpoint::time_point deadline);
 
 // Receives one tagged message of at most `capacity` bytes into `op`'s own memory.
-asio::awaitable<Status> receive_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t from,
-                                        std::uint64_t tag, std::size_t capacity, Endpoint::time_point deadline);
+asio::awaitable<error::Status> receive_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t from,
+                                               std::uint64_t tag, std::size_t capacity, Endpoint::time_point deadline);
 
 // Checks a received frame of `received` bytes in `memory` (header, then payload).
 ReceivedFrame parse_frame(std::span<std::byte> memory, std::size_t received, FrameSeal& seal);

@@ -4,6 +4,7 @@
 
 #include <rdma/fi_tagged.h>
 
+#include "error/error.h"
 #include "transport/errors.h"
 #include "transport/fabric/buffer.h"
 #include "transport/fabric/connection.h"
@@ -11,7 +12,7 @@
 
 namespace baton::transport::fabric {
 
-using Connected = Result<std::unique_ptr<transport::Connection>>;
+using Connected = error::Result<std::unique_ptr<transport::Connection>>;
 
 namespace {
 
@@ -24,15 +25,15 @@ std::uint64_t new_connection_id() {
 
 }  // namespace
 
-Result<std::unique_ptr<Context>> Context::open(asio::any_io_executor executor, const EndpointOptions& fabric,
-                                               ContextOptions options) {
+error::Result<std::unique_ptr<Context>> Context::open(asio::any_io_executor executor, const EndpointOptions& fabric,
+                                                      ContextOptions options) {
   auto opened = Endpoint::open(executor, fabric);
   if (!opened.ok()) return {.error = opened.error, .detail = std::move(opened.detail), .value = {}};
   try {
     return {.error = {},
             .detail = {},
             .value = std::unique_ptr<Context>(new Context(std::move(executor), options, std::move(opened.value)))};
-  } catch (const std::system_error& error) {
+  } catch (const error::SystemError& error) {
     return {.error = error.code(), .detail = error.what(), .value = {}};
   }
 }
@@ -47,7 +48,7 @@ Context::~Context() {
   drop_pool();        // ... then free and deregister it, while the domain is still open
 }
 
-Result<std::unique_ptr<transport::Listener>> Context::listen(const std::string& address) {
+error::Result<std::unique_ptr<transport::Listener>> Context::listen(const std::string& address) {
   if (!address.empty()) {
     return {.error = errc::bad_address,
             .detail = "a libfabric context listens on its own endpoint: pass an empty address",
@@ -62,7 +63,7 @@ Result<std::unique_ptr<transport::Listener>> Context::listen(const std::string& 
   return {.error = {}, .detail = {}, .value = std::make_unique<Listener>(*endpoint_, pool())};
 }
 
-asio::awaitable<Result<std::unique_ptr<transport::Connection>>> Context::connect(std::string address) {
+asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> Context::connect(std::string address) {
   std::string detail;
   const auto peer = endpoint_->insert(address, detail);
   if (!peer) co_return Connected{.error = errc::bad_address, .detail = detail, .value = {}};

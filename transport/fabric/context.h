@@ -18,13 +18,13 @@ namespace baton::transport::fabric {
 
 class Context final : public transport::Context {
  public:
-  static Result<std::unique_ptr<Context>> open(asio::any_io_executor executor, const EndpointOptions& fabric,
-                                               ContextOptions options);
+  static error::Result<std::unique_ptr<Context>> open(asio::any_io_executor executor, const EndpointOptions& fabric,
+                                                      ContextOptions options);
   ~Context() override;
 
   // `address` must be empty: a context listens on its one endpoint, and only once.
-  Result<std::unique_ptr<Listener>> listen(const std::string& address) override;
-  asio::awaitable<Result<std::unique_ptr<transport::Connection>>> connect(std::string address) override;
+  error::Result<std::unique_ptr<Listener>> listen(const std::string& address) override;
+  asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> connect(std::string address) override;
   std::string name() const override { return "fabric/" + endpoint_->provider(); }
 
  private:

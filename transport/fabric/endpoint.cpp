@@ -86,10 +86,11 @@ void Endpoint::shut() noexcept {
   orphans_.clear();
 }
 
-Result<std::unique_ptr<Endpoint>> Endpoint::open(asio::any_io_executor executor, const EndpointOptions& options) {
+error::Result<std::unique_ptr<Endpoint>> Endpoint::open(asio::any_io_executor executor,
+                                                        const EndpointOptions& options) {
   std::unique_ptr<Endpoint> self(new Endpoint(std::move(executor), options.provider));
   const auto failed = [&](std::error_code error, std::string detail) {
-    return Result<std::unique_ptr<Endpoint>>{
+    return error::Result<std::unique_ptr<Endpoint>>{
         .error = error, .detail = "libfabric provider '" + options.provider + "': " + detail, .value = {}};
   };
 
@@ -111,7 +112,7 @@ Result<std::unique_ptr<Endpoint>> Endpoint::open(asio::any_io_executor executor,
   if (rc == -FI_ENODATA) {
     const std::string have = available_providers();
     const bool present = (", " + have + ",").find(", " + options.provider + ",") != std::string::npos;
-    return Result<std::unique_ptr<Endpoint>>{
+    return error::Result<std::unique_ptr<Endpoint>>{
         .error = errc::provider_unavailable,
         .detail = present ? "libfabric provider '" + options.provider +
                                 "' is present but not available for reliable tagged messaging" +
@@ -281,26 +282,29 @@ asio::awaitable<bool> Endpoint::wait(Operation& op, time_point deadline) {
   co_return true;
 }
 
-asio::awaitable<Status> Endpoint::execute(std::unique_ptr<Operation>& op, const std::function<ssize_t()>& post,
-                                          time_point deadline) {
+asio::awaitable<error::Status> Endpoint::execute(std::unique_ptr<Operation>& op, const std::function<ssize_t()>& post,
+                                                 time_point deadline) {
   for (;;) {
     const ssize_t rc = post();
     if (rc == 0) break;
-    if (rc != -FI_EAGAIN) co_return Status{errc::fabric_error, fi_error("posting an operation", static_cast<int>(rc))};
+    if (rc != -FI_EAGAIN)
+      co_return error::Status{errc::fabric_error, fi_error("posting an operation", static_cast<int>(rc))};
     poll();  // -FI_EAGAIN: drive progress, then retry
     if (std::chrono::steady_clock::now() >= deadline)
-      co_return Status{errc::idle_timeout, "the provider stayed busy (FI_EAGAIN)"};
+      co_return error::Status{errc::idle_timeout, "the provider stayed busy (FI_EAGAIN)"};
     co_await asio::post(executor_, asio::use_awaitable);
   }
   if (co_await wait(*op, deadline)) {
-    co_return Status{map_completion_error(op->error), op->error_text};
+    co_return error::Status{map_completion_error(op->error), op->error_text};
   }
   // Timed out: take the operation back before its memory can be reused.
   fi_cancel(&ep_->fid, &op->context);
-  if (co_await wait(*op, std::chrono::steady_clock::now() + cancel_grace)) co_return Status{errc::idle_timeout, {}};
+  if (co_await wait(*op, std::chrono::steady_clock::now() + cancel_grace))
+    co_return error::Status{errc::idle_timeout, {}};
   op->orphaned = true;
   orphans_.push_back(std::move(op));
-  co_return Status{errc::idle_timeout, "libfabric kept the operation after cancel; its buffer stays out of the pool"};
+  co_return error::Status{errc::idle_timeout,
+                          "libfabric kept the operation after cancel; its buffer stays out of the pool"};
 }
 
 }  // namespace baton::transport::fabric

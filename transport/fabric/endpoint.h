@@ -32,10 +32,10 @@
 #include <asio/any_io_executor.hpp>
 #include <asio/steady_timer.hpp>
 
+#include "error/result.h"
 #include "transport/async.h"
 #include "transport/buffer.h"
 #include "transport/fabric/fid.h"
-#include "transport/result.h"
 
 namespace baton::transport::fabric {
 
@@ -80,7 +80,7 @@ class Endpoint {
  public:
   using time_point = std::chrono::steady_clock::time_point;
 
-  static Result<std::unique_ptr<Endpoint>> open(asio::any_io_executor executor, const EndpointOptions& options);
+  static error::Result<std::unique_ptr<Endpoint>> open(asio::any_io_executor executor, const EndpointOptions& options);
   ~Endpoint();
   Endpoint(const Endpoint&) = delete;
   Endpoint& operator=(const Endpoint&) = delete;
@@ -102,14 +102,14 @@ class Endpoint {
 
   std::unique_ptr<Operation> make_operation() const;
   // Makes op.heap at least `size` bytes, registered if the provider needs descriptors, and
-  // returns its descriptor. Throws std::system_error if registration fails.
+  // returns its descriptor. Throws error::SystemError if registration fails.
   void* heap_memory(Operation& op, std::size_t size) const;
 
   // Posts `op` with `post` (retrying -FI_EAGAIN while driving progress) and waits for its
   // completion until `deadline`. On timeout `op` is cancelled and, if libfabric still holds
   // it, moved into the endpoint's keeping (then `op` is null on return).
-  asio::awaitable<Status> execute(std::unique_ptr<Operation>& op, const std::function<ssize_t()>& post,
-                                  time_point deadline);
+  asio::awaitable<error::Status> execute(std::unique_ptr<Operation>& op, const std::function<ssize_t()>& post,
+                                         time_point deadline);
 
   // Stops all I/O: closes the endpoint and drops operations it held. Call before freeing
   // the memory they used (the buffer pool).

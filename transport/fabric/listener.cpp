@@ -9,7 +9,7 @@
 
 namespace baton::transport::fabric {
 
-using Connected = Result<std::unique_ptr<transport::Connection>>;
+using Connected = error::Result<std::unique_ptr<transport::Connection>>;
 
 std::string hello_text(std::uint64_t id, const std::string& address) {
   std::array<char, 17> digits{};
@@ -32,7 +32,8 @@ std::optional<Hello> parse_hello(std::string_view text) {
   return hello;
 }
 
-asio::awaitable<Result<std::unique_ptr<transport::Connection>>> Listener::accept(std::chrono::milliseconds timeout) {
+asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> Listener::accept(
+    std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   auto op = endpoint_.make_operation();
   const auto outcome = co_await receive_message(endpoint_, op, FI_ADDR_UNSPEC, hello_tag, max_hello, deadline);

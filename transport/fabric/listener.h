@@ -16,7 +16,8 @@ class Listener final : public transport::Listener {
  public:
   // The endpoint and pool must outlive the listener (they belong to its Context).
   Listener(Endpoint& endpoint, BufferPool& pool) : endpoint_(endpoint), pool_(pool) {}
-  asio::awaitable<Result<std::unique_ptr<transport::Connection>>> accept(std::chrono::milliseconds timeout) override;
+  asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> accept(
+      std::chrono::milliseconds timeout) override;
   std::string address() const override { return endpoint_.address(); }
 
  private:

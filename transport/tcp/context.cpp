@@ -18,7 +18,7 @@
 
 namespace baton::transport::tcp {
 
-using Connected = Result<std::unique_ptr<transport::Connection>>;
+using Connected = error::Result<std::unique_ptr<transport::Connection>>;
 
 using namespace asio::experimental::awaitable_operators;
 
@@ -44,7 +44,7 @@ Context::Context(asio::any_io_executor executor, ContextOptions options)
   make_pool(host_memory());
 }
 
-Result<std::unique_ptr<transport::Listener>> Context::listen(const std::string& address) {
+error::Result<std::unique_ptr<transport::Listener>> Context::listen(const std::string& address) {
   const auto endpoint = parse_endpoint(address);
   if (!endpoint) {
     return {
@@ -70,7 +70,7 @@ Result<std::unique_ptr<transport::Listener>> Context::listen(const std::string& 
           .value = std::make_unique<Listener>(std::move(acceptor), options().socket_buffer_bytes)};
 }
 
-asio::awaitable<Result<std::unique_ptr<transport::Connection>>> Context::connect(std::string address) {
+asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> Context::connect(std::string address) {
   const auto endpoint = parse_endpoint(address);
   if (!endpoint) {
     co_return Connected{

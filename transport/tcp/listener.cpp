@@ -11,11 +11,12 @@
 
 namespace baton::transport::tcp {
 
-using Connected = Result<std::unique_ptr<transport::Connection>>;
+using Connected = error::Result<std::unique_ptr<transport::Connection>>;
 
 using namespace asio::experimental::awaitable_operators;
 
-asio::awaitable<Result<std::unique_ptr<transport::Connection>>> Listener::accept(std::chrono::milliseconds timeout) {
+asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> Listener::accept(
+    std::chrono::milliseconds timeout) {
   asio::steady_timer timer(acceptor_.get_executor(), timeout);
   auto outcome = co_await (acceptor_.async_accept(use_nothrow) || timer.async_wait(use_nothrow));
   if (outcome.index() == 1) co_return Connected{.error = errc::idle_timeout, .detail = {}, .value = {}};

@@ -11,7 +11,8 @@ class Listener final : public transport::Listener {
  public:
   Listener(asio::ip::tcp::acceptor acceptor, std::size_t socket_buffer_bytes)
       : acceptor_(std::move(acceptor)), socket_buffer_bytes_(socket_buffer_bytes) {}
-  asio::awaitable<Result<std::unique_ptr<transport::Connection>>> accept(std::chrono::milliseconds timeout) override;
+  asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> accept(
+      std::chrono::milliseconds timeout) override;
   std::string address() const override;
 
  private:

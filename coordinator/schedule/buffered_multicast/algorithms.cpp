@@ -2,8 +2,7 @@
 
 #include "coordinator/schedule/buffered_multicast/coloring.h"
 #include "coordinator/schedule/buffered_multicast/ordered_coloring.h"
-
-#include <stdexcept>
+#include "error/error.h"
 
 namespace baton::schedule::buffered_multicast {
 
@@ -19,7 +18,7 @@ const Algorithm& algorithm(const std::string& name) {
   for (const Algorithm& a : algorithms()) {
     if (a.name == name) return a;
   }
-  throw std::invalid_argument("unknown buffered multicast algorithm: " + name);
+  throw error::InvalidInput("unknown buffered multicast algorithm: " + name);
 }
 
 }  // namespace baton::schedule::buffered_multicast

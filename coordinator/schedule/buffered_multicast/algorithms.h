@@ -18,7 +18,7 @@ struct Algorithm {
 // Procedure Coloring (input order at the receivers) and Procedure Ordered-Coloring.
 const std::vector<Algorithm>& algorithms();
 
-// Throws std::invalid_argument for an unknown name.
+// Throws error::InvalidInput for an unknown name.
 const Algorithm& algorithm(const std::string& name);
 
 }  // namespace baton::schedule::buffered_multicast

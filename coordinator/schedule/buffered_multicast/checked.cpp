@@ -1,8 +1,7 @@
 #include "coordinator/schedule/buffered_multicast/checked.h"
 
 #include "coordinator/schedule/buffered_multicast/validator.h"
-
-#include <stdexcept>
+#include "error/error.h"
 
 namespace baton::schedule::buffered_multicast {
 
@@ -10,15 +9,15 @@ CheckedPlan checked_plan(const Problem& problem, const std::string& algorithm_na
   const Algorithm& procedure = algorithm(algorithm_name);
   CheckedPlan out{.schedule = procedure.plan(problem), .rounds = 0, .degree = degree(problem), .bound = 0};
   const Validation check = validate(problem, out.schedule);
-  if (!check.ok()) throw std::logic_error("the " + algorithm_name + " plan failed validation: " + check.summary());
+  if (!check.ok()) throw error::Bug("the " + algorithm_name + " plan failed validation: " + check.summary());
   out.rounds = check.rounds;
   out.bound = round_bound(out.degree, problem.buffers);
   // Theorems 3.1 and 3.3 promise these; a longer plan is a bug, not a bad input.
   const std::uint64_t promised =
       algorithm_name == "coloring" ? coloring_round_bound(out.degree, problem.buffers) : out.bound;
   if (out.rounds > promised) {
-    throw std::logic_error("the " + algorithm_name + " plan takes " + std::to_string(out.rounds) +
-                           " rounds, more than its theorem's " + std::to_string(promised));
+    throw error::Bug("the " + algorithm_name + " plan takes " + std::to_string(out.rounds) +
+                     " rounds, more than its theorem's " + std::to_string(promised));
   }
   return out;
 }

@@ -1,8 +1,9 @@
 #include "coordinator/schedule/buffered_multicast/color_rounds.h"
 
+#include "error/error.h"
+
 #include <algorithm>
 #include <limits>
-#include <stdexcept>
 #include <utility>
 
 namespace baton::schedule::buffered_multicast {
@@ -30,15 +31,15 @@ std::size_t largest(const std::vector<std::size_t>& values) {
 Schedule schedule_by_color(const Problem& problem, const EdgeColoring& coloring, std::size_t period) {
   const std::vector<std::size_t> offsets = edge_offsets(problem);
   if (coloring.bundle.size() != problem.messages.size() || coloring.value.size() != offsets.back()) {
-    throw std::invalid_argument("coloring does not fit the problem");
+    throw error::InvalidInput("coloring does not fit the problem");
   }
   const std::size_t max_bundle = largest(coloring.bundle);
   const std::size_t max_value = largest(coloring.value);
   if (std::ranges::find(coloring.bundle, 0) != coloring.bundle.end() ||
       std::ranges::find(coloring.value, 0) != coloring.value.end()) {
-    throw std::invalid_argument("colors start at 1");
+    throw error::InvalidInput("colors start at 1");
   }
-  if (max_bundle > period) throw std::invalid_argument("a bundle index exceeds the period");
+  if (max_bundle > period) throw error::InvalidInput("a bundle index exceeds the period");
 
   // Group each message's edges by value: send_of_value[j] is the send of the current message
   // with value j, reset after the message so the pass stays linear.

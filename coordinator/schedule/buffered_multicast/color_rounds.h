@@ -22,7 +22,7 @@ struct EdgeColoring {
 // color become one Send. Sends are listed by round, then message; destinations keep input
 // order. Linear time, O(m + E + d): one pass groups each message's edges by value, then two
 // stable counting sorts order the sends by i and then by j, which is round order because
-// i ≤ period. Throws std::invalid_argument if the coloring does not fit the problem or some
+// i ≤ period. Throws error::InvalidInput if the coloring does not fit the problem or some
 // i exceeds period (two colors would then share a round).
 Schedule schedule_by_color(const Problem& problem, const EdgeColoring& coloring, std::size_t period);
 

@@ -22,7 +22,7 @@ struct ColoringOptions {
 // (i, j) and sends it in round (j − 1)·(d + l − 1) + i: group j's d rounds of sending plus
 // l − 1 rounds for the fullest buffer to drain before group j + 1 starts. Linear time
 // (bundle_order, incoming_values, schedule_by_color are each O(n + m + E + d)).
-// Throws std::invalid_argument for a malformed problem (check()) or order.
+// Throws error::InvalidInput for a malformed problem (check()) or order.
 Schedule coloring(const Problem& problem, const ColoringOptions& options = {});
 
 }  // namespace baton::schedule::buffered_multicast

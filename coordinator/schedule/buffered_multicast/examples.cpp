@@ -1,8 +1,9 @@
 #include "coordinator/schedule/buffered_multicast/examples.h"
 
+#include "error/error.h"
+
 #include <algorithm>
 #include <numeric>
-#include <stdexcept>
 
 namespace baton::schedule::buffered_multicast {
 namespace {
@@ -45,7 +46,7 @@ ProcessorId add_receiver(Problem& problem, const std::vector<std::size_t>& tuple
 }  // namespace
 
 TightInstance example_3_1(std::size_t d, std::size_t buffers) {
-  if (d < 2 || d > 5) throw std::invalid_argument("example_3_1: d must be in [2, 5]");
+  if (d < 2 || d > 5) throw error::InvalidInput("example_3_1: d must be in [2, 5]");
   TightInstance tight{.problem = senders_only(d, buffers), .incoming_order = {}};
   Problem& problem = tight.problem;
   // For each receiver, the position of its edge within each sender's message.
@@ -77,7 +78,7 @@ TightInstance example_3_1(std::size_t d, std::size_t buffers) {
 }
 
 Problem example_3_2(std::size_t d, std::size_t buffers) {
-  if (d < 2 || d > 7) throw std::invalid_argument("example_3_2: d must be in [2, 7]");
+  if (d < 2 || d > 7) throw error::InvalidInput("example_3_2: d must be in [2, 7]");
   Problem problem = senders_only(d, buffers);
   for_each_tuple(d, [&](const std::vector<std::size_t>& tuple) { add_receiver(problem, tuple); });
   return problem;

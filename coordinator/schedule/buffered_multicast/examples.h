@@ -23,14 +23,14 @@ struct TightInstance {
 // every sender P_k, and takes its edges in the order π. The text indexes the copies by
 // "1 ≤ i ≤ d" but counts d^d·d! of them and the proof of Theorem 3.2 needs "a different
 // ordering for the bundles" at each of the d! copies, so the copies are the permutations.
-// 2 ≤ d ≤ 5 (d = 5 already has 375 000 receivers); throws std::invalid_argument otherwise.
+// 2 ≤ d ≤ 5 (d = 5 already has 375 000 receivers); throws error::InvalidInput otherwise.
 TightInstance example_3_1(std::size_t d, std::size_t buffers);
 
 // Example 3.2: n = d^d + d, one receiver P_J per J ∈ [1:d]^d, receiving one message from
 // bundle j_k of every sender P_k. (The text says "from the j_1th bundle of processor P_1",
 // but the lower-bound argument that follows needs P_J to hear from all d bundles j_1..j_d,
 // and each receiver must have degree d; we read it as bundle j_k of every P_k.)
-// 2 ≤ d ≤ 7; throws std::invalid_argument otherwise.
+// 2 ≤ d ≤ 7; throws error::InvalidInput otherwise.
 Problem example_3_2(std::size_t d, std::size_t buffers);
 
 }  // namespace baton::schedule::buffered_multicast

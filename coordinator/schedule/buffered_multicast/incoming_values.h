@@ -15,7 +15,7 @@ namespace baton::schedule::buffered_multicast {
 // incoming edges get the values 1, ..., 1 (l times), 2, ..., 2 (l times), ...: value[e] =
 // ⌊r/l⌋ + 1 when r edges into e's destination come before e in `order`. When l does not
 // divide a processor's in-degree its last value covers fewer than l edges. Throws
-// std::invalid_argument unless `order` is a permutation of the edges. O(n + E).
+// error::InvalidInput unless `order` is a permutation of the edges. O(n + E).
 std::vector<std::size_t> incoming_values(const Problem& problem, std::span<const std::size_t> order);
 
 }  // namespace baton::schedule::buffered_multicast

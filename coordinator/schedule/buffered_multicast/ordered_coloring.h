@@ -17,7 +17,7 @@ namespace baton::schedule::buffered_multicast {
 // Linear time: the sort by label is one stable counting sort of all edges over the labels
 // 1..d (the paper's radix sort), O(E + d); the other steps are O(n + m + E).
 // Ties between equal labels at a processor keep input order (the paper does not say; any
-// order keeps the proof). Throws std::invalid_argument for a malformed problem (check()).
+// order keeps the proof). Throws error::InvalidInput for a malformed problem (check()).
 Schedule ordered_coloring(const Problem& problem);
 
 }  // namespace baton::schedule::buffered_multicast

@@ -1,8 +1,9 @@
 #include "coordinator/schedule/buffered_multicast/problem.h"
 
+#include "error/error.h"
+
 #include <algorithm>
 #include <limits>
-#include <stdexcept>
 #include <string>
 
 namespace baton::schedule::buffered_multicast {
@@ -13,27 +14,27 @@ std::string message_path(std::size_t m) { return "messages[" + std::to_string(m)
 }  // namespace
 
 void check(const Problem& problem) {
-  if (problem.buffers < 1) throw std::invalid_argument("buffers must be >= 1");
+  if (problem.buffers < 1) throw error::InvalidInput("buffers must be >= 1");
   // Stamp each destination with the message that last named it: a repeat is a duplicate.
   constexpr std::size_t unseen = std::numeric_limits<std::size_t>::max();
   std::vector<std::size_t> named_by(problem.processors, unseen);
   for (std::size_t m = 0; m < problem.messages.size(); ++m) {
     const Message& message = problem.messages[m];
     if (message.source >= problem.processors) {
-      throw std::invalid_argument(message_path(m) + ".source is out of range");
+      throw error::InvalidInput(message_path(m) + ".source is out of range");
     }
     if (message.destinations.empty()) {
-      throw std::invalid_argument(message_path(m) + " has no destinations");
+      throw error::InvalidInput(message_path(m) + " has no destinations");
     }
     for (const ProcessorId q : message.destinations) {
       if (q >= problem.processors) {
-        throw std::invalid_argument(message_path(m) + " has a destination out of range");
+        throw error::InvalidInput(message_path(m) + " has a destination out of range");
       }
       if (q == message.source) {
-        throw std::invalid_argument(message_path(m) + " names its source as a destination");
+        throw error::InvalidInput(message_path(m) + " names its source as a destination");
       }
       if (named_by[q] == m) {
-        throw std::invalid_argument(message_path(m) + " names a destination twice");
+        throw error::InvalidInput(message_path(m) + " names a destination twice");
       }
       named_by[q] = m;
     }
@@ -67,14 +68,14 @@ std::vector<std::size_t> edge_offsets(const Problem& problem) {
 }
 
 std::uint64_t round_bound(std::size_t degree, std::size_t buffers) {
-  if (buffers < 1) throw std::invalid_argument("buffers must be >= 1");
+  if (buffers < 1) throw error::InvalidInput("buffers must be >= 1");
   const std::uint64_t d = degree;
   const std::uint64_t l = buffers;
   return d * ((d + l - 1) / l) + l - 1;
 }
 
 std::uint64_t coloring_round_bound(std::size_t degree, std::size_t buffers) {
-  if (buffers < 1) throw std::invalid_argument("buffers must be >= 1");
+  if (buffers < 1) throw error::InvalidInput("buffers must be >= 1");
   const std::uint64_t d = degree;
   const std::uint64_t l = buffers;
   if (d == 0) return 0;

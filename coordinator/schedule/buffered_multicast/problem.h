@@ -30,7 +30,7 @@ struct Problem {
   std::vector<Message> messages;
 };
 
-// Throws std::invalid_argument unless buffers >= 1, every index is < processors, every
+// Throws error::InvalidInput unless buffers >= 1, every index is < processors, every
 // message has at least one destination, none twice and not its own source. The paper draws
 // an edge from a message's holder to each processor that needs it; a processor never needs
 // a message it already holds, so a source among its own destinations is malformed, and a

@@ -1,8 +1,9 @@
 #include "coordinator/schedule/buffered_multicast/random_instance.h"
 
+#include "error/error.h"
+
 #include <algorithm>
 #include <random>
-#include <stdexcept>
 #include <vector>
 
 namespace baton::schedule::buffered_multicast {
@@ -48,10 +49,10 @@ class OpenReceivers {
 
 Problem random_instance(const RandomInstanceOptions& options) {
   if (options.senders > options.processors) {
-    throw std::invalid_argument("random_instance: more senders than processors");
+    throw error::InvalidInput("random_instance: more senders than processors");
   }
   if (options.degree < 1 || options.buffers < 1 || options.max_fanout < 1) {
-    throw std::invalid_argument("random_instance: degree, buffers and max_fanout must be >= 1");
+    throw error::InvalidInput("random_instance: degree, buffers and max_fanout must be >= 1");
   }
   Random random(options.seed);
   Problem problem{.processors = options.processors, .buffers = options.buffers, .messages = {}};

@@ -24,7 +24,7 @@ struct RandomInstanceOptions {
 // then every sender's second, ...) so receive capacity is shared fairly. Destinations are
 // drawn among receivers with fewer than `degree` messages; a message may get fewer than it
 // wanted when capacity runs short, and is left out if it gets none. The result passes
-// check() and has degree at most `degree`. Throws std::invalid_argument for impossible
+// check() and has degree at most `degree`. Throws error::InvalidInput for impossible
 // options (senders > processors, degree or buffers < 1).
 Problem random_instance(const RandomInstanceOptions& options);
 

@@ -1,7 +1,8 @@
 #include "coordinator/schedule/buffered_multicast/validator.h"
 
+#include "error/error.h"
+
 #include <algorithm>
-#include <stdexcept>
 #include <utility>
 
 namespace baton::schedule::buffered_multicast {
@@ -157,7 +158,7 @@ Validation validate(const Problem& problem, const Schedule& schedule) {
   Validation v;
   try {
     check(problem);
-  } catch (const std::invalid_argument& e) {
+  } catch (const error::InvalidInput& e) {
     add_error(v, std::string("problem: ") + e.what());
     return v;
   }

@@ -1,7 +1,8 @@
 #include "coordinator/schedule/kpbs/bipartite_graph.h"
 
+#include "error/error.h"
+
 #include <algorithm>
-#include <stdexcept>
 
 namespace baton::schedule::kpbs {
 
@@ -17,7 +18,7 @@ int BipartiteGraph::add_right() { return right_count_++; }
 
 int BipartiteGraph::add_edge(int left, int right, double weight, EdgeKind kind, int origin) {
   if (left < 0 || left >= left_count() || right < 0 || right >= right_count_ || !(weight > 0)) {
-    throw std::invalid_argument("BipartiteGraph::add_edge: bad endpoint or weight");
+    throw error::InvalidInput("BipartiteGraph::add_edge: bad endpoint or weight");
   }
   edges_.push_back(Edge{left, right, weight, kind, origin});
   const int id = edge_count() - 1;

@@ -1,11 +1,11 @@
 #include "coordinator/schedule/kpbs/peeling.h"
 
 #include "coordinator/schedule/kpbs/perfect_matching.h"
+#include "error/error.h"
 
 #include <algorithm>
 #include <functional>
 #include <limits>
-#include <stdexcept>
 
 namespace baton::schedule::kpbs {
 namespace {
@@ -13,7 +13,7 @@ namespace {
 [[noreturn]] void no_perfect_matching() {
   // J is weight-regular (Proposition 2) and stays so after every peel, so a perfect
   // matching always exists; reaching this means the construction is broken.
-  throw std::logic_error("GGP: the peeled graph has no perfect matching");
+  throw error::Bug("GGP: the peeled graph has no perfect matching");
 }
 
 // GGP, incremental: reconnect every vertex that lost its edge.

@@ -6,10 +6,10 @@
 #include "coordinator/schedule/kpbs/problem.h"
 #include "coordinator/schedule/kpbs/regular_extension.h"
 #include "coordinator/schedule/kpbs/schedule.h"
+#include "error/error.h"
 
 #include <cstddef>
 #include <functional>
-#include <stdexcept>
 #include <vector>
 
 namespace baton::schedule::kpbs {
@@ -30,8 +30,8 @@ struct PeelOptions {
   std::function<bool(std::size_t steps_done)> keep_going = {};
 };
 
-struct PeelInterrupted : std::runtime_error {
-  explicit PeelInterrupted(std::size_t steps) : std::runtime_error("peeling interrupted"), steps_done(steps) {}
+struct PeelInterrupted : public error::Error {
+  explicit PeelInterrupted(std::size_t steps) : error::Error("peeling interrupted"), steps_done(steps) {}
   std::size_t steps_done;
 };
 

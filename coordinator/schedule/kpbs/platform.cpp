@@ -1,8 +1,9 @@
 #include "coordinator/schedule/kpbs/platform.h"
 
+#include "error/error.h"
+
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 #include <vector>
 
 namespace baton::schedule::kpbs {
@@ -20,7 +21,7 @@ int derive_k(const Platform& platform, std::size_t senders, std::size_t receiver
 Problem normalize(const PlatformProblem& problem) {
   const double d = flow_rate(problem.platform);
   if (!(d > 0) || !(problem.platform.step_startup > 0)) {
-    throw std::invalid_argument("platform rates and step start-up must be > 0");
+    throw error::InvalidInput("platform rates and step start-up must be > 0");
   }
   Problem out;
   out.times = Matrix(problem.bytes.senders(), problem.bytes.receivers());

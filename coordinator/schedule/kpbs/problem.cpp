@@ -1,7 +1,8 @@
 #include "coordinator/schedule/kpbs/problem.h"
 
+#include "error/error.h"
+
 #include <cmath>
-#include <stdexcept>
 #include <string>
 
 namespace baton::schedule::kpbs {
@@ -10,22 +11,22 @@ Matrix::Matrix(std::initializer_list<std::initializer_list<double>> rows)
     : senders_(rows.size()), receivers_(rows.size() ? rows.begin()->size() : 0) {
   cells_.reserve(senders_ * receivers_);
   for (const auto& row : rows) {
-    if (row.size() != receivers_) throw std::invalid_argument("Matrix: ragged rows");
+    if (row.size() != receivers_) throw error::InvalidInput("Matrix: ragged rows");
     cells_.insert(cells_.end(), row.begin(), row.end());
   }
 }
 
 void check(const Problem& problem) {
-  if (problem.k < 1) throw std::invalid_argument("k must be >= 1");
+  if (problem.k < 1) throw error::InvalidInput("k must be >= 1");
   if (!(problem.beta > 0) || !std::isfinite(problem.beta)) {
-    throw std::invalid_argument("beta must be finite and > 0");
+    throw error::InvalidInput("beta must be finite and > 0");
   }
   for (std::size_t i = 0; i < problem.times.senders(); ++i) {
     for (std::size_t j = 0; j < problem.times.receivers(); ++j) {
       const double w = problem.times.at(i, j);
       if (!std::isfinite(w) || w < 0) {
-        throw std::invalid_argument("times[" + std::to_string(i) + "][" + std::to_string(j) +
-                                    "] must be finite and >= 0");
+        throw error::InvalidInput("times[" + std::to_string(i) + "][" + std::to_string(j) +
+                                  "] must be finite and >= 0");
       }
     }
   }

@@ -36,7 +36,7 @@ struct Problem {
   double beta = 1;  // start-up time of every step
 };
 
-// Throws std::invalid_argument unless k >= 1, beta > 0 and every entry is finite and >= 0.
+// Throws error::InvalidInput unless k >= 1, beta > 0 and every entry is finite and >= 0.
 // β must be positive: GGP measures weights in units of β (Fig. 5 step 1 rounds w/β up).
 void check(const Problem& problem);
 

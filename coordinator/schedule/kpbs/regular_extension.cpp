@@ -1,8 +1,9 @@
 #include "coordinator/schedule/kpbs/regular_extension.h"
 
+#include "error/error.h"
+
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 
 namespace baton::schedule::kpbs {
 namespace {
@@ -31,7 +32,7 @@ void fill_side(BipartiteGraph& g, const std::vector<int>& side, const std::vecto
       current_missing -= w;
     }
   }
-  if (current_missing != 0) throw std::logic_error("GGP: weight-regular extension left a gap");
+  if (current_missing != 0) throw error::Bug("GGP: weight-regular extension left a gap");
 }
 
 }  // namespace
@@ -63,7 +64,7 @@ ExtendedGraph build_extended_graph(const Problem& problem) {
       if (times.at(i, j) <= 0) continue;
       const double units = std::ceil(times.at(i, j) / problem.beta);
       if (units > kMaxUnitsPerEntry) {
-        throw std::invalid_argument("GGP: an entry exceeds 2^32 start-up times");
+        throw error::InvalidInput("GGP: an entry exceeds 2^32 start-up times");
       }
       g.add_edge(row_index[i], col_index[j], units, EdgeKind::real, static_cast<int>(out.transfers.size()));
       out.transfers.emplace_back(i, j);

@@ -4,6 +4,7 @@
 #include "coordinator/schedule/kpbs/oggp_plus.h"
 #include "coordinator/schedule/kpbs/validator.h"
 #include "coordinator/schedule/kpbs_exact/valid_matchings.h"
+#include "error/error.h"
 
 #include <glpk.h>
 
@@ -12,7 +13,6 @@
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <stdexcept>
 #include <vector>
 
 namespace baton::schedule::kpbs_exact {
@@ -110,11 +110,11 @@ std::vector<double> start_values(const Program& p, const Schedule& start, double
     std::uint64_t mask = 0;
     for (const Transfer& t : step.transfers) {
       const auto it = std::find(p.edges.ends.begin(), p.edges.ends.end(), std::make_pair(t.src, t.dst));
-      if (it == p.edges.ends.end()) throw std::logic_error("exact: the start plan sends on a pair with no data");
+      if (it == p.edges.ends.end()) throw error::Bug("exact: the start plan sends on a pair with no data");
       mask |= std::uint64_t{1} << (it - p.edges.ends.begin());
     }
     const int j = first_superset(p.matchings, mask);
-    if (j < 0) throw std::logic_error("exact: the start plan has a step that is not a valid matching");
+    if (j < 0) throw error::Bug("exact: the start plan has a step that is not a valid matching");
     const auto jj = static_cast<std::size_t>(j);
     at(p.layout.y(jj)) = 1;
     for (const Transfer& t : step.transfers) {
@@ -208,7 +208,7 @@ ExactResult solve_exact(const kpbs::Problem& problem, const ExactOptions& option
   glp_init_smcp(&simplex);
   simplex.msg_lev = GLP_MSG_OFF;
   if (glp_simplex(lp.get(), &simplex) != 0 || glp_get_status(lp.get()) != GLP_OPT) {
-    throw std::runtime_error("exact: GLPK could not solve the relaxation");
+    throw error::SystemError("exact: GLPK could not solve the relaxation");
   }
   Search search;
   search.start = &start_x;

@@ -6,8 +6,7 @@
 #include "coordinator/schedule/multicast/receiver_random_selection.h"
 #include "coordinator/schedule/multicast/round_robin.h"
 #include "coordinator/schedule/multicast/work_racing.h"
-
-#include <stdexcept>
+#include "error/error.h"
 
 namespace baton::schedule::multicast {
 namespace {
@@ -30,7 +29,7 @@ std::string base_name(BaseAlgorithm base) {
     case BaseAlgorithm::rr: return "rr";
     case BaseAlgorithm::rrs: return "rrs";
   }
-  throw std::logic_error("unknown multicast algorithm");
+  throw error::Bug("unknown multicast algorithm");
 }
 
 }  // namespace
@@ -56,7 +55,7 @@ Schedule plan(const Problem& problem, const PlanOptions& options) {
   const Placement placement = options.algorithm.placement;
   switch (options.algorithm.base) {
     case BaseAlgorithm::fef:
-      if (placement == Placement::preemptive) throw std::invalid_argument("FEF has no preemptive form");
+      if (placement == Placement::preemptive) throw error::InvalidInput("FEF has no preemptive form");
       return fastest_edge_first(problem);
     case BaseAlgorithm::ecf: return earliest_completion_first(problem, placement);
     case BaseAlgorithm::wr: return work_racing(problem, placement);
@@ -64,7 +63,7 @@ Schedule plan(const Problem& problem, const PlanOptions& options) {
     case BaseAlgorithm::rr: return round_robin(problem, placement);
     case BaseAlgorithm::rrs: return receiver_random_selection(problem, placement, options.seed);
   }
-  throw std::logic_error("unknown multicast algorithm");
+  throw error::Bug("unknown multicast algorithm");
 }
 
 }  // namespace baton::schedule::multicast

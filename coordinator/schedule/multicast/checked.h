@@ -17,7 +17,7 @@ struct CheckedMulticast {
   double lower_bound = 0;
 };
 
-// `problem` must be well formed. Throws std::logic_error naming the algorithm if the plan
+// `problem` must be well formed. Throws error::Bug naming the algorithm if the plan
 // fails validation or ends before the lower bound.
 CheckedMulticast checked_multicast(const Problem& problem, const PlanOptions& options);
 

@@ -33,7 +33,7 @@ std::vector<std::vector<double>> uniform_links(std::size_t nodes, double per_byt
   return std::vector<std::vector<double>>(nodes, std::vector<double>(nodes, per_byte));
 }
 
-std::optional<std::string> problem_error(const Problem& problem) {
+std::optional<error::Refusal> problem_error(const Problem& problem) {
   const std::size_t n = problem.node_count();
   for (NodeId i = 0; i < n; ++i) {
     const NodeCosts& c = problem.nodes[i];

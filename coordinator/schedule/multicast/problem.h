@@ -12,6 +12,8 @@
 // multicast is an index into Problem::multicasts, so one node may be the source of several.
 #pragma once
 
+#include "error/refusal.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -58,7 +60,7 @@ std::vector<std::vector<double>> uniform_links(std::size_t nodes, double per_byt
 // Nothing when the problem is well formed, else one line saying what is wrong: every cost
 // finite and >= 0, a square link matrix, sources and destinations in range, destinations
 // distinct and never the source.
-std::optional<std::string> problem_error(const Problem& problem);
+std::optional<error::Refusal> problem_error(const Problem& problem);
 
 // Total number of deliveries Σ_k |D_k|: the number of transfers in every schedule.
 std::size_t delivery_count(const Problem& problem);

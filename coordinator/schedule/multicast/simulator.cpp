@@ -32,12 +32,12 @@ class Run {
 
   Simulation run() {
     if (tasks_.size() != problem_.node_count()) {
-      result_.error = "the schedule has " + std::to_string(tasks_.size()) + " task lists for " +
-                      std::to_string(problem_.node_count()) + " nodes";
+      result_.cannot_run = "the schedule has " + std::to_string(tasks_.size()) + " task lists for " +
+                           std::to_string(problem_.node_count()) + " nodes";
       return std::move(result_);
     }
-    if (std::string e = check_references(); !e.empty()) {
-      result_.error = std::move(e);
+    if (std::optional<error::Refusal> bad = check_references()) {
+      result_.cannot_run = std::move(bad);
       return std::move(result_);
     }
     for (NodeId i = 0; i < tasks_.size(); ++i) ready_.push_back(i);
@@ -48,8 +48,8 @@ class Run {
     }
     for (NodeId i = 0; i < tasks_.size(); ++i) {
       if (next_[i] < tasks_[i].size()) {
-        result_.error = describe(i, next_[i], tasks_[i][next_[i]]) +
-                        " never gets its message (no matching send, or a cycle of waits)";
+        result_.cannot_run = describe(i, next_[i], tasks_[i][next_[i]]) +
+                             " never gets its message (no matching send, or a cycle of waits)";
         return std::move(result_);
       }
     }
@@ -57,7 +57,7 @@ class Run {
   }
 
  private:
-  std::string check_references() const {
+  std::optional<error::Refusal> check_references() const {
     for (NodeId i = 0; i < tasks_.size(); ++i) {
       for (std::size_t t = 0; t < tasks_[i].size(); ++t) {
         const Task& task = tasks_[i][t];
@@ -66,7 +66,7 @@ class Run {
         }
       }
     }
-    return {};
+    return std::nullopt;
   }
 
   // Executes node i's tasks until it must wait for a message or its list ends.

@@ -13,7 +13,9 @@
 
 #include "coordinator/schedule/multicast/problem.h"
 #include "coordinator/schedule/multicast/schedule.h"
+#include "error/refusal.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,9 +30,9 @@ struct TaskTimes {
 struct Simulation {
   std::vector<std::vector<TaskTimes>> times;  // times[i][t] for tasks[i][t]
   double completion_time = 0;                 // latest end of any receive
-  std::string error;                          // empty on success; else why the lists cannot run (a bad index, or a
-                                              // receive whose message never comes: deadlock or no matching send)
-  bool ok() const { return error.empty(); }
+  // Nothing when the lists ran; else why they cannot (a bad index, or a receive whose
+  // message never comes: deadlock or no matching send).
+  std::optional<error::Refusal> cannot_run;
 };
 
 // Runs the lists; the start and end already stored in the tasks are ignored. `tasks` must

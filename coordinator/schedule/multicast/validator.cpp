@@ -157,8 +157,8 @@ class Checker {
   bool close(double a, double b) const { return std::fabs(a - b) <= slack(); }
 
   void check_times() {
-    if (!simulation_.ok()) {
-      fail("the task lists cannot run: " + simulation_.error);
+    if (simulation_.cannot_run) {
+      fail("the task lists cannot run: " + simulation_.cannot_run->reason);
       return;
     }
     for (NodeId i = 0; i < tasks_.size(); ++i) {

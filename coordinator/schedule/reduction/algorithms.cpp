@@ -7,9 +7,9 @@
 #include "coordinator/schedule/reduction/snf.h"
 #include "coordinator/schedule/reduction/snf_fnf_allreduce.h"
 #include "coordinator/schedule/reduction/two_class_dp.h"
+#include "error/error.h"
 
 #include <array>
-#include <stdexcept>
 #include <utility>
 
 namespace baton::schedule::reduction {
@@ -28,8 +28,8 @@ constexpr std::array<std::pair<AllReduceAlgorithm, std::string_view>, 2> kAllRed
 
 void check_size(std::size_t nodes, std::size_t cap, std::string_view algorithm) {
   if (nodes > cap) {
-    throw std::invalid_argument(std::string(algorithm) + " plans at most " + std::to_string(cap) + " nodes, not " +
-                                std::to_string(nodes));
+    throw error::InvalidInput(std::string(algorithm) + " plans at most " + std::to_string(cap) + " nodes, not " +
+                              std::to_string(nodes));
   }
 }
 
@@ -39,14 +39,14 @@ std::string_view name(ReductionAlgorithm algorithm) {
   for (const auto& [a, n] : kReductionNames) {
     if (a == algorithm) return n;
   }
-  throw std::logic_error("unknown reduction algorithm");
+  throw error::Bug("unknown reduction algorithm");
 }
 
 std::string_view name(AllReduceAlgorithm algorithm) {
   for (const auto& [a, n] : kAllReduceNames) {
     if (a == algorithm) return n;
   }
-  throw std::logic_error("unknown all-reduction algorithm");
+  throw error::Bug("unknown all-reduction algorithm");
 }
 
 std::optional<ReductionAlgorithm> parse_reduction_algorithm(std::string_view text) {
@@ -88,13 +88,13 @@ Schedule plan_reduction(const Problem& problem, ReductionAlgorithm algorithm) {
       check_size(problem.times.size(), kMaxSearchNodes, "bnb");
       const SearchResult result = guided_search(problem, {.max_nodes = kSearchBudget, .stop_requested = {}});
       if (!result.complete) {
-        throw std::invalid_argument("bnb gave up after " + std::to_string(kSearchBudget) +
-                                    " search-tree nodes without proving an optimum");
+        throw error::InvalidInput("bnb gave up after " + std::to_string(kSearchBudget) +
+                                  " search-tree nodes without proving an optimum");
       }
       return schedule_sender_order(problem, result.order);
     }
   }
-  throw std::logic_error("unknown reduction algorithm");
+  throw error::Bug("unknown reduction algorithm");
 }
 
 AllReduceSchedule plan_allreduce(std::span<const double> times, AllReduceAlgorithm algorithm) {
@@ -104,7 +104,7 @@ AllReduceSchedule plan_allreduce(std::span<const double> times, AllReduceAlgorit
     case AllReduceAlgorithm::snf_fnf: return snf_fnf_allreduce(times);
     case AllReduceAlgorithm::binomial: return binomial_allreduce(times);
   }
-  throw std::logic_error("unknown all-reduction algorithm");
+  throw error::Bug("unknown all-reduction algorithm");
 }
 
 }  // namespace baton::schedule::reduction

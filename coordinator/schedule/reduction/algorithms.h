@@ -37,7 +37,7 @@ inline constexpr std::size_t kMaxDpNodes = 512;
 inline constexpr std::size_t kMaxSearchNodes = 24;
 inline constexpr std::uint64_t kSearchBudget = 10'000'000;
 
-// Throws std::invalid_argument for a bad problem, a problem over the algorithm's cap, dp
+// Throws error::InvalidInput for a bad problem, a problem over the algorithm's cap, dp
 // with more than two sender speeds, and bnb past its search budget.
 Schedule plan_reduction(const Problem& problem, ReductionAlgorithm algorithm);
 AllReduceSchedule plan_allreduce(std::span<const double> times, AllReduceAlgorithm algorithm);

@@ -9,7 +9,7 @@
 namespace baton::schedule::reduction {
 namespace {
 
-Verdict broken(std::string error) { return {.valid = false, .error = std::move(error), .makespan = 0}; }
+Verdict broken(std::string why) { return {.broken = std::move(why), .makespan = 0}; }
 
 std::string transfer_name(std::size_t index) { return "transfer #" + std::to_string(index); }
 
@@ -32,7 +32,7 @@ Verdict validate_allreduce(std::span<const double> times, const AllReduceSchedul
   }
   const Problem reduction{.times = {times.begin(), times.end()}, .destination = schedule.root};
   const Verdict reduced = validate_reduction(reduction, reduce);
-  if (!reduced.valid) return broken("reduce phase: " + reduced.error);
+  if (reduced.broken) return broken("reduce phase: " + reduced.broken->reason);
   const double root_holds_result = reduced.makespan;
 
   const double tolerance = kRelativeTolerance * std::max(1.0, makespan(schedule));
@@ -70,8 +70,8 @@ Verdict validate_allreduce(std::span<const double> times, const AllReduceSchedul
       return broken(transfer_name(i) + ": node " + std::to_string(t.src) + " sends before it has received");
     }
   }
-  if (const auto conflict = find_port_conflict(n, all, tolerance)) return broken(*conflict);
-  return {.valid = true, .error = {}, .makespan = makespan(schedule)};
+  if (const auto conflict = find_port_conflict(n, all, tolerance)) return broken(conflict->reason);
+  return {.broken = std::nullopt, .makespan = makespan(schedule)};
 }
 
 }  // namespace baton::schedule::reduction

@@ -1,16 +1,16 @@
 #include "coordinator/schedule/reduction/checked.h"
 
 #include "coordinator/schedule/reduction/validator.h"
+#include "error/error.h"
 
-#include <stdexcept>
 #include <string>
 
 namespace baton::schedule::reduction {
 namespace {
 
 void require_valid(const Verdict& verdict, std::string_view algorithm) {
-  if (!verdict.valid) {
-    throw std::logic_error("the " + std::string(algorithm) + " plan failed validation: " + verdict.error);
+  if (verdict.broken) {
+    throw error::Bug("the " + std::string(algorithm) + " plan failed validation: " + verdict.broken->reason);
   }
 }
 

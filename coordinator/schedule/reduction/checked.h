@@ -20,8 +20,8 @@ struct CheckedAllReduce {
   double makespan = 0;
 };
 
-// Throws what plan_reduction / plan_allreduce throw for a bad problem (std::invalid_argument),
-// and std::logic_error naming the algorithm and the broken rule if the plan fails validation.
+// Throws what plan_reduction / plan_allreduce throw for a bad problem (error::InvalidInput),
+// and error::Bug naming the algorithm and the broken rule if the plan fails validation.
 CheckedReduction checked_reduction(const Problem& problem, ReductionAlgorithm algorithm);
 // The same checks of a schedule built elsewhere (the coordinator's flat baseline, `source`
 // names it).

@@ -1,7 +1,8 @@
 #include "coordinator/schedule/reduction/earliest_possible.h"
 
+#include "error/error.h"
+
 #include <algorithm>
-#include <stdexcept>
 #include <tuple>
 
 namespace baton::schedule::reduction {
@@ -20,13 +21,13 @@ bool EarliestPossible::ends_after(const Completion& a, const Completion& b) {
 EarliestPossible::EarliestPossible(std::span<const double> times, std::size_t node_count)
     : times_(times), node_count_(node_count), free_since_start_(node_count) {
   if (node_count == 0 || node_count > times.size()) {
-    throw std::invalid_argument("earliest_possible: node count out of range");
+    throw error::InvalidInput("earliest_possible: node count out of range");
   }
   slots_.reserve(node_count - 1);
 }
 
 void EarliestPossible::complete_next() {
-  if (active_.empty()) throw std::logic_error("earliest_possible: no transfer to wait for");
+  if (active_.empty()) throw error::Bug("earliest_possible: no transfer to wait for");
   time_ = active_.front().end;
   while (!active_.empty() && active_.front().end == time_) {
     std::pop_heap(active_.begin(), active_.end(), ends_after);
@@ -51,9 +52,9 @@ std::optional<std::size_t> EarliestPossible::take_free_processor() {
 
 const EpSlot& EarliestPossible::add(std::size_t sender) {
   if (slots_.size() + 1 >= node_count_) {
-    throw std::logic_error("earliest_possible: more than n - 1 senders");
+    throw error::Bug("earliest_possible: more than n - 1 senders");
   }
-  if (sender >= times_.size()) throw std::invalid_argument("earliest_possible: no such node");
+  if (sender >= times_.size()) throw error::InvalidInput("earliest_possible: no such node");
   // Fig. 2, "while (free >= 2)": a transfer needs a free sender and a free receiver.
   while (free_since_start_ + freed_.size() < 2) complete_next();
   EpSlot slot{.sender = sender, .start = time_, .end = time_ + times_[sender], .predecessors = {}};

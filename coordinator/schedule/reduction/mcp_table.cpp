@@ -1,7 +1,8 @@
 #include "coordinator/schedule/reduction/mcp_table.h"
 
+#include "error/error.h"
+
 #include <bit>
-#include <stdexcept>
 
 namespace baton::schedule::reduction {
 
@@ -16,7 +17,7 @@ std::uint64_t McpTable::total_lookups() const {
 
 McpTable fill_mcp_table(const McpTableOptions& options) {
   if (!(options.fast_time > 0) || !(options.fast_time <= options.slow_time)) {
-    throw std::invalid_argument("mcp table: need 0 < fast_time <= slow_time");
+    throw error::InvalidInput("mcp table: need 0 < fast_time <= slow_time");
   }
   McpTable table(options.max_fast, options.max_slow, options.fast_time);
   // (3): with no fast node, the s slow senders and the destination form a binomial tree.

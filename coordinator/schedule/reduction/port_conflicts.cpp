@@ -5,8 +5,8 @@
 
 namespace baton::schedule::reduction {
 
-std::optional<std::string> find_port_conflict(std::size_t node_count, std::span<const Transfer> transfers,
-                                              double tolerance) {
+std::optional<error::Refusal> find_port_conflict(std::size_t node_count, std::span<const Transfer> transfers,
+                                                 double tolerance) {
   std::vector<std::vector<std::size_t>> involving(node_count);
   for (std::size_t i = 0; i < transfers.size(); ++i) {
     involving[transfers[i].src].push_back(i);

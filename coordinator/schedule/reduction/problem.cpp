@@ -1,20 +1,21 @@
 #include "coordinator/schedule/reduction/problem.h"
 
+#include "error/error.h"
+
 #include <cmath>
-#include <stdexcept>
 #include <string>
 
 namespace baton::schedule::reduction {
 
 void check(const Problem& problem) {
-  if (problem.times.empty()) throw std::invalid_argument("reduction: no nodes");
+  if (problem.times.empty()) throw error::InvalidInput("reduction: no nodes");
   if (problem.destination >= problem.times.size()) {
-    throw std::invalid_argument("reduction: destination " + std::to_string(problem.destination) + " is not a node");
+    throw error::InvalidInput("reduction: destination " + std::to_string(problem.destination) + " is not a node");
   }
   for (std::size_t p = 0; p < problem.times.size(); ++p) {
     const double t = problem.times[p];
     if (!std::isfinite(t) || t <= 0) {
-      throw std::invalid_argument("reduction: times[" + std::to_string(p) + "] must be finite and > 0");
+      throw error::InvalidInput("reduction: times[" + std::to_string(p) + "] must be finite and > 0");
     }
   }
 }

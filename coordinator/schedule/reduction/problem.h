@@ -16,7 +16,7 @@ struct Problem {
   std::size_t destination = 0;  // the node that ends with the result; never sends
 };
 
-// Throws std::invalid_argument unless there is at least one node, the destination is a
+// Throws error::InvalidInput unless there is at least one node, the destination is a
 // node, and every time is finite and > 0.
 void check(const Problem& problem);
 

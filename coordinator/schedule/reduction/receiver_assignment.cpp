@@ -1,6 +1,7 @@
 #include "coordinator/schedule/reduction/receiver_assignment.h"
 
-#include <stdexcept>
+#include "error/error.h"
+
 #include <vector>
 
 namespace baton::schedule::reduction {
@@ -15,14 +16,14 @@ Schedule assign_receivers(std::span<const EpSlot> slots, std::size_t destination
   receiver.back() = destination;
   for (std::size_t i = slots.size(); i-- > 0;) {
     if (receiver[i] == unassigned) {
-      throw std::logic_error("assign_receivers: a transfer is nobody's predecessor");
+      throw error::Bug("assign_receivers: a transfer is nobody's predecessor");
     }
     const std::array<std::size_t, 2> heirs{slots[i].sender, receiver[i]};
     for (std::size_t k = 0; k < 2; ++k) {
       const std::optional<std::size_t> predecessor = slots[i].predecessors[k];
       if (!predecessor) continue;
       if (*predecessor >= i || receiver[*predecessor] != unassigned) {
-        throw std::logic_error("assign_receivers: predecessors do not form a tree");
+        throw error::Bug("assign_receivers: predecessors do not form a tree");
       }
       receiver[*predecessor] = heirs[k];
     }

@@ -1,17 +1,17 @@
 #include "coordinator/schedule/reduction/port_conflicts.h"
 #include "coordinator/schedule/reduction/validator.h"
+#include "error/error.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <stdexcept>
 #include <vector>
 
 namespace baton::schedule::reduction {
 namespace {
 
-Verdict broken(std::string error) { return {.valid = false, .error = std::move(error), .makespan = 0}; }
+Verdict broken(std::string why) { return {.broken = std::move(why), .makespan = 0}; }
 
 std::string transfer_name(std::size_t index) { return "transfer #" + std::to_string(index); }
 
@@ -20,7 +20,7 @@ std::string transfer_name(std::size_t index) { return "transfer #" + std::to_str
 Verdict validate_reduction(const Problem& problem, const Schedule& schedule) {
   try {
     check(problem);
-  } catch (const std::invalid_argument& e) {
+  } catch (const error::InvalidInput& e) {
     return broken(e.what());
   }
   const std::size_t n = problem.times.size();
@@ -66,8 +66,8 @@ Verdict validate_reduction(const Problem& problem, const Schedule& schedule) {
                     transfer_name(send_of[t.dst]) + ")");
     }
   }
-  if (const auto conflict = find_port_conflict(n, transfers, tolerance)) return broken(*conflict);
-  return {.valid = true, .error = {}, .makespan = makespan(schedule)};
+  if (const auto conflict = find_port_conflict(n, transfers, tolerance)) return broken(conflict->reason);
+  return {.broken = std::nullopt, .makespan = makespan(schedule)};
 }
 
 }  // namespace baton::schedule::reduction

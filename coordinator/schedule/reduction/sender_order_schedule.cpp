@@ -2,8 +2,8 @@
 
 #include "coordinator/schedule/reduction/earliest_possible.h"
 #include "coordinator/schedule/reduction/receiver_assignment.h"
+#include "error/error.h"
 
-#include <stdexcept>
 #include <vector>
 
 namespace baton::schedule::reduction {
@@ -12,12 +12,12 @@ Schedule schedule_sender_order(const Problem& problem, std::span<const std::size
   check(problem);
   const std::size_t n = problem.times.size();
   if (order.size() + 1 != n) {
-    throw std::invalid_argument("sender order: must list the n - 1 senders");
+    throw error::InvalidInput("sender order: must list the n - 1 senders");
   }
   std::vector<bool> seen(n, false);
   for (std::size_t p : order) {
     if (p >= n || p == problem.destination || seen[p]) {
-      throw std::invalid_argument("sender order: not a permutation of the senders");
+      throw error::InvalidInput("sender order: not a permutation of the senders");
     }
     seen[p] = true;
   }

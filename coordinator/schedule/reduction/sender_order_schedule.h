@@ -10,7 +10,7 @@
 
 namespace baton::schedule::reduction {
 
-// `order` must hold every node but the destination exactly once (std::invalid_argument
+// `order` must hold every node but the destination exactly once (error::InvalidInput
 // otherwise).
 Schedule schedule_sender_order(const Problem& problem, std::span<const std::size_t> order);
 

@@ -1,9 +1,9 @@
 #include "coordinator/schedule/reduction/two_class_dp.h"
 
 #include "coordinator/schedule/reduction/binomial_tree.h"
+#include "error/error.h"
 
 #include <algorithm>
-#include <stdexcept>
 #include <vector>
 
 namespace baton::schedule::reduction {
@@ -57,9 +57,8 @@ DpResult two_class_dp(const Problem& problem, DpVariant variant) {
   std::sort(speeds.begin(), speeds.end());
   speeds.erase(std::unique(speeds.begin(), speeds.end()), speeds.end());
   if (speeds.size() > 2) {
-    throw std::invalid_argument(
-        "dp handles at most 2 distinct sender times (the destination's does not count), found " +
-        std::to_string(speeds.size()));
+    throw error::InvalidInput("dp handles at most 2 distinct sender times (the destination's does not count), found " +
+                              std::to_string(speeds.size()));
   }
   // One class is all "slow": the f = 0 row, a binomial tree.
   const double slow_time = speeds.empty() ? 1.0 : speeds.back();

@@ -23,7 +23,7 @@ struct DpResult {
   std::uint64_t lookups = 0;  // over the whole table
 };
 
-// Throws std::invalid_argument when the senders have more than two distinct times.
+// Throws error::InvalidInput when the senders have more than two distinct times.
 DpResult two_class_dp(const Problem& problem, DpVariant variant = DpVariant::pruned);
 
 }  // namespace baton::schedule::reduction

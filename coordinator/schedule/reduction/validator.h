@@ -6,16 +6,17 @@
 #include "coordinator/schedule/reduction/allreduce.h"
 #include "coordinator/schedule/reduction/problem.h"
 #include "coordinator/schedule/reduction/schedule.h"
+#include "error/refusal.h"
 
+#include <optional>
 #include <span>
 #include <string>
 
 namespace baton::schedule::reduction {
 
 struct Verdict {
-  bool valid = false;
-  std::string error;    // the first broken rule, naming the transfer (#index) or node
-  double makespan = 0;  // the latest end, recomputed (meaningful when valid)
+  std::optional<error::Refusal> broken;  // the first broken rule, naming the transfer (#index) or node
+  double makespan = 0;                   // the latest end, recomputed (meaningful when nothing is broken)
 };
 
 // Times are compared with a relative tolerance of 1e-9 so schedules read back from JSON

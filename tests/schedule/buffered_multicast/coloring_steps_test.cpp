@@ -3,6 +3,7 @@
 #include "coordinator/schedule/buffered_multicast/bundle_order.h"
 #include "coordinator/schedule/buffered_multicast/color_rounds.h"
 #include "coordinator/schedule/buffered_multicast/incoming_values.h"
+#include "error/error.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -45,9 +46,9 @@ BOOST_AUTO_TEST_CASE(values_go_up_every_l_incoming_edges) {
 }
 
 BOOST_AUTO_TEST_CASE(the_order_must_list_every_edge_once) {
-  BOOST_CHECK_THROW(bm::incoming_values(small(1), Sizes{0, 1, 2, 3, 4}), std::invalid_argument);
-  BOOST_CHECK_THROW(bm::incoming_values(small(1), Sizes{0, 1, 2, 3, 4, 4}), std::invalid_argument);
-  BOOST_CHECK_THROW(bm::incoming_values(small(1), Sizes{0, 1, 2, 3, 4, 6}), std::invalid_argument);
+  BOOST_CHECK_THROW(bm::incoming_values(small(1), Sizes{0, 1, 2, 3, 4}), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(bm::incoming_values(small(1), Sizes{0, 1, 2, 3, 4, 4}), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(bm::incoming_values(small(1), Sizes{0, 1, 2, 3, 4, 6}), baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_CASE(color_i_j_goes_in_round_j_minus_1_times_period_plus_i) {
@@ -68,12 +69,12 @@ BOOST_AUTO_TEST_CASE(color_i_j_goes_in_round_j_minus_1_times_period_plus_i) {
 BOOST_AUTO_TEST_CASE(colors_that_do_not_fit_are_rejected) {
   const bm::Problem p = small(1);
   BOOST_CHECK_THROW(bm::schedule_by_color(p, {.bundle = {1, 1, 2}, .value = {1, 1, 1, 1, 1, 1}}, 3),
-                    std::invalid_argument);
+                    baton::error::InvalidInput);
   BOOST_CHECK_THROW(bm::schedule_by_color(p, {.bundle = {1, 1, 2, 3}, .value = {1, 1, 0, 1, 1, 1}}, 3),
-                    std::invalid_argument);
+                    baton::error::InvalidInput);
   // Bundle 3 with period 2 would share round 3 with color (1, 2).
   BOOST_CHECK_THROW(bm::schedule_by_color(p, {.bundle = {1, 1, 2, 3}, .value = {1, 1, 1, 1, 1, 1}}, 2),
-                    std::invalid_argument);
+                    baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

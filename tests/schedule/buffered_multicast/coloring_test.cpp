@@ -3,6 +3,7 @@
 #include "color_structure.h"
 #include "coordinator/schedule/buffered_multicast/examples.h"
 #include "coordinator/schedule/buffered_multicast/validator.h"
+#include "error/error.h"
 #include "random_shapes.h"
 
 #include <boost/test/unit_test.hpp>
@@ -54,12 +55,12 @@ BOOST_AUTO_TEST_CASE(example_3_1_is_tight_for_coloring_theorem_3_2) {
 BOOST_AUTO_TEST_CASE(bad_problems_and_orders_are_rejected) {
   bm::Problem p{.processors = 3, .buffers = 1, .messages = {{.source = 0, .destinations = {1, 2}}}};
   const std::vector<std::size_t> too_short{0};
-  BOOST_CHECK_THROW(bm::coloring(p, {.incoming_order = too_short}), std::invalid_argument);
+  BOOST_CHECK_THROW(bm::coloring(p, {.incoming_order = too_short}), baton::error::InvalidInput);
   p.messages[0].destinations = {1, 1};
-  BOOST_CHECK_THROW(bm::coloring(p), std::invalid_argument);
+  BOOST_CHECK_THROW(bm::coloring(p), baton::error::InvalidInput);
   p.messages[0].destinations = {1, 2};
   p.buffers = 0;
-  BOOST_CHECK_THROW(bm::coloring(p), std::invalid_argument);
+  BOOST_CHECK_THROW(bm::coloring(p), baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,7 @@
 // The instance builders: the paper's Examples 3.1 and 3.2 and the random generator.
 #include "coordinator/schedule/buffered_multicast/examples.h"
 #include "coordinator/schedule/buffered_multicast/random_instance.h"
+#include "error/error.h"
 #include "random_shapes.h"
 
 #include <boost/test/unit_test.hpp>
@@ -76,9 +77,9 @@ BOOST_AUTO_TEST_CASE(example_3_1_has_d_factorial_orders_per_tuple) {
 }
 
 BOOST_AUTO_TEST_CASE(examples_reject_sizes_outside_their_caps) {
-  BOOST_CHECK_THROW(bm::example_3_1(1, 1), std::invalid_argument);
-  BOOST_CHECK_THROW(bm::example_3_1(6, 1), std::invalid_argument);
-  BOOST_CHECK_THROW(bm::example_3_2(8, 1), std::invalid_argument);
+  BOOST_CHECK_THROW(bm::example_3_1(1, 1), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(bm::example_3_1(6, 1), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(bm::example_3_2(8, 1), baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_CASE(random_instances_are_well_formed_deterministic_and_of_bounded_degree) {

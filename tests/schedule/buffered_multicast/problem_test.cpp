@@ -1,5 +1,6 @@
 // Problem checks, the degree d and the two bounds of Section 3.1.
 #include "coordinator/schedule/buffered_multicast/problem.h"
+#include "error/error.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -27,22 +28,22 @@ BOOST_AUTO_TEST_CASE(check_accepts_well_formed_and_empty_problems) {
 BOOST_AUTO_TEST_CASE(check_rejects_every_malformed_field) {
   bm::Problem p = two_messages();
   p.buffers = 0;
-  BOOST_CHECK_THROW(bm::check(p), std::invalid_argument);
+  BOOST_CHECK_THROW(bm::check(p), baton::error::InvalidInput);
   p = two_messages();
   p.messages[1].source = 4;
-  BOOST_CHECK_THROW(bm::check(p), std::invalid_argument);
+  BOOST_CHECK_THROW(bm::check(p), baton::error::InvalidInput);
   p = two_messages();
   p.messages[0].destinations = {1, 4};
-  BOOST_CHECK_THROW(bm::check(p), std::invalid_argument);
+  BOOST_CHECK_THROW(bm::check(p), baton::error::InvalidInput);
   p = two_messages();
   p.messages[0].destinations = {1, 0};  // its own source
-  BOOST_CHECK_THROW(bm::check(p), std::invalid_argument);
+  BOOST_CHECK_THROW(bm::check(p), baton::error::InvalidInput);
   p = two_messages();
   p.messages[0].destinations = {2, 1, 2};
-  BOOST_CHECK_THROW(bm::check(p), std::invalid_argument);
+  BOOST_CHECK_THROW(bm::check(p), baton::error::InvalidInput);
   p = two_messages();
   p.messages[1].destinations = {};
-  BOOST_CHECK_THROW(bm::check(p), std::invalid_argument);
+  BOOST_CHECK_THROW(bm::check(p), baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_CASE(degree_is_the_most_messages_sent_or_received) {
@@ -67,7 +68,7 @@ BOOST_AUTO_TEST_CASE(ordered_coloring_bound_is_d_ceil_d_over_l_plus_l_minus_1) {
   BOOST_TEST(bm::round_bound(5, 2) == 16u);  // 5·3 + 1 when l does not divide d
   BOOST_TEST(bm::round_bound(3, 5) == 7u);   // l > d: 3·1 + 4
   BOOST_TEST(bm::round_bound(0, 4) == 3u);   // the formula taken literally
-  BOOST_CHECK_THROW(bm::round_bound(3, 0), std::invalid_argument);
+  BOOST_CHECK_THROW(bm::round_bound(3, 0), baton::error::InvalidInput);
 }
 
 BOOST_AUTO_TEST_CASE(coloring_bound_is_d2_over_l_minus_d_over_l_plus_d) {

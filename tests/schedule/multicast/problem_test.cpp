@@ -38,25 +38,26 @@ BOOST_AUTO_TEST_CASE(problem_error_names_what_is_wrong) {
   BOOST_TEST(!bm::problem_error(two_nodes()).has_value());
   bm::Problem p = two_nodes();
   p.nodes[1].recv_fixed = -1;
-  BOOST_TEST(bm::problem_error(p).value_or("").find("node 1") != std::string::npos);
+  BOOST_TEST(bm::problem_error(p).value_or("").reason.find("node 1") != std::string::npos);
   p = two_nodes();
   p.nodes[0].send_per_byte = std::numeric_limits<double>::infinity();
   BOOST_TEST(bm::problem_error(p).has_value());
   p = two_nodes();
   p.link_per_byte[1].pop_back();
-  BOOST_TEST(bm::problem_error(p).value_or("").find("row 1") != std::string::npos);
+  BOOST_TEST(bm::problem_error(p).value_or("").reason.find("row 1") != std::string::npos);
   p = two_nodes();
   p.multicasts[0].source = 2;
-  BOOST_TEST(bm::problem_error(p).value_or("").find("source out of range") != std::string::npos);
+  BOOST_TEST(bm::problem_error(p).value_or("").reason.find("source out of range") != std::string::npos);
   p = two_nodes();
   p.multicasts[0].destinations = {0};
-  BOOST_TEST(bm::problem_error(p).value_or("").find("the source is one of its destinations") != std::string::npos);
+  BOOST_TEST(bm::problem_error(p).value_or("").reason.find("the source is one of its destinations") !=
+             std::string::npos);
   p = two_nodes();
   p.multicasts[1].destinations = {0, 0};
-  BOOST_TEST(bm::problem_error(p).value_or("").find("listed twice") != std::string::npos);
+  BOOST_TEST(bm::problem_error(p).value_or("").reason.find("listed twice") != std::string::npos);
   p = two_nodes();
   p.multicasts[1].destinations = {5};
-  BOOST_TEST(bm::problem_error(p).value_or("").find("destination out of range") != std::string::npos);
+  BOOST_TEST(bm::problem_error(p).value_or("").reason.find("destination out of range") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -22,7 +22,7 @@ namespace {
 
 double checked(std::span<const double> times, const AllReduceSchedule& schedule) {
   const Verdict verdict = validate_allreduce(times, schedule);
-  BOOST_TEST_REQUIRE(verdict.valid, verdict.error);
+  BOOST_TEST_REQUIRE(!verdict.broken, verdict.broken.value_or("").reason);
   return verdict.makespan;
 }
 

@@ -4,6 +4,7 @@
 #include "coordinator/schedule/reduction/mcp_table.h"
 #include "coordinator/schedule/reduction/two_class_dp.h"
 #include "coordinator/schedule/reduction/validator.h"
+#include "error/error.h"
 #include "tests/schedule/reduction/exhaustive.h"
 
 #include <random>
@@ -100,7 +101,7 @@ BOOST_AUTO_TEST_CASE(dp_schedules_are_valid_and_reach_the_table_value) {
     for (DpVariant variant : kVariants) {
       const DpResult result = two_class_dp(problem, variant);
       const Verdict verdict = validate_reduction(problem, result.schedule);
-      BOOST_TEST_REQUIRE(verdict.valid, verdict.error);
+      BOOST_TEST_REQUIRE(!verdict.broken, verdict.broken.value_or("").reason);
       BOOST_TEST(verdict.makespan == result.optimum, boost::test_tools::tolerance(1e-9));
     }
   }
@@ -116,7 +117,7 @@ BOOST_AUTO_TEST_CASE(fig8_cluster_has_the_papers_optimum) {
 
 BOOST_AUTO_TEST_CASE(the_destination_speed_does_not_count_as_a_class) {
   const Problem problem{.times = {7, 1, 2, 1, 2}, .destination = 0};
-  BOOST_TEST(validate_reduction(problem, two_class_dp(problem).schedule).valid);
+  BOOST_TEST(!validate_reduction(problem, two_class_dp(problem).schedule).broken);
   const Problem three{.times = {7, 1, 2, 3, 2}, .destination = 1};
-  BOOST_CHECK_THROW(two_class_dp(three), std::invalid_argument);
+  BOOST_CHECK_THROW(two_class_dp(three), baton::error::InvalidInput);
 }
