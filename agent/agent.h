@@ -64,9 +64,9 @@ struct AgentOptions {
 
 class Agent {
  public:
-  // Returns "" when the plan may run here, else the one-line reason (agent/plan_check.h
+  // Nothing when the plan may run here, else the one-line reason (agent/plan_check.h
   // for the daemon; the embedded API checks against its regions).
-  using PlanCheck = std::function<Refusal(const protocol::Plan&)>;
+  using PlanCheck = std::function<std::optional<error::Refusal>(const protocol::Plan&)>;
 
   // The context, data plane and storage outlive the agent.
   Agent(transport::Context& context, DataPlane& data, Storage& storage, AgentOptions options, PlanCheck check);
@@ -129,9 +129,9 @@ class Agent {
   // Answers `job`'s plan with PlanRefused{reason}.
   void refuse_plan(const std::string& job, const std::string& reason);
   void handle_abort(const protocol::Abort& abort);
-  // Stages the plan's in-place destinations; "" or why not (the plan is then refused).
+  // Stages the plan's in-place destinations; nothing, or why not (the plan is then refused).
   std::optional<error::Refusal> prepare_staging(const protocol::Plan& plan);
-  // The plan's scratch objects (null when it names none) into `scratch`; "" or why not.
+  // The plan's scratch objects (null when it names none) into `scratch`; nothing, or why not.
   std::optional<error::Refusal> open_scratch(const protocol::Plan& plan, std::unique_ptr<Storage>& scratch);
   // The job ended at the coordinator: puts its staged files in place, off the session's
   // thread (the copies may be long), and answers JobCommitted.

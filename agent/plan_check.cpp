@@ -16,7 +16,7 @@ namespace {
 
 using std::to_string;
 
-// Checks one chunk of a lockstep step; "" or the problem without its step/chunk prefix.
+// Checks one chunk of a lockstep step; nothing, or the problem without its step/chunk prefix.
 std::optional<error::Refusal> check_chunk(const protocol::Chunk& c, bool send, const PlanObjects& objects,
                                           PlanFacts& facts) {
   if (c.length() == 0) return "length is 0";
