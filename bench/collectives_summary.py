@@ -68,8 +68,8 @@ def merged(lines):
     """One case's lines (bench/collectives.sh's rounds, or a single line) as one: the median of
     each time, every run's step time in `runs`, the failures counted."""
     done = [r for r in lines if "measured_seconds" in r]
-    if not done:
-        return lines[0]
+    if not done:  # its error, and no time: a failed job's time until it failed is no result
+        return lines[0] | {"failures": len(lines), "runs": [], "submit_to_done_seconds": None}
     m = dict(done[0])
     for field in ("measured_seconds", "submit_to_done_seconds", "job_seconds", "predicted_seconds"):
         values = [r[field] for r in done if r.get(field) is not None]
@@ -269,10 +269,10 @@ def print_fair(runs, shapes, sizes, get):
         for kind in ALGORITHMS:
             for size in sizes:
                 auto = next((r for r in runs if r["impl"] == "baton" and (r["shape"], r["kind"], r["algorithm"],
-                             r["bytes"]) == (shape, kind, "auto", size) and "measured_seconds" in r), None)
+                             r["bytes"]) == (shape, kind, "auto", size)), None)
                 if auto is None:
                     continue
-                step, s2d = auto["measured_seconds"], auto.get("submit_to_done_seconds")
+                step, s2d = auto.get("measured_seconds"), auto.get("submit_to_done_seconds")
                 goodput, declared = goodput_bound(kind, auto["rates_mbit"], size), auto.get("bound_seconds")
                 ring = get(shape, kind, "ring", size)
 
@@ -282,9 +282,11 @@ def print_fair(runs, shapes, sizes, get):
                     return min(mine, key=lambda r: r["measured_seconds"]) if mine else None
 
                 mpi, gloo = best("openmpi"), best("gloo")
-                spread = ", ".join(f"{t:.2f}" for t in sorted(auto.get("runs", [step])))
+                times = ", ".join(f"{t:.2f}" for t in sorted(auto.get("runs", [])))
+                failures = auto.get("failures", 0)
+                spread = ", ".join(x for x in (times, f"{failures} failed" if failures else "") if x)
                 cells = [shape, kind, f"{size / 1048576:g}", f"{goodput:.2f}", fmt(declared, 2),
-                         f"{step:.2f} ({spread})", fmt(s2d, 2), f"{step / goodput:.2f}",
+                         f"{fmt(step, 2)} ({spread})", fmt(s2d, 2), fmt(ratio(step, goodput), 2),
                          fmt(ratio(step, declared), 2), fmt(ratio(ring, step), 2),
                          f"{mpi['algorithm']} {mpi['measured_seconds']:.2f} s" if mpi else "-",
                          fmt(ratio(mpi and mpi["measured_seconds"], step), 2),
