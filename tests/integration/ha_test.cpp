@@ -4,11 +4,10 @@
 // the standby must lead within the lease's TTL and a few seconds, resume the job from the
 // journal in etcd, and end it `done` with every destination byte verified; the frozen
 // leader must stop and exit 3; the killed one, back with an empty disk, stands by.
-// Skipped, saying so, when /usr/bin/etcd is missing.
+// Needs etcd on PATH (CMake's NEEDS: skipped, saying so, without it).
 #include "tests/integration/api_polling.h"
 #include "tests/integration/cluster.h"
 #include "tests/support/etcd_cluster.h"
-#include "tests/support/etcd_precondition.h"
 #include "tests/support/ports.h"
 
 #include <httplib.h>
@@ -25,7 +24,6 @@ using baton::test::read_file;
 using baton::test::write_random_file;
 using namespace std::chrono_literals;
 
-using baton::test::etcd_present;
 namespace {
 
 constexpr std::uint64_t kPiece = 250'000;
@@ -189,7 +187,7 @@ struct Pair {
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(ha, *boost::unit_test::precondition(etcd_present))
+BOOST_AUTO_TEST_SUITE(ha)
 
 BOOST_AUTO_TEST_CASE(the_leader_killed_mid_job_the_standby_leads_and_the_job_ends_done_and_verified) {
   Pair t;
