@@ -31,7 +31,9 @@ try:
 except Exception as e:
     print(f"error: {e}")
 )";
-  const auto result = run_process({tool_path("python3"), "-c", script}, text);
+  // Debian's python3, the one with python3-prometheus-client (scripts/setup.sh), whatever
+  // python3 comes first on PATH.
+  const auto result = run_process({"/usr/bin/python3", "-c", script}, text);
   if (result.exit_code != 0) return "error: python3 failed: " + result.err;
   return result.out;
 }
