@@ -125,7 +125,7 @@ asio::awaitable<void> Agent::session_loop() {
   while (running_) {
     try {
       auto channel =
-          std::make_shared<protocol::Channel>(co_await connect_to(coordinator_address(), options_.io_timeout));
+          std::make_shared<protocol::Channel>(co_await connect_to(coordinator_address(), registration_timeout()));
       co_await session(channel);
       backoff = milliseconds(200);  // it worked for a while: retry soon
     } catch (const protocol::AuthError& e) {
@@ -153,12 +153,18 @@ asio::awaitable<void> Agent::session_loop() {
   changed_.notify();
 }
 
+milliseconds Agent::registration_timeout() const {
+  if (options_.other_coordinators.empty() || !heartbeat_) return options_.io_timeout;
+  return std::min(options_.io_timeout, *heartbeat_);
+}
+
 asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel) {
+  const milliseconds timeout = registration_timeout();
   // A named Identity, not a braced temporary: GCC 12 mis-destroys aggregate temporaries
   // passed by value into a coroutine (ASan: "free on address which was not malloc()-ed").
   protocol::Identity self{.role = "agent", .node_id = options_.node_id, .secret = options_.secret};
   const std::string coordinator =
-      co_await protocol::handshake(*channel, protocol::Side::initiator, self, "coordinator", options_.io_timeout);
+      co_await protocol::handshake(*channel, protocol::Side::initiator, self, "coordinator", timeout);
   protocol::Envelope hello;
   protocol::Register* reg = hello.mutable_register_();
   reg->set_node_id(options_.node_id);
@@ -173,8 +179,8 @@ asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
     reported->set_op(static_cast<protocol::ReduceOp>(speed.op));
     reported->set_bytes_per_second(speed.bytes_per_second);
   }
-  co_await channel->send(std::move(hello), options_.io_timeout);
-  const protocol::Envelope answer = co_await channel->receive(options_.io_timeout);
+  co_await channel->send(std::move(hello), timeout);
+  const protocol::Envelope answer = co_await channel->receive(timeout);
   if (answer.body_case() == protocol::Envelope::kRefusal) {
     throw protocol::ChannelError("coordinator " + coordinator +
                                  " refused to register us: " + answer.refusal().reason());
@@ -187,6 +193,7 @@ asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   co_await check_epoch(*channel, answer, coordinator);
   const double seconds = std::clamp(answer.registered().heartbeat_seconds(), 0.05, 60.0);
   const milliseconds every(static_cast<std::int64_t>(seconds * 1000));
+  heartbeat_ = every;
   channel_ = channel;
   registered_ = true;
   metrics_->set("baton_agent_registered", {}, 1);

@@ -106,6 +106,11 @@ class Agent {
  private:
   asio::awaitable<void> session_loop();
   asio::awaitable<void> session(std::shared_ptr<protocol::Channel> channel);
+  // How long a coordinator may take to accept, authenticate and register us. With standbys
+  // listed, one heartbeat interval (the last one a coordinator gave): a frozen leader's
+  // listener still accepts (the kernel does), and the standby that leads after it must not
+  // wait for io_timeout (docs/ha.md, "Agents and operators").
+  std::chrono::milliseconds registration_timeout() const;
   // The coordinator's messages, one after another, until the session breaks; says why it
   // broke and closes the channel.
   asio::awaitable<void> handle_messages(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every);
@@ -169,6 +174,7 @@ class Agent {
   std::uint64_t leader_epoch_ = 0;
   // Which coordinator is tried now: 0 is options_.coordinator, i the (i-1)th other.
   std::size_t coordinator_index_ = 0;
+  std::optional<std::chrono::milliseconds> heartbeat_;  // the last coordinator's, once registered
   const std::string& coordinator_address() const;
   Signal changed_;                  // stop() was called, a step ended, or the agent stopped
   asio::thread_pool file_work_{1};  // staging commits; joined first on destruction

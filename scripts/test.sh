@@ -31,13 +31,10 @@ skipped=""
 # anywhere on a machine that built Baton before reuses its objects: CI builds two trees.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 for b in "${builds[@]}"; do
-  case "$b" in
-    ci)   flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DBATON_WERROR=ON -DBATON_HEADER_CHECK=ON) ;;
-    # Headers compile alone or not whatever the flags: the ci tree checks them once.
-    asan) flags=(-DCMAKE_BUILD_TYPE=Debug -DBATON_WERROR=ON -DBATON_SANITIZE=ON -DBATON_HEADER_CHECK=OFF) ;;
-  esac
+  # The trees are CMakePresets.json's ci and asan (headers compile alone or not whatever the
+  # flags: the ci tree checks them once); docs that name build/ci say `cmake --preset ci`.
   echo "== build/$b: configure and build"
-  cmake -S . -B "build/$b" -G Ninja "${flags[@]}" >/dev/null
+  cmake --preset "$b" >/dev/null
   cmake --build "build/$b" -j "$jobs"
   echo "== build/$b: tests"
   junit="$PWD/build/$b/ctest-junit.xml"

@@ -96,9 +96,15 @@ int main(int argc, char** argv) {
     // started again, it stands by (docs/ha.md).
     std::atomic<int> exit_code{0};
     std::function<void()> stop_serving = [&] { io.stop(); };
+    // The leader's fenced journal, once it leads: a write in flight that etcd does not answer
+    // (no quorum) must not hold the deposed leader for its timeout, past its lease.
+    std::atomic<baton::journal::EtcdJournal*> fenced_journal{nullptr};
+    std::atomic<bool> lost{false};  // said and acted on once (the abandoned write calls again)
     const auto lose_leadership = [&](const std::string& why) {
+      if (lost.exchange(true)) return;
       spdlog::error("no longer the leader: {}; stopping (another coordinator leads; start this one again to stand by)",
                     why);
+      if (auto* store = fenced_journal.load()) store->abandon("this coordinator no longer leads: " + why);
       asio::post(io, [&] {
         exit_code = 3;
         stop_serving();
@@ -158,6 +164,7 @@ int main(int argc, char** argv) {
       election->hold(lose_leadership);
       auto store = std::make_unique<baton::journal::EtcdJournal>(etcd, config.etcd->prefix);
       store->fence(key, epoch, lose_leadership);
+      fenced_journal = store.get();
       journal = std::move(store);
       spdlog::info("coordinator {} leads at epoch {}; resuming from the journal in etcd", config.id, epoch);
     } else {
@@ -186,7 +193,9 @@ int main(int argc, char** argv) {
     stop_serving = [&] {
       api.stop();
       agents.stop();
-      if (election) election->resign();  // a standby leads at once, not a TTL later
+      // A standby leads at once, not a TTL later. Not after a loss: the lease is gone, or
+      // etcd does not answer, and the revocation would wait out its timeout.
+      if (election && exit_code != 3) election->resign();
       io.stop();
     };
     driver.start();

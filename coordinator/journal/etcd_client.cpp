@@ -115,6 +115,8 @@ int code_of(const Json& answer) {
   return code != answer.end() && code->is_number_integer() ? code->get<int>() : 0;
 }
 
+EtcdError abandoned(const std::string& why) { return EtcdError("etcd: requests abandoned: " + why); }
+
 bool secure(const std::string& endpoint) { return endpoint.rfind("https://", 0) == 0; }
 
 // An answer of etcd's gateway, or why none could be read.
@@ -199,6 +201,8 @@ std::unique_ptr<httplib::Client> EtcdClient::connect(const std::string& endpoint
 }
 
 httplib::Client& EtcdClient::client(std::size_t index) {
+  const std::lock_guard lock(clients_mutex_);
+  if (abandoned_) throw abandoned(*abandoned_);
   if (!clients_[index]) {
     clients_[index] = connect(options_.endpoints[index]);
     clients_[index]->set_keep_alive(true);
@@ -223,6 +227,19 @@ const std::string& EtcdClient::token(std::size_t index) {
   return tokens_[index];
 }
 
+void EtcdClient::abandon(const std::string& why) {
+  const std::lock_guard lock(clients_mutex_);
+  abandoned_ = why;
+  for (const auto& c : clients_) {
+    if (c) c->stop();  // httplib: shuts the socket of a request in flight down, from any thread
+  }
+}
+
+void EtcdClient::check_not_abandoned() {
+  const std::lock_guard lock(clients_mutex_);
+  if (abandoned_) throw abandoned(*abandoned_);
+}
+
 Json EtcdClient::call(const std::string& path, const Json& body) {
   const std::string text = body.dump();
   std::string failures;
@@ -238,11 +255,15 @@ Json EtcdClient::call(const std::string& path, const Json& body) {
       reply = send();
     }
     if (reply.failed) {
+      check_not_abandoned();  // the failure was abandon()'s: say so, and try no other member
       std::string why = httplib::to_string(*reply.failed);
       if (*reply.failed == httplib::Error::SSLServerVerification)
         why += " (the member's certificate is not signed by etcd_ca_file's CA, or does not name " + where + ")";
       failures += (failures.empty() ? "" : "; ") + where + ": " + why;
-      clients_[index].reset();  // a fresh connection next time
+      {
+        const std::lock_guard lock(clients_mutex_);
+        clients_[index].reset();  // a fresh connection next time
+      }
       tokens_[index].clear();
       continue;
     }

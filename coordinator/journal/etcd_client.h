@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,6 +98,12 @@ class EtcdClient {
   // when `wait` passes first.
   bool wait_deleted(const std::string& key, std::int64_t from_revision, std::chrono::milliseconds wait);
 
+  // From any thread: the request in flight fails at once (its connection is shut down) and
+  // every later one throws EtcdError saying `why`, without a connection (one that began in
+  // the very instant of the call may still wait out its timeout). For a deposed leader's
+  // journal: a write that etcd cannot answer must not hold the leader past its lease.
+  void abandon(const std::string& why);
+
   // Where requests go first now (the endpoint that last answered).
   const std::string& endpoint() const;
   const EtcdOptions& options() const { return options_; }
@@ -112,9 +120,14 @@ class EtcdClient {
   // EtcdError naming etcd's refusal (a wrong password), or httplib's failure to reach it.
   const std::string& token(std::size_t index);
 
+  // Throws EtcdError once abandon() was called.
+  void check_not_abandoned();
+
   EtcdOptions options_;
   std::size_t current_ = 0;
+  std::mutex clients_mutex_;  // clients_ and abandoned_: abandon() comes from another thread
   std::vector<std::unique_ptr<httplib::Client>> clients_;
+  std::optional<std::string> abandoned_;
   std::vector<std::string> tokens_;  // per endpoint: etcd's simple tokens are a member's own
 };
 

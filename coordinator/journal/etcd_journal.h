@@ -31,6 +31,9 @@ class EtcdJournal final : public Store {
   // throws LostLeadership. A write that etcd does not answer (no member reachable) calls
   // `on_lost` too, and throws EtcdError: a leader that cannot journal stops leading.
   void fence(std::string key, std::int64_t epoch, std::function<void(const std::string&)> on_lost);
+  // From any thread, even while a write waits: that write and every later call fail at once
+  // (EtcdClient::abandon). A deposed leader's, so that no write holds it past its lease.
+  void abandon(const std::string& why) { client_.abandon(why); }
 
   using Store::add_job;
   std::uint64_t add_job(const std::string& spec_json, const ObjectIdentities& identities) override;

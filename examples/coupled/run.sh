@@ -5,17 +5,24 @@
 # of every step. Prints `verified` and exits 0 when every step checked out.
 #
 #   examples/coupled/run.sh [BUILD_DIR] [ROWS COLS BLOCK STEPS]
-#   (defaults: build/ci, 512 384 16 10; BATON_PYTHON: the Python with numpy and mpi4py)
+#   (defaults: build/release, the tree scripts/run.sh makes; 512 384 16 10; BATON_PYTHON:
+#   the Python with numpy and mpi4py)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:-$here/../../build/ci}" && pwd)
+build_arg=${1:-$(cd "$here/../.." && pwd)/build/release}
+targets="baton-coordinator coupled_producer baton_python"
+[ -d "$build_arg" ] || { echo "run.sh: no build tree at $build_arg (scripts/run.sh makes build/release; then cmake --build build/release --target $targets)" >&2; exit 2; }
+build=$(cd "$build_arg" && pwd)
 rows=${2:-512} cols=${3:-384} block=${4:-16} steps=${5:-10}
+for n in "ROWS $rows" "COLS $cols" "BLOCK $block" "STEPS $steps"; do
+  [[ ${n#* } =~ ^[1-9][0-9]{0,5}$ ]] || { echo "run.sh: ${n% *} must be a whole number from 1 to 999999, not '${n#* }'" >&2; exit 2; }
+done
 python=${BATON_PYTHON:-/usr/bin/python3}
 coordinator_bin=$build/coordinator/daemon/baton-coordinator
 producer_bin=$build/examples/coupled/coupled_producer
 for f in "$coordinator_bin" "$producer_bin" "$build/python/baton/__init__.py"; do
-  [ -e "$f" ] || { echo "run.sh: $f is missing (build the targets baton-coordinator, coupled_producer, baton_python)" >&2; exit 2; }
+  [ -e "$f" ] || { echo "run.sh: $f is missing (cmake --build $build_arg --target $targets)" >&2; exit 2; }
 done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/baton-coupled.XXXXXX")

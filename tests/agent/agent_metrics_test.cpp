@@ -14,7 +14,7 @@
 using baton::test::parse_exposition;
 using baton::transport::errc;
 
-BOOST_AUTO_TEST_SUITE(agent_metrics)
+BOOST_AUTO_TEST_SUITE(agent_metrics, *boost::unit_test::label("prometheus"))
 
 BOOST_AUTO_TEST_CASE(flows_are_counted_by_outcome_and_checksum_failures_apart) {
   baton::metrics::Registry r;

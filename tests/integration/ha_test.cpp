@@ -3,12 +3,13 @@
 // leader is killed mid-job (SIGKILL), or frozen past its lease (SIGSTOP) and continued;
 // the standby must lead within the lease's TTL and a few seconds, resume the job from the
 // journal in etcd, and end it `done` with every destination byte verified; the frozen
-// leader must stop and exit 3; the killed one, back with an empty disk, stands by.
-// Skipped, saying so, when /usr/bin/etcd is missing.
+// leader must stop and exit 3; the killed one, back with an empty disk, stands by. etcd
+// loses members, its quorum, or all of them mid-job; a leader that cannot keep its lease
+// exits 3 within it. The limits on time are measured ones (labelled integration in CTest).
+// Needs etcd on PATH (CMake's NEEDS: skipped, saying so, without it).
 #include "tests/integration/api_polling.h"
 #include "tests/integration/cluster.h"
 #include "tests/support/etcd_cluster.h"
-#include "tests/support/etcd_precondition.h"
 #include "tests/support/ports.h"
 
 #include <httplib.h>
@@ -25,7 +26,6 @@ using baton::test::read_file;
 using baton::test::write_random_file;
 using namespace std::chrono_literals;
 
-using baton::test::etcd_present;
 namespace {
 
 constexpr std::uint64_t kPiece = 250'000;
@@ -189,7 +189,7 @@ struct Pair {
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(ha, *boost::unit_test::precondition(etcd_present))
+BOOST_AUTO_TEST_SUITE(ha)
 
 BOOST_AUTO_TEST_CASE(the_leader_killed_mid_job_the_standby_leads_and_the_job_ends_done_and_verified) {
   Pair t;
@@ -220,15 +220,25 @@ BOOST_AUTO_TEST_CASE(the_leader_killed_mid_job_the_standby_leads_and_the_job_end
   BOOST_TEST(log.find("job " + id + ": resuming at step") != std::string::npos, log);
 }
 
-// SIGSTOP past the lease: the standby leads; the old leader, continued, finds its lease
-// gone, stops issuing and exits 3; the job ends done on the new leader.
+// SIGSTOP past the lease: the standby leads, and the agents are with it about as soon as
+// after a SIGKILL; the old leader, continued, finds its lease gone, stops issuing and exits
+// 3; the job ends done on the new leader.
 BOOST_AUTO_TEST_CASE(the_leader_frozen_past_its_ttl_then_continued_stops_and_the_job_ends_done_and_verified) {
   Pair t;
   const std::string id = t.submit_and_wait_mid_job();
 
+  const auto frozen = std::chrono::steady_clock::now();
   ::kill(t.c1.process->pid(), SIGSTOP);
   BOOST_REQUIRE_MESSAGE(t.wait_ready(t.c2, 2s + 5s), t.c2.process->log());
   BOOST_REQUIRE_MESSAGE(t.wait_alive(t.c2, 4, 30s), t.c2.process->log());
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - frozen).count();
+  BOOST_TEST_MESSAGE("all 4 agents alive on the standby " << took << " s after the leader's SIGSTOP (lease TTL 2 s)");
+  // A measured limit (this suite is labelled integration): the TTL (2 s) for the standby to
+  // lead, then one backoff round (0.5 s) and one heartbeat interval (0.2 s) on the frozen
+  // leader's listener, which the kernel still accepts on; 2.3 s more for a loaded machine
+  // or a sanitizer build. An agent that waited io_timeout (5 s) on that listener took
+  // about 6.7 s here.
+  BOOST_TEST(took <= 5.0, "agents took " << took << " s to reach the standby after the leader froze");
   ::kill(t.c1.process->pid(), SIGCONT);
   BOOST_REQUIRE_MESSAGE(t.c1.process->wait_exit(10s), t.c1.process->log());
   BOOST_TEST(t.c1.process->stop() == 3, t.c1.process->log());
@@ -259,6 +269,36 @@ BOOST_AUTO_TEST_CASE(one_etcd_member_of_three_killed_mid_job_the_job_ends_done_o
   BOOST_TEST(t.c2.process->log().find("leads at epoch") == std::string::npos, t.c2.process->log());
 }
 
+// etcd loses its quorum mid-job (two members of three killed): the third still takes
+// connections but commits nothing, so the leader's journal writes wait for an answer. The
+// leader is deposed within its TTL, and stops then: the write it waits on is abandoned, not
+// waited out (docs/ha.md, "Timings"). With the quorum back, the standby leads, resumes the
+// job, and it ends done, every byte verified.
+BOOST_AUTO_TEST_CASE(etcd_losing_its_quorum_mid_job_the_leader_exits_within_its_ttl_and_the_job_ends_done) {
+  Pair t;
+  const std::string id = t.submit_and_wait_mid_job();
+
+  const int survivor = t.etcd.raft_leader() == 0 ? 1 : 0;  // the harder case: the raft leader goes too
+  const auto lost = std::chrono::steady_clock::now();
+  for (int member = 0; member < 3; ++member) {
+    if (member != survivor) t.etcd.kill(member);
+  }
+  BOOST_REQUIRE_MESSAGE(t.c1.process->wait_exit(30s), t.c1.process->log());
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - lost).count();
+  BOOST_TEST_MESSAGE("the leader exited " << took << " s after etcd lost its quorum (lease TTL 2 s)");
+  // A measured limit (this suite is labelled integration): deposed at most a TTL (2 s) after
+  // its last granted renewal, which came before the loss; 1.5 s more to stop on a loaded
+  // machine or in a sanitizer build. Waiting out a journal write's timeout (5 s), begun at
+  // the end of a step (about one a second), took 5 to 7 s here.
+  BOOST_TEST(took <= 3.5, "the deposed leader exited " << took << " s after the quorum was lost");
+  BOOST_TEST(t.c1.process->stop() == 3, t.c1.process->log());
+  BOOST_TEST(t.c1.process->log().find("no longer the leader") != std::string::npos, t.c1.process->log());
+
+  t.etcd.restart_all();
+  BOOST_REQUIRE_MESSAGE(t.wait_ready(t.c2, 60s), t.c2.process->log());
+  t.require_done_and_verified(t.c2, id);
+}
+
 // Every etcd member killed mid-job. The leader cannot renew its lease nor journal: it is
 // deposed within its TTL and exits 3, so it releases nothing more; the step the agents run
 // finishes there. Started again as systemd's Restart= would, it stands by, campaigning until
@@ -267,6 +307,8 @@ BOOST_AUTO_TEST_CASE(one_etcd_member_of_three_killed_mid_job_the_job_ends_done_o
 BOOST_AUTO_TEST_CASE(every_etcd_member_killed_mid_job_the_leader_stops_and_the_job_resumes_when_etcd_returns) {
   Pair t;
   const std::string id = t.submit_and_wait_mid_job();
+  // Its first step journaled (the record trails the step: it may still be in flight here).
+  BOOST_REQUIRE_MESSAGE(t.wait_log(t.c1, "job " + id + " step 0/4: done", 30s), t.c1.process->log());
 
   for (int member = 0; member < 3; ++member) t.etcd.kill(member);
   BOOST_REQUIRE_MESSAGE(t.c1.process->wait_exit(2s + 5s), t.c1.process->log());

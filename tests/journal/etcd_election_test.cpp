@@ -5,7 +5,6 @@
 #include "coordinator/journal/etcd_journal.h"
 #include "error/refusal.h"
 #include "tests/support/etcd_cluster.h"
-#include "tests/support/etcd_precondition.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -17,7 +16,6 @@ namespace bj = baton::journal;
 using baton::test::EtcdCluster;
 using namespace std::chrono_literals;
 
-using baton::test::etcd_present;
 namespace {
 
 constexpr const char* kKey = "/baton/e/leader";
@@ -33,7 +31,7 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(etcd_election, *boost::unit_test::precondition(etcd_present))
+BOOST_AUTO_TEST_SUITE(etcd_election, *boost::unit_test::label("etcd"))
 
 BOOST_AUTO_TEST_CASE(a_standby_leads_at_once_when_the_leader_resigns_with_a_higher_epoch) {
   EtcdCluster etcd;

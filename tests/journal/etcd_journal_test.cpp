@@ -1,12 +1,12 @@
 // The journal in etcd (docs/ha.md) against a real etcd on loopback: the same contract as
 // the SQLite store, prefixes kept apart, the leader's fence, etcd unreachable, and a
-// member of three lost while writing. Skipped, saying so, when /usr/bin/etcd is missing.
+// member of three lost while writing. Labelled etcd: CTest's test_journal_etcd runs them
+// where etcd is on PATH (tests/journal/CMakeLists.txt).
 #include "coordinator/journal/etcd_journal.h"
 #include "coordinator/journal/base64.h"
 #include "error/error.h"
 #include "tests/journal/store_contract.h"
 #include "tests/support/etcd_cluster.h"
-#include "tests/support/etcd_precondition.h"
 #include "tests/support/ports.h"
 #include "tests/support/temp_dir.h"
 
@@ -15,7 +15,6 @@
 namespace bj = baton::journal;
 using baton::test::EtcdCluster;
 
-using baton::test::etcd_present;
 namespace {
 
 bj::EtcdOptions options(const std::vector<std::string>& endpoints) {
@@ -58,7 +57,7 @@ BOOST_AUTO_TEST_CASE(the_sqlite_store_keeps_the_contract) {
   bj::test::check_identities(open);
 }
 
-BOOST_AUTO_TEST_CASE(the_etcd_store_keeps_the_contract, *boost::unit_test::precondition(etcd_present)) {
+BOOST_AUTO_TEST_CASE(the_etcd_store_keeps_the_contract, *boost::unit_test::label("etcd")) {
   EtcdCluster etcd;
   bj::test::check_jobs_round_trip(
       [&] { return std::make_unique<bj::EtcdJournal>(options(etcd.endpoints()), "/baton/a/"); });
@@ -69,7 +68,7 @@ BOOST_AUTO_TEST_CASE(the_etcd_store_keeps_the_contract, *boost::unit_test::preco
 
 BOOST_AUTO_TEST_SUITE_END()
 
-BOOST_AUTO_TEST_SUITE(etcd_journal, *boost::unit_test::precondition(etcd_present))
+BOOST_AUTO_TEST_SUITE(etcd_journal, *boost::unit_test::label("etcd"))
 
 BOOST_AUTO_TEST_CASE(clusters_under_other_prefixes_do_not_see_each_other) {
   EtcdCluster etcd;

@@ -2,18 +2,18 @@
 // processes on loopback: one serving only https:// with client certificates required
 // (a CA, the server's and a client's certificates made by openssl in the test's temporary
 // directory), one with etcd's user authentication enabled by etcdctl. And the
-// configuration keys that ask for them, refused with the key named when wrong. Skipped,
-// saying so, when /usr/bin/etcd is missing.
+// configuration keys that ask for them, refused with the key named when wrong. Needs etcd,
+// etcdctl and openssl on PATH (CMake's NEEDS: skipped, saying so, without them).
 #include "coordinator/daemon/config.h"
 #include "coordinator/journal/etcd_client.h"
 #include "coordinator/journal/etcd_journal.h"
 #include "error/error.h"
 #include "tests/support/daemon.h"
 #include "tests/support/etcd_cluster.h"
-#include "tests/support/etcd_precondition.h"
 #include "tests/support/ports.h"
 #include "tests/support/run_process.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/tools.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -26,13 +26,12 @@ using baton::journal::EtcdOptions;
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
-using baton::test::etcd_present;
 namespace {
 
 void write_text(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
 void openssl(const std::vector<std::string>& arguments) {
-  std::vector<std::string> argv{"/usr/bin/openssl"};
+  std::vector<std::string> argv{baton::test::tool_path("openssl")};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   const auto done = baton::test::run_process(argv);
   BOOST_REQUIRE_MESSAGE(done.exit_code == 0, "openssl " << arguments.front() << ": " << done.err);
@@ -70,7 +69,7 @@ struct SecureEtcd {
     make_certificate(dir.path, "server", "ca", "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n");
     make_certificate(dir.path, "coordinator", "ca", "extendedKeyUsage=clientAuth\n");
     const std::string peer = "http://127.0.0.1:" + std::to_string(baton::test::unused_loopback_port());
-    etcd = std::make_unique<baton::test::Daemon>(std::vector<std::string>{baton::test::kEtcdPath,
+    etcd = std::make_unique<baton::test::Daemon>(std::vector<std::string>{baton::test::tool_path("etcd"),
                                                                           "--name",
                                                                           "s0",
                                                                           "--data-dir",
@@ -130,7 +129,7 @@ std::string refusal(EtcdOptions options) {
 }
 
 std::string etcdctl(const std::string& endpoint, const std::vector<std::string>& arguments) {
-  std::vector<std::string> argv{"/usr/bin/etcdctl", "--endpoints=" + endpoint};
+  std::vector<std::string> argv{baton::test::tool_path("etcdctl"), "--endpoints=" + endpoint};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   const auto done = baton::test::run_process(argv);
   BOOST_REQUIRE_MESSAGE(done.exit_code == 0, "etcdctl: " << done.err);
@@ -139,7 +138,7 @@ std::string etcdctl(const std::string& endpoint, const std::vector<std::string>&
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(etcd_security, *boost::unit_test::precondition(etcd_present))
+BOOST_AUTO_TEST_SUITE(etcd_security)
 
 BOOST_AUTO_TEST_CASE(mutual_tls_journals_and_watches_and_a_stranger_is_refused) {
   SecureEtcd etcd;

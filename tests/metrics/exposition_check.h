@@ -11,16 +11,15 @@
 
 namespace baton::test {
 
+// Both from PATH (tests/support/tools.h): CMake's NEEDS skips a test without them.
 struct PromtoolResult {
-  bool available = false;  // /usr/bin/promtool exists
-  bool ok = false;         // parsed, and no lint problem
-  std::string problems;    // promtool's complaints
+  bool ok = false;       // parsed, and no lint problem
+  std::string problems;  // promtool's complaints
 };
 
 PromtoolResult promtool_check(const std::string& text);
 
-// Boost.Test check that promtool accepts `text`. Without promtool it says in the test log
-// that this check was skipped and why (only the Python parser then reads the text).
+// Boost.Test check that promtool accepts `text`.
 void check_with_promtool(const std::string& text);
 
 // One line per sample, "type name{label=value,...} value" with labels sorted and the value

@@ -24,10 +24,6 @@ BOOST_AUTO_TEST_CASE(promtool_refuses_what_prometheus_would) {
                           "# HELP x_total X.\n# TYPE x_total counter\nx_total{a=\"b\"c\"} 1\n",  // unescaped quote
                           "# TYPE x_total counter\nx_total 1\n"}) {                              // no HELP
     const auto checked = baton::test::promtool_check(bad);
-    if (!checked.available) {
-      BOOST_WARN_MESSAGE(false, "skipped: /usr/bin/promtool is missing (Debian package prometheus)");
-      return;
-    }
     BOOST_TEST(!checked.ok, "promtool accepted\n" << bad);
   }
 }

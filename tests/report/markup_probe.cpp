@@ -1,6 +1,7 @@
 #include "tests/report/markup_probe.h"
 
 #include "tests/support/run_process.h"
+#include "tests/support/tools.h"
 
 #include <filesystem>
 #include <fstream>
@@ -47,12 +48,12 @@ p.close()
 print(json.dumps({"tags": p.tags, "classes": p.classes, "text": "".join(p.text), "links": p.links}))
 )";
 
-std::optional<nlohmann::json> run_script(const char* script, const std::string& document, const char* suffix) {
-  if (!std::filesystem::exists(kPython)) return std::nullopt;
+nlohmann::json run_script(const char* script, const std::string& document, const char* suffix) {
+  const std::string python = tool_path("python3");
   const std::filesystem::path file =
       std::filesystem::temp_directory_path() / ("baton-markup-" + std::to_string(::getpid()) + suffix);
   std::ofstream(file, std::ios::binary) << document;
-  const ProcessResult r = run_process({kPython, "-c", script, file.string()});
+  const ProcessResult r = run_process({python, "-c", script, file.string()});
   std::filesystem::remove(file);
   if (r.exit_code != 0) throw std::runtime_error("python3 failed: " + r.err);
   return nlohmann::json::parse(r.out);
@@ -60,7 +61,7 @@ std::optional<nlohmann::json> run_script(const char* script, const std::string& 
 
 }  // namespace
 
-std::optional<nlohmann::json> inspect_svg(const std::string& svg) { return run_script(kSvgScript, svg, ".svg"); }
-std::optional<nlohmann::json> inspect_html(const std::string& html) { return run_script(kHtmlScript, html, ".html"); }
+nlohmann::json inspect_svg(const std::string& svg) { return run_script(kSvgScript, svg, ".svg"); }
+nlohmann::json inspect_html(const std::string& html) { return run_script(kHtmlScript, html, ".html"); }
 
 }  // namespace baton::test

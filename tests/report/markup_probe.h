@@ -5,18 +5,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include <optional>
 #include <string>
 
 namespace baton::test {
 
-// nullopt when /usr/bin/python3 is missing (the caller skips, saying so).
+// python3 from PATH (tests/support/tools.h): CMake's NEEDS skips a test without it.
 // SVG: {"root": tag, "bars": [{"class", "node", "step", "x", "y", "width"}], "texts": [...]},
 // or {"error": "..."} when the document is not well-formed XML.
-std::optional<nlohmann::json> inspect_svg(const std::string& svg);
+nlohmann::json inspect_svg(const std::string& svg);
 // HTML: {"tags": {tag: count}, "classes": {class: count}, "text": all text, "links": [href...]}.
-std::optional<nlohmann::json> inspect_html(const std::string& html);
-
-inline constexpr const char* kPython = "/usr/bin/python3";
+nlohmann::json inspect_html(const std::string& html);
 
 }  // namespace baton::test

@@ -1,10 +1,10 @@
 #include "tests/support/etcd_cluster.h"
 
 #include "tests/support/ports.h"
+#include "tests/support/tools.h"
 
 #include <httplib.h>
 #include <signal.h>
-#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <stdexcept>
@@ -12,10 +12,7 @@
 
 namespace baton::test {
 
-bool etcd_available() { return ::access(kEtcdPath, X_OK) == 0; }
-
 EtcdCluster::EtcdCluster(int members, std::chrono::milliseconds timeout) {
-  if (!etcd_available()) throw std::runtime_error(std::string(kEtcdPath) + " is missing (Debian etcd-server)");
   for (int i = 0; i < members; ++i) {
     Member m;
     m.name = "m" + std::to_string(i);
@@ -36,7 +33,7 @@ EtcdCluster::~EtcdCluster() {
 
 void EtcdCluster::launch(Member& m, bool existing) {
   m.process = std::make_unique<Daemon>(
-      std::vector<std::string>{kEtcdPath, "--name", m.name, "--data-dir", (dir_.path / m.name).string(),
+      std::vector<std::string>{tool_path("etcd"), "--name", m.name, "--data-dir", (dir_.path / m.name).string(),
                                "--listen-client-urls", m.client_url, "--advertise-client-urls", m.client_url,
                                "--listen-peer-urls", m.peer_url, "--initial-advertise-peer-urls", m.peer_url,
                                "--initial-cluster", initial_cluster_, "--initial-cluster-state",

@@ -1,8 +1,7 @@
 // A real etcd cluster for a test (docs/ha.md): `members` etcd processes on loopback, on
 // ports the kernel chose, each with its own data directory in a temporary directory,
-// removed when the object goes. Needs /usr/bin/etcd (Debian etcd-server, installed by
-// scripts/setup.sh); etcd_available() says whether it is there, so a test can skip saying
-// why.
+// removed when the object goes. Needs etcd on PATH (Debian etcd-server, installed by
+// scripts/setup.sh): a test that starts one is registered with NEEDS etcd (cmake/BatonTest.cmake).
 #pragma once
 
 #include "tests/support/daemon.h"
@@ -14,9 +13,6 @@
 #include <vector>
 
 namespace baton::test {
-
-constexpr const char* kEtcdPath = "/usr/bin/etcd";
-bool etcd_available();
 
 class EtcdCluster {
  public:

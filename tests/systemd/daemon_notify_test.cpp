@@ -194,13 +194,10 @@ BOOST_AUTO_TEST_CASE(the_coordinator_is_ready_once_listening_reloads_on_sighup_a
 
 // A standby on etcd (docs/ha.md) campaigns before it serves: it is still a started service,
 // READY=1 with a STATUS saying it stands by and the watchdog's pings while it waits, then
-// READY=1 again when it leads (here: the leader stops cleanly and resigns).
+// READY=1 again when it leads (here: the leader stops cleanly and resigns). Labelled etcd:
+// CTest's test_systemd_daemons_etcd runs it where etcd is on PATH.
 BOOST_AUTO_TEST_CASE(a_standby_coordinator_is_ready_and_pings_the_watchdog_while_it_waits_then_leads,
-                     *boost::unit_test::precondition([](boost::unit_test::test_unit_id) {
-                       boost::test_tools::assertion_result present(baton::test::etcd_available());
-                       present.message() << "skipped: " << baton::test::kEtcdPath << " is missing (Debian etcd-server)";
-                       return present;
-                     })) {
+                     *boost::unit_test::label("etcd")) {
   baton::test::EtcdCluster etcd;
   NotifySocket socket;
   Cluster cluster;  // for its directory and secret

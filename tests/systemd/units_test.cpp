@@ -7,6 +7,7 @@
 #include "coordinator/daemon/config.h"
 #include "tests/support/run_process.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/tools.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -67,7 +68,7 @@ struct Staged {
 // systemd-analyze verify's findings on the unit file `unit`: "" when clean. It exits 0
 // on warnings (an unknown key, a bad value: "ignoring"), so any output counts.
 std::string verify(const fs::path& unit) {
-  const auto result = run_process({"/usr/bin/systemd-analyze", "verify", unit.string()});
+  const auto result = run_process({baton::test::tool_path("systemd-analyze"), "verify", unit.string()});
   return result.exit_code == 0 ? result.out + result.err
                                : "exit " + std::to_string(result.exit_code) + ": " + result.out + result.err;
 }
@@ -85,12 +86,10 @@ bool config_dir_is_fixed() {
 
 BOOST_AUTO_TEST_SUITE(units)
 
-BOOST_AUTO_TEST_CASE(the_installed_units_pass_systemd_analyze_verify) {
+// Labelled systemd: systemd's own tools check what is installed (CTest's
+// test_systemd_units_tools runs these where they are on PATH).
+BOOST_AUTO_TEST_CASE(the_installed_units_pass_systemd_analyze_verify, *boost::unit_test::label("systemd")) {
   if (config_dir_is_fixed()) return;
-  if (!fs::exists("/usr/bin/systemd-analyze")) {
-    BOOST_TEST_MESSAGE("skipped: systemd-analyze is not installed (scripts/setup.sh installs package systemd)");
-    return;
-  }
   Staged stage;
   for (const char* unit : {"baton-agent.service", "baton-coordinator.service"}) {
     BOOST_REQUIRE(fs::exists(stage.units / unit));
@@ -106,17 +105,13 @@ BOOST_AUTO_TEST_CASE(the_installed_units_pass_systemd_analyze_verify) {
   BOOST_TEST(verify(stage.units / "baton-agent.service").find("baton-agent is not executable") != std::string::npos);
 }
 
-BOOST_AUTO_TEST_CASE(the_hardening_keeps_systemds_exposure_score_low) {
+BOOST_AUTO_TEST_CASE(the_hardening_keeps_systemds_exposure_score_low, *boost::unit_test::label("systemd")) {
   if (config_dir_is_fixed()) return;
-  if (!fs::exists("/usr/bin/systemd-analyze")) {
-    BOOST_TEST_MESSAGE("skipped: systemd-analyze is not installed (scripts/setup.sh installs package systemd)");
-    return;
-  }
   Staged stage;
   // `systemd-analyze security` scores a unit's exposure from 0 (locked down) to 10 and
   // fails above --threshold (tenths). Today: agent 2.1, coordinator 1.8 ("OK").
   const auto exposure = [](const fs::path& unit, int threshold) {
-    return run_process({"/usr/bin/systemd-analyze", "security", "--offline=yes", "--no-pager",
+    return run_process({baton::test::tool_path("systemd-analyze"), "security", "--offline=yes", "--no-pager",
                         "--threshold=" + std::to_string(threshold), unit.string()});
   };
   const auto agent = exposure(stage.units / "baton-agent.service", 25);
@@ -185,23 +180,18 @@ BOOST_AUTO_TEST_CASE(a_system_install_configures_etc_baton_and_a_reinstall_keeps
   BOOST_TEST(read(root / "etc/baton/agent.toml.example").find("node_id = ") != std::string::npos);
 }
 
-BOOST_AUTO_TEST_CASE(systemd_sysusers_and_tmpfiles_create_the_user_and_the_data_root) {
+BOOST_AUTO_TEST_CASE(systemd_sysusers_and_tmpfiles_create_the_user_and_the_data_root,
+                     *boost::unit_test::label("systemd")) {
   if (config_dir_is_fixed()) return;
-  for (const char* tool : {"/usr/bin/systemd-sysusers", "/usr/bin/systemd-tmpfiles"}) {
-    if (!fs::exists(tool)) {
-      BOOST_TEST_MESSAGE("skipped: " << tool << " is not installed (scripts/setup.sh installs package systemd)");
-      return;
-    }
-  }
   Staged stage;  // its prefix doubles as the --root the tools work in
-  const auto users = run_process({"/usr/bin/systemd-sysusers", "--root=" + stage.prefix.string(),
+  const auto users = run_process({baton::test::tool_path("systemd-sysusers"), "--root=" + stage.prefix.string(),
                                   (stage.prefix / "lib/sysusers.d/baton.conf").string()});
   BOOST_REQUIRE_MESSAGE(users.exit_code == 0, users.err);
   std::smatch user;
   const std::string passwd = read(stage.prefix / "etc/passwd");
   BOOST_REQUIRE_MESSAGE(std::regex_search(passwd, user, std::regex("(^|\n)baton:x:([0-9]+):")), passwd);
-  const auto files = run_process({"/usr/bin/systemd-tmpfiles", "--root=" + stage.prefix.string(), "--create",
-                                  (stage.prefix / "lib/tmpfiles.d/baton.conf").string()});
+  const auto files = run_process({baton::test::tool_path("systemd-tmpfiles"), "--root=" + stage.prefix.string(),
+                                  "--create", (stage.prefix / "lib/tmpfiles.d/baton.conf").string()});
   BOOST_REQUIRE_MESSAGE(files.exit_code == 0, files.err);
   struct stat st {};
   // The data root of the tmpfiles snippet (the last test checks it is agent.toml's).
