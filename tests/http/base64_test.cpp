@@ -1,0 +1,67 @@
+// Base64 (http/base64.h): RFC 4648's test vectors both ways, every byte value round trip,
+// and text that is not padded base64 refused with a line naming what is wrong.
+#include "http/base64.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+using baton::http::base64_decode;
+using baton::http::base64_encode;
+
+namespace {
+
+// RFC 4648, section 10.
+const std::pair<std::string, std::string> kRfc4648Vectors[] = {
+    {"", ""},
+    {"f", "Zg=="},
+    {"fo", "Zm8="},
+    {"foo", "Zm9v"},
+    {"foob", "Zm9vYg=="},
+    {"fooba", "Zm9vYmE="},
+    {"foobar", "Zm9vYmFy"},
+};
+
+// The message base64_decode throws for `text`, or "" when it decodes.
+std::string refusal(const std::string& text) {
+  try {
+    base64_decode(text);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(encodes_and_decodes_the_rfc_4648_vectors) {
+  for (const auto& [bytes, text] : kRfc4648Vectors) {
+    BOOST_TEST(base64_encode(bytes) == text);
+    BOOST_TEST(base64_decode(text) == bytes);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(round_trips_every_byte_value_at_every_length_modulo_3) {
+  std::string every;
+  for (int c = 0; c < 256; ++c) every += static_cast<char>(c);
+  for (std::size_t n = 0; n <= every.size(); ++n) {
+    const std::string bytes = every.substr(0, n);
+    BOOST_TEST(base64_decode(base64_encode(bytes)) == bytes);
+  }
+  BOOST_TEST(base64_encode("\xfb\xff") == "+/8=");  // the alphabet's last two characters
+}
+
+BOOST_AUTO_TEST_CASE(refuses_what_is_not_padded_base64_naming_why) {
+  BOOST_TEST(refusal("Zg=") == "not base64: 3 characters, not a multiple of 4 (padding with '=' missing?)");
+  BOOST_TEST(refusal("Zg") == "not base64: 2 characters, not a multiple of 4 (padding with '=' missing?)");
+  BOOST_TEST(refusal("Zm9v!mFy") == "not base64: '!' at character 5 is not in the alphabet");
+  BOOST_TEST(refusal("Zm 9") == "not base64: byte 32 at character 3 is not in the alphabet");
+  BOOST_TEST(refusal(std::string("Zm9\0", 4)) == "not base64: byte 0 at character 4 is not in the alphabet");
+  BOOST_TEST(refusal("Zm9-") == "not base64: '-' at character 4 is not in the alphabet");  // base64url's
+  BOOST_TEST(refusal("Z===") == "not base64: '=' at character 2 is not padding at the end");
+  BOOST_TEST(refusal("Zg=a") == "not base64: '=' at character 3 is not padding at the end");
+  BOOST_TEST(refusal("Zg==Zg==") == "not base64: '=' at character 3 is not padding at the end");
+  BOOST_TEST(refusal("====") == "not base64: '=' at character 1 is not padding at the end");
+}
