@@ -1,6 +1,6 @@
 #include "agent/plan_check.h"
 
-#include "agent/dataflow_check.h"
+#include "agent/dataflow_step_check.h"
 #include "agent/scratch.h"
 #include "transport/token_bucket.h"
 

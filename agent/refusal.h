@@ -1,4 +1,4 @@
-// What every check of the agent answers (plan_check.h, dataflow_check.h, data_root.h,
+// What every check of the agent answers (plan_check.h, dataflow_step_check.h, data_root.h,
 // scratch.h): nothing when what it checked may be used, else one line saying why not.
 #pragma once
 

@@ -1,7 +1,7 @@
 #include "coordinator/batonctl/job_commands.h"
 
 #include "coordinator/batonctl/api_command.h"
-#include "coordinator/batonctl/job_report.h"
+#include "coordinator/batonctl/job_text.h"
 #include "coordinator/report/gantt_svg.h"
 
 #include <unistd.h>

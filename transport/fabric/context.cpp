@@ -5,9 +5,9 @@
 #include <rdma/fi_tagged.h>
 
 #include "transport/errors.h"
-#include "transport/fabric/buffer.h"
 #include "transport/fabric/connection.h"
 #include "transport/fabric/listener.h"
+#include "transport/fabric/memory_registration.h"
 
 namespace baton::transport::fabric {
 

@@ -1,7 +1,7 @@
 // The agent's checks of dataflow plans (docs/collectives.md, "The agent's checks"): a
 // valid inner node of a reduction passes, and each rule refuses a plan broken in its way
 // with one line naming the step and the task.
-#include "agent/dataflow_check.h"
+#include "agent/dataflow_step_check.h"
 #include "agent/plan_check.h"
 #include "tests/support/temp_dir.h"
 

@@ -1,4 +1,4 @@
-#include "agent/staging.h"
+#include "agent/destination_staging.h"
 
 #include <algorithm>
 

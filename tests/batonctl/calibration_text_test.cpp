@@ -1,6 +1,6 @@
 // batonctl's text for calibrations and a job's platform and re-plans, from JSON written
 // here (a job's through the typed report's parser): the figures with their units, the curve and the nodes, and one line per re-plan.
-#include "coordinator/batonctl/calibration_report.h"
+#include "coordinator/batonctl/calibration_text.h"
 
 #include <boost/test/unit_test.hpp>
 

@@ -1,4 +1,4 @@
-#include "transport/fabric/buffer.h"
+#include "transport/fabric/memory_registration.h"
 
 #include <atomic>
 #include <string>

@@ -1,4 +1,4 @@
-#include "agent/dataflow_check.h"
+#include "agent/dataflow_step_check.h"
 
 #include "agent/scratch.h"
 #include "combine/types.h"

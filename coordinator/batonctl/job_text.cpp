@@ -1,6 +1,6 @@
-#include "coordinator/batonctl/job_report.h"
+#include "coordinator/batonctl/job_text.h"
 
-#include "coordinator/batonctl/calibration_report.h"
+#include "coordinator/batonctl/calibration_text.h"
 #include "coordinator/report/markup.h"
 
 #include <algorithm>

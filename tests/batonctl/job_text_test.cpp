@@ -1,5 +1,5 @@
 // The report and table formatting of batonctl's job commands, from hand-written JSON.
-#include "coordinator/batonctl/job_report.h"
+#include "coordinator/batonctl/job_text.h"
 
 #include "coordinator/report/markup.h"
 
