@@ -5,6 +5,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <exception>
+#include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace baton::agent {
@@ -154,17 +158,7 @@ class StepChecker {
   // Records a write; no byte of the plan is written twice.
   Refusal write(const std::string& object, std::uint64_t offset, std::uint64_t length, std::size_t t) {
     if (!is_scratch(object)) {
-      auto limit = facts_.limits.find(object);
-      if (limit == facts_.limits.end()) {
-        try {
-          limit = facts_.limits.emplace(object, objects_.destination_limit(object)).first;
-        } catch (const std::exception& e) {
-          return std::string("destination unusable: ") + e.what();
-        }
-      }
-      if (offset + length > limit->second)
-        return "destination range " + range_text(offset, length) + " is outside " + object + " (" +
-               to_string(limit->second) + " bytes)";
+      if (Refusal outside = check_destination_range(object, offset, length, objects_, facts_)) return outside;
     }
     if (auto other = facts_.written[object].claim({offset, offset + length, step_.index(), t}))
       return "destination range " + range_text(offset, length) + " of " + object + " overlaps " + who(*other);
@@ -193,18 +187,8 @@ class StepChecker {
     if (is_scratch(object))
       return "reads " + range_text(read.begin, read.end - read.begin) + " of " + object +
              ", which the tasks it waits for do not write whole";
-    auto size = facts_.sizes.find(object);
-    if (size == facts_.sizes.end()) {
-      try {
-        size = facts_.sizes.emplace(object, objects_.source_size(object)).first;
-      } catch (const std::exception& e) {
-        return std::string("source unusable: ") + e.what();
-      }
-    }
-    if (uncovered_end > size->second)
-      return "source range " + range_text(read.begin, read.end - read.begin) + " is outside " + object + " (" +
-             to_string(size->second) + " bytes)";
-    return {};
+    // Only the bytes up to uncovered_end come from the object as it is now.
+    return check_source_range(object, read.begin, uncovered_end - read.begin, objects_, facts_);
   }
 
   // "step 2, task 7" or, for a lockstep step's claim, "step 2, chunk 3".
@@ -225,7 +209,36 @@ class StepChecker {
   Ranges stream_;  // the step's incoming chunks, in stream_offset space
 };
 
+// The range check of check_source_range and check_destination_range: `known` holds the
+// sizes (or limits) asked so far, `ask` asks one, `role` names the end in the refusal.
+Refusal check_range(std::map<std::string, std::uint64_t>& known,
+                    const std::function<std::uint64_t(const std::string&)>& ask, const char* role,
+                    const std::string& object, std::uint64_t offset, std::uint64_t length) {
+  auto size = known.find(object);
+  if (size == known.end()) {
+    try {
+      size = known.emplace(object, ask(object)).first;
+    } catch (const std::exception& e) {
+      return std::string(role) + " unusable: " + e.what();
+    }
+  }
+  if (offset + length > size->second)
+    return std::string(role) + " range " + range_text(offset, length) + " is outside " + object + " (" +
+           to_string(size->second) + " bytes)";
+  return {};
+}
+
 }  // namespace
+
+Refusal check_source_range(const std::string& object, std::uint64_t offset, std::uint64_t length,
+                           const PlanObjects& objects, PlanFacts& facts) {
+  return check_range(facts.sizes, objects.source_size, "source", object, offset, length);
+}
+
+Refusal check_destination_range(const std::string& object, std::uint64_t offset, std::uint64_t length,
+                                const PlanObjects& objects, PlanFacts& facts) {
+  return check_range(facts.limits, objects.destination_limit, "destination", object, offset, length);
+}
 
 Refusal check_object_name(const std::string& name, const PlanObjects& objects) {
   return is_scratch(name) ? check_scratch_name(name) : objects.check_name(name);

@@ -31,6 +31,15 @@ inline constexpr double max_planned_seconds = 1e8;
 // the task. Records the step's writes in `facts`.
 Refusal check_dataflow_step(const protocol::Step& step, const PlanObjects& objects, PlanFacts& facts);
 
+// Nothing when bytes [offset, offset + length) of `object` are within its size now (a
+// source: what a step reads) or its limit (a destination: how far a step may write),
+// else why not. Each object's size or limit is asked of `objects` once a plan and kept in
+// `facts`; a question that throws refuses the object ("source unusable: ...").
+Refusal check_source_range(const std::string& object, std::uint64_t offset, std::uint64_t length,
+                           const PlanObjects& objects, PlanFacts& facts);
+Refusal check_destination_range(const std::string& object, std::uint64_t offset, std::uint64_t length,
+                                const PlanObjects& objects, PlanFacts& facts);
+
 // Nothing when `name` may name an object in a plan at all: a well-formed scratch name, or a name
 // `objects` accepts.
 Refusal check_object_name(const std::string& name, const PlanObjects& objects);
