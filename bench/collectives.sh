@@ -14,27 +14,38 @@
 # bench/netns_rsh.sh). Every Baton result is checked (bench/collective_data check on the
 # root, cmp on the other nodes), every MPI result by the program itself. Root only.
 # Peers (--peers, docs/collectives-bench.md "Peers"): mpi, Open MPI's default decisions;
-# mpi-tuned, its tuned component forced to pipelined/segmented algorithms (bcast chain and
-# pipeline, reduce pipeline, allreduce ring and segmented ring, segments of --mpi-segment
-# bytes); gloo, Gloo's ring and halving-doubling all-reduce, broadcast and reduce
-# (bench/gloo_collectives.cpp, one process per namespace, rendezvous through a file store).
+# mpi-tuned, its tuned component forced to each of its pipelined, segmented and
+# bandwidth-minded algorithms (mpi_tuned_runs: allreduce ring, segmented ring, Rabenseifner;
+# reduce pipeline, binomial, Rabenseifner; bcast pipeline, chain, binomial, scatter +
+# ring all-gather), the segmented ones once per --mpi-segment size; gloo, Gloo's ring and
+# halving-doubling all-reduce, broadcast and reduce (bench/gloo_collectives.cpp, one process
+# per namespace, rendezvous through a file store).
+# The same rules for everyone (docs/collectives-bench.md, "Fair to the peers"): each Baton
+# algorithm runs R times (rounds over all the algorithms of a size, after one untimed 64 KiB
+# job of each), each peer configuration R timed times after one untimed run of the same
+# collective in the same process; a result is the median. Open MPI runs with
+# mpi_yield_when_idle (12 ranks share this machine's cores) and unbound.
 # Every peer line carries cpu_seconds: the CPU time of all ranks from barrier to result;
-# every line tcp_retransmits: the TCP segments all nodes retransmitted during the run.
+# every Baton line submit_to_done_seconds beside the dataflow step's time (measured_seconds);
+# every line tcp_retransmits (the TCP segments all nodes retransmitted during the run), utc
+# (when it ended), commit (the tree's, "+dirty" with uncommitted changes outside docs/) and
+# loadavg (/proc/loadavg's three load averages: the machine may be shared).
 #
 #   sudo bench/collectives.sh [--bin BUILD_DIR] [--out DIR] [--sizes BYTES,BYTES,...]
 #                             [--slow-mbit S] [--mid-mbit M] [--fast-mbit F] [--seed N]
-#                             [--shapes fig8,mix3,slow1] [--mpi-repeats R]
+#                             [--shapes fig8,mix3,slow1] [--repeats R] [--mpi-repeats R]
 #                             [--algorithms A,B,...] [--no-mpi] [--headroom H] [--queue-packets Q]
 #                             [--peers mpi,mpi-tuned,gloo|none] [--peer-kinds reduce,allreduce,multicast]
-#                             [--mpi-segment BYTES] [--prefix P] [--tmp DIR]
+#                             [--mpi-segment BYTES[,BYTES...]] [--prefix P] [--tmp DIR]
 #
 # Defaults: BUILD_DIR = build/release (built first, with the benchmarks), DIR = docs/bench,
 # sizes 64 KiB, 1 MiB, 16 MiB, 64 MiB, S/M/F = 100/200/400 Mbit/s, seed 14, shapes fig8 and
-# mix3, R = 3 (1 above 16 MiB), H = 0.93 (the share of a link's TCP goodput an agent declares:
+# mix3, R = 3 (at least 3, for every implementation; --mpi-repeats sets the peers' alone),
+# H = 0.93 (the share of a link's TCP goodput an agent declares:
 # see declared_rates), Q = 100 (packets of each tbf queue, scripts/netns-star.sh), every
 # peer on every kind (--peer-kinds narrows the peers' runs to the kinds named: at 64 MiB a
-# multicast by Open MPI's default or Gloo's broadcast takes minutes), segments of 64 KiB,
-# namespaces bcoll-* (a second run at once needs another
+# multicast by Open MPI's default or Gloo's broadcast takes minutes), segments of 64 KiB
+# and 1 MiB, namespaces bcoll-* (a second run at once needs another
 # --prefix; --no-mpi drops mpi and mpi-tuned), the run's files under DIR = /dev/shm (--tmp:
 # the twelve nodes share this machine's one disk, where syncing twelve result files added
 # about 0.1 s to a 16 MiB all-reduce (6.08-6.09 s against 5.97 s, docs/collectives-bench.md,
@@ -60,12 +71,13 @@ mid=200
 fast=400
 seed=14
 shapes=fig8,mix3
+repeats=3
 mpi_repeats=
 algorithms=
 mpi=true
 peers=mpi,mpi-tuned,gloo
 peer_kinds=reduce,allreduce,multicast
-mpi_segment=65536
+mpi_segments=65536,1048576
 prefix=bcoll
 tmp=/dev/shm
 headroom=0.93
@@ -80,6 +92,7 @@ while [ $# -gt 0 ]; do
     --fast-mbit) fast=$2; shift ;;
     --seed) seed=$2; shift ;;
     --shapes) shapes=$2; shift ;;
+    --repeats) repeats=$2; shift ;;
     --mpi-repeats) mpi_repeats=$2; shift ;;
     --algorithms) algorithms=$2; shift ;;
     --headroom) headroom=$2; shift ;;
@@ -87,7 +100,7 @@ while [ $# -gt 0 ]; do
     --no-mpi) mpi=false ;;
     --peers) peers=$2; shift ;;
     --peer-kinds) peer_kinds=$2; shift ;;
-    --mpi-segment) mpi_segment=$2; shift ;;
+    --mpi-segment) mpi_segments=$2; shift ;;
     --prefix) prefix=$2; shift ;;
     --tmp) tmp=$2; shift ;;
     *) echo "collectives.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
@@ -123,8 +136,12 @@ for r in "$slow" "$mid" "$fast"; do [[ "$r" =~ ^[1-9][0-9]*$ ]] || die "rates mu
 # Another run's namespaces must not be torn down by this one's setup.
 ! ip netns list | awk '{print $1}' | grep -qE "^${prefix}-(n[0-9]+|sw)\$" ||
   die "namespaces $prefix-* exist (another collectives.sh run?); wait for it or give another --prefix"
-[[ "$mpi_segment" =~ ^[1-9][0-9]*$ ]] || die "--mpi-segment must be a positive number of bytes"
-[ -z "$mpi_repeats" ] || [[ "$mpi_repeats" =~ ^[1-9][0-9]*$ ]] || die "--mpi-repeats must be a positive integer"
+[[ "$mpi_segments" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--mpi-segment must be positive numbers of bytes, comma-separated"
+# A median of fewer than three runs is one run's luck (docs/collectives-bench.md, "Fair to the peers").
+[[ "$repeats" =~ ^[1-9][0-9]*$ ]] && [ "$repeats" -ge 3 ] || die "--repeats must be a whole number, at least 3"
+mpi_repeats=${mpi_repeats:-$repeats}
+[[ "$mpi_repeats" =~ ^[1-9][0-9]*$ ]] && [ "$mpi_repeats" -ge 3 ] || die "--mpi-repeats must be a whole number, at least 3"
+IFS=, read -ra segment_list <<<"$mpi_segments"
 IFS=, read -ra size_list <<<"$sizes"
 for s in "${size_list[@]}"; do [ $((s % 4)) -eq 0 ] || die "--sizes: $s is not a whole number of f32 elements"; done
 command -v mpirun >/dev/null || die "Open MPI's mpirun is not installed (scripts/setup.sh installs openmpi-bin)"
@@ -142,6 +159,10 @@ for program in agent/baton-agent bench/collective_data bench/mpi_collectives; do
 done
 ! peer gloo || [ -x "$bin/bench/gloo_collectives" ] ||
   die "no bench/gloo_collectives under $bin (install libgloo-dev and build it, or leave gloo out of --peers)"
+
+# The tree the run measures, read before it writes its results (which may be under docs/).
+commit=$(git rev-parse --short=12 HEAD)
+[ -z "$(git status --porcelain --untracked-files=no -- . ':!docs')" ] || commit+=+dirty
 
 n=12
 work=$(mktemp -d "$tmp/baton-collectives.XXXXXX") || die "cannot make a directory under --tmp $tmp"
@@ -239,47 +260,78 @@ retransmits() {
   echo "$total"
 }
 
+# Appends the JSON line on stdin to the results with when it ended (UTC), the commit and
+# the machine's load averages, and echoes it.
+record() {
+  python3 -c '
+import datetime, json, sys
+line = json.loads(sys.stdin.read())
+loadavg = [float(x) for x in open("/proc/loadavg").read().split()[:3]]
+line |= {"utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds"),
+         "commit": sys.argv[1], "loadavg": loadavg, "load1": loadavg[0]}
+print(json.dumps(line))' "$commit" | tee -a "$results"
+}
+
+# The median time (s) of three `batonctl agents` calls, which come back at once: what the
+# start of a batonctl, and of `ip netns exec` around it, adds to a job's submit-to-done time.
+ctl_seconds() {
+  local i start times=()
+  for i in 1 2 3; do
+    start=$EPOCHREALTIME
+    daemons ctl -- agents -o json > /dev/null
+    times+=("$(python3 -c 'import sys; print(float(sys.argv[2]) - float(sys.argv[1]))' "$start" "$EPOCHREALTIME")")
+  done
+  printf '%s\n' "${times[@]}" | sort -g | sed -n 2p
+}
+
+# One Baton job: SHAPE RATES BYTES KIND ALGORITHM REPEAT (the round, from 1).
 baton_run() {
-  local shape=$1 rates=$2 size=$3 kind=$4 algorithm=$5 i correct=true
+  local shape=$1 rates=$2 size=$3 kind=$4 algorithm=$5 repeat=$6 i correct=true
   for i in $(seq 0 $((n - 1))); do rm -f "$work/n$i/data/result.bin"; done
   job_json "$kind" "$algorithm" "$size" > "$work/job.json"
   sync
-  local id before
+  local before start end
   before=$(retransmits)
-  id=$(daemons ctl -- submit "$work/job.json")
-  # A job that fails is recorded with its error and the benchmark goes on: one broken
-  # algorithm must not hide the others' numbers.
-  daemons ctl -- watch "$id" > "$work/watch.log" 2>&1 || cat "$work/watch.log" >&2
-  daemons ctl -- status "$id" -o json > "$work/run.json"
+  # Submit-to-done: from batonctl's start, which posts the job, to the coordinator's answer
+  # that it ended (`submit --wait` asks for that answer as soon as the job ends). A job that
+  # fails is recorded with its error and the benchmark goes on: one broken algorithm must not
+  # hide the others' numbers.
+  start=$EPOCHREALTIME
+  daemons ctl -- submit "$work/job.json" --wait -o json > "$work/submitted.out" 2> "$work/watch.log" ||
+    cat "$work/watch.log" >&2
+  end=$EPOCHREALTIME
+  tail -n +2 "$work/submitted.out" > "$work/run.json"  # the first line is the job's id
   local retransmitted=$(($(retransmits) - before))
   # The whole report, kept for reading each task's planned against measured times.
   mkdir -p "$out/reports"
-  cp "$work/run.json" "$out/reports/$shape-$kind-$algorithm-$size.json"
+  cp "$work/run.json" "$out/reports/$shape-$kind-$algorithm-$size-$repeat.json"
   [ "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["state"])' "$work/run.json")" != done ] ||
     verify "$kind" || correct=false
-  python3 - "$work/run.json" "$shape" "$rates" "$size" "$kind" "$algorithm" "$correct" "$retransmitted" >> "$results" <<'PY'
-import json, os, sys
+  python3 - "$work/run.json" "$shape" "$rates" "$size" "$kind" "$algorithm" "$correct" "$retransmitted" \
+    "$repeat" "$start" "$end" "$ctl" "$headroom" <<'PY' | record
+import json, sys
 job = json.load(open(sys.argv[1]))
 shape, rates, size, kind, algorithm, correct = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6], sys.argv[7] == "true"
 r = job["report"]
 line = {"shape": shape, "impl": "baton", "kind": kind, "algorithm": algorithm, "bytes": size,
         "nodes": len(rates.split(",")), "root": "n0", "rates_mbit": [float(x) for x in rates.split(",")],
-        "tcp_retransmits": int(sys.argv[8])}
+        "headroom": float(sys.argv[13]), "tcp_retransmits": int(sys.argv[8]), "repeat": int(sys.argv[9]),
+        # batonctl's request to the job's answer, and what starting a batonctl costs of it
+        "submit_to_done_seconds": float(sys.argv[11]) - float(sys.argv[10]), "ctl_seconds": float(sys.argv[12])}
 if job["state"] != "done":
     print(json.dumps(line | {"failed": job.get("error", job["state"]), "predicted_seconds": r["predicted_seconds"],
-                             "model_seconds": r.get("model_seconds"), "load1": os.getloadavg()[0]}))
+                             "model_seconds": r.get("model_seconds")}))
     sys.exit(0)
 print(json.dumps(line | {
                   # the dataflow step, release to the last node's report: what the models predict
                   "measured_seconds": r["measured_steps_seconds"], "job_seconds": r["measured_seconds"],
                   "predicted_seconds": r["predicted_seconds"], "model_seconds": r.get("model_seconds"),
                   "sends": sum(1 for s in r["steps"] for t in s.get("tasks", []) if t["kind"] == "send"),
-                  # what the links allow (docs/collectives.md, "The bandwidth bound"), and auto's pick
+                  # what the declared rates allow (docs/collectives.md, "The bandwidth bound"), and auto's pick
                   "bound_seconds": r.get("bandwidth_bound_seconds"), "chosen": r.get("algorithm"),
                   "candidates": r.get("algorithm_candidates"), "k": r.get("k"),
-                  "correct": correct, "load1": os.getloadavg()[0]}))
+                  "correct": correct}))
 PY
-  tail -n 1 "$results"
   [ "$correct" = true ] || die "$shape $kind $algorithm $size: wrong result (logs in $work)"
 }
 
@@ -301,22 +353,25 @@ warm_up() {
   done
 }
 
-# One Open MPI run: SHAPE RATES BYTES OP [ALGORITHM MPIRUN-ARGUMENTS...] (default: its own
-# decisions, recorded as algorithm openmpi).
+# One Open MPI run: SHAPE RATES BYTES OP [ALGORITHM SEGMENT MPIRUN-ARGUMENTS...] (default:
+# its own decisions, recorded as algorithm openmpi; SEGMENT, bytes or 0 for none, is
+# recorded as segment_bytes). Every rank yields the processor while it waits
+# (mpi_yield_when_idle: 12 ranks share this machine's cores, and a rank polling for a
+# message it waits for takes a core from the rank that would send it) and is left unbound,
+# like Baton's agents.
 mpi_run() {
-  local shape=$1 rates=$2 size=$3 op=$4 algorithm=${5:-openmpi} repeats=${mpi_repeats:-3}
-  local -a extra=("${@:6}")
-  [ -n "$mpi_repeats" ] || [ "$size" -le 16777216 ] || repeats=1
+  local shape=$1 rates=$2 size=$3 op=$4 algorithm=${5:-openmpi} segment=${6:-0}
+  local -a extra=(--mca mpi_yield_when_idle 1 --bind-to none "${@:7}")
   local before
   before=$(retransmits)
   BATON_NETNS_PREFIX=$prefix ip netns exec "$prefix-sw" mpirun --allow-run-as-root -np $n --hostfile "$work/hosts" \
     --mca plm_rsh_agent "$repo/bench/netns_rsh.sh" --mca btl tcp,self \
     --mca btl_tcp_if_include 10.78.0.0/24 --mca oob_tcp_if_include 10.78.0.0/24 "${extra[@]}" \
-    "$bin/bench/mpi_collectives" --op "$op" --bytes "$size" --dtype f32 --root 0 --repeats "$repeats" \
+    "$bin/bench/mpi_collectives" --op "$op" --bytes "$size" --dtype f32 --root 0 --repeats "$mpi_repeats" --warmups 1 \
     > "$work/mpi.json" 2> "$work/mpi.log" || { cat "$work/mpi.log" >&2; die "$shape MPI $algorithm $op $size failed"; }
-  python3 - "$work/mpi.json" "$shape" "$rates" "$op" "$algorithm" "$mpi_segment" "$(($(retransmits) - before))" \
-    >> "$results" <<'PY'
-import json, os, sys
+  python3 - "$work/mpi.json" "$shape" "$rates" "$op" "$algorithm" "$segment" "$(($(retransmits) - before))" \
+    "${extra[*]}" <<'PY' | record
+import json, sys
 line = [l for l in open(sys.argv[1]) if l.startswith("{")][-1]
 m = json.loads(line)
 shape, rates, op, algorithm = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
@@ -324,63 +379,68 @@ kind = {"reduce": "reduce", "allreduce": "allreduce", "bcast": "multicast"}[op]
 assert m["correct"], m
 line = {"shape": shape, "impl": "openmpi", "kind": kind, "algorithm": algorithm, "bytes": m["bytes"],
         "nodes": m["nodes"], "root": "n0", "rates_mbit": [float(x) for x in rates.split(",")],
-        "measured_seconds": m["median_seconds"], "seconds": m["seconds"], "cpu_seconds": m["cpu_seconds"],
-        "correct": m["correct"], "load1": os.getloadavg()[0], "tcp_retransmits": int(sys.argv[7])}
-if algorithm != "openmpi":
+        "measured_seconds": m["median_seconds"], "seconds": m["seconds"], "warmup_seconds": m["warmup_seconds"],
+        "cpu_seconds": m["cpu_seconds"], "correct": m["correct"], "tcp_retransmits": int(sys.argv[7]),
+        "mpirun_options": sys.argv[8]}
+if int(sys.argv[6]):
     line["segment_bytes"] = int(sys.argv[6])
 print(json.dumps(line))
 PY
-  tail -n 1 "$results"
 }
 
-# Open MPI's tuned component forced to its pipelined and segmented algorithms (numbers
-# from `ompi_info --param coll tuned --level 9`), each with segments of --mpi-segment bytes.
+# Open MPI's tuned component forced to each of its algorithms that move large arrays well
+# (numbers from `ompi_info --param coll tuned --level 9`, Open MPI 4.1): those marked with
+# a segment size run once per --mpi-segment size, cut into segments of that many bytes.
 mpi_tuned_runs() {
-  local shape=$1 rates=$2 size=$3 tuned=(--mca coll_tuned_use_dynamic_rules 1)
-  if peer_kind multicast; then
-    mpi_run "$shape" "$rates" "$size" bcast openmpi-chain "${tuned[@]}" --mca coll_tuned_bcast_algorithm 2 \
-      --mca coll_tuned_bcast_algorithm_segmentsize "$mpi_segment"
-    mpi_run "$shape" "$rates" "$size" bcast openmpi-pipeline "${tuned[@]}" --mca coll_tuned_bcast_algorithm 3 \
-      --mca coll_tuned_bcast_algorithm_segmentsize "$mpi_segment"
-  fi
-  ! peer_kind reduce || mpi_run "$shape" "$rates" "$size" reduce openmpi-pipeline "${tuned[@]}" \
-    --mca coll_tuned_reduce_algorithm 3 --mca coll_tuned_reduce_algorithm_segmentsize "$mpi_segment"
-  if peer_kind allreduce; then
-    mpi_run "$shape" "$rates" "$size" allreduce openmpi-ring "${tuned[@]}" --mca coll_tuned_allreduce_algorithm 4
-    mpi_run "$shape" "$rates" "$size" allreduce openmpi-segmented-ring "${tuned[@]}" \
-      --mca coll_tuned_allreduce_algorithm 5 --mca coll_tuned_allreduce_algorithm_segmentsize "$mpi_segment"
-  fi
+  local shape=$1 rates=$2 size=$3 entry op name number segmented segment
+  # OP:NAME:NUMBER:SEGMENTED
+  local -a table=(
+    allreduce:ring:4:no allreduce:segmented-ring:5:yes allreduce:rabenseifner:6:no
+    reduce:pipeline:3:yes reduce:binomial:5:yes reduce:rabenseifner:7:no
+    bcast:pipeline:3:yes bcast:chain:2:yes bcast:binomial:6:yes bcast:scatter-allgather-ring:9:no)
+  for entry in "${table[@]}"; do
+    IFS=: read -r op name number segmented <<<"$entry"
+    peer_kind "$([ "$op" = bcast ] && echo multicast || echo "$op")" || continue
+    local -a rule=(--mca coll_tuned_use_dynamic_rules 1 --mca "coll_tuned_${op}_algorithm" "$number")
+    if [ "$segmented" = no ]; then
+      mpi_run "$shape" "$rates" "$size" "$op" "openmpi-$name" 0 "${rule[@]}"
+      continue
+    fi
+    for segment in "${segment_list[@]}"; do
+      mpi_run "$shape" "$rates" "$size" "$op" "openmpi-$name" "$segment" "${rule[@]}" \
+        --mca "coll_tuned_${op}_algorithm_segmentsize" "$segment"
+    done
+  done
 }
 
 # One Gloo run: SHAPE RATES BYTES OP (ring, halving-doubling, broadcast, reduce), one
 # process per namespace bound to its node's address, rendezvous in a fresh file store.
 gloo_run() {
-  local shape=$1 rates=$2 size=$3 op=$4 repeats=${mpi_repeats:-3} i failed=false
-  [ -n "$mpi_repeats" ] || [ "$size" -le 16777216 ] || repeats=1
+  local shape=$1 rates=$2 size=$3 op=$4 i failed=false
   local store=$work/gloo-store before
   before=$(retransmits)
   rm -rf "$store" && mkdir -p "$store"
   local -a pids=()
   for i in $(seq 0 $((n - 1))); do
     ip netns exec "$prefix-n$i" "$bin/bench/gloo_collectives" --op "$op" --bytes "$size" --rank "$i" --size $n \
-      --store "$store" --prefix "$shape-$size-$op" --hostname "10.78.0.$((i + 1))" --repeats "$repeats" \
+      --store "$store" --prefix "$shape-$size-$op" --hostname "10.78.0.$((i + 1))" --repeats "$mpi_repeats" --warmups 1 \
       > "$work/gloo-$i.json" 2> "$work/gloo-$i.log" &
     pids+=($!)
   done
   for i in "${!pids[@]}"; do wait "${pids[$i]}" || { failed=true; cat "$work/gloo-$i.log" >&2; }; done
   [ "$failed" = false ] || die "$shape Gloo $op $size failed"
-  python3 - "$work/gloo-0.json" "$shape" "$rates" "$op" "$(($(retransmits) - before))" >> "$results" <<'PY'
-import json, os, sys
+  python3 - "$work/gloo-0.json" "$shape" "$rates" "$op" "$(($(retransmits) - before))" <<'PY' | record
+import json, sys
 m = json.loads([l for l in open(sys.argv[1]) if l.startswith("{")][-1])
 shape, rates, op = sys.argv[2], sys.argv[3], sys.argv[4]
 kind = {"ring": "allreduce", "halving-doubling": "allreduce", "broadcast": "multicast", "reduce": "reduce"}[op]
 assert m["correct"], m
 print(json.dumps({"shape": shape, "impl": "gloo", "kind": kind, "algorithm": op, "bytes": m["bytes"],
                   "nodes": m["nodes"], "root": "n0", "rates_mbit": [float(x) for x in rates.split(",")],
-                  "measured_seconds": m["median_seconds"], "seconds": m["seconds"], "cpu_seconds": m["cpu_seconds"],
-                  "correct": m["correct"], "load1": os.getloadavg()[0], "tcp_retransmits": int(sys.argv[5])}))
+                  "measured_seconds": m["median_seconds"], "seconds": m["seconds"],
+                  "warmup_seconds": m["warmup_seconds"], "cpu_seconds": m["cpu_seconds"],
+                  "correct": m["correct"], "tcp_retransmits": int(sys.argv[5])}))
 PY
-  tail -n 1 "$results"
 }
 
 # The peers chosen by --peers on one shape and size, on the kinds --peer-kinds names.
@@ -413,14 +473,17 @@ for shape in "${shape_list[@]}"; do
   keep_log
   star up --rates "$rates" --queue-packets "$queue_packets"
   daemons start --bin "$bin" --rate "$(declared_rates "$rates")"
+  ctl=$(ctl_seconds)
   for size in "${size_list[@]}"; do
     for i in $(seq 0 $((n - 1))); do
       "$bin/bench/collective_data" generate "$work/n$i/data/grad.bin" $((size / 4)) f32 $((seed * 100 + i))
     done
     warm_up "$size"
-    for kind in reduce allreduce multicast; do
-      for algorithm in $(kind_algorithms "$kind"); do
-        chosen "$algorithm" && baton_run "$shape" "$rates" "$size" "$kind" "$algorithm"
+    for repeat in $(seq "$repeats"); do
+      for kind in reduce allreduce multicast; do
+        for algorithm in $(kind_algorithms "$kind"); do
+          ! chosen "$algorithm" || baton_run "$shape" "$rates" "$size" "$kind" "$algorithm" "$repeat"
+        done
       done
     done
     peer_runs "$shape" "$rates" "$size"

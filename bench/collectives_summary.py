@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarizes bench/collectives.sh's runs (one JSON line each) and checks its targets.
 
-  collectives_summary.py RESULTS.jsonl [--csv CHART.csv]
+  collectives_summary.py RESULTS.jsonl [RESULTS.jsonl ...] [--csv CHART.csv]
 
 Prints, per shape and array size, each algorithm's measured makespan beside the report's
 plan prediction and paper-model makespan, then the issue's targets, each met or MISSED with
@@ -15,13 +15,20 @@ and up: measured within 1.3x the bound the links allow (all-reduce at 16 and 64 
 and multicast), all-reduce at least 1.4x faster than the ring and 2x faster than the best
 Open MPI configuration, auto within 5 % of the fastest algorithm measured for the case, and
 every algorithm's plan prediction within 15 % of what it measured.
-Then the peers' runs (Gloo, Open MPI's forced tuned algorithms) with their CPU time.
+Then the peers' runs (Gloo, Open MPI's forced tuned algorithms) with their CPU time, and
+the comparison under issue 42's rules (docs/collectives-bench.md, "Fair to the peers"):
+`auto`'s dataflow step and submit-to-done times beside two bounds, the one on the links' TCP
+goodput (each tc rate x 1448/1514, computed here from the line's rates_mbit) and the one
+on the rates the agents declare (the report's), and against the ring and each peer's
+fastest configuration; markdown rows, as docs/collectives-bench.md quotes them.
+Several lines of one case (bench/collectives.sh's rounds) count as their median.
 A run that failed is listed with its error. The CSV holds one block per shape and kind (gnuplot's `index`): size, then the measured
 seconds of the kind's algorithms, Open MPI and the first algorithm's plan prediction.
 """
 import argparse
 import json
 import math
+import statistics
 
 ALGORITHMS = {"reduce": ["snf", "bnb", "binomial", "flat", "pipelined-tree", "auto"],
               "allreduce": ["snf-fnf", "binomial", "ring", "pipelined-tree", "rate-rsag", "auto"],
@@ -46,18 +53,53 @@ def fmt(x, digits=3):
     return "-" if x is None else f"{x:.{digits}f}"
 
 
+def goodput_bound(kind, rates_mbit, size):
+    """What the links' TCP goodput allows (docs/collectives.md, "The bandwidth bound", on each
+    link's tc rate x 1448/1514 instead of the declared rate): every byte of the array through
+    the slowest link (reduce into, multicast out of and into it), and for an all-reduce at
+    least 2 (n - 1) / n of it through every link together. The root is never faster than
+    the slowest link, so the slowest link bounds a reduce and a multicast wherever it is."""
+    rates = [r * 1e6 / 8 * 1448 / 1514 for r in rates_mbit]
+    one = size / min(rates)
+    return max(one, 2 * (len(rates) - 1) * size / sum(rates)) if kind == "allreduce" else one
+
+
+def merged(lines):
+    """One case's lines (bench/collectives.sh's rounds, or a single line) as one: the median of
+    each time, every run's step time in `runs`, the failures counted."""
+    done = [r for r in lines if "measured_seconds" in r]
+    if not done:  # its error, and no time: a failed job's time until it failed is no result
+        return lines[0] | {"failures": len(lines), "runs": [], "submit_to_done_seconds": None}
+    m = dict(done[0])
+    for field in ("measured_seconds", "submit_to_done_seconds", "job_seconds", "predicted_seconds"):
+        values = [r[field] for r in done if r.get(field) is not None]
+        m[field] = statistics.median(values) if values else None
+    m["runs"] = [r["measured_seconds"] for r in done]
+    m["failures"] = len(lines) - len(done)
+    return m
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("results")
+    parser.add_argument("results", nargs="+")
     parser.add_argument("--csv")
     args = parser.parse_args()
-    with open(args.results) as f:
-        runs = [json.loads(line) for line in f if line.strip()]
-    # Another implementation's algorithms are named with it ("gloo-ring" beside Baton's "ring").
-    for r in runs:
+    lines = []
+    for path in args.results:
+        with open(path) as f:
+            lines += [json.loads(line) for line in f if line.strip()]
+    # Another implementation's algorithms are named with it ("gloo-ring" beside Baton's "ring"),
+    # an Open MPI configuration also with its segment size ("openmpi-pipeline-64k").
+    for r in lines:
         if r["impl"] != "baton" and not r["algorithm"].startswith(r["impl"]):
             r["algorithm"] = f'{r["impl"]}-{r["algorithm"]}'
-    by = {(r["shape"], r["kind"], r["algorithm"], r["bytes"]): r for r in runs}
+        if r.get("segment_bytes") and r.get("mpirun_options"):  # issue 42's runs, several sizes each
+            r["algorithm"] += f'-{r["segment_bytes"] // 1024}k'
+    cases = {}
+    for r in lines:
+        cases.setdefault((r["shape"], r["kind"], r["algorithm"], r["bytes"]), []).append(r)
+    by = {key: merged(group) for key, group in cases.items()}
+    runs = list(by.values())
     shapes = [s for s in SHAPES if any(r["shape"] == s for r in runs)]
     sizes = sorted({r["bytes"] for r in runs})
 
@@ -182,6 +224,7 @@ def main():
                           f"within 15 % {'met' if abs(t / plan - 1) <= 0.15 else 'MISSED'}")
 
     print_peers(runs)
+    print_fair(runs, shapes, sizes, get)
 
     if args.csv:
         with open(args.csv, "w") as f:
@@ -202,14 +245,55 @@ def print_peers(runs):
     if not peers:
         return
     print("\n== peers (cpu s: CPU time of all ranks from barrier to result)")
-    print(f"{'shape':<6} {'kind':<10} {'size':>8} {'impl':<8} {'algorithm':<24} {'measured s':>10} {'cpu s':>7} "
-          f"{'/baton best':>11}")
+    print(f"{'shape':<6} {'kind':<10} {'size':>8} {'impl':<8} {'algorithm':<34} {'measured s':>10} {'min-max s':>13} "
+          f"{'warm-up s':>9} {'cpu s':>7} {'/baton best':>11}")
     for r in peers:
         baton = [b["measured_seconds"] for b in runs if b.get("impl", "baton") == "baton" and "measured_seconds" in b
                  and (b["shape"], b["kind"], b["bytes"]) == (r["shape"], r["kind"], r["bytes"])]
-        print(f"{r['shape']:<6} {r['kind']:<10} {size_text(r['bytes']):>8} {r['impl']:<8} {r['algorithm']:<24} "
-              f"{r['measured_seconds']:>10.3f} {fmt(r.get('cpu_seconds'), 2):>7} "
+        spread = f"{min(r['seconds']):.3f}-{max(r['seconds']):.3f}" if r.get("seconds") else "-"
+        warm = r.get("warmup_seconds")
+        print(f"{r['shape']:<6} {r['kind']:<10} {size_text(r['bytes']):>8} {r['impl']:<8} {r['algorithm']:<34} "
+              f"{r['measured_seconds']:>10.3f} {spread:>13} {fmt(warm[0] if warm else None):>9} "
+              f"{fmt(r.get('cpu_seconds'), 2):>7} "
               f"{fmt(ratio(r['measured_seconds'], min(baton) if baton else None), 2):>11}")
+
+
+def print_fair(runs, shapes, sizes, get):
+    """`auto` against both bounds, the ring and each peer's fastest configuration, as markdown rows."""
+    print("\n== auto against the bounds and the peers (medians; step: the dataflow step, s2d: submit-to-done)")
+    print("| shape | kind | MiB | goodput bound s | declared bound s | auto step s (runs) | auto s2d s | step / goodput bound "
+          "| step / declared bound | ring / auto | Open MPI best | MPI / auto step | MPI / auto s2d | Gloo best "
+          "| Gloo / auto step |")
+    print("|" + "---|" * 15)
+    for shape in shapes:
+        for kind in ALGORITHMS:
+            for size in sizes:
+                auto = next((r for r in runs if r["impl"] == "baton" and (r["shape"], r["kind"], r["algorithm"],
+                             r["bytes"]) == (shape, kind, "auto", size)), None)
+                if auto is None:
+                    continue
+                step, s2d = auto.get("measured_seconds"), auto.get("submit_to_done_seconds")
+                goodput, declared = goodput_bound(kind, auto["rates_mbit"], size), auto.get("bound_seconds")
+                ring = get(shape, kind, "ring", size)
+
+                def best(impl):
+                    mine = [r for r in runs if r["impl"] == impl and (r["shape"], r["kind"], r["bytes"]) ==
+                            (shape, kind, size) and "measured_seconds" in r]
+                    return min(mine, key=lambda r: r["measured_seconds"]) if mine else None
+
+                mpi, gloo = best("openmpi"), best("gloo")
+                times = ", ".join(f"{t:.2f}" for t in sorted(auto.get("runs", [])))
+                failures = auto.get("failures", 0)
+                spread = ", ".join(x for x in (times, f"{failures} failed" if failures else "") if x)
+                cells = [shape, kind, f"{size / 1048576:g}", f"{goodput:.2f}", fmt(declared, 2),
+                         f"{fmt(step, 2)} ({spread})", fmt(s2d, 2), fmt(ratio(step, goodput), 2),
+                         fmt(ratio(step, declared), 2), fmt(ratio(ring, step), 2),
+                         f"{mpi['algorithm']} {mpi['measured_seconds']:.2f} s" if mpi else "-",
+                         fmt(ratio(mpi and mpi["measured_seconds"], step), 2),
+                         fmt(ratio(mpi and mpi["measured_seconds"], s2d), 2),
+                         f"{gloo['algorithm']} {gloo['measured_seconds']:.2f} s" if gloo else "-",
+                         fmt(ratio(gloo and gloo["measured_seconds"], step), 2)]
+                print("| " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

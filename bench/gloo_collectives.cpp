@@ -8,12 +8,14 @@
 //
 //   gloo_collectives --op ring|halving-doubling|broadcast|reduce --bytes N --rank R --size S
 //                    --store DIR --prefix P (--hostname ADDRESS | --iface NAME)
-//                    [--root R] [--repeats K] [--timeout-seconds T]
+//                    [--root R] [--repeats K] [--warmups W] [--timeout-seconds T]
 //
-// Every rank's array holds rank-dependent values; after each repeat the result is checked
-// on the ranks that hold it (the sum within a tolerance), so a broken run cannot be reported
-// as a time. cpu_seconds is the CPU time (user + system, every thread) of all ranks together
-// from the barrier to the result, the mean over the repeats.
+// The K timed repeats follow W untimed ones (default 1) on the same context, so that no
+// timed repeat pays for Gloo's first use of its pairs. Every rank's array holds
+// rank-dependent values; after each repeat the result is checked on the ranks that hold it
+// (the sum within a tolerance), so a broken run cannot be reported as a time. cpu_seconds
+// is the CPU time (user + system, every thread) of all ranks together from the barrier to
+// the result, the mean over the timed repeats.
 #include "bench/peer_collectives.h"
 
 #include <gloo/allreduce.h>
@@ -56,6 +58,7 @@ struct Options {
   std::string iface;
   int root = 0;
   int repeats = 5;
+  int warmups = 1;
   int timeout_seconds = 600;
 };
 
@@ -76,6 +79,7 @@ Options parse(int argc, char** argv) {
   hostname->excludes(iface);
   app.add_option("--root", o.root, "the root rank")->check(CLI::NonNegativeNumber);
   app.add_option("--repeats", o.repeats, "timed repeats")->check(CLI::Range(1, 1000));
+  app.add_option("--warmups", o.warmups, "untimed repeats before them")->check(CLI::Range(0, 1000));
   app.add_option("--timeout-seconds", o.timeout_seconds, "the rendezvous' timeout")->check(CLI::Range(1, 1000000));
   try {
     app.parse(argc, argv);
@@ -177,10 +181,10 @@ int run(const Options& o) {
     collective.halving_doubling = std::make_unique<gloo::AllreduceHalvingDoubling<float>>(
         context, std::vector<float*>{data.data()}, static_cast<int>(data.size()));
 
-  std::vector<double> seconds;
+  std::vector<double> seconds, warmup_seconds;
   double cpu_total = 0;
   bool all_correct = true;
-  for (int r = 0; r < o.repeats; ++r) {
+  for (int r = -o.warmups; r < o.repeats; ++r) {  // r < 0: a warm-up
     fill(data, o.rank);
     std::fill(result.begin(), result.end(), 0.0F);
     const double cpu_start = cpu_seconds_now();
@@ -190,8 +194,10 @@ int run(const Options& o) {
     collective.run();
     const double mine = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double cpu = cpu_seconds_now() - cpu_start;
-    seconds.push_back(combine(context, mine, static_cast<ReduceFunction>(&gloo::max<double>)));
-    cpu_total += combine(context, cpu, static_cast<ReduceFunction>(&gloo::sum<double>));
+    (r < 0 ? warmup_seconds : seconds)
+        .push_back(combine(context, mine, static_cast<ReduceFunction>(&gloo::max<double>)));
+    const double cpu_all = combine(context, cpu, static_cast<ReduceFunction>(&gloo::sum<double>));
+    if (r >= 0) cpu_total += cpu_all;
     const int ok = !collective.holds() || correct(collective.held(), o) ? 1 : 0;
     all_correct = combine(context, ok, static_cast<ReduceFunction>(&gloo::min<int>)) == 1 && all_correct;
   }
@@ -205,6 +211,7 @@ int run(const Options& o) {
                                      .root = o.root,
                                      .correct = all_correct,
                                      .seconds = seconds,
+                                     .warmup_seconds = warmup_seconds,
                                      .cpu_seconds = cpu_total / o.repeats});
   }
   return all_correct ? 0 : 1;

@@ -3,12 +3,14 @@
 // from a common barrier until the last rank has its result, as a JSON line.
 //
 //   mpirun ... mpi_collectives --op reduce|allreduce|bcast --bytes N [--dtype f32|f64|i32|i64|u32|u64]
-//                              [--reduce sum|min|max] [--root R] [--repeats K]
+//                              [--reduce sum|min|max] [--root R] [--repeats K] [--warmups W]
 //
-// Every rank's array holds rank-dependent values; after each repeat the result is checked
-// on the ranks that hold it (an integer sum exactly, floats within a tolerance), so a
-// broken run cannot be reported as a time. cpu_seconds is the CPU time (user + system, every
-// thread) of all ranks together from the barrier to the result, the mean over the repeats.
+// The K timed repeats follow W untimed ones (default 1) in the same communicator, so that
+// no timed repeat pays for opening connections. Every rank's array holds rank-dependent
+// values; after each repeat the result is checked on the ranks that hold it (an integer sum
+// exactly, floats within a tolerance), so a broken run cannot be reported as a time.
+// cpu_seconds is the CPU time (user + system, every thread) of all ranks together from the
+// barrier to the result, the mean over the timed repeats.
 #include "bench/peer_collectives.h"
 
 #include <mpi.h>
@@ -36,6 +38,7 @@ struct Options {
   std::string reduce = "sum";
   int root = 0;
   int repeats = 5;
+  int warmups = 1;
 };
 
 [[noreturn]] void usage(const std::string& why) {
@@ -54,6 +57,7 @@ Options parse(int argc, char** argv) {
   app.add_option("--reduce", o.reduce, "the operation")->check(CLI::IsMember({"sum", "min", "max"}));
   app.add_option("--root", o.root, "the root rank")->check(CLI::NonNegativeNumber);
   app.add_option("--repeats", o.repeats, "timed repeats")->check(CLI::Range(1, 1000));
+  app.add_option("--warmups", o.warmups, "untimed repeats before them")->check(CLI::Range(0, 1000));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -150,10 +154,10 @@ int main(int argc, char** argv) {
   if (static_cast<std::uint64_t>(count) * type.size != o.bytes) usage("--bytes is too large for one MPI call");
 
   std::vector<std::byte> data(o.bytes), result(o.bytes);
-  std::vector<double> seconds;
+  std::vector<double> seconds, warmup_seconds;
   double cpu_total = 0;
   bool all_correct = true;
-  for (int r = 0; r < o.repeats; ++r) {
+  for (int r = -o.warmups; r < o.repeats; ++r) {  // r < 0: a warm-up
     fill_for(data, o.dtype, rank);
     std::memset(result.data(), 0, result.size());
     const double cpu_start = cpu_seconds_now();
@@ -166,7 +170,7 @@ int main(int argc, char** argv) {
     const double cpu = cpu_seconds_now() - cpu_start;
     double cpu_all = 0;
     MPI_Reduce(&cpu, &cpu_all, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-    cpu_total += cpu_all;
+    if (r >= 0) cpu_total += cpu_all;
     double slowest = 0;
     MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     const std::vector<std::byte>& held = o.op == "bcast" ? data : result;
@@ -174,7 +178,7 @@ int main(int argc, char** argv) {
     int ok = !holds || check(held, o, ranks) ? 1 : 0, all_ok = 0;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     all_correct = all_correct && all_ok == 1;
-    seconds.push_back(slowest);
+    (r < 0 ? warmup_seconds : seconds).push_back(slowest);
   }
   if (rank == 0) {
     baton::bench::print_peer_result({.impl = "openmpi",
@@ -186,6 +190,7 @@ int main(int argc, char** argv) {
                                      .root = o.root,
                                      .correct = all_correct,
                                      .seconds = seconds,
+                                     .warmup_seconds = warmup_seconds,
                                      .cpu_seconds = cpu_total / o.repeats});
   }
   MPI_Finalize();

@@ -36,16 +36,23 @@ inline double cpu_seconds_now() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-// One run's line, as bench/collectives.sh reads it: every repeat's time (the slowest rank's),
-// their median, and the mean CPU time of all ranks together per repeat.
+// One run's line, as bench/collectives.sh reads it: every timed repeat's time (the slowest
+// rank's), their median, the mean CPU time of all ranks together per timed repeat, and the
+// times of the untimed warm-ups that ran before them in the same process (connections
+// opened, buffers touched), kept only to show what they cost.
 struct PeerResult {
   std::string impl, op, dtype, reduce;
   std::uint64_t bytes = 0;
   int nodes = 0, root = 0;
   bool correct = false;
-  std::vector<double> seconds;
+  std::vector<double> seconds, warmup_seconds;
   double cpu_seconds = 0;
 };
+
+// Prints `values` as the members of a JSON array.
+inline void print_seconds(const std::vector<double>& values) {
+  for (std::size_t i = 0; i < values.size(); ++i) std::printf("%s%.6f", i ? ", " : "", values[i]);
+}
 
 inline void print_peer_result(const PeerResult& r) {
   std::printf(
@@ -53,7 +60,9 @@ inline void print_peer_result(const PeerResult& r) {
       "\"root\": %d, \"correct\": %s, \"median_seconds\": %.6f, \"cpu_seconds\": %.6f, \"seconds\": [",
       r.impl.c_str(), r.op.c_str(), static_cast<unsigned long long>(r.bytes), r.dtype.c_str(), r.reduce.c_str(),
       r.nodes, r.root, r.correct ? "true" : "false", median(r.seconds), r.cpu_seconds);
-  for (std::size_t i = 0; i < r.seconds.size(); ++i) std::printf("%s%.6f", i ? ", " : "", r.seconds[i]);
+  print_seconds(r.seconds);
+  std::printf("], \"warmup_seconds\": [");
+  print_seconds(r.warmup_seconds);
   std::printf("]}\n");
 }
 
