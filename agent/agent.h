@@ -10,9 +10,9 @@
 #pragma once
 
 #include "agent/data_plane.h"
+#include "agent/destination_staging.h"
 #include "agent/scratch.h"
 #include "agent/signal.h"
-#include "agent/staging.h"
 #include "agent/step_runner.h"
 #include "agent/storage.h"
 #include "combine/speed.h"
@@ -51,7 +51,7 @@ struct AgentOptions {
   StepOptions steps{};
   // Where this node's objects live (Register.storage_id; agent/file_staging.h).
   std::string storage_id{};
-  // Stages an in-place job's destinations (agent/staging.h); null: a plan that stages
+  // Stages an in-place job's destinations (agent/destination_staging.h); null: a plan that stages
   // any is refused (an embedded agent's memory regions).
   Staging* staging = nullptr;
   // Keeps a job's scratch objects (agent/scratch.h); null: a plan that names any is refused.

@@ -1,8 +1,8 @@
-// Staging (agent/staging.h) for files under the agent's data root.
+// Staging (agent/destination_staging.h) for files under the agent's data root.
 #pragma once
 
 #include "agent/data_root.h"
-#include "agent/staging.h"
+#include "agent/destination_staging.h"
 
 namespace baton::agent {
 

@@ -1,13 +1,12 @@
 #include "agent/packed.h"
 
+#include "agent/byte_ranges.h"
 #include "error/error.h"
+
+#include <algorithm>
 
 namespace baton::agent {
 namespace {
-
-std::string range_text(std::uint64_t offset, std::uint64_t length) {
-  return "[" + std::to_string(offset) + ", " + std::to_string(offset + length) + ")";
-}
 
 std::vector<transport::RangeChecksum> checksums(std::size_t n) {
   std::vector<transport::RangeChecksum> sums;
@@ -20,6 +19,25 @@ void require_tiling(std::uint64_t offset, std::uint64_t length, const std::vecto
                     std::size_t targets) {
   if (const auto why = check_pack(offset, length, pieces)) throw error::InvalidInput(why->reason);
   if (targets != pieces.size()) throw error::InvalidInput("a packed flow needs one source or sink per piece");
+}
+
+// Moves `bytes`, the stream from `next` on, piece by piece: `move(piece, part)` reads or
+// writes each part at `next`, and the part is hashed into its piece's sum. Advances `next`
+// and `piece` past what it moved; stops at the first error.
+template <class Bytes, class Move>
+std::error_code through_pieces(const std::vector<PackPiece>& pieces, std::vector<transport::RangeChecksum>& sums,
+                               std::uint64_t& next, std::size_t& piece, Bytes bytes, Move move) {
+  while (!bytes.empty()) {
+    const PackPiece& p = pieces[piece];
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(bytes.size(), p.stream + p.length - next));
+    const Bytes part = bytes.first(n);
+    if (const std::error_code error = move(piece, part)) return error;
+    sums[piece].update(part);
+    next += n;
+    if (next == p.stream + p.length) ++piece;
+    bytes = bytes.subspan(n);
+  }
+  return {};
 }
 
 }  // namespace
@@ -95,17 +113,8 @@ std::optional<std::span<const std::byte>> GatherSource::view(std::uint64_t offse
 std::error_code GatherSource::read(std::uint64_t offset, std::span<std::byte> into) const {
   if (offset != next_ || into.size() > offset_ + length_ - offset)
     return std::make_error_code(std::errc::invalid_argument);
-  while (!into.empty()) {
-    const PackPiece& p = pieces_[piece_];
-    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(into.size(), p.stream + p.length - next_));
-    const std::span<std::byte> part = into.first(n);
-    if (const std::error_code error = sources_[piece_]->read(next_, part)) return error;
-    sums_[piece_].update(part);
-    next_ += n;
-    if (next_ == p.stream + p.length) ++piece_;
-    into = into.subspan(n);
-  }
-  return {};
+  return through_pieces(pieces_, sums_, next_, piece_, into,
+                        [&](std::size_t i, std::span<std::byte> part) { return sources_[i]->read(next_, part); });
 }
 
 ScatterSink::ScatterSink(std::uint64_t offset, std::uint64_t length, std::vector<PackPiece> pieces,
@@ -118,17 +127,8 @@ ScatterSink::ScatterSink(std::uint64_t offset, std::uint64_t length, std::vector
 std::error_code ScatterSink::write(std::uint64_t offset, std::span<const std::byte> bytes) {
   if (offset != next_ || bytes.size() > offset_ + length_ - offset)
     return std::make_error_code(std::errc::invalid_argument);
-  while (!bytes.empty()) {
-    const PackPiece& p = pieces_[piece_];
-    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(bytes.size(), p.stream + p.length - next_));
-    const std::span<const std::byte> part = bytes.first(n);
-    if (const std::error_code error = sinks_[piece_]->write(next_, part)) return error;
-    sums_[piece_].update(part);
-    next_ += n;
-    if (next_ == p.stream + p.length) ++piece_;
-    bytes = bytes.subspan(n);
-  }
-  return {};
+  return through_pieces(pieces_, sums_, next_, piece_, bytes,
+                        [&](std::size_t i, std::span<const std::byte> part) { return sinks_[i]->write(next_, part); });
 }
 
 }  // namespace baton::agent

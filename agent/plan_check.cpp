@@ -1,6 +1,6 @@
 #include "agent/plan_check.h"
 
-#include "agent/dataflow_check.h"
+#include "agent/dataflow_step_check.h"
 #include "agent/scratch.h"
 #include "transport/token_bucket.h"
 
@@ -29,32 +29,8 @@ std::optional<error::Refusal> check_chunk(const protocol::Chunk& c, bool send, c
     if (is_scratch(*name)) return end + *name + ": scratch objects belong to dataflow steps";
     if (const std::optional<error::Refusal> refused = objects.check_name(*name)) return end + refused->reason;
   }
-  if (!send) {
-    auto limit = facts.limits.find(c.dst_file());
-    if (limit == facts.limits.end()) {
-      try {
-        limit = facts.limits.emplace(c.dst_file(), objects.destination_limit(c.dst_file())).first;
-      } catch (const std::exception& e) {
-        return std::string("destination unusable: ") + e.what();
-      }
-    }
-    if (c.dst_offset() + c.length() > limit->second)
-      return "destination range " + range_text(c.dst_offset(), c.length()) + " is outside " + c.dst_file() + " (" +
-             to_string(limit->second) + " bytes)";
-    return {};
-  }
-  auto size = facts.sizes.find(c.src_file());
-  if (size == facts.sizes.end()) {
-    try {
-      size = facts.sizes.emplace(c.src_file(), objects.source_size(c.src_file())).first;
-    } catch (const std::exception& e) {
-      return std::string("source unusable: ") + e.what();
-    }
-  }
-  if (c.src_offset() + c.length() > size->second)
-    return "source range " + range_text(c.src_offset(), c.length()) + " is outside " + c.src_file() + " (" +
-           to_string(size->second) + " bytes)";
-  return {};
+  if (!send) return check_destination_range(c.dst_file(), c.dst_offset(), c.length(), objects, facts);
+  return check_source_range(c.src_file(), c.src_offset(), c.length(), objects, facts);
 }
 
 // A lockstep step (a redistribution's, or a buffered multicast's round).

@@ -1,18 +1,22 @@
 // Replays corpus files through a fuzz target's LLVMFuzzerTestOneInput without libFuzzer,
 // so the normal test trees (gcc; ASan+UBSan in build/asan) re-check every corpus input.
-//   <target>_replay [--skip LIST] DIR|FILE...   (a directory: every regular file in it, in
-//                                               name order)
+//   <target>_replay [--expect N] [--skip LIST] DIR|FILE...   (a directory: every regular
+//                                                           file in it, in name order)
 // LIST names inputs to leave out, one file name a line ('#' starts a comment): the
 // sanitizer tree skips the few that take a minute there (fuzz/slow/). Every skipped input
 // is named, and a LIST naming an input that is not there is an error, so it cannot go stale.
-// Fails when given no input at all: an empty corpus would make the test pass vacuously.
+// Fails when given no input at all, or other than N inputs with --expect (the number
+// fuzz/corpus/index.txt gives the target's archive): a corpus that did not unpack whole
+// would make the test pass on less than it claims.
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -37,14 +41,30 @@ std::set<std::string> skip_list(const std::filesystem::path& list) {
   return names;
 }
 
+// N of --expect N, or exits with a message when it is not a count.
+std::size_t expected_inputs(const std::string& text) {
+  std::size_t count = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
+  if (error != std::errc{} || end != text.data() + text.size()) {
+    std::cerr << "replay: --expect wants a number of inputs, not '" << text << "'\n";
+    std::exit(1);
+  }
+  return count;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::filesystem::path> inputs;
   std::set<std::string> skip;
+  std::optional<std::size_t> expected;
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "--skip" && i + 1 < argc) {
       skip = skip_list(argv[++i]);
+      continue;
+    }
+    if (std::string(argv[i]) == "--expect" && i + 1 < argc) {
+      expected = expected_inputs(argv[++i]);
       continue;
     }
     const std::filesystem::path arg(argv[i]);
@@ -61,6 +81,10 @@ int main(int argc, char** argv) {
   }
   if (inputs.empty()) {
     std::cerr << "replay: no inputs (usage: " << argv[0] << " DIR|FILE...)\n";
+    return 1;
+  }
+  if (expected && inputs.size() != *expected) {
+    std::cerr << "replay: " << inputs.size() << " inputs, expected " << *expected << '\n';
     return 1;
   }
   std::size_t skipped = 0;

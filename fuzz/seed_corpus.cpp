@@ -1,7 +1,7 @@
 // Writes the binary seed inputs of the data- and control-plane targets and of the object
-// answers with the real encoders (fuzz/corpus/<target>/seed-*): run it from the source
-// tree after a format change, then minimise as docs/fuzzing.md says.
-//   fuzz_seed_corpus fuzz/corpus
+// answers with the real encoders (DIR/<target>/seed-*): after a format change, run it on
+// the corpora unpacked into DIR, then re-pack them (docs/fuzzing.md, fuzz/corpus.sh).
+//   fuzz_seed_corpus DIR
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -233,7 +233,7 @@ void object_answers() {
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::cerr << "usage: " << argv[0] << " CORPUS_DIR (fuzz/corpus)\n";
+    std::cerr << "usage: " << argv[0] << " DIR (the corpora unpacked: docs/fuzzing.md)\n";
     return 2;
   }
   root = argv[1];

@@ -2,8 +2,8 @@
 
 #include "error/error.h"
 #include "security/key_schedule.h"
+#include "transport/deadline.h"
 
-#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -12,16 +12,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::chrono::milliseconds left(Clock::time_point deadline) {
-  return std::max(std::chrono::milliseconds(1),
-                  std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
-}
-
 // The peer's next message, which must be `expected`; a Refusal or anything else ends the
 // handshake.
 asio::awaitable<Envelope> expect(Channel& channel, Envelope::BodyCase expected, std::string_view name,
                                  Clock::time_point deadline) {
-  Envelope envelope = co_await channel.receive(left(deadline));
+  Envelope envelope = co_await channel.receive(transport::time_left(deadline));
   if (envelope.body_case() == Envelope::kRefusal) {
     channel.close();
     throw AuthError(channel.peer() + " refused us: " + envelope.refusal().reason());
@@ -40,7 +35,7 @@ asio::awaitable<void> send_hello(Channel& channel, const security::Hello& hello,
   envelope.mutable_hello()->set_role(hello.role);
   envelope.mutable_hello()->set_node_id(hello.node_id);
   envelope.mutable_hello()->set_nonce(hello.nonce);
-  co_await channel.send(std::move(envelope), left(deadline));
+  co_await channel.send(std::move(envelope), transport::time_left(deadline));
 }
 
 asio::awaitable<security::Hello> receive_hello(Channel& channel, const std::string& peer_role,
@@ -58,7 +53,7 @@ asio::awaitable<security::Hello> receive_hello(Channel& channel, const std::stri
 asio::awaitable<void> send_proof(Channel& channel, const security::Mac& mac, Clock::time_point deadline) {
   Envelope envelope;
   envelope.mutable_proof()->set_mac(std::string(security::view(mac)));
-  co_await channel.send(std::move(envelope), left(deadline));
+  co_await channel.send(std::move(envelope), transport::time_left(deadline));
 }
 
 asio::awaitable<void> check_proof(Channel& channel, const security::Mac& expected, const std::string& peer_id,

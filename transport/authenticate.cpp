@@ -1,10 +1,10 @@
 #include "transport/authenticate.h"
 
-#include <algorithm>
 #include <optional>
 
 #include "security/key_schedule.h"
 #include "transport/checksum.h"
+#include "transport/deadline.h"
 #include "transport/errors.h"
 #include "transport/flow_frames.h"
 
@@ -12,11 +12,6 @@ namespace baton::transport {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::chrono::milliseconds left(Clock::time_point deadline) {
-  return std::max(std::chrono::milliseconds(1),
-                  std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
-}
 
 void put_field(std::string& out, std::string_view field) {
   out.push_back(static_cast<char>(field.size() >> 8));
@@ -44,7 +39,7 @@ asio::awaitable<std::error_code> send_control(Connection& connection, FrameKind 
                            .offset = 0,
                            .range_end = 0,
                            .checksum = xxh3_64(bytes)};
-  co_return co_await connection.send_frame(encode_header(header), bytes, left(deadline));
+  co_return co_await connection.send_frame(encode_header(header), bytes, time_left(deadline));
 }
 
 Authentication failure(std::error_code error, std::string detail) {
@@ -68,7 +63,7 @@ struct Expected {
 };
 
 asio::awaitable<Expected> expect(Connection& connection, FrameKind kind, Clock::time_point deadline) {
-  const ReceivedFrame frame = co_await connection.receive_control(left(deadline));
+  const ReceivedFrame frame = co_await connection.receive_control(time_left(deadline));
   if (frame.error)
     co_return Expected{std::nullopt, failure(frame.error, std::string("waiting for ") + to_string(kind))};
   if (frame.header.kind == FrameKind::reject) {

@@ -5,44 +5,36 @@
 
 namespace baton::transport::detail {
 
-FrameHeader begin_frame(const FlowSpec& flow) noexcept {
-  return {.kind = FrameKind::begin,
+namespace {
+
+// A frame of `flow` whose payload of `length` bytes starts at `offset`.
+FrameHeader flow_header(FrameKind kind, const FlowSpec& flow, std::uint64_t offset, std::size_t length,
+                        std::uint64_t checksum) noexcept {
+  return {.kind = kind,
           .job = flow.job,
           .step = flow.step,
-          .length = 0,
-          .offset = flow.offset,
+          .length = static_cast<std::uint32_t>(length),
+          .offset = offset,
           .range_end = flow.end(),
-          .checksum = 0};
+          .checksum = checksum};
+}
+
+}  // namespace
+
+FrameHeader begin_frame(const FlowSpec& flow) noexcept {
+  return flow_header(FrameKind::begin, flow, flow.offset, 0, 0);
 }
 
 FrameHeader data_frame(const FlowSpec& flow, std::uint64_t offset, std::span<const std::byte> payload) noexcept {
-  return {.kind = FrameKind::data,
-          .job = flow.job,
-          .step = flow.step,
-          .length = static_cast<std::uint32_t>(payload.size()),
-          .offset = offset,
-          .range_end = flow.end(),
-          .checksum = xxh3_64(payload)};
+  return flow_header(FrameKind::data, flow, offset, payload.size(), xxh3_64(payload));
 }
 
 FrameHeader end_frame(const FlowSpec& flow, std::uint64_t digest) noexcept {
-  return {.kind = FrameKind::end,
-          .job = flow.job,
-          .step = flow.step,
-          .length = 0,
-          .offset = flow.end(),
-          .range_end = flow.end(),
-          .checksum = digest};
+  return flow_header(FrameKind::end, flow, flow.end(), 0, digest);
 }
 
 FrameHeader ack_frame(const FlowSpec& flow, std::uint64_t digest) noexcept {
-  return {.kind = FrameKind::ack,
-          .job = flow.job,
-          .step = flow.step,
-          .length = 0,
-          .offset = flow.end(),
-          .range_end = flow.end(),
-          .checksum = digest};
+  return flow_header(FrameKind::ack, flow, flow.end(), 0, digest);
 }
 
 void RangeDigest::add(std::uint64_t offset, std::uint64_t length, std::uint64_t chunk_checksum) noexcept {
@@ -58,13 +50,7 @@ asio::awaitable<void> send_reject(Connection& connection, FlowSpec flow, std::ui
                                   std::chrono::milliseconds timeout) {
   const std::string text = reason.substr(0, max_reject_reason);
   const auto payload = std::as_bytes(std::span(text.data(), text.size()));
-  const FrameHeader header{.kind = FrameKind::reject,
-                           .job = flow.job,
-                           .step = flow.step,
-                           .length = static_cast<std::uint32_t>(payload.size()),
-                           .offset = verified_end,
-                           .range_end = flow.end(),
-                           .checksum = xxh3_64(payload)};
+  const FrameHeader header = flow_header(FrameKind::reject, flow, verified_end, payload.size(), xxh3_64(payload));
   co_await connection.send_frame(encode_header(header), payload, std::min(timeout, std::chrono::milliseconds(1000)));
 }
 

@@ -2,7 +2,7 @@
 
 #include "coordinator/batonctl/api_client.h"
 #include "coordinator/batonctl/api_command.h"
-#include "coordinator/batonctl/calibration_report.h"
+#include "coordinator/batonctl/calibration_text.h"
 
 #include <chrono>
 #include <iostream>

@@ -1,7 +1,7 @@
 #include "coordinator/batonctl/job_commands.h"
 
 #include "coordinator/batonctl/api_command.h"
-#include "coordinator/batonctl/job_report.h"
+#include "coordinator/batonctl/job_text.h"
 #include "coordinator/report/gantt_svg.h"
 #include "error/error.h"
 
@@ -112,6 +112,21 @@ CLI::App* add_sub(CLI::App& app, const std::string& name, const std::string& sum
   return sub;
 }
 
+// A subcommand about one job: its API options and the job's id, filled in before it runs.
+struct JobCommand {
+  std::shared_ptr<ApiOptions> options;
+  std::shared_ptr<std::string> id;
+  CLI::App* sub;
+};
+
+JobCommand add_job_sub(CLI::App& app, const std::string& name, const std::string& summary, bool output,
+                       const std::string& examples) {
+  JobCommand command{std::make_shared<ApiOptions>(), std::make_shared<std::string>(), nullptr};
+  command.sub = add_sub(app, name, summary, *command.options, output, examples);
+  command.sub->add_option("ID", *command.id, "job id")->required();
+  return command;
+}
+
 }  // namespace
 
 void add_job_commands(CLI::App& app, int* exit_code) {
@@ -150,12 +165,9 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     });
   }
   {
-    auto c = std::make_shared<ApiOptions>();
-    auto id = std::make_shared<std::string>();
-    CLI::App* sub = add_sub(app, "status", "Show one job: state, progress, report", *c, true,
-                            "  batonctl status 7\n"
-                            "  batonctl status 7 -o json | jq .report.measured_seconds\n");
-    sub->add_option("ID", *id, "job id")->required();
+    const auto [c, id, sub] = add_job_sub(app, "status", "Show one job: state, progress, report", true,
+                                          "  batonctl status 7\n"
+                                          "  batonctl status 7 -o json | jq .report.measured_seconds\n");
     sub->callback([=] {
       *exit_code = guarded([&] {
         const Json answer = client_of(*c).get(job_path(*id));
@@ -182,10 +194,7 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     });
   }
   {
-    auto c = std::make_shared<ApiOptions>();
-    auto id = std::make_shared<std::string>();
-    CLI::App* sub = add_sub(app, "cancel", "Cancel a job", *c, false, "  batonctl cancel 7\n");
-    sub->add_option("ID", *id, "job id")->required();
+    const auto [c, id, sub] = add_job_sub(app, "cancel", "Cancel a job", false, "  batonctl cancel 7\n");
     sub->callback([=] {
       *exit_code = guarded([&] {
         const Json answer = client_of(*c).post(job_path(*id) + "/cancel", Json::object());
@@ -195,25 +204,20 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     });
   }
   {
-    auto c = std::make_shared<ApiOptions>();
-    auto id = std::make_shared<std::string>();
-    CLI::App* sub = add_sub(app, "watch", "Follow a job until it ends, then print its report; exit 0 if done", *c, true,
-                            "  batonctl watch 7          # progress line, then the report\n"
-                            "  batonctl watch 7 -o json  # the final job as JSON\n");
-    sub->add_option("ID", *id, "job id")->required();
+    const auto [c, id, sub] =
+        add_job_sub(app, "watch", "Follow a job until it ends, then print its report; exit 0 if done", true,
+                    "  batonctl watch 7          # progress line, then the report\n"
+                    "  batonctl watch 7 -o json  # the final job as JSON\n");
     sub->callback([=] { *exit_code = guarded([&] { return watch(client_of(*c), *id, c->output); }); });
   }
   {
-    auto c = std::make_shared<ApiOptions>();
-    auto id = std::make_shared<std::string>();
     auto svg = std::make_shared<std::string>();
-    CLI::App* sub =
-        add_sub(app, "report", "Show a job's report: each step and each node, planned against measured", *c, true,
-                "  batonctl report 7                    # tables: steps, then nodes per step\n"
-                "  batonctl report 7 --svg gantt.svg    # also the Gantt chart, as on the status page\n"
-                "  batonctl report 7 --svg - > g.svg    # only the chart, on stdout\n"
-                "  batonctl report 7 -o json            # the report's JSON\n");
-    sub->add_option("ID", *id, "job id")->required();
+    const auto [c, id, sub] =
+        add_job_sub(app, "report", "Show a job's report: each step and each node, planned against measured", true,
+                    "  batonctl report 7                    # tables: steps, then nodes per step\n"
+                    "  batonctl report 7 --svg gantt.svg    # also the Gantt chart, as on the status page\n"
+                    "  batonctl report 7 --svg - > g.svg    # only the chart, on stdout\n"
+                    "  batonctl report 7 -o json            # the report's JSON\n");
     sub->add_option("--svg", *svg, "write the Gantt chart (plan against measured, per node) to FILE; - for stdout");
     sub->callback([=] {
       *exit_code = guarded([&] {

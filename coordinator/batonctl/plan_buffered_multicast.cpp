@@ -9,16 +9,6 @@
 #include <vector>
 
 namespace baton::batonctl {
-
-using json::element_path;
-using json::InputError;
-using json::Json;
-using json::member_path;
-using json::require_array;
-using json::require_integer;
-using json::require_member;
-using json::require_object;
-
 namespace {
 
 namespace bm = baton::schedule::buffered_multicast;
@@ -111,34 +101,33 @@ Json plan_buffered_multicast(const Json& input, const std::string& algorithm_nam
 }  // namespace
 
 PlanProblem buffered_multicast_plan_problem() {
-  PlanProblem p;
-  p.name = "buffered-multicast";
-  p.summary = "Multimessage multicasting with l receive buffers per processor (Coloring, Ordered-Coloring)";
-  p.details =
-      "Input: {\"processors\": n, \"buffers\": l, \"messages\": [{\"source\": p,\n"
-      "\"destinations\": [q, ...]}, ...]}. Processors are 0..n-1; every message has at least\n"
-      "one destination, none twice and not its own source.\n"
-      "Rules: rounds start at 1; a processor sends at most one message per round and a send\n"
-      "reaches its destinations in that round; arrivals join the receiver's queue, which may\n"
-      "then hold at most l messages; each round a processor takes one message off its queue.\n"
-      "Limits: at most 1000000 processors, 1000000 buffers, 1000000 messages and 4000000\n"
-      "destinations in all.\n"
-      "Algorithms: ordered-coloring (default; at most d*ceil(d/l) + l - 1 rounds, i.e.\n"
-      "d^2/l + l - 1) and coloring (at most ceil(d/l)*(d + l - 1) rounds), where d is the most\n"
-      "messages any processor sends or receives. Both run in time linear in the input.\n"
-      "Output: {\"problem\", \"algorithm\", \"rounds\", \"degree\", \"bound\", \"sends\":\n"
-      "[{\"message\", \"round\", \"destinations\"}]}; rounds is the last round any processor\n"
-      "takes a message; bound = d*ceil(d/l) + l - 1. The procedures color each (message,\n"
-      "destination) pair, so a message may be sent in several rounds, each send to the\n"
-      "destinations it lists; sends are listed by round, then message.\n"
-      "Example:\n"
-      "  echo '{\"processors\": 4, \"buffers\": 2, \"messages\": [{\"source\": 0,\n"
-      "  \"destinations\": [2, 3]}, {\"source\": 1, \"destinations\": [2]}]}' |\n"
-      "  batonctl plan buffered-multicast -";
-  for (const bm::Algorithm& a : bm::algorithms()) p.algorithms.push_back(a.name);
-  p.default_algorithm = "ordered-coloring";
-  p.plan = plan_buffered_multicast;
-  return p;
+  std::vector<std::string> algorithms;
+  for (const bm::Algorithm& a : bm::algorithms()) algorithms.push_back(a.name);
+  return {.name = "buffered-multicast",
+          .summary = "Multimessage multicasting with l receive buffers per processor (Coloring, Ordered-Coloring)",
+          .details = R"help(Input: {"processors": n, "buffers": l, "messages": [{"source": p,
+"destinations": [q, ...]}, ...]}. Processors are 0..n-1; every message has at least
+one destination, none twice and not its own source.
+Rules: rounds start at 1; a processor sends at most one message per round and a send
+reaches its destinations in that round; arrivals join the receiver's queue, which may
+then hold at most l messages; each round a processor takes one message off its queue.
+Limits: at most 1000000 processors, 1000000 buffers, 1000000 messages and 4000000
+destinations in all.
+Algorithms: ordered-coloring (default; at most d*ceil(d/l) + l - 1 rounds, i.e.
+d^2/l + l - 1) and coloring (at most ceil(d/l)*(d + l - 1) rounds), where d is the most
+messages any processor sends or receives. Both run in time linear in the input.
+Output: {"problem", "algorithm", "rounds", "degree", "bound", "sends":
+[{"message", "round", "destinations"}]}; rounds is the last round any processor
+takes a message; bound = d*ceil(d/l) + l - 1. The procedures color each (message,
+destination) pair, so a message may be sent in several rounds, each send to the
+destinations it lists; sends are listed by round, then message.
+Example:
+  echo '{"processors": 4, "buffers": 2, "messages": [{"source": 0,
+  "destinations": [2, 3]}, {"source": 1, "destinations": [2]}]}' |
+  batonctl plan buffered-multicast -)help",
+          .algorithms = std::move(algorithms),
+          .default_algorithm = "ordered-coloring",
+          .plan = plan_buffered_multicast};
 }
 
 }  // namespace baton::batonctl

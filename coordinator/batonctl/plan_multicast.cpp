@@ -10,17 +10,6 @@
 #include <vector>
 
 namespace baton::batonctl {
-
-using json::element_path;
-using json::InputError;
-using json::Json;
-using json::member_path;
-using json::require_array;
-using json::require_integer;
-using json::require_member;
-using json::require_number;
-using json::require_object;
-
 namespace {
 
 namespace mc = baton::schedule::multicast;
@@ -157,42 +146,39 @@ Json plan_multicast(const Json& input, const std::string& algorithm_name, std::u
 }  // namespace
 
 PlanProblem multicast_plan_problem() {
-  PlanProblem p;
-  p.name = "multicast";
-  p.summary = "Multiple multicast on heterogeneous nodes (FEF, ECF, WR, EAF, RR, RRS, preemptive forms)";
-  p.details =
-      "Input: {\"nodes\": [{\"send_fixed\": s, \"send_per_byte\": s, \"recv_fixed\": s,\n"
-      "\"recv_per_byte\": s}, ...], \"link_per_byte\": X, \"multicasts\": [{\"source\": i,\n"
-      "\"bytes\": m, \"destinations\": [j, ...]}, ...]}. Times in seconds. link_per_byte is one\n"
-      "number (every pair) or the n x n matrix X(i, j) (the diagonal is unused). Nodes are\n"
-      "0..n-1; destinations are distinct and never the source; a node may source several\n"
-      "multicasts.\n"
-      "Model: sending m bytes occupies the sender for S = send_fixed + send_per_byte*m\n"
-      "(non-blocking: it may then send again); the message reaches j's buffer X(i, j)*m later;\n"
-      "receiving occupies j for R = recv_fixed + recv_per_byte*m, starting no earlier than the\n"
-      "arrival (blocking). Only the source and the destinations of a multicast may relay it,\n"
-      "and only after their receive of it has ended.\n"
-      "Algorithms: fef, ecf, wr, eaf, rr, rrs and the preemptive ecfp, wrp (default), eafp,\n"
-      "rrp, rrsp, which put sends into the idle time before a receive whose message has not\n"
-      "arrived yet. rrs and rrsp choose receivers at random: --seed N makes them reproducible.\n"
-      "Limits: at most 256 nodes, 4096 multicasts, 8192 destinations in all, 2^53 bytes per\n"
-      "message, 3600 s fixed costs, 1 s per byte. ecf and ecfp are O(N^5) on all-to-all and\n"
-      "take several seconds at the limits; the others less than one.\n"
-      "Output: {\"problem\", \"algorithm\", \"completion_time\", \"lower_bound\", \"tasks\"}:\n"
-      "tasks[i] is node i's list, executed in order, of {\"op\": \"send\"|\"recv\", \"peer\",\n"
-      "\"multicast\", \"start\", \"end\"}; a receive starts when the node is free and the message\n"
-      "has arrived. lower_bound is the paper's earliest-reach-first bound (Section 3.2).\n"
-      "Example:\n"
-      "  echo '{\"nodes\": [{\"send_fixed\": 8e-5, \"send_per_byte\": 1e-9, \"recv_fixed\": 9e-5,\n"
-      "  \"recv_per_byte\": 2e-9}, {\"send_fixed\": 1e-4, \"send_per_byte\": 1e-9,\n"
-      "  \"recv_fixed\": 1e-4, \"recv_per_byte\": 1e-9}], \"link_per_byte\": 8e-9,\n"
-      "  \"multicasts\": [{\"source\": 0, \"bytes\": 1024, \"destinations\": [1]}]}' |\n"
-      "  batonctl plan multicast - --algo ecfp";
-  p.algorithms = mc::algorithm_names();
-  p.default_algorithm = mc::name(mc::kDefaultAlgorithm);
-  p.takes_seed = true;
-  p.plan = plan_multicast;
-  return p;
+  return {.name = "multicast",
+          .summary = "Multiple multicast on heterogeneous nodes (FEF, ECF, WR, EAF, RR, RRS, preemptive forms)",
+          .details = R"help(Input: {"nodes": [{"send_fixed": s, "send_per_byte": s, "recv_fixed": s,
+"recv_per_byte": s}, ...], "link_per_byte": X, "multicasts": [{"source": i,
+"bytes": m, "destinations": [j, ...]}, ...]}. Times in seconds. link_per_byte is one
+number (every pair) or the n x n matrix X(i, j) (the diagonal is unused). Nodes are
+0..n-1; destinations are distinct and never the source; a node may source several
+multicasts.
+Model: sending m bytes occupies the sender for S = send_fixed + send_per_byte*m
+(non-blocking: it may then send again); the message reaches j's buffer X(i, j)*m later;
+receiving occupies j for R = recv_fixed + recv_per_byte*m, starting no earlier than the
+arrival (blocking). Only the source and the destinations of a multicast may relay it,
+and only after their receive of it has ended.
+Algorithms: fef, ecf, wr, eaf, rr, rrs and the preemptive ecfp, wrp (default), eafp,
+rrp, rrsp, which put sends into the idle time before a receive whose message has not
+arrived yet. rrs and rrsp choose receivers at random: --seed N makes them reproducible.
+Limits: at most 256 nodes, 4096 multicasts, 8192 destinations in all, 2^53 bytes per
+message, 3600 s fixed costs, 1 s per byte. ecf and ecfp are O(N^5) on all-to-all and
+take several seconds at the limits; the others less than one.
+Output: {"problem", "algorithm", "completion_time", "lower_bound", "tasks"}:
+tasks[i] is node i's list, executed in order, of {"op": "send"|"recv", "peer",
+"multicast", "start", "end"}; a receive starts when the node is free and the message
+has arrived. lower_bound is the paper's earliest-reach-first bound (Section 3.2).
+Example:
+  echo '{"nodes": [{"send_fixed": 8e-5, "send_per_byte": 1e-9, "recv_fixed": 9e-5,
+  "recv_per_byte": 2e-9}, {"send_fixed": 1e-4, "send_per_byte": 1e-9,
+  "recv_fixed": 1e-4, "recv_per_byte": 1e-9}], "link_per_byte": 8e-9,
+  "multicasts": [{"source": 0, "bytes": 1024, "destinations": [1]}]}' |
+  batonctl plan multicast - --algo ecfp)help",
+          .algorithms = mc::algorithm_names(),
+          .default_algorithm = mc::name(mc::kDefaultAlgorithm),
+          .takes_seed = true,
+          .plan = plan_multicast};
 }
 
 }  // namespace baton::batonctl

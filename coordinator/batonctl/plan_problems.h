@@ -5,6 +5,18 @@
 
 namespace baton::batonctl {
 
+// The checks of coordinator/json/input.h that every problem's reader is written in.
+using json::element_path;
+using json::InputError;
+using json::Json;
+using json::member_path;
+using json::require_array;
+using json::require_integer;
+using json::require_member;
+using json::require_number;
+using json::require_object;
+using json::require_positive;
+
 PlanProblem redistribution_plan_problem();      // plan_redistribution.cpp
 PlanProblem reduction_plan_problem();           // plan_reduction.cpp
 PlanProblem allreduce_plan_problem();           // plan_reduction.cpp

@@ -13,16 +13,7 @@
 
 namespace baton::batonctl {
 
-using json::element_path;
-using json::InputError;
-using json::Json;
 using json::parse_platform;
-using json::require_array;
-using json::require_integer;
-using json::require_member;
-using json::require_number;
-using json::require_object;
-using json::require_positive;
 
 namespace {
 
@@ -139,38 +130,35 @@ Json plan_redistribution(const Json& input, const std::string& algorithm_name, s
 }  // namespace
 
 PlanProblem redistribution_plan_problem() {
-  PlanProblem p;
-  p.name = "redistribution";
-  p.summary = "Redistribution between two clusters over a backbone carrying at most k flows (KPBS)";
-  p.details =
-      "Input, normalized form (weights are times; k flows at once; beta = step start-up):\n"
-      "  {\"k\": 3, \"beta\": 1.0, \"matrix\": [[1, 1, 0], [0, 2, 1]]}\n"
-      "Input, platform form (bytes and bytes/second; d = min of the rates,\n"
-      "k = min(senders, receivers, floor(backbone_rate / d))):\n"
-      "  {\"platform\": {\"sender_rate\": 12500000, \"receiver_rate\": 12500000,\n"
-      "                \"backbone_rate\": 37500000, \"step_startup\": 0.002},\n"
-      "   \"traffic\": [[10000000, 0], [2500000, 7000000]]}\n"
-      "matrix[i][j] / traffic[i][j] is what sender i owes receiver j (0 = nothing).\n"
-      "Limits: at most 1024 senders and 1024 receivers; each entry at most 2^32 step\n"
-      "start-ups long; traffic in whole bytes (at most 2^53).\n"
-      "Algorithms: oggp (default here, as in docs/formats.md; GGP taking the perfect matching\n"
-      "with the heaviest lightest edge), oggp-plus (the coordinator's default: OGGP's\n"
-      "plan, or a cheaper one built step by step so that each step adds least to the\n"
-      "lower bound eta; never worse than OGGP, so within 8/3 of the optimum; up to ~10x\n"
-      "OGGP's time when steps are a few beta long, OGGP's time when they are much\n"
-      "longer), ggp (8/3-approximation), h-weight and h-degree (fast heuristics),\n"
-      "all-at-once (every transfer in one step: the unscheduled\n"
-      "baseline, which ignores k).\n"
-      "Output: {\"problem\", \"algorithm\", \"k\", \"beta\", \"steps\": [{\"duration\",\n"
-      "\"transfers\": [{\"src\", \"dst\", \"amount\"}]}], \"cost\", \"lower_bound\"}; cost is the\n"
-      "sum of (beta + duration) and lower_bound is the paper's eta; all-at-once's output adds a\n"
-      "\"note\": its cost may fall below lower_bound, which bounds only schedules that keep k.\n"
-      "Example:\n"
-      "  echo '{\"k\": 2, \"beta\": 1, \"matrix\": [[2, 1], [1, 2]]}' | batonctl plan redistribution -";
-  p.algorithms = kpbs::algorithm_names();
-  p.default_algorithm = std::string(kpbs::name(kpbs::kPlanCommandDefault));
-  p.plan = plan_redistribution;
-  return p;
+  return {.name = "redistribution",
+          .summary = "Redistribution between two clusters over a backbone carrying at most k flows (KPBS)",
+          .details = R"help(Input, normalized form (weights are times; k flows at once; beta = step start-up):
+  {"k": 3, "beta": 1.0, "matrix": [[1, 1, 0], [0, 2, 1]]}
+Input, platform form (bytes and bytes/second; d = min of the rates,
+k = min(senders, receivers, floor(backbone_rate / d))):
+  {"platform": {"sender_rate": 12500000, "receiver_rate": 12500000,
+                "backbone_rate": 37500000, "step_startup": 0.002},
+   "traffic": [[10000000, 0], [2500000, 7000000]]}
+matrix[i][j] / traffic[i][j] is what sender i owes receiver j (0 = nothing).
+Limits: at most 1024 senders and 1024 receivers; each entry at most 2^32 step
+start-ups long; traffic in whole bytes (at most 2^53).
+Algorithms: oggp (default here, as in docs/formats.md; GGP taking the perfect matching
+with the heaviest lightest edge), oggp-plus (the coordinator's default: OGGP's
+plan, or a cheaper one built step by step so that each step adds least to the
+lower bound eta; never worse than OGGP, so within 8/3 of the optimum; up to ~10x
+OGGP's time when steps are a few beta long, OGGP's time when they are much
+longer), ggp (8/3-approximation), h-weight and h-degree (fast heuristics),
+all-at-once (every transfer in one step: the unscheduled
+baseline, which ignores k).
+Output: {"problem", "algorithm", "k", "beta", "steps": [{"duration",
+"transfers": [{"src", "dst", "amount"}]}], "cost", "lower_bound"}; cost is the
+sum of (beta + duration) and lower_bound is the paper's eta; all-at-once's output adds a
+"note": its cost may fall below lower_bound, which bounds only schedules that keep k.
+Example:
+  echo '{"k": 2, "beta": 1, "matrix": [[2, 1], [1, 2]]}' | batonctl plan redistribution -)help",
+          .algorithms = kpbs::algorithm_names(),
+          .default_algorithm = std::string(kpbs::name(kpbs::kPlanCommandDefault)),
+          .plan = plan_redistribution};
 }
 
 }  // namespace baton::batonctl

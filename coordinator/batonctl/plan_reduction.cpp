@@ -8,16 +8,6 @@
 #include <vector>
 
 namespace baton::batonctl {
-
-using json::element_path;
-using json::InputError;
-using json::Json;
-using json::require_array;
-using json::require_integer;
-using json::require_member;
-using json::require_object;
-using json::require_positive;
-
 namespace {
 
 namespace red = baton::schedule::reduction;
@@ -89,50 +79,44 @@ Json plan_allreduce(const Json& input, const std::string& algorithm_name, std::u
 }  // namespace
 
 PlanProblem reduction_plan_problem() {
-  PlanProblem p;
-  p.name = "reduction";
-  p.summary = "Reduction to one node on heterogeneous nodes (SNF, optimal DP or branch and bound)";
-  p.details =
-      "Input: {\"times\": [10, 5, 5, 5, 4, 2, 2], \"destination\": 0}\n"
-      "times[p] > 0 is the time node p needs to send its combined message to anyone;\n"
-      "destination (default 0) ends with the result and never sends.\n"
-      "Algorithms: snf (default; slowest node first, within 2x the optimum, optimal on\n"
-      "power-of-2 clusters and on two speeds at least 2x apart), dp (optimal; at most 2\n"
-      "distinct sender times and 512 nodes), bnb (optimal by guided branch and bound; at\n"
-      "most 24 nodes, and it gives up after 10,000,000 search-tree nodes), binomial (the\n"
-      "speed-blind binomial tree, for comparison).\n"
-      "Limits: at most 100,000 nodes; each time at most 1e15.\n"
-      "Output: {\"problem\": \"reduction\", \"algorithm\", \"destination\", \"makespan\",\n"
-      "\"transfers\": [{\"src\", \"dst\", \"start\", \"end\"}]}: every node but the destination\n"
-      "sends once, after all it receives; end - start = times[src].\n"
-      "Example:\n"
-      "  echo '{\"times\": [4, 1, 1, 2]}' | batonctl plan reduction - --algo dp";
-  p.algorithms = red::reduction_algorithm_names();
-  p.default_algorithm = std::string(red::name(red::kDefaultReductionAlgorithm));
-  p.plan = plan_reduction;
-  return p;
+  return {.name = "reduction",
+          .summary = "Reduction to one node on heterogeneous nodes (SNF, optimal DP or branch and bound)",
+          .details = R"help(Input: {"times": [10, 5, 5, 5, 4, 2, 2], "destination": 0}
+times[p] > 0 is the time node p needs to send its combined message to anyone;
+destination (default 0) ends with the result and never sends.
+Algorithms: snf (default; slowest node first, within 2x the optimum, optimal on
+power-of-2 clusters and on two speeds at least 2x apart), dp (optimal; at most 2
+distinct sender times and 512 nodes), bnb (optimal by guided branch and bound; at
+most 24 nodes, and it gives up after 10,000,000 search-tree nodes), binomial (the
+speed-blind binomial tree, for comparison).
+Limits: at most 100,000 nodes; each time at most 1e15.
+Output: {"problem": "reduction", "algorithm", "destination", "makespan",
+"transfers": [{"src", "dst", "start", "end"}]}: every node but the destination
+sends once, after all it receives; end - start = times[src].
+Example:
+  echo '{"times": [4, 1, 1, 2]}' | batonctl plan reduction - --algo dp)help",
+          .algorithms = red::reduction_algorithm_names(),
+          .default_algorithm = std::string(red::name(red::kDefaultReductionAlgorithm)),
+          .plan = plan_reduction};
 }
 
 PlanProblem allreduce_plan_problem() {
-  PlanProblem p;
-  p.name = "allreduce";
-  p.summary = "All-reduction on heterogeneous nodes: a reduction, then a broadcast of the result";
-  p.details =
-      "Input: {\"times\": [10, 5, 5, 5, 4, 2, 2]} (a \"destination\" member is ignored).\n"
-      "times[p] > 0 is the time node p needs to send a message to anyone.\n"
-      "Algorithms: snf-fnf (default; SNF reduction to the fastest node, then a\n"
-      "fastest-node-first broadcast from it: within 3.5x the optimum), binomial\n"
-      "(speed-blind binomial reduction to node 0 and binomial broadcast, for comparison).\n"
-      "Limits: at most 100,000 nodes; each time at most 1e15.\n"
-      "Output: {\"problem\": \"allreduce\", \"algorithm\", \"root\", \"makespan\",\n"
-      "\"transfers\": [{\"src\", \"dst\", \"start\", \"end\", \"phase\"}]}; phase is \"reduce\"\n"
-      "(a reduction to root) or \"broadcast\" (from root, once it holds the result).\n"
-      "Example:\n"
-      "  echo '{\"times\": [4, 1, 1, 2]}' | batonctl plan allreduce -";
-  p.algorithms = red::allreduce_algorithm_names();
-  p.default_algorithm = std::string(red::name(red::kDefaultAllReduceAlgorithm));
-  p.plan = plan_allreduce;
-  return p;
+  return {.name = "allreduce",
+          .summary = "All-reduction on heterogeneous nodes: a reduction, then a broadcast of the result",
+          .details = R"help(Input: {"times": [10, 5, 5, 5, 4, 2, 2]} (a "destination" member is ignored).
+times[p] > 0 is the time node p needs to send a message to anyone.
+Algorithms: snf-fnf (default; SNF reduction to the fastest node, then a
+fastest-node-first broadcast from it: within 3.5x the optimum), binomial
+(speed-blind binomial reduction to node 0 and binomial broadcast, for comparison).
+Limits: at most 100,000 nodes; each time at most 1e15.
+Output: {"problem": "allreduce", "algorithm", "root", "makespan",
+"transfers": [{"src", "dst", "start", "end", "phase"}]}; phase is "reduce"
+(a reduction to root) or "broadcast" (from root, once it holds the result).
+Example:
+  echo '{"times": [4, 1, 1, 2]}' | batonctl plan allreduce -)help",
+          .algorithms = red::allreduce_algorithm_names(),
+          .default_algorithm = std::string(red::name(red::kDefaultAllReduceAlgorithm)),
+          .plan = plan_allreduce};
 }
 
 }  // namespace baton::batonctl

@@ -23,15 +23,6 @@ std::vector<double> flow_rates(const StepSample& s, double beta) {
 
 }  // namespace
 
-std::string_view name(Cause cause) {
-  switch (cause) {
-    case Cause::backbone: return "backbone";
-    case Cause::nodes: return "nodes";
-    case Cause::startup: return "step start-up";
-  }
-  return "unknown";
-}
-
 bool on_model(const StepSample& step, const DriftOptions& options) {
   const double off = std::abs(step.measured - step.predicted);
   return off <= options.threshold * step.predicted || off <= options.min_seconds;

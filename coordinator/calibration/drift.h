@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace baton::calibration {
@@ -82,7 +81,6 @@ struct Model {
 
 // What the drift is taken for, and why.
 enum class Cause { backbone, nodes, startup };
-std::string_view name(Cause cause);
 
 struct Estimate {
   Model model;  // the new figures

@@ -1,15 +1,17 @@
 #include "coordinator/journal/etcd_client.h"
 
-#include "coordinator/journal/base64.h"
 #include "error/error.h"
+#include "http/base64.h"
 
 #include <httplib.h>
 
 #include <optional>
+#include <stdexcept>
 
 namespace baton::journal {
 
 using Json = nlohmann::json;
+using http::base64_encode;
 
 namespace etcd {
 
@@ -78,9 +80,11 @@ std::string bytes(const Json& object, const char* field) {
   const auto at = object.find(field);
   if (at == object.end()) return {};
   if (!at->is_string()) throw EtcdError(std::string("etcd answered a field '") + field + "' that is not a string");
-  auto decoded = base64_decode(at->get<std::string>());
-  if (!decoded) throw EtcdError(std::string("etcd answered a field '") + field + "' that is not base64");
-  return *decoded;
+  try {
+    return http::base64_decode(at->get<std::string>());
+  } catch (const error::InvalidInput& e) {
+    throw EtcdError(std::string("etcd answered a field '") + field + "' that is " + e.what());
+  }
 }
 
 std::vector<KeyValue> key_values(const Json& range) {

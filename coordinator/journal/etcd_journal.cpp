@@ -37,6 +37,15 @@ std::uint64_t id_after(const std::string& key, const std::string& kind_prefix) {
 constexpr int kIdWidth = 20;
 constexpr int kStepWidth = 10;
 
+// The step number `kv`'s key ends with, after `prefix`; EtcdError when it names none.
+std::uint32_t step_in_key(const KeyValue& kv, const std::string& prefix) {
+  try {
+    return static_cast<std::uint32_t>(std::stoul(kv.key.substr(prefix.size())));
+  } catch (const std::exception&) {
+    throw EtcdError("etcd key " + kv.key + " names no step");
+  }
+}
+
 }  // namespace
 
 EtcdJournal::EtcdJournal(EtcdOptions options, std::string prefix)
@@ -246,18 +255,17 @@ std::optional<JobRecord> EtcdJournal::job(std::uint64_t id) {
   return record;
 }
 
-std::vector<StepRecord> EtcdJournal::steps(std::uint64_t id) {
+std::vector<std::pair<std::uint32_t, Json>> EtcdJournal::by_step(const std::string& kind, std::uint64_t id) {
   std::lock_guard lock(mutex_);
-  const std::string prefix = key("step", id) + "/";
+  const std::string prefix = key(kind, id) + "/";
+  std::vector<std::pair<std::uint32_t, Json>> out;
+  for (const KeyValue& kv : client_.get_prefix(prefix)) out.emplace_back(step_in_key(kv, prefix), parse_value(kv));
+  return out;
+}
+
+std::vector<StepRecord> EtcdJournal::steps(std::uint64_t id) {
   std::vector<StepRecord> out;
-  for (const KeyValue& kv : client_.get_prefix(prefix)) {
-    const Json v = parse_value(kv);
-    std::uint32_t step = 0;
-    try {
-      step = static_cast<std::uint32_t>(std::stoul(kv.key.substr(prefix.size())));
-    } catch (const std::exception&) {
-      throw EtcdError("etcd key " + kv.key + " names no step");
-    }
+  for (const auto& [step, v] : by_step("step", id)) {
     out.push_back({.step = step,
                    .attempts = v.value("attempts", 0u),
                    .predicted = v.value("predicted", 0.0),
@@ -265,7 +273,7 @@ std::vector<StepRecord> EtcdJournal::steps(std::uint64_t id) {
                    .bytes = v.value("bytes", std::uint64_t{0}),
                    .finished = v.value("finished", "")});
   }
-  return out;  // the keys' fixed width sorts them by step
+  return out;
 }
 
 std::vector<std::uint64_t> EtcdJournal::unfinished() {
@@ -349,17 +357,8 @@ void EtcdJournal::add_replan(std::uint64_t job, const ReplanRecord& replan) {
 }
 
 std::vector<ReplanRecord> EtcdJournal::replans(std::uint64_t job) {
-  std::lock_guard lock(mutex_);
-  const std::string prefix = key("replan", job) + "/";
   std::vector<ReplanRecord> out;
-  for (const KeyValue& kv : client_.get_prefix(prefix)) {
-    const Json v = parse_value(kv);
-    std::uint32_t at_step = 0;
-    try {
-      at_step = static_cast<std::uint32_t>(std::stoul(kv.key.substr(prefix.size())));
-    } catch (const std::exception&) {
-      throw EtcdError("etcd key " + kv.key + " names no step");
-    }
+  for (const auto& [at_step, v] : by_step("replan", job)) {
     out.push_back({at_step, v.value("platform", ""), v.value("record", "")});
   }
   return out;

@@ -11,6 +11,8 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace baton::journal {
 
@@ -71,6 +73,9 @@ class EtcdJournal final : public Store {
   void lose(const std::string& why);  // calls the fence's on_lost, once
   std::uint64_t add_numbered(const std::string& counter, const std::function<nlohmann::json(std::uint64_t)>& puts_for);
   std::string key(const std::string& kind, std::uint64_t id) const;
+  // The JSON values under key(kind, id) + "/", each with the step number its key ends
+  // with, by step (the keys' fixed width sorts them).
+  std::vector<std::pair<std::uint32_t, nlohmann::json>> by_step(const std::string& kind, std::uint64_t id);
 
   std::string prefix_;
   std::mutex mutex_;  // one call at a time on the client

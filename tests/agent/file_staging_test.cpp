@@ -1,4 +1,4 @@
-// Staging an in-place job's destination under a real data root (agent/staging.h).
+// Staging an in-place job's destination under a real data root (agent/destination_staging.h).
 #include "agent/file_staging.h"
 #include "tests/support/temp_dir.h"
 

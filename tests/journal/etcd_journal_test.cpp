@@ -3,7 +3,6 @@
 // member of three lost while writing. Labelled etcd: CTest's test_journal_etcd runs them
 // where etcd is on PATH (tests/journal/CMakeLists.txt).
 #include "coordinator/journal/etcd_journal.h"
-#include "coordinator/journal/base64.h"
 #include "error/error.h"
 #include "tests/journal/store_contract.h"
 #include "tests/support/etcd_cluster.h"
@@ -22,30 +21,6 @@ bj::EtcdOptions options(const std::vector<std::string>& endpoints) {
 }
 
 }  // namespace
-
-BOOST_AUTO_TEST_SUITE(base64)
-
-BOOST_AUTO_TEST_CASE(round_trips_rfc_4648_vectors_and_every_byte) {
-  BOOST_TEST(bj::base64_encode("") == "");
-  BOOST_TEST(bj::base64_encode("f") == "Zg==");
-  BOOST_TEST(bj::base64_encode("fo") == "Zm8=");
-  BOOST_TEST(bj::base64_encode("foo") == "Zm9v");
-  BOOST_TEST(bj::base64_encode("foobar") == "Zm9vYmFy");
-  std::string every;
-  for (int c = 0; c < 256; ++c) every += static_cast<char>(c);
-  for (std::size_t n = 0; n <= every.size(); n += 37) {
-    BOOST_TEST((bj::base64_decode(bj::base64_encode(every.substr(0, n))) == every.substr(0, n)));
-  }
-  BOOST_TEST((bj::base64_decode(bj::base64_encode(every)) == every));
-}
-
-BOOST_AUTO_TEST_CASE(refuses_what_is_not_padded_base64) {
-  for (const char* bad : {"Zg=", "Z===", "Zg=a", "Zm9v!mFy", "Zg==Zg==", "Zm 9"}) {
-    BOOST_TEST(!bj::base64_decode(bad).has_value(), bad);
-  }
-}
-
-BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(stores)
 

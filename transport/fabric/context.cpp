@@ -6,9 +6,9 @@
 
 #include "error/error.h"
 #include "transport/errors.h"
-#include "transport/fabric/buffer.h"
 #include "transport/fabric/connection.h"
 #include "transport/fabric/listener.h"
+#include "transport/fabric/memory_registration.h"
 
 namespace baton::transport::fabric {
 

@@ -11,7 +11,7 @@
 #include <asio/post.hpp>
 
 #include "transport/errors.h"
-#include "transport/fabric/buffer.h"
+#include "transport/fabric/memory_registration.h"
 #include "transport/fabric/rxm_defaults.h"
 
 namespace baton::transport::fabric {

@@ -14,4 +14,10 @@ double completion_time(const std::vector<TaskList>& tasks) {
   return latest;
 }
 
+std::string describe(NodeId node, std::size_t index, const Task& task) {
+  return "node " + std::to_string(node) + " task " + std::to_string(index) + " (" +
+         (task.op == Op::send ? "send to " : "recv from ") + std::to_string(task.peer) + ", multicast " +
+         std::to_string(task.multicast) + ")";
+}
+
 }  // namespace baton::schedule::multicast

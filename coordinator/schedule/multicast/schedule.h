@@ -8,6 +8,8 @@
 
 #include "coordinator/schedule/multicast/problem.h"
 
+#include <cstddef>
+#include <string>
 #include <vector>
 
 namespace baton::schedule::multicast {
@@ -23,6 +25,10 @@ struct Task {
 };
 
 using TaskList = std::vector<Task>;
+
+// "node 2 task 0 (send to 3, multicast 1)": task `index` of `node`'s list, as the
+// simulator's and the validator's errors name it.
+std::string describe(NodeId node, std::size_t index, const Task& task);
 
 // One delivery, the paper's (i, j, k): sender P_i gives m_k to receiver P_j.
 struct Transfer {

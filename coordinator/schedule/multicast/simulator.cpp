@@ -16,12 +16,6 @@ struct ChannelState {
   bool receiver_waiting = false;
 };
 
-std::string describe(NodeId node, std::size_t index, const Task& task) {
-  return "node " + std::to_string(node) + " task " + std::to_string(index) + " (" +
-         (task.op == Op::send ? "send to " : "recv from ") + std::to_string(task.peer) + ", multicast " +
-         std::to_string(task.multicast) + ")";
-}
-
 class Run {
  public:
   Run(const Problem& problem, const std::vector<TaskList>& tasks)

@@ -19,12 +19,6 @@ std::string format_time(double t) {
   return out.str();
 }
 
-std::string task_name(NodeId node, std::size_t index, const Task& task) {
-  return "node " + std::to_string(node) + " task " + std::to_string(index) + " (" +
-         (task.op == Op::send ? "send to " : "recv from ") + std::to_string(task.peer) + ", multicast " +
-         std::to_string(task.multicast) + ")";
-}
-
 class Checker {
  public:
   Checker(const Problem& problem, const std::vector<TaskList>& tasks, const ValidationOptions& options)
@@ -64,10 +58,10 @@ class Checker {
       for (std::size_t t = 0; t < tasks_[i].size(); ++t) {
         const Task& task = tasks_[i][t];
         if (task.peer >= problem_.node_count() || task.peer == i || task.multicast >= problem_.multicasts.size()) {
-          fail(task_name(i, t, task) + ": peer or multicast out of range");
+          fail(describe(i, t, task) + ": peer or multicast out of range");
           ok = false;
         } else if (!std::isfinite(task.start) || !std::isfinite(task.end)) {
-          fail(task_name(i, t, task) + ": times must be finite");
+          fail(describe(i, t, task) + ": times must be finite");
           ok = false;
         }
       }
@@ -83,7 +77,7 @@ class Checker {
         const Task& task = tasks_[i][t];
         if (task.op != Op::recv) continue;
         if (!is_destination(task.multicast, i)) {
-          fail(task_name(i, t, task) + ": node " + std::to_string(i) + " is not a destination of multicast " +
+          fail(describe(i, t, task) + ": node " + std::to_string(i) + " is not a destination of multicast " +
                std::to_string(task.multicast));
         }
         ++received[{task.multicast, i}];
@@ -110,10 +104,10 @@ class Checker {
         const MulticastId k = task.multicast;
         if (task.op == Op::send) {
           if (i != problem_.multicasts[k].source && !is_destination(k, i)) {
-            fail(task_name(i, t, task) + ": only the source and destinations may send it");
+            fail(describe(i, t, task) + ": only the source and destinations may send it");
           }
           if (!is_destination(k, task.peer)) {
-            fail(task_name(i, t, task) + ": the receiver is not a destination of the multicast");
+            fail(describe(i, t, task) + ": the receiver is not a destination of the multicast");
           }
           ++balance[{k, i, task.peer}];
         } else {
@@ -144,9 +138,9 @@ class Checker {
         if (i == problem_.multicasts[task.multicast].source) continue;
         const auto it = received_at.find(task.multicast);
         if (it == received_at.end()) {
-          fail(task_name(i, t, task) + ": relays the multicast before receiving it");
+          fail(describe(i, t, task) + ": relays the multicast before receiving it");
         } else if (task.start < it->second - slack()) {
-          fail(task_name(i, t, task) + ": starts before its receive of the multicast ends");
+          fail(describe(i, t, task) + ": starts before its receive of the multicast ends");
         }
       }
     }
@@ -168,16 +162,16 @@ class Checker {
         const TaskTimes& expected = simulation_.times[i][t];
         const double duration = task.op == Op::send ? send_overhead(problem_, i, task.multicast)
                                                     : recv_overhead(problem_, i, task.multicast);
-        if (task.start < free - slack()) fail(task_name(i, t, task) + ": overlaps the task before");
+        if (task.start < free - slack()) fail(describe(i, t, task) + ": overlaps the task before");
         if (!close(task.end - task.start, duration)) {
-          fail(task_name(i, t, task) + ": lasts " + format_time(task.end - task.start) + ", the model says " +
+          fail(describe(i, t, task) + ": lasts " + format_time(task.end - task.start) + ", the model says " +
                format_time(duration));
         }
         if (task.op == Op::recv && task.start < expected.arrival - slack()) {
-          fail(task_name(i, t, task) + ": starts before its message arrives");
+          fail(describe(i, t, task) + ": starts before its message arrives");
         }
         if (!close(task.start, expected.start) || !close(task.end, expected.end)) {
-          fail(task_name(i, t, task) + ": times [" + format_time(task.start) + ", " + format_time(task.end) +
+          fail(describe(i, t, task) + ": times [" + format_time(task.start) + ", " + format_time(task.end) +
                "] differ from the simulated [" + format_time(expected.start) + ", " + format_time(expected.end) + "]");
         }
         free = task.end;
