@@ -16,5 +16,10 @@ function(baton_add_test)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
   endif()
-  set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}")
+  # COST: `ctest -j` starts the costliest tests first, so that a long suite (test_jobs takes
+  # 300 s in the ASan tree) does not start last and run alone while the other core idles. A
+  # clean clone has no timings yet (CTest keeps them in Testing/Temporary/CTestCostData.txt
+  # after a run), so the suite's time limit, which its author sized to its length, orders
+  # the suites (docs/build.md).
+  set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} COST ${T_TIMEOUT} LABELS "${T_LABELS}")
 endfunction()

@@ -7,6 +7,7 @@ packages=(
   # toolchain
   g++ cmake ninja-build pkg-config
   ccache              # rebuilds share unchanged objects between the build trees
+  lld                 # links each tree's executables in less than half of GNU ld's CPU (docs/build.md)
   python3             # scripts: run.sh summaries, benchmark chart data
   clang libclang-rt-14-dev  # fuzz/: the libFuzzer build tree (-fsanitize=fuzzer,address,undefined; docs/fuzzing.md)
   clang-format        # the C++ style (.clang-format; scripts/format.sh; README.md, "Formatting and headers")
