@@ -4,10 +4,9 @@
 #include "error/error.h"
 #include "protocol/handshake.h"
 
-#include <toml.hpp>
-
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace baton::agent {
 namespace {
@@ -24,7 +23,7 @@ bool valid_congestion_name(const std::string& name) {
 
 AgentConfig load_agent_config(const std::filesystem::path& path) {
   try {
-    const toml::value file = baton::config::parse_file(path);
+    const toml::table file = baton::config::parse_file(path);
     baton::config::check_known_keys(file, {"node_id", "coordinator", "secret_file", "data_root", "data_address", "rate",
                                            "transport", "fabric_provider", "buffer_count", "buffer_size",
                                            "flow_silence_seconds", "tcp_congestion", "log_level", "metrics_address"});
@@ -33,19 +32,19 @@ AgentConfig load_agent_config(const std::filesystem::path& path) {
       return std::filesystem::path(p).is_absolute() ? p : (base / p).string();
     };
     AgentConfig config;
-    config.node_id = toml::find<std::string>(file, "node_id");
+    config.node_id = baton::config::required_field<std::string>(file, "node_id");
     if (config.node_id.empty() || config.node_id.size() > 256)
       throw error::InvalidInput("node_id must have 1 to 256 bytes");
-    if (file.contains("coordinator") && file.at("coordinator").is_array()) {
-      auto all = toml::find<std::vector<std::string>>(file, "coordinator");
+    if (const toml::node* coordinator = file.get("coordinator"); coordinator != nullptr && coordinator->is_array()) {
+      const auto all = baton::config::field<std::vector<std::string>>(*coordinator, "coordinator");
       if (all.empty()) throw error::InvalidInput("coordinator is an empty list");
       config.coordinator = all.front();
       config.other_coordinators.assign(all.begin() + 1, all.end());
     } else {
-      config.coordinator = toml::find<std::string>(file, "coordinator");
+      config.coordinator = baton::config::required_field<std::string>(file, "coordinator");
     }
-    config.secret = protocol::load_secret(relative(toml::find<std::string>(file, "secret_file")));
-    config.data_root = relative(toml::find<std::string>(file, "data_root"));
+    config.secret = protocol::load_secret(relative(baton::config::required_field<std::string>(file, "secret_file")));
+    config.data_root = relative(baton::config::required_field<std::string>(file, "data_root"));
     config.data_address = baton::config::field_or<std::string>(file, "data_address", config.data_address);
     config.rate = baton::config::field_or<double>(file, "rate", 0.0);
     if (!(config.rate >= 0)) throw error::InvalidInput("rate must be >= 0 bytes/s");

@@ -26,7 +26,7 @@ packages=(
   libcpp-httplib-dev  # coordinator: job API, status page, metrics endpoints; batonctl's client
   libsqlitecpp-dev libsqlite3-dev  # coordinator: the job journal
   etcd-server etcd-client  # coordinator: the journal in etcd and the leader election (docs/ha.md); tests start real etcd
-  libtoml11-dev       # agent and coordinator: configuration files
+  libtomlplusplus-dev  # agent and coordinator: configuration files (toml++, a shared library)
   libspdlog-dev       # daemons: logs with job, step and node
   prometheus-cpp-dev  # metrics/: Prometheus' registry, metric families and text format (core library)
   libsystemd-dev      # daemons: sd_notify (Type=notify, watchdog) and journal logging

@@ -4,27 +4,25 @@
 #include "error/error.h"
 #include "protocol/handshake.h"
 
-#include <toml.hpp>
-
 #include <fstream>
+#include <string>
+#include <vector>
 
 namespace baton::coordinator {
 
 namespace {
 
-// journal = "sqlite" (the default) or "etcd" with its keys; etcd keys without it are a
-// mistake worth naming.
 // A file a key names, relative to the configuration's directory; error::InvalidInput naming
 // the key when it cannot be read.
-std::string readable_file(const toml::value& file, const char* key, const std::filesystem::path& base) {
-  const std::filesystem::path named = toml::find<std::string>(file, key);
+std::string readable_file(const toml::table& file, const char* key, const std::filesystem::path& base) {
+  const std::filesystem::path named = baton::config::required_field<std::string>(file, key);
   const std::filesystem::path path = named.is_absolute() ? named : base / named;
   if (!std::ifstream(path).good()) throw error::InvalidInput(std::string(key) + ": cannot read " + path.string());
   return path.string();
 }
 
 // TLS and authentication to etcd (docs/ha.md, "TLS and authentication").
-journal::EtcdSecurity etcd_security(const toml::value& file, const EtcdConfig& etcd,
+journal::EtcdSecurity etcd_security(const toml::table& file, const EtcdConfig& etcd,
                                     const std::filesystem::path& base) {
   journal::EtcdSecurity security;
   bool any_https = false;
@@ -54,7 +52,9 @@ journal::EtcdSecurity etcd_security(const toml::value& file, const EtcdConfig& e
   return security;
 }
 
-std::optional<EtcdConfig> etcd_config(const toml::value& file, const std::filesystem::path& base) {
+// journal = "sqlite" (the default) or "etcd" with its keys; etcd keys without it are a
+// mistake worth naming.
+std::optional<EtcdConfig> etcd_config(const toml::table& file, const std::filesystem::path& base) {
   const auto journal = baton::config::field_or<std::string>(file, "journal", "sqlite");
   if (journal == "sqlite") {
     for (const char* key : {"etcd_endpoints", "etcd_prefix", "etcd_timeout_seconds", "leader_ttl_seconds",
@@ -67,6 +67,8 @@ std::optional<EtcdConfig> etcd_config(const toml::value& file, const std::filesy
   EtcdConfig etcd;
   if (!file.contains("etcd_endpoints")) throw error::InvalidInput("journal = \"etcd\" needs etcd_endpoints");
   etcd.endpoints = toml::find<std::vector<std::string>>(file, "etcd_endpoints");
+  if (!file.contains("etcd_endpoints")) throw error::InvalidInput("journal = \"etcd\" needs etcd_endpoints");
+  etcd.endpoints = baton::config::required_field<std::vector<std::string>>(file, "etcd_endpoints");
   if (etcd.endpoints.empty()) throw error::InvalidInput("etcd_endpoints is empty");
   for (const std::string& e : etcd.endpoints) {
     if (!(e.rfind("http://", 0) == 0 && e.size() > 7) && !(e.rfind("https://", 0) == 0 && e.size() > 8))
@@ -89,7 +91,7 @@ std::optional<EtcdConfig> etcd_config(const toml::value& file, const std::filesy
 
 CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
   try {
-    const toml::value file = baton::config::parse_file(path);
+    const toml::table file = baton::config::parse_file(path);
     baton::config::check_known_keys(file, {"id",
                                            "agent_address",
                                            "api_address",
@@ -131,9 +133,10 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
     const auto relative = [&](const std::string& p) {
       return std::filesystem::path(p).is_absolute() ? p : (base / p).string();
     };
-    config.secret = protocol::load_secret(relative(toml::find<std::string>(file, "secret_file")));
+    config.secret = protocol::load_secret(relative(baton::config::required_field<std::string>(file, "secret_file")));
     if (file.contains("api_token_file")) {
-      config.api_token = protocol::load_secret(relative(toml::find<std::string>(file, "api_token_file")));
+      config.api_token =
+          protocol::load_secret(relative(baton::config::required_field<std::string>(file, "api_token_file")));
     }
     if (config.state_dir.is_relative()) config.state_dir = base / config.state_dir;
     config.log_level = baton::config::log_level_field(file);
