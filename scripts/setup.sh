@@ -38,6 +38,7 @@ packages=(
   gnuplot-nox         # charts of benchmark results
   iperf3              # reference throughput beside our TCP transport
   iproute2            # tests and bench: network-namespace clusters (ip netns, veth, tc)
+  curl                # tests/netns/ha_test.sh: the coordinators' API and etcd's health from inside the namespaces
   openmpi-bin libopenmpi-dev  # bench: Open MPI's collectives beside Baton's (bench/mpi_collectives.cpp); examples/coupled's mpirun
   libgloo-dev         # bench: Gloo's ring and halving-doubling all-reduce, broadcast and reduce beside Baton's (bench/gloo_collectives.cpp)
   # coupled codes (coupling/, docs/embedding.md): the bindings, their tests and the example
