@@ -103,7 +103,9 @@ Json sends_json(const bm::Schedule& schedule) {
 
 Json plan_buffered_multicast(const Json& input, const std::string& algorithm_name, std::uint64_t) {
   const bm::Problem problem = read_problem(input);
-  const bm::CheckedPlan plan = bm::checked_plan(problem, algorithm_name);
+  const auto algorithm = bm::parse_algorithm(algorithm_name);
+  if (!algorithm) throw InputError("--algo: unknown algorithm '" + algorithm_name + "'");
+  const bm::CheckedPlan plan = bm::checked_plan(problem, *algorithm);
   return Json{{"problem", "buffered-multicast"}, {"algorithm", algorithm_name}, {"rounds", plan.rounds},
               {"degree", plan.degree},           {"bound", plan.bound},         {"sends", sends_json(plan.schedule)}};
 }
@@ -135,8 +137,8 @@ PlanProblem buffered_multicast_plan_problem() {
       "  echo '{\"processors\": 4, \"buffers\": 2, \"messages\": [{\"source\": 0,\n"
       "  \"destinations\": [2, 3]}, {\"source\": 1, \"destinations\": [2]}]}' |\n"
       "  batonctl plan buffered-multicast -";
-  for (const bm::Algorithm& a : bm::algorithms()) p.algorithms.push_back(a.name);
-  p.default_algorithm = "ordered-coloring";
+  p.algorithms = bm::algorithm_names();
+  p.default_algorithm = std::string(bm::name(bm::kDefaultAlgorithm));
   p.plan = plan_buffered_multicast;
   return p;
 }

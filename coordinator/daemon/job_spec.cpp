@@ -170,7 +170,8 @@ std::vector<std::pair<std::string, std::string>> JobSpec::objects() const {
 }
 
 std::string JobSpec::algorithm_name() const {
-  return kind == jobs::JobKind::redistribution ? std::string(schedule::kpbs::name(algorithm)) : collective.algorithm;
+  return kind == jobs::JobKind::redistribution ? std::string(schedule::kpbs::name(algorithm))
+                                               : std::string(jobs::name(collective.algorithm));
 }
 
 JobSpec parse_job_spec(const std::string& document) {

@@ -91,8 +91,7 @@ jobs::CollectiveJob parse_multicast_job(const Json& job, jobs::JobKind kind) {
     out.buffers = static_cast<std::size_t>(
         json::require_integer(json::require_member(job, "", "buffers"), "buffers", 1, kMaxBuffers));
   }
-  out.algorithm =
-      choice(job, "", "algorithm", jobs::algorithms(kind), buffered ? "a buffered-multicast" : "a multicast");
+  out.algorithm = collective_algorithm(job, kind, buffered ? "a buffered-multicast" : "a multicast");
   const Json& messages =
       json::require_array(json::require_member(job, "", list), list, 1, schedule::multicast::kMaxPlanMulticasts);
   std::size_t deliveries = 0;
@@ -107,7 +106,7 @@ Json multicast_job_json(const jobs::CollectiveJob& job) {
   const bool buffered = job.kind == jobs::JobKind::buffered_multicast;
   Json out{{"kind", jobs::name(job.kind)}, {"nodes", job.nodes}};
   if (buffered) out["buffers"] = job.buffers;
-  out["algorithm"] = job.algorithm;
+  out["algorithm"] = jobs::name(job.algorithm);
   Json messages = Json::array();
   for (const jobs::Message& m : job.messages) {
     Json entry{{"source", m.source}, {"file", m.file}, {"offset", m.offset}};

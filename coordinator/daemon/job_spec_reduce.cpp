@@ -68,8 +68,8 @@ jobs::CollectiveJob parse_reduce_job(const Json& job, jobs::JobKind kind) {
                      ": an all-reduce does not run in place (each node still reads its data while the result "
                      "arrives); name another result file");
   }
-  out.algorithm = choice(job, "", "algorithm", jobs::algorithms(kind), reduce ? "a reduce" : "an allreduce");
-  if (out.algorithm == "ring" && out.data.count < out.nodes.size()) {
+  out.algorithm = collective_algorithm(job, kind, reduce ? "a reduce" : "an allreduce");
+  if (out.algorithm == jobs::CollectiveAlgorithm::ring && out.data.count < out.nodes.size()) {
     throw InputError("data.count: ring cuts the array into one segment per node: " + std::to_string(out.nodes.size()) +
                      " nodes need at least " + std::to_string(out.nodes.size()) + " elements, not " +
                      std::to_string(out.data.count));
@@ -86,7 +86,7 @@ Json reduce_job_json(const jobs::CollectiveJob& job) {
                      {"dtype", jobs::name(job.data.dtype)}};
   out["op"] = jobs::name(job.op);
   out["result"] = Json{{"file", job.result_file}};
-  out["algorithm"] = job.algorithm;
+  out["algorithm"] = jobs::name(job.algorithm);
   return out;
 }
 

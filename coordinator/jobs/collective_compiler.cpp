@@ -16,8 +16,8 @@ void require_sound(const std::vector<std::string>& errors, const CollectiveJob& 
   if (errors.empty()) return;
   std::string all;
   for (const std::string& e : errors) all += (all.empty() ? "" : "; ") + e;
-  throw std::logic_error("plan compiler: the " + job.algorithm + " plan of this " + std::string(name(job.kind)) +
-                         " fails its check: " + all);
+  throw std::logic_error("plan compiler: the " + std::string(name(job.algorithm)) + " plan of this " +
+                         std::string(name(job.kind)) + " fails its check: " + all);
 }
 
 // The one step of a dataflow job as the driver and the report see it.
@@ -45,8 +45,14 @@ StepPlan dataflow_step(const DataflowPlan& plan, const CollectiveJob& job, doubl
 // model, which the event simulation that judges here does not share; not an algorithm
 // past its limits on these nodes (dp), nor a ring with fewer elements than nodes.
 bool auto_considers(const CollectiveJob& job, const CollectiveModel& model) {
-  if (job.algorithm == "auto" || job.algorithm == "bnb") return false;
-  if (job.algorithm == "ring" && job.data.count < job.nodes.size()) return false;
+  switch (job.algorithm) {
+    case CollectiveAlgorithm::automatic:
+    case CollectiveAlgorithm::bnb: return false;
+    case CollectiveAlgorithm::ring:
+      if (job.data.count < job.nodes.size()) return false;
+      break;
+    default: break;
+  }
   return !tree_algorithm_problem(job, model).has_value();
 }
 
@@ -55,12 +61,12 @@ bool auto_considers(const CollectiveJob& job, const CollectiveModel& model) {
 CompiledPlan compile_fastest(const CollectiveJob& job, const CollectiveModel& model) {
   std::optional<CompiledPlan> best;
   std::vector<std::pair<std::string, double>> candidates;
-  for (const std::string& algorithm : algorithms(job.kind)) {
+  for (const CollectiveAlgorithm algorithm : algorithms(job.kind)) {
     CollectiveJob one = job;
     one.algorithm = algorithm;
     if (!auto_considers(one, model)) continue;
     CompiledPlan plan = compile_collective(one, model);
-    candidates.emplace_back(algorithm, plan.predicted_seconds);
+    candidates.emplace_back(name(algorithm), plan.predicted_seconds);
     if (!best || plan.predicted_seconds < best->predicted_seconds) best = std::move(plan);
   }
   if (!best)
@@ -70,21 +76,28 @@ CompiledPlan compile_fastest(const CollectiveJob& job, const CollectiveModel& mo
   return *std::move(best);
 }
 
+// A dataflow job's named algorithm: Baton's own have a compiler each; the papers'
+// schedulers and the baselines beside them have one per kind.
+DataflowSchedule compile_dataflow(const CollectiveJob& job, const CollectiveModel& model) {
+  switch (job.algorithm) {
+    case CollectiveAlgorithm::pipelined_tree: return compile_pipelined_tree(job, model);
+    case CollectiveAlgorithm::rate_rsag: return compile_rate_rsag(job, model);
+    case CollectiveAlgorithm::ring: return compile_ring(job);
+    default: return job.kind == JobKind::multicast ? compile_multicast(job, model) : compile_tree(job, model);
+  }
+}
+
 CompiledPlan compile_named(const CollectiveJob& job, const CollectiveModel& model) {
   if (job.kind == JobKind::buffered_multicast) {
     CompiledPlan plan = compile_buffered_multicast(job, model);
     require_sound(check_buffered_plan(job, model, plan), job);
     return plan;
   }
-  DataflowSchedule schedule = job.algorithm == "pipelined-tree" ? compile_pipelined_tree(job, model)
-                              : job.algorithm == "rate-rsag"    ? compile_rate_rsag(job, model)
-                              : job.kind == JobKind::multicast  ? compile_multicast(job, model)
-                              : job.algorithm == "ring"         ? compile_ring(job)
-                                                                : compile_tree(job, model);
+  DataflowSchedule schedule = compile_dataflow(job, model);
   const double predicted = predict(schedule.plan, model, schedule.sends_at_once);
   CompiledPlan out;
   out.kind = job.kind;
-  out.algorithm = job.algorithm;
+  out.algorithm = name(job.algorithm);
   out.k = static_cast<int>(schedule.sends_at_once);
   out.step_startup = model.beta;
   out.predicted_seconds = predicted;
@@ -99,7 +112,8 @@ CompiledPlan compile_named(const CollectiveJob& job, const CollectiveModel& mode
 }  // namespace
 
 CompiledPlan compile_collective(const CollectiveJob& job, const CollectiveModel& model) {
-  CompiledPlan plan = job.algorithm == "auto" ? compile_fastest(job, model) : compile_named(job, model);
+  CompiledPlan plan =
+      job.algorithm == CollectiveAlgorithm::automatic ? compile_fastest(job, model) : compile_named(job, model);
   plan.bandwidth_bound_seconds = bandwidth_bound(job, model);
   return plan;
 }

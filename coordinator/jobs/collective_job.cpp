@@ -1,9 +1,5 @@
 #include "coordinator/jobs/collective_job.h"
 
-#include "coordinator/schedule/buffered_multicast/algorithms.h"
-#include "coordinator/schedule/multicast/algorithms.h"
-#include "coordinator/schedule/reduction/algorithms.h"
-
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -12,10 +8,6 @@
 
 namespace baton::jobs {
 namespace {
-
-constexpr std::array kKinds{std::pair{JobKind::redistribution, "redistribution"}, std::pair{JobKind::reduce, "reduce"},
-                            std::pair{JobKind::allreduce, "allreduce"}, std::pair{JobKind::multicast, "multicast"},
-                            std::pair{JobKind::buffered_multicast, "buffered-multicast"}};
 
 constexpr std::array kDtypes{std::pair{protocol::F32, "f32"}, std::pair{protocol::F64, "f64"},
                              std::pair{protocol::I32, "i32"}, std::pair{protocol::I64, "i64"},
@@ -60,11 +52,6 @@ const ObjectFacts& readable(
 
 }  // namespace
 
-std::string_view name(JobKind kind) { return name_in(kKinds, kind); }
-std::optional<JobKind> parse_job_kind(std::string_view name) { return parse_in(kKinds, name); }
-bool combines(JobKind kind) { return kind == JobKind::reduce || kind == JobKind::allreduce; }
-bool dataflow(JobKind kind) { return combines(kind) || kind == JobKind::multicast; }
-
 std::string_view name(protocol::DataType dtype) { return name_in(kDtypes, dtype); }
 std::string_view name(protocol::ReduceOp op) { return name_in(kOps, op); }
 std::optional<protocol::DataType> parse_dtype(std::string_view name) { return parse_in(kDtypes, name); }
@@ -77,43 +64,6 @@ std::size_t element_size(protocol::DataType dtype) {
 bool integer(protocol::DataType dtype) { return dtype != protocol::F32 && dtype != protocol::F64; }
 
 bool integer_only(protocol::ReduceOp op) { return op == protocol::BAND || op == protocol::BOR || op == protocol::BXOR; }
-
-std::vector<std::string> algorithms(JobKind kind) {
-  namespace red = schedule::reduction;
-  namespace mc = schedule::multicast;
-  std::vector<std::string> out;
-  if (kind != JobKind::redistribution) out.push_back("auto");  // the default: the fastest by prediction
-  switch (kind) {
-    case JobKind::redistribution: break;
-    case JobKind::reduce:
-      for (const std::string& a : red::reduction_algorithm_names()) out.push_back(a);
-      out.push_back("flat");
-      out.push_back("pipelined-tree");
-      break;
-    case JobKind::allreduce:
-      for (const std::string& a : red::allreduce_algorithm_names()) out.push_back(a);
-      out.push_back("ring");
-      out.push_back("pipelined-tree");
-      out.push_back("rate-rsag");
-      break;
-    case JobKind::multicast:
-      out.push_back(mc::name(mc::kDefaultAlgorithm));
-      for (const std::string& a : mc::algorithm_names()) {
-        if (a != mc::name(mc::kDefaultAlgorithm)) out.push_back(a);
-      }
-      out.push_back("flat");
-      out.push_back("binomial");
-      out.push_back("pipelined-tree");
-      break;
-    case JobKind::buffered_multicast:
-      out.push_back("ordered-coloring");
-      for (const auto& a : schedule::buffered_multicast::algorithms()) {
-        if (a.name != "ordered-coloring") out.push_back(a.name);
-      }
-      break;
-  }
-  return out;
-}
 
 std::vector<FileUse> file_uses(const CollectiveJob& job) {
   std::vector<FileUse> uses;

@@ -3,7 +3,9 @@
 // shapes are a contract; the coordinator's parser lives in coordinator/daemon/job_spec*.
 #pragma once
 
+#include "coordinator/jobs/collective_algorithm.h"
 #include "coordinator/jobs/file_identities.h"
+#include "coordinator/jobs/job_kind.h"
 #include "protocol/baton.pb.h"
 
 #include <cstddef>
@@ -16,16 +18,6 @@
 
 namespace baton::jobs {
 
-// What a job is; the names are the API's "kind" and the agents' Plan.kind.
-enum class JobKind { redistribution, reduce, allreduce, multicast, buffered_multicast };
-
-std::string_view name(JobKind kind);
-std::optional<JobKind> parse_job_kind(std::string_view name);
-// Reduce and all-reduce combine arrays; multicasts copy messages.
-bool combines(JobKind kind);
-// Dataflow (one step of tasks: reduce, all-reduce, multicast) or lockstep steps.
-bool dataflow(JobKind kind);
-
 // "f32" ... "u64" and "sum" ... "bxor" (docs/collectives.md).
 std::string_view name(protocol::DataType dtype);
 std::string_view name(protocol::ReduceOp op);
@@ -35,9 +27,6 @@ std::size_t element_size(protocol::DataType dtype);
 bool integer(protocol::DataType dtype);
 // band, bor and bxor only make sense on integers.
 bool integer_only(protocol::ReduceOp op);
-
-// The algorithms of each collective kind, default first (docs/collectives.md).
-std::vector<std::string> algorithms(JobKind kind);
 
 // The array every node of a reduce or all-reduce holds: `count` elements of `dtype` at
 // byte `offset` of `file`.
@@ -66,7 +55,7 @@ struct Message {
 struct CollectiveJob {
   JobKind kind = JobKind::reduce;
   std::vector<std::string> nodes;  // each once
-  std::string algorithm;
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::automatic;
   // reduce and allreduce
   std::string root;  // reduce: the node that ends with the result
   ArrayData data;

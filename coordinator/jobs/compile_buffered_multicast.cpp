@@ -47,7 +47,7 @@ CompiledPlan compile_buffered_multicast(const CollectiveJob& job, const Collecti
   bm::Problem problem{.processors = nodes.size(), .buffers = job.buffers, .messages = {}};
   CompiledPlan out;
   out.kind = job.kind;
-  out.algorithm = job.algorithm;
+  out.algorithm = name(job.algorithm);
   out.step_startup = model.beta;
   out.clusters = {nodes, nodes};
   std::map<std::pair<std::size_t, std::size_t>, std::size_t> transfer_of;  // (message, destination) → transfer
@@ -61,7 +61,7 @@ CompiledPlan compile_buffered_multicast(const CollectiveJob& job, const Collecti
     }
     problem.messages.push_back(std::move(message));
   }
-  const bm::CheckedPlan plan = bm::checked_plan(problem, job.algorithm);
+  const bm::CheckedPlan plan = bm::checked_plan(problem, buffered_multicast_scheduler(job.algorithm));
 
   std::map<std::uint64_t, std::vector<const bm::Send*>> rounds;
   for (const bm::Send& send : plan.schedule.sends) rounds[send.round].push_back(&send);

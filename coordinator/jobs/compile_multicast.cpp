@@ -76,6 +76,15 @@ std::vector<mc::TaskList> binomial_lists(const mc::Problem& problem) {
   return lists;
 }
 
+// The baselines here, the paper's schedulers in schedule/multicast.
+mc::CheckedMulticast schedule_multicasts(const mc::Problem& problem, CollectiveAlgorithm algorithm) {
+  switch (algorithm) {
+    case CollectiveAlgorithm::flat: return mc::checked_task_lists(problem, flat_lists(problem), "flat");
+    case CollectiveAlgorithm::binomial: return mc::checked_task_lists(problem, binomial_lists(problem), "binomial");
+    default: return mc::checked_multicast(problem, {.algorithm = multicast_scheduler(algorithm), .seed = 1});
+  }
+}
+
 }  // namespace
 
 DataflowSchedule compile_multicast(const CollectiveJob& job, const CollectiveModel& model) {
@@ -93,10 +102,7 @@ DataflowSchedule compile_multicast(const CollectiveJob& job, const CollectiveMod
   if (const std::optional<std::string> error = mc::problem_error(problem)) {
     throw std::logic_error("plan compiler: the multicast problem is malformed: " + *error);
   }
-  mc::CheckedMulticast plan;
-  if (job.algorithm == "flat") plan = mc::checked_task_lists(problem, flat_lists(problem), "flat");
-  else if (job.algorithm == "binomial") plan = mc::checked_task_lists(problem, binomial_lists(problem), "binomial");
-  else plan = mc::checked_multicast(problem, {.algorithm = *mc::parse_algorithm(job.algorithm), .seed = 1});
+  const mc::CheckedMulticast plan = schedule_multicasts(problem, job.algorithm);
 
   // Every send of the schedule in the order of its start (each node's list order kept).
   std::vector<std::tuple<double, std::size_t, std::size_t>> sends;  // start, node, position

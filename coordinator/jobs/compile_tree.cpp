@@ -41,17 +41,14 @@ std::vector<TreeTransfer> schedule_tree(const CollectiveJob& job, const std::vec
   std::vector<TreeTransfer> out;
   if (job.kind == JobKind::reduce) {
     const red::Problem problem{.times = times, .destination = root};
-    red::CheckedReduction plan;
-    if (job.algorithm == "flat") {
-      plan = red::checked_reduction_schedule(problem, flat_reduction(problem), "flat");
-    } else {
-      plan = red::checked_reduction(problem, *red::parse_reduction_algorithm(job.algorithm));
-    }
+    const red::CheckedReduction plan = job.algorithm == CollectiveAlgorithm::flat
+                                           ? red::checked_reduction_schedule(problem, flat_reduction(problem), "flat")
+                                           : red::checked_reduction(problem, reduction_scheduler(job.algorithm));
     for (const red::Transfer& t : plan.schedule.transfers) out.push_back({t.src, t.dst, t.start, false});
     makespan = plan.makespan;
     return out;
   }
-  const red::CheckedAllReduce plan = red::checked_allreduce(times, *red::parse_allreduce_algorithm(job.algorithm));
+  const red::CheckedAllReduce plan = red::checked_allreduce(times, allreduce_scheduler(job.algorithm));
   root = plan.schedule.root;
   for (const red::PhasedTransfer& t : plan.schedule.transfers) {
     out.push_back({t.transfer.src, t.transfer.dst, t.transfer.start, t.phase == red::Phase::broadcast});
@@ -93,7 +90,7 @@ DataflowSchedule compile_tree(const CollectiveJob& job, const CollectiveModel& m
   // Said at submit; a node that re-registered with another rate since is caught here.
   if (const std::optional<std::string> problem = tree_algorithm_problem(job, model))
     throw std::invalid_argument(*problem);
-  if (job.algorithm == "dp") to_two_speed_classes(times, nodes, root, model);
+  if (job.algorithm == CollectiveAlgorithm::dp) to_two_speed_classes(times, nodes, root, model);
   DataflowSchedule out;
   double makespan = 0;
   std::vector<TreeTransfer> transfers = schedule_tree(job, times, root, makespan);
@@ -156,10 +153,10 @@ std::optional<std::string> tree_algorithm_problem(const CollectiveJob& job, cons
   if (job.kind != JobKind::reduce) return std::nullopt;
   const std::size_t n = job.nodes.size();
   const auto over = [&](std::size_t cap) {
-    return job.algorithm + " plans at most " + std::to_string(cap) + " nodes; this job has " + std::to_string(n) +
-           ": use snf";
+    return std::string(name(job.algorithm)) + " plans at most " + std::to_string(cap) + " nodes; this job has " +
+           std::to_string(n) + ": use snf";
   };
-  if (job.algorithm == "dp") {
+  if (job.algorithm == CollectiveAlgorithm::dp) {
     if (n > red::kMaxDpNodes) return over(red::kMaxDpNodes);
     std::set<double> rates;  // the senders' (dp's classes, to_two_speed_classes)
     for (const std::string& node : job.nodes) {
@@ -170,7 +167,7 @@ std::optional<std::string> tree_algorithm_problem(const CollectiveJob& job, cons
              std::to_string(rates.size()) + ": use snf or bnb";
     }
   }
-  if (job.algorithm == "bnb" && n > red::kMaxSearchNodes) return over(red::kMaxSearchNodes);
+  if (job.algorithm == CollectiveAlgorithm::bnb && n > red::kMaxSearchNodes) return over(red::kMaxSearchNodes);
   return std::nullopt;
 }
 

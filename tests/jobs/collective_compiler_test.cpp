@@ -21,6 +21,7 @@
 namespace bj = baton::jobs;
 namespace bp = baton::protocol;
 using boost::test_tools::tolerance;
+using Algorithm = bj::CollectiveAlgorithm;
 
 namespace {
 
@@ -40,8 +41,7 @@ bj::CollectiveModel model_of(std::size_t n, double beta = 0.005) {
   return model;
 }
 
-bj::CollectiveJob reduce_job(bj::JobKind kind, std::size_t n, const std::string& algorithm,
-                             std::uint64_t count = 100'000) {
+bj::CollectiveJob reduce_job(bj::JobKind kind, std::size_t n, Algorithm algorithm, std::uint64_t count = 100'000) {
   bj::CollectiveJob job;
   job.kind = kind;
   job.nodes = names(n);
@@ -54,7 +54,7 @@ bj::CollectiveJob reduce_job(bj::JobKind kind, std::size_t n, const std::string&
 }
 
 // Two messages: n1 to every other node, and n0 to three of them.
-bj::CollectiveJob multicast_job(bj::JobKind kind, std::size_t n, const std::string& algorithm) {
+bj::CollectiveJob multicast_job(bj::JobKind kind, std::size_t n, Algorithm algorithm) {
   bj::CollectiveJob job;
   job.kind = kind;
   job.nodes = names(n);
@@ -125,15 +125,17 @@ BOOST_AUTO_TEST_CASE(every_reduce_and_allreduce_algorithm_on_5_to_9_unequal_node
   for (std::size_t n = 5; n <= 9; ++n) {
     const bj::CollectiveModel model = model_of(n);
     for (const bj::JobKind kind : {bj::JobKind::reduce, bj::JobKind::allreduce}) {
-      for (const std::string& algorithm : bj::algorithms(kind)) {
-        if (algorithm == "dp" || algorithm == "auto") continue;  // two speed classes only; auto: below
-        BOOST_TEST_CONTEXT(bj::name(kind) << " " << algorithm << " on " << n << " nodes") {
+      for (const Algorithm algorithm : bj::algorithms(kind)) {
+        if (algorithm == Algorithm::dp || algorithm == Algorithm::automatic)
+          continue;  // two speed classes only; auto: below
+        BOOST_TEST_CONTEXT(bj::name(kind) << " " << bj::name(algorithm) << " on " << n << " nodes") {
           const bj::CollectiveJob job = reduce_job(kind, n, algorithm);
           const bj::CompiledPlan plan = bj::compile_collective(job, model);
           check_dataflow(job, model, plan);
           // Ring and the pipelined tree are no paper's: no model makespan.
           BOOST_TEST(plan.model_seconds.has_value() ==
-                     (algorithm != "ring" && algorithm != "pipelined-tree" && algorithm != "rate-rsag"));
+                     (algorithm != Algorithm::ring && algorithm != Algorithm::pipelined_tree &&
+                      algorithm != Algorithm::rate_rsag));
           BOOST_TEST(!plan.lower_bound_seconds.has_value());
         }
       }
@@ -151,8 +153,8 @@ BOOST_AUTO_TEST_CASE(in_place_all_reduce_plans_are_refused_by_the_agents_and_in_
       .source_size = [](const std::string&) { return std::uint64_t{1} << 40; },
       .destination_limit = [](const std::string&) { return std::numeric_limits<std::uint64_t>::max(); }};
   for (const bj::JobKind kind : {bj::JobKind::reduce, bj::JobKind::allreduce}) {
-    for (const std::string& algorithm : bj::algorithms(kind)) {
-      if (algorithm == "dp" || algorithm == "auto") continue;
+    for (const Algorithm algorithm : bj::algorithms(kind)) {
+      if (algorithm == Algorithm::dp || algorithm == Algorithm::automatic) continue;
       bj::CollectiveJob job = reduce_job(kind, 5, algorithm);
       job.data.offset = 0;
       job.result_file = job.data.file;
@@ -165,8 +167,8 @@ BOOST_AUTO_TEST_CASE(in_place_all_reduce_plans_are_refused_by_the_agents_and_in_
         BOOST_TEST((!why || why->find("of grad.bin while") != std::string::npos), node << ": " << why.value_or(""));
         refused += why ? 1 : 0;
       }
-      if (kind == bj::JobKind::reduce) BOOST_TEST(refused == 0u, algorithm);
-      else BOOST_TEST(refused >= 4u, algorithm);
+      if (kind == bj::JobKind::reduce) BOOST_TEST(refused == 0u, bj::name(algorithm));
+      else BOOST_TEST(refused >= 4u, bj::name(algorithm));
     }
   }
 }
@@ -187,20 +189,22 @@ BOOST_AUTO_TEST_CASE(auto_runs_the_fastest_prediction_and_no_plan_beats_the_link
          {bj::JobKind::reduce, bj::JobKind::allreduce, bj::JobKind::multicast, bj::JobKind::buffered_multicast}) {
       BOOST_TEST_CONTEXT(bj::name(kind) << " auto on " << n << " nodes") {
         const bool reduction = kind == bj::JobKind::reduce || kind == bj::JobKind::allreduce;
-        const bj::CollectiveJob job = reduction ? reduce_job(kind, n, "auto") : multicast_job(kind, n, "auto");
+        const bj::CollectiveJob job =
+            reduction ? reduce_job(kind, n, Algorithm::automatic) : multicast_job(kind, n, Algorithm::automatic);
         const bj::CompiledPlan chosen = bj::compile_collective(job, model);
         BOOST_TEST_REQUIRE(!chosen.candidates.empty());
         BOOST_TEST(chosen.candidates.front().first == chosen.algorithm);
         BOOST_TEST(chosen.candidates.front().second == chosen.predicted_seconds);
         for (std::size_t c = 1; c < chosen.candidates.size(); ++c)
           BOOST_TEST(chosen.candidates[c - 1].second <= chosen.candidates[c].second);
-        for (const std::string& algorithm : bj::algorithms(kind)) {
-          if (algorithm == "auto" || algorithm == "dp") continue;
+        for (const Algorithm algorithm : bj::algorithms(kind)) {
+          if (algorithm == Algorithm::automatic || algorithm == Algorithm::dp) continue;
           bj::CollectiveJob named = job;
           named.algorithm = algorithm;
           const bj::CompiledPlan plan = bj::compile_collective(named, model);
           BOOST_TEST(plan.candidates.empty());
-          if (algorithm != "bnb") BOOST_TEST(chosen.predicted_seconds <= plan.predicted_seconds, algorithm);
+          if (algorithm != Algorithm::bnb)
+            BOOST_TEST(chosen.predicted_seconds <= plan.predicted_seconds, bj::name(algorithm));
           // The links' bound, as the issue defines it, recomputed here.
           double bound = 0;
           if (reduction) {
@@ -214,7 +218,7 @@ BOOST_AUTO_TEST_CASE(auto_runs_the_fastest_prediction_and_no_plan_beats_the_link
           }
           BOOST_TEST_REQUIRE(plan.bandwidth_bound_seconds.has_value());
           BOOST_TEST(*plan.bandwidth_bound_seconds == bound, tolerance(1e-12));
-          BOOST_TEST(plan.predicted_seconds >= bound * (1 - 1e-9), algorithm);
+          BOOST_TEST(plan.predicted_seconds >= bound * (1 - 1e-9), bj::name(algorithm));
         }
       }
     }
@@ -225,7 +229,7 @@ BOOST_AUTO_TEST_CASE(dp_on_two_speed_classes_passes_the_checker) {
   for (std::size_t n = 5; n <= 9; ++n) {
     bj::CollectiveModel model = model_of(n);
     for (std::size_t i = 0; i < n; ++i) model.nodes["n" + std::to_string(i)] = {i % 3 == 0 ? 1e6 : 4e6, 5e7};
-    const bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, n, "dp");
+    const bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, n, Algorithm::dp);
     check_dataflow(job, model, bj::compile_collective(job, model));
   }
 }
@@ -239,13 +243,13 @@ BOOST_AUTO_TEST_CASE(dp_takes_declared_rates_as_its_classes_and_refuses_a_third)
   for (std::size_t i = 0; i < n; ++i) {
     model.nodes["n" + std::to_string(i)] = {i % 3 == 0 ? 1e6 : 4e6, 5e7 + 1e5 * static_cast<double>(i)};
   }
-  bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, n, "dp");
+  bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, n, Algorithm::dp);
   const bj::CompiledPlan dp = bj::compile_collective(job, model);
   check_dataflow(job, model, dp);
-  job.algorithm = "bnb";  // the optimum for the nodes is at most dp's for their classes
+  job.algorithm = Algorithm::bnb;  // the optimum for the nodes is at most dp's for their classes
   BOOST_TEST(*bj::compile_collective(job, model).model_seconds <= *dp.model_seconds * (1 + 1e-9));
   model.nodes["n1"].rate = 2e6;
-  job.algorithm = "dp";
+  job.algorithm = Algorithm::dp;
   try {
     bj::compile_collective(job, model);
     BOOST_FAIL("dp accepted senders of three rates");
@@ -262,25 +266,25 @@ BOOST_AUTO_TEST_CASE(dp_takes_declared_rates_as_its_classes_and_refuses_a_third)
 BOOST_AUTO_TEST_CASE(an_algorithm_s_node_limit_is_said_before_planning) {
   bj::CollectiveModel model{.beta = 0.005, .nodes = {}};  // model_of has rates for 9 nodes
   for (const std::string& node : names(25)) model.nodes[node] = {1e6, 5e7};
-  bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, 25, "bnb");
+  bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, 25, Algorithm::bnb);
   BOOST_TEST(bj::tree_algorithm_problem(job, model).value_or("") ==
              "bnb plans at most 24 nodes; this job has 25: use snf");
-  job.algorithm = "snf";
+  job.algorithm = Algorithm::snf;
   BOOST_TEST(!bj::tree_algorithm_problem(job, model).has_value());
-  job = reduce_job(bj::JobKind::allreduce, 25, "snf-fnf");
+  job = reduce_job(bj::JobKind::allreduce, 25, Algorithm::snf_fnf);
   BOOST_TEST(!bj::tree_algorithm_problem(job, model).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(every_multicast_algorithm_on_5_to_9_unequal_nodes_passes_the_checker) {
   for (std::size_t n = 5; n <= 9; ++n) {
     const bj::CollectiveModel model = model_of(n);
-    for (const std::string& algorithm : bj::algorithms(bj::JobKind::multicast)) {
-      if (algorithm == "auto") continue;  // below
-      BOOST_TEST_CONTEXT("multicast " << algorithm << " on " << n << " nodes") {
+    for (const Algorithm algorithm : bj::algorithms(bj::JobKind::multicast)) {
+      if (algorithm == Algorithm::automatic) continue;  // below
+      BOOST_TEST_CONTEXT("multicast " << bj::name(algorithm) << " on " << n << " nodes") {
         const bj::CollectiveJob job = multicast_job(bj::JobKind::multicast, n, algorithm);
         const bj::CompiledPlan plan = bj::compile_collective(job, model);
         check_dataflow(job, model, plan);
-        if (algorithm == "pipelined-tree") {  // no paper's model: neither its makespan nor its bound
+        if (algorithm == Algorithm::pipelined_tree) {  // no paper's model: neither its makespan nor its bound
           BOOST_TEST(!plan.model_seconds.has_value());
         } else {
           BOOST_TEST_REQUIRE(plan.lower_bound_seconds.has_value());
@@ -294,9 +298,9 @@ BOOST_AUTO_TEST_CASE(every_multicast_algorithm_on_5_to_9_unequal_nodes_passes_th
 BOOST_AUTO_TEST_CASE(every_buffered_multicast_algorithm_on_5_to_9_unequal_nodes_passes_the_checker) {
   for (std::size_t n = 5; n <= 9; ++n) {
     const bj::CollectiveModel model = model_of(n);
-    for (const std::string& algorithm : bj::algorithms(bj::JobKind::buffered_multicast)) {
-      if (algorithm == "auto") continue;  // below
-      BOOST_TEST_CONTEXT("buffered-multicast " << algorithm << " on " << n << " nodes") {
+    for (const Algorithm algorithm : bj::algorithms(bj::JobKind::buffered_multicast)) {
+      if (algorithm == Algorithm::automatic) continue;  // below
+      BOOST_TEST_CONTEXT("buffered-multicast " << bj::name(algorithm) << " on " << n << " nodes") {
         const bj::CollectiveJob job = multicast_job(bj::JobKind::buffered_multicast, n, algorithm);
         const bj::CompiledPlan plan = bj::compile_collective(job, model);
         BOOST_TEST(joined(bj::check_buffered_plan(job, model, plan)) == "");
@@ -323,15 +327,15 @@ BOOST_AUTO_TEST_CASE(snf_and_dp_reproduce_the_papers_fig_8_in_the_model) {
       model.nodes[n] = {rate, rate};
       nodes.push_back(n);
     }
-    bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, 12, "snf", count);
+    bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, 12, Algorithm::snf, count);
     job.nodes = nodes;
     job.root = "p0";
     const bj::CompiledPlan snf = bj::compile_collective(job, model);
     BOOST_TEST(*snf.model_seconds == x + 3, tolerance(1e-9));
-    job.algorithm = "dp";
+    job.algorithm = Algorithm::dp;
     const bj::CompiledPlan dp = bj::compile_collective(job, model);
     BOOST_TEST(*dp.model_seconds == (x < 1.5 ? 4 : 2 * x + 1), tolerance(1e-9));
-    job.algorithm = "bnb";  // the optimum by search agrees
+    job.algorithm = Algorithm::bnb;  // the optimum by search agrees
     BOOST_TEST(*bj::compile_collective(job, model).model_seconds == *dp.model_seconds, tolerance(1e-9));
   }
 }
@@ -345,7 +349,7 @@ BOOST_AUTO_TEST_CASE(snf_and_dp_reproduce_the_papers_fig_8_in_the_model) {
 BOOST_AUTO_TEST_CASE(a_flat_reduce_is_predicted_as_the_roots_shared_link_then_its_folds) {
   const std::size_t n = 6;
   const bj::CollectiveModel model = model_of(n);
-  const bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, n, "flat");
+  const bj::CollectiveJob job = reduce_job(bj::JobKind::reduce, n, Algorithm::flat);
   const bj::CompiledPlan plan = bj::compile_collective(job, model);
   const double m = static_cast<double>(job.data.bytes());
   const double r_root = kRates[3];
@@ -372,7 +376,8 @@ BOOST_AUTO_TEST_CASE(a_ring_on_equal_nodes_is_predicted_as_its_chain_of_segments
   const std::size_t n = 5;
   bj::CollectiveModel model{.beta = 0.002, .nodes = {}};
   for (const std::string& node : names(n)) model.nodes[node] = {1e6, 1e7};
-  const bj::CollectiveJob job = reduce_job(bj::JobKind::allreduce, n, "ring", 50'000);  // 10 000 elements a segment
+  const bj::CollectiveJob job =
+      reduce_job(bj::JobKind::allreduce, n, Algorithm::ring, 50'000);  // 10 000 elements a segment
   const bj::CompiledPlan plan = bj::compile_collective(job, model);
   const double segment = 40'000;
   const double expected =
@@ -389,7 +394,7 @@ BOOST_AUTO_TEST_CASE(a_ring_on_equal_nodes_is_predicted_as_its_chain_of_segments
 BOOST_AUTO_TEST_CASE(a_flat_multicast_is_predicted_as_the_sources_sends_in_turn) {
   const std::size_t n = 5;
   const bj::CollectiveModel model = model_of(n);
-  bj::CollectiveJob job = multicast_job(bj::JobKind::multicast, n, "flat");
+  bj::CollectiveJob job = multicast_job(bj::JobKind::multicast, n, Algorithm::flat);
   job.messages.resize(1);
   const bj::CompiledPlan plan = bj::compile_collective(job, model);
   double expected = 0, arrival = 0;
@@ -412,7 +417,7 @@ BOOST_AUTO_TEST_SUITE(dataflow_checker)
 // A correct plan, then one defect at a time: the checker names each.
 BOOST_AUTO_TEST_CASE(refuses_broken_plans) {
   const bj::CollectiveModel model = model_of(6);
-  const bj::CollectiveJob job = reduce_job(bj::JobKind::allreduce, 6, "snf-fnf");
+  const bj::CollectiveJob job = reduce_job(bj::JobKind::allreduce, 6, Algorithm::snf_fnf);
   const bj::CompiledPlan plan = bj::compile_collective(job, model);
   BOOST_TEST_REQUIRE(bj::check_dataflow_plans(job, plan.agent_plans).empty());
   const auto errors_after = [&](const std::function<void(std::map<std::string, bp::Plan>&)>& change) {
@@ -474,7 +479,7 @@ BOOST_AUTO_TEST_CASE(refuses_broken_plans) {
 
 BOOST_AUTO_TEST_CASE(refuses_a_multicast_delivered_twice_or_to_a_stranger) {
   const bj::CollectiveModel model = model_of(5);
-  bj::CollectiveJob job = multicast_job(bj::JobKind::multicast, 5, "flat");
+  bj::CollectiveJob job = multicast_job(bj::JobKind::multicast, 5, Algorithm::flat);
   const bj::CompiledPlan plan = bj::compile_collective(job, model);
   BOOST_TEST_REQUIRE(bj::check_dataflow_plans(job, plan.agent_plans).empty());
   // The same plans for a job whose second message has one destination fewer.
@@ -507,7 +512,7 @@ BOOST_AUTO_TEST_CASE(refuses_a_multicast_delivered_twice_or_to_a_stranger) {
 
 BOOST_AUTO_TEST_CASE(the_lockstep_checker_refuses_overfull_buffers_and_lost_deliveries) {
   const bj::CollectiveModel model = model_of(6);
-  bj::CollectiveJob job = multicast_job(bj::JobKind::buffered_multicast, 6, "ordered-coloring");
+  bj::CollectiveJob job = multicast_job(bj::JobKind::buffered_multicast, 6, Algorithm::ordered_coloring);
   bj::CompiledPlan plan = bj::compile_collective(job, model);
   BOOST_TEST_REQUIRE(bj::check_buffered_plan(job, model, plan).empty());
   bj::CompiledPlan lost = plan;

@@ -46,7 +46,7 @@ bj::CollectiveJob reduction(bj::JobKind kind, const bj::CollectiveModel& model, 
   bj::CollectiveJob job;
   job.kind = kind;
   job.nodes = nodes_of(model);
-  job.algorithm = "pipelined-tree";
+  job.algorithm = bj::CollectiveAlgorithm::pipelined_tree;
   if (kind == bj::JobKind::reduce) job.root = "p0";
   job.data = {"grad.bin", 0, bytes / 4, bp::F32};
   job.op = bp::SUM;
@@ -58,7 +58,7 @@ bj::CollectiveJob broadcast(const bj::CollectiveModel& model, std::uint64_t byte
   bj::CollectiveJob job;
   job.kind = bj::JobKind::multicast;
   job.nodes = nodes_of(model);
-  job.algorithm = "pipelined-tree";
+  job.algorithm = bj::CollectiveAlgorithm::pipelined_tree;
   bj::Message m{"p0", "model.bin", 0, bytes, {}, "model.bin"};
   for (std::size_t i = 1; i < job.nodes.size(); ++i) m.destinations.push_back(job.nodes[i]);
   job.messages.push_back(m);
@@ -223,7 +223,7 @@ BOOST_AUTO_TEST_CASE(on_fig_8_the_pipelined_tree_is_predicted_near_the_bandwidth
   BOOST_TEST(multicast.predicted_seconds <= 1.10 * bound);
 
   bj::CollectiveJob snf = reduction(bj::JobKind::reduce, model, m);
-  snf.algorithm = "snf";
+  snf.algorithm = bj::CollectiveAlgorithm::snf;
   BOOST_TEST(bj::compile_collective(snf, model).predicted_seconds > 2 * bound);
 }
 
@@ -239,12 +239,12 @@ BOOST_AUTO_TEST_CASE(rate_rsag_is_predicted_near_what_the_links_allow) {
     const double t_star =
         std::max(static_cast<double>(m) / slowest_rate(model), 2.0 * 11 * static_cast<double>(m) / sum);
     bj::CollectiveJob job = reduction(bj::JobKind::allreduce, model, m);
-    job.algorithm = "rate-rsag";
+    job.algorithm = bj::CollectiveAlgorithm::rate_rsag;
     const bj::CompiledPlan shards = bj::compile_collective(job, model);
     BOOST_TEST(joined(bj::check_dataflow_plans(job, shards.agent_plans)) == "");
-    job.algorithm = "ring";
+    job.algorithm = bj::CollectiveAlgorithm::ring;
     const bj::CompiledPlan ring = bj::compile_collective(job, model);
-    job.algorithm = "pipelined-tree";
+    job.algorithm = bj::CollectiveAlgorithm::pipelined_tree;
     const bj::CompiledPlan tree = bj::compile_collective(job, model);
     BOOST_TEST_MESSAGE(m << " bytes: T* " << t_star << " s, rate-rsag " << shards.predicted_seconds << " s (k "
                          << shards.k << "), pipelined tree " << tree.predicted_seconds << " s (k " << tree.k
@@ -265,7 +265,7 @@ BOOST_AUTO_TEST_CASE(a_single_slow_node_starts_receiving_early_and_the_plan_is_n
   for (std::size_t i = 0; i < 12; ++i) model.nodes["p" + std::to_string(i)] = {i == 6 ? 2.78e6 : 11.1e6, 2e9};
   const std::uint64_t m = 16 << 20;
   bj::CollectiveJob job = reduction(bj::JobKind::allreduce, model, m);
-  job.algorithm = "rate-rsag";
+  job.algorithm = bj::CollectiveAlgorithm::rate_rsag;
   const bj::CompiledPlan plan = bj::compile_collective(job, model);
   BOOST_TEST(joined(bj::check_dataflow_plans(job, plan.agent_plans)) == "");
   const double t_star = static_cast<double>(m) / 2.78e6;
@@ -285,7 +285,7 @@ BOOST_AUTO_TEST_CASE(a_very_slow_node_owns_no_shard) {
   const std::vector<double> rates{1e6, 10e6, 10e6, 10e6};
   for (std::size_t i = 0; i < rates.size(); ++i) model.nodes["p" + std::to_string(i)] = {rates[i], 2e9};
   bj::CollectiveJob job = reduction(bj::JobKind::allreduce, model, 4 << 20);
-  job.algorithm = "rate-rsag";
+  job.algorithm = bj::CollectiveAlgorithm::rate_rsag;
   const bj::CompiledPlan plan = bj::compile_collective(job, model);
   BOOST_TEST(joined(bj::check_dataflow_plans(job, plan.agent_plans)) == "");
   const auto combines = [&](const std::string& node) {
