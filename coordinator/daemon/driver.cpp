@@ -1,9 +1,9 @@
 #include "coordinator/daemon/driver.h"
 
+#include "coordinator/collectives/collective_compiler.h"
 #include "coordinator/daemon/collective_nodes.h"
 #include "coordinator/daemon/job_view.h"
 #include "coordinator/daemon/journaled_job.h"
-#include "coordinator/jobs/collective_compiler.h"
 #include "coordinator/jobs/staging.h"
 
 #include <asio/co_spawn.hpp>

@@ -54,13 +54,14 @@ std::string node_of(const Json& object, std::string_view parent, std::string_vie
   return node_at(json::require_member(object, parent, name), json::member_path(parent, name), nodes);
 }
 
-jobs::CollectiveAlgorithm collective_algorithm(const Json& job, jobs::JobKind kind, const std::string& what) {
-  const std::vector<jobs::CollectiveAlgorithm> choices = jobs::algorithms(kind);
+collectives::Algorithm collective_algorithm(const Json& job, jobs::JobKind kind, const std::string& what) {
+  const std::vector<collectives::Algorithm> choices = collectives::algorithms(kind);
   if (!job.contains("algorithm")) return choices.front();
   const std::string given = text(job, "", "algorithm");
-  if (const auto parsed = jobs::parse_algorithm(kind, given)) return *parsed;
+  if (const auto parsed = collectives::parse_algorithm(kind, given)) return *parsed;
   std::string listed;
-  for (const jobs::CollectiveAlgorithm c : choices) listed += (listed.empty() ? "" : ", ") + std::string(jobs::name(c));
+  for (const collectives::Algorithm c : choices)
+    listed += (listed.empty() ? "" : ", ") + std::string(collectives::name(c));
   throw InputError("algorithm: unknown algorithm \"" + given + "\" for " + what + " (" + listed + ")");
 }
 

@@ -2,7 +2,7 @@
 // field: node lists, names, whole numbers, a collective's algorithm.
 #pragma once
 
-#include "coordinator/jobs/collective_algorithm.h"
+#include "coordinator/collectives/collective_algorithm.h"
 #include "coordinator/json/input.h"
 
 #include <cstdint>
@@ -34,6 +34,6 @@ std::string node_at(const json::Json& value, const std::string& path, const std:
 
 // job["algorithm"], one of `kind`'s algorithms ("auto" when the member is absent):
 // "algorithm: unknown algorithm \"x\" for a reduce (auto, snf, dp, bnb, binomial, flat, pipelined-tree)".
-jobs::CollectiveAlgorithm collective_algorithm(const json::Json& job, jobs::JobKind kind, const std::string& what);
+collectives::Algorithm collective_algorithm(const json::Json& job, jobs::JobKind kind, const std::string& what);
 
 }  // namespace baton::coordinator

@@ -11,6 +11,7 @@
 
 namespace bc = baton::coordinator;
 namespace bj = baton::jobs;
+namespace coll = baton::collectives;
 namespace bp = baton::protocol;
 using baton::json::Json;
 
@@ -51,7 +52,7 @@ Json with(const std::string& example, const std::string& pointer, const Json& va
 // The names of `kind`'s algorithms, as a job's JSON gives them.
 std::vector<std::string> names(bj::JobKind kind) {
   std::vector<std::string> out;
-  for (const bj::CollectiveAlgorithm a : bj::algorithms(kind)) out.emplace_back(bj::name(a));
+  for (const coll::Algorithm a : coll::algorithms(kind)) out.emplace_back(coll::name(a));
   return out;
 }
 
