@@ -10,7 +10,7 @@
 // about a name not asked, a query that ends twice or never, aborts.
 #include "coordinator/collectives/collective_job.h"
 #include "coordinator/daemon/object_queries.h"
-#include "coordinator/jobs/staging.h"
+#include "coordinator/jobs/in_place_staging.h"
 
 #include <algorithm>
 #include <cstdint>

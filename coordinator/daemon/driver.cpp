@@ -4,7 +4,7 @@
 #include "coordinator/daemon/collective_nodes.h"
 #include "coordinator/daemon/job_view.h"
 #include "coordinator/daemon/journaled_job.h"
-#include "coordinator/jobs/staging.h"
+#include "coordinator/jobs/in_place_staging.h"
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>

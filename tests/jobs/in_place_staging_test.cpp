@@ -1,6 +1,6 @@
 // In-place jobs: which destinations are staged, and what the agents' plans say of them
 // (docs/runtime.md, "In-place jobs").
-#include "coordinator/jobs/staging.h"
+#include "coordinator/jobs/in_place_staging.h"
 
 #include <boost/test/unit_test.hpp>
 

@@ -1,4 +1,4 @@
-#include "coordinator/jobs/staging.h"
+#include "coordinator/jobs/in_place_staging.h"
 
 #include <algorithm>
 #include <stdexcept>
