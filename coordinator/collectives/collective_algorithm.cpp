@@ -1,9 +1,9 @@
 #include "coordinator/collectives/collective_algorithm.h"
 
-#include <array>
+#include "coordinator/schedule/name_table.h"
+
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 namespace baton::collectives {
 namespace {
@@ -12,7 +12,7 @@ namespace red = schedule::reduction;
 namespace mc = schedule::multicast;
 namespace bm = schedule::buffered_multicast;
 
-constexpr std::array<std::pair<Algorithm, std::string_view>, 23> kNames{{
+constexpr schedule::NameTable<Algorithm, 23> kNames{{
     {Algorithm::automatic, "auto"},
     {Algorithm::snf, "snf"},
     {Algorithm::dp, "dp"},
@@ -45,9 +45,7 @@ constexpr std::array<std::pair<Algorithm, std::string_view>, 23> kNames{{
 }  // namespace
 
 std::string_view name(Algorithm algorithm) {
-  for (const auto& [a, n] : kNames) {
-    if (a == algorithm) return n;
-  }
+  if (const auto found = schedule::find_name(kNames, algorithm)) return *found;
   throw std::logic_error("unknown collective algorithm");
 }
 

@@ -1,7 +1,8 @@
 #include "coordinator/collectives/collective_job.h"
 
+#include "coordinator/schedule/name_table.h"
+
 #include <algorithm>
-#include <array>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -9,30 +10,24 @@
 namespace baton::collectives {
 namespace {
 
-constexpr std::array kDtypes{std::pair{protocol::F32, "f32"}, std::pair{protocol::F64, "f64"},
-                             std::pair{protocol::I32, "i32"}, std::pair{protocol::I64, "i64"},
-                             std::pair{protocol::U32, "u32"}, std::pair{protocol::U64, "u64"}};
+constexpr schedule::NameTable<protocol::DataType, 6> kDtypes{{
+    {protocol::F32, "f32"},
+    {protocol::F64, "f64"},
+    {protocol::I32, "i32"},
+    {protocol::I64, "i64"},
+    {protocol::U32, "u32"},
+    {protocol::U64, "u64"},
+}};
 
-constexpr std::array kOps{std::pair{protocol::SUM, "sum"},   std::pair{protocol::PROD, "prod"},
-                          std::pair{protocol::MIN, "min"},   std::pair{protocol::MAX, "max"},
-                          std::pair{protocol::BAND, "band"}, std::pair{protocol::BOR, "bor"},
-                          std::pair{protocol::BXOR, "bxor"}};
-
-template <typename Table, typename Value>
-std::string_view name_in(const Table& table, Value value) {
-  for (const auto& [v, n] : table) {
-    if (v == value) return n;
-  }
-  return "unknown";
-}
-
-template <typename Table>
-auto parse_in(const Table& table, std::string_view name) -> std::optional<decltype(table[0].first)> {
-  for (const auto& [v, n] : table) {
-    if (n == name) return v;
-  }
-  return std::nullopt;
-}
+constexpr schedule::NameTable<protocol::ReduceOp, 7> kOps{{
+    {protocol::SUM, "sum"},
+    {protocol::PROD, "prod"},
+    {protocol::MIN, "min"},
+    {protocol::MAX, "max"},
+    {protocol::BAND, "band"},
+    {protocol::BOR, "bor"},
+    {protocol::BXOR, "bxor"},
+}};
 
 std::string sizes(std::uint64_t offset, std::uint64_t length, std::uint64_t size) {
   return "offset " + std::to_string(offset) + " + " + std::to_string(length) + " bytes is past its end (" +
@@ -52,10 +47,10 @@ const ObjectFacts& readable(
 
 }  // namespace
 
-std::string_view name(protocol::DataType dtype) { return name_in(kDtypes, dtype); }
-std::string_view name(protocol::ReduceOp op) { return name_in(kOps, op); }
-std::optional<protocol::DataType> parse_dtype(std::string_view name) { return parse_in(kDtypes, name); }
-std::optional<protocol::ReduceOp> parse_op(std::string_view name) { return parse_in(kOps, name); }
+std::string_view name(protocol::DataType dtype) { return schedule::find_name(kDtypes, dtype).value_or("unknown"); }
+std::string_view name(protocol::ReduceOp op) { return schedule::find_name(kOps, op).value_or("unknown"); }
+std::optional<protocol::DataType> parse_dtype(std::string_view name) { return schedule::find_value(kDtypes, name); }
+std::optional<protocol::ReduceOp> parse_op(std::string_view name) { return schedule::find_value(kOps, name); }
 
 std::size_t element_size(protocol::DataType dtype) {
   return dtype == protocol::F64 || dtype == protocol::I64 || dtype == protocol::U64 ? 8 : 4;

@@ -1,13 +1,13 @@
 #include "coordinator/jobs/job_kind.h"
 
-#include <array>
+#include "coordinator/schedule/name_table.h"
+
 #include <stdexcept>
-#include <utility>
 
 namespace baton::jobs {
 namespace {
 
-constexpr std::array<std::pair<JobKind, std::string_view>, 5> kKinds{{
+constexpr schedule::NameTable<JobKind, 5> kKinds{{
     {JobKind::redistribution, "redistribution"},
     {JobKind::reduce, "reduce"},
     {JobKind::allreduce, "allreduce"},
@@ -18,18 +18,11 @@ constexpr std::array<std::pair<JobKind, std::string_view>, 5> kKinds{{
 }  // namespace
 
 std::string_view name(JobKind kind) {
-  for (const auto& [k, n] : kKinds) {
-    if (k == kind) return n;
-  }
+  if (const auto found = schedule::find_name(kKinds, kind)) return *found;
   throw std::logic_error("unknown job kind");
 }
 
-std::optional<JobKind> parse_job_kind(std::string_view text) {
-  for (const auto& [k, n] : kKinds) {
-    if (n == text) return k;
-  }
-  return std::nullopt;
-}
+std::optional<JobKind> parse_job_kind(std::string_view text) { return schedule::find_value(kKinds, text); }
 
 bool combines(JobKind kind) { return kind == JobKind::reduce || kind == JobKind::allreduce; }
 bool dataflow(JobKind kind) { return combines(kind) || kind == JobKind::multicast; }

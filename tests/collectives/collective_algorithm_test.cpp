@@ -55,26 +55,18 @@ BOOST_AUTO_TEST_CASE(every_kind_s_algorithms_round_trip_through_their_names) {
 }
 
 BOOST_AUTO_TEST_CASE(the_papers_schedulers_keep_their_own_names) {
-  for (const std::string& n : red::reduction_algorithm_names()) {
-    const auto a = coll::parse_algorithm(bj::JobKind::reduce, n);
-    BOOST_TEST_REQUIRE(a.has_value(), n);
-    BOOST_TEST(red::name(coll::reduction_scheduler(*a)) == n);
-  }
-  for (const std::string& n : red::allreduce_algorithm_names()) {
-    const auto a = coll::parse_algorithm(bj::JobKind::allreduce, n);
-    BOOST_TEST_REQUIRE(a.has_value(), n);
-    BOOST_TEST(red::name(coll::allreduce_scheduler(*a)) == n);
-  }
-  for (const std::string& n : mc::algorithm_names()) {
-    const auto a = coll::parse_algorithm(bj::JobKind::multicast, n);
-    BOOST_TEST_REQUIRE(a.has_value(), n);
-    BOOST_TEST(mc::name(coll::multicast_scheduler(*a)) == n);
-  }
-  for (const std::string& n : bm::algorithm_names()) {
-    const auto a = coll::parse_algorithm(bj::JobKind::buffered_multicast, n);
-    BOOST_TEST_REQUIRE(a.has_value(), n);
-    BOOST_TEST(bm::name(coll::buffered_multicast_scheduler(*a)) == n);
-  }
+  // Every name a scheduler knows is one of `kind`'s algorithms, which maps back to it.
+  const auto each_keeps_its_name = [](bj::JobKind kind, const std::vector<std::string>& names, auto scheduler_of) {
+    for (const std::string& n : names) {
+      const auto a = coll::parse_algorithm(kind, n);
+      BOOST_TEST_REQUIRE(a.has_value(), n);
+      BOOST_TEST(name(scheduler_of(*a)) == n);
+    }
+  };
+  each_keeps_its_name(bj::JobKind::reduce, red::reduction_algorithm_names(), coll::reduction_scheduler);
+  each_keeps_its_name(bj::JobKind::allreduce, red::allreduce_algorithm_names(), coll::allreduce_scheduler);
+  each_keeps_its_name(bj::JobKind::multicast, mc::algorithm_names(), coll::multicast_scheduler);
+  each_keeps_its_name(bj::JobKind::buffered_multicast, bm::algorithm_names(), coll::buffered_multicast_scheduler);
   // Each kind's default after auto is its scheduler's default.
   BOOST_TEST(coll::name(coll::algorithms(bj::JobKind::reduce)[1]) == red::name(red::kDefaultReductionAlgorithm));
   BOOST_TEST(coll::name(coll::algorithms(bj::JobKind::allreduce)[1]) == red::name(red::kDefaultAllReduceAlgorithm));

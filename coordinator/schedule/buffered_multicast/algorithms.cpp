@@ -3,14 +3,14 @@
 #include "coordinator/schedule/buffered_multicast/coloring.h"
 #include "coordinator/schedule/buffered_multicast/ordered_coloring.h"
 
-#include <array>
+#include "coordinator/schedule/name_table.h"
+
 #include <stdexcept>
-#include <utility>
 
 namespace baton::schedule::buffered_multicast {
 namespace {
 
-constexpr std::array<std::pair<Algorithm, std::string_view>, 2> kNames{{
+constexpr NameTable<Algorithm, 2> kNames{{
     {Algorithm::coloring, "coloring"},
     {Algorithm::ordered_coloring, "ordered-coloring"},
 }};
@@ -18,24 +18,12 @@ constexpr std::array<std::pair<Algorithm, std::string_view>, 2> kNames{{
 }  // namespace
 
 std::string_view name(Algorithm algorithm) {
-  for (const auto& [a, n] : kNames) {
-    if (a == algorithm) return n;
-  }
+  if (const auto found = find_name(kNames, algorithm)) return *found;
   throw std::logic_error("unknown buffered multicast algorithm");
 }
 
-std::optional<Algorithm> parse_algorithm(std::string_view text) {
-  for (const auto& [a, n] : kNames) {
-    if (n == text) return a;
-  }
-  return std::nullopt;
-}
-
-std::vector<std::string> algorithm_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : kNames) names.emplace_back(entry.second);
-  return names;
-}
+std::optional<Algorithm> parse_algorithm(std::string_view text) { return find_value(kNames, text); }
+std::vector<std::string> algorithm_names() { return names_of(kNames); }
 
 Schedule plan(const Problem& problem, Algorithm algorithm) {
   switch (algorithm) {
