@@ -62,10 +62,10 @@ bm::Problem random_of_shape(const std::string& shape, std::size_t d, std::size_t
   return bm::random_instance(o);
 }
 
-std::uint64_t rounds_of(const bm::Problem& p, const std::string& algorithm) {
-  const bm::Validation v = bm::validate(p, bm::algorithm(algorithm).plan(p));
+std::uint64_t rounds_of(const bm::Problem& p, bm::Algorithm algorithm) {
+  const bm::Validation v = bm::validate(p, bm::plan(p, algorithm));
   if (!v.ok()) {
-    std::cerr << "buffered_multicast_bench: invalid " << algorithm << " schedule: " << v.summary() << '\n';
+    std::cerr << "buffered_multicast_bench: invalid " << bm::name(algorithm) << " schedule: " << v.summary() << '\n';
     std::exit(1);
   }
   return v.rounds;
@@ -86,8 +86,8 @@ void print_rounds_row(const std::string& shape, std::size_t d, const std::string
   std::size_t degree_max = 0;
   std::size_t edges = 0;
   for (const bm::Problem& p : instances) {
-    const std::uint64_t c = rounds_of(p, "coloring");
-    const std::uint64_t o = rounds_of(p, "ordered-coloring");
+    const std::uint64_t c = rounds_of(p, bm::Algorithm::coloring);
+    const std::uint64_t o = rounds_of(p, bm::Algorithm::ordered_coloring);
     coloring_sum += static_cast<double>(c);
     ordered_sum += static_cast<double>(o);
     coloring_max = std::max(coloring_max, c);
@@ -160,9 +160,9 @@ void run_timing(bool quick) {
       const bm::Problem p = bm::random_instance(o);
       const std::size_t edges = bm::edge_count(p);
       const int repeats = messages >= 1'000'000 ? 1 : 3;
-      for (const bm::Algorithm& algorithm : bm::algorithms()) {
+      for (const bm::Algorithm algorithm : {bm::Algorithm::coloring, bm::Algorithm::ordered_coloring}) {
         bm::Schedule schedule;
-        const double plan_seconds = cpu_seconds_of([&] { schedule = algorithm.plan(p); }, repeats);
+        const double plan_seconds = cpu_seconds_of([&] { schedule = bm::plan(p, algorithm); }, repeats);
         bm::Validation v;
         const double validate_seconds = cpu_seconds_of([&] { v = bm::validate(p, schedule); }, 1);
         if (!v.ok()) {
@@ -170,7 +170,7 @@ void run_timing(bool quick) {
           std::exit(1);
         }
         std::printf("%zu,%zu,%zu,%zu,%zu,%s,%.4f,%.1f,%.4f,%llu,%llu\n", p.messages.size(), p.processors, edges,
-                    bm::degree(p), l, algorithm.name.c_str(), plan_seconds,
+                    bm::degree(p), l, std::string(bm::name(algorithm)).c_str(), plan_seconds,
                     plan_seconds * 1e9 / static_cast<double>(edges), validate_seconds,
                     static_cast<unsigned long long>(v.rounds),
                     static_cast<unsigned long long>(bm::round_bound(bm::degree(p), l)));

@@ -1,16 +1,16 @@
 // Agents' answers to the coordinator's object queries (ObjectAnswer, with each name's
 // file identity; coordinator/daemon/object_queries.h) and what the coordinator decides on
 // them: which names are one file (jobs::FileIdentities), which destinations it stages
-// (jobs::staged_destinations), which jobs it refuses for aliasing (jobs::aliased_files)
-// and the ranges it checks (jobs::resolve_ranges). An answer is whatever an agent sends.
+// (jobs::staged_destinations), which jobs it refuses for aliasing (collectives::aliased_files)
+// and the ranges it checks (collectives::resolve_ranges). An answer is whatever an agent sends.
 //
 // Input: records of [node byte][length, 2 bytes little-endian][ObjectAnswer bytes]; the
 // node byte's low bits pick n0, n1 or n2, its top bit gives up on the query after the
 // record. The query is id 1. Bad input is ignored or baton::error::InvalidInput; an answer
 // about a name not asked, a query that ends twice or never, aborts.
+#include "coordinator/collectives/collective_job.h"
 #include "coordinator/daemon/object_queries.h"
-#include "coordinator/jobs/collective_job.h"
-#include "coordinator/jobs/staging.h"
+#include "coordinator/jobs/in_place_staging.h"
 #include "error/error.h"
 
 #include <algorithm>
@@ -23,6 +23,7 @@
 
 namespace bc = baton::coordinator;
 namespace bj = baton::jobs;
+namespace coll = baton::collectives;
 
 namespace {
 
@@ -43,8 +44,8 @@ class Directory : public bc::AgentDirectory {
 
 // A multicast and a redistribution over names that may be one file: n0 and n1 share a
 // data root; "./src.bin", "hard.bin" and "linked/in.bin" are other names of files read.
-bj::CollectiveJob multicast() {
-  bj::CollectiveJob job;
+coll::CollectiveJob multicast() {
+  coll::CollectiveJob job;
   job.kind = bj::JobKind::multicast;
   job.nodes = kNodes;
   job.messages = {{.source = "n0",
@@ -71,8 +72,8 @@ std::vector<bj::TransferSpec> transfers() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const bj::CollectiveJob job = multicast();
-  std::vector<std::pair<std::string, std::string>> asked = bj::objects_named(job);
+  const coll::CollectiveJob job = multicast();
+  std::vector<std::pair<std::string, std::string>> asked = coll::objects_named(job);
   for (const bj::TransferSpec& t : transfers()) {
     for (const auto& object : {std::pair{t.src_node, t.src_file}, std::pair{t.dst_node, t.dst_file}}) {
       if (std::ranges::find(asked, object) == asked.end()) asked.push_back(object);
@@ -111,14 +112,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& [object, identity] : learnt) {
     if (!identity.empty() && files.key(object.first, object.second) != identity) std::abort();
   }
-  (void)bj::aliased_files(job, files);
+  (void)coll::aliased_files(job, files);
   try {
     (void)bj::staged_destinations(transfers(), files);
   } catch (const baton::error::InvalidInput&) {
   }
-  bj::CollectiveJob resolved = job;
+  coll::CollectiveJob resolved = job;
   try {
-    bj::resolve_ranges(resolved, [&](const std::string& node, const std::string& file) -> const bj::ObjectFacts* {
+    coll::resolve_ranges(resolved, [&](const std::string& node, const std::string& file) -> const coll::ObjectFacts* {
       const auto found = answers.facts.find({node, file});
       return found == answers.facts.end() ? nullptr : &found->second;
     });

@@ -93,7 +93,9 @@ Json sends_json(const bm::Schedule& schedule) {
 
 Json plan_buffered_multicast(const Json& input, const std::string& algorithm_name, std::uint64_t) {
   const bm::Problem problem = read_problem(input);
-  const bm::CheckedPlan plan = bm::checked_plan(problem, algorithm_name);
+  const auto algorithm = bm::parse_algorithm(algorithm_name);
+  if (!algorithm) throw InputError("--algo: unknown algorithm '" + algorithm_name + "'");
+  const bm::CheckedPlan plan = bm::checked_plan(problem, *algorithm);
   return Json{{"problem", "buffered-multicast"}, {"algorithm", algorithm_name}, {"rounds", plan.rounds},
               {"degree", plan.degree},           {"bound", plan.bound},         {"sends", sends_json(plan.schedule)}};
 }
@@ -101,8 +103,6 @@ Json plan_buffered_multicast(const Json& input, const std::string& algorithm_nam
 }  // namespace
 
 PlanProblem buffered_multicast_plan_problem() {
-  std::vector<std::string> algorithms;
-  for (const bm::Algorithm& a : bm::algorithms()) algorithms.push_back(a.name);
   return {.name = "buffered-multicast",
           .summary = "Multimessage multicasting with l receive buffers per processor (Coloring, Ordered-Coloring)",
           .details = R"help(Input: {"processors": n, "buffers": l, "messages": [{"source": p,
@@ -125,8 +125,8 @@ Example:
   echo '{"processors": 4, "buffers": 2, "messages": [{"source": 0,
   "destinations": [2, 3]}, {"source": 1, "destinations": [2]}]}' |
   batonctl plan buffered-multicast -)help",
-          .algorithms = std::move(algorithms),
-          .default_algorithm = "ordered-coloring",
+          .algorithms = bm::algorithm_names(),
+          .default_algorithm = std::string(bm::name(bm::kDefaultAlgorithm)),
           .plan = plan_buffered_multicast};
 }
 

@@ -294,7 +294,7 @@ void Api::resolve_objects(JobSpec& spec) {
                            " s whether they hold the job's files (ObjectQuery): " + silent);
   }
   try {
-    jobs::resolve_ranges(spec.collective, [&](const std::string& node, const std::string& file) {
+    collectives::resolve_ranges(spec.collective, [&](const std::string& node, const std::string& file) {
       const auto found = got.facts.find({node, file});
       return found == got.facts.end() ? nullptr : &found->second;
     });

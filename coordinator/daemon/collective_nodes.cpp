@@ -1,12 +1,13 @@
 #include "coordinator/daemon/collective_nodes.h"
 
-#include "coordinator/jobs/collective_compiler.h"
+#include "coordinator/collectives/collective_compiler.h"
 
 #include <map>
 
 namespace baton::coordinator {
 
-std::optional<error::Refusal> collective_nodes_problem(const jobs::CollectiveJob& job, const AgentDirectory& agents) {
+std::optional<error::Refusal> collective_nodes_problem(const collectives::CollectiveJob& job,
+                                                       const AgentDirectory& agents) {
   std::string unknown;
   for (const std::string& node : job.nodes) {
     if (!agents.find(node)) unknown += (unknown.empty() ? "" : ", ") + node;
@@ -19,24 +20,26 @@ std::optional<error::Refusal> collective_nodes_problem(const jobs::CollectiveJob
              " is planned on every node's rate";
     }
     if (jobs::combines(job.kind) && !info.combine_speeds.contains({job.data.dtype, job.op})) {
-      return "node " + node + " reported no combine speed for " + std::string(jobs::name(job.data.dtype)) + " " +
-             std::string(jobs::name(job.op)) + " (an agent that predates collectives?)";
+      return "node " + node + " reported no combine speed for " + std::string(collectives::name(job.data.dtype)) + " " +
+             std::string(collectives::name(job.op)) + " (an agent that predates collectives?)";
     }
   }
-  return jobs::tree_algorithm_problem(job, collective_model(job, agents, 0));
+  return collectives::tree_algorithm_problem(job, collective_model(job, agents, 0));
 }
 
-std::optional<error::Refusal> shared_storage_conflict(const jobs::CollectiveJob& job, const AgentDirectory& agents,
+std::optional<error::Refusal> shared_storage_conflict(const collectives::CollectiveJob& job,
+                                                      const AgentDirectory& agents,
                                                       const jobs::LearntIdentities& learnt) {
   std::map<std::string, std::string> storage_of;
   for (const std::string& node : job.nodes) {
     if (const auto info = agents.find(node)) storage_of[node] = info->storage_id;
   }
-  return jobs::aliased_files(job, jobs::FileIdentities(learnt, std::move(storage_of)));
+  return collectives::aliased_files(job, jobs::FileIdentities(learnt, std::move(storage_of)));
 }
 
-jobs::CollectiveModel collective_model(const jobs::CollectiveJob& job, const AgentDirectory& agents, double beta) {
-  jobs::CollectiveModel model{.beta = beta, .nodes = {}};
+collectives::CollectiveModel collective_model(const collectives::CollectiveJob& job, const AgentDirectory& agents,
+                                              double beta) {
+  collectives::CollectiveModel model{.beta = beta, .nodes = {}};
   for (const std::string& node : job.nodes) {
     const AgentInfo info = *agents.find(node);
     const auto speed = info.combine_speeds.find({job.data.dtype, job.op});

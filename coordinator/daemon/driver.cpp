@@ -1,10 +1,10 @@
 #include "coordinator/daemon/driver.h"
 
+#include "coordinator/collectives/collective_compiler.h"
 #include "coordinator/daemon/collective_nodes.h"
 #include "coordinator/daemon/job_view.h"
 #include "coordinator/daemon/journaled_job.h"
-#include "coordinator/jobs/collective_compiler.h"
-#include "coordinator/jobs/staging.h"
+#include "coordinator/jobs/in_place_staging.h"
 #include "error/error.h"
 
 #include <asio/co_spawn.hpp>

@@ -1,9 +1,9 @@
 // A job's life (driver.h): from the queue through its phases to its end, each phase that
 // fails finishing the job with why.
+#include "coordinator/collectives/collective_compiler.h"
 #include "coordinator/daemon/collective_nodes.h"
 #include "coordinator/daemon/driver.h"
 #include "coordinator/daemon/job_view.h"
-#include "coordinator/jobs/collective_compiler.h"
 
 #include <asio/bind_executor.hpp>
 #include <asio/post.hpp>
@@ -91,7 +91,7 @@ asio::awaitable<Driver::AfterPhase> Driver::plan(TrackedJob& job) {
   const bool collective = spec.kind != jobs::JobKind::redistribution;
   std::optional<error::Refusal> planning_error =
       collective ? collective_nodes_problem(spec.collective, agents_) : std::nullopt;
-  std::optional<jobs::CollectiveModel> model;  // the agents' registrations, read on the io thread
+  std::optional<collectives::CollectiveModel> model;  // the agents' registrations, read on the io thread
   if (collective && !planning_error) {
     model = collective_model(spec.collective, agents_, options_.collective_startup);
   }
@@ -103,7 +103,7 @@ asio::awaitable<Driver::AfterPhase> Driver::plan(TrackedJob& job) {
   std::optional<std::uint64_t> reused_from;
   try {
     if (collective) {
-      if (model) compiled = jobs::compile_collective(spec.collective, *model);
+      if (model) compiled = collectives::compile_collective(spec.collective, *model);
     } else {
       // A measured backbone is used in full where that lowers the bound (docs/calibration.md).
       if (!spec.calibration.empty()) platform = calibration::fullest_platform(platform, spec.clusters, spec.transfers);

@@ -1,7 +1,7 @@
 #include "coordinator/daemon/job_plans.h"
 
 #include "coordinator/jobs/agent_plans.h"
-#include "coordinator/jobs/staging.h"
+#include "coordinator/jobs/in_place_staging.h"
 
 #include <cctype>
 

@@ -1,6 +1,6 @@
 // The plans a running job's agents hold (docs/runtime.md, "Control sessions" 4): one per
 // node, built from the compiled plan and the nodes' data addresses, with an in-place job's
-// destinations staged (coordinator/jobs/staging.h); built again when an agent comes back
+// destinations staged (coordinator/jobs/in_place_staging.h); built again when an agent comes back
 // listening elsewhere.
 #pragma once
 

@@ -161,7 +161,7 @@ std::vector<std::string> JobSpec::nodes() const {
 }
 
 std::vector<std::pair<std::string, std::string>> JobSpec::objects() const {
-  if (kind != jobs::JobKind::redistribution) return jobs::objects_named(collective);
+  if (kind != jobs::JobKind::redistribution) return collectives::objects_named(collective);
   std::set<std::pair<std::string, std::string>> named;
   for (const jobs::TransferSpec& t : transfers) {
     named.emplace(t.src_node, t.src_file);
@@ -171,7 +171,8 @@ std::vector<std::pair<std::string, std::string>> JobSpec::objects() const {
 }
 
 std::string JobSpec::algorithm_name() const {
-  return kind == jobs::JobKind::redistribution ? std::string(schedule::kpbs::name(algorithm)) : collective.algorithm;
+  return kind == jobs::JobKind::redistribution ? std::string(schedule::kpbs::name(algorithm))
+                                               : std::string(collectives::name(collective.algorithm));
 }
 
 JobSpec parse_job_spec(const std::string& document) {
@@ -192,7 +193,7 @@ JobSpec parse_job_spec(const std::string& document) {
   return spec;
 }
 
-std::string collective_json(const jobs::CollectiveJob& job) {
+std::string collective_json(const collectives::CollectiveJob& job) {
   return (jobs::combines(job.kind) ? reduce_job_json(job) : multicast_job_json(job)).dump();
 }
 

@@ -3,7 +3,7 @@
 // to them) or, by its "kind", a collective (docs/collectives.md, "Jobs").
 #pragma once
 
-#include "coordinator/jobs/collective_job.h"
+#include "coordinator/collectives/collective_job.h"
 #include "coordinator/jobs/job.h"
 #include "coordinator/json/input.h"
 #include "coordinator/schedule/kpbs/algorithms.h"
@@ -37,7 +37,7 @@ struct JobSpec {
   // the coordinator's default (jobs on a measured platform are, declared ones are not).
   std::optional<bool> replan;
   // Every other kind.
-  jobs::CollectiveJob collective;
+  collectives::CollectiveJob collective;
   // Which file each (node, name) of the job is, as its agents answered at submit (empty
   // for names not asked about: those are compared by storage id and normal form). Not part
   // of the job's JSON.
@@ -59,13 +59,13 @@ JobSpec parse_job_spec(const std::string& document);
 
 // A collective job as JSON in the shape parse_job_spec reads, every default written out
 // (the journal keeps this, once the message lengths are resolved).
-std::string collective_json(const jobs::CollectiveJob& job);
+std::string collective_json(const collectives::CollectiveJob& job);
 
 // The collectives' parts of parse_job_spec and collective_json (job_spec_reduce.cpp,
 // job_spec_multicast.cpp).
-jobs::CollectiveJob parse_reduce_job(const json::Json& job, jobs::JobKind kind);
-jobs::CollectiveJob parse_multicast_job(const json::Json& job, jobs::JobKind kind);
-json::Json reduce_job_json(const jobs::CollectiveJob& job);
-json::Json multicast_job_json(const jobs::CollectiveJob& job);
+collectives::CollectiveJob parse_reduce_job(const json::Json& job, jobs::JobKind kind);
+collectives::CollectiveJob parse_multicast_job(const json::Json& job, jobs::JobKind kind);
+json::Json reduce_job_json(const collectives::CollectiveJob& job);
+json::Json multicast_job_json(const collectives::CollectiveJob& job);
 
 }  // namespace baton::coordinator

@@ -20,10 +20,10 @@ using json::Json;
 constexpr std::int64_t kMaxMessageBytes = std::int64_t{1} << 53;
 constexpr std::int64_t kMaxBuffers = 1'000'000;
 
-jobs::Message message(const Json& value, const std::string& path, const std::vector<std::string>& nodes,
-                      std::size_t& deliveries) {
+collectives::Message message(const Json& value, const std::string& path, const std::vector<std::string>& nodes,
+                             std::size_t& deliveries) {
   json::require_object(value, path, {"source", "file", "offset", "length", "destinations", "dst_file"});
-  jobs::Message m;
+  collectives::Message m;
   m.source = node_of(value, path, "source", nodes);
   m.file = text(value, path, "file");
   if (value.contains("offset")) m.offset = whole(value, path, "offset", 0);
@@ -55,7 +55,7 @@ jobs::Message message(const Json& value, const std::string& path, const std::vec
 
 // No node writes one file twice (two messages into one dst_file) or writes a file it reads
 // as a source: the bytes it sends could be overwritten before they leave.
-void check_files(const std::vector<jobs::Message>& messages, const char* list) {
+void check_files(const std::vector<collectives::Message>& messages, const char* list) {
   std::map<std::pair<std::string, std::string>, std::string> written, read;
   for (std::size_t i = 0; i < messages.size(); ++i) {
     read.emplace(std::pair{messages[i].source, messages[i].file}, std::string(list) + "[" + std::to_string(i) + "]");
@@ -75,12 +75,12 @@ void check_files(const std::vector<jobs::Message>& messages, const char* list) {
 
 }  // namespace
 
-jobs::CollectiveJob parse_multicast_job(const Json& job, jobs::JobKind kind) {
+collectives::CollectiveJob parse_multicast_job(const Json& job, jobs::JobKind kind) {
   const bool buffered = kind == jobs::JobKind::buffered_multicast;
   const char* list = buffered ? "messages" : "multicasts";
   if (buffered) json::require_object(job, "", {"kind", "nodes", "buffers", "algorithm", "messages"});
   else json::require_object(job, "", {"kind", "nodes", "algorithm", "multicasts"});
-  jobs::CollectiveJob out;
+  collectives::CollectiveJob out;
   out.kind = kind;
   out.nodes = node_list(job, "", "nodes", 2);
   if (!buffered && out.nodes.size() > schedule::multicast::kMaxPlanNodes) {
@@ -91,8 +91,7 @@ jobs::CollectiveJob parse_multicast_job(const Json& job, jobs::JobKind kind) {
     out.buffers = static_cast<std::size_t>(
         json::require_integer(json::require_member(job, "", "buffers"), "buffers", 1, kMaxBuffers));
   }
-  out.algorithm =
-      choice(job, "", "algorithm", jobs::algorithms(kind), buffered ? "a buffered-multicast" : "a multicast");
+  out.algorithm = collective_algorithm(job, kind, buffered ? "a buffered-multicast" : "a multicast");
   const Json& messages =
       json::require_array(json::require_member(job, "", list), list, 1, schedule::multicast::kMaxPlanMulticasts);
   std::size_t deliveries = 0;
@@ -103,13 +102,13 @@ jobs::CollectiveJob parse_multicast_job(const Json& job, jobs::JobKind kind) {
   return out;
 }
 
-Json multicast_job_json(const jobs::CollectiveJob& job) {
+Json multicast_job_json(const collectives::CollectiveJob& job) {
   const bool buffered = job.kind == jobs::JobKind::buffered_multicast;
   Json out{{"kind", jobs::name(job.kind)}, {"nodes", job.nodes}};
   if (buffered) out["buffers"] = job.buffers;
-  out["algorithm"] = job.algorithm;
+  out["algorithm"] = collectives::name(job.algorithm);
   Json messages = Json::array();
-  for (const jobs::Message& m : job.messages) {
+  for (const collectives::Message& m : job.messages) {
     Json entry{{"source", m.source}, {"file", m.file}, {"offset", m.offset}};
     if (m.length) entry["length"] = *m.length;
     entry["destinations"] = m.destinations;

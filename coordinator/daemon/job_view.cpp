@@ -25,7 +25,7 @@ void add_once(std::vector<std::string>& list, const std::string& node) {
 // Who sends and who receives: a redistribution's clusters; a collective's sources and
 // destinations (reduce: every node but the root, and the root; allreduce: every node twice).
 std::pair<std::vector<std::string>, std::vector<std::string>> roles(const JobSpec& spec) {
-  const jobs::CollectiveJob& c = spec.collective;
+  const collectives::CollectiveJob& c = spec.collective;
   switch (spec.kind) {
     case jobs::JobKind::redistribution: return {spec.clusters.senders, spec.clusters.receivers};
     case jobs::JobKind::allreduce: return {c.nodes, c.nodes};
@@ -39,7 +39,7 @@ std::pair<std::vector<std::string>, std::vector<std::string>> roles(const JobSpe
     case jobs::JobKind::multicast:
     case jobs::JobKind::buffered_multicast: {
       std::vector<std::string> sources, destinations;
-      for (const jobs::Message& m : c.messages) {
+      for (const collectives::Message& m : c.messages) {
         add_once(sources, m.source);
         for (const std::string& d : m.destinations) add_once(destinations, d);
       }

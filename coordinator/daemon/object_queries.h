@@ -7,8 +7,8 @@
 // Threading: everything runs on the io_context's thread, like the driver that owns it.
 #pragma once
 
+#include "coordinator/collectives/collective_job.h"
 #include "coordinator/daemon/agent_directory.h"
-#include "coordinator/jobs/collective_job.h"
 #include "protocol/baton.pb.h"
 
 #include <cstdint>
@@ -22,8 +22,8 @@ namespace baton::coordinator {
 
 // What the nodes said of their objects, and who did not answer.
 struct ObjectAnswers {
-  std::map<std::pair<std::string, std::string>, jobs::ObjectFacts> facts;  // (node, object)
-  std::vector<std::string> silent;                                         // asked, never answered
+  std::map<std::pair<std::string, std::string>, collectives::ObjectFacts> facts;  // (node, object)
+  std::vector<std::string> silent;                                                // asked, never answered
 };
 
 // The most objects one ObjectQuery names (an agent answers at most 1024, its

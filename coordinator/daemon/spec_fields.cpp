@@ -54,15 +54,15 @@ std::string node_of(const Json& object, std::string_view parent, std::string_vie
   return node_at(json::require_member(object, parent, name), json::member_path(parent, name), nodes);
 }
 
-std::string choice(const Json& object, std::string_view parent, std::string_view name,
-                   const std::vector<std::string>& choices, const std::string& what) {
-  if (!object.contains(std::string(name))) return choices.front();
-  const std::string given = text(object, parent, name);
-  if (std::ranges::find(choices, given) != choices.end()) return given;
+collectives::Algorithm collective_algorithm(const Json& job, jobs::JobKind kind, const std::string& what) {
+  const std::vector<collectives::Algorithm> choices = collectives::algorithms(kind);
+  if (!job.contains("algorithm")) return choices.front();
+  const std::string given = text(job, "", "algorithm");
+  if (const auto parsed = collectives::parse_algorithm(kind, given)) return *parsed;
   std::string listed;
-  for (const std::string& c : choices) listed += (listed.empty() ? "" : ", ") + c;
-  throw InputError(json::member_path(parent, name) + ": unknown " + std::string(name) + " \"" + given + "\" for " +
-                   what + " (" + listed + ")");
+  for (const collectives::Algorithm c : choices)
+    listed += (listed.empty() ? "" : ", ") + std::string(collectives::name(c));
+  throw InputError("algorithm: unknown algorithm \"" + given + "\" for " + what + " (" + listed + ")");
 }
 
 }  // namespace baton::coordinator

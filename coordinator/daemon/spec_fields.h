@@ -1,7 +1,8 @@
 // The fields every job kind's parser reads (job_spec*.cpp), each error one line naming the
-// field: node lists, names, whole numbers, choices from a list.
+// field: node lists, names, whole numbers, a collective's algorithm.
 #pragma once
 
+#include "coordinator/collectives/collective_algorithm.h"
 #include "coordinator/json/input.h"
 
 #include <cstdint>
@@ -31,9 +32,8 @@ std::string node_of(const json::Json& object, std::string_view parent, std::stri
 // `value` at `path` names a node of `nodes`.
 std::string node_at(const json::Json& value, const std::string& path, const std::vector<std::string>& nodes);
 
-// object[name], one of `choices` (the default is choices[0] when the member is absent):
-// "algorithm: unknown algorithm \"x\" for a reduce (snf, dp, bnb, binomial, flat)".
-std::string choice(const json::Json& object, std::string_view parent, std::string_view name,
-                   const std::vector<std::string>& choices, const std::string& what);
+// job["algorithm"], one of `kind`'s algorithms ("auto" when the member is absent):
+// "algorithm: unknown algorithm \"x\" for a reduce (auto, snf, dp, bnb, binomial, flat, pipelined-tree)".
+collectives::Algorithm collective_algorithm(const json::Json& job, jobs::JobKind kind, const std::string& what);
 
 }  // namespace baton::coordinator

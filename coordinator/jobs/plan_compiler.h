@@ -1,13 +1,14 @@
 // The plan compiler of redistributions (docs/runtime.md): sums a job's transfers into the
 // traffic matrix, schedules it, and cuts every step's amounts into byte ranges of the job's
 // files — preemption becomes splitting a range across steps. CompiledPlan is also what the
-// collectives' compiler (collective_compiler.h) produces.
+// collectives' compiler (coordinator/collectives/collective_compiler.h) produces.
 #pragma once
 
-#include "coordinator/jobs/collective_job.h"
 #include "coordinator/jobs/job.h"
+#include "coordinator/jobs/job_kind.h"
 #include "coordinator/schedule/kpbs/algorithms.h"
 #include "coordinator/schedule/kpbs/platform.h"
+#include "protocol/baton.pb.h"
 
 #include <cstdint>
 #include <map>

@@ -1,5 +1,5 @@
 // Asking nodes about the files a collective reads (coordinator/daemon/object_queries.h) and
-// what the answers make of the job (jobs::resolve_ranges): the refusals a user sees at
+// what the answers make of the job (collectives::resolve_ranges): the refusals a user sees at
 // submit, each naming the node, the file and the sizes; silent nodes; answers that answer
 // nothing asked.
 #include "coordinator/daemon/object_queries.h"
@@ -13,7 +13,7 @@
 #include <string>
 
 namespace bc = baton::coordinator;
-namespace bj = baton::jobs;
+namespace coll = baton::collectives;
 namespace bp = baton::protocol;
 using baton::test::FakeAgents;
 
@@ -30,8 +30,8 @@ struct Fixture {
   bc::ObjectQueries queries;
   std::optional<bc::ObjectAnswers> answers;
 
-  std::uint64_t ask(const bj::CollectiveJob& job) {
-    return queries.ask(agents, bj::objects_read(job), [this](bc::ObjectAnswers a) { answers = std::move(a); });
+  std::uint64_t ask(const coll::CollectiveJob& job) {
+    return queries.ask(agents, coll::objects_read(job), [this](bc::ObjectAnswers a) { answers = std::move(a); });
   }
   // The query the fake sent `node`, taken.
   bp::ObjectQuery sent_to(const std::string& node) {
@@ -57,9 +57,9 @@ struct Fixture {
     queries.on_answer(node, a);
   }
   // What submitting the job would answer, given the nodes' answers.
-  std::string resolve(bj::CollectiveJob& job) {
+  std::string resolve(coll::CollectiveJob& job) {
     try {
-      bj::resolve_ranges(job, [&](const std::string& node, const std::string& file) -> const bj::ObjectFacts* {
+      coll::resolve_ranges(job, [&](const std::string& node, const std::string& file) -> const coll::ObjectFacts* {
         const auto found = answers->facts.find({node, file});
         return found == answers->facts.end() ? nullptr : &found->second;
       });
@@ -75,7 +75,7 @@ struct Fixture {
 BOOST_FIXTURE_TEST_SUITE(object_queries, Fixture)
 
 BOOST_AUTO_TEST_CASE(a_message_without_a_length_runs_to_the_end_of_its_file) {
-  bj::CollectiveJob job = bc::parse_job_spec(kMulticast).collective;
+  coll::CollectiveJob job = bc::parse_job_spec(kMulticast).collective;
   const std::uint64_t id = ask(job);
   const bp::ObjectQuery q = sent_to("n1");  // only the source reads
   BOOST_TEST(q.query() == id);
@@ -90,7 +90,7 @@ BOOST_AUTO_TEST_CASE(a_message_without_a_length_runs_to_the_end_of_its_file) {
 }
 
 BOOST_AUTO_TEST_CASE(ranges_past_the_end_missing_files_and_unreadable_ones_are_refused_naming_them) {
-  bj::CollectiveJob job = bc::parse_job_spec(kMulticast).collective;
+  coll::CollectiveJob job = bc::parse_job_spec(kMulticast).collective;
   answer("n1", ask(job), "model.bin", true, 100);
   BOOST_TEST(resolve(job) == "multicasts[0]: nothing to send: n1's model.bin holds 100 bytes, none after offset 100");
   job.messages[0].length = 50;
@@ -101,7 +101,7 @@ BOOST_AUTO_TEST_CASE(ranges_past_the_end_missing_files_and_unreadable_ones_are_r
   answer("n1", ask(job), "model.bin", false, 0, "not a regular file");
   BOOST_TEST(resolve(job) == "multicasts[0].file: n1 cannot read model.bin: not a regular file");
 
-  bj::CollectiveJob reduce = bc::parse_job_spec(kReduce).collective;
+  coll::CollectiveJob reduce = bc::parse_job_spec(kReduce).collective;
   const std::uint64_t id = ask(reduce);
   answer("n0", id, "grad.bin", true, 8008);
   answer("n1", id, "grad.bin", true, 8008);
@@ -112,7 +112,7 @@ BOOST_AUTO_TEST_CASE(ranges_past_the_end_missing_files_and_unreadable_ones_are_r
 }
 
 BOOST_AUTO_TEST_CASE(silent_nodes_are_named_when_the_asker_gives_up) {
-  bj::CollectiveJob reduce = bc::parse_job_spec(kReduce).collective;
+  coll::CollectiveJob reduce = bc::parse_job_spec(kReduce).collective;
   agents.set_alive("n2", false);  // no session: silent at once
   const std::uint64_t id = ask(reduce);
   answer("n0", id, "grad.bin", true, 8008);
@@ -125,7 +125,7 @@ BOOST_AUTO_TEST_CASE(silent_nodes_are_named_when_the_asker_gives_up) {
 }
 
 BOOST_AUTO_TEST_CASE(answers_to_nothing_asked_are_ignored) {
-  bj::CollectiveJob job = bc::parse_job_spec(kMulticast).collective;
+  coll::CollectiveJob job = bc::parse_job_spec(kMulticast).collective;
   const std::uint64_t id = ask(job);
   answer("n0", id, "model.bin", true, 1 << 20);      // n0 was not asked
   answer("n1", id + 7, "model.bin", true, 1 << 20);  // no such query

@@ -3,11 +3,12 @@
 // under another name or on another node (issue 27: a multicast into `./src.bin` on the
 // node that sends `src.bin` ended `done` with a third node holding the wrong bytes).
 #include "coordinator/jobs/file_identities.h"
-#include "coordinator/jobs/collective_job.h"
+#include "coordinator/collectives/collective_job.h"
 
 #include <boost/test/unit_test.hpp>
 
 namespace bj = baton::jobs;
+namespace coll = baton::collectives;
 
 BOOST_AUTO_TEST_SUITE(file_identities)
 
@@ -34,8 +35,8 @@ BOOST_AUTO_TEST_CASE(keys_follow_the_agents_then_the_storage_and_the_name) {
 namespace {
 
 // n1 sends src.bin to n2; n2 sends other.bin to `destinations` into `dst_file`.
-bj::CollectiveJob multicast(const std::string& dst_file, const std::vector<std::string>& destinations) {
-  bj::CollectiveJob job;
+coll::CollectiveJob multicast(const std::string& dst_file, const std::vector<std::string>& destinations) {
+  coll::CollectiveJob job;
   job.kind = bj::JobKind::multicast;
   job.nodes = {"n1", "n2", "n3"};
   job.messages = {
@@ -53,45 +54,47 @@ bj::CollectiveJob multicast(const std::string& dst_file, const std::vector<std::
 
 BOOST_AUTO_TEST_CASE(a_multicast_into_its_own_source_under_another_name_is_refused_naming_both) {
   const std::map<std::string, std::string> storages{{"n1", "s1"}, {"n2", "s2"}, {"n3", "s3"}};
-  BOOST_TEST(!bj::aliased_files(multicast("out.bin", {"n1", "n3"}), bj::FileIdentities({}, storages)).has_value());
+  BOOST_TEST(!coll::aliased_files(multicast("out.bin", {"n1", "n3"}), bj::FileIdentities({}, storages)).has_value());
   const std::string dot =
-      bj::aliased_files(multicast("./src.bin", {"n1", "n3"}), bj::FileIdentities({}, storages)).value_or("").reason;
+      coll::aliased_files(multicast("./src.bin", {"n1", "n3"}), bj::FileIdentities({}, storages)).value_or("").reason;
   BOOST_TEST(dot == "node n1 would write ./src.bin, which is src.bin that it reads (one file under two names)");
   // A hard link only the agent sees.
   const bj::LearntIdentities learnt{{{"n1", "src.bin"}, "files:m:1:5"}, {{"n1", "link.bin"}, "files:m:1:5"}};
   const std::string hard =
-      bj::aliased_files(multicast("link.bin", {"n1", "n3"}), bj::FileIdentities(learnt, storages)).value_or("").reason;
+      coll::aliased_files(multicast("link.bin", {"n1", "n3"}), bj::FileIdentities(learnt, storages))
+          .value_or("")
+          .reason;
   BOOST_TEST(hard.find("node n1 would write link.bin, which is src.bin that it reads") == 0u, hard);
 }
 
 BOOST_AUTO_TEST_CASE(two_nodes_sharing_a_root_writing_what_the_other_reads_are_refused_naming_both) {
   const std::map<std::string, std::string> shared{{"n1", "files:m:7:7"}, {"n2", "s2"}, {"n3", "files:m:7:7"}};
   const std::string same =
-      bj::aliased_files(multicast("src.bin", {"n3"}), bj::FileIdentities({}, shared)).value_or("").reason;
+      coll::aliased_files(multicast("src.bin", {"n3"}), bj::FileIdentities({}, shared)).value_or("").reason;
   BOOST_TEST(same == "nodes n3 and n1 share their data root (files:m:7:7): n3 would write src.bin, which n1 reads");
   const std::string spelled =
-      bj::aliased_files(multicast("./src.bin", {"n3"}), bj::FileIdentities({}, shared)).value_or("").reason;
+      coll::aliased_files(multicast("./src.bin", {"n3"}), bj::FileIdentities({}, shared)).value_or("").reason;
   BOOST_TEST(spelled.find("n3 would write ./src.bin, which n1 reads as src.bin") != std::string::npos, spelled);
   // Two roots, one nested in the other: only the agents' identities tell.
   const std::map<std::string, std::string> apart{{"n1", "s1"}, {"n2", "s2"}, {"n3", "s3"}};
   const bj::LearntIdentities learnt{{{"n1", "src.bin"}, "files:m:1:5"}, {{"n3", "in/src.bin"}, "files:m:1:5"}};
   const std::string nested =
-      bj::aliased_files(multicast("in/src.bin", {"n3"}), bj::FileIdentities(learnt, apart)).value_or("").reason;
+      coll::aliased_files(multicast("in/src.bin", {"n3"}), bj::FileIdentities(learnt, apart)).value_or("").reason;
   BOOST_TEST(nested.find("nodes n3 and n1 share files: n3 would write in/src.bin, which n1 reads as src.bin") == 0u,
              nested);
 }
 
 BOOST_AUTO_TEST_CASE(a_reduce_in_place_under_one_name_is_fine_under_two_refused) {
-  bj::CollectiveJob job;
+  coll::CollectiveJob job;
   job.kind = bj::JobKind::reduce;
   job.nodes = {"n1", "n2"};
   job.root = "n1";
   job.data.file = "a.bin";
   job.result_file = "a.bin";
   const bj::FileIdentities files({}, {{"n1", "s1"}, {"n2", "s2"}});
-  BOOST_TEST(!bj::aliased_files(job, files).has_value());
+  BOOST_TEST(!coll::aliased_files(job, files).has_value());
   job.result_file = "./a.bin";
-  BOOST_TEST(bj::aliased_files(job, files).value_or("").reason ==
+  BOOST_TEST(coll::aliased_files(job, files).value_or("").reason ==
              "node n1 would write ./a.bin, which is a.bin that it reads (one file under two names)");
 }
 

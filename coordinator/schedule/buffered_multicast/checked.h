@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
 namespace baton::schedule::buffered_multicast {
 
@@ -18,9 +17,9 @@ struct CheckedPlan {
   std::uint64_t bound = 0;   // d·⌈d/l⌉ + l − 1 (Theorem 3.3)
 };
 
-// `problem` must pass check(). Throws error::InvalidInput for an unknown procedure, and
-// error::Bug naming it if the plan fails the simulation or takes more rounds than its
+// `problem` must pass check(). Throws error::Bug naming the procedure if the plan fails
+// the simulation or takes more rounds than its
 // theorem allows (Theorem 3.1 for coloring, 3.3 for ordered-coloring).
-CheckedPlan checked_plan(const Problem& problem, const std::string& algorithm_name);
+CheckedPlan checked_plan(const Problem& problem, Algorithm algorithm);
 
 }  // namespace baton::schedule::buffered_multicast

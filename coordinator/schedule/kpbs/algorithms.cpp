@@ -6,13 +6,12 @@
 #include "coordinator/schedule/kpbs/oggp.h"
 #include "coordinator/schedule/kpbs/oggp_plus.h"
 
-#include <array>
-#include <utility>
+#include "coordinator/schedule/name_table.h"
 
 namespace baton::schedule::kpbs {
 namespace {
 
-constexpr std::array<std::pair<Algorithm, std::string_view>, 6> kNames{{
+constexpr NameTable<Algorithm, 6> kNames{{
     {Algorithm::oggp, "oggp"},
     {Algorithm::ggp, "ggp"},
     {Algorithm::heuristic_weights, "h-weight"},
@@ -23,25 +22,9 @@ constexpr std::array<std::pair<Algorithm, std::string_view>, 6> kNames{{
 
 }  // namespace
 
-std::string_view name(Algorithm algorithm) {
-  for (const auto& [a, n] : kNames) {
-    if (a == algorithm) return n;
-  }
-  return "?";
-}
-
-std::optional<Algorithm> parse_algorithm(std::string_view text) {
-  for (const auto& [a, n] : kNames) {
-    if (n == text) return a;
-  }
-  return std::nullopt;
-}
-
-std::vector<std::string> algorithm_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : kNames) names.emplace_back(entry.second);
-  return names;
-}
+std::string_view name(Algorithm algorithm) { return find_name(kNames, algorithm).value_or("?"); }
+std::optional<Algorithm> parse_algorithm(std::string_view text) { return find_value(kNames, text); }
+std::vector<std::string> algorithm_names() { return names_of(kNames); }
 
 bool obeys_kpbs(Algorithm algorithm) { return algorithm != Algorithm::all_at_once; }
 

@@ -1,5 +1,6 @@
 #include "coordinator/schedule/reduction/algorithms.h"
 
+#include "coordinator/schedule/name_table.h"
 #include "coordinator/schedule/reduction/binomial_allreduce.h"
 #include "coordinator/schedule/reduction/binomial_tree.h"
 #include "coordinator/schedule/reduction/guided_search.h"
@@ -9,19 +10,16 @@
 #include "coordinator/schedule/reduction/two_class_dp.h"
 #include "error/error.h"
 
-#include <array>
-#include <utility>
-
 namespace baton::schedule::reduction {
 namespace {
 
-constexpr std::array<std::pair<ReductionAlgorithm, std::string_view>, 4> kReductionNames{{
+constexpr NameTable<ReductionAlgorithm, 4> kReductionNames{{
     {ReductionAlgorithm::snf, "snf"},
     {ReductionAlgorithm::dp, "dp"},
     {ReductionAlgorithm::bnb, "bnb"},
     {ReductionAlgorithm::binomial, "binomial"},
 }};
-constexpr std::array<std::pair<AllReduceAlgorithm, std::string_view>, 2> kAllReduceNames{{
+constexpr NameTable<AllReduceAlgorithm, 2> kAllReduceNames{{
     {AllReduceAlgorithm::snf_fnf, "snf-fnf"},
     {AllReduceAlgorithm::binomial, "binomial"},
 }};
@@ -36,44 +34,23 @@ void check_size(std::size_t nodes, std::size_t cap, std::string_view algorithm) 
 }  // namespace
 
 std::string_view name(ReductionAlgorithm algorithm) {
-  for (const auto& [a, n] : kReductionNames) {
-    if (a == algorithm) return n;
-  }
+  if (const auto found = find_name(kReductionNames, algorithm)) return *found;
   throw error::Bug("unknown reduction algorithm");
 }
 
 std::string_view name(AllReduceAlgorithm algorithm) {
-  for (const auto& [a, n] : kAllReduceNames) {
-    if (a == algorithm) return n;
-  }
+  if (const auto found = find_name(kAllReduceNames, algorithm)) return *found;
   throw error::Bug("unknown all-reduction algorithm");
 }
 
 std::optional<ReductionAlgorithm> parse_reduction_algorithm(std::string_view text) {
-  for (const auto& [a, n] : kReductionNames) {
-    if (n == text) return a;
-  }
-  return std::nullopt;
+  return find_value(kReductionNames, text);
 }
-
 std::optional<AllReduceAlgorithm> parse_allreduce_algorithm(std::string_view text) {
-  for (const auto& [a, n] : kAllReduceNames) {
-    if (n == text) return a;
-  }
-  return std::nullopt;
+  return find_value(kAllReduceNames, text);
 }
-
-std::vector<std::string> reduction_algorithm_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : kReductionNames) names.emplace_back(entry.second);
-  return names;
-}
-
-std::vector<std::string> allreduce_algorithm_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : kAllReduceNames) names.emplace_back(entry.second);
-  return names;
-}
+std::vector<std::string> reduction_algorithm_names() { return names_of(kReductionNames); }
+std::vector<std::string> allreduce_algorithm_names() { return names_of(kAllReduceNames); }
 
 Schedule plan_reduction(const Problem& problem, ReductionAlgorithm algorithm) {
   check(problem);
