@@ -93,6 +93,22 @@ DriftFollower::DriftFollower(asio::any_io_executor io, asio::any_io_executor pla
     : io_(std::move(io)), planner_(std::move(planner)), journal_(journal), executor_(executor), records_(records),
       clock_(clock), options_(options), log_(log) {}
 
+void DriftFollower::start(TrackedJob& job, const jobs::CompiledPlan& plan, const kpbs::Platform& platform,
+                          std::vector<report::ReplanLine> replans, const std::optional<kpbs::Platform>& trial_before) {
+  const JobSpec& spec = *job.spec;
+  // Collective jobs are planned from the nodes' rates: calibration and drift are a
+  // redistribution's.
+  job.drift.enabled = spec.kind == jobs::JobKind::redistribution && !plan.shared_links && options_.replan_on_drift &&
+                      spec.replan.value_or(!spec.calibration.empty());
+  job.drift.platform = platform;
+  job.drift.sender_rate = spec.platform.sender_rate;
+  job.drift.receiver_rate = spec.platform.receiver_rate;
+  job.drift.detector = calibration::DriftDetector(options_.drift);
+  job.drift.widening = calibration::WideningSchedule(options_.drift);
+  job.drift.replans = std::move(replans);
+  if (trial_before) job.drift.trial = JobDrift::Trial{.before = *trial_before, .steps = {}};
+}
+
 asio::awaitable<void> DriftFollower::follow_drift(TrackedJob& job, JobPlans& plans, std::uint32_t step) {
   if (!job.drift.enabled) co_return;
   const calibration::StepSample sample = sample_of(job, step);

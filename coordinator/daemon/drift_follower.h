@@ -45,6 +45,11 @@ class DriftFollower {
                 StepExecutor& executor, TrailingRecord& records, Clock& clock, const DriverOptions& options,
                 log::Logger& log);
 
+  // The job's drift from its first plan `plan`, made on `platform` (a resumed job's: with
+  // its journaled re-plans replayed, their `replans` and the trial they left, if any):
+  // whether it is followed at all, and the model its steps are held to.
+  void start(TrackedJob& job, const jobs::CompiledPlan& plan, const schedule::kpbs::Platform& platform,
+             std::vector<report::ReplanLine> replans, const std::optional<schedule::kpbs::Platform>& trial_before);
   // After step `step` is recorded: when the steps drifted from the model, re-plans what
   // remains and gives the agents the new plan; after steps on the model, now and then
   // tries a wider backbone, and judges the trial by its first steps.

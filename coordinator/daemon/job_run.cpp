@@ -117,17 +117,7 @@ asio::awaitable<bool> JobRun::plan() {
     finish_(job_, JobState::failed, "planning: " + planning_error);
     co_return false;
   }
-  // Collective jobs are planned from the nodes' rates: calibration and drift are a
-  // redistribution's.
-  job_.drift.enabled = !collective && !compiled->shared_links && options_.replan_on_drift &&
-                       spec.replan.value_or(!spec.calibration.empty());
-  job_.drift.platform = platform;
-  job_.drift.sender_rate = spec.platform.sender_rate;
-  job_.drift.receiver_rate = spec.platform.receiver_rate;
-  job_.drift.detector = calibration::DriftDetector(options_.drift);
-  job_.drift.widening = calibration::WideningSchedule(options_.drift);
-  job_.drift.replans = std::move(replans);
-  if (trial_before) job_.drift.trial = JobDrift::Trial{.before = *trial_before, .steps = {}};
+  drift_.start(job_, *compiled, platform, std::move(replans), trial_before);
   job_.plan = std::move(compiled);
   job_.plan_reused_from = reused_from;
   for (const jobs::StepPlan& s : job_.plan->steps) job_.bytes_total += s.bytes;
