@@ -218,25 +218,26 @@ void Api::start(const std::string& address) {
                     return;
                   }
                   on_io(response, 201, [this, &body, &calibration] {
-                    return Json{{"id", std::to_string(driver_.calibrate(std::move(calibration), body))}};
+                    return Json{{"id", std::to_string(driver_.calibrator().calibrate(std::move(calibration), body))}};
                   });
                 });
   server_->Get("/v1/calibrations", [=, this](const httplib::Request&, httplib::Response& response) {
-    on_io(response, 200, [this] { return driver_.calibrations(); });
+    on_io(response, 200, [this] { return driver_.calibrator().calibrations(); });
   });
   server_->Get(R"(/v1/calibrations/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {
-    on_io(response, 200, [this, &request, calibration_id] { return driver_.calibration(calibration_id(request)); });
+    on_io(response, 200,
+          [this, &request, calibration_id] { return driver_.calibrator().calibration(calibration_id(request)); });
   });
   server_->Delete(
       R"(/v1/calibrations/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {
         on_io(response, 200,
-              [this, &request, calibration_id] { return driver_.cancel_calibration(calibration_id(request)); });
+              [this, &request, calibration_id] { return driver_.calibrator().cancel(calibration_id(request)); });
       });
   server_->Get(R"(/v1/calibrations/([^/]+)/curve\.svg)",
                [=, this](const httplib::Request& request, httplib::Response& response) {
                  respond(response, "image/svg+xml; charset=utf-8", [&] {
                    const report::CalibrationReport calibration =
-                       from_io([&] { return driver_.calibration_report(calibration_id(request)); });
+                       from_io([&] { return driver_.calibrator().report(calibration_id(request)); });
                    try {
                      return report::calibration_svg(calibration);
                    } catch (const error::InvalidInput& e) {  // not done: no curve to draw yet
@@ -256,7 +257,7 @@ report::StatusPage Api::status_page_state(httplib::Response& response, const std
   page.coordinator = driver_.status();
   page.agents = driver_.agents();
   page.jobs = driver_.jobs();
-  page.calibration = driver_.latest_calibration();
+  page.calibration = driver_.calibrator().latest();
   response.status = show_job(page, id, [this](std::uint64_t number) { return driver_.job_report(number); });
   return page;
 }

@@ -20,8 +20,21 @@ Driver::Driver(asio::io_context& io, AgentDirectory& agents, journal::Store& jou
       journal_(journal, [this, kind = journal.kind()](bool write,
                                                       double seconds) { metrics_.journal_call(kind, write, seconds); }),
       clock_(clock), options_(options), log_(std::move(log)), events_(io.get_executor(), clock),
-      executor_(agents, events_, clock, options_, metrics_, log_), records_(io.get_executor(), events_),
-      calibrations_(journal_) {
+      executor_(agents, events_, clock, options_, metrics_, log_),
+      calibrator_(agents, journal_, executor_, events_, clock, options_, log_),
+      services_{
+          .io = io.get_executor(),
+          .planner = planner_.get_executor(),
+          .agents = agents,
+          .journal = journal_,
+          .executor = executor_,
+          .events = events_,
+          .plan_cache = plan_cache_,
+          .clock = clock,
+          .options = options_,
+          .metrics = metrics_,
+          .log = log_,
+          .finish = [this](TrackedJob& job, JobState state, const std::string& error) { finish(job, state, error); }} {
   metrics_.leader_epoch(options_.leader_epoch);
   metrics_.leading(true);
 }
@@ -31,7 +44,7 @@ Driver::~Driver() = default;
 // ---- Requests (the API, on the io thread) ----
 
 void Driver::start() {
-  calibrations_.load();
+  calibrator_.load();
   for (const journal::JobRecord& record : journal_.jobs()) {
     const std::optional<JobState> state = parse_job_state(record.state);
     if (state && ended(*state)) remember_ended(record, *state);
@@ -96,7 +109,8 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
       throw RequestError(RequestFailure::bad_request, "unknown nodes (no agent ever registered as): " + unknown);
     try {
       // An in-place job must be safe to stage, whatever its files' names.
-      jobs::staged_destinations(spec.transfers, jobs::FileIdentities(spec.identities, storages(spec.nodes())));
+      jobs::staged_destinations(spec.transfers,
+                                jobs::FileIdentities(spec.identities, executor_.storages(spec.nodes())));
     } catch (const error::InvalidInput& e) {
       throw RequestError(RequestFailure::bad_request, e.what());
     }
@@ -107,7 +121,7 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
                                                      std::to_string(options_.max_queued_jobs) +
                                                      "); submit again once one has run, or cancel one");
   }
-  const std::string journaled = resolve_platform(spec, json);
+  const std::string journaled = calibrator_.resolve_platform(spec, json);
   const std::uint64_t id = journal_.add_job(journaled, spec.identities);  // journaled before anything runs
   auto job = std::make_unique<TrackedJob>();
   job->id = id;
@@ -155,12 +169,9 @@ Driver::Json Driver::agents() const {
 }
 
 std::string Driver::status() const {
-  if (calibrating_) {
-    return "calibration " + std::to_string(calibrating_->id) + ": " + calibrating_->phase + ", probe step " +
-           std::to_string(calibrating_->steps + 1);
-  }
-  if (!current_) return "idle, " + std::to_string(queue_.size()) + " job(s) queued";
-  const TrackedJob& job = *current_;
+  if (std::optional<std::string> calibrating = calibrator_.status()) return std::move(*calibrating);
+  if (!running_) return "idle, " + std::to_string(queue_.size()) + " job(s) queued";
+  const TrackedJob& job = running_->job();
   if (job.state != JobState::running || !job.plan)
     return "job " + std::to_string(job.id) + " " + std::string(name(job.state));
   return "job " + std::to_string(job.id) + " step " + std::to_string(job.step + 1) + "/" +
@@ -170,8 +181,8 @@ std::string Driver::status() const {
 std::string Driver::metrics() {
   std::size_t alive = 0, dead = 0;
   for (const AgentInfo& a : agents_.agents()) (a.alive ? alive : dead) += 1;
-  return metrics_.render(alive, dead, queue_.size(), current_ != nullptr, current_ ? current_->bytes_total : 0,
-                         current_ ? bytes_done_now(*current_) : 0);
+  return metrics_.render(alive, dead, queue_.size(), running_ != nullptr, running_ ? running_->job().bytes_total : 0,
+                         running_ ? bytes_done_now(running_->job()) : 0);
 }
 
 // ---- Messages from the agents ----
@@ -216,18 +227,43 @@ void Driver::on_job_status(const std::string& node, const protocol::JobStatus& s
   agents_.send(node, std::move(envelope));
 }
 
-// ---- Helpers ----
+// ---- The run loop ----
 
-bool Driver::all_alive(const TrackedJob& job) const {
-  return std::ranges::all_of(job.nodes(), [&](const std::string& n) { return alive(n); });
+asio::awaitable<void> Driver::run_loop() {
+  for (;;) {
+    co_await events_.until([this] { return !queue_.empty() || calibrator_.next_queued(); }, Clock::time_point::max());
+    // A calibration before the next job (it takes seconds, and jobs submitted after it may
+    // be planned on it), but never two in a row while a job waits: between two jobs runs
+    // at most one calibration (docs/calibration.md, "Queues").
+    TrackedCalibration* calibration = calibrator_.next_queued();
+    if (calibration && (queue_.empty() || !calibrated_last_)) {
+      calibrated_last_ = true;
+      co_await calibrator_.run(*calibration);
+      continue;
+    }
+    calibrated_last_ = false;
+    TrackedJob& job = *jobs_.at(queue_.front());
+    queue_.pop_front();
+    job.exchange.job = std::to_string(job.id);
+    job.exchange.nodes = job.nodes();
+    executor_.attach(&job.exchange);  // the agents' answers go to the job running
+    running_ = std::make_unique<JobRun>(job, services_);
+    co_await running_->run();
+    running_.reset();
+    executor_.attach(nullptr);
+  }
 }
 
-std::map<std::string, std::string> Driver::storages(const std::vector<std::string>& nodes) const {
-  std::map<std::string, std::string> out;
-  for (const std::string& node : nodes) {
-    if (const auto info = agents_.find(node)) out[node] = info->storage_id;
-  }
-  return out;
+void Driver::finish(TrackedJob& job, JobState state, const std::string& error) {
+  job.state = state;
+  job.error = error;
+  if (job.started != Clock::time_point{}) job.measured_seconds = seconds_between(job.started, clock_.now());
+  journal_.set_state(job.id, std::string(name(state)), error);
+  journal_.set_report(job.id, report::to_json(coordinator::job_report(job, clock_.now())).dump());
+  metrics_.job_finished(state);
+  if (job_ended_) job_ended_();
+  if (log_)
+    log_.info("job " + std::to_string(job.id) + ": " + std::string(name(state)) + (error.empty() ? "" : ": " + error));
 }
 
 }  // namespace baton::coordinator

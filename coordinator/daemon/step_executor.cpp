@@ -365,4 +365,12 @@ std::map<std::string, std::string> StepExecutor::addresses(const std::vector<std
   return out;
 }
 
+std::map<std::string, std::string> StepExecutor::storages(const std::vector<std::string>& nodes) const {
+  std::map<std::string, std::string> out;
+  for (const std::string& node : nodes) {
+    if (const auto info = agents_.find(node)) out[node] = info->storage_id;
+  }
+  return out;
+}
+
 }  // namespace baton::coordinator

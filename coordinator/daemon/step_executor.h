@@ -3,8 +3,8 @@
 // probe step: offering the plans (again to an agent that registers anew while they are
 // offered, and again after a silent offer, as often as a step is attempted), releasing a
 // step behind the papers' barrier and waiting for its reports, cancelling an attempt,
-// retrying it, and ending the run on the agents or aborting it. The Driver keeps a job's
-// life cycle around it (driver.h).
+// retrying it, and ending the run on the agents or aborting it. A job's run keeps its life
+// cycle around it (job_run.h), a calibration its probes (calibrator.h).
 //
 // Threading: the io thread's. One run is attached at a time; the agents' messages about it
 // fill its StepExchange, and each wakes the waiting phase through the shared EventWait.
@@ -77,8 +77,11 @@ class StepExecutor {
   // (DriverOptions::min_step_timeout).
   std::chrono::milliseconds step_timeout(double predicted) const;
   bool alive(const std::string& node) const;
+  bool all_alive(const std::vector<std::string>& nodes) const;
   // Each node's data address, as its agent registered it.
   std::map<std::string, std::string> addresses(const std::vector<std::string>& nodes) const;
+  // Each node's storage id, as its agent registered it.
+  std::map<std::string, std::string> storages(const std::vector<std::string>& nodes) const;
 
  private:
   // One offer of their plans to `nodes`, until `deadline`; a node registering anew
@@ -93,7 +96,6 @@ class StepExecutor {
   void send_plan(const JobPlans& plans, const std::string& node);
   // Tells `node` to end its attempt at run.cancelled_step now (StepCancel).
   void send_step_cancel(const StepExchange& run, const std::string& node);
-  bool all_alive(const std::vector<std::string>& nodes) const;
 
   AgentDirectory& agents_;
   EventWait& events_;

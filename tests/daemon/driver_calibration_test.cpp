@@ -163,12 +163,14 @@ struct Fixture {
     }
   }
 
-  std::string calibration_state(std::uint64_t id) { return coordinator().calibration(id)["state"].get<std::string>(); }
+  std::string calibration_state(std::uint64_t id) {
+    return coordinator().calibrator().calibration(id)["state"].get<std::string>();
+  }
   std::string job_state(std::uint64_t id) { return coordinator().job(id)["state"].get<std::string>(); }
 
   std::uint64_t calibrate() {
     const std::string json = R"({"senders": ["s0", "s1", "s2", "s3"], "receivers": ["r0", "r1", "r2", "r3"]})";
-    const std::uint64_t id = coordinator().calibrate(bc::parse_calibration_request(json), json);
+    const std::uint64_t id = coordinator().calibrator().calibrate(bc::parse_calibration_request(json), json);
     run_agents_until([&] { return calibration_state(id) == "done" || calibration_state(id) == "failed"; });
     return id;
   }
@@ -209,7 +211,7 @@ BOOST_FIXTURE_TEST_SUITE(driver_calibration, Fixture)
 
 BOOST_AUTO_TEST_CASE(a_calibration_runs_its_probe_steps_and_finds_the_networks_figures) {
   const std::uint64_t id = calibrate();
-  const auto c = driver->calibration(id);
+  const auto c = driver->calibrator().calibration(id);
   BOOST_TEST(c["state"].get<std::string>() == "done", c.dump());
   BOOST_TEST(c["d"].get<double>() == 1e6, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(c["D"].get<double>() == 3e6, boost::test_tools::tolerance(1e-9));
@@ -234,9 +236,9 @@ BOOST_AUTO_TEST_CASE(a_calibration_runs_its_probe_steps_and_finds_the_networks_f
   asio::io_context io2;
   bc::Driver restarted(io2, agents, *journal, clock, bc::DriverOptions{}, nullptr);
   restarted.start();
-  BOOST_TEST(restarted.calibration(id)["k"].get<int>() == 3);
-  BOOST_TEST_REQUIRE(restarted.latest_calibration().has_value());
-  BOOST_TEST(restarted.latest_calibration()->id == std::to_string(id));
+  BOOST_TEST(restarted.calibrator().calibration(id)["k"].get<int>() == 3);
+  BOOST_TEST_REQUIRE(restarted.calibrator().latest().has_value());
+  BOOST_TEST(restarted.calibrator().latest()->id == std::to_string(id));
 }
 
 BOOST_FIXTURE_TEST_CASE(a_job_without_platform_is_planned_on_the_calibration_or_refused_with_how_to_get_one, NoTrials) {
@@ -471,9 +473,9 @@ BOOST_FIXTURE_TEST_CASE(a_backbone_found_narrower_waits_longer_for_a_trial, Tria
 // is refused as too many (429), naming the cap.
 BOOST_AUTO_TEST_CASE(calibrations_past_the_queue_cap_are_refused_naming_it) {
   const std::string json = R"({"senders": ["s0"], "receivers": ["r0"]})";
-  for (int i = 0; i < 4; ++i) driver->calibrate(bc::parse_calibration_request(json), json);  // not run yet
+  for (int i = 0; i < 4; ++i) driver->calibrator().calibrate(bc::parse_calibration_request(json), json);  // not run yet
   try {
-    driver->calibrate(bc::parse_calibration_request(json), json);
+    driver->calibrator().calibrate(bc::parse_calibration_request(json), json);
     BOOST_FAIL("a fifth queued calibration was accepted");
   } catch (const bc::RequestError& e) {
     BOOST_TEST((e.failure() == bc::RequestFailure::too_many));
@@ -482,26 +484,26 @@ BOOST_AUTO_TEST_CASE(calibrations_past_the_queue_cap_are_refused_naming_it) {
                "the calibration queue is full: 4 calibrations queued, at the cap (max_queued_calibrations 4); "
                "calibrate again once one has run, or cancel one (DELETE /v1/calibrations/ID)");
   }
-  BOOST_TEST(driver->calibrations()["calibrations"].size() == 4u);
+  BOOST_TEST(driver->calibrator().calibrations()["calibrations"].size() == 4u);
 }
 
 // A queued calibration cancelled never runs; a running one ends at once, its probe step
 // aborted on the agents; an ended one cannot be cancelled.
 BOOST_AUTO_TEST_CASE(a_calibration_is_cancelled_queued_or_running) {
   const std::string json = R"({"senders": ["s0", "s1"], "receivers": ["r0", "r1"]})";
-  const std::uint64_t running = driver->calibrate(bc::parse_calibration_request(json), json);
-  const std::uint64_t queued = driver->calibrate(bc::parse_calibration_request(json), json);
-  BOOST_TEST(driver->cancel_calibration(queued)["state"] == "cancelled");
+  const std::uint64_t running = driver->calibrator().calibrate(bc::parse_calibration_request(json), json);
+  const std::uint64_t queued = driver->calibrator().calibrate(bc::parse_calibration_request(json), json);
+  BOOST_TEST(driver->calibrator().cancel(queued)["state"] == "cancelled");
   BOOST_TEST((journal->calibrations().back().state == baton::journal::CalibrationState::cancelled));
   poll();  // the first starts: its first probe step's plans go out
   BOOST_TEST(calibration_state(running) == "running");
   BOOST_TEST(!agents.sent.empty());
   agents.sent.clear();
-  driver->cancel_calibration(running);
+  driver->calibrator().cancel(running);
   poll();
   BOOST_TEST(calibration_state(running) == "cancelled");
-  BOOST_TEST(
-      driver->calibration(running)["error"].get<std::string>().starts_with("cancelled by the operator during its"));
+  BOOST_TEST(driver->calibrator().calibration(running)["error"].get<std::string>().starts_with(
+      "cancelled by the operator during its"));
   std::set<std::string> aborted;
   for (const auto& [node, message] : agents.sent) {
     if (message.body_case() == bp::Envelope::kAbort) aborted.insert(node);
@@ -509,20 +511,20 @@ BOOST_AUTO_TEST_CASE(a_calibration_is_cancelled_queued_or_running) {
   BOOST_TEST(aborted == (std::set<std::string>{"s0", "r0"}));  // the first probe step: one pair
   BOOST_TEST(calibration_state(queued) == "cancelled");        // never ran
   try {
-    driver->cancel_calibration(running);
+    driver->calibrator().cancel(running);
     BOOST_FAIL("an ended calibration was cancelled");
   } catch (const bc::RequestError& e) {
     BOOST_TEST((e.failure() == bc::RequestFailure::conflict));
   }
-  BOOST_CHECK_THROW(driver->cancel_calibration(99), bc::RequestError);
+  BOOST_CHECK_THROW(driver->calibrator().cancel(99), bc::RequestError);
 }
 
 // Calibrations do not starve jobs: a job queued behind two calibrations runs after the
 // first, before the second.
 BOOST_AUTO_TEST_CASE(a_job_runs_between_two_queued_calibrations) {
   const std::string calibration = R"({"senders": ["s0", "s1", "s2", "s3"], "receivers": ["r0", "r1", "r2", "r3"]})";
-  const std::uint64_t first = driver->calibrate(bc::parse_calibration_request(calibration), calibration);
-  const std::uint64_t second = driver->calibrate(bc::parse_calibration_request(calibration), calibration);
+  const std::uint64_t first = driver->calibrator().calibrate(bc::parse_calibration_request(calibration), calibration);
+  const std::uint64_t second = driver->calibrator().calibrate(bc::parse_calibration_request(calibration), calibration);
   const std::string job = job_without_platform(
       100'000,
       R"("platform": {"sender_rate": 1e6, "receiver_rate": 1e6, "backbone_rate": 3e6, "step_startup": 0.02}, )");

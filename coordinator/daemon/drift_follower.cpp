@@ -1,11 +1,7 @@
-// The driver's part in drift (docs/calibration.md, "Drift"): each finished step against
-// its prediction; on drift, new figures from the measured steps, a re-plan of what remains
-// (coordinator/jobs/replan.h), checked before the agents get it, journaled so that a
-// resumed job rebuilds the same plan, and recorded in the job's report. After steps on the
-// model, now and then a trial of a wider backbone (calibration/widening.h), re-planned
-// back when its first steps run slow; a resumed job whose last re-plan started a trial
-// judges it again.
-#include "coordinator/daemon/driver.h"
+// Drift in a job's run (drift_follower.h).
+#include "coordinator/daemon/drift_follower.h"
+
+#include "coordinator/calibration/calibration.h"
 #include "coordinator/jobs/replan.h"
 #include "coordinator/jobs/step_time.h"
 #include "coordinator/json/input.h"
@@ -91,7 +87,29 @@ double remaining_seconds(const jobs::CompiledPlan& plan, std::size_t next) {
 
 }  // namespace
 
-asio::awaitable<void> Driver::follow_drift(TrackedJob& job, JobPlans& plans, std::uint32_t step) {
+DriftFollower::DriftFollower(asio::any_io_executor io, asio::any_io_executor planner, journal::Store& journal,
+                             StepExecutor& executor, TrailingRecord& records, Clock& clock,
+                             const DriverOptions& options, log::Logger& log)
+    : io_(std::move(io)), planner_(std::move(planner)), journal_(journal), executor_(executor), records_(records),
+      clock_(clock), options_(options), log_(log) {}
+
+void DriftFollower::start(TrackedJob& job, const jobs::CompiledPlan& plan, const kpbs::Platform& platform,
+                          std::vector<report::ReplanLine> replans, const std::optional<kpbs::Platform>& trial_before) {
+  const JobSpec& spec = *job.spec;
+  // Collective jobs are planned from the nodes' rates: calibration and drift are a
+  // redistribution's.
+  job.drift.enabled = spec.kind == jobs::JobKind::redistribution && !plan.shared_links && options_.replan_on_drift &&
+                      spec.replan.value_or(!spec.calibration.empty());
+  job.drift.platform = platform;
+  job.drift.sender_rate = spec.platform.sender_rate;
+  job.drift.receiver_rate = spec.platform.receiver_rate;
+  job.drift.detector = calibration::DriftDetector(options_.drift);
+  job.drift.widening = calibration::WideningSchedule(options_.drift);
+  job.drift.replans = std::move(replans);
+  if (trial_before) job.drift.trial = JobDrift::Trial{.before = *trial_before, .steps = {}};
+}
+
+asio::awaitable<void> DriftFollower::follow_drift(TrackedJob& job, JobPlans& plans, std::uint32_t step) {
   if (!job.drift.enabled) co_return;
   const calibration::StepSample sample = sample_of(job, step);
   const std::size_t next = step + 1;
@@ -108,8 +126,8 @@ asio::awaitable<void> Driver::follow_drift(TrackedJob& job, JobPlans& plans, std
   }
 }
 
-asio::awaitable<void> Driver::replan_on_drift(TrackedJob& job, JobPlans& plans, const calibration::Drift& drift,
-                                              std::size_t next) {
+asio::awaitable<void> DriftFollower::replan_on_drift(TrackedJob& job, JobPlans& plans, const calibration::Drift& drift,
+                                                     std::size_t next) {
   const calibration::Model before = model_of(job.drift.platform);
   const calibration::Estimate estimate =
       calibration::estimate(before, drift, options_.drift, job.drift.last ? &*job.drift.last : nullptr);
@@ -146,7 +164,7 @@ asio::awaitable<void> Driver::replan_on_drift(TrackedJob& job, JobPlans& plans, 
 // A wider backbone does not show in steps paced at d (calibration/widening.h): the rest is
 // planned on widen_factor × D, and run when that plan promises more than the drift
 // threshold's worth of time; its first steps then judge it (judge_trial).
-asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plans, std::size_t next) {
+asio::awaitable<void> DriftFollower::try_wider_backbone(TrackedJob& job, JobPlans& plans, std::size_t next) {
   const kpbs::Platform before = job.drift.platform;
   const calibration::Model wider = calibration::widened(model_of(before), options_.drift);
   const kpbs::Platform platform = calibration::fullest_platform(
@@ -185,8 +203,8 @@ asio::awaitable<void> Driver::try_wider_backbone(TrackedJob& job, JobPlans& plan
   job.drift.trial = JobDrift::Trial{.before = before, .steps = {}};
 }
 
-asio::awaitable<void> Driver::judge_trial(TrackedJob& job, JobPlans& plans, const calibration::StepSample& sample,
-                                          std::size_t next) {
+asio::awaitable<void> DriftFollower::judge_trial(TrackedJob& job, JobPlans& plans,
+                                                 const calibration::StepSample& sample, std::size_t next) {
   JobDrift::Trial& trial = *job.drift.trial;
   if (!calibration::tests_backbone(sample, model_of(job.drift.platform), model_of(trial.before), options_.drift))
     co_return;
@@ -227,11 +245,11 @@ asio::awaitable<void> Driver::judge_trial(TrackedJob& job, JobPlans& plans, cons
   co_await adopt_replan(job, plans, next, platform, std::move(replanned.value), std::move(record));
 }
 
-asio::awaitable<Driver::RestPlan> Driver::plan_rest(const TrackedJob& job, std::size_t next,
-                                                    const kpbs::Platform& platform) {
+asio::awaitable<DriftFollower::RestPlan> DriftFollower::plan_rest(const TrackedJob& job, std::size_t next,
+                                                                  const kpbs::Platform& platform) {
   // On the planner thread, like the first plan: a large job's re-plan takes a while.
   const jobs::CompiledPlan current = *job.plan;
-  co_await asio::post(asio::bind_executor(planner_.get_executor(), asio::use_awaitable));
+  co_await asio::post(asio::bind_executor(planner_, asio::use_awaitable));
   RestPlan replanned;
   try {
     replanned.value =
@@ -239,13 +257,13 @@ asio::awaitable<Driver::RestPlan> Driver::plan_rest(const TrackedJob& job, std::
   } catch (const std::exception& e) {
     replanned = {.error = std::make_error_code(std::errc::invalid_argument), .detail = e.what(), .value = {}};
   }
-  co_await asio::post(asio::bind_executor(io_.get_executor(), asio::use_awaitable));
+  co_await asio::post(asio::bind_executor(io_, asio::use_awaitable));
   co_return replanned;
 }
 
-asio::awaitable<void> Driver::adopt_replan(TrackedJob& job, JobPlans& plans, std::size_t next,
-                                           const kpbs::Platform& platform, jobs::CompiledPlan replanned,
-                                           report::ReplanLine record) {
+asio::awaitable<void> DriftFollower::adopt_replan(TrackedJob& job, JobPlans& plans, std::size_t next,
+                                                  const kpbs::Platform& platform, jobs::CompiledPlan replanned,
+                                                  report::ReplanLine record) {
   double kept_seconds = 0;
   for (std::size_t s = next; s < job.plan->steps.size(); ++s)
     kept_seconds += predicted_on(job.plan->steps[s], model_of(platform));
@@ -274,9 +292,9 @@ asio::awaitable<void> Driver::adopt_replan(TrackedJob& job, JobPlans& plans, std
     log_.warning("job " + std::to_string(job.id) + ": the re-plan: " + lost->reason);
 }
 
-std::vector<report::ReplanLine> Driver::replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan,
-                                                       kpbs::Platform& platform,
-                                                       std::optional<kpbs::Platform>& trial_before) {
+std::vector<report::ReplanLine> DriftFollower::replay_replans(const TrackedJob& job, jobs::CompiledPlan& plan,
+                                                              kpbs::Platform& platform,
+                                                              std::optional<kpbs::Platform>& trial_before) {
   std::vector<report::ReplanLine> records;
   for (const journal::ReplanRecord& r : journal_.replans(job.id)) {
     const kpbs::Platform before = platform;

@@ -1,8 +1,10 @@
-// The driver's part in calibration (docs/calibration.md): probe steps run as one-step jobs
-// of their own between jobs, and jobs without a "platform" planned on what they measured.
+// Calibration in the coordinator (calibrator.h): probe steps run as one-step jobs of their
+// own between jobs, and jobs without a "platform" planned on what they measured.
+#include "coordinator/daemon/calibrator.h"
+
 #include "coordinator/calibration/probe_job.h"
-#include "coordinator/daemon/driver.h"
 #include "coordinator/daemon/record_id.h"
+#include "coordinator/daemon/request_error.h"
 #include "coordinator/json/platform.h"
 #include "error/error.h"
 
@@ -34,7 +36,14 @@ std::string describe(const calibration::ProbeStep& step, const std::vector<std::
 
 }  // namespace
 
-std::uint64_t Driver::calibrate(CalibrationRequest request, const std::string& json) {
+Calibrator::Calibrator(AgentDirectory& agents, journal::Store& journal, StepExecutor& executor, EventWait& events,
+                       Clock& clock, const DriverOptions& options, log::Logger& log)
+    : agents_(agents), executor_(executor), events_(events), clock_(clock), options_(options), log_(log),
+      calibrations_(journal) {}
+
+void Calibrator::load() { calibrations_.load(); }
+
+std::uint64_t Calibrator::calibrate(CalibrationRequest request, const std::string& json) {
   std::string unknown;
   for (const auto* list : {&request.senders, &request.receivers}) {
     for (const std::string& node : *list) {
@@ -56,7 +65,7 @@ std::uint64_t Driver::calibrate(CalibrationRequest request, const std::string& j
   return id;
 }
 
-Driver::Json Driver::cancel_calibration(std::uint64_t id) {
+Calibrator::Json Calibrator::cancel(std::uint64_t id) {
   TrackedCalibration* c = calibrations_.find(id);
   if (!c) throw RequestError(RequestFailure::not_found, "no calibration " + std::to_string(id));
   if (ended(c->state)) {
@@ -67,30 +76,30 @@ Driver::Json Driver::cancel_calibration(std::uint64_t id) {
   if (c->state == journal::CalibrationState::queued) {
     calibrations_.cancel_queued(*c);
   } else {
-    c->cancel_requested = true;  // its probe step ends now; run_calibration finishes it
+    c->cancel_requested = true;  // its probe step ends now; run finishes it
     if (probe_) probe_->cancel_requested = true;
     events_.notify();
   }
   return Json{{"id", std::to_string(id)}, {"state", name(c->state)}};
 }
 
-report::CalibrationReport Driver::calibration_report(std::uint64_t id) const {
+report::CalibrationReport Calibrator::report(std::uint64_t id) const {
   const TrackedCalibration* c = calibrations_.find(id);
   if (!c) throw RequestError(RequestFailure::not_found, "no calibration " + std::to_string(id));
   return Calibrations::report(*c);
 }
 
-Driver::Json Driver::calibration(std::uint64_t id) const { return report::to_json(calibration_report(id)); }
+Calibrator::Json Calibrator::calibration(std::uint64_t id) const { return report::to_json(report(id)); }
 
-Driver::Json Driver::calibrations() const { return report::calibration_list_json(calibrations_.lines()); }
+Calibrator::Json Calibrator::calibrations() const { return report::calibration_list_json(calibrations_.lines()); }
 
-std::optional<report::CalibrationReport> Driver::latest_calibration() const {
+std::optional<report::CalibrationReport> Calibrator::latest() const {
   const TrackedCalibration* c = calibrations_.latest_done();
   if (!c) return std::nullopt;
   return Calibrations::report(*c);
 }
 
-std::string Driver::resolve_platform(JobSpec& spec, const std::string& json) const {
+std::string Calibrator::resolve_platform(JobSpec& spec, const std::string& json) const {
   if (spec.platform_given) return json;
   const TrackedCalibration* found = nullptr;
   if (!spec.calibration.empty()) {
@@ -126,7 +135,7 @@ std::string Driver::resolve_platform(JobSpec& spec, const std::string& json) con
   return journaled.dump();
 }
 
-asio::awaitable<void> Driver::run_calibration(TrackedCalibration& c) {
+asio::awaitable<void> Calibrator::run(TrackedCalibration& c) {
   calibrations_.start(c);
   calibrating_ = &c;
   const Clock::time_point started = clock_.now();
@@ -137,7 +146,7 @@ asio::awaitable<void> Driver::run_calibration(TrackedCalibration& c) {
     std::string dead;
     for (const auto* list : {&c.request.senders, &c.request.receivers}) {
       for (const std::string& node : *list) {
-        if (!alive(node)) dead += (dead.empty() ? "" : ", ") + node;
+        if (!executor_.alive(node)) dead += (dead.empty() ? "" : ", ") + node;
       }
     }
     if (!dead.empty()) throw error::Error("agents not alive: " + dead);
@@ -165,7 +174,7 @@ asio::awaitable<void> Driver::run_calibration(TrackedCalibration& c) {
   }
 }
 
-asio::awaitable<double> Driver::run_probe(TrackedCalibration& c, const calibration::ProbeStep& step) {
+asio::awaitable<double> Calibrator::run_probe(TrackedCalibration& c, const calibration::ProbeStep& step) {
   const calibration::ProbeJob probe = calibration::probe_job(step, c.request.senders, c.request.receivers);
   JobSpec spec;
   spec.clusters = probe.clusters;
@@ -177,15 +186,15 @@ asio::awaitable<double> Driver::run_probe(TrackedCalibration& c, const calibrati
   executor_.attach(&run);  // the agents' answers go to this probe step until it has ended
   probe_ = &run;           // and a cancel of the calibration ends it
   struct Detach {
-    Driver& driver;
+    Calibrator& calibrator;
     ~Detach() {
-      driver.executor_.attach(nullptr);
-      driver.probe_ = nullptr;
+      calibrator.executor_.attach(nullptr);
+      calibrator.probe_ = nullptr;
     }
   } detach{*this};
   const std::string what =
       "calibration " + std::to_string(c.id) + ": " + describe(step, c.request.senders, c.request.receivers);
-  JobPlans plans(id, "", spec, probe.plan, storages(spec.nodes()), executor_.addresses(spec.nodes()));
+  JobPlans plans(id, "", spec, probe.plan, executor_.storages(spec.nodes()), executor_.addresses(spec.nodes()));
   const auto cancelled = [&] {
     executor_.abort(run, plans, "cancelled by the operator");
     return error::Error("cancelled by the operator during its " + what.substr(what.find(": ") + 2));
@@ -207,6 +216,12 @@ asio::awaitable<double> Driver::run_probe(TrackedCalibration& c, const calibrati
   if (std::optional<error::Refusal> lost = co_await executor_.end(run, plans))
     throw error::Error(what + ": " + lost->reason);
   co_return outcome.measured;
+}
+
+std::optional<std::string> Calibrator::status() const {
+  if (!calibrating_) return std::nullopt;
+  return "calibration " + std::to_string(calibrating_->id) + ": " + calibrating_->phase + ", probe step " +
+         std::to_string(calibrating_->steps + 1);
 }
 
 }  // namespace baton::coordinator
