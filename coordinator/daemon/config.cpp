@@ -66,8 +66,6 @@ std::optional<EtcdConfig> etcd_config(const toml::table& file, const std::filesy
   if (journal != "etcd") throw error::InvalidInput("journal must be \"sqlite\" or \"etcd\", not \"" + journal + "\"");
   EtcdConfig etcd;
   if (!file.contains("etcd_endpoints")) throw error::InvalidInput("journal = \"etcd\" needs etcd_endpoints");
-  etcd.endpoints = toml::find<std::vector<std::string>>(file, "etcd_endpoints");
-  if (!file.contains("etcd_endpoints")) throw error::InvalidInput("journal = \"etcd\" needs etcd_endpoints");
   etcd.endpoints = baton::config::required_field<std::vector<std::string>>(file, "etcd_endpoints");
   if (etcd.endpoints.empty()) throw error::InvalidInput("etcd_endpoints is empty");
   for (const std::string& e : etcd.endpoints) {
