@@ -1,13 +1,13 @@
 #include "coordinator/daemon/http_auth.h"
 
 #include "coordinator/daemon/request_error.h"
+#include "error/error.h"
 #include "http/base64.h"
 
 #include <httplib.h>
 #include <openssl/crypto.h>
 #include <nlohmann/json.hpp>
 
-#include <stdexcept>
 
 namespace baton::coordinator {
 namespace {
@@ -29,7 +29,7 @@ bool carries_token(std::string_view authorization, const std::string& token) {
   std::string credentials;
   try {
     credentials = http::base64_decode(encoded);
-  } catch (const std::invalid_argument&) {
+  } catch (const error::InvalidInput&) {
     return false;  // not base64: no token carried
   }
   const auto colon = credentials.find(':');
