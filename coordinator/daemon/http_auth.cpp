@@ -8,7 +8,6 @@
 #include <openssl/crypto.h>
 #include <nlohmann/json.hpp>
 
-
 namespace baton::coordinator {
 namespace {
 
