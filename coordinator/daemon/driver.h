@@ -36,7 +36,6 @@
 #include "coordinator/daemon/tracked_job.h"
 #include "coordinator/journal/journal.h"
 #include "coordinator/report/job_report.h"
-#include "error/result.h"
 #include "log/log.h"
 
 #include <asio/io_context.hpp>
