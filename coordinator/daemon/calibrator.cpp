@@ -183,15 +183,16 @@ asio::awaitable<double> Calibrator::run_probe(TrackedCalibration& c, const calib
   StepExchange run;
   run.job = std::to_string(id);
   run.nodes = spec.nodes();
-  executor_.attach(&run);  // the agents' answers go to this probe step until it has ended
-  probe_ = &run;           // and a cancel of the calibration ends it
+  executor_.attach(run);  // the agents' answers go to this probe step until it has ended
+  probe_ = &run;          // and a cancel of the calibration ends it
   struct Detach {
     Calibrator& calibrator;
+    const StepExchange& run;
     ~Detach() {
-      calibrator.executor_.attach(nullptr);
+      calibrator.executor_.detach(run);
       calibrator.probe_ = nullptr;
     }
-  } detach{*this};
+  } detach{*this, run};
   const std::string what =
       "calibration " + std::to_string(c.id) + ": " + describe(step, c.request.senders, c.request.receivers);
   JobPlans plans(id, "", spec, probe.plan, executor_.storages(spec.nodes()), executor_.addresses(spec.nodes()));

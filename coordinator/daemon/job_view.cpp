@@ -195,19 +195,18 @@ Json job_summary_json(const TrackedJob& job) {
   return report::summary_json(job.journaled_view ? *job.journaled_view : job_header(job));
 }
 
-Json agents_json(const std::vector<AgentInfo>& agents, const StepExchange* running,
+Json agents_json(const std::vector<AgentInfo>& agents, const std::map<std::string, std::string>& jobs_by_node,
                  std::chrono::steady_clock::time_point now) {
-  const std::vector<std::string> busy = running ? running->nodes : std::vector<std::string>{};
   Json list = Json::array();
   for (const AgentInfo& a : agents) {
-    const bool in_job = std::ranges::find(busy, a.node) != busy.end();
+    const auto job = jobs_by_node.find(a.node);
     list.push_back(Json{{"node", a.node},
                         {"alive", a.alive},
                         {"addresses", a.addresses},
                         {"transports", a.transports},
                         {"rate", a.rate},
                         {"last_heartbeat_age", std::chrono::duration<double>(now - a.last_heard).count()},
-                        {"job", in_job ? running->job : ""}});
+                        {"job", job == jobs_by_node.end() ? "" : job->second}});
   }
   return Json{{"agents", std::move(list)}};
 }

@@ -11,6 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace baton::coordinator {
@@ -22,9 +25,10 @@ report::JobReport job_report(const TrackedJob& job, Clock::time_point now);
 std::uint64_t bytes_done_now(const TrackedJob& job);
 // One line of the job list.
 nlohmann::ordered_json job_summary_json(const TrackedJob& job);
-// The agents, each with the job it is in (`running`: the run the step executor has
-// attached, a job's or a calibration's probe step, or none).
-nlohmann::ordered_json agents_json(const std::vector<AgentInfo>& agents, const StepExchange* running,
+// The agents, each with the job it is in (`jobs_by_node`: the runs the step executor has
+// attached, jobs' or a calibration's probe step; "" for a node in none).
+nlohmann::ordered_json agents_json(const std::vector<AgentInfo>& agents,
+                                   const std::map<std::string, std::string>& jobs_by_node,
                                    std::chrono::steady_clock::time_point now);
 
 }  // namespace baton::coordinator

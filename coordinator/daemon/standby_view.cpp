@@ -64,7 +64,7 @@ StandbyView::Json StandbyView::calibration(std::uint64_t id) {
 std::string StandbyView::status_page(const std::string* id, const std::string& status, int& http_status) {
   report::StatusPage page;
   page.coordinator = status;
-  page.agents = agents_json({}, nullptr, std::chrono::steady_clock::now());
+  page.agents = agents_json({}, {}, std::chrono::steady_clock::now());
   page.jobs = jobs();  // before the lock: jobs() takes it
   const std::lock_guard lock(mutex_);
   Calibrations all(journal_);

@@ -12,6 +12,19 @@ namespace {
 
 using std::chrono::milliseconds;
 
+// The job a message about a run names ("" for a message of no run).
+const std::string& job_named(const protocol::Envelope& message) {
+  static const std::string none;
+  switch (message.body_case()) {
+    case protocol::Envelope::kPlanAccepted: return message.plan_accepted().job();
+    case protocol::Envelope::kPlanRefused: return message.plan_refused().job();
+    case protocol::Envelope::kStepProgress: return message.step_progress().job();
+    case protocol::Envelope::kStepReport: return message.step_report().job();
+    case protocol::Envelope::kJobCommitted: return message.job_committed().job();
+    default: return none;
+  }
+}
+
 }  // namespace
 
 StepExecutor::StepExecutor(AgentDirectory& agents, EventWait& events, Clock& clock, const DriverOptions& options,
@@ -20,16 +33,39 @@ StepExecutor::StepExecutor(AgentDirectory& agents, EventWait& events, Clock& clo
 
 // ---- The agents' messages ----
 
+void StepExecutor::attach(StepExchange& run) { runs_[run.job] = &run; }
+
+void StepExecutor::detach(const StepExchange& run) {
+  const auto found = runs_.find(run.job);
+  if (found != runs_.end() && found->second == &run) runs_.erase(found);
+}
+
+std::map<std::string, std::string> StepExecutor::jobs_by_node() const {
+  std::map<std::string, std::string> out;
+  for (const auto& [job, run] : runs_) {
+    for (const std::string& node : run->nodes) out[node] = job;
+  }
+  return out;
+}
+
+StepExchange* StepExecutor::run_of(const std::string& job) const {
+  const auto found = runs_.find(job);
+  return found == runs_.end() ? nullptr : found->second;
+}
+
 void StepExecutor::on_register(const std::string& node) {
-  if (!attached_) return;
-  // One that kept the plan says so in the JobStatus that follows its registration.
-  attached_->holding.erase(node);
-  attached_->registered_anew.insert(node);
+  // Every run: one that kept the plan says so in the JobStatus that follows its
+  // registration, and each run that offers a plan to this node offers it again.
+  for (const auto& [job, run] : runs_) {
+    run->holding.erase(node);
+    run->registered_anew.insert(node);
+  }
 }
 
 bool StepExecutor::on_job_status(const std::string& node, const protocol::JobStatus& status) {
-  if (!attached_ || attached_->job != status.job()) return false;
-  StepExchange& run = *attached_;
+  StepExchange* const found = run_of(status.job());
+  if (!found) return false;
+  StepExchange& run = *found;
   if (status.state() == protocol::JobStatus::ABORTED) run.holding.erase(node);
   else run.holding.insert(node);
   if (run.cancelled_step && !run.reports.contains(node)) send_step_cancel(run, node);
@@ -37,37 +73,29 @@ bool StepExecutor::on_job_status(const std::string& node, const protocol::JobSta
 }
 
 void StepExecutor::on_message(const std::string& node, const protocol::Envelope& message) {
-  if (!attached_) return;
-  StepExchange& run = *attached_;
+  StepExchange* const found = run_of(job_named(message));
+  if (!found) return;
+  StepExchange& run = *found;
   switch (message.body_case()) {
     case protocol::Envelope::kPlanAccepted:
-      if (message.plan_accepted().job() == run.job) {
-        run.accepted.insert(node);
-        run.holding.insert(node);
-      }
+      run.accepted.insert(node);
+      run.holding.insert(node);
       break;
-    case protocol::Envelope::kPlanRefused:
-      if (message.plan_refused().job() == run.job) run.refused[node] = message.plan_refused().reason();
-      break;
+    case protocol::Envelope::kPlanRefused: run.refused[node] = message.plan_refused().reason(); break;
     case protocol::Envelope::kStepProgress:
       // Shown by watch, status and the metrics; only the attempt running counts.
-      if (message.step_progress().job() == run.job && message.step_progress().step() == run.step &&
-          !run.reports.contains(node)) {
+      if (message.step_progress().step() == run.step && !run.reports.contains(node)) {
         NodeProgress& progress = run.progress[node];
         progress.bytes = std::max(progress.bytes, message.step_progress().bytes());
         progress.tasks.assign(message.step_progress().tasks().begin(), message.step_progress().tasks().end());
       }
       break;
     case protocol::Envelope::kStepReport:
-      if (message.step_report().job() == run.job && message.step_report().step() == run.step) {
-        run.reports[node] = message.step_report();
-      }
+      if (message.step_report().step() == run.step) run.reports[node] = message.step_report();
       break;
     case protocol::Envelope::kJobCommitted:
-      if (message.job_committed().job() == run.job) {
-        if (message.job_committed().error().empty()) run.committed.insert(node);
-        else run.commit_errors[node] = message.job_committed().error();
-      }
+      if (message.job_committed().error().empty()) run.committed.insert(node);
+      else run.commit_errors[node] = message.job_committed().error();
       break;
     default: break;
   }

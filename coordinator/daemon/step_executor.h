@@ -6,8 +6,10 @@
 // retrying it, and ending the run on the agents or aborting it. A job's run keeps its life
 // cycle around it (job_run.h), a calibration its probes (calibrator.h).
 //
-// Threading: the io thread's. One run is attached at a time; the agents' messages about it
-// fill its StepExchange, and each wakes the waiting phase through the shared EventWait.
+// Threading: the io thread's. Several runs are attached at once (every running job's, or a
+// calibration's probe step), each by the job id the agents know it by; an agent's message
+// fills the StepExchange of the run its job field names, and each wakes the waiting phases
+// through the shared EventWait.
 #pragma once
 
 #include "coordinator/daemon/agent_directory.h"
@@ -45,16 +47,19 @@ class StepExecutor {
   StepExecutor(AgentDirectory& agents, EventWait& events, Clock& clock, const DriverOptions& options,
                DriverMetrics& metrics, log::Logger& log);
 
-  // The run whose agents' answers are taken from now on; null for none.
-  void attach(StepExchange* run) { attached_ = run; }
-  const StepExchange* attached() const { return attached_; }
+  // The agents' answers about run.job go to `run` from now on, until it is detached.
+  // REQUIRES: no other run with its job id is attached.
+  void attach(StepExchange& run);
+  void detach(const StepExchange& run);
+  // The job each node of an attached run is in.
+  std::map<std::string, std::string> jobs_by_node() const;
 
   // An agent registered (a new control session): it may be a new process that lost the
   // plan, or its plan may have been lost with the old session.
   void on_register(const std::string& node);
-  // True when `status` is of the attached run (then it is taken); else the caller's.
+  // True when `status` is of an attached run (then it is taken); else the caller's.
   bool on_job_status(const std::string& node, const protocol::JobStatus& status);
-  // Answers to plans, step progress and reports, and commits, of the attached run.
+  // Answers to plans, step progress and reports, and commits, of the attached run they name.
   void on_message(const std::string& node, const protocol::Envelope& message);
 
   // Offers every node its plan and waits for each to answer, plan_timeout (+ `longer`) an
@@ -103,7 +108,9 @@ class StepExecutor {
   const DriverOptions& options_;
   DriverMetrics& metrics_;
   log::Logger& log_;
-  StepExchange* attached_ = nullptr;
+  // The attached runs, by job id.
+  std::map<std::string, StepExchange*> runs_;
+  StepExchange* run_of(const std::string& job) const;
 };
 
 }  // namespace baton::coordinator
