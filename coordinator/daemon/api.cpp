@@ -146,7 +146,7 @@ void Api::start(const std::string& address) {
     try {
       spec = parse_job_spec(request.body);
       resolve_objects(spec);
-      if (spec.kind != jobs::JobKind::redistribution) journaled = collective_json(spec.collective);
+      if (spec.kind != jobs::JobKind::redistribution) journaled = collective_json(spec.collective, spec.priority);
     } catch (const json::InputError& e) {
       reply_error(response, RequestFailure::bad_request, e.what());
       return;

@@ -50,6 +50,8 @@ struct CoordinatorConfig {
   // calibrations waiting to run; past them a request is refused with 429.
   std::size_t max_queued_jobs = 256;
   std::size_t max_queued_calibrations = 4;
+  // Jobs running at once, on disjoint nodes (docs/runtime.md, "Jobs at once").
+  std::size_t max_running_jobs = 64;
 };
 
 // Reads the file; throws error::InvalidInput naming the file, and the key and line where

@@ -4,6 +4,7 @@
 #include "coordinator/daemon/collective_nodes.h"
 #include "coordinator/daemon/job_view.h"
 #include "coordinator/daemon/journaled_job.h"
+#include "coordinator/daemon/start_order.h"
 #include "coordinator/jobs/in_place_staging.h"
 #include "error/error.h"
 
@@ -11,6 +12,7 @@
 #include <asio/detached.hpp>
 
 #include <algorithm>
+#include <set>
 
 namespace baton::coordinator {
 
@@ -74,6 +76,7 @@ void Driver::start() {
     queue_.push_back(id);
     jobs_[id] = std::move(job);
   }
+  queue_changed_ = true;
   asio::co_spawn(io_, run_loop(), asio::detached);
 }
 
@@ -118,7 +121,9 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
   if (queue_.size() >= options_.max_queued_jobs) {
     throw RequestError(RequestFailure::too_many, "the job queue is full: " + std::to_string(queue_.size()) +
                                                      " jobs queued, at the cap (max_queued_jobs " +
-                                                     std::to_string(options_.max_queued_jobs) +
+                                                     std::to_string(options_.max_queued_jobs) + "), behind " +
+                                                     std::to_string(running_.size()) + " running (max_running_jobs " +
+                                                     std::to_string(options_.max_running_jobs) +
                                                      "); submit again once one has run, or cancel one");
   }
   const std::string journaled = calibrator_.resolve_platform(spec, json);
@@ -129,6 +134,7 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
   job->spec = std::move(spec);
   jobs_[id] = std::move(job);
   queue_.push_back(id);
+  queue_changed_ = true;
   if (log_) log_.info("job " + std::to_string(id) + ": submitted");
   events_.notify();
   return id;
@@ -144,6 +150,7 @@ Driver::Json Driver::cancel(std::uint64_t id) {
   job.exchange.cancel_requested = true;
   if (job.state == JobState::queued) {
     std::erase(queue_, id);
+    queue_changed_ = true;  // a job it held back may start
     finish(job, JobState::cancelled, "cancelled before it started");
   }
   events_.notify();
@@ -165,24 +172,33 @@ Driver::Json Driver::jobs() const {
 }
 
 Driver::Json Driver::agents() const {
-  return agents_json(agents_.agents(), executor_.attached(), std::chrono::steady_clock::now());
+  return agents_json(agents_.agents(), executor_.jobs_by_node(), std::chrono::steady_clock::now());
 }
 
 std::string Driver::status() const {
   if (std::optional<std::string> calibrating = calibrator_.status()) return std::move(*calibrating);
-  if (!running_) return "idle, " + std::to_string(queue_.size()) + " job(s) queued";
-  const TrackedJob& job = running_->job();
-  if (job.state != JobState::running || !job.plan)
-    return "job " + std::to_string(job.id) + " " + std::string(name(job.state));
-  return "job " + std::to_string(job.id) + " step " + std::to_string(job.step + 1) + "/" +
-         std::to_string(job.plan->steps.size());
+  if (running_.empty()) return "idle, " + std::to_string(queue_.size()) + " job(s) queued";
+  std::string out;
+  for (const auto& [id, run] : running_) {
+    const TrackedJob& job = run->job();
+    out += "job " + std::to_string(id) +
+           (job.state != JobState::running || !job.plan
+                ? " " + std::string(name(job.state))
+                : " step " + std::to_string(job.step + 1) + "/" + std::to_string(job.plan->steps.size())) +
+           ", ";
+  }
+  return out + std::to_string(queue_.size()) + " queued";
 }
 
 std::string Driver::metrics() {
   std::size_t alive = 0, dead = 0;
   for (const AgentInfo& a : agents_.agents()) (a.alive ? alive : dead) += 1;
-  return metrics_.render(alive, dead, queue_.size(), running_ != nullptr, running_ ? running_->job().bytes_total : 0,
-                         running_ ? bytes_done_now(running_->job()) : 0);
+  std::uint64_t bytes = 0, bytes_done = 0;
+  for (const auto& [id, run] : running_) {
+    bytes += run->job().bytes_total;
+    bytes_done += bytes_done_now(run->job());
+  }
+  return metrics_.render(alive, dead, queue_.size(), running_.size(), options_.max_running_jobs, bytes, bytes_done);
 }
 
 // ---- Messages from the agents ----
@@ -229,29 +245,63 @@ void Driver::on_job_status(const std::string& node, const protocol::JobStatus& s
 
 // ---- The run loop ----
 
+bool Driver::calibration_due() {
+  // A calibration before the next job (it takes seconds, and jobs submitted after it may
+  // be planned on it), but never two in a row while a job waits: between two jobs runs
+  // at most one calibration (docs/calibration.md, "Queues").
+  return calibrator_.next_queued() && (queue_.empty() || !calibrated_last_);
+}
+
 asio::awaitable<void> Driver::run_loop() {
   for (;;) {
-    co_await events_.until([this] { return !queue_.empty() || calibrator_.next_queued(); }, Clock::time_point::max());
-    // A calibration before the next job (it takes seconds, and jobs submitted after it may
-    // be planned on it), but never two in a row while a job waits: between two jobs runs
-    // at most one calibration (docs/calibration.md, "Queues").
-    TrackedCalibration* calibration = calibrator_.next_queued();
-    if (calibration && (queue_.empty() || !calibrated_last_)) {
+    // A calibration owns the nodes it probes: it waits for every running job to end, and
+    // no job starts meanwhile. Otherwise the queue is looked at again when it changed (a
+    // submit, a cancel, a job's end).
+    co_await events_.until([this] { return calibration_due() ? running_.empty() : queue_changed_; },
+                           Clock::time_point::max());
+    if (calibration_due()) {
       calibrated_last_ = true;
-      co_await calibrator_.run(*calibration);
+      co_await calibrator_.run(*calibrator_.next_queued());
+      queue_changed_ = true;
       continue;
     }
-    calibrated_last_ = false;
-    TrackedJob& job = *jobs_.at(queue_.front());
-    queue_.pop_front();
-    job.exchange.job = std::to_string(job.id);
-    job.exchange.nodes = job.nodes();
-    executor_.attach(&job.exchange);  // the agents' answers go to the job running
-    running_ = std::make_unique<JobRun>(job, services_);
-    co_await running_->run();
-    running_.reset();
-    executor_.attach(nullptr);
+    queue_changed_ = false;
+    std::set<std::string> busy;
+    for (const auto& [id, run] : running_) {
+      for (const std::string& node : run->job().nodes()) busy.insert(node);
+    }
+    std::vector<WaitingJob> waiting;
+    waiting.reserve(queue_.size());
+    for (const std::uint64_t id : queue_) {
+      const TrackedJob& job = *jobs_.at(id);
+      waiting.push_back(WaitingJob{.id = id, .priority = job.spec->priority, .nodes = job.nodes()});
+    }
+    const std::size_t slots =
+        options_.max_running_jobs > running_.size() ? options_.max_running_jobs - running_.size() : 0;
+    for (const std::uint64_t id : jobs_to_start(busy, waiting, slots)) {
+      calibrated_last_ = false;
+      start_job(id);
+    }
   }
+}
+
+void Driver::start_job(std::uint64_t id) {
+  TrackedJob& job = *jobs_.at(id);
+  std::erase(queue_, id);
+  job.exchange.job = std::to_string(job.id);
+  job.exchange.nodes = job.nodes();
+  executor_.attach(job.exchange);  // the agents' answers about it go to its exchange
+  JobRun& run = *(running_[id] = std::make_unique<JobRun>(job, services_));
+  asio::co_spawn(io_, run_job(run), asio::detached);
+}
+
+asio::awaitable<void> Driver::run_job(JobRun& run) {
+  co_await run.run();
+  const std::uint64_t id = run.job().id;
+  executor_.detach(run.job().exchange);
+  running_.erase(id);     // its run has ended: nothing of it is in flight
+  queue_changed_ = true;  // jobs waiting for its nodes may start
+  events_.notify();
 }
 
 void Driver::finish(TrackedJob& job, JobState state, const std::string& error) {

@@ -1,5 +1,6 @@
-// The job driver (docs/runtime.md, "Steps"): queues submitted jobs and runs them one at a
-// time, each as a JobRun (job_run.h) through the phases of a job's life:
+// The job driver (docs/runtime.md, "Steps" and "Jobs at once"): queues submitted jobs and
+// runs those whose nodes are disjoint at the same time, each as a JobRun (job_run.h) through
+// the phases of a job's life:
 //
 //   plan → await agents → distribute plans → run each step (attempts) → record → end on
 //   the agents → finish
@@ -7,13 +8,15 @@
 // What is said to the agents, and waited for, is the step executor's (step_executor.h):
 // offering plans, releasing a step behind the papers' barrier, retrying it, ending the
 // run. The journal holds the job before it starts and every finished step, so a restarted
-// coordinator resumes it (start()). Between jobs its run loop gives the calibrator
-// (calibrator.h) its turn; while a job runs, the job's run follows drift
-// (drift_follower.h).
+// coordinator resumes every unfinished one (start()). Which waiting jobs start is
+// start_order.h's rule: free nodes, a free slot (max_running_jobs), priority, then
+// submission order. A calibration owns the nodes it probes: once it is queued no job starts
+// until it has run, and it runs when no job does (calibrator.h); while a job runs, the job's
+// run follows drift (drift_follower.h).
 //
-// What the driver keeps is the cluster's: every job it knows, the queue, the agents'
-// messages, the calibrator, the plan cache and the planner thread; what one job's run keeps
-// is the job's (TrackedJob) or the run's own.
+// What the driver keeps is the cluster's: every job it knows, the queue, the runs, the
+// agents' messages, the calibrator, the plan cache and the planner thread; what one job's
+// run keeps is the job's (TrackedJob) or the run's own.
 //
 // Threading: everything runs on the io_context's thread (the API reaches it by posting),
 // except compiling a job's plan, which runs on a planner thread while the job waits.
@@ -96,7 +99,8 @@ class Driver {
   // A message from an agent (the registry's handler).
   void on_message(const std::string& node, const protocol::Envelope& message);
 
-  // What the driver is doing, for logs and STATUS=: "idle", "job 7 step 3/10".
+  // What the driver is doing, for logs and STATUS=: "idle, 0 job(s) queued",
+  // "job 7 step 3/10, job 9 step 1/2, 2 queued".
   std::string status() const;
 
   // Its metrics in Prometheus' text format (docs/metrics.md), gauges read now.
@@ -105,8 +109,14 @@ class Driver {
  private:
   // A job that ended under an earlier coordinator, as the journal holds it.
   void remember_ended(const journal::JobRecord& record, JobState state);
-  // Runs the queue's jobs, one at a time, and between two jobs at most one calibration.
+  // Starts the queue's jobs as their nodes come free, and between two jobs at most one
+  // calibration.
   asio::awaitable<void> run_loop();
+  // A calibration is queued and its turn has come: no job starts until it has run.
+  bool calibration_due();
+  // Takes job `id` off the queue and runs it beside the others.
+  void start_job(std::uint64_t id);
+  asio::awaitable<void> run_job(JobRun& run);
   // Ends a job: its final state and report journaled, counted, the API's waiters told.
   void finish(TrackedJob& job, JobState state, const std::string& error);
   // RequestError(bad_request) unless every node of the collective is registered with a rate (and a
@@ -127,10 +137,11 @@ class Driver {
   ObjectQueries objects_;
   StepExecutor executor_;
   Calibrator calibrator_;
-  bool calibrated_last_ = false;  // the run loop's last run was a calibration
+  bool calibrated_last_ = false;  // the run loop's last start was a calibration
+  bool queue_changed_ = false;    // since the run loop last looked for jobs to start
   PlanCache plan_cache_;          // the planner thread's: compiled plans for jobs that ask for the same again
-  // The job running, if any; destroyed before the journal (it may have a record in flight).
-  std::unique_ptr<JobRun> running_;
+  // The jobs running, by id; destroyed before the journal (each may have a record in flight).
+  std::map<std::uint64_t, std::unique_ptr<JobRun>> running_;
   asio::thread_pool planner_{1};  // compiles plans off the io thread; joined before the members above go
   JobServices services_;          // what each job's run uses of the above
   std::function<void()> job_ended_;

@@ -7,10 +7,12 @@ DriverMetrics::DriverMetrics() {
   registry_.declare("baton_agents", Type::gauge, "Agents known to the registry, by liveness (heartbeats).");
   registry_.declare("baton_jobs", Type::gauge, "Jobs waiting or running now, by state.");
   registry_.declare("baton_jobs_finished_total", Type::counter, "Jobs that ended, by final state.");
-  registry_.declare("baton_job_bytes", Type::gauge, "Bytes the running job moves in all (0 when none runs).");
+  registry_.declare("baton_jobs_running_max", Type::gauge,
+                    "Jobs that may run at once (max_running_jobs); more wait in the queue.");
+  registry_.declare("baton_job_bytes", Type::gauge, "Bytes the running jobs move in all (0 when none runs).");
   registry_.declare("baton_job_bytes_done", Type::gauge,
-                    "Bytes of the running job done so far: its finished steps and the agents' progress in the "
-                    "running one.");
+                    "Bytes of the running jobs done so far: their finished steps and the agents' progress in the "
+                    "running ones.");
   registry_.declare("baton_steps_total", Type::counter, "Steps every agent reported done.");
   registry_.declare("baton_step_attempts_failed_total", Type::counter,
                     "Step attempts that failed (each is retried up to the attempt limit).");
@@ -63,11 +65,13 @@ void DriverMetrics::job_finished(JobState state) {
 }
 
 std::string DriverMetrics::render(std::size_t agents_alive, std::size_t agents_dead, std::size_t jobs_queued,
-                                  bool job_running, std::uint64_t job_bytes, std::uint64_t job_bytes_done) {
+                                  std::size_t jobs_running, std::size_t max_running, std::uint64_t job_bytes,
+                                  std::uint64_t job_bytes_done) {
   registry_.set("baton_agents", {{"state", "alive"}}, static_cast<double>(agents_alive));
   registry_.set("baton_agents", {{"state", "dead"}}, static_cast<double>(agents_dead));
   registry_.set("baton_jobs", {{"state", "queued"}}, static_cast<double>(jobs_queued));
-  registry_.set("baton_jobs", {{"state", "running"}}, job_running ? 1 : 0);
+  registry_.set("baton_jobs", {{"state", "running"}}, static_cast<double>(jobs_running));
+  registry_.set("baton_jobs_running_max", {}, static_cast<double>(max_running));
   registry_.set("baton_job_bytes", {}, static_cast<double>(job_bytes));
   registry_.set("baton_job_bytes_done", {}, static_cast<double>(job_bytes_done));
   return registry_.render();

@@ -27,10 +27,11 @@ class DriverMetrics {
   // it took.
   void journal_call(std::string_view store, bool write, double seconds);
 
-  // The exposition, with the gauges set to these numbers (the running job's bytes: 0, 0
-  // when none runs).
-  std::string render(std::size_t agents_alive, std::size_t agents_dead, std::size_t jobs_queued, bool job_running,
-                     std::uint64_t job_bytes, std::uint64_t job_bytes_done);
+  // The exposition, with the gauges set to these numbers (the running jobs' bytes summed:
+  // 0, 0 when none runs; `max_running`: the limit on jobs at once).
+  std::string render(std::size_t agents_alive, std::size_t agents_dead, std::size_t jobs_queued,
+                     std::size_t jobs_running, std::size_t max_running, std::uint64_t job_bytes,
+                     std::uint64_t job_bytes_done);
 
  private:
   metrics::Registry registry_;

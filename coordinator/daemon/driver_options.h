@@ -43,6 +43,9 @@ struct DriverOptions {
   std::chrono::milliseconds object_query_timeout{5'000};
   // The queues an API client grows: past these, a submit or a calibration is refused (429).
   std::size_t max_queued_jobs = 256;
+  // Jobs running at once (on disjoint nodes, docs/runtime.md "Jobs at once"); past it a job
+  // whose nodes are free waits in the queue.
+  std::size_t max_running_jobs = 64;
   // The epoch this coordinator leads at (docs/ha.md), shown as baton_leader_epoch; 0 without
   // an election (journal = "sqlite").
   std::uint64_t leader_epoch = 0;

@@ -115,10 +115,25 @@ std::vector<jobs::TransferSpec> transfer_runs(const Json& job) {
   return out;
 }
 
+// job["priority"]: a whole number within ±kMaxPriority, 0 when absent.
+std::int64_t priority(const Json& job) {
+  if (!job.contains("priority")) return 0;
+  const Json& value = job["priority"];
+  const bool in_range = value.is_number_unsigned()
+                            ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(kMaxPriority)
+                            : value.is_number_integer() && value.get<std::int64_t>() >= -kMaxPriority &&
+                                  value.get<std::int64_t>() <= kMaxPriority;
+  if (!in_range) {
+    throw InputError("priority: must be a whole number in [-" + std::to_string(kMaxPriority) + ", " +
+                     std::to_string(kMaxPriority) + "], not " + value.dump());
+  }
+  return value.get<std::int64_t>();
+}
+
 JobSpec redistribution_spec(const Json& job) {
   json::require_object(job, "",
                        {"kind", "senders", "receivers", "algorithm", "platform", "calibration", "replan", "transfers",
-                        "transfer_runs", "pattern"});
+                        "transfer_runs", "pattern", "priority"});
   JobSpec spec;
   spec.clusters.senders = node_list(job, "", "senders");
   spec.clusters.receivers = node_list(job, "", "receivers");
@@ -188,13 +203,20 @@ JobSpec parse_job_spec(const std::string& document) {
     }
     spec.kind = *parsed;
   }
-  if (spec.kind == jobs::JobKind::redistribution) return redistribution_spec(job);
-  spec.collective = jobs::combines(spec.kind) ? parse_reduce_job(job, spec.kind) : parse_multicast_job(job, spec.kind);
+  if (spec.kind == jobs::JobKind::redistribution) {
+    spec = redistribution_spec(job);
+  } else {
+    spec.collective =
+        jobs::combines(spec.kind) ? parse_reduce_job(job, spec.kind) : parse_multicast_job(job, spec.kind);
+  }
+  spec.priority = priority(job);
   return spec;
 }
 
-std::string collective_json(const collectives::CollectiveJob& job) {
-  return (jobs::combines(job.kind) ? reduce_job_json(job) : multicast_job_json(job)).dump();
+std::string collective_json(const collectives::CollectiveJob& job, std::int64_t priority) {
+  Json out = jobs::combines(job.kind) ? reduce_job_json(job) : multicast_job_json(job);
+  if (priority != 0) out["priority"] = priority;
+  return out.dump();
 }
 
 }  // namespace baton::coordinator

@@ -20,6 +20,9 @@ namespace baton::coordinator {
 // 10 s and 0.6 GiB on the coordinator (docs/runtime.md, "Limits").
 inline constexpr std::size_t kMaxJobTransfers = std::size_t{1} << 21;
 
+// The highest "priority" a job may ask for, and minus it the lowest.
+inline constexpr std::int64_t kMaxPriority = 1'000'000;
+
 struct JobSpec {
   jobs::JobKind kind = jobs::JobKind::redistribution;
   // A redistribution.
@@ -38,6 +41,9 @@ struct JobSpec {
   std::optional<bool> replan;
   // Every other kind.
   collectives::CollectiveJob collective;
+  // "priority" (any kind, default 0): among jobs waiting for their nodes, a higher one
+  // starts first (docs/runtime.md, "Jobs at once").
+  std::int64_t priority = 0;
   // Which file each (node, name) of the job is, as its agents answered at submit (empty
   // for names not asked about: those are compared by storage id and normal form). Not part
   // of the job's JSON.
@@ -58,8 +64,9 @@ struct JobSpec {
 JobSpec parse_job_spec(const std::string& document);
 
 // A collective job as JSON in the shape parse_job_spec reads, every default written out
-// (the journal keeps this, once the message lengths are resolved).
-std::string collective_json(const collectives::CollectiveJob& job);
+// (the journal keeps this, once the message lengths are resolved), with "priority" when it is
+// not 0.
+std::string collective_json(const collectives::CollectiveJob& job, std::int64_t priority = 0);
 
 // The collectives' parts of parse_job_spec and collective_json (job_spec_reduce.cpp,
 // job_spec_multicast.cpp).

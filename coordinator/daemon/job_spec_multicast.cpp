@@ -78,8 +78,8 @@ void check_files(const std::vector<collectives::Message>& messages, const char* 
 collectives::CollectiveJob parse_multicast_job(const Json& job, jobs::JobKind kind) {
   const bool buffered = kind == jobs::JobKind::buffered_multicast;
   const char* list = buffered ? "messages" : "multicasts";
-  if (buffered) json::require_object(job, "", {"kind", "nodes", "buffers", "algorithm", "messages"});
-  else json::require_object(job, "", {"kind", "nodes", "algorithm", "multicasts"});
+  if (buffered) json::require_object(job, "", {"kind", "nodes", "buffers", "algorithm", "messages", "priority"});
+  else json::require_object(job, "", {"kind", "nodes", "algorithm", "multicasts", "priority"});
   collectives::CollectiveJob out;
   out.kind = kind;
   out.nodes = node_list(job, "", "nodes", 2);

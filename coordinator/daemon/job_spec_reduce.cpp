@@ -47,8 +47,8 @@ protocol::ReduceOp reduce_op(const Json& job, protocol::DataType dtype) {
 
 collectives::CollectiveJob parse_reduce_job(const Json& job, jobs::JobKind kind) {
   const bool reduce = kind == jobs::JobKind::reduce;
-  if (reduce) json::require_object(job, "", {"kind", "nodes", "root", "data", "op", "result", "algorithm"});
-  else json::require_object(job, "", {"kind", "nodes", "data", "op", "result", "algorithm"});
+  if (reduce) json::require_object(job, "", {"kind", "nodes", "root", "data", "op", "result", "algorithm", "priority"});
+  else json::require_object(job, "", {"kind", "nodes", "data", "op", "result", "algorithm", "priority"});
   collectives::CollectiveJob out;
   out.kind = kind;
   out.nodes = node_list(job, "", "nodes", 2);

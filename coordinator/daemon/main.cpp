@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
             if (found.empty()) return std::nullopt;
             return found.front().value;
           },
-          [&] { return standby_metrics.render(0, 0, 0, false, 0, 0); },
+          [&] { return standby_metrics.render(0, 0, 0, 0, 0, 0, 0); },
           {.id = config.id, .leader_key = key, .token = config.api_token});
       standby.start(config.api_address);
       spdlog::info(
@@ -179,6 +179,7 @@ int main(int argc, char** argv) {
     options.replan_on_drift = config.replan_on_drift;
     options.collective_startup = config.collective_startup;
     options.max_queued_jobs = config.max_queued_jobs;
+    options.max_running_jobs = config.max_running_jobs;
     options.max_queued_calibrations = config.max_queued_calibrations;
     if (election) {
       options.leader_epoch = static_cast<std::uint64_t>(election->epoch());

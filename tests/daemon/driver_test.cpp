@@ -661,8 +661,8 @@ BOOST_AUTO_TEST_CASE(jobs_past_the_queue_cap_are_refused_naming_it) {
   } catch (const bc::RequestError& e) {
     BOOST_TEST((e.failure() == bc::RequestFailure::too_many));
     BOOST_TEST(std::string(e.what()) ==
-               "the job queue is full: 2 jobs queued, at the cap (max_queued_jobs 2); submit again once one has run, "
-               "or cancel one");
+               "the job queue is full: 2 jobs queued, at the cap (max_queued_jobs 2), behind 0 running "
+               "(max_running_jobs 64); submit again once one has run, or cancel one");
   }
   BOOST_TEST(journal->jobs().size() == 2u);  // the refused one was not journaled
 }

@@ -35,7 +35,7 @@ BOOST_AUTO_TEST_CASE(each_journal_call_is_timed_as_a_write_or_a_read_of_its_stor
   BOOST_TEST(store.steps(id).size() == 1u);
   BOOST_CHECK_THROW(store.set_state(99, "running"), baton::error::InvalidInput);  // a failed write is timed too
 
-  const std::string text = metrics.render(0, 0, 0, false, 0, 0);
+  const std::string text = metrics.render(0, 0, 0, 0, 0, 0, 0);
   BOOST_TEST(has(text, R"(baton_journal_write_seconds_count{store="sqlite"} 4)"), text);
   BOOST_TEST(has(text, R"(baton_journal_read_seconds_count{store="sqlite"} 2)"), text);
   const std::string sum = R"(baton_journal_write_seconds_sum{store="sqlite"} )";
@@ -46,7 +46,7 @@ BOOST_AUTO_TEST_CASE(each_journal_call_is_timed_as_a_write_or_a_read_of_its_stor
 BOOST_AUTO_TEST_CASE(baton_leader_says_whether_it_leads) {
   DriverMetrics metrics;
   metrics.leading(false);
-  BOOST_TEST(has(metrics.render(0, 0, 0, false, 0, 0), "baton_leader 0"));
+  BOOST_TEST(has(metrics.render(0, 0, 0, 0, 0, 0, 0), "baton_leader 0"));
   metrics.leading(true);
-  BOOST_TEST(has(metrics.render(0, 0, 0, false, 0, 0), "baton_leader 1"));
+  BOOST_TEST(has(metrics.render(0, 0, 0, 0, 0, 0, 0), "baton_leader 1"));
 }

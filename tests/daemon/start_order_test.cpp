@@ -1,0 +1,70 @@
+// Which waiting jobs start (coordinator/daemon/start_order.h): free nodes and a free slot,
+// priority then submission order, backfill past a blocked job on other nodes only.
+#include "coordinator/daemon/start_order.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace bc = baton::coordinator;
+
+using Ids = std::vector<std::uint64_t>;
+
+namespace {
+
+bc::WaitingJob job(std::uint64_t id, std::vector<std::string> nodes, std::int64_t priority = 0) {
+  return bc::WaitingJob{.id = id, .priority = priority, .nodes = std::move(nodes)};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(start_order)
+
+BOOST_AUTO_TEST_CASE(jobs_on_disjoint_nodes_all_start_and_one_sharing_a_node_waits) {
+  const Ids start = bc::jobs_to_start({}, {job(1, {"s0", "r0"}), job(2, {"s1", "r1"}), job(3, {"s0", "r2"})}, 64);
+  BOOST_TEST(start == (Ids{1, 2}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_job_on_a_running_jobs_node_waits_and_starts_once_it_is_free) {
+  const std::vector<bc::WaitingJob> waiting{job(4, {"s0", "r1"})};
+  BOOST_TEST(bc::jobs_to_start({"s0", "r0"}, waiting, 64).empty());
+  BOOST_TEST(bc::jobs_to_start({"s2"}, waiting, 64) == (Ids{4}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_higher_priority_starts_first_then_submission_order) {
+  // Three jobs on the same node: the highest priority first, among equals the earliest.
+  const std::vector<bc::WaitingJob> waiting{job(1, {"a"}, 0), job(2, {"a"}, 5), job(3, {"a"}, 5), job(4, {"a"}, -1)};
+  BOOST_TEST(bc::jobs_to_start({}, waiting, 64) == (Ids{2}), boost::test_tools::per_element());
+  // With room for all (disjoint nodes), they are started in that order.
+  const std::vector<bc::WaitingJob> apart{job(1, {"a"}, 0), job(2, {"b"}, 5), job(3, {"c"}, 5), job(4, {"d"}, -1)};
+  BOOST_TEST(bc::jobs_to_start({}, apart, 64) == (Ids{2, 3, 1, 4}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_later_job_on_free_nodes_starts_ahead_of_a_blocked_one) {
+  // Job 1 waits for s0 (running); job 2 shares nothing with job 1 or the running job.
+  const Ids start = bc::jobs_to_start({"s0"}, {job(1, {"s0", "r0"}), job(2, {"s1", "r1"})}, 64);
+  BOOST_TEST(start == (Ids{2}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_blocked_job_keeps_its_free_nodes_from_every_job_after_it) {
+  // Job 1 waits for s0; r0 is free, but job 2 (same priority, later) and job 3 (lower)
+  // may not take it, or a stream of such jobs would starve job 1.
+  const std::vector<bc::WaitingJob> waiting{job(1, {"s0", "r0"}), job(2, {"s1", "r0"}), job(3, {"r0"}, -4)};
+  BOOST_TEST(bc::jobs_to_start({"s0"}, waiting, 64).empty());
+  // A higher-priority job comes before it in the order, so it may.
+  const std::vector<bc::WaitingJob> urgent{job(1, {"s0", "r0"}), job(2, {"s1", "r0"}, 1)};
+  BOOST_TEST(bc::jobs_to_start({"s0"}, urgent, 64) == (Ids{2}), boost::test_tools::per_element());
+  // A lower-priority job does not jump a higher one blocked on a node they share.
+  const std::vector<bc::WaitingJob> low_later{job(1, {"s0", "r0"}, 3), job(2, {"r0"}, 0)};
+  BOOST_TEST(bc::jobs_to_start({"s0"}, low_later, 64).empty());
+}
+
+BOOST_AUTO_TEST_CASE(no_more_start_than_the_free_slots) {
+  const std::vector<bc::WaitingJob> waiting{job(1, {"a"}), job(2, {"b"}), job(3, {"c"})};
+  BOOST_TEST(bc::jobs_to_start({}, waiting, 2) == (Ids{1, 2}), boost::test_tools::per_element());
+  BOOST_TEST(bc::jobs_to_start({}, waiting, 0).empty());
+  BOOST_TEST(bc::jobs_to_start({}, {}, 5).empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
