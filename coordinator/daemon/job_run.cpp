@@ -145,6 +145,8 @@ asio::awaitable<JobRun::AfterPhase> JobRun::distribute_plans(JobPlans& plans) {
   job_.state = JobState::running;
   journal_.set_state(job_.id, std::string(name(job_.state)));
   job_.started = clock_.now();
+  job_.started_unix_seconds =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   // A resumed job's agents may still be finishing the step the old coordinator released;
   // they answer the plan when it ends (docs/runtime.md, "Coordinator restarts").
   const auto longer = job_.resumed ? options_.min_step_timeout + options_.report_grace : milliseconds(0);

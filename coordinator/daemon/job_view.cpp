@@ -151,7 +151,8 @@ report::JobReport job_header(const TrackedJob& job) {
           .step = job.step,
           .steps = job.plan ? job.plan->steps.size() : 0,
           .elapsed_seconds = 0,
-          .report = std::nullopt};
+          .report = std::nullopt,
+          .started_unix_seconds = job.started_unix_seconds};
 }
 
 }  // namespace

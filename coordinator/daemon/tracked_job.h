@@ -76,6 +76,7 @@ struct TrackedJob {
   std::uint64_t bytes_done = 0;
   std::uint32_t step = 0;  // the step running (or next)
   Clock::time_point started{};
+  std::optional<double> started_unix_seconds;  // the same moment on the system clock (reports)
   double measured_seconds = 0;
   std::vector<journal::StepRecord> steps;  // finished ones
 

@@ -279,6 +279,7 @@ Json to_json(const JobReport& job) {
   if (job.report) out["report"] = plan_json(*job.report);
   out["kind"] = job.kind;  // added with the collectives (issue 14)
   out["step_bytes_done"] = job.step_bytes_done;
+  if (job.started_unix_seconds) out["started_unix_seconds"] = *job.started_unix_seconds;  // jobs at once (issue 40)
   return out;
 }
 
@@ -311,7 +312,8 @@ JobReport parse_job_report(const Json& value) {
                 .step = count(value, "", "step"),
                 .steps = count(value, "", "steps"),
                 .elapsed_seconds = number(value, "", "elapsed_seconds"),
-                .report = std::nullopt};
+                .report = std::nullopt,
+                .started_unix_seconds = maybe_number(value, "", "started_unix_seconds")};
   if (present(value, "report")) job.report = plan_report(value.at("report"));
   return job;
 }

@@ -156,6 +156,9 @@ struct JobReport {
   std::uint64_t steps = 0;            // how many the plan has; 0 before it is planned
   double elapsed_seconds = 0;
   std::optional<PlanReport> report;  // once planned
+  // When it started, in seconds since the UNIX epoch (the system clock): jobs that run at
+  // once are compared on it. Absent before it starts and in older reports.
+  std::optional<double> started_unix_seconds;
 };
 
 // `GET /v1/jobs/ID`'s answer.

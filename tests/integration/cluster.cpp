@@ -32,7 +32,8 @@ std::string write_random_file(const std::filesystem::path& path, std::size_t byt
   return data;
 }
 
-Cluster::Cluster(std::string api_token) : api_token_(std::move(api_token)) {
+Cluster::Cluster(std::string api_token, std::string coordinator_config)
+    : api_token_(std::move(api_token)), coordinator_config_(std::move(coordinator_config)) {
   secret_ = "integration-test-secret-0123456789";
   write_text(dir_.path / "secret", secret_ + "\n");
   if (!api_token_.empty()) write_text(dir_.path / "token", api_token_ + "\n");
@@ -41,11 +42,11 @@ Cluster::Cluster(std::string api_token) : api_token_(std::move(api_token)) {
 }
 
 void Cluster::write_coordinator_config(const std::string& api, const std::string& agents) {
-  write_text(dir_.path / "coordinator.toml", "id = \"coord\"\nagent_address = \"" + agents + "\"\napi_address = \"" +
-                                                 api +
-                                                 "\"\nsecret_file = \"secret\"\nstate_dir = \"state\"\n"
-                                                 "heartbeat_seconds = 0.2\n" +
-                                                 (api_token_.empty() ? "" : "api_token_file = \"token\"\n"));
+  write_text(dir_.path / "coordinator.toml",
+             "id = \"coord\"\nagent_address = \"" + agents + "\"\napi_address = \"" + api +
+                 "\"\nsecret_file = \"secret\"\nstate_dir = \"state\"\n"
+                 "heartbeat_seconds = 0.2\n" +
+                 (api_token_.empty() ? "" : "api_token_file = \"token\"\n") + coordinator_config_);
 }
 
 void Cluster::start_coordinator() {

@@ -25,7 +25,8 @@ using Json = nlohmann::json;
 class Cluster {
  public:
   // `api_token` non-empty: the coordinator's API requires it (get() and post() send it).
-  explicit Cluster(std::string api_token = {});
+  // `coordinator_config` lines go into its coordinator.toml.
+  explicit Cluster(std::string api_token = {}, std::string coordinator_config = {});
   ~Cluster();
 
   // Starts an agent named `node` (its data root is root(node)); `secret` overrides the
@@ -72,6 +73,7 @@ class Cluster {
   std::string api_;
   std::string agents_address_;
   std::string api_token_;
+  std::string coordinator_config_;
   // Writes coordinator.toml for the API and agent addresses (port 0 at first).
   void write_coordinator_config(const std::string& api, const std::string& agents);
   void start_coordinator();
