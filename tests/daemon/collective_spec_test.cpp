@@ -255,6 +255,8 @@ BOOST_AUTO_TEST_CASE(the_journaled_form_reads_back_to_the_same_job) {
     const bc::JobSpec again = bc::parse_job_spec(written);
     BOOST_TEST(bc::collective_json(again.collective) == written);
     BOOST_TEST(again.nodes() == spec.nodes(), boost::test_tools::per_element());
+    // A priority is journaled with it, and read back.
+    BOOST_TEST(bc::parse_job_spec(bc::collective_json(spec.collective, 7)).priority == 7);
   }
 }
 

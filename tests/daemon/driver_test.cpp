@@ -647,6 +647,41 @@ BOOST_AUTO_TEST_CASE(a_plan_timeout_fails_the_job_after_every_offer_naming_the_n
   BOOST_TEST(await(bp::Envelope::kAbort, 4).size() == 4u);
 }
 
+// Jobs at once (docs/runtime.md): a job on s2, s3, r2, r3 runs beside one on s0, s1, r0,
+// r1 (both released before either reports), and a third on s0 waits for the first.
+BOOST_AUTO_TEST_CASE(jobs_on_disjoint_nodes_run_at_once_and_one_on_a_busy_node_waits) {
+  for (const std::string node : {"s2", "s3", "r2", "r3"}) agents.add(node);
+  std::string other = kJob;
+  for (const auto& [from, to] : {std::pair{"s0", "s2"}, {"s1", "s3"}, {"r0", "r2"}, {"r1", "r3"}}) {
+    for (std::size_t at = other.find(from); at != std::string::npos; at = other.find(from, at))
+      other.replace(at, 2, to);
+  }
+  const std::uint64_t first = submit();
+  const std::uint64_t second = driver->submit(bc::parse_job_spec(other), other);
+  accept_plans(await(bp::Envelope::kPlan, 8));
+  BOOST_TEST(await(bp::Envelope::kStepRelease, 8).size() == 8u);  // step 0 of both
+  const std::uint64_t third = submit();
+  settle();
+  BOOST_TEST(driver->status() ==
+             "job " + std::to_string(first) + " step 1/2, job " + std::to_string(second) + " step 1/2, 1 queued");
+  BOOST_TEST(driver->agents()["agents"][0]["job"].get<std::string>() == std::to_string(first));  // r0
+  BOOST_TEST(state(third) == "queued");
+  clock.advance(2500ms);
+  // The second job's reports finish its step; the first's step still waits for its own.
+  for (const std::string node : {"s2", "s3", "r2", "r3"}) deliver(node, report(node, 0));
+  BOOST_TEST(await(bp::Envelope::kStepRelease, 4).size() == 4u);  // the second's step 1
+  BOOST_TEST(driver->job(first)["step"].get<int>() == 0);
+  for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, 0));
+  BOOST_TEST(await(bp::Envelope::kStepRelease, 4).size() == 4u);
+  clock.advance(2500ms);
+  for (const std::string node : {"s0", "s1", "r0", "r1", "s2", "s3", "r2", "r3"}) deliver(node, report(node, 1));
+  commit_all(8);
+  run_until([&] { return state(first) == "done" && state(second) == "done"; });
+  // The first job's nodes are free: the third starts.
+  BOOST_TEST(await(bp::Envelope::kPlan, 4).size() == 4u);
+  BOOST_TEST(state(third) != "queued");
+}
+
 // The job queue has a cap too (max_queued_jobs): past it a submit is refused as too many.
 BOOST_AUTO_TEST_CASE(jobs_past_the_queue_cap_are_refused_naming_it) {
   bc::DriverOptions options;

@@ -38,6 +38,20 @@ BOOST_AUTO_TEST_CASE(transfers_and_platform_are_read_as_given) {
   BOOST_TEST(spec.transfers[0].dst_offset == 9u);
 }
 
+BOOST_AUTO_TEST_CASE(priority_is_optional_whole_and_bounded) {
+  const std::string head = R"({"senders": ["a"], "receivers": ["b"], )" + kPlatform +
+                           R"(, "transfers": [{"src_node": "a", "src_file": "x", "src_offset": 0, "length": 7,
+      "dst_node": "b", "dst_file": "y", "dst_offset": 0}])";
+  BOOST_TEST(bc::parse_job_spec(head + "}").priority == 0);
+  BOOST_TEST(bc::parse_job_spec(head + R"(, "priority": -3})").priority == -3);
+  BOOST_TEST(bc::parse_job_spec(head + R"(, "priority": 1000000})").priority == 1'000'000);
+  for (const std::string bad : {"1.5", "\"high\"", "1000001", "-1000001", "18446744073709551615"}) {
+    BOOST_TEST(refusal(head + R"(, "priority": )" + bad + "}") ==
+                   "priority: must be a whole number in [-1000000, 1000000], not " + bad,
+               bad);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_pattern_expands_to_every_byte_once) {
   const bc::JobSpec spec = bc::parse_job_spec(R"({"senders": ["a0", "a1"], "receivers": ["b0", "b1", "b2"], )" +
                                               kPlatform + R"(, "pattern": {"bytes": 1000, "to": "block-cyclic",

@@ -40,17 +40,22 @@ struct Exchange {
     Json transfers = Json::array();
     for (std::size_t i = 0; i < senders.size(); ++i) {
       for (std::size_t j = 0; j < receivers.size(); ++j) {
-        transfers.push_back({{"src_node", senders[i]}, {"src_file", "in.bin"}, {"src_offset", j * piece},
-                             {"length", piece}, {"dst_node", receivers[j]}, {"dst_file", "out.bin"},
+        transfers.push_back({{"src_node", senders[i]},
+                             {"src_file", "in.bin"},
+                             {"src_offset", j * piece},
+                             {"length", piece},
+                             {"dst_node", receivers[j]},
+                             {"dst_file", "out.bin"},
                              {"dst_offset", i * piece}});
       }
     }
     const double width = static_cast<double>(std::min(senders.size(), receivers.size()));
-    Json out{{"senders", senders},
-             {"receivers", receivers},
-             {"platform",
-              {{"sender_rate", rate}, {"receiver_rate", rate}, {"backbone_rate", rate * width}, {"step_startup", 0.001}}},
-             {"transfers", transfers}};
+    Json out{
+        {"senders", senders},
+        {"receivers", receivers},
+        {"platform",
+         {{"sender_rate", rate}, {"receiver_rate", rate}, {"backbone_rate", rate * width}, {"step_startup", 0.001}}},
+        {"transfers", transfers}};
     if (priority != 0) out["priority"] = priority;
     return out;
   }
@@ -154,7 +159,8 @@ BOOST_AUTO_TEST_CASE(a_job_sharing_a_node_with_a_running_job_waits_for_its_end_t
   b.sources["s1"] = a.sources["s1"];  // b reads the same file, a piece of it
   start_agents(cluster, {"s0", "s1", "r0", "r1", "r2"});
   const std::string ida = submit(cluster, a.job());
-  wait_for(cluster, ida, [](const Json& j) { return j.value("state", "") == "running"; }, "ran");
+  wait_for(
+      cluster, ida, [](const Json& j) { return j.value("state", "") == "running"; }, "ran");
   const std::string idb = submit(cluster, b.job());
   const Json done_a = require_done(cluster, ida);
   const Json done_b = require_done(cluster, idb);
@@ -174,7 +180,8 @@ BOOST_AUTO_TEST_CASE(waiting_jobs_start_by_priority_then_in_submission_order) {
   for (Exchange* e : {&low, &high, &low_too}) e->sources["s0"] = a.sources["s0"];
   start_agents(cluster, {"s0", "r0", "r1", "r2", "r3"});
   const std::string ida = submit(cluster, a.job());
-  wait_for(cluster, ida, [](const Json& j) { return j.value("state", "") == "running"; }, "ran");
+  wait_for(
+      cluster, ida, [](const Json& j) { return j.value("state", "") == "running"; }, "ran");
   const std::string id_low = submit(cluster, low.job());
   const std::string id_high = submit(cluster, high.job());
   const std::string id_low_too = submit(cluster, low_too.job());
@@ -201,8 +208,9 @@ BOOST_AUTO_TEST_CASE(a_restarted_coordinator_resumes_two_unfinished_jobs_on_disj
   const std::string idb = submit(cluster, b.job());
   // Each has a step of its two in the journal (2 MB), neither has ended.
   for (const std::string& id : {ida, idb}) {
-    wait_for(cluster, id, [](const Json& j) { return j.value("bytes_done", std::uint64_t{0}) >= 2'000'000; },
-             "finished a step");
+    wait_for(
+        cluster, id, [](const Json& j) { return j.value("bytes_done", std::uint64_t{0}) >= 2'000'000; },
+        "finished a step");
   }
   cluster.crash_and_restart_coordinator();
   const Json done_a = require_done(cluster, ida);
@@ -225,7 +233,8 @@ BOOST_AUTO_TEST_CASE(past_max_running_jobs_a_job_on_free_nodes_waits_and_past_th
   c.write_sources(cluster, 3);
   start_agents(cluster, {"s0", "s1", "s2", "r0", "r1", "r2"});
   const std::string ida = submit(cluster, a.job());
-  wait_for(cluster, ida, [](const Json& j) { return j.value("state", "") == "running"; }, "ran");
+  wait_for(
+      cluster, ida, [](const Json& j) { return j.value("state", "") == "running"; }, "ran");
   const std::string idb = submit(cluster, b.job());  // its nodes are free, but a runs
   const auto [status, body] = cluster.post("/v1/jobs", c.job().dump());
   BOOST_TEST(status == 429);
