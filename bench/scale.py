@@ -13,7 +13,7 @@ times. Every receiver's bytes are checked after each job. Per job it prints one 
    (user + system over the job), "coordinator_rss_mib" (after it), "verified"}
 
 and per N, from the medians: {"bench": "scale", ..., "cpu_per_step_ms"}: the coordinator's CPU
-per step as the slope between the smallest and the largest S (what a step adds, planning and
+per step as the slope between the smallest and the largest S (of those <= N/2) (what a step adds, planning and
 distribution left out), and "step_period_ms".
 
   cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DBATON_BUILD_TESTS=OFF
@@ -76,7 +76,7 @@ def run_size(args, agents, stamp):
         with open(ready) as f:
             addresses = json.load(f)
         env = dict(os.environ, BATON_COORDINATOR="http://" + addresses["api"])
-        steps = sorted(args.steps)
+        steps = sorted(s for s in set(args.steps) if s <= agents // 2)  # a step is a matching of N/2 pairs
         command = [os.path.join(args.bin, "bench/scale_agents"), "--agents", str(agents), "--blocks", str(steps[-1]),
                    "--block-bytes", str(args.block_bytes), "--coordinator", addresses["agents"],
                    "--secret-file", secret]
@@ -170,8 +170,8 @@ def main():
     args = parser.parse_args()
     args.bin = os.path.abspath(args.bin)
     for n in args.agents:
-        if n < 2 or n % 2 or max(args.steps) > n // 2:
-            parser.error(f"--agents {n}: must be even, and at least twice the largest --steps")
+        if n < 2 or n % 2 or min(args.steps) > n // 2:
+            parser.error(f"--agents {n}: must be even, and at least twice the smallest --steps")
     args.commit = subprocess.run(["git", "rev-parse", "--short=8", "HEAD"], capture_output=True,
                                  text=True).stdout.strip() or "unknown"
     stamp = lambda: datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -206,8 +206,9 @@ int main(int argc, char** argv) {
       }
       std::fill(in.begin(), in.end(), std::byte{0});
     }
-    std::cout << nlohmann::json{{"event", "verified"}, {"job", id}, {"ok", done && bad == 0}, {"bad_blocks", bad}}.dump()
-              << std::endl;
+    std::cout
+        << nlohmann::json{{"event", "verified"}, {"job", id}, {"ok", done && bad == 0}, {"bad_blocks", bad}}.dump()
+        << std::endl;
   }
   agents.clear();
   return 0;
