@@ -129,19 +129,31 @@ void start_agents(Cluster& cluster, const std::vector<std::string>& nodes) {
   BOOST_REQUIRE_MESSAGE(cluster.wait_alive(nodes.size()), cluster.coordinator_log());
 }
 
+// Two 2 x 2 exchanges on disjoint nodes (s0, s1 -> r0, r1 and s2, s3 -> r2, r3) of `piece`
+// bytes a pair, their agents started and both submitted at once.
+struct TwoDisjoint {
+  Cluster cluster;
+  Exchange a, b;
+  std::string ida, idb;
+  explicit TwoDisjoint(std::uint64_t piece)
+      : a({"s0", "s1"}, {"r0", "r1"}, piece), b({"s2", "s3"}, {"r2", "r3"}, piece) {
+    a.write_sources(cluster, 1);
+    b.write_sources(cluster, 11);
+    start_agents(cluster, {"s0", "s1", "s2", "s3", "r0", "r1", "r2", "r3"});
+    ida = submit(cluster, a.job());
+    idb = submit(cluster, b.job());
+  }
+};
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(jobs_at_once)
 
 BOOST_AUTO_TEST_CASE(two_jobs_on_disjoint_nodes_run_at_once_and_both_move_every_byte) {
-  Cluster cluster;
-  Exchange a({"s0", "s1"}, {"r0", "r1"}, 750'000);
-  Exchange b({"s2", "s3"}, {"r2", "r3"}, 750'000);
-  a.write_sources(cluster, 1);
-  b.write_sources(cluster, 11);
-  start_agents(cluster, {"s0", "s1", "s2", "s3", "r0", "r1", "r2", "r3"});
-  const std::string ida = submit(cluster, a.job());
-  const std::string idb = submit(cluster, b.job());
+  TwoDisjoint t(750'000);
+  Cluster& cluster = t.cluster;
+  const Exchange &a = t.a, &b = t.b;
+  const std::string &ida = t.ida, &idb = t.idb;
   const Json done_a = require_done(cluster, ida);
   const Json done_b = require_done(cluster, idb);
   a.check_bytes(cluster);
@@ -198,14 +210,10 @@ BOOST_AUTO_TEST_CASE(waiting_jobs_start_by_priority_then_in_submission_order) {
 }
 
 BOOST_AUTO_TEST_CASE(a_restarted_coordinator_resumes_two_unfinished_jobs_on_disjoint_nodes_side_by_side) {
-  Cluster cluster;
-  Exchange a({"s0", "s1"}, {"r0", "r1"}, 1'000'000);
-  Exchange b({"s2", "s3"}, {"r2", "r3"}, 1'000'000);
-  a.write_sources(cluster, 1);
-  b.write_sources(cluster, 11);
-  start_agents(cluster, {"s0", "s1", "s2", "s3", "r0", "r1", "r2", "r3"});
-  const std::string ida = submit(cluster, a.job());
-  const std::string idb = submit(cluster, b.job());
+  TwoDisjoint t(1'000'000);
+  Cluster& cluster = t.cluster;
+  const Exchange &a = t.a, &b = t.b;
+  const std::string &ida = t.ida, &idb = t.idb;
   // Each has a step of its two in the journal (2 MB), neither has ended.
   for (const std::string& id : {ida, idb}) {
     wait_for(
