@@ -57,6 +57,8 @@ void Driver::start() {
     job->id = id;
     job->submitted = record->submitted;
     job->resumed = true;
+    const std::optional<JobState> journaled_state = parse_job_state(record->state);
+    job->started_before = journaled_state && *journaled_state != JobState::queued;
     try {
       job->spec = parse_job_spec(record->spec);
       // Staged and refused as when it was accepted, whatever its files' names: the plan it
@@ -274,7 +276,8 @@ asio::awaitable<void> Driver::run_loop() {
     waiting.reserve(queue_.size());
     for (const std::uint64_t id : queue_) {
       const TrackedJob& job = *jobs_.at(id);
-      waiting.push_back(WaitingJob{.id = id, .priority = job.spec->priority, .nodes = job.nodes()});
+      waiting.push_back(WaitingJob{
+          .id = id, .priority = job.spec->priority, .nodes = job.nodes(), .started_before = job.started_before});
     }
     const std::size_t slots =
         options_.max_running_jobs > running_.size() ? options_.max_running_jobs - running_.size() : 0;

@@ -10,7 +10,10 @@ std::vector<std::uint64_t> jobs_to_start(const std::set<std::string>& busy, cons
   std::vector<const WaitingJob*> order;
   order.reserve(waiting.size());
   for (const WaitingJob& job : waiting) order.push_back(&job);
-  std::ranges::stable_sort(order, std::ranges::greater{}, &WaitingJob::priority);
+  std::ranges::stable_sort(order, [](const WaitingJob* a, const WaitingJob* b) {
+    if (a->started_before != b->started_before) return a->started_before;
+    return a->priority > b->priority;
+  });
   // Nodes of running jobs, of jobs started here, and of jobs that wait: none is given to a
   // job further down the order.
   std::set<std::string> taken = busy;

@@ -69,6 +69,7 @@ struct TrackedJob {
   JobState state = JobState::queued;
   std::string error;
   bool resumed = false;           // left unfinished by a previous coordinator
+  bool started_before = false;    // resumed, and it had started: its agents may still hold its plan
   std::uint32_t resume_from = 0;  // steps already done (a resumed job)
   std::optional<jobs::CompiledPlan> plan;
   std::optional<std::uint64_t> plan_reused_from;  // the job its plan was compiled for (plan_cache.h)

@@ -14,7 +14,7 @@ using Ids = std::vector<std::uint64_t>;
 namespace {
 
 bc::WaitingJob job(std::uint64_t id, std::vector<std::string> nodes, std::int64_t priority = 0) {
-  return bc::WaitingJob{.id = id, .priority = priority, .nodes = std::move(nodes)};
+  return bc::WaitingJob{.id = id, .priority = priority, .nodes = std::move(nodes), .started_before = false};
 }
 
 }  // namespace
@@ -58,6 +58,15 @@ BOOST_AUTO_TEST_CASE(a_blocked_job_keeps_its_free_nodes_from_every_job_after_it)
   // A lower-priority job does not jump a higher one blocked on a node they share.
   const std::vector<bc::WaitingJob> low_later{job(1, {"s0", "r0"}, 3), job(2, {"r0"}, 0)};
   BOOST_TEST(bc::jobs_to_start({"s0"}, low_later, 64).empty());
+}
+
+BOOST_AUTO_TEST_CASE(resumed_jobs_that_had_started_go_first_whatever_their_priority) {
+  // Job 1 ran under the earlier coordinator (its agents may hold its plan); job 2, queued
+  // then, has the higher priority and shares r0 with it.
+  bc::WaitingJob resumed = job(1, {"s0", "r0"});
+  resumed.started_before = true;
+  const std::vector<bc::WaitingJob> waiting{resumed, job(2, {"s1", "r0"}, 9), job(3, {"s2", "r2"}, 9)};
+  BOOST_TEST(bc::jobs_to_start({}, waiting, 64) == (Ids{1, 3}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(no_more_start_than_the_free_slots) {
