@@ -42,7 +42,7 @@ kpbs::PlatformProblem fig16_instance(int k, unsigned seed) {
   std::uniform_int_distribution<long> megabytes(10'000'000, 100'000'000);
   const double node = 100e6 / 8 / k;
   kpbs::PlatformProblem pp;
-  pp.platform = {node, node, node * k, 0.002};
+  pp.platform = {node, node, node * k, 0.002, {}, {}};
   pp.bytes = kpbs::Matrix(10, 10);
   for (std::size_t i = 0; i < 10; ++i) {
     for (std::size_t j = 0; j < 10; ++j) pp.bytes.at(i, j) = static_cast<double>(megabytes(rng));
