@@ -42,7 +42,12 @@ kpbs::PlatformProblem fig16_instance(int k, unsigned seed) {
   std::uniform_int_distribution<long> megabytes(10'000'000, 100'000'000);
   const double node = 100e6 / 8 / k;
   kpbs::PlatformProblem pp;
-  pp.platform = {node, node, node * k, 0.002, {}, {}};
+  pp.platform = {.sender_rate = node,
+                 .receiver_rate = node,
+                 .backbone_rate = node * k,
+                 .step_startup = 0.002,
+                 .sender_rates = {},
+                 .receiver_rates = {}};
   pp.bytes = kpbs::Matrix(10, 10);
   for (std::size_t i = 0; i < 10; ++i) {
     for (std::size_t j = 0; j < 10; ++j) pp.bytes.at(i, j) = static_cast<double>(megabytes(rng));
@@ -71,6 +76,20 @@ BOOST_AUTO_TEST_CASE(fig16_plans_hash_as_before) {
   }
   // Printed by this test on main before per-node rates existed (commit d30680ba).
   BOOST_TEST(printed == kBefore);
+}
+
+// Each node named at the cluster's rate is the uniform platform: the same bytes, bit for bit.
+BOOST_AUTO_TEST_CASE(every_node_named_at_the_same_rate_plans_the_same) {
+  for (const int k : {3, 5, 7}) {
+    const kpbs::PlatformProblem uniform = fig16_instance(k, 16);
+    kpbs::PlatformProblem named = uniform;
+    named.platform.sender_rates.assign(10, uniform.platform.sender_rate);
+    named.platform.receiver_rates.assign(10, uniform.platform.receiver_rate);
+    for (const auto algorithm : {kpbs::Algorithm::oggp, kpbs::Algorithm::ggp, kpbs::Algorithm::oggp_plus,
+                                 kpbs::Algorithm::heuristic_weights, kpbs::Algorithm::heuristic_degrees}) {
+      BOOST_TEST(planned(named, algorithm) == planned(uniform, algorithm));
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
