@@ -25,8 +25,8 @@ std::optional<std::vector<double>> own_rates(const std::vector<std::string>& nod
 
 }  // namespace
 
-std::string handoff_job(const std::string& name, const Layout& from, const Layout& to,
-                        const HandoffPlatform& platform, const std::map<std::string, double>& declared) {
+std::string handoff_job(const std::string& name, const Layout& from, const Layout& to, const HandoffPlatform& platform,
+                        const std::map<std::string, double>& declared) {
   using Json = nlohmann::json;
   // As runs of transfers (a column block's rows are one): the coordinator expands them to
   // the same transfers, but parses and journals a few hundred bytes per run instead of

@@ -12,7 +12,7 @@
 namespace baton::coupling {
 
 struct HandoffPlatform {
-  double rate = 1e9;           // bytes/s of this node, sending or receiving (its agent declares it)
+  double rate = 1e9;  // bytes/s of this node, sending or receiving (its agent declares it)
   // bytes/s of the whole network; 0: no shared bottleneck (the smaller of the groups' summed
   // rates, or rate × min(P, Q) without the nodes' own)
   double backbone_rate = 0;

@@ -109,8 +109,8 @@ struct Scheduled {
   double seconds = 0;
 };
 
-Scheduled scheduled(const kpbs::PlatformProblem& problem, const kpbs::Problem& normalized,
-                    const kpbs::NodeRates& rates, kpbs::Algorithm algorithm) {
+Scheduled scheduled(const kpbs::PlatformProblem& problem, const kpbs::Problem& normalized, const kpbs::NodeRates& rates,
+                    kpbs::Algorithm algorithm) {
   Scheduled out;
   out.algorithm = algorithm;
   const bool fluid = algorithm == kpbs::Algorithm::fluid;
@@ -157,7 +157,9 @@ void check(const kpbs::PlatformProblem& problem, const kpbs::Problem& normalized
   options.shared = fluid;
   options.connection_limit = kpbs::kFluidConnectionLimit;
   const kpbs::Validation v = kpbs::validate(problem.bytes, normalized.k, normalized.beta, chosen.schedule, options);
-  if (!v.ok()) throw error::Bug("plan compiler: invalid " + std::string(kpbs::name(chosen.algorithm)) + " schedule: " + v.errors.front());
+  if (!v.ok())
+    throw error::Bug("plan compiler: invalid " + std::string(kpbs::name(chosen.algorithm)) +
+                     " schedule: " + v.errors.front());
 }
 
 }  // namespace

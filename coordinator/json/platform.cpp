@@ -21,7 +21,8 @@ std::vector<double> rates(const Json& value, std::string_view path, std::string_
   const std::string at = member_path(path, name);
   const Json& list = require_array(value[name], at, 1, std::size_t{1} << 20);
   std::vector<double> out;
-  for (std::size_t i = 0; i < list.size(); ++i) out.push_back(require_positive(list[i], at + "[" + std::to_string(i) + "]"));
+  for (std::size_t i = 0; i < list.size(); ++i)
+    out.push_back(require_positive(list[i], at + "[" + std::to_string(i) + "]"));
   return out;
 }
 

@@ -29,7 +29,7 @@ BOOST_AUTO_TEST_SUITE(handoff_job)
 
 BOOST_AUTO_TEST_CASE(declared_rates_give_each_node_its_own) {
   const bc::Layout from = group("p", 4, 0), to = group("c", 3, 1);
-  const std::map<std::string, double> declared{{"p0", 50e6}, {"p1", 12.5e6}, {"p2", 50e6}, {"p3", 25e6},
+  const std::map<std::string, double> declared{{"p0", 50e6}, {"p1", 12.5e6}, {"p2", 50e6},   {"p3", 25e6},
                                                {"c0", 50e6}, {"c1", 25e6},   {"c2", 12.5e6}, {"elsewhere", 1}};
   const Json job = Json::parse(bc::handoff_job("field", from, to, at(50e6), declared));
   const Json& platform = job.at("platform");
@@ -43,8 +43,7 @@ BOOST_AUTO_TEST_CASE(declared_rates_give_each_node_its_own) {
 
 BOOST_AUTO_TEST_CASE(a_node_without_a_declared_rate_leaves_all_at_the_sessions) {
   const bc::Layout from = group("p", 2, 0), to = group("c", 2, 1);
-  const Json job =
-      Json::parse(bc::handoff_job("field", from, to, at(10e6), {{"p0", 5e6}, {"p1", 5e6}, {"c0", 5e6}}));
+  const Json job = Json::parse(bc::handoff_job("field", from, to, at(10e6), {{"p0", 5e6}, {"p1", 5e6}, {"c0", 5e6}}));
   const Json& platform = job.at("platform");
   BOOST_TEST(!platform.contains("sender_rates"));
   BOOST_TEST(!platform.contains("receiver_rates"));

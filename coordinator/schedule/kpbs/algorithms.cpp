@@ -40,9 +40,7 @@ std::optional<Algorithm> parse_job_algorithm(std::string_view text) {
   return planned ? planned : find_value(kOnNodeRates, text);
 }
 
-bool obeys_kpbs(Algorithm algorithm) {
-  return algorithm != Algorithm::all_at_once && algorithm != Algorithm::fluid;
-}
+bool obeys_kpbs(Algorithm algorithm) { return algorithm != Algorithm::all_at_once && algorithm != Algorithm::fluid; }
 
 Schedule plan(const Problem& problem, Algorithm algorithm, const PeelOptions& options) {
   switch (algorithm) {

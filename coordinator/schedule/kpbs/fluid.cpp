@@ -34,7 +34,8 @@ Schedule fluid(const Matrix& bytes, const NodeRates& rates, std::size_t connecti
     if (room == groups.end()) {
       room = groups.insert(groups.end(), Group{Matrix(bytes.senders(), bytes.receivers()),
                                                std::vector<std::size_t>(bytes.senders(), 0),
-                                               std::vector<std::size_t>(bytes.receivers(), 0), {}});
+                                               std::vector<std::size_t>(bytes.receivers(), 0),
+                                               {}});
     }
     room->bytes.at(pair.src, pair.dst) = pair.amount;
     ++room->sends[pair.src];

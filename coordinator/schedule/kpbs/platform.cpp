@@ -10,13 +10,9 @@
 namespace baton::schedule::kpbs {
 namespace {
 
-double slowest(const std::vector<double>& own, double cluster) {
-  return own.empty() ? cluster : std::ranges::min(own);
-}
+double slowest(const std::vector<double>& own, double cluster) { return own.empty() ? cluster : std::ranges::min(own); }
 
-double fastest(const std::vector<double>& own, double cluster) {
-  return own.empty() ? cluster : std::ranges::max(own);
-}
+double fastest(const std::vector<double>& own, double cluster) { return own.empty() ? cluster : std::ranges::max(own); }
 
 bool differ(const std::vector<double>& rates) {
   return std::ranges::adjacent_find(rates, std::ranges::not_equal_to{}) != rates.end();
@@ -65,9 +61,9 @@ double pair_rate(const NodeRates& rates, std::size_t sender, std::size_t receive
 }
 
 int derive_k(const Platform& platform, std::size_t senders, std::size_t receivers) {
-  const double fastest_pair = std::min({fastest(platform.sender_rates, platform.sender_rate),
-                                        fastest(platform.receiver_rates, platform.receiver_rate),
-                                        platform.backbone_rate});
+  const double fastest_pair =
+      std::min({fastest(platform.sender_rates, platform.sender_rate),
+                fastest(platform.receiver_rates, platform.receiver_rate), platform.backbone_rate});
   const double fit = std::floor(platform.backbone_rate / fastest_pair);
   const double k = std::min({static_cast<double>(senders), static_cast<double>(receivers), fit});
   return static_cast<int>(std::max(k, 1.0));
@@ -106,7 +102,8 @@ Schedule to_bytes(const Schedule& in_time, const PlatformProblem& problem) {
       const double total = problem.bytes.at(t.src, t.dst);
       const double d = rates.at(t.src, t.dst);
       sent_time.at(t.src, t.dst) += t.amount;
-      const double until = --pieces_left[cell] == 0 ? total : std::min(total, std::round(sent_time.at(t.src, t.dst) * d));
+      const double until =
+          --pieces_left[cell] == 0 ? total : std::min(total, std::round(sent_time.at(t.src, t.dst) * d));
       const double amount = until - sent_bytes.at(t.src, t.dst);
       if (amount <= 0) continue;
       sent_bytes.at(t.src, t.dst) = until;
