@@ -13,8 +13,8 @@ namespace baton::coupling {
 
 struct HandoffPlatform {
   double rate = 1e9;  // bytes/s of this node, sending or receiving (its agent declares it)
-  // bytes/s of the whole network; 0: no shared bottleneck (the smaller of the groups' summed
-  // rates, or rate × min(P, Q) without the nodes' own)
+  // bytes/s of the whole network; 0: no shared bottleneck (the larger of the smaller group's
+  // summed rates and min(P, Q) flows of the fastest pair; rate × min(P, Q) on one rate)
   double backbone_rate = 0;
   double step_startup = 1e-3;  // β, seconds
   std::string algorithm;       // empty: the coordinator's default
