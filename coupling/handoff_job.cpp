@@ -50,11 +50,10 @@ std::string handoff_job(const std::string& name, const Layout& from, const Layou
   // No shared bottleneck unless one is given: the backbone carries what either group can,
   // and min(P, Q) flows of the fastest pair (so that k is min(P, Q), as on one rate).
   const double links = static_cast<double>(std::min(from.nodes.size(), to.nodes.size()));
-  const double unshared =
-      own ? std::max(std::min(std::accumulate(sends->begin(), sends->end(), 0.0),
-                              std::accumulate(receives->begin(), receives->end(), 0.0)),
-                     std::min(std::ranges::max(*sends), std::ranges::max(*receives)) * links)
-          : platform.rate * links;
+  const double unshared = own ? std::max(std::min(std::accumulate(sends->begin(), sends->end(), 0.0),
+                                                  std::accumulate(receives->begin(), receives->end(), 0.0)),
+                                         std::min(std::ranges::max(*sends), std::ranges::max(*receives)) * links)
+                              : platform.rate * links;
   Json job_platform = {{"sender_rate", platform.rate},
                        {"receiver_rate", platform.rate},
                        {"backbone_rate", platform.backbone_rate > 0 ? platform.backbone_rate : unshared},
