@@ -591,8 +591,8 @@ asio::awaitable<void> Agent::send_report(protocol::Envelope report) {
   // (the agent died of SIGILL in this frame).
   protocol::Envelope copy = report;
   const bool sent = co_await send(std::move(copy));
-  // The newest report supersedes an older one of its job still waiting: sent later, that one would
-  // overwrite this step's (a retry's) outcome at the coordinator.
+  // The newest report supersedes an older one of its job still waiting: sent later, that
+  // one would overwrite this step's (a retry's) outcome at the coordinator.
   const std::string job = report.step_report().job();
   if (sent) undelivered_reports_.erase(job);
   else undelivered_reports_[job] = std::move(report);

@@ -184,6 +184,11 @@ BOOST_AUTO_TEST_CASE(two_jobs_steps_run_side_by_side_on_the_same_agents) {
   BOOST_TEST(!early.ok());
   BOOST_TEST(early.error() == "step 0 is still running");
 
+  // Job 9's shorter step ended first: its flows did not wait behind job 7's.
+  const bp::Envelope first = c.coordinator.peek(
+      "b", [](const bp::Envelope& e) { return e.has_step_report() && e.step_report().step() == 0; },
+      "report of a step 0");
+  BOOST_TEST(first.step_report().job() == "9");
   check_step_reports(c, nine, 0, kQuick);
   check_step_reports(c, seven, 0, kSlow);
   release_on_both(c, "7", 1);

@@ -15,11 +15,13 @@
 #include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace baton::agent::test {
@@ -77,23 +79,16 @@ class FakeCoordinator {
         asio::detached);
   }
 
+  using Wanted = std::function<bool(const protocol::Envelope&)>;
+
   // The first message of `node`'s live session that `wanted` picks (heartbeats are never
   // kept; other messages stay for a later take). Fails the test when none comes in time.
-  protocol::Envelope take(const std::string& node, const std::function<bool(const protocol::Envelope&)>& wanted,
-                          const std::string& what) {
-    std::optional<protocol::Envelope> found;
-    const bool came = run_until([&] {
-      std::deque<protocol::Envelope>& inbox = sessions_.at(node)->inbox;
-      for (auto message = inbox.begin(); message != inbox.end(); ++message) {
-        if (!wanted(*message)) continue;
-        found = std::move(*message);
-        inbox.erase(message);
-        return true;
-      }
-      return false;
-    });
-    BOOST_REQUIRE_MESSAGE(came, node << " sent no " << what);
-    return *found;
+  protocol::Envelope take(const std::string& node, const Wanted& wanted, const std::string& what) {
+    return first(node, wanted, what, true);
+  }
+  // The same, left where it is for a later take.
+  protocol::Envelope peek(const std::string& node, const Wanted& wanted, const std::string& what) {
+    return first(node, wanted, what, false);
   }
 
   // Whether `node`'s live session has ended (the agent closed it).
@@ -118,6 +113,20 @@ class FakeCoordinator {
     std::deque<protocol::Envelope> inbox;  // what the agent sent, heartbeats left out
     bool closed = false;
   };
+
+  protocol::Envelope first(const std::string& node, const Wanted& wanted, const std::string& what, bool remove) {
+    std::optional<protocol::Envelope> found;
+    const bool came = run_until([&] {
+      std::deque<protocol::Envelope>& inbox = sessions_.at(node)->inbox;
+      const auto message = std::ranges::find_if(inbox, wanted);
+      if (message == inbox.end()) return false;
+      found = *message;
+      if (remove) inbox.erase(message);
+      return true;
+    });
+    BOOST_REQUIRE_MESSAGE(came, node << " sent no " << what);
+    return *found;
+  }
 
   asio::awaitable<void> accept_loop() {
     for (;;) {
