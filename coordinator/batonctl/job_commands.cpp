@@ -60,7 +60,9 @@ int watch(const ApiClient& api, const std::string& id, const std::string& output
   // After the first poll each asks the coordinator to answer at the job's end or after
   // kPoll, whichever comes first (GET /v1/jobs/ID?wait=, docs/runtime.md): the watch ends
   // when the job does, not up to a poll later. An answer that comes sooner without the job
-  // having ended (a coordinator that does not wait) is followed by the rest of kPoll asleep.
+  // having ended (a coordinator that does not wait) is followed by the rest of kPoll asleep;
+  // the first, which does not wait, is followed by the first wait at once (a 10 ms job took
+  // 0.5 s to be seen done).
   constexpr auto kPoll = std::chrono::milliseconds(500);
   const std::string waiting = job_path(id) + "?wait=0.5";  // kPoll, in the API's seconds
   for (bool first = true;; first = false) {
@@ -86,7 +88,7 @@ int watch(const ApiClient& api, const std::string& id, const std::string& output
       }
     }
     if (terminal(job.state)) break;
-    std::this_thread::sleep_until(asked + kPoll);
+    if (!first) std::this_thread::sleep_until(asked + kPoll);
   }
   if (drew) std::cout << '\n';
   if (output == "json") {

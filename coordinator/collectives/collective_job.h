@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace baton::collectives {
@@ -81,6 +82,10 @@ std::vector<FileUse> file_uses(const CollectiveJob& job);
 // on the same node is the parsers' business (an in-place reduce is fine, a multicast that
 // writes the file it sends is not).
 std::optional<error::Refusal> aliased_files(const CollectiveJob& job, const jobs::FileIdentities& files);
+// What aliased_files reports: the first write (in file_uses order) that is, by files.key,
+// a use of another (node, file), and the first such use; nothing when there is none.
+// Linear in the job's uses.
+std::optional<std::pair<FileUse, FileUse>> first_alias(const CollectiveJob& job, const jobs::FileIdentities& files);
 
 // What a node's agent answered about one of its objects (ObjectQuery, docs/collectives.md).
 struct ObjectFacts {

@@ -27,6 +27,7 @@ namespace {
 
 struct Request {
   std::string method, path, body, authorization, wait;  // wait: the ?wait= parameter, if any
+  std::chrono::steady_clock::time_point at{};           // when it arrived
 };
 
 const char* const kReport = R"({"algorithm": "oggp", "k": 3, "flow_rate": 12500000, "steps": [
@@ -59,8 +60,8 @@ class FakeCoordinator {
   FakeCoordinator() {
     auto record = [this](const httplib::Request& req) {
       std::lock_guard lock(mutex_);
-      requests_.push_back(
-          {req.method, req.path, req.body, req.get_header_value("Authorization"), req.get_param_value("wait")});
+      requests_.push_back({req.method, req.path, req.body, req.get_header_value("Authorization"),
+                           req.get_param_value("wait"), std::chrono::steady_clock::now()});
     };
     server_.Get("/v1/agents", [=, this](const httplib::Request& req, httplib::Response& res) {
       record(req);
@@ -249,6 +250,9 @@ BOOST_AUTO_TEST_CASE(watch_follows_the_job_to_done_and_prints_the_totals) {
   BOOST_TEST(asked[0].wait == "");
   BOOST_TEST(asked[1].wait == "0.5");
   BOOST_TEST(asked[2].wait == "0.5");
+  // The first wait is asked for at once: a watch that slept a poll first saw a 10 ms job
+  // done 0.5 s late. (Bounded below 0.5 s, the poll: the old watch could not ask sooner.)
+  BOOST_TEST(std::chrono::duration<double>(asked[1].at - asked[0].at).count() < 0.45);
   BOOST_TEST(has(r.out, "job 7: running  step 1/3"), r.out);
   BOOST_TEST(has(r.out, "job 7: running  step 2/3"), r.out);
   BOOST_TEST(has(r.out, "job 7: done  step 3/3"), r.out);

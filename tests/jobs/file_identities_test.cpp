@@ -7,6 +7,11 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
 namespace bj = baton::jobs;
 namespace coll = baton::collectives;
 
@@ -96,6 +101,62 @@ BOOST_AUTO_TEST_CASE(a_reduce_in_place_under_one_name_is_fine_under_two_refused)
   job.result_file = "./a.bin";
   BOOST_TEST(coll::aliased_files(job, files).value_or("").reason ==
              "node n1 would write ./a.bin, which is a.bin that it reads (one file under two names)");
+}
+
+namespace {
+
+// Every write against every use, in order: the definition first_alias must agree with (it
+// groups uses by key to be linear in the job's size).
+std::string pairwise_alias(const coll::CollectiveJob& job, const bj::FileIdentities& files) {
+  const std::vector<coll::FileUse> uses = coll::file_uses(job);
+  for (const coll::FileUse& a : uses) {
+    if (!a.writes) continue;
+    for (const coll::FileUse& b : uses) {
+      if ((b.node == a.node && b.file == a.file) || files.key(b.node, b.file) != files.key(a.node, a.file)) continue;
+      return a.node + ":" + a.file + " " + b.node + ":" + b.file + (b.writes ? " writes" : " reads");
+    }
+  }
+  return "";
+}
+
+std::string shown(const std::optional<std::pair<coll::FileUse, coll::FileUse>>& alias) {
+  if (!alias) return "";
+  const auto& [a, b] = *alias;
+  return a.node + ":" + a.file + " " + b.node + ":" + b.file + (b.writes ? " writes" : " reads");
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_conflict_named_is_the_first_of_every_write_against_every_use) {
+  std::mt19937 random(42);
+  const std::vector<std::string> names{"a.bin", "./a.bin", "b.bin", "c.bin", "d/../a.bin"};
+  int conflicts = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    coll::CollectiveJob job;
+    job.kind = bj::JobKind::multicast;
+    std::map<std::string, std::string> storages;
+    for (int n = 0; n < 6; ++n) {
+      job.nodes.push_back("n" + std::to_string(n));
+      storages[job.nodes.back()] = "s" + std::to_string(random() % 4);  // some nodes share a root
+    }
+    for (int m = 0; m < 1 + static_cast<int>(random() % 4); ++m) {
+      coll::Message message{.source = job.nodes[random() % 6],
+                            .file = names[random() % names.size()],
+                            .offset = 0,
+                            .length = 1,
+                            .destinations = {},
+                            .dst_file = names[random() % names.size()]};
+      for (int d = 0; d < 1 + static_cast<int>(random() % 3); ++d)
+        message.destinations.push_back(job.nodes[random() % 6]);
+      job.messages.push_back(message);
+    }
+    const bj::FileIdentities files({}, storages);
+    const std::string expected = pairwise_alias(job, files);
+    BOOST_TEST(shown(coll::first_alias(job, files)) == expected);
+    BOOST_TEST(coll::aliased_files(job, files).has_value() == !expected.empty());
+    conflicts += expected.empty() ? 0 : 1;
+  }
+  BOOST_TEST(conflicts > 50);  // the random jobs exercise conflicts, not only clean jobs
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""What a step costs as the cluster grows (docs/runtime.md, "Scale").
+
+For each N of --agents: a local coordinator (the daemon) and N embedded agents in one
+process (bench/scale_agents.cpp: N/2 senders, N/2 receivers), then for each S of --steps a
+redistribution of S steps (each step one perfect matching of --block-bytes flows), --repeats
+times. Every receiver's bytes are checked after each job. Per job it prints one JSON line:
+
+  {"bench": "scale_run", "commit", "utc", "agents", "steps", "repeat", "seconds" (submit to
+   the answer of batonctl submit --wait), "plan_distribution_seconds" (the job's start to its
+   first step's release), "step_period_seconds" (median time from one step's release to the
+   next's), "step_measured_seconds" (median release-to-last-report), "coordinator_cpu_seconds"
+   (user + system over the job), "coordinator_rss_mib" (after it), "verified"}
+
+and per N, from the medians: {"bench": "scale", ..., "cpu_per_step_ms"}: the coordinator's CPU
+per step as the slope between the smallest and the largest S (of those <= N/2) (what a step adds, planning and
+distribution left out), and "step_period_ms".
+
+  cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DBATON_BUILD_TESTS=OFF
+  cmake --build build/release --target baton-coordinator batonctl scale_agents
+  bench/scale.py --agents 16,64,256,1024 --steps 10,40 --repeats 3 > scale.jsonl
+"""
+import argparse
+import datetime
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def coordinator_cpu(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def wait_for_file(path, process, what, seconds=30):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if os.path.exists(path) and os.path.getsize(path) > 0:
+            return
+        if process.poll() is not None:
+            sys.exit(f"scale.py: {what} exited ({process.returncode})")
+        time.sleep(0.05)
+    sys.exit(f"scale.py: {what} did not start within {seconds} s")
+
+
+def run_size(args, agents, stamp):
+    work = tempfile.mkdtemp(prefix=f"baton-scale-{agents}.")
+    secret = os.path.join(work, "secret")
+    with open(secret, "w") as f:
+        f.write(os.urandom(32).hex())
+    with open(os.path.join(work, "coordinator.toml"), "w") as f:
+        f.write('id = "coordinator"\nagent_address = "127.0.0.1:0"\napi_address = "127.0.0.1:0"\n'
+                'secret_file = "secret"\nstate_dir = "state"\n')
+    ready = os.path.join(work, "ready.json")
+    log = open(os.path.join(work, "coordinator.log"), "w")
+    coordinator = subprocess.Popen(
+        [os.path.join(args.bin, "coordinator/daemon/baton-coordinator"), "--config", "coordinator.toml",
+         "--ready-file", ready], cwd=work, stderr=log)
+    agents_processes = []
+    try:
+        wait_for_file(ready, coordinator, "the coordinator")
+        with open(ready) as f:
+            addresses = json.load(f)
+        env = dict(os.environ, BATON_COORDINATOR="http://" + addresses["api"])
+        steps = sorted(s for s in set(args.steps) if s <= agents // 2)  # a step is a matching of N/2 pairs
+        command = [os.path.join(args.bin, "bench/scale_agents"), "--agents", str(agents), "--blocks", str(steps[-1]),
+                   "--block-bytes", str(args.block_bytes), "--coordinator", addresses["agents"],
+                   "--secret-file", secret]
+        # At most --per-process agents a process (its open-file limit holds their sockets).
+        hosts = []
+        for first in range(0, agents, args.per_process):
+            extra = ["--host-first", str(first), "--host-count", str(args.per_process)]
+            if first == 0:
+                for s in steps:
+                    extra += ["--write-job", f"{s}:{work}/job-{s}.json"]
+            hosts.append(subprocess.Popen(command + extra, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                          stderr=open(os.path.join(work, f"agents-{first}.log"), "w")))
+        agents_processes = hosts
+        for host in hosts:
+            if not host.stdout.readline():
+                sys.exit(f"scale.py: an agents process exited; see {work}/agents-*.log")
+        batonctl = os.path.join(args.bin, "coordinator/batonctl/batonctl")
+        runs = {}
+        for s in steps:
+            for repeat in range(1, args.repeats + 1):
+                cpu_before = coordinator_cpu(coordinator.pid)
+                started = time.monotonic()
+                answer = subprocess.run([batonctl, "submit", f"{work}/job-{s}.json", "--wait", "-o", "json"],
+                                        env=env, capture_output=True, text=True)
+                seconds = time.monotonic() - started
+                cpu = coordinator_cpu(coordinator.pid) - cpu_before
+                if answer.returncode != 0:
+                    sys.exit(f"scale.py: N={agents} S={s}: batonctl: {answer.stderr.strip()} {answer.stdout[:500]}")
+                # The job's id on the first line, then its report as JSON.
+                job = json.loads(answer.stdout.split("\n", 1)[1])
+                for host in hosts:
+                    host.stdin.write(f"verify {job['id']} {s}\n")
+                    host.stdin.flush()
+                answers = [json.loads(host.stdout.readline()) for host in hosts]
+                verified = {"ok": all(a["ok"] for a in answers), "bad_blocks": sum(a["bad_blocks"] for a in answers)}
+                lines = job["report"]["steps"]
+                releases = [l["started_seconds"] for l in lines]
+                run = {"bench": "scale_run", "commit": args.commit, "utc": stamp(), "agents": agents, "steps": s,
+                       "repeat": repeat, "seconds": round(seconds, 4),
+                       "plan_distribution_seconds": round(releases[0], 6),
+                       "step_period_seconds": round(statistics.median(b - a for a, b in zip(releases, releases[1:])), 6)
+                       if len(releases) > 1 else None,
+                       "step_measured_seconds": round(statistics.median(l["measured_seconds"] for l in lines), 6),
+                       "coordinator_cpu_seconds": round(cpu, 4), "coordinator_rss_mib": round(rss_mib(coordinator.pid), 1),
+                       "verified": verified["ok"]}
+                print(json.dumps(run), flush=True)
+                if not verified["ok"]:
+                    sys.exit(f"scale.py: N={agents} S={s}: {verified['bad_blocks']} blocks wrong; logs in {work}")
+                runs.setdefault(s, []).append(run)
+        low, high = steps[0], steps[-1]
+        cpu = {s: statistics.median(r["coordinator_cpu_seconds"] for r in runs[s]) for s in steps}
+        summary = {"bench": "scale", "commit": args.commit, "utc": stamp(), "agents": agents, "repeats": args.repeats,
+                   "step_period_ms": round(1000 * statistics.median(r["step_period_seconds"] for r in runs[high]), 2),
+                   "step_measured_ms": round(1000 * statistics.median(r["step_measured_seconds"] for r in runs[high]), 2),
+                   "plan_distribution_ms": round(1000 * statistics.median(r["plan_distribution_seconds"]
+                                                                          for r in runs[high]), 1),
+                   "coordinator_rss_mib": max(r["coordinator_rss_mib"] for rs in runs.values() for r in rs)}
+        if high > low:
+            summary["cpu_per_step_ms"] = round(1000 * (cpu[high] - cpu[low]) / (high - low), 3)
+        print(json.dumps(summary), flush=True)
+    finally:
+        for host in agents_processes:
+            if host.poll() is None:
+                host.stdin.write("quit\n")
+                host.stdin.close()
+        for host in agents_processes:
+            try:
+                host.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                host.kill()
+        coordinator.terminate()
+        try:
+            coordinator.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            coordinator.kill()
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    numbers = lambda text: [int(x) for x in text.split(",")]
+    parser.add_argument("--bin", default="build/release", help="build tree (default build/release)")
+    parser.add_argument("--agents", type=numbers, default=[16, 64, 256], help="N, comma-separated (even)")
+    parser.add_argument("--steps", type=numbers, default=[10, 40], help="steps per job, comma-separated (<= N/2)")
+    parser.add_argument("--block-bytes", type=int, default=1024, help="bytes of each flow (default 1024)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--per-process", type=int, default=256, help="agents per agents process (default 256)")
+    parser.add_argument("--keep", action="store_true", help="keep each N's directory (logs, jobs)")
+    args = parser.parse_args()
+    args.bin = os.path.abspath(args.bin)
+    for n in args.agents:
+        if n < 2 or n % 2 or min(args.steps) > n // 2:
+            parser.error(f"--agents {n}: must be even, and at least twice the smallest --steps")
+    args.commit = subprocess.run(["git", "rev-parse", "--short=8", "HEAD"], capture_output=True,
+                                 text=True).stdout.strip() or "unknown"
+    stamp = lambda: datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    for n in args.agents:
+        run_size(args, n, stamp)
+
+
+if __name__ == "__main__":
+    main()
