@@ -155,6 +155,24 @@ bool steps_run_at_once(Cluster& c, AgentNode& node, const std::vector<std::strin
   });
 }
 
+// What agent a showed the moment it ran a step of both jobs.
+struct BothRunning {
+  std::string status, metrics;
+};
+
+// Gives both jobs' plans to a and b, releases step 0 of each on both, and waits until
+// each agent runs the two steps at once.
+BothRunning run_side_by_side(Cluster& c, const Job& first, const Job& second) {
+  give_plans(c, first);
+  give_plans(c, second);
+  release_on_both(c, first.id, 0);
+  release_on_both(c, second.id, 0);
+  BOOST_TEST(steps_run_at_once(c, c.a, {first.id, second.id}), c.a.agent.status());
+  BothRunning a{c.a.agent.status(), c.a.agent.metrics()};
+  BOOST_TEST(steps_run_at_once(c, c.b, {first.id, second.id}), c.b.agent.status());
+  return a;
+}
+
 const double kRate = 8.0 * (1 << 20);   // bytes/s
 const std::uint64_t kSlow = 6 << 20;    // bytes of a step paced at kRate: 0.75 s
 const std::uint64_t kQuick = 2 << 20;   // 0.25 s
@@ -167,16 +185,10 @@ BOOST_AUTO_TEST_SUITE(agent_jobs)
 BOOST_AUTO_TEST_CASE(two_jobs_steps_run_side_by_side_on_the_same_agents) {
   Cluster c;
   Job seven(c, "7", 7, 2, kSlow, kRate), nine(c, "9", 9, 2, kQuick, kRate);
-  give_plans(c, seven);
-  give_plans(c, nine);
-  release_on_both(c, "7", 0);
-  release_on_both(c, "9", 0);
-  BOOST_TEST(steps_run_at_once(c, c.a, {"7", "9"}), c.a.agent.status());
-  BOOST_TEST(c.a.agent.status() == "job 7 step 1/2; job 9 step 1/2");
-  const std::string running = c.a.agent.metrics();
-  BOOST_TEST(running.find("baton_agent_job_running_step{job=\"7\"} 1") != std::string::npos, running);
-  BOOST_TEST(running.find("baton_agent_job_running_step{job=\"9\"} 1") != std::string::npos, running);
-  BOOST_TEST(steps_run_at_once(c, c.b, {"7", "9"}), c.b.agent.status());
+  const BothRunning a = run_side_by_side(c, seven, nine);
+  BOOST_TEST(a.status == "job 7 step 1/2; job 9 step 1/2");
+  BOOST_TEST(a.metrics.find("baton_agent_job_running_step{job=\"7\"} 1") != std::string::npos, a.metrics);
+  BOOST_TEST(a.metrics.find("baton_agent_job_running_step{job=\"9\"} 1") != std::string::npos, a.metrics);
 
   // Each job's lockstep: its next step waits for this one (job 9's step ran beside job 7's).
   c.coordinator.send("a", release("7", 1));
@@ -227,12 +239,7 @@ BOOST_AUTO_TEST_CASE(two_jobs_steps_run_side_by_side_on_the_same_agents) {
 BOOST_AUTO_TEST_CASE(an_abort_of_one_job_leaves_the_other_running_to_its_end) {
   Cluster c;
   Job seven(c, "7", 7, 1, 2 * kSlow, kRate), nine(c, "9", 9, 1, kQuick, kRate);
-  give_plans(c, seven);
-  give_plans(c, nine);
-  release_on_both(c, "7", 0);
-  release_on_both(c, "9", 0);
-  BOOST_TEST(steps_run_at_once(c, c.a, {"7", "9"}), c.a.agent.status());
-  BOOST_TEST(steps_run_at_once(c, c.b, {"7", "9"}), c.b.agent.status());
+  run_side_by_side(c, seven, nine);
   for (const char* node : {"a", "b"}) {
     bp::Envelope abort;
     abort.mutable_abort()->set_job("7");
@@ -325,11 +332,7 @@ BOOST_AUTO_TEST_CASE(a_plan_beyond_max_jobs_is_refused_until_a_held_job_ends) {
 BOOST_AUTO_TEST_CASE(stop_ends_after_every_running_step_is_reported) {
   Cluster c;
   Job seven(c, "7", 7, 1, kSlow, kRate), nine(c, "9", 9, 1, kQuick, kRate);
-  give_plans(c, seven);
-  give_plans(c, nine);
-  release_on_both(c, "7", 0);
-  release_on_both(c, "9", 0);
-  BOOST_TEST(steps_run_at_once(c, c.a, {"7", "9"}), c.a.agent.status());
+  run_side_by_side(c, seven, nine);
   bool stopped = false;
   asio::co_spawn(c.io, c.a.agent.stop(), [&stopped](std::exception_ptr) { stopped = true; });
   BOOST_TEST(c.coordinator.run_until([&] { return stopped; }));
