@@ -60,6 +60,7 @@ Agent::Agent(transport::Context& context, DataPlane& data, Storage& storage, Age
       metrics_(std::make_shared<metrics::Registry>()), changed_(context.executor()) {
   declare_agent_metrics(*metrics_);
   metrics_->set("baton_agent_registered", {}, 0);
+  publish_jobs();
   options_.steps.metrics = metrics_;
   // One set of kept connections for every job's sends (agent/peer_links.h).
   if (!options_.steps.links) {
@@ -68,10 +69,34 @@ Agent::Agent(transport::Context& context, DataPlane& data, Storage& storage, Age
   }
 }
 
-std::string Agent::metrics() const { return metrics_->render(); }
+std::string Agent::metrics() const {
+  std::shared_ptr<const metrics::Registry> jobs;
+  {
+    const std::lock_guard lock(job_metrics_mutex_);
+    jobs = job_metrics_;
+  }
+  return metrics_->render() + jobs->render();
+}
+
+void Agent::publish_jobs() {
+  auto jobs = std::make_shared<metrics::Registry>();
+  declare_job_metrics(*jobs);
+  jobs->set("baton_agent_jobs_held", {}, static_cast<double>(jobs_.size()));
+  for (const JobProgress& job : job_progress()) {
+    jobs->set("baton_agent_job_steps_done", {{"job", job.job}, {"state", std::string(name(job.state))}},
+              job.steps_done);
+    jobs->set("baton_agent_job_steps", {{"job", job.job}}, job.steps);
+  }
+  for (const auto& [job, held] : jobs_) {
+    const double running = held.running_step ? *held.running_step + 1 : 0;
+    jobs->set("baton_agent_job_running_step", {{"job", job}}, running);
+  }
+  const std::lock_guard lock(job_metrics_mutex_);
+  job_metrics_ = std::move(jobs);
+}
 
 Agent::~Agent() {
-  if (runner_) runner_->close();
+  for (auto& [job, held] : jobs_) held.runner->close();
 }
 
 void Agent::say(const std::string& line) const { log::write(options_.log, log::Level::info, line); }
@@ -86,20 +111,32 @@ std::string_view Agent::name(JobState state) {
 }
 
 std::string Agent::status() const {
-  if (!runner_) return registered_ ? "idle" : "connecting to " + coordinator_address();
-  const protocol::Plan& plan = runner_->plan();
-  const std::string where = "job " + plan.job() + " step ";
-  if (running_step_) return where + std::to_string(*running_step_ + 1) + "/" + std::to_string(plan.steps_size());
-  return "job " + plan.job() + " " + std::string(name(job_state_)) + " (" + std::to_string(steps_done_) + "/" +
-         std::to_string(plan.steps_size()) + " steps)";
+  if (jobs_.empty()) return registered_ ? "idle" : "connecting to " + coordinator_address();
+  std::string status;
+  for (const auto& [job, held] : jobs_) {
+    const std::string steps = std::to_string(held.runner->plan().steps_size());
+    if (!status.empty()) status += "; ";
+    if (held.running_step) status += "job " + job + " step " + std::to_string(*held.running_step + 1) + "/" + steps;
+    else
+      status += "job " + job + " " + std::string(name(held.state)) + " (" + std::to_string(held.steps_done) + "/" +
+                steps + " steps)";
+  }
+  return status;
 }
 
-std::optional<Agent::JobProgress> Agent::job_progress() const {
-  if (!runner_) return std::nullopt;
-  return JobProgress{.job = runner_->plan().job(),
-                     .state = job_state_,
-                     .steps_done = steps_done_,
-                     .steps = static_cast<std::uint32_t>(runner_->plan().steps_size())};
+std::vector<Agent::JobProgress> Agent::job_progress() const {
+  std::vector<JobProgress> progress;
+  for (const auto& [job, held] : jobs_) {
+    progress.push_back({.job = job,
+                        .state = held.state,
+                        .steps_done = held.steps_done,
+                        .steps = static_cast<std::uint32_t>(held.runner->plan().steps_size())});
+  }
+  return progress;
+}
+
+bool Agent::any_step_running() const {
+  return std::ranges::any_of(jobs_, [](const auto& entry) { return entry.second.running_step.has_value(); });
 }
 
 void Agent::start() {
@@ -111,8 +148,8 @@ void Agent::start() {
 
 asio::awaitable<void> Agent::stop() {
   running_ = false;
-  if (!running_step_ && channel_) channel_->close();  // else: closed once the step is reported
-  changed_.notify();                                  // a reconnect waiting out its backoff gives up
+  if (!any_step_running() && channel_) channel_->close();  // else: closed once the last step is reported
+  changed_.notify();                                       // a reconnect waiting out its backoff gives up
   while (started_ && !stopped_) co_await changed_.wait();
 }
 
@@ -148,7 +185,7 @@ asio::awaitable<void> Agent::session_loop() {
                                         : std::min(options_.max_backoff, options_.max_backoff_with_standbys));
   }
   // A step still running reports into the void: wait for it so the runner outlives it.
-  while (running_step_) co_await changed_.wait();
+  while (any_step_running()) co_await changed_.wait();
   stopped_ = true;
   changed_.notify();
 }
@@ -200,12 +237,12 @@ asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   metrics_->add("baton_agent_sessions_total");
   say("registered with coordinator " + coordinator + " at " + coordinator_address() + " as " + options_.node_id +
       ", data at " + data_.address());
-  if (runner_) co_await send(job_status());
-  if (undelivered_report_) {
-    protocol::Envelope report = std::move(*undelivered_report_);
-    undelivered_report_.reset();
-    co_await send_report(std::move(report));
-  }
+  // Every held job's status, made before the first send: the jobs may change meanwhile.
+  std::vector<protocol::Envelope> statuses;
+  for (const auto& [job, held] : jobs_) statuses.push_back(job_status(job, held));
+  for (protocol::Envelope& status : statuses) co_await send(std::move(status));
+  std::map<std::string, protocol::Envelope> reports = std::exchange(undelivered_reports_, {});
+  for (auto& [job, report] : reports) co_await send_report(std::move(report));
 
   // Whichever ends first (a broken session, a failed heartbeat) ends the other. Each says
   // why and returns: `||` waits for the first to *succeed*, so an exception thrown by one
@@ -247,45 +284,21 @@ asio::awaitable<void> Agent::handle_message(protocol::Channel& channel, const pr
   switch (message.body_case()) {
     case protocol::Envelope::kHeartbeat: break;
     case protocol::Envelope::kPlan: handle_plan(message.plan()); break;
-    case protocol::Envelope::kStepRelease: {
-      const protocol::StepRelease& release = message.step_release();
-      protocol::Envelope refusal;
-      protocol::StepReport* report = refusal.mutable_step_report();
-      report->set_job(release.job());
-      report->set_step(release.step());
-      // A job this agent has "done" is still the coordinator's until it ends it: a step
-      // that failed elsewhere is released again to every agent, the last one included.
-      if (!runner_ || runner_->plan().job() != release.job() || job_state_ == JobState::aborted) {
-        report->set_error("this agent holds no plan for job " + release.job());
-      } else if (release.step() >= static_cast<std::uint32_t>(runner_->plan().steps_size())) {
-        report->set_error("job " + release.job() + " has no step " + std::to_string(release.step()));
-      } else if (release.timeout_ms() == 0) {
-        report->set_error("the release of step " + std::to_string(release.step()) + " carries no timeout");
-      } else if (running_step_) {
-        report->set_error("step " + std::to_string(*running_step_) + " is still running");
-      } else if (!running_) {
-        report->set_error("the agent is stopping");
-      } else {
-        running_step_ = release.step();
-        asio::co_spawn(context_.executor(), run_step(release.step(), std::chrono::milliseconds(release.timeout_ms())),
-                       asio::detached);
-        break;
-      }
-      co_await send(std::move(refusal));
-      break;
-    }
+    case protocol::Envelope::kStepRelease: co_await handle_release(message.step_release()); break;
     case protocol::Envelope::kAbort: handle_abort(message.abort()); break;
     case protocol::Envelope::kStepCancel: {
       const protocol::StepCancel& cancel = message.step_cancel();
-      if (runner_ && runner_->plan().job() == cancel.job() && running_step_ == cancel.step()) {
-        runner_->abort("cancelled by the coordinator: " + cancel.reason());
+      const auto held = jobs_.find(cancel.job());
+      if (held != jobs_.end() && held->second.running_step == cancel.step()) {
+        held->second.runner->abort("cancelled by the coordinator: " + cancel.reason());
       }
       break;
     }
     case protocol::Envelope::kJobEnded:
-      if (runner_ && runner_->plan().job() == message.job_ended().job()) {
-        runner_->close();
-        asio::co_spawn(context_.executor(), commit(runner_->plan()), asio::detached);
+      if (const auto held = jobs_.find(message.job_ended().job()); held != jobs_.end()) {
+        held->second.runner->close();
+        held->second.ended = true;
+        asio::co_spawn(context_.executor(), commit(held->second.runner->plan()), asio::detached);
       }
       break;
     case protocol::Envelope::kObjectQuery: {
@@ -321,43 +334,112 @@ asio::awaitable<void> Agent::heartbeats(std::shared_ptr<protocol::Channel> chann
   }
 }
 
-void Agent::handle_plan(const protocol::Plan& plan) {
-  std::optional<error::Refusal> refusal;
-  if (runner_ && job_state_ == JobState::running && runner_->plan().job() != plan.job()) {
-    refusal = "this agent is running job " + runner_->plan().job();
-  } else if (running_step_) {
-    // A restarted coordinator resuming this job, or the next job's plan right after this
-    // one's abort (a cancel) while its step still winds down: answered once the step ends.
-    if (pending_plan_ && pending_plan_->job() != plan.job())
-      refuse_plan(pending_plan_->job(), "job " + plan.job() + "'s plan came after it");
-    pending_plan_ = plan;
-    say("job " + plan.job() + ": plan received while step " + std::to_string(*running_step_) + " of job " +
-        runner_->plan().job() + " runs; answering once it ends");
-    return;
+asio::awaitable<void> Agent::handle_release(const protocol::StepRelease& release) {
+  protocol::Envelope refusal;
+  protocol::StepReport* report = refusal.mutable_step_report();
+  report->set_job(release.job());
+  report->set_step(release.step());
+  const auto found = jobs_.find(release.job());
+  // A job this agent has "done" is still the coordinator's until it ends it: a step that
+  // failed elsewhere is released again to every agent, the last one included.
+  if (found == jobs_.end() || found->second.state == JobState::aborted) {
+    report->set_error("this agent holds no plan for job " + release.job());
+  } else if (HeldJob& held = found->second;
+             release.step() >= static_cast<std::uint32_t>(held.runner->plan().steps_size())) {
+    report->set_error("job " + release.job() + " has no step " + std::to_string(release.step()));
+  } else if (release.timeout_ms() == 0) {
+    report->set_error("the release of step " + std::to_string(release.step()) + " carries no timeout");
+  } else if (held.running_step) {  // the job's lockstep: its steps one after another
+    report->set_error("step " + std::to_string(*held.running_step) + " is still running");
+  } else if (!running_) {
+    report->set_error("the agent is stopping");
   } else {
-    refusal = check_(plan);
-    if (!refusal) refusal = prepare_staging(plan);
+    held.running_step = release.step();
+    publish_jobs();
+    asio::co_spawn(context_.executor(),
+                   run_step(release.job(), release.step(), std::chrono::milliseconds(release.timeout_ms())),
+                   asio::detached);
+    co_return;
   }
+  co_await send(std::move(refusal));
+}
+
+void Agent::handle_plan(const protocol::Plan& plan) {
+  const auto held = jobs_.find(plan.job());
+  if (held != jobs_.end() && held->second.running_step) {
+    // A restarted coordinator resuming this job: answered once the step ends.
+    held->second.resent_plan = plan;
+    say("job " + plan.job() + ": plan received while its step " + std::to_string(*held->second.running_step) +
+        " runs; answering once it ends");
+    return;
+  }
+  std::optional<error::Refusal> refusal = held == jobs_.end() ? make_room(plan) : std::nullopt;
+  if (!refusal) refusal = check_(plan);
+  if (!refusal) refusal = prepare_staging(plan);
   std::unique_ptr<Storage> scratch;
   if (!refusal) {
-    if (runner_) runner_->close();  // the old job's flows and scratch objects go first
+    if (held != jobs_.end()) held->second.runner->close();  // the job's old flows and scratch objects go first
     refusal = open_scratch(plan, scratch);
   }
   if (refusal) {
     refuse_plan(plan.job(), refusal->reason);
     return;
   }
-  runner_ =
+  HeldJob& job = jobs_[plan.job()];
+  job = HeldJob{};  // a re-sent plan starts the job afresh here
+  job.runner =
       std::make_shared<StepRunner>(context_, storage_, plan, transport::NodeIdentity{options_.node_id, options_.secret},
                                    options_.steps, std::move(scratch));
-  data_.route_to(runner_);
-  job_state_ = JobState::running;
-  steps_done_ = 0;
+  job.accepted = ++plans_accepted_;
+  data_.route_to(job.runner);
+  publish_jobs();
   protocol::Envelope answer;
   answer.mutable_plan_accepted()->set_job(plan.job());
   metrics_->add("baton_agent_plans_total", {{"answer", "accepted"}});
   say("job " + plan.job() + ": plan accepted, " + std::to_string(plan.steps_size()) + " steps");
   asio::co_spawn(context_.executor(), send(std::move(answer)), asio::detached);
+}
+
+std::optional<error::Refusal> Agent::make_room(const protocol::Plan& plan) {
+  // Over first (the coordinator is done with it), then done here (its JobEnded may never
+  // come: a coordinator that lost the job), the oldest first; never one still running.
+  const auto droppable = [](const HeldJob& held) -> std::optional<int> {
+    if (held.running_step) return std::nullopt;
+    if (held.ended || held.state == JobState::aborted) return 0;
+    if (held.state == JobState::done) return 1;
+    return std::nullopt;
+  };
+  const auto drop = [&](std::map<std::string, HeldJob>::iterator held, const std::string& why) {
+    say("job " + held->first + ": plan dropped: " + why);
+    held->second.runner->close();
+    jobs_.erase(held);
+    publish_jobs();
+  };
+  // Flows name their job by number: two held jobs of one number would take each other's.
+  const auto same_number = std::ranges::find_if(
+      jobs_, [&](const auto& entry) { return entry.second.runner->plan().job_number() == plan.job_number(); });
+  if (same_number != jobs_.end()) {
+    if (!droppable(same_number->second)) {
+      return "job number " + std::to_string(plan.job_number()) + " is job " + same_number->first +
+             "'s, which this agent still runs";
+    }
+    drop(same_number, "job " + plan.job() + " has its job number");
+  }
+  if (jobs_.size() < options_.max_jobs) return {};
+  auto oldest = jobs_.end();
+  for (auto held = jobs_.begin(); held != jobs_.end(); ++held) {
+    const std::optional<int> rank = droppable(held->second);
+    if (!rank) continue;
+    if (oldest == jobs_.end() ||
+        std::pair(*rank, held->second.accepted) < std::pair(*droppable(oldest->second), oldest->second.accepted)) {
+      oldest = held;
+    }
+  }
+  if (oldest == jobs_.end()) {
+    return "this agent holds " + std::to_string(jobs_.size()) + " jobs' plans, its max_jobs, and runs every one";
+  }
+  drop(oldest, "room for job " + plan.job() + "'s (max_jobs " + std::to_string(options_.max_jobs) + ")");
+  return {};
 }
 
 void Agent::refuse_plan(const std::string& job, const std::string& reason) {
@@ -416,12 +498,14 @@ asio::awaitable<void> Agent::commit(protocol::Plan plan) {
 }
 
 void Agent::handle_abort(const protocol::Abort& abort) {
-  if (!runner_ || runner_->plan().job() != abort.job()) return;
+  const auto found = jobs_.find(abort.job());
+  if (found == jobs_.end()) return;
+  HeldJob& held = found->second;
   say("job " + abort.job() + ": aborted by the coordinator: " + abort.reason());
-  runner_->abort(abort.reason());
-  runner_->close();
+  held.runner->abort(abort.reason());
+  held.runner->close();
   if (options_.staging) {  // the destinations stay as they were
-    for (const protocol::StagedFile& staged : runner_->plan().staged()) {
+    for (const protocol::StagedFile& staged : held.runner->plan().staged()) {
       try {
         options_.staging->discard(staged);
       } catch (const std::exception& e) {
@@ -429,36 +513,41 @@ void Agent::handle_abort(const protocol::Abort& abort) {
       }
     }
   }
-  job_state_ = JobState::aborted;
-  if (!running_step_) asio::co_spawn(context_.executor(), send(job_status()), asio::detached);
+  held.state = JobState::aborted;
+  publish_jobs();
+  if (!held.running_step) asio::co_spawn(context_.executor(), send(job_status(abort.job(), held)), asio::detached);
   // else: run_step reports the aborted step and then the job status
 }
 
-asio::awaitable<void> Agent::run_step(std::uint32_t step, std::chrono::milliseconds timeout) {
-  say("job " + runner_->plan().job() + " step " + std::to_string(step) + ": started");
+asio::awaitable<void> Agent::run_step(std::string job, std::uint32_t step, std::chrono::milliseconds timeout) {
+  HeldJob& held = jobs_.at(job);  // kept while its step runs
+  const std::shared_ptr<StepRunner> runner = held.runner;
+  say("job " + job + " step " + std::to_string(step) + ": started");
   protocol::Envelope envelope;
   bool over = false;
   Signal ended(context_.executor());
-  co_await (run_to_report(runner_, step, timeout, envelope, over, ended) && report_progress(runner_, over, ended));
+  co_await (run_to_report(runner, step, timeout, envelope, over, ended) && report_progress(runner, over, ended));
   const protocol::StepReport& report = envelope.step_report();
-  if (report.ok()) steps_done_ = std::max(steps_done_, step + 1);
+  if (report.ok()) held.steps_done = std::max(held.steps_done, step + 1);
   metrics_->add("baton_agent_steps_total", {{"result", report.ok() ? "ok" : "failed"}});
   metrics_->observe("baton_agent_step_seconds", {}, report.seconds());
   say("job " + report.job() + " step " + std::to_string(step) + ": " +
       (report.ok() ? "done, " + std::to_string(report.bytes()) + " bytes in " + std::to_string(report.seconds()) + " s"
                    : "failed: " + report.error()));
-  running_step_.reset();
+  held.running_step.reset();
   changed_.notify();
-  if (report.ok() && steps_done_ == static_cast<std::uint32_t>(runner_->plan().steps_size()))
-    job_state_ = JobState::done;
+  if (report.ok() && held.steps_done == static_cast<std::uint32_t>(runner->plan().steps_size()))
+    held.state = JobState::done;
+  publish_jobs();
+  // `held` may be dropped from here on (a new job's plan making room while this one's
+  // report is sent): what comes after the report is taken now.
+  std::optional<protocol::Envelope> aborted;
+  if (held.state == JobState::aborted) aborted = job_status(job, held);
+  std::optional<protocol::Plan> resent = std::exchange(held.resent_plan, std::nullopt);
   co_await send_report(std::move(envelope));
-  if (job_state_ == JobState::aborted) co_await send(job_status());
-  if (pending_plan_) {
-    const protocol::Plan plan = std::move(*pending_plan_);
-    pending_plan_.reset();
-    handle_plan(plan);
-  }
-  if (!running_ && channel_) channel_->close();
+  if (aborted) co_await send(std::move(*aborted));
+  if (resent) handle_plan(*resent);
+  if (!running_ && !any_step_running() && channel_) channel_->close();
 }
 
 asio::awaitable<void> Agent::run_to_report(std::shared_ptr<StepRunner> runner, std::uint32_t step,
@@ -502,22 +591,23 @@ asio::awaitable<void> Agent::send_report(protocol::Envelope report) {
   // (the agent died of SIGILL in this frame).
   protocol::Envelope copy = report;
   const bool sent = co_await send(std::move(copy));
-  // The newest report supersedes an older one still waiting: sent later, that one would
-  // overwrite this step's (a retry's) outcome at the coordinator.
-  if (sent) undelivered_report_.reset();
-  else undelivered_report_ = std::move(report);
+  // The newest report supersedes an older one of its job still waiting: sent later, that
+  // one would overwrite this step's (a retry's) outcome at the coordinator.
+  const std::string job = report.step_report().job();
+  if (sent) undelivered_reports_.erase(job);
+  else undelivered_reports_[job] = std::move(report);
 }
 
-protocol::Envelope Agent::job_status() const {
+protocol::Envelope Agent::job_status(const std::string& job, const HeldJob& held) const {
   protocol::Envelope envelope;
   protocol::JobStatus* status = envelope.mutable_job_status();
-  status->set_job(runner_->plan().job());
-  switch (job_state_) {
+  status->set_job(job);
+  switch (held.state) {
     case JobState::running: status->set_state(protocol::JobStatus::RUNNING); break;
     case JobState::done: status->set_state(protocol::JobStatus::DONE); break;
     case JobState::aborted: status->set_state(protocol::JobStatus::ABORTED); break;
   }
-  status->set_steps_done(steps_done_);
+  status->set_steps_done(held.steps_done);
   return envelope;
 }
 

@@ -1,7 +1,9 @@
 // The agent's control session (docs/runtime.md, "Control sessions"): connects to the
 // coordinator, proves it holds the cluster secret and checks that the coordinator does,
-// registers, heartbeats, and runs the job's steps as they are released. A lost
-// coordinator (restart, network) is just a reconnect, with backoff, forever, until stop().
+// registers, heartbeats, and runs the steps of the jobs whose plans it holds as they are
+// released: several jobs at once, each with its own step runner, a step of one job beside
+// a step of another (docs/runtime.md, "Several jobs on one agent"). A lost coordinator
+// (restart, network) is just a reconnect, with backoff, forever, until stop().
 //
 // Used by the baton-agent daemon (files under a data root) and embedded in applications
 // (memory regions): the storage and the plan check are the caller's.
@@ -25,7 +27,9 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,6 +60,10 @@ struct AgentOptions {
   Staging* staging = nullptr;
   // Keeps a job's scratch objects (agent/scratch.h); null: a plan that names any is refused.
   ScratchSpace* scratch = nullptr;
+  // How many jobs' plans the agent holds at once. A new job's plan makes room by dropping
+  // the oldest held job that is over (ended or aborted by the coordinator, else done here)
+  // and has no step running; when every held job still runs, it is refused, saying so.
+  std::size_t max_jobs = 16;
   // One line per event (connected, plan accepted, step done, ...) at info; what an
   // operator must fix (the coordinator refused our cluster secret) at warning. Nothing
   // when empty.
@@ -75,29 +83,31 @@ class Agent {
   // Starts the session loop. The first agent of a process measures its combine speeds
   // first (about 0.25 s; combine/speed.h): Register tells them to the coordinator.
   void start();
-  // Stops: no new steps start; a running step finishes and is reported; then the session
-  // closes. Completes when that has happened (at once if the agent never started).
+  // Stops: no new steps start; every running step finishes and is reported; then the
+  // session closes. Completes when that has happened (at once if the agent never started).
   asio::awaitable<void> stop();
   bool stopped() const noexcept { return stopped_; }
 
   // Registered with a coordinator right now.
   bool registered() const noexcept { return registered_; }
-  // What the agent is doing, for logs and systemd's STATUS: "idle", "job 7 step 3/10".
+  // What the agent is doing, for logs and systemd's STATUS: "idle", "job 7 step 3/10",
+  // "job 7 step 3/10; job 9 done (2/2 steps)" (every held job, in job order).
   std::string status() const;
 
-  // Where the job whose plan the agent holds stands (protocol JobStatus.State).
+  // Where a job whose plan the agent holds stands (protocol JobStatus.State).
   enum class JobState { running, done, aborted };
   static std::string_view name(JobState state);
 
-  // The job whose plan the agent holds, if any: its id, its state, and how many of its
-  // steps this agent finished.
+  // A job whose plan the agent holds: its id, its state, and how many of its steps this
+  // agent finished.
   struct JobProgress {
     std::string job;
     JobState state = JobState::running;
     std::uint32_t steps_done = 0;
     std::uint32_t steps = 0;
   };
-  std::optional<JobProgress> job_progress() const;
+  // Every held job, in job order.
+  std::vector<JobProgress> job_progress() const;
 
   // The agent's metrics in Prometheus' text format (docs/metrics.md). Unlike the rest of
   // this class, callable from any thread (the metrics endpoint's).
@@ -118,7 +128,23 @@ class Agent {
   asio::awaitable<void> handle_message(protocol::Channel& channel, const protocol::Envelope& message);
   // A Heartbeat every `every` until sending one fails.
   asio::awaitable<void> heartbeats(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every);
-  asio::awaitable<void> run_step(std::uint32_t step, std::chrono::milliseconds timeout);
+  // A job whose plan the agent holds. Dropped only when it has no step running, so a
+  // running step's coroutine may keep a reference to it.
+  struct HeldJob {
+    // The job's plan. The agent is its one owner; the data plane only looks at it, one
+    // incoming flow at a time (DataPlane::route_to).
+    std::shared_ptr<StepRunner> runner;
+    JobState state = JobState::running;
+    bool ended = false;  // the coordinator ended it (JobEnded)
+    std::uint32_t steps_done = 0;
+    std::optional<std::uint32_t> running_step;
+    // The job's plan again, come while its step ran (a restarted coordinator resuming the
+    // job): answered once the step ends.
+    std::optional<protocol::Plan> resent_plan;
+    std::uint64_t accepted = 0;  // when its plan was accepted, in plans accepted by this agent
+  };
+  asio::awaitable<void> handle_release(const protocol::StepRelease& release);
+  asio::awaitable<void> run_step(std::string job, std::uint32_t step, std::chrono::milliseconds timeout);
   // Runs the step on `runner` into `report`; then sets `over` and signals `ended`.
   asio::awaitable<void> run_to_report(std::shared_ptr<StepRunner> runner, std::uint32_t step,
                                       std::chrono::milliseconds timeout, protocol::Envelope& report, bool& over,
@@ -128,9 +154,14 @@ class Agent {
   // Sends on the live session; false when there is none or it broke.
   asio::awaitable<bool> send(protocol::Envelope envelope);
   // A step report must reach the coordinator even when its session broke meanwhile (an
-  // agent it declared dead and that came back): kept, and sent after the next register.
+  // agent it declared dead and that came back): kept, and sent after the next register
+  // (one per job: the job's newest).
   asio::awaitable<void> send_report(protocol::Envelope report);
   void handle_plan(const protocol::Plan& plan);
+  // Room for a new job's plan: drops a held job that is over if the agent holds max_jobs,
+  // or one that had the plan's job number; nothing, or why the plan is refused.
+  std::optional<error::Refusal> make_room(const protocol::Plan& plan);
+  bool any_step_running() const;
   // Answers `job`'s plan with PlanRefused{reason}.
   void refuse_plan(const std::string& job, const std::string& reason);
   void handle_abort(const protocol::Abort& abort);
@@ -142,27 +173,25 @@ class Agent {
   // thread (the copies may be long), and answers JobCommitted.
   asio::awaitable<void> commit(protocol::Plan plan);
   void say(const std::string& line) const;
-  protocol::Envelope job_status() const;
+  protocol::Envelope job_status(const std::string& job, const HeldJob& held) const;
+  // Renders the held jobs' metrics anew (metrics() shows them beside the counters).
+  void publish_jobs();
 
   transport::Context& context_;
   DataPlane& data_;
   Storage& storage_;
   AgentOptions options_;
   PlanCheck check_;
-  std::shared_ptr<metrics::Registry> metrics_;                   // also counted in by the step runners
+  std::shared_ptr<metrics::Registry> metrics_;  // also counted in by the step runners
+  // The held jobs' gauges, made anew on every change (a dropped job leaves no series).
+  mutable std::mutex job_metrics_mutex_;
+  std::shared_ptr<const metrics::Registry> job_metrics_;
   const std::vector<combine::Speed>* combine_speeds_ = nullptr;  // measured once per process, at start()
 
   std::shared_ptr<protocol::Channel> channel_;  // the live session, if any
-  // The job's plan, while the agent holds one. The agent is its one owner; the data plane
-  // only looks at it, one incoming flow at a time (DataPlane::route_to).
-  std::shared_ptr<StepRunner> runner_;
-  JobState job_state_ = JobState::running;
-  std::uint32_t steps_done_ = 0;
-  std::optional<std::uint32_t> running_step_;
-  // A plan that came while a step ran (the same job's, re-sent by a restarted
-  // coordinator; or the next job's, after this one's abort): answered once the step ends.
-  std::optional<protocol::Plan> pending_plan_;
-  std::optional<protocol::Envelope> undelivered_report_;
+  std::map<std::string, HeldJob> jobs_;         // by job id
+  std::uint64_t plans_accepted_ = 0;
+  std::map<std::string, protocol::Envelope> undelivered_reports_;  // each job's newest, by job
   bool started_ = false;
   bool running_ = false;
   bool stopped_ = false;

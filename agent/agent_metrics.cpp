@@ -56,6 +56,16 @@ void declare_agent_metrics(metrics::Registry& registry) {
   registry.declare("baton_agent_registered", Type::gauge, "1 while registered with a coordinator.");
 }
 
+void declare_job_metrics(metrics::Registry& registry) {
+  using metrics::Type;
+  registry.declare("baton_agent_jobs_held", Type::gauge, "Jobs whose plans this agent holds (at most max_jobs).");
+  registry.declare("baton_agent_job_steps_done", Type::gauge,
+                   "Steps of a held job this agent finished, by job and state (running, done, aborted).");
+  registry.declare("baton_agent_job_steps", Type::gauge, "Steps in a held job's plan, by job.");
+  registry.declare("baton_agent_job_running_step", Type::gauge,
+                   "The step of a held job running here now, counted from 1; 0 when none runs.");
+}
+
 void count_flow(metrics::Registry& registry, const char* direction, std::uint64_t bytes, std::error_code error) {
   if (!error) {
     registry.add("baton_agent_bytes_total", {{"direction", direction}}, static_cast<double>(bytes));

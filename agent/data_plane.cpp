@@ -66,6 +66,13 @@ DataPlane::DataPlane(transport::Context& context, const std::string& address, tr
   listener_ = std::move(listening.value);
 }
 
+void DataPlane::route_to(const std::weak_ptr<StepRunner>& runner) {
+  std::erase_if(routes_, [](const auto& route) { return route.second.expired(); });
+  const std::shared_ptr<StepRunner> routed = runner.lock();
+  if (!routed) routes_.clear();
+  else routes_[routed->plan().job_number()] = runner;
+}
+
 void DataPlane::start() { asio::co_spawn(context_.executor(), accept_loop(), asio::detached); }
 
 asio::awaitable<void> DataPlane::stop() {
@@ -137,8 +144,16 @@ asio::awaitable<void> DataPlane::serve(std::unique_ptr<transport::Connection> co
 asio::awaitable<transport::ResolvedSink> DataPlane::resolve(
     transport::FlowSpec flow, std::string sender, std::function<void(const transport::FlowReport&)>& finished) {
   using namespace asio::experimental::awaitable_operators;
-  const std::shared_ptr<StepRunner> runner = runner_.lock();
-  if (!runner) co_return transport::ResolvedSink{nullptr, "this agent runs no job", nullptr};
+  const auto route = routes_.find(flow.job);
+  const std::shared_ptr<StepRunner> runner = route == routes_.end() ? nullptr : route->second.lock();
+  if (!runner) {
+    const bool any = std::ranges::any_of(routes_, [](const auto& r) { return !r.second.expired(); });
+    co_return transport::ResolvedSink{
+        nullptr,
+        any ? "no step of job " + std::to_string(flow.job) + " step " + std::to_string(flow.step) + " is running here"
+            : "this agent runs no job",
+        nullptr};
+  }
   if (stopping_) co_return transport::ResolvedSink{nullptr, "the agent is stopping", nullptr};
   // A flow that waits for its step's release gives up when the data plane stops.
   auto outcome = co_await (runner->resolve(flow, std::move(sender)) || stop_requested_.wait());

@@ -1,8 +1,8 @@
 // The node's data listener: accepts connections from peer agents at any time, has each
 // sender prove the cluster secret and its node id (transport/authenticate.h) within a few
 // seconds, and hands each incoming flow, with the node it comes from, to the step runner
-// of the job in progress, which decides where its bytes go or refuses it (docs/runtime.md,
-// "The data plane"; docs/security.md).
+// of the flow's job (by the job number its begin frame carries), which decides where its
+// bytes go or refuses it (docs/runtime.md, "The data plane"; docs/security.md).
 //
 // Before a sender has authenticated it gets little: control frames of at most 512 bytes,
 // one deadline for the handshake, and a place among a capped number of pending
@@ -11,8 +11,8 @@
 //
 // Lifetimes: the data plane owns its coroutines (the accept loop, one per connection);
 // stop() ends them and completes once every one has ended, and must have completed before
-// the data plane is destroyed. The step runner flows go to is the Agent's: the data plane
-// only looks at it (route_to), for one flow at a time.
+// the data plane is destroyed. The step runners flows go to are the Agent's: the data plane
+// only looks at them (route_to), for one flow at a time.
 // Threading: runs on the transport context's executor.
 #pragma once
 
@@ -24,6 +24,7 @@
 #include "transport/authenticate.h"
 #include "transport/context.h"
 
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -60,9 +61,11 @@ class DataPlane {
   // ended, within accept_slice.
   asio::awaitable<void> stop();
 
-  // The runner incoming flows go to: the Agent owns it; expired (or never set) means
-  // every flow is refused.
-  void route_to(std::weak_ptr<StepRunner> runner) noexcept { runner_ = std::move(runner); }
+  // Incoming flows of `runner`'s job (its plan's job_number) go to it, in place of any
+  // runner routed for that job number before. The Agent owns the runners: a flow of a job
+  // whose runner has expired, or was never routed, is refused. An empty `runner` drops
+  // every route.
+  void route_to(const std::weak_ptr<StepRunner>& runner);
 
   // Connections not yet authenticated, and how many of them were dropped to make room.
   const admission::PendingConnections& pending() const noexcept { return pending_; }
@@ -88,8 +91,8 @@ class DataPlane {
   transport::NodeIdentity self_;
   std::unique_ptr<transport::Listener> listener_;
   admission::PendingConnections pending_;
-  std::weak_ptr<StepRunner> runner_;
-  std::set<transport::Connection*> connections_;  // authenticated or not, until serve() ends
+  std::map<std::uint64_t, std::weak_ptr<StepRunner>> routes_;  // by job number
+  std::set<transport::Connection*> connections_;               // authenticated or not, until serve() ends
   RateLimitedLog refusals_{refusal_burst, refusal_window};
   std::size_t alive_ = 0;  // coroutines not ended yet
   bool stopping_ = false;

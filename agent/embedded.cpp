@@ -14,6 +14,7 @@
 #include <asio/post.hpp>
 
 #include <unistd.h>
+#include <algorithm>
 #include <future>
 #include <thread>
 
@@ -133,8 +134,9 @@ std::string EmbeddedAgent::wait_job(const std::string& job, std::chrono::millise
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
     const auto progress = p.on_agent_thread([&p] { return p.agent->job_progress(); });
-    if (progress && progress->job == job && progress->state != agent::Agent::JobState::running) {
-      return std::string(agent::Agent::name(progress->state));
+    const auto held = std::ranges::find(progress, job, &agent::Agent::JobProgress::job);
+    if (held != progress.end() && held->state != agent::Agent::JobState::running) {
+      return std::string(agent::Agent::name(held->state));
     }
     if (std::chrono::steady_clock::now() >= deadline) return {};
     std::this_thread::sleep_for(std::chrono::milliseconds(20));

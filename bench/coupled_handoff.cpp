@@ -10,9 +10,14 @@
 //   BATON_API, BATON_COORDINATOR, BATON_SECRET_FILE: the coordinator; BATON_PRODUCERS=P
 //   BATON_DATA_HOSTS (optional): one host per world rank, comma-separated, where its
 //   embedded agent takes data connections (default 127.0.0.1; bench/coupled_handoff_star.sh)
+//   BATON_DATA_RATES (optional): one rate per world rank, bytes/s, comma-separated: the rate
+//   its agent declares (TCP goodput over its link); the handoffs then plan on each node's
+//   BATON_ALGORITHM (optional): the handoffs' algorithm (default: the coordinator's)
+//   BATON_REPETITIONS (optional): timed steps per size (default 5, 3 from 32 MiB)
 //
-// Prints one line per (method, size): method, MiB, rows, cols, block, repetitions, and the
-// median, best and worst seconds of a step.
+// Prints one line per (method, size): method, MiB, rows, cols, block, repetitions, the
+// median, best and worst seconds of a step, and T*, the bound the links allow at the
+// declared rates (docs/redistribution.md; "-" without BATON_DATA_RATES).
 #include "baton/baton.h"
 
 #include <mpi.h>
@@ -51,6 +56,13 @@ void fail(const Setup& s, const std::string& what) {
 
 // The field's sizes for `mib` MiB: square, and columns in blocks of cols / (4 Q) so that
 // every consumer holds 4 blocks.
+// The i-th of a comma-separated list, or "" past its end.
+std::string nth(const char* list, int i) {
+  std::string rest = std::string(list) + ",";
+  for (int k = 0; k < i; ++k) rest.erase(0, std::min(rest.size(), rest.find(',') + 1));
+  return rest.substr(0, rest.find(','));
+}
+
 struct Field {
   std::uint64_t rows, cols, block;
 };
@@ -150,6 +162,13 @@ int main(int argc, char** argv) {
     baton_session_set(session, key, v);
   }
   baton_session_set(session, "node_id", node.c_str());
+  const char* rates = std::getenv("BATON_DATA_RATES");
+  if (rates) {
+    if (nth(rates, s.world_size - 1).empty()) fail(s, "BATON_DATA_RATES names fewer rates than there are ranks");
+    baton_session_set(session, "rate", nth(rates, s.world_rank).c_str());
+  }
+  if (const char* algorithm = std::getenv("BATON_ALGORITHM")) baton_session_set(session, "algorithm", algorithm);
+  const char* repeat = std::getenv("BATON_REPETITIONS");
   if (const char* hosts = std::getenv("BATON_DATA_HOSTS")) {
     std::string list = std::string(hosts) + ",", host;
     for (int r = 0; r <= s.world_rank; ++r) {
@@ -166,7 +185,7 @@ int main(int argc, char** argv) {
   for (int a = 1; a < argc; ++a) {
     const double mib = std::atof(argv[a]);
     const Field f = field_of(mib, s.consumers);
-    const int repetitions = mib >= 32 ? 3 : 5;
+    const int repetitions = repeat ? std::max(1, std::atoi(repeat)) : mib >= 32 ? 3 : 5;
     baton_layout *from = nullptr, *to = nullptr;
     baton_layout_create(&from, f.rows, f.cols, sizeof(double));
     baton_layout_create(&to, f.rows, f.cols, sizeof(double));
@@ -177,6 +196,23 @@ int main(int argc, char** argv) {
     std::uint64_t local_rows = 0, local_cols = 0;
     baton_layout_local_shape(s.producer ? from : to, node.c_str(), &local_rows, &local_cols);
     std::vector<double> part(std::max<std::uint64_t>(1, local_rows * local_cols)), packed(part.size());
+    // T*: every producer sends its part through its link, every consumer takes its part
+    // through its own (the star has no shared bottleneck).
+    std::string bound = "-";
+    if (rates) {
+      double t_star = 0;
+      for (int r = 0; r < s.world_size; ++r) {
+        const bool producing = r < s.producers;
+        const std::string who =
+            producing ? "producer-" + std::to_string(r) : "consumer-" + std::to_string(r - s.producers);
+        std::uint64_t rows = 0, cols = 0;
+        baton_layout_local_shape(producing ? from : to, who.c_str(), &rows, &cols);
+        t_star = std::max(t_star, static_cast<double>(rows * cols * sizeof(double)) / std::atof(nth(rates, r).c_str()));
+      }
+      char text[32];
+      std::snprintf(text, sizeof text, "%.4f", t_star);
+      bound = text;
+    }
     if (baton_share(session, "field", s.producer ? from : to, part.data(), part.size() * sizeof(double)) != BATON_OK) {
       fail(s, baton_session_error(session));
     }
@@ -199,10 +235,10 @@ int main(int argc, char** argv) {
       if (!verified(s, f, part, repetitions)) fail(s, method + ": a consumer's part is wrong");
       std::sort(seconds.begin(), seconds.end());
       if (s.world_rank == 0) {
-        std::printf("%s\t%g\t%llu\t%llu\t%llu\t%d\t%.4f\t%.4f\t%.4f\n", method.c_str(), mib,
+        std::printf("%s\t%g\t%llu\t%llu\t%llu\t%d\t%.4f\t%.4f\t%.4f\t%s\n", method.c_str(), mib,
                     static_cast<unsigned long long>(f.rows), static_cast<unsigned long long>(f.cols),
                     static_cast<unsigned long long>(f.block), repetitions, seconds[seconds.size() / 2], seconds.front(),
-                    seconds.back());
+                    seconds.back(), bound.c_str());
         std::fflush(stdout);
       }
     }

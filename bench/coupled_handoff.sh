@@ -30,6 +30,6 @@ source "$here/../examples/coupled/coordinator.sh"
 start_coordinator "$work" "$coordinator_bin" python3
 mpi_options
 export BATON_PRODUCERS=4
-echo -e "method\tmib\trows\tcols\tblock\trepetitions\tmedian_s\tbest_s\tworst_s"
+echo -e "method\tmib\trows\tcols\tblock\trepetitions\tmedian_s\tbest_s\tworst_s\tbound_s"
 mpirun "${mpi[@]}" -x BATON_API -x BATON_COORDINATOR -x BATON_SECRET_FILE -x BATON_PRODUCERS \
   -np 7 "$bench_bin" "${sizes[@]}"

@@ -6,8 +6,16 @@
 # coordinator in the switch's namespace. Root only. Prints the header and the lines of
 # bench/coupled_handoff.cpp, after a line giving the links.
 #
+# Each rank's agent declares its link's TCP goodput, the tc rate less the Ethernet, IP and
+# TCP headers of a full segment (1448 of 1514 bytes, as bench/fig16.sh's agents), so the
+# handoffs plan on each node's rate and bound_s is T* on those rates.
+#
 #   bench/coupled_handoff_star.sh [BUILD_DIR] [MIB...]
 #   RATES=MBIT,... (7 links, n0 first; default 400,100,400,200,400,200,100), PREFIX (hcstar)
+#   ALGORITHM (the handoffs'; default the coordinator's), REPETITIONS (timed steps per size;
+#   default 5), REPORTS=FILE (each handoff job's report, one JSON line each, written there),
+#   DECLARED=B/S,... (7 rates the agents declare instead; 1000000000 seven times is the
+#   session's default, one rate for every node, as before per-node platforms)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -63,16 +71,30 @@ BATON_COORDINATOR=$(python3 -c "import json, sys; print(json.load(open(sys.argv[
 BATON_SECRET_FILE=$work/secret
 BATON_PRODUCERS=4
 BATON_DATA_HOSTS=$(seq -s, -f "10.78.0.%g" 1 7)
-export BATON_API BATON_COORDINATOR BATON_SECRET_FILE BATON_PRODUCERS BATON_DATA_HOSTS
+BATON_DATA_RATES=${DECLARED:-$(for l in "${links[@]}"; do echo $((l * 1000000 / 8 * 1448 / 1514)); done | paste -sd,)}
+BATON_REPETITIONS=${REPETITIONS:-5}
+BATON_ALGORITHM=${ALGORITHM:-}
+if [ -n "$BATON_ALGORITHM" ]; then export BATON_ALGORITHM; fi
+export BATON_API BATON_COORDINATOR BATON_SECRET_FILE BATON_PRODUCERS BATON_DATA_HOSTS BATON_DATA_RATES BATON_REPETITIONS
 
 for i in $(seq 1 7); do echo "10.78.0.$i slots=1"; done > "$work/hosts"
 echo -e "# links (Mbit/s): producers ${links[*]:0:4}, consumers ${links[*]:4:3}"
-echo -e "method\tmib\trows\tcols\tblock\trepetitions\tmedian_s\tbest_s\tworst_s"
+echo -e "# declared rates (bytes/s, TCP goodput): $BATON_DATA_RATES; algorithm ${BATON_ALGORITHM:-default}"
+echo -e "method\tmib\trows\tcols\tblock\trepetitions\tmedian_s\tbest_s\tworst_s\tbound_s"
 BATON_NETNS_PREFIX=$prefix ip netns exec "$prefix-sw" mpirun --allow-run-as-root -np 7 --hostfile "$work/hosts" \
   --mca plm_rsh_agent "$here/netns_rsh.sh" --mca btl tcp,self \
   --mca btl_tcp_if_include 10.78.0.0/24 --mca oob_tcp_if_include 10.78.0.0/24 \
   -x BATON_API -x BATON_COORDINATOR -x BATON_SECRET_FILE -x BATON_PRODUCERS -x BATON_DATA_HOSTS \
+  -x BATON_DATA_RATES -x BATON_REPETITIONS ${BATON_ALGORITHM:+-x BATON_ALGORITHM} \
   "$bench_bin" "${sizes[@]}" 2> "$work/mpi.log" || {
   cat "$work/mpi.log" "$work/coordinator.log" >&2
   die "the run failed"
 }
+if [ -n "${REPORTS:-}" ]; then
+  ip netns exec "$prefix-sw" python3 - "$BATON_API" > "$REPORTS" <<'PY'
+import json, sys, urllib.request
+api = "http://" + sys.argv[1]
+for job in json.load(urllib.request.urlopen(api + "/v1/jobs"))["jobs"]:
+    print(json.dumps(json.load(urllib.request.urlopen(api + "/v1/jobs/" + job["id"]))))
+PY
+fi

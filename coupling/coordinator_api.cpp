@@ -5,6 +5,7 @@
 #include <httplib.h>
 
 #include <charconv>
+#include <cmath>
 
 namespace baton::coupling {
 namespace {
@@ -84,6 +85,27 @@ Json CoordinatorApi::wait_job(const std::string& id, std::chrono::milliseconds w
   // a new one (a GET changes nothing).
   if (!result) result = waiting_->Get(path);
   return body_of(result, host_port_, "job " + id);
+}
+
+std::map<std::string, double> CoordinatorApi::agent_rates() const {
+  httplib::Client client(host_, port_);
+  configure(client, token_);
+  std::map<std::string, double> out;
+  Json body;
+  try {
+    body = body_of(client.Get("/v1/agents"), host_port_, "the agents");
+  } catch (const Error& e) {
+    if (e.code() != Errc::unknown_name) throw;
+    return out;  // a coordinator without the list: every node at the session's rate
+  }
+  if (!body.contains("agents") || !body["agents"].is_array()) return out;
+  for (const Json& agent : body["agents"]) {
+    if (!agent.is_object() || !agent.contains("node") || !agent["node"].is_string()) continue;
+    if (!agent.contains("rate") || !agent["rate"].is_number()) continue;
+    const double rate = agent["rate"].get<double>();
+    if (rate > 0 && std::isfinite(rate)) out[agent["node"].get<std::string>()] = rate;
+  }
+  return out;
 }
 
 void CoordinatorApi::cancel(const std::string& id) const {

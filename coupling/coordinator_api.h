@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -34,6 +35,10 @@ class CoordinatorApi {
   // most 5 s; docs/runtime.md, "Waiting for a job"). On one kept-alive connection, so a
   // handoff's wait costs no new connection per look. Throws as job().
   nlohmann::json wait_job(const std::string& id, std::chrono::milliseconds wait) const;
+  // GET /v1/agents: each registered node's declared rate, bytes/s (a node whose entry has
+  // no positive number for it is left out; none from a coordinator without the list).
+  // Throws as job().
+  std::map<std::string, double> agent_rates() const;
   // POST /v1/jobs/{id}/cancel; what the coordinator answered is not needed.
   void cancel(const std::string& id) const;
 

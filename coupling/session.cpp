@@ -109,7 +109,8 @@ void Session::unshare(const std::string& name) {
 
 std::string Session::submit_handoff(const std::string& name, const Layout& from, const Layout& to) {
   std::string& spec = specs_[spec_key(name, from, to)];
-  if (spec.empty()) spec = handoff_job(name, from, to, options_.platform);
+  // Built once per handoff shape, on the nodes' rates as their agents declared them then.
+  if (spec.empty()) spec = handoff_job(name, from, to, options_.platform, api_.agent_rates());
   return api_.submit(spec);
 }
 

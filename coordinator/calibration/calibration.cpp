@@ -62,7 +62,9 @@ schedule::kpbs::Platform measured_platform(double sender_rate, double receiver_r
   return {.sender_rate = sender_rate,
           .receiver_rate = receiver_rate,
           .backbone_rate = backbone,
-          .step_startup = std::max(step_startup, kMinStepStartup)};
+          .step_startup = std::max(step_startup, kMinStepStartup),
+          .sender_rates = {},
+          .receiver_rates = {}};
 }
 
 schedule::kpbs::Platform fullest_platform(const schedule::kpbs::Platform& measured, const jobs::Clusters& clusters,

@@ -97,9 +97,11 @@ void DriftFollower::start(TrackedJob& job, const jobs::CompiledPlan& plan, const
                           std::vector<report::ReplanLine> replans, const std::optional<kpbs::Platform>& trial_before) {
   const JobSpec& spec = *job.spec;
   // Collective jobs are planned from the nodes' rates: calibration and drift are a
-  // redistribution's.
-  job.drift.enabled = spec.kind == jobs::JobKind::redistribution && !plan.shared_links && options_.replan_on_drift &&
-                      spec.replan.value_or(!spec.calibration.empty());
+  // redistribution's. Drift's model is one d and one D, which would drop each node's own
+  // rate: a job that gives them is not re-planned.
+  const bool own_rates = !spec.platform.sender_rates.empty() || !spec.platform.receiver_rates.empty();
+  job.drift.enabled = spec.kind == jobs::JobKind::redistribution && !plan.shared_links && !own_rates &&
+                      options_.replan_on_drift && spec.replan.value_or(!spec.calibration.empty());
   job.drift.platform = platform;
   job.drift.sender_rate = spec.platform.sender_rate;
   job.drift.receiver_rate = spec.platform.receiver_rate;

@@ -130,6 +130,18 @@ std::int64_t priority(const Json& job) {
   return value.get<std::int64_t>();
 }
 
+// One rate per node where the platform names each node's.
+void check_node_rates(const schedule::kpbs::Platform& platform, const jobs::Clusters& clusters) {
+  const auto one_each = [](const std::vector<double>& rates, std::size_t nodes, const char* field, const char* who) {
+    if (!rates.empty() && rates.size() != nodes) {
+      throw InputError(std::string("platform.") + field + ": " + std::to_string(rates.size()) + " rates for " +
+                       std::to_string(nodes) + " " + who);
+    }
+  };
+  one_each(platform.sender_rates, clusters.senders.size(), "sender_rates", "senders");
+  one_each(platform.receiver_rates, clusters.receivers.size(), "receiver_rates", "receivers");
+}
+
 JobSpec redistribution_spec(const Json& job) {
   json::require_object(job, "",
                        {"kind", "senders", "receivers", "algorithm", "platform", "calibration", "replan", "transfers",
@@ -139,7 +151,7 @@ JobSpec redistribution_spec(const Json& job) {
   spec.clusters.receivers = node_list(job, "", "receivers");
   if (job.contains("algorithm")) {
     const std::string name = text(job, "", "algorithm");
-    const auto algorithm = schedule::kpbs::parse_algorithm(name);
+    const auto algorithm = schedule::kpbs::parse_job_algorithm(name);
     if (!algorithm) throw InputError("algorithm: unknown algorithm \"" + name + "\"");
     spec.algorithm = *algorithm;
   }
@@ -150,7 +162,8 @@ JobSpec redistribution_spec(const Json& job) {
   }
   spec.platform_given = job.contains("platform");
   if (spec.platform_given) {
-    spec.platform = json::parse_platform(job["platform"], "platform");
+    spec.platform = json::parse_platform(job["platform"], "platform", {.node_rates = true});
+    check_node_rates(spec.platform, spec.clusters);
   }
   if (job.contains("transfers") + job.contains("transfer_runs") + job.contains("pattern") != 1) {
     throw InputError("job: give exactly one of \"transfers\", \"transfer_runs\" and \"pattern\"");

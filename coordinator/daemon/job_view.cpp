@@ -185,6 +185,7 @@ report::JobReport job_report(const TrackedJob& job, Clock::time_point now) {
   }
   for (const journal::StepRecord& r : job.steps) plan.measured_steps_seconds += r.measured;
   if (job.spec->kind == jobs::JobKind::redistribution) {
+    if (plan.bandwidth_bound_seconds) plan.bandwidth_bound_rates = report::kRedistributionRates;
     plan.platform = platform_line(job);
     plan.replans = job.drift.replans;
   }

@@ -11,7 +11,7 @@ auto fields(const jobs::TransferSpec& t) {
 }
 
 auto fields(const schedule::kpbs::Platform& p) {
-  return std::tie(p.sender_rate, p.receiver_rate, p.backbone_rate, p.step_startup);
+  return std::tie(p.sender_rate, p.receiver_rate, p.backbone_rate, p.step_startup, p.sender_rates, p.receiver_rates);
 }
 
 }  // namespace

@@ -116,6 +116,7 @@ PlanReport plan_report(const Json& value) {
   report.lower_bound_seconds = maybe_number(value, path, "lower_bound_seconds");
   report.model_seconds = maybe_number(value, path, "model_seconds");
   report.bandwidth_bound_seconds = maybe_number(value, path, "bandwidth_bound_seconds");
+  report.bandwidth_bound_rates = maybe_text(value, path, "bandwidth_bound_rates");
   report.plan_reused_from = maybe_text(value, path, "plan_reused_from");
   if (present(value, "algorithm_candidates")) {
     const std::string list_path = member_path(path, "algorithm_candidates");
@@ -208,6 +209,8 @@ Json plan_json(const PlanReport& report) {
   if (report.model_seconds) out["model_seconds"] = *report.model_seconds;
   // Added with the collectives at the bandwidth bound (issue 26).
   if (report.bandwidth_bound_seconds) out["bandwidth_bound_seconds"] = *report.bandwidth_bound_seconds;
+  // Added with redistributions on each node's rate (issue 41).
+  if (report.bandwidth_bound_rates) out["bandwidth_bound_rates"] = *report.bandwidth_bound_rates;
   if (!report.candidates.empty()) {
     Json candidates = Json::array();
     for (const AlgorithmCandidate& c : report.candidates)

@@ -105,7 +105,13 @@ struct ReplanLine {
   std::optional<double> cost_seconds;  // a failed trial's: its steps' time beyond the plan before's model
 };
 
-// One algorithm "auto" predicted for a collective.
+// A redistribution's rates, as its report says them beside T*.
+inline constexpr const char* kRedistributionRates =
+    "each node's rate as the job's platform gives it (sender_rates, receiver_rates; otherwise sender_rate and "
+    "receiver_rate) and the backbone's: an agent declares its rate as TCP goodput, the bytes a second one "
+    "connection carries over its link";
+
+// One algorithm "auto" predicted for a job.
 struct AlgorithmCandidate {
   std::string algorithm;
   double predicted_seconds = 0;
@@ -123,10 +129,13 @@ struct PlanReport {
   // The paper model's makespan of the schedule ("model_seconds"; a redistribution's is its
   // predicted time); none for an algorithm no paper models (ring) and in older reports.
   std::optional<double> model_seconds;
-  // A collective's bound from its links alone ("bandwidth_bound_seconds",
-  // docs/collectives.md); none for a redistribution and in older reports.
+  // The bound from the links alone ("bandwidth_bound_seconds"): a collective's
+  // (docs/collectives.md), a redistribution's T* (docs/redistribution.md); none in older
+  // reports.
   std::optional<double> bandwidth_bound_seconds;
-  // A collective planned "auto": every algorithm it predicted, fastest first
+  // What rates a redistribution's bound is of ("bandwidth_bound_rates": kRedistributionRates).
+  std::optional<std::string> bandwidth_bound_rates;
+  // A job planned "auto": every algorithm it predicted, fastest first
   // ("algorithm_candidates"); empty when the job named its algorithm.
   std::vector<AlgorithmCandidate> candidates;
   // A redistribution whose plan was compiled for an earlier job of the same transfers,

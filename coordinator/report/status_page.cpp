@@ -189,7 +189,8 @@ std::string job_section(const JobReport& job) {
       facts.emplace_back("model", seconds(*job.report->model_seconds));
     }
     if (job.report->lower_bound_seconds) facts.emplace_back("lower bound", seconds(*job.report->lower_bound_seconds));
-    // What the links allow a collective (docs/collectives.md, "The bandwidth bound").
+    // What the links allow a job (docs/collectives.md, "The bandwidth bound"; a
+    // redistribution's T*, docs/redistribution.md).
     if (const std::optional<double> bound = job.report->bandwidth_bound_seconds; bound && *bound > 0) {
       facts.emplace_back("links allow", seconds(*bound));
       facts.emplace_back("measured / bound", measured > 0 ? fixed(measured / *bound, 2) : "-");

@@ -45,4 +45,28 @@ BOOST_AUTO_TEST_CASE(flows_are_counted_by_outcome_and_checksum_failures_apart) {
   BOOST_TEST(parsed.find("baton_agent_bytes_total{direction=sent}") == std::string::npos, "failed flows add no bytes");
 }
 
+// The held jobs' gauges come from a registry of their own, rendered after the agent's: the
+// two texts together are one exposition a scraper accepts, each job's series by its label.
+BOOST_AUTO_TEST_CASE(held_jobs_gauges_follow_the_agents_families_in_one_exposition) {
+  baton::metrics::Registry agent;
+  baton::agent::declare_agent_metrics(agent);
+  agent.add("baton_agent_steps_total", {{"result", "ok"}}, 3);
+  baton::metrics::Registry jobs;
+  baton::agent::declare_job_metrics(jobs);
+  jobs.set("baton_agent_jobs_held", {}, 2);
+  jobs.set("baton_agent_job_steps_done", {{"job", "7"}, {"state", "running"}}, 2);
+  jobs.set("baton_agent_job_steps_done", {{"job", "9"}, {"state", "done"}}, 1);
+  jobs.set("baton_agent_job_running_step", {{"job", "7"}}, 3);
+
+  const std::string text = agent.render() + jobs.render();
+  baton::test::check_with_promtool(text);
+  const std::string parsed = parse_exposition(text);
+  for (const char* expected :
+       {"counter baton_agent_steps_total{result=ok} 3\n", "gauge baton_agent_jobs_held{} 2\n",
+        "gauge baton_agent_job_steps_done{job=7,state=running} 2\n",
+        "gauge baton_agent_job_steps_done{job=9,state=done} 1\n", "gauge baton_agent_job_running_step{job=7} 3\n"}) {
+    BOOST_TEST(parsed.find(expected) != std::string::npos, "missing " << expected << "in\n" << parsed);
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

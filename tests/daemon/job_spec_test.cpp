@@ -52,6 +52,27 @@ BOOST_AUTO_TEST_CASE(priority_is_optional_whole_and_bounded) {
   }
 }
 
+// Each node's own rate (docs/runtime.md): one per node, in the job's order, and the
+// algorithms that plan on them.
+BOOST_AUTO_TEST_CASE(each_nodes_rate_and_the_algorithms_on_them_are_read) {
+  const std::string transfers = R"("transfers": [{"src_node": "a", "src_file": "x", "src_offset": 0, "length": 7,
+      "dst_node": "c", "dst_file": "y", "dst_offset": 0}])";
+  const auto job = [&](const std::string& algorithm, const std::string& rates) {
+    return R"({"senders": ["a"], "receivers": ["b", "c"], "algorithm": ")" + algorithm +
+           R"(", "platform": {"sender_rate": 1e6, "receiver_rate": 2e6, "backbone_rate": 3e6, "step_startup": 0.01, )" +
+           rates + "}, " + transfers + "}";
+  };
+  const bc::JobSpec spec = bc::parse_job_spec(job("auto", R"("sender_rates": [5e6], "receiver_rates": [1e6, 4e6])"));
+  BOOST_TEST((spec.algorithm == baton::schedule::kpbs::Algorithm::automatic));
+  BOOST_TEST(spec.platform.sender_rates == (std::vector<double>{5e6}));
+  BOOST_TEST(spec.platform.receiver_rates == (std::vector<double>{1e6, 4e6}));
+  BOOST_TEST((bc::parse_job_spec(job("fluid", R"("sender_rates": [5e6])")).algorithm ==
+              baton::schedule::kpbs::Algorithm::fluid));
+  BOOST_TEST(refusal(job("fluid", R"("receiver_rates": [1e6])")) == "platform.receiver_rates: 1 rates for 2 receivers");
+  BOOST_TEST(refusal(job("oggp", R"("sender_rates": [0])")) == "platform.sender_rates[0]: must be > 0");
+  BOOST_TEST(refusal(job("fast", R"("sender_rates": [1e6])")) == "algorithm: unknown algorithm \"fast\"");
+}
+
 BOOST_AUTO_TEST_CASE(a_pattern_expands_to_every_byte_once) {
   const bc::JobSpec spec = bc::parse_job_spec(R"({"senders": ["a0", "a1"], "receivers": ["b0", "b1", "b2"], )" +
                                               kPlatform + R"(, "pattern": {"bytes": 1000, "to": "block-cyclic",

@@ -13,7 +13,12 @@ bc::PlanInputs inputs(std::uint64_t length) {
   bc::PlanInputs in;
   in.clusters = {{"s0"}, {"r0"}};
   in.transfers = {{"s0", "a", 0, length, "r0", "x", 0}};
-  in.platform = {1e6, 1e6, 2e6, 0.01};
+  in.platform = {.sender_rate = 1e6,
+                 .receiver_rate = 1e6,
+                 .backbone_rate = 2e6,
+                 .step_startup = 0.01,
+                 .sender_rates = {},
+                 .receiver_rates = {}};
   return in;
 }
 
@@ -40,6 +45,9 @@ BOOST_AUTO_TEST_CASE(equal_inputs_find_the_plan_and_its_job_and_any_difference_m
   BOOST_TEST(!cache.find(other).has_value());
   other = inputs(100);
   other.platform.step_startup = 0.02;
+  BOOST_TEST(!cache.find(other).has_value());
+  other = inputs(100);
+  other.platform.receiver_rates = {2e6};  // a node's own rate plans differently
   BOOST_TEST(!cache.find(other).has_value());
   other = inputs(100);
   other.algorithm = baton::schedule::kpbs::Algorithm::ggp;

@@ -117,7 +117,7 @@ BOOST_AUTO_TEST_CASE(two_by_two_by_hand) {
 BOOST_AUTO_TEST_CASE(missing_address_names_the_node) {
   const bj::Clusters c{{"a0"}, {"b0", "b1"}};
   const std::vector<bj::TransferSpec> t{{"a0", "x", 0, 10, "b0", "y", 0}};
-  const bj::CompiledPlan plan = bj::compile_plan(c, t, {1e6, 1e6, 1e6, 0.001}, kpbs::Algorithm::oggp);
+  const bj::CompiledPlan plan = bj::compile_plan(c, t, {1e6, 1e6, 1e6, 0.001, {}, {}}, kpbs::Algorithm::oggp);
   auto a = addresses(c);
   a.erase("b1");  // a node without flows still needs one: it must be reachable as an agent
   try {
@@ -146,7 +146,7 @@ BOOST_AUTO_TEST_CASE(random_jobs_have_consistent_streams) {
     }
     for (kpbs::Algorithm alg : {kpbs::Algorithm::oggp, kpbs::Algorithm::all_at_once}) {
       BOOST_TEST_CONTEXT("#" << n << " " << kpbs::name(alg)) {
-        const bj::CompiledPlan plan = bj::compile_plan(c, t, {12.5e6, 12.5e6, 37.5e6, 0.002}, alg);
+        const bj::CompiledPlan plan = bj::compile_plan(c, t, {12.5e6, 12.5e6, 37.5e6, 0.002, {}, {}}, alg);
         const auto plans = bj::build_agent_plans(plan, c, t, addresses(c), {"j", 3});
         BOOST_TEST(plans.size() == c.senders.size() + c.receivers.size());
         // (step, receiver, stream_offset) -> (transfer, length, src_offset, dst_offset), per side.
@@ -195,7 +195,7 @@ std::map<std::string, bp::Plan> plans_with_long_names(std::size_t count) {
     const std::string name = std::string(4000, 'f') + std::to_string(i);
     t.push_back({"a0", name, 0, 1000, i % 2 == 0 ? "b0" : "b1", name, 0});
   }
-  const bj::CompiledPlan plan = bj::compile_plan(c, t, {1e6, 1e6, 1e6, 0.001}, kpbs::Algorithm::oggp);
+  const bj::CompiledPlan plan = bj::compile_plan(c, t, {1e6, 1e6, 1e6, 0.001, {}, {}}, kpbs::Algorithm::oggp);
   return bj::build_agent_plans(plan, c, t, addresses(c), {"job-9", 9});
 }
 

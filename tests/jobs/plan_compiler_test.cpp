@@ -115,7 +115,7 @@ BOOST_AUTO_TEST_CASE(random_jobs_are_covered_exactly) {
       transfers.push_back({src, "in" + std::to_string(t % 3), rng() % 1000, len, dst, "out", end_of[dst]});
       end_of[dst] += len;
     }
-    const kpbs::Platform platform{12.5e6, 12.5e6, 37.5e6, 0.002};
+    const kpbs::Platform platform{12.5e6, 12.5e6, 37.5e6, 0.002, {}, {}};
     for (kpbs::Algorithm a : {kpbs::Algorithm::oggp, kpbs::Algorithm::ggp, kpbs::Algorithm::all_at_once}) {
       BOOST_TEST_CONTEXT("#" << n << " " << kpbs::name(a)) { check_plan(c, transfers, platform, a); }
     }
@@ -126,7 +126,7 @@ BOOST_AUTO_TEST_CASE(block_cyclic_pattern_compiles) {
   const bj::Clusters c = clusters(4, 4);
   const auto transfers = bj::expand(
       {.bytes = 64 << 20, .from = bj::Layout::block, .to = bj::Layout::block_cyclic, .to_block = 1 << 20}, c);
-  check_plan(c, transfers, {100e6, 100e6, 300e6, 0.001}, kpbs::Algorithm::oggp);
+  check_plan(c, transfers, {100e6, 100e6, 300e6, 0.001, {}, {}}, kpbs::Algorithm::oggp);
 }
 
 // 3 senders each owing 10 MB to each of 3 receivers, d = 12.5 MB/s, D = 25 MB/s (k = 2),
@@ -138,7 +138,7 @@ BOOST_AUTO_TEST_CASE(all_at_once_is_predicted_with_shared_links) {
   for (std::size_t i = 0; i < 3; ++i)
     for (std::size_t j = 0; j < 3; ++j)
       transfers.push_back({c.senders[i], "in", j * 10'000'000, 10'000'000, c.receivers[j], "out", i * 10'000'000});
-  const kpbs::Platform platform{12.5e6, 12.5e6, 25e6, 0.002};
+  const kpbs::Platform platform{12.5e6, 12.5e6, 25e6, 0.002, {}, {}};
   const bj::CompiledPlan plan = bj::compile_plan(c, transfers, platform, kpbs::Algorithm::all_at_once);
   BOOST_TEST_REQUIRE(plan.steps.size() == 1u);
   BOOST_TEST(plan.k == 2);
@@ -162,7 +162,7 @@ BOOST_AUTO_TEST_CASE(a_step_of_many_small_chunks_expects_their_own_time) {
                          .dst_offset = i * kBytes});
   }
   for (const kpbs::Algorithm algorithm : {kpbs::Algorithm::oggp, kpbs::Algorithm::all_at_once}) {
-    const bj::CompiledPlan plan = bj::compile_plan(clusters, transfers, {1e9, 1e9, 2e9, 0.001}, algorithm);
+    const bj::CompiledPlan plan = bj::compile_plan(clusters, transfers, {1e9, 1e9, 2e9, 0.001, {}, {}}, algorithm);
     double chunks = 0, model = 0;
     std::size_t all_received = 0;  // a transfer cut across steps is a chunk in each
     for (const bj::StepPlan& step : plan.steps) {
@@ -183,7 +183,7 @@ BOOST_AUTO_TEST_CASE(a_step_of_many_small_chunks_expects_their_own_time) {
 
 BOOST_AUTO_TEST_CASE(bad_jobs_are_refused) {
   const bj::Clusters c = clusters(2, 2);
-  const kpbs::Platform platform{1e6, 1e6, 2e6, 0.01};
+  const kpbs::Platform platform{1e6, 1e6, 2e6, 0.01, {}, {}};
   auto compile = [&](std::vector<bj::TransferSpec> t) {
     return bj::compile_plan(c, t, platform, kpbs::Algorithm::oggp);
   };

@@ -52,8 +52,17 @@ std::vector<std::vector<std::uint8_t>> moves(const bj::CompiledPlan& plan, std::
   return count;
 }
 
-const kpbs::Platform kFast{.sender_rate = 10e6, .receiver_rate = 10e6, .backbone_rate = 30e6, .step_startup = 0.01};
-const kpbs::Platform kSlow{.sender_rate = 10e6, .receiver_rate = 10e6, .backbone_rate = 15e6, .step_startup = 0.01};
+const kpbs::Platform kFast{.sender_rate = 10e6,
+                           .receiver_rate = 10e6,
+                           .backbone_rate = 30e6,
+                           .step_startup = 0.01,
+                           .sender_rates = {},
+                           .receiver_rates = {}};
+const kpbs::Platform kSlow = [] {
+  kpbs::Platform slow = kFast;
+  slow.backbone_rate = 15e6;
+  return slow;
+}();
 
 }  // namespace
 

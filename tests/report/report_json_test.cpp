@@ -80,6 +80,18 @@ BOOST_AUTO_TEST_CASE(a_job_reads_into_the_type_and_writes_out_as_the_same_docume
   BOOST_TEST(to_json(job).dump() == answer.dump());
 }
 
+// A redistribution's T* and whose rates it is of (issue 41) read and write back.
+BOOST_AUTO_TEST_CASE(a_redistributions_bound_and_its_rates_read_and_write_back) {
+  Json answer = running_job();
+  answer["report"]["bandwidth_bound_seconds"] = 1.9;
+  answer["report"]["bandwidth_bound_rates"] = "each node's rate: TCP goodput";
+  const auto job = parse_job_report(answer);
+  BOOST_TEST_REQUIRE(job.report.has_value());
+  BOOST_TEST(job.report->bandwidth_bound_seconds.value() == 1.9);
+  BOOST_TEST(job.report->bandwidth_bound_rates.value() == "each node's rate: TCP goodput");
+  BOOST_TEST(to_json(job).dump() == answer.dump());
+}
+
 BOOST_AUTO_TEST_CASE(a_collectives_tasks_and_model_read_and_write_back) {
   const Json answer = reduce_job();
   const auto job = parse_job_report(answer);

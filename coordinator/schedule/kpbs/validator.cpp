@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 #include <sstream>
+#include <vector>
 
 namespace baton::schedule::kpbs {
 namespace {
@@ -25,6 +26,36 @@ class Report {
 
 bool close(double a, double b, double tolerance) {
   return std::fabs(a - b) <= tolerance * std::max({1.0, std::fabs(a), std::fabs(b)});
+}
+
+// A shared (fluid) step: each node's flows within the limit, and its time long enough for
+// every node's and the backbone's bytes at their rates.
+void check_shared_step(std::size_t s, const Step& step, const ValidationOptions& options, Report& report) {
+  const NodeRates& rates = *options.node_rates;
+  std::vector<double> out(rates.send.size(), 0), in(rates.receive.size(), 0);
+  std::vector<std::size_t> sends(rates.send.size(), 0), receives(rates.receive.size(), 0);
+  double total = 0;
+  for (const Transfer& t : step.transfers) {
+    if (t.src >= out.size() || t.dst >= in.size()) continue;
+    out[t.src] += t.amount;
+    in[t.dst] += t.amount;
+    total += t.amount;
+    if (++sends[t.src] == options.connection_limit + 1) {
+      report.error("step ", s, ": sender ", t.src, " has more than ", options.connection_limit, " flows");
+    }
+    if (++receives[t.dst] == options.connection_limit + 1) {
+      report.error("step ", s, ": receiver ", t.dst, " has more than ", options.connection_limit, " flows");
+    }
+  }
+  const auto at_least = [&](double seconds, const char* who, std::size_t node) {
+    if (step.duration < seconds * (1 - options.tolerance)) {
+      report.error("step ", s, ": duration ", step.duration, " puts ", who, " ", node, " above its rate (needs ",
+                   seconds, ")");
+    }
+  };
+  for (std::size_t i = 0; i < out.size(); ++i) at_least(out[i] / rates.send[i], "sender", i);
+  for (std::size_t j = 0; j < in.size(); ++j) at_least(in[j] / rates.receive[j], "receiver", j);
+  at_least(total / rates.backbone, "the backbone of step", s);
 }
 
 }  // namespace
@@ -62,9 +93,17 @@ Validation validate(const Matrix& amounts, int k, double beta, const Schedule& s
         report.error("step ", s, ": receiver ", t.dst, " in two transfers (1-port)");
       }
       moved.at(t.src, t.dst) += t.amount;
-      longest = std::max(longest, t.amount);
+      const double rate = options.node_rates ? pair_rate(*options.node_rates, t.src, t.dst) : options.rate;
+      longest = std::max(longest, t.amount / rate);
     }
-    const double duration = longest / options.rate;
+    if (options.shared && !options.node_rates) {
+      report.error("step ", s, ": shared links need each node's rate");
+    } else if (options.shared) {
+      check_shared_step(s, step, options, report);
+      v.cost += beta + step.duration;
+      continue;
+    }
+    const double duration = longest;
     if (!close(step.duration, duration, options.tolerance)) {
       report.error("step ", s, ": duration ", step.duration, ", longest transfer takes ", duration);
     }

@@ -184,7 +184,7 @@ BOOST_AUTO_TEST_CASE(short_paper_example_is_solved_optimally) {
 // plan in whole bytes still costs 16 s.
 BOOST_AUTO_TEST_CASE(short_paper_example_in_platform_form) {
   kpbs::PlatformProblem pp;
-  pp.platform = {10e6, 10e6, 40e6, 3.0};
+  pp.platform = {10e6, 10e6, 40e6, 3.0, {}, {}};
   pp.bytes = kpbs::Matrix{{30e6, 20e6, 0, 0}, {20e6, 0, 20e6, 0}, {0, 0, 40e6, 20e6}, {0, 15e6, 10e6, 10e6}};
   const kpbs::Problem p = kpbs::normalize(pp);
   const kpbs::Schedule in_bytes = kpbs::to_bytes(kpbs::plan(p, kpbs::Algorithm::oggp_plus), pp);

@@ -62,7 +62,7 @@ BOOST_AUTO_TEST_CASE(every_algorithm_is_valid_and_no_cheaper_than_eta) {
 // The same example in platform form: 10 MB/s nodes, a 40 MB/s backbone (k = 4), 3 s steps.
 BOOST_AUTO_TEST_CASE(short_paper_in_platform_form) {
   kpbs::PlatformProblem pp;
-  pp.platform = {10e6, 10e6, 40e6, 3.0};
+  pp.platform = {10e6, 10e6, 40e6, 3.0, {}, {}};
   pp.bytes = kpbs::Matrix{{30e6, 20e6, 0, 0}, {20e6, 0, 20e6, 0}, {0, 0, 40e6, 20e6}, {0, 15e6, 10e6, 10e6}};
   const kpbs::Problem p = kpbs::normalize(pp);
   BOOST_TEST(p.k == 4);
