@@ -51,7 +51,8 @@ std::optional<error::Refusal> check_lockstep_step(const protocol::Step& step, bo
   // its own flows). A node in both clusters (an in-place job) is a sender and a receiver
   // of the model, with a port each. Rate 0 (the all-at-once baseline) is exempt from both,
   // and so is a buffered multicast's round, where a node sends one message to several
-  // destinations and receives up to its buffers' worth.
+  // destinations and receives up to its buffers' worth, and a plan whose flows share the
+  // links (Plan.shared_links: a fluid redistribution paces each flow at its share).
   const auto sends = std::count_if(step.flows().begin(), step.flows().end(), [](const auto& f) { return f.send(); });
   const auto receives = step.flows_size() - sends;
   if (one_port && scheduled && (sends > 1 || receives > 1)) {
@@ -149,8 +150,9 @@ std::optional<error::Refusal> check_plan(const protocol::Plan& plan, const PlanO
              to_string(*previous);
     previous = step.index();
     const std::optional<error::Refusal> refused =
-        *shape == Shape::dataflow ? check_dataflow_step(step, objects, facts)
-                                  : check_lockstep_step(step, *shape == Shape::lockstep_one_port, objects, facts);
+        *shape == Shape::dataflow
+            ? check_dataflow_step(step, objects, facts)
+            : check_lockstep_step(step, *shape == Shape::lockstep_one_port && !plan.shared_links(), objects, facts);
     if (refused) return refused;
   }
   return {};

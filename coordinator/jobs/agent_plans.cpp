@@ -62,6 +62,7 @@ std::map<std::string, protocol::Plan> build_agent_plans(const CompiledPlan& plan
   skeleton.set_job_number(job.number);
   skeleton.set_k(plan.k);
   skeleton.set_kind(std::string(name(plan.kind)));
+  skeleton.set_shared_links(plan.shared_links);
   std::size_t listed = 0;  // the steps' bytes so far: stop building once they cannot fit
   for (std::size_t s = 0; s < plan.steps.size() && listed <= max_agent_plan_bytes(); ++s) {
     protocol::Step& step = *skeleton.add_steps();

@@ -126,6 +126,18 @@ BOOST_AUTO_TEST_CASE(two_sends_or_two_receives_in_a_scheduled_step_break_1_port)
   BOOST_TEST(check().starts_with("step 5: 2 receive flows in a scheduled step, 1-port allows one"), check());
 }
 
+// A fluid redistribution paces each of a node's flows at its share of the node's link, all
+// at once: its plan says the links are shared, and 1-port does not hold it.
+BOOST_AUTO_TEST_CASE(a_plan_of_shared_links_may_pace_several_flows_of_a_node_at_once) {
+  plan.mutable_steps(2)->mutable_flows(0)->set_rate(1e6);
+  plan.mutable_steps(2)->mutable_flows(0)->set_send(false);
+  plan.mutable_steps(2)->mutable_flows(1)->set_rate(2e6);
+  plan.mutable_steps(2)->mutable_flows(1)->mutable_chunks(0)->set_stream_offset(10);  // after flow 0's chunk
+  BOOST_TEST(check().starts_with("step 5: 2 receive flows in a scheduled step, 1-port allows one"), check());
+  plan.set_shared_links(true);
+  BOOST_TEST(check() == "");
+}
+
 BOOST_AUTO_TEST_CASE(negative_or_non_finite_rate_is_refused) {
   plan.mutable_steps(1)->mutable_flows(0)->set_rate(-1);
   BOOST_TEST(check().starts_with("step 2, flow 0: bad rate -1"));

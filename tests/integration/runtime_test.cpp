@@ -335,6 +335,35 @@ BOOST_AUTO_TEST_CASE(an_all_at_once_job_plans_each_node_by_all_its_bytes) {
   }
 }
 
+// A fluid job on nodes of their own rates: a0 sends to both receivers at once, each flow
+// paced at its share (docs/redistribution.md, "Nodes of their own rates"). The agents hold
+// it to its plan's shared links, not to 1-port (they once refused every fluid plan, 3 send
+// flows in a scheduled step); the report names T* beside the prediction.
+BOOST_AUTO_TEST_CASE(a_fluid_job_on_nodes_of_their_own_rates_runs_several_paced_flows_of_a_node_at_once) {
+  TwoByTwo t;
+  Json platform_of_nodes = platform(20e6, 80e6);
+  platform_of_nodes["sender_rates"] = {40e6, 10e6};
+  platform_of_nodes["receiver_rates"] = {20e6, 30e6};
+  const Json job{
+      {"senders", {"a0", "a1"}},
+      {"receivers", {"b0", "b1"}},
+      {"algorithm", "fluid"},
+      {"platform", platform_of_nodes},
+      {"transfers",
+       {transfer("a0", 0, 1'000'000, "b0", "out.bin", 0), transfer("a0", 1'000'000, 500'000, "b1", "out.bin", 0),
+        transfer("a1", 0, 400'000, "b1", "out.bin", 500'000)}}};
+  const Json done = t.cluster.wait_job(submit(t.cluster, job));
+  BOOST_TEST_REQUIRE(done.value("state", "") == "done", done.dump() << "\n" << t.cluster.coordinator_log());
+  BOOST_TEST((read_file(t.cluster.root("b0") / "out.bin") == t.a0.substr(0, 1'000'000)));
+  BOOST_TEST(
+      (read_file(t.cluster.root("b1") / "out.bin") == t.a0.substr(1'000'000, 500'000) + t.a1.substr(0, 400'000)));
+  const Json& report = done.at("report");
+  BOOST_TEST(report.at("algorithm").get<std::string>() == "fluid");
+  // T* = max(a0 1.5 MB / 40 MB/s, a1 0.4 / 10, b0 1.0 / 20, b1 0.9 / 30, 1.9 / 80) = 0.05 s.
+  BOOST_TEST(report.at("bandwidth_bound_seconds").get<double>() == 0.05, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(report.at("steps").at(0).at("flows").get<int>() == 3);
+}
+
 // A node hangs during the job's only (so last) step: its sender gives up on it, the others
 // finish. The retry must run on every agent, including those that had finished the step.
 BOOST_AUTO_TEST_CASE(a_failed_last_step_is_retried_by_every_agent_including_those_that_finished_it) {

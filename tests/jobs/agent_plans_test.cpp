@@ -109,9 +109,12 @@ BOOST_AUTO_TEST_CASE(two_by_two_by_hand) {
   bj::CompiledPlan shared = plan;
   shared.shared_links = true;
   const auto unpaced = bj::build_agent_plans(shared, c, t, addresses(c), {"job-7", 7});
-  for (const auto& [node, p] : unpaced)
+  for (const auto& [node, p] : unpaced) {
+    BOOST_TEST(p.shared_links());  // the agents hold such a plan to no 1-port
     for (const bp::Step& s : p.steps())
       for (const bp::Flow& f : s.flows()) BOOST_TEST(f.rate() == 0.0);
+  }
+  for (const auto& [node, p] : plans) BOOST_TEST(!p.shared_links());
 }
 
 BOOST_AUTO_TEST_CASE(missing_address_names_the_node) {
