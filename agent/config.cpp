@@ -24,9 +24,10 @@ bool valid_congestion_name(const std::string& name) {
 AgentConfig load_agent_config(const std::filesystem::path& path) {
   try {
     const toml::table file = baton::config::parse_file(path);
-    baton::config::check_known_keys(file, {"node_id", "coordinator", "secret_file", "data_root", "data_address", "rate",
-                                           "transport", "fabric_provider", "buffer_count", "buffer_size",
-                                           "flow_silence_seconds", "tcp_congestion", "log_level", "metrics_address"});
+    baton::config::check_known_keys(
+        file, {"node_id", "coordinator", "secret_file", "data_root", "data_address", "rate", "transport",
+               "fabric_provider", "buffer_count", "buffer_size", "flow_silence_seconds", "tcp_congestion", "log_level",
+               "metrics_address", "max_jobs"});
     const std::filesystem::path base = path.parent_path();
     const auto relative = [&](const std::string& p) {
       return std::filesystem::path(p).is_absolute() ? p : (base / p).string();
@@ -71,6 +72,9 @@ AgentConfig load_agent_config(const std::filesystem::path& path) {
           "lower-case letters, digits or '_', not \"" +
           config.transport.context.tcp_congestion + "\"");
     }
+    const auto max_jobs = baton::config::field_or<std::int64_t>(file, "max_jobs", 16);
+    if (max_jobs < 1 || max_jobs > 1024) throw error::InvalidInput("max_jobs must be within [1, 1024]");
+    config.max_jobs = static_cast<std::size_t>(max_jobs);
     config.metrics_address = baton::config::field_or<std::string>(file, "metrics_address", "");
     config.log_level = baton::config::log_level_field(file);
     return config;

@@ -22,6 +22,7 @@ struct AgentConfig {
   transport::TransportConfig transport{};    // kind, provider, pool
   std::string log_level = "info";            // "info" or "debug"; re-read on SIGHUP
   std::string metrics_address;               // "host:port" of GET /metrics; empty: none
+  std::size_t max_jobs = 16;                 // jobs' plans held at once (AgentOptions::max_jobs)
 };
 
 // Reads the file; throws error::InvalidInput naming the file and the key for anything

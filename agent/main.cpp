@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
                                        .log = baton::systemd::spdlog_sink(config.node_id)};
     options.storage_id = baton::agent::storage_id(root);
     options.other_coordinators = config.other_coordinators;
+    options.max_jobs = config.max_jobs;
     options.staging = &staging;
     options.scratch = &scratch;
     baton::agent::Agent agent(context, data, storage, options, [&](const baton::protocol::Plan& plan) {

@@ -67,6 +67,14 @@ BOOST_AUTO_TEST_CASE(a_value_of_the_wrong_type_is_named_not_replaced_by_the_defa
   BOOST_TEST(level.find("log_level must be \"info\" or \"debug\"") != std::string::npos, level);
 }
 
+BOOST_AUTO_TEST_CASE(max_jobs_is_read_and_held_to_its_range) {
+  TempDir a, b, c;
+  BOOST_TEST(load_agent_config(config_with(a, "")).max_jobs == 16u);
+  BOOST_TEST(load_agent_config(config_with(b, "max_jobs = 4\n")).max_jobs == 4u);
+  const std::string zero = error_of(config_with(c, "max_jobs = 0\n"));
+  BOOST_TEST(zero.find("max_jobs must be within [1, 1024]") != std::string::npos, zero);
+}
+
 BOOST_AUTO_TEST_CASE(unknown_keys_and_missing_ones_are_named) {
   TempDir a, b;
   const std::string typo = error_of(config_with(a, "rat = 5\n"));
