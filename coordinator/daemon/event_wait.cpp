@@ -14,20 +14,25 @@ void EventWait::notify() {
 
 asio::awaitable<bool> EventWait::until(std::function<bool()> done, Clock::time_point deadline) {
   if (done()) co_return true;
-  // The timer leaves the list when the wait ends. A waiter destroyed while it waits (its
-  // io_context or this EventWait going away) leaves an idle timer behind, which notify()
-  // cancels harmlessly: erasing it from the frame's destructor could touch a list being
-  // destroyed.
+  // The timer leaves the list when the wait ends, returning or throwing (done() may throw).
+  // A waiter destroyed while it waits (its io_context or this EventWait going away) leaves
+  // an idle timer behind, which notify() cancels harmlessly: erasing it from the frame's
+  // destructor could touch a list being destroyed.
   timers_.emplace_front(executor_);
   const auto mine = timers_.begin();
   bool reached = true;
-  while (!done()) {
-    if (clock_.now() >= deadline) {
-      reached = false;
-      break;
+  try {
+    while (!done()) {
+      if (clock_.now() >= deadline) {
+        reached = false;
+        break;
+      }
+      mine->expires_after(clock_.real_wait(deadline));
+      co_await mine->async_wait(transport::use_nothrow);  // expired or cancelled: look again
     }
-    mine->expires_after(clock_.real_wait(deadline));
-    co_await mine->async_wait(transport::use_nothrow);  // expired or cancelled: look again
+  } catch (...) {
+    timers_.erase(mine);
+    throw;
   }
   timers_.erase(mine);
   co_return reached;

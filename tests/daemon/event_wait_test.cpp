@@ -13,6 +13,8 @@
 
 #include <chrono>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 namespace bc = baton::coordinator;
 using namespace std::chrono_literals;
@@ -50,6 +52,38 @@ BOOST_AUTO_TEST_CASE(every_waiter_wakes_on_its_own_condition_and_times_out_alone
   events.notify();
   io.poll();
   BOOST_TEST((got_b == true));
+  BOOST_TEST(events.waiters() == 0u);
+}
+
+// A condition that throws ends the wait with its exception, and the waiter's timer goes
+// with it (a left-behind one would be cancelled by every notify() for ever after).
+BOOST_AUTO_TEST_CASE(a_wait_ended_by_a_throwing_condition_leaves_no_waiter_behind) {
+  asio::io_context io;
+  baton::test::ManualClock clock;
+  bc::EventWait events(io.get_executor(), clock);
+  bool fail = false;
+  std::optional<std::string> thrown;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        try {
+          co_await events.until(
+              [&] {
+                if (fail) throw std::runtime_error("gone");
+                return false;
+              },
+              bc::Clock::time_point::max());
+        } catch (const std::runtime_error& e) {
+          thrown = e.what();
+        }
+      },
+      asio::detached);
+  io.poll();
+  BOOST_TEST(events.waiters() == 1u);
+  fail = true;
+  events.notify();
+  io.poll();
+  BOOST_TEST((thrown == std::string("gone")));
   BOOST_TEST(events.waiters() == 0u);
 }
 
