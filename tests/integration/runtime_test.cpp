@@ -48,6 +48,29 @@ std::string submit(Cluster& cluster, const Json& job) {
   return body.at("id").get<std::string>();
 }
 
+// a0 sends 1 MB to b0 and 0.5 MB to b1, a1 0.4 MB to b1: a node with two flows on each
+// side, for the algorithms whose flows share the links.
+Json two_flows_a_node(const std::string& algorithm, const Json& platform) {
+  return Json{
+      {"senders", {"a0", "a1"}},
+      {"receivers", {"b0", "b1"}},
+      {"algorithm", algorithm},
+      {"platform", platform},
+      {"transfers",
+       {transfer("a0", 0, 1'000'000, "b0", "out.bin", 0), transfer("a0", 1'000'000, 500'000, "b1", "out.bin", 0),
+        transfer("a1", 0, 400'000, "b1", "out.bin", 500'000)}}};
+}
+
+// Runs two_flows_a_node's job on `t` to its end: done, every byte where it belongs.
+Json run_two_flows_a_node(TwoByTwo& t, const Json& job) {
+  const Json done = t.cluster.wait_job(submit(t.cluster, job));
+  BOOST_TEST_REQUIRE(done.value("state", "") == "done", done.dump() << "\n" << t.cluster.coordinator_log());
+  BOOST_TEST((read_file(t.cluster.root("b0") / "out.bin") == t.a0.substr(0, 1'000'000)));
+  BOOST_TEST(
+      (read_file(t.cluster.root("b1") / "out.bin") == t.a0.substr(1'000'000, 500'000) + t.a1.substr(0, 400'000)));
+  return done;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(runtime)
@@ -311,18 +334,7 @@ BOOST_AUTO_TEST_CASE(an_agent_still_running_a_job_the_new_coordinator_never_had_
 // prediction (which also counts the backbone).
 BOOST_AUTO_TEST_CASE(an_all_at_once_job_plans_each_node_by_all_its_bytes) {
   TwoByTwo t;
-  Json job{{"senders", {"a0", "a1"}},
-           {"receivers", {"b0", "b1"}},
-           {"algorithm", "all-at-once"},
-           {"platform", platform(20e6, 40e6)},
-           {"transfers",
-            {transfer("a0", 0, 1'000'000, "b0", "out.bin", 0), transfer("a0", 1'000'000, 500'000, "b1", "out.bin", 0),
-             transfer("a1", 0, 400'000, "b1", "out.bin", 500'000)}}};
-  const Json done = t.cluster.wait_job(submit(t.cluster, job));
-  BOOST_TEST_REQUIRE(done.value("state", "") == "done", done.dump() << "\n" << t.cluster.coordinator_log());
-  BOOST_TEST((read_file(t.cluster.root("b0") / "out.bin") == t.a0.substr(0, 1'000'000)));
-  BOOST_TEST(
-      (read_file(t.cluster.root("b1") / "out.bin") == t.a0.substr(1'000'000, 500'000) + t.a1.substr(0, 400'000)));
+  const Json done = run_two_flows_a_node(t, two_flows_a_node("all-at-once", platform(20e6, 40e6)));
   const Json& report = done.at("report");
   const double d = report.at("flow_rate").get<double>();
   BOOST_TEST_REQUIRE(report.at("steps").size() == 1u);
@@ -344,19 +356,7 @@ BOOST_AUTO_TEST_CASE(a_fluid_job_on_nodes_of_their_own_rates_runs_several_paced_
   Json platform_of_nodes = platform(20e6, 80e6);
   platform_of_nodes["sender_rates"] = {40e6, 10e6};
   platform_of_nodes["receiver_rates"] = {20e6, 30e6};
-  const Json job{
-      {"senders", {"a0", "a1"}},
-      {"receivers", {"b0", "b1"}},
-      {"algorithm", "fluid"},
-      {"platform", platform_of_nodes},
-      {"transfers",
-       {transfer("a0", 0, 1'000'000, "b0", "out.bin", 0), transfer("a0", 1'000'000, 500'000, "b1", "out.bin", 0),
-        transfer("a1", 0, 400'000, "b1", "out.bin", 500'000)}}};
-  const Json done = t.cluster.wait_job(submit(t.cluster, job));
-  BOOST_TEST_REQUIRE(done.value("state", "") == "done", done.dump() << "\n" << t.cluster.coordinator_log());
-  BOOST_TEST((read_file(t.cluster.root("b0") / "out.bin") == t.a0.substr(0, 1'000'000)));
-  BOOST_TEST(
-      (read_file(t.cluster.root("b1") / "out.bin") == t.a0.substr(1'000'000, 500'000) + t.a1.substr(0, 400'000)));
+  const Json done = run_two_flows_a_node(t, two_flows_a_node("fluid", platform_of_nodes));
   const Json& report = done.at("report");
   BOOST_TEST(report.at("algorithm").get<std::string>() == "fluid");
   // T* = max(a0 1.5 MB / 40 MB/s, a1 0.4 / 10, b0 1.0 / 20, b1 0.9 / 30, 1.9 / 80) = 0.05 s.
