@@ -289,7 +289,10 @@ asio::awaitable<void> Agent::handle_message(protocol::Channel& channel, const pr
     case protocol::Envelope::kStepCancel: {
       const protocol::StepCancel& cancel = message.step_cancel();
       const auto held = jobs_.find(cancel.job());
-      if (held != jobs_.end() && held->second.running_step == cancel.step()) {
+      const auto in_range = [&](const HeldJob& job) {  // a range's attempt ends as a whole
+        return job.range_last && job.running_step && cancel.step() <= *job.running_step;
+      };
+      if (held != jobs_.end() && (held->second.running_step == cancel.step() || in_range(held->second))) {
         held->second.runner->abort("cancelled by the coordinator: " + cancel.reason());
       }
       break;
@@ -347,6 +350,13 @@ asio::awaitable<void> Agent::handle_release(const protocol::StepRelease& release
   } else if (HeldJob& held = found->second;
              release.step() >= static_cast<std::uint32_t>(held.runner->plan().steps_size())) {
     report->set_error("job " + release.job() + " has no step " + std::to_string(release.step()));
+  } else if (release.last_step() > release.step() && held.runner->barrier() == nullptr) {
+    report->set_error("job " + release.job() + "'s plan names no members: its steps are released one at a time");
+  } else if (release.last_step() >= static_cast<std::uint32_t>(held.runner->plan().steps_size()) &&
+             release.last_step() > release.step()) {
+    report->set_error("job " + release.job() + " has no step " + std::to_string(release.last_step()));
+  } else if (release.range() >= StepBarrier::range_limit) {
+    report->set_error("range number " + std::to_string(release.range()) + " is not below 2^32");
   } else if (release.timeout_ms() == 0) {
     report->set_error("the release of step " + std::to_string(release.step()) + " carries no timeout");
   } else if (held.running_step) {  // the job's lockstep: its steps one after another
@@ -356,9 +366,14 @@ asio::awaitable<void> Agent::handle_release(const protocol::StepRelease& release
   } else {
     held.running_step = release.step();
     publish_jobs();
-    asio::co_spawn(context_.executor(),
-                   run_step(release.job(), release.step(), std::chrono::milliseconds(release.timeout_ms())),
-                   asio::detached);
+    if (release.last_step() > release.step()) {
+      held.range_last = release.last_step();
+      asio::co_spawn(context_.executor(), run_range(release.job(), release), asio::detached);
+    } else {
+      asio::co_spawn(context_.executor(),
+                     run_step(release.job(), release.step(), std::chrono::milliseconds(release.timeout_ms())),
+                     asio::detached);
+    }
     co_return;
   }
   co_await send(std::move(refusal));
@@ -375,6 +390,7 @@ void Agent::handle_plan(const protocol::Plan& plan) {
   }
   std::optional<error::Refusal> refusal = held == jobs_.end() ? make_room(plan) : std::nullopt;
   if (!refusal) refusal = check_(plan);
+  if (!refusal) refusal = check_members(plan, options_.node_id);
   if (!refusal) refusal = prepare_staging(plan);
   std::unique_ptr<Storage> scratch;
   if (!refusal) {
@@ -529,12 +545,24 @@ asio::awaitable<void> Agent::run_step(std::string job, std::uint32_t step, std::
   co_await (run_to_report(runner, step, timeout, envelope, over, ended) && report_progress(runner, over, ended));
   const protocol::StepReport& report = envelope.step_report();
   if (report.ok()) held.steps_done = std::max(held.steps_done, step + 1);
+  count_step(report);
+  co_await end_steps(std::move(job), std::move(envelope));
+}
+
+void Agent::count_step(const protocol::StepReport& report) {
   metrics_->add("baton_agent_steps_total", {{"result", report.ok() ? "ok" : "failed"}});
   metrics_->observe("baton_agent_step_seconds", {}, report.seconds());
-  say("job " + report.job() + " step " + std::to_string(step) + ": " +
+  say("job " + report.job() + " step " + std::to_string(report.step()) + ": " +
       (report.ok() ? "done, " + std::to_string(report.bytes()) + " bytes in " + std::to_string(report.seconds()) + " s"
                    : "failed: " + report.error()));
+}
+
+asio::awaitable<void> Agent::end_steps(std::string job, protocol::Envelope envelope) {
+  HeldJob& held = jobs_.at(job);  // kept while its step runs
+  const std::shared_ptr<StepRunner> runner = held.runner;
+  const protocol::StepReport& report = envelope.step_report();
   held.running_step.reset();
+  held.range_last.reset();
   changed_.notify();
   if (report.ok() && held.steps_done == static_cast<std::uint32_t>(runner->plan().steps_size()))
     held.state = JobState::done;

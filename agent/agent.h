@@ -138,6 +138,8 @@ class Agent {
     bool ended = false;  // the coordinator ended it (JobEnded)
     std::uint32_t steps_done = 0;
     std::optional<std::uint32_t> running_step;
+    // The last step of the self-paced range running (StepRelease.last_step), if one is.
+    std::optional<std::uint32_t> range_last;
     // The job's plan again, come while its step ran (a restarted coordinator resuming the
     // job): answered once the step ends.
     std::optional<protocol::Plan> resent_plan;
@@ -145,6 +147,16 @@ class Agent {
   };
   asio::awaitable<void> handle_release(const protocol::StepRelease& release);
   asio::awaitable<void> run_step(std::string job, std::uint32_t step, std::chrono::milliseconds timeout);
+  // Runs steps release.step .. release.last_step self-paced (docs/runtime.md, "Self-paced
+  // steps"): each, then the barrier among the plan's members; the first member tells the
+  // coordinator of each step passed (StepPassed). One report at the range's end, or at the
+  // step that failed or was stopped.
+  asio::awaitable<void> run_range(std::string job, protocol::StepRelease release);
+  // Counts and logs a step's report.
+  void count_step(const protocol::StepReport& report);
+  // After the job's step or range ended on this node: its state, then `report` to the
+  // coordinator, and what waited for the end.
+  asio::awaitable<void> end_steps(std::string job, protocol::Envelope report);
   // Runs the step on `runner` into `report`; then sets `over` and signals `ended`.
   asio::awaitable<void> run_to_report(std::shared_ptr<StepRunner> runner, std::uint32_t step,
                                       std::chrono::milliseconds timeout, protocol::Envelope& report, bool& over,

@@ -158,6 +158,28 @@ std::optional<error::Refusal> check_plan(const protocol::Plan& plan, const PlanO
   return {};
 }
 
+std::optional<error::Refusal> check_members(const protocol::Plan& plan, const std::string& self) {
+  if (plan.members_size() == 0) return {};
+  if (shape_of(plan.kind()) == Shape::dataflow) return "plan's members: a dataflow plan does not run self-paced";
+  std::set<std::string> nodes;
+  for (const protocol::Member& member : plan.members()) {
+    if (member.node().empty() || member.data_address().empty())
+      return "plan's members: member " + to_string(nodes.size()) + " lacks a node or a data address";
+    if (!nodes.insert(member.node()).second) return "plan's members: node " + member.node() + " is named twice";
+  }
+  if (!nodes.contains(self)) return "plan's members do not name this node (" + self + ")";
+  for (const protocol::Step& step : plan.steps()) {
+    for (const protocol::Flow& flow : step.flows()) {
+      for (const protocol::Chunk& c : flow.chunks()) {
+        if (c.stream_offset() >= std::uint64_t{1} << 62 || c.length() >= (std::uint64_t{1} << 62) - c.stream_offset())
+          return "step " + to_string(step.index()) +
+                 ": a stream range reaches 2^62, where a self-paced plan's votes go";
+      }
+    }
+  }
+  return {};
+}
+
 std::map<std::string, std::uint64_t> scratch_sizes(const protocol::Plan& plan) {
   std::map<std::string, std::uint64_t> sizes;
   const auto grow = [&](const std::string& name, std::uint64_t end) {

@@ -21,6 +21,11 @@ namespace baton::agent {
 // plan gets depends on its kind (docs/collectives.md, "The agent's checks").
 std::optional<error::Refusal> check_plan(const protocol::Plan& plan, const DataRoot& root);
 
+// Nothing when node `self` may run `plan` self-paced (Plan.members, agent/step_barrier.h):
+// no members, or a lockstep plan naming `self` once among members of distinct nodes with
+// data addresses, whose chunks' stream ranges stay below the range votes use; else why not.
+std::optional<error::Refusal> check_members(const protocol::Plan& plan, const std::string& self);
+
 // Nothing when a plan may name the file `name` under a data root (check_name), and it is not in
 // the agent's scratch directory; else why not.
 std::optional<error::Refusal> check_file_name(std::string_view name);

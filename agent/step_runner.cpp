@@ -92,6 +92,11 @@ StepRunner::StepRunner(transport::Context& context, Storage& storage, protocol::
     : context_(context), storage_(storage), plan_(std::move(plan)), self_(std::move(self)), options_(options),
       scratch_(std::move(scratch)), gate_(context.executor()) {
   if (!options_.links) options_.links = std::make_shared<PeerLinks>(context_, self_);
+  if (plan_.members_size() > 0) {
+    barrier_ = std::make_shared<StepBarrier>(
+        context_, plan_.job_number(), std::vector<protocol::Member>(plan_.members().begin(), plan_.members().end()),
+        self_.node_id, options_.links);
+  }
 }
 
 StepRunner::~StepRunner() {
@@ -99,6 +104,7 @@ StepRunner::~StepRunner() {
 }
 
 void StepRunner::abort(const std::string& reason) {
+  if (barrier_) barrier_->abort("aborted: " + reason);
   if (!current_) return;
   current_->fail("aborted: " + reason);
   for (transport::Connection* c : current_->connections) c->fail(transport::errc::connection_failed);
@@ -441,6 +447,11 @@ asio::awaitable<IncomingFlow> StepRunner::resolve(transport::FlowSpec flow, std:
   // s - 1 (or its failed attempt at s): a flow arriving before our own release of its step
   // waits for run() to make the step's state.
   const auto deadline = std::chrono::steady_clock::now() + context_.options().frame_timeout;
+  if (barrier_ && StepBarrier::carries_vote(flow) && !closed_) {
+    transport::ResolvedSink vote = barrier_->receive(flow, sender);
+    if (!vote.sink) co_return refuse(std::move(vote.refusal));
+    co_return IncomingFlow{std::move(vote), [](const transport::FlowReport&) {}};
+  }
   for (;;) {
     if (closed_) co_return refuse("job " + plan_.job() + " has ended on this node");
     const bool planned = flow.job == plan_.job_number() && find_step(flow.step) != nullptr;

@@ -19,6 +19,7 @@
 #include "agent/combine_task.h"
 #include "agent/peer_links.h"
 #include "agent/signal.h"
+#include "agent/step_barrier.h"
 #include "agent/step_state.h"
 #include "agent/storage.h"
 #include "error/refusal.h"
@@ -92,6 +93,10 @@ class StepRunner {
   // for a dataflow step, the tasks that have ended. nullopt when no step is running.
   std::optional<protocol::StepProgress> progress() const;
 
+  // The barrier among the plan's members between self-paced steps (agent/step_barrier.h);
+  // null when the plan names no members (every step waits for the coordinator's release).
+  StepBarrier* barrier() const noexcept { return barrier_.get(); }
+
  private:
   const protocol::Step* find_step(std::uint32_t index) const;
   // A fresh state for step `index` with its destinations open; it becomes current_.
@@ -131,6 +136,7 @@ class StepRunner {
   Signal gate_;
   std::unique_ptr<CombineBuffers> combine_buffers_;  // made at the first combine
   std::unique_ptr<asio::thread_pool> worker_;        // combines and syncs; made at the first
+  std::shared_ptr<StepBarrier> barrier_;
 };
 
 }  // namespace baton::agent

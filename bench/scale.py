@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 """What a step costs as the cluster grows (docs/runtime.md, "Scale").
 
-For each N of --agents: a local coordinator (the daemon) and N embedded agents in one
+For each N of --agents and each path of --paths ("self-paced": lockstep steps run behind the
+agents' own barrier, released once; "per-step": every step released and reported through
+the coordinator, its configuration's self_paced_steps = false; docs/runtime.md, "Self-paced
+steps"): a local coordinator (the daemon) and N embedded agents in one
 process (bench/scale_agents.cpp: N/2 senders, N/2 receivers), then for each S of --steps a
 redistribution of S steps (each step one perfect matching of --block-bytes flows), --repeats
 times. Every receiver's bytes are checked after each job. Per job it prints one JSON line:
 
-  {"bench": "scale_run", "commit", "utc", "agents", "steps", "repeat", "seconds" (submit to
+  {"bench": "scale_run", "commit", "utc", "path", "agents", "steps", "repeat", "seconds" (submit to
    the answer of batonctl submit --wait), "plan_distribution_seconds" (the job's start to its
    first step's release), "step_period_seconds" (median time from one step's release to the
    next's), "step_measured_seconds" (median release-to-last-report), "coordinator_cpu_seconds"
    (user + system over the job), "coordinator_rss_mib" (after it), "verified"}
 
-and per N, from the medians: {"bench": "scale", ..., "cpu_per_step_ms"}: the coordinator's CPU
+and per N and path, from the medians: {"bench": "scale", ..., "cpu_per_step_ms"}: the coordinator's CPU
 per step as the slope between the smallest and the largest S (of those <= N/2) (what a step adds, planning and
 distribution left out), and "step_period_ms".
 
@@ -57,14 +60,15 @@ def wait_for_file(path, process, what, seconds=30):
     sys.exit(f"scale.py: {what} did not start within {seconds} s")
 
 
-def run_size(args, agents, stamp):
-    work = tempfile.mkdtemp(prefix=f"baton-scale-{agents}.")
+def run_size(args, agents, path, stamp):
+    work = tempfile.mkdtemp(prefix=f"baton-scale-{agents}-{path}.")
     secret = os.path.join(work, "secret")
     with open(secret, "w") as f:
         f.write(os.urandom(32).hex())
     with open(os.path.join(work, "coordinator.toml"), "w") as f:
         f.write('id = "coordinator"\nagent_address = "127.0.0.1:0"\napi_address = "127.0.0.1:0"\n'
-                'secret_file = "secret"\nstate_dir = "state"\n')
+                'secret_file = "secret"\nstate_dir = "state"\n' +
+                ('self_paced_steps = false\n' if path == "per-step" else ''))
     ready = os.path.join(work, "ready.json")
     log = open(os.path.join(work, "coordinator.log"), "w")
     coordinator = subprocess.Popen(
@@ -114,7 +118,8 @@ def run_size(args, agents, stamp):
                 verified = {"ok": all(a["ok"] for a in answers), "bad_blocks": sum(a["bad_blocks"] for a in answers)}
                 lines = job["report"]["steps"]
                 releases = [l["started_seconds"] for l in lines]
-                run = {"bench": "scale_run", "commit": args.commit, "utc": stamp(), "agents": agents, "steps": s,
+                run = {"bench": "scale_run", "commit": args.commit, "utc": stamp(), "path": path, "agents": agents,
+                       "steps": s,
                        "repeat": repeat, "seconds": round(seconds, 4),
                        "plan_distribution_seconds": round(releases[0], 6),
                        "step_period_seconds": round(statistics.median(b - a for a, b in zip(releases, releases[1:])), 6)
@@ -128,7 +133,8 @@ def run_size(args, agents, stamp):
                 runs.setdefault(s, []).append(run)
         low, high = steps[0], steps[-1]
         cpu = {s: statistics.median(r["coordinator_cpu_seconds"] for r in runs[s]) for s in steps}
-        summary = {"bench": "scale", "commit": args.commit, "utc": stamp(), "agents": agents, "repeats": args.repeats,
+        summary = {"bench": "scale", "commit": args.commit, "utc": stamp(), "path": path, "agents": agents,
+                   "repeats": args.repeats,
                    "step_period_ms": round(1000 * statistics.median(r["step_period_seconds"] for r in runs[high]), 2),
                    "step_measured_ms": round(1000 * statistics.median(r["step_measured_seconds"] for r in runs[high]), 2),
                    "plan_distribution_ms": round(1000 * statistics.median(r["plan_distribution_seconds"]
@@ -166,6 +172,8 @@ def main():
     parser.add_argument("--block-bytes", type=int, default=1024, help="bytes of each flow (default 1024)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--per-process", type=int, default=256, help="agents per agents process (default 256)")
+    parser.add_argument("--paths", type=lambda text: text.split(","), default=["self-paced", "per-step"],
+                        help="self-paced,per-step (default both, each N's in turn)")
     parser.add_argument("--keep", action="store_true", help="keep each N's directory (logs, jobs)")
     args = parser.parse_args()
     args.bin = os.path.abspath(args.bin)
@@ -175,8 +183,12 @@ def main():
     args.commit = subprocess.run(["git", "rev-parse", "--short=8", "HEAD"], capture_output=True,
                                  text=True).stdout.strip() or "unknown"
     stamp = lambda: datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    for path in args.paths:
+        if path not in ("self-paced", "per-step"):
+            parser.error(f"--paths: '{path}' is neither self-paced nor per-step")
     for n in args.agents:
-        run_size(args, n, stamp)
+        for path in args.paths:
+            run_size(args, n, path, stamp)
 
 
 if __name__ == "__main__":

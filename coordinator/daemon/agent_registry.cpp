@@ -204,6 +204,7 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
         case protocol::Envelope::kJobCommitted:
         case protocol::Envelope::kStepProgress:  // protocol 3: the driver takes what it reads
         case protocol::Envelope::kObjectAnswer:
+        case protocol::Envelope::kStepPassed:
           if (handler_) handler_(node, message);
           break;
         default:

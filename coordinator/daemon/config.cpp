@@ -103,6 +103,7 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
                                            "drift_steps",
                                            "drift_min_seconds",
                                            "replan_on_drift",
+                                           "self_paced_steps",
                                            "widen_after_steps",
                                            "widen_factor",
                                            "widen_budget",
@@ -159,6 +160,7 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
       throw error::InvalidInput(
           "widen_budget must be within [0, 1]: the share of a job's predicted time failed trials may cost");
     config.replan_on_drift = baton::config::field_or<bool>(file, "replan_on_drift", config.replan_on_drift);
+    config.self_paced_steps = baton::config::field_or<bool>(file, "self_paced_steps", config.self_paced_steps);
     config.collective_startup = baton::config::field_or<double>(file, "collective_startup", config.collective_startup);
     if (!(config.collective_startup >= 0 && config.collective_startup <= 60)) {
       throw error::InvalidInput("collective_startup must be within [0, 60] seconds");

@@ -48,6 +48,21 @@ void JobPlans::build() {
   // In place: what the job reads is not overwritten before the job ends.
   jobs::stage_plans(plans_, jobs::staged_destinations(transfers, jobs::FileIdentities(spec.identities, storages_)),
                     staging_tag_);
+  add_members();
+}
+
+void JobPlans::add_members() {
+  // Rank order is the nodes' order; every node needs its data address (an agent not
+  // registered yet has none: its plan is built again when it comes, follow()).
+  protocol::Plan members;
+  for (const auto& [node, plan] : plans_) {
+    const auto address = addresses_.find(node);
+    if (address == addresses_.end() || address->second.empty()) return;
+    protocol::Member& member = *members.add_members();
+    member.set_node(node);
+    member.set_data_address(address->second);
+  }
+  for (auto& [node, plan] : plans_) *plan.mutable_members() = members.members();
 }
 
 }  // namespace baton::coordinator

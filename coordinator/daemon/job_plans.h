@@ -41,6 +41,9 @@ class JobPlans {
 
  private:
   void build();
+  // A lockstep job's plans list its nodes with their data addresses (Plan.members): they
+  // may run self-paced (docs/runtime.md, "Self-paced steps").
+  void add_members();
 
   std::uint64_t id_;
   const JobSpec& spec_;

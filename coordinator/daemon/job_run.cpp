@@ -45,23 +45,17 @@ asio::awaitable<void> JobRun::run_phases() {
                  executor_.addresses(job_.nodes()));
   if (co_await distribute_plans(plans) == AfterPhase::job_ended) co_return;
   for (std::uint32_t s = job_.resume_from; s < job_.plan->steps.size(); ++s) {
-    job_.step = s;
-    const StepOutcome outcome =
-        co_await executor_.run_step(job_.exchange, plans, s, job_.plan->steps[s].expected_seconds());
-    if (job_.exchange.cancel_requested || !outcome.ok) co_await records_.settle();  // the job's writes in order
-    if (job_.exchange.cancel_requested) {
-      abort(plans, JobState::cancelled, "cancelled at step " + std::to_string(s), "cancelled by the operator");
+    // A lockstep job not followed for drift runs the steps left self-paced; a step a range
+    // stopped at runs again on the per-step path, and the next range starts after it.
+    if (s + 1 < job_.plan->steps.size() && !job_.drift.enabled && executor_.self_paced(plans)) {
+      const RangeOutcome range = co_await run_range(plans, s);
+      if (job_.exchange.cancel_requested) co_return;
+      if (range.ok || range.next >= job_.plan->steps.size()) break;
+      s = range.next;
+      if (co_await run_one_step(plans, s, 1, range.failures) == AfterPhase::job_ended) co_return;
+    } else if (co_await run_one_step(plans, s, 0, std::nullopt) == AfterPhase::job_ended) {
       co_return;
     }
-    if (!outcome.ok) {
-      abort(plans, JobState::failed,
-            "step " + std::to_string(s) + " failed " + std::to_string(outcome.attempts) +
-                " times: " + outcome.failures->reason,
-            "step " + std::to_string(s) + " failed");
-      co_return;
-    }
-    co_await record_step(s, outcome);
-    co_await drift_.follow_drift(job_, plans, s);
   }
   // Every step in the journal before the agents put staged files in place: a step run again
   // after that would read what the job wrote.
@@ -159,6 +153,50 @@ asio::awaitable<JobRun::AfterPhase> JobRun::distribute_plans(JobPlans& plans) {
   co_return AfterPhase::job_ended;
 }
 
+asio::awaitable<JobRun::AfterPhase> JobRun::run_one_step(JobPlans& plans, std::uint32_t s, int spent,
+                                                         std::optional<error::Refusal> spent_failures) {
+  job_.step = s;
+  const StepOutcome outcome = co_await executor_.run_step(
+      job_.exchange, plans, s, job_.plan->steps[s].expected_seconds(), spent, std::move(spent_failures));
+  if (job_.exchange.cancel_requested || !outcome.ok) co_await records_.settle();  // the job's writes in order
+  if (job_.exchange.cancel_requested) {
+    abort(plans, JobState::cancelled, "cancelled at step " + std::to_string(s), "cancelled by the operator");
+    co_return AfterPhase::job_ended;
+  }
+  if (!outcome.ok) {
+    abort(plans, JobState::failed,
+          "step " + std::to_string(s) + " failed " + std::to_string(outcome.attempts) +
+              " times: " + outcome.failures->reason,
+          "step " + std::to_string(s) + " failed");
+    co_return AfterPhase::job_ended;
+  }
+  co_await record_step(s, outcome);
+  co_await drift_.follow_drift(job_, plans, s);
+  co_return AfterPhase::go_on;
+}
+
+asio::awaitable<RangeOutcome> JobRun::run_range(JobPlans& plans, std::uint32_t first) {
+  job_.step = first;
+  const auto last = static_cast<std::uint32_t>(job_.plan->steps.size() - 1);
+  const RangeOutcome range = co_await executor_.run_range(
+      job_.exchange, plans, first, last, [this](std::uint32_t s) { return job_.plan->steps[s].expected_seconds(); },
+      [this](std::uint32_t s, double seconds) { return record_passed(s, seconds); });
+  if (job_.exchange.cancel_requested) {
+    co_await records_.settle();
+    abort(plans, JobState::cancelled, "cancelled at step " + std::to_string(range.next), "cancelled by the operator");
+  }
+  co_return range;
+}
+
+asio::awaitable<void> JobRun::record_passed(std::uint32_t step, double seconds) {
+  const auto took = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  co_await record_step(
+      step,
+      StepOutcome{
+          .ok = true, .attempts = 1, .measured = seconds, .released = clock_.now() - took, .failures = std::nullopt});
+  job_.step = std::min(step + 1, static_cast<std::uint32_t>(job_.plan->steps.size() - 1));
+}
+
 asio::awaitable<void> JobRun::record_step(std::uint32_t step, const StepOutcome& outcome) {
   const jobs::StepPlan& planned = job_.plan->steps[step];
   const journal::StepRecord record{.step = step,
@@ -171,7 +209,10 @@ asio::awaitable<void> JobRun::record_step(std::uint32_t step, const StepOutcome&
   StepTiming& timing = job_.timing[step];
   timing.started = seconds_between(job_.started, outcome.released);
   for (const jobs::PlannedNode& node : planned.nodes) {
-    const protocol::StepReport& report = job_.exchange.reports.at(node.node);
+    // A self-paced step has no report per node (its range's end reports are the range's).
+    const auto reported = job_.exchange.reports.find(node.node);
+    if (reported == job_.exchange.reports.end() || reported->second.range_end()) continue;
+    const protocol::StepReport& report = reported->second;
     timing.nodes[node.node] = NodeTiming{report.seconds(), report.bytes()};
     if (report.tasks_size() > 0) timing.tasks[node.node].assign(report.tasks().begin(), report.tasks().end());
   }

@@ -82,6 +82,14 @@ class JobRun {
   // once it is in the journal. A dataflow step's record is settled here (synchronous): it
   // may combine in place, so running it again is not safe.
   asio::awaitable<void> record_step(std::uint32_t step, const StepOutcome& outcome);
+  // Step `step` on the per-step path (after `spent` attempts of a range that stopped at it,
+  // which failed for `spent_failures`): recorded and followed for drift, or the job ended.
+  asio::awaitable<AfterPhase> run_one_step(JobPlans& plans, std::uint32_t step, int spent,
+                                           std::optional<error::Refusal> spent_failures);
+  // Steps `first` to the last self-paced (docs/runtime.md, "Self-paced steps"), each
+  // recorded as it passes: ok, or where it stopped (the job ended when cancelled).
+  asio::awaitable<RangeOutcome> run_range(JobPlans& plans, std::uint32_t first);
+  asio::awaitable<void> record_passed(std::uint32_t step, double seconds);
   // Aborts the job on every agent (telling them `reason`) and finishes it with `error`.
   void abort(const JobPlans& plans, JobState state, const std::string& error, const std::string& reason);
 

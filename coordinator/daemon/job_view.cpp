@@ -123,10 +123,12 @@ report::StepLine step_line(const TrackedJob& job, std::size_t index, double plan
                           .planned_seconds = expected.seconds,
                           .bytes = std::nullopt,
                           .seconds = std::nullopt};
-    if (timing != job.timing.end()) {
-      const NodeTiming& real = timing->second.nodes.at(expected.node);
-      line.bytes = real.bytes;
-      line.seconds = real.seconds;
+    // A self-paced step has no timing per node (docs/runtime.md, "Self-paced steps").
+    const auto real = timing == job.timing.end() ? std::map<std::string, NodeTiming>::const_iterator{}
+                                                 : timing->second.nodes.find(expected.node);
+    if (timing != job.timing.end() && real != timing->second.nodes.end()) {
+      line.bytes = real->second.bytes;
+      line.seconds = real->second.seconds;
     }
     step.nodes->push_back(std::move(line));
   }

@@ -177,6 +177,7 @@ int main(int argc, char** argv) {
     baton::coordinator::DriverOptions options;
     options.drift = config.drift;
     options.replan_on_drift = config.replan_on_drift;
+    options.self_paced_steps = config.self_paced_steps;
     options.collective_startup = config.collective_startup;
     options.max_queued_jobs = config.max_queued_jobs;
     options.max_running_jobs = config.max_running_jobs;

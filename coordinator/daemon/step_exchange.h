@@ -45,6 +45,19 @@ struct StepExchange {
   // agent that comes back without having reported it is told again.
   std::optional<std::uint32_t> cancelled_step;
   std::string cancel_reason;
+  // A self-paced range running (StepRelease.last_step): its number, its steps, the node
+  // that says which steps every node passed (the plans' first member) and what it said
+  // (StepPassed: the last such step, and each one's seconds), and when it last said it.
+  // The nodes' reports of the range's end go to `reports`.
+  struct Range {
+    std::uint64_t number = 0;
+    std::uint32_t first = 0, last = 0;
+    std::string first_member;
+    std::optional<std::uint32_t> passed;
+    std::map<std::uint32_t, double> seconds;
+    Clock::time_point progressed{};
+  };
+  std::optional<Range> range;
   // Answers to JobEnded: staged files in place, or why not.
   std::set<std::string> committed;
   std::map<std::string, std::string> commit_errors;

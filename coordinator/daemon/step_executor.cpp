@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <random>
 #include <string>
 
 namespace baton::coordinator {
@@ -21,6 +22,7 @@ const std::string& job_named(const protocol::Envelope& message) {
     case protocol::Envelope::kStepProgress: return message.step_progress().job();
     case protocol::Envelope::kStepReport: return message.step_report().job();
     case protocol::Envelope::kJobCommitted: return message.job_committed().job();
+    case protocol::Envelope::kStepPassed: return message.step_passed().job();
     default: return none;
   }
 }
@@ -29,7 +31,8 @@ const std::string& job_named(const protocol::Envelope& message) {
 
 StepExecutor::StepExecutor(AgentDirectory& agents, EventWait& events, Clock& clock, const DriverOptions& options,
                            DriverMetrics& metrics, log::Logger& log)
-    : agents_(agents), events_(events), clock_(clock), options_(options), metrics_(metrics), log_(log) {}
+    : agents_(agents), events_(events), clock_(clock), options_(options), metrics_(metrics), log_(log),
+      next_range_(static_cast<std::uint32_t>(std::random_device{}())) {}
 
 // ---- The agents' messages ----
 
@@ -90,9 +93,23 @@ void StepExecutor::on_message(const std::string& node, const protocol::Envelope&
         progress.tasks.assign(message.step_progress().tasks().begin(), message.step_progress().tasks().end());
       }
       break;
-    case protocol::Envelope::kStepReport:
-      if (message.step_report().step() == run.step) run.reports[node] = message.step_report();
+    case protocol::Envelope::kStepReport: {
+      const protocol::StepReport& report = message.step_report();
+      // A range's end, of the range running; or the step running's.
+      if (report.range_end() ? run.range && report.range_first() == run.range->first : report.step() == run.step)
+        run.reports[node] = report;
       break;
+    }
+    case protocol::Envelope::kStepPassed: {
+      const protocol::StepPassed& passed = message.step_passed();
+      if (!run.range || node != run.range->first_member || passed.step() < run.range->first ||
+          passed.step() > run.range->last)
+        break;
+      run.range->passed = std::max(run.range->passed.value_or(passed.step()), passed.step());
+      run.range->seconds[passed.step()] = passed.seconds();
+      run.range->progressed = clock_.now();
+      break;
+    }
     case protocol::Envelope::kJobCommitted:
       if (message.job_committed().error().empty()) run.committed.insert(node);
       else run.commit_errors[node] = message.job_committed().error();
@@ -199,8 +216,11 @@ void StepExecutor::send_plan(const JobPlans& plans, const std::string& node) {
 // ---- Steps ----
 
 asio::awaitable<StepOutcome> StepExecutor::run_step(StepExchange& run, JobPlans& plans, std::uint32_t step,
-                                                    double predicted) {
+                                                    double predicted, int spent,
+                                                    std::optional<error::Refusal> spent_failures) {
   StepOutcome outcome;
+  outcome.attempts = spent;
+  outcome.failures = std::move(spent_failures);
   while (!outcome.ok && outcome.attempts < options_.step_attempts && !run.cancel_requested) {
     if (outcome.attempts > 0) co_await prepare_retry(run, plans, outcome.attempts);
     const int attempts = outcome.attempts + 1;
@@ -247,21 +267,13 @@ asio::awaitable<StepOutcome> StepExecutor::attempt(StepExchange& run, JobPlans& 
                                                    double predicted) {
   const std::size_t nodes = plans.by_node().size();
   run.step = step;
+  run.range.reset();  // a range's reports were waited for (prepare_retry)
   run.reports.clear();
   run.progress.clear();
   run.cancelled_step.reset();
   StepOutcome outcome;
   const milliseconds timeout = step_timeout(predicted);
-  // A step's record trails its step, so no journal write stands between a step's end and
-  // the next release: a leader whose lease may have lapsed releases nothing, and waits for
-  // the stop its election has then called (docs/ha.md, "Fencing"). It does not fail the
-  // job: the lease may still hold in etcd for a moment, and the next leader resumes it.
-  if (const std::optional<error::Refusal> why = options_.lease_lapsed ? options_.lease_lapsed() : std::nullopt) {
-    if (log_)
-      log_.warning("job " + run.job + " step " + std::to_string(step) + ": not released: " + why->reason +
-                   "; this coordinator stops");
-    co_await events_.until([] { return false; }, Clock::time_point::max());
-  }
+  co_await hold_if_lease_lapsed(run, step);
   outcome.released = clock_.now();
   run.released = outcome.released;
   for (const auto& [node, plan] : plans.by_node()) {
@@ -289,12 +301,8 @@ asio::awaitable<StepOutcome> StepExecutor::attempt(StepExchange& run, JobPlans& 
         return run.reports.size() == nodes;
       },
       deadline);
-  if (ended_early_or_all && failed_report() && run.reports.size() < nodes) {
-    // Nodes that see a failure report it within moments of each other: a little longer,
-    // so the error carries each one's view. The others are cancelled below.
-    co_await events_.until([&] { return run.cancel_requested || run.reports.size() == nodes; },
-                           std::min(deadline, clock_.now() + options_.failure_grace));
-  }
+  if (ended_early_or_all && failed_report() && run.reports.size() < nodes)
+    co_await wait_failure_grace(run, nodes, deadline);
   outcome.measured = seconds_between(outcome.released, clock_.now());
   const bool complete = run.reports.size() == nodes;
   const bool cut_short = ended_early_or_all && !complete;
@@ -302,15 +310,37 @@ asio::awaitable<StepOutcome> StepExecutor::attempt(StepExchange& run, JobPlans& 
       plans.nodes(), run.reports, [this](const std::string& n) { return alive(n); }, cut_short);
   // The attempt failed elsewhere or timed out: the nodes still in it stop waiting for
   // chunks that will not come, and report (the retry waits for them).
-  if (!complete) {
-    run.cancelled_step = step;
-    run.cancel_reason = outcome.failures->reason;
-    for (const auto& [node, plan] : plans.by_node()) {
-      if (!run.reports.contains(node)) send_step_cancel(run, node);
-    }
-  }
+  if (!complete) cancel_unreported(run, plans, step, outcome.failures->reason);
   outcome.ok = complete && !outcome.failures && !run.cancel_requested;
   co_return outcome;
+}
+
+asio::awaitable<void> StepExecutor::hold_if_lease_lapsed(const StepExchange& run, std::uint32_t step) {
+  // A step's record trails its step, so no journal write stands between a step's end and
+  // the next release: a leader whose lease may have lapsed releases nothing, and waits for
+  // the stop its election has then called (docs/ha.md, "Fencing"). It does not fail the
+  // job: the lease may still hold in etcd for a moment, and the next leader resumes it.
+  if (const std::optional<error::Refusal> why = options_.lease_lapsed ? options_.lease_lapsed() : std::nullopt) {
+    if (log_)
+      log_.warning("job " + run.job + " step " + std::to_string(step) + ": not released: " + why->reason +
+                   "; this coordinator stops");
+    co_await events_.until([] { return false; }, Clock::time_point::max());
+  }
+}
+
+asio::awaitable<void> StepExecutor::wait_failure_grace(StepExchange& run, std::size_t nodes,
+                                                       Clock::time_point deadline) {
+  co_await events_.until([&] { return run.cancel_requested || run.reports.size() == nodes; },
+                         std::min(deadline, clock_.now() + options_.failure_grace));
+}
+
+void StepExecutor::cancel_unreported(StepExchange& run, const JobPlans& plans, std::uint32_t step,
+                                     const std::string& reason) {
+  run.cancelled_step = step;
+  run.cancel_reason = reason;
+  for (const auto& [node, plan] : plans.by_node()) {
+    if (!run.reports.contains(node)) send_step_cancel(run, node);
+  }
 }
 
 // ---- The end of a run ----

@@ -27,6 +27,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -40,6 +41,14 @@ struct StepOutcome {
   double measured = 0;                     // seconds, release to the last report (the last attempt)
   Clock::time_point released{};            // of the last attempt
   std::optional<error::Refusal> failures;  // why the last attempt failed
+};
+
+// How a self-paced range ended: ok when every node ended it well; else the first step not
+// passed (`next`) failed or was stopped, and why.
+struct RangeOutcome {
+  bool ok = false;
+  std::uint32_t next = 0;                  // the first step no node may count as done
+  std::optional<error::Refusal> failures;  // when not ok
 };
 
 class StepExecutor {
@@ -71,7 +80,23 @@ class StepExecutor {
   // Runs step `step`, predicted to take `predicted` seconds, attempt after attempt until it
   // is done, cancelled or out of attempts: before each, an agent that no longer holds its
   // plan gets it again (and every plan follows a changed data address).
-  asio::awaitable<StepOutcome> run_step(StepExchange& run, JobPlans& plans, std::uint32_t step, double predicted);
+  // `spent`: attempts already made at the step (a self-paced range's that stopped at it,
+  // which failed for `spent_failures`): the first attempt here is then a retry.
+  asio::awaitable<StepOutcome> run_step(StepExchange& run, JobPlans& plans, std::uint32_t step, double predicted,
+                                        int spent = 0, std::optional<error::Refusal> spent_failures = {});
+  // Whether steps of `plans` may run self-paced (docs/runtime.md, "Self-paced steps"):
+  // lockstep plans naming their members, and the option on.
+  bool self_paced(const JobPlans& plans) const;
+  // Runs steps first .. last self-paced: one release to every node, then each step the
+  // plans' first member says every node passed goes to `passed` (its seconds on that
+  // node), in order, while the range runs. Ends when every node reported the range's end,
+  // or at the first failed report, dead node or silence past a step's timeout (the nodes
+  // still in the range are then cancelled and waited for, as a failed attempt's).
+  // `predicted`: each step's predicted seconds (its timeout).
+  using PassedStep = std::function<asio::awaitable<void>(std::uint32_t step, double seconds)>;
+  asio::awaitable<RangeOutcome> run_range(StepExchange& run, const JobPlans& plans, std::uint32_t first,
+                                          std::uint32_t last, const std::function<double(std::uint32_t)>& predicted,
+                                          const PassedStep& passed);
   // Ends the run on its agents (JobEnded) and waits for each to confirm it (JobCommitted):
   // ok, or who did not and why.
   asio::awaitable<std::optional<error::Refusal>> end(StepExchange& run, const JobPlans& plans);
@@ -99,6 +124,15 @@ class StepExecutor {
   // Before a retry: a pause, then every agent back and done with the failed attempt.
   asio::awaitable<void> prepare_retry(StepExchange& run, const JobPlans& plans, int attempts_so_far);
   void send_plan(const JobPlans& plans, const std::string& node);
+  // Holds back a release for good when this coordinator's lease lapsed (docs/ha.md).
+  asio::awaitable<void> hold_if_lease_lapsed(const StepExchange& run, std::uint32_t step);
+  // A failure was seen before every node reported: nodes that see it report within
+  // moments of each other, so a little longer (failure_grace, up to `deadline`), so that
+  // the error carries each one's view.
+  asio::awaitable<void> wait_failure_grace(StepExchange& run, std::size_t nodes, Clock::time_point deadline);
+  // The attempt at `step` (a range's from `step`) ended early: the nodes still in it stop
+  // now and report (StepCancel), and one that comes back without a report is told again.
+  void cancel_unreported(StepExchange& run, const JobPlans& plans, std::uint32_t step, const std::string& reason);
   // Tells `node` to end its attempt at run.cancelled_step now (StepCancel).
   void send_step_cancel(const StepExchange& run, const std::string& node);
 
@@ -110,6 +144,9 @@ class StepExecutor {
   log::Logger& log_;
   // The attached runs, by job id.
   std::map<std::string, StepExchange*> runs_;
+  // The next self-paced range's number (StepRelease.range): from a random start, so that a
+  // restarted coordinator's ranges differ from its predecessor's.
+  std::uint32_t next_range_;
   StepExchange* run_of(const std::string& job) const;
 };
 

@@ -1,0 +1,57 @@
+// An agent's self-paced range of steps (Agent::run_range; docs/runtime.md, "Self-paced
+// steps"): apart from agent.cpp, which runs the steps the coordinator releases one by one.
+#include "agent/agent.h"
+
+#include <algorithm>
+
+namespace baton::agent {
+
+asio::awaitable<void> Agent::run_range(std::string job, protocol::StepRelease release) {
+  HeldJob& held = jobs_.at(job);  // kept while its steps run
+  const std::shared_ptr<StepRunner> runner = held.runner;
+  StepBarrier& barrier = *runner->barrier();
+  const std::chrono::milliseconds timeout(release.timeout_ms());
+  barrier.start_range(release.range());
+  say("job " + job + " steps " + std::to_string(release.step()) + " to " + std::to_string(release.last_step()) +
+      ": started, self-paced");
+  protocol::Envelope envelope;
+  protocol::StepReport& total = *envelope.mutable_step_report();
+  total.set_job(job);
+  total.set_range_end(true);
+  total.set_range_first(release.step());
+  total.set_ok(true);
+  const auto started = std::chrono::steady_clock::now();
+  for (std::uint32_t step = release.step(); step <= release.last_step(); ++step) {
+    held.running_step = step;
+    publish_jobs();
+    total.set_step(step);
+    say("job " + job + " step " + std::to_string(step) + ": started");
+    const auto step_started = std::chrono::steady_clock::now();
+    const protocol::StepReport report = co_await runner->run(step, timeout);
+    count_step(report);
+    total.set_bytes(total.bytes() + report.bytes());
+    // A member whose step timed out votes then, so the slowest vote comes one timeout after
+    // its step began: the barrier waits that long after this member's step, and more.
+    const std::optional<error::Refusal> stopped =
+        co_await barrier.pass(release.range(), step, report.ok(), std::chrono::steady_clock::now() + 2 * timeout);
+    if (!report.ok() || stopped) {
+      total.set_ok(false);
+      total.set_stopped(report.ok());
+      total.set_error(report.ok() ? stopped->reason : report.error());
+      break;
+    }
+    held.steps_done = std::max(held.steps_done, step + 1);
+    if (barrier.rank() == 0) {
+      protocol::Envelope passed;
+      passed.mutable_step_passed()->set_job(job);
+      passed.mutable_step_passed()->set_step(step);
+      passed.mutable_step_passed()->set_seconds(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - step_started).count());
+      co_await send(std::move(passed));
+    }
+  }
+  total.set_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  co_await end_steps(std::move(job), std::move(envelope));
+}
+
+}  // namespace baton::agent
