@@ -32,12 +32,19 @@ asio::awaitable<void> Agent::run_range(std::string job, protocol::StepRelease re
     total.set_bytes(total.bytes() + report.bytes());
     // A member whose step timed out votes then, so the slowest vote comes one timeout after
     // its step began: the barrier waits that long after this member's step, and more.
-    const std::optional<error::Refusal> stopped =
-        co_await barrier.pass(release.range(), step, report.ok(), std::chrono::steady_clock::now() + 2 * timeout);
-    if (!report.ok() || stopped) {
+    const auto deadline = std::chrono::steady_clock::now() + 2 * timeout;
+    if (!report.ok()) {
+      // Reported at once, so that the coordinator cancels the members still in the step
+      // (a receiver waiting for this node's chunks), as on the per-step path.
+      barrier.vote_no(release.range(), step, deadline);
       total.set_ok(false);
-      total.set_stopped(report.ok());
-      total.set_error(report.ok() ? stopped->reason : report.error());
+      total.set_error(report.error());
+      break;
+    }
+    if (const std::optional<error::Refusal> stopped = co_await barrier.pass(release.range(), step, true, deadline)) {
+      total.set_ok(false);
+      total.set_stopped(true);
+      total.set_error(stopped->reason);
       break;
     }
     held.steps_done = std::max(held.steps_done, step + 1);

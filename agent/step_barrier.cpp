@@ -94,6 +94,7 @@ asio::awaitable<std::optional<error::Refusal>> StepBarrier::pass(std::uint64_t r
   bool sent_up = false;
   for (;;) {
     if (aborted_) co_return *aborted_;
+    if (range_ != range) co_return "range " + std::to_string(range) + " ended: a new range began";
     BarrierVotes& v = votes(key);
     if (const auto failed = send_failures_.find(key); failed != send_failures_.end()) co_return failed->second;
     if (!sent_up && partners_.parent) {
@@ -122,6 +123,18 @@ asio::awaitable<std::optional<error::Refusal>> StepBarrier::pass(std::uint64_t r
     }
     co_await changed_.wait_until(deadline);
   }
+}
+
+void StepBarrier::vote_no(std::uint64_t range, std::uint32_t step, std::chrono::steady_clock::time_point deadline) {
+  asio::co_spawn(
+      context_.executor(),
+      [self = shared_from_this(), range, step, deadline] { return self->pass_no(range, step, deadline); },
+      asio::detached);
+}
+
+asio::awaitable<void> StepBarrier::pass_no(std::uint64_t range, std::uint32_t step,
+                                           std::chrono::steady_clock::time_point deadline) {
+  co_await pass(range, step, false, deadline);
 }
 
 void StepBarrier::send(std::size_t to, const Key& key, bool down, bool value) {

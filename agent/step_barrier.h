@@ -54,6 +54,10 @@ class StepBarrier : public std::enable_shared_from_this<StepBarrier> {
   // could not be sent, `deadline` passed, or abort()).
   asio::awaitable<std::optional<error::Refusal>> pass(std::uint64_t range, std::uint32_t step, bool ok,
                                                       std::chrono::steady_clock::time_point deadline);
+  // Votes no for step `step` of range `range` without waiting for the decision: a member
+  // whose step failed reports at once, while its vote goes up the tree (a pass() of its
+  // own, until the decision, `deadline`, an abort or the next range).
+  void vote_no(std::uint64_t range, std::uint32_t step, std::chrono::steady_clock::time_point deadline);
   // Ends a pass() waiting now, and any later one of this range, with `reason`.
   void abort(const std::string& reason);
 
@@ -63,6 +67,8 @@ class StepBarrier : public std::enable_shared_from_this<StepBarrier> {
   using Key = std::pair<std::uint64_t, std::uint32_t>;  // range, step
   BarrierVotes& votes(const Key& key);
   void send(std::size_t to, const Key& key, bool down, bool value);
+  asio::awaitable<void> pass_no(std::uint64_t range, std::uint32_t step,
+                                std::chrono::steady_clock::time_point deadline);
   asio::awaitable<void> send_flow(std::size_t to, Key key, bool down, bool value);
   std::string member_name(std::size_t rank) const;
 
