@@ -147,7 +147,11 @@ void StepBarrier::send(std::size_t to, const Key& key, bool down, bool value) {
 asio::awaitable<void> StepBarrier::send_flow(std::size_t to, Key key, bool down, bool value) {
   const protocol::Member& member = members_[to];
   std::string failure;
+  // A connection that could not be made carried nothing: tried again, twice (a vote that
+  // may have arrived is never sent again: its receiver would refuse it as a second vote).
   error::Result<Link> link = co_await links_->acquire(member.node(), member.data_address());
+  for (int again = 0; again < 2 && !link.ok(); ++again)
+    link = co_await links_->acquire(member.node(), member.data_address());
   if (!link.ok()) {
     failure = link.detail;
   } else {
