@@ -101,8 +101,8 @@ asio::awaitable<RangeOutcome> StepExecutor::run_range(StepExchange& run, const J
     if (run.reports.size() < nodes) cancel_unreported(run, plans, first, outcome.failures->reason);
     metrics_.attempt_failed();
     if (log_)
-      log_.info("job " + run.job + " steps " + std::to_string(first) + " to " + std::to_string(last) +
-                ": the range stopped at step " + std::to_string(outcome.next) + ": " + outcome.failures->reason);
+      log_.info("job " + run.job + " step " + std::to_string(outcome.next) + ": attempt 1 failed (self-paced, steps " +
+                std::to_string(first) + " to " + std::to_string(last) + "): " + outcome.failures->reason);
     co_return outcome;
   }
 }
