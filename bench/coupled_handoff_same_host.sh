@@ -3,7 +3,7 @@
 # side by side: ROUNDS rounds, each running bench/coupled_handoff.sh once with
 # BATON_SAME_HOST_MEMORY=off and once with on (the order alternating from round to round),
 # both beside their own MPI_Alltoallv. Every line is prefixed with the commit, the UTC time
-# and the round (docs/transport.md, "Same-host peers").
+# and the round (docs/transport.md, "Same-host peers"); the runs' own messages go to stderr.
 #
 #   bench/coupled_handoff_same_host.sh [BUILD_DIR] [ROUNDS] [MIB...]   (defaults: build/ci 2 1 64)
 set -euo pipefail
@@ -22,7 +22,7 @@ for round in $(seq 1 "$rounds"); do
   [ $((round % 2)) -eq 1 ] || order=(on off)
   for memory in "${order[@]}"; do
     utc=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-    if ! BATON_SAME_HOST_MEMORY=$memory "$here/coupled_handoff.sh" "$build" "${sizes[@]}" 2>/dev/null |
+    if ! BATON_SAME_HOST_MEMORY=$memory "$here/coupled_handoff.sh" "$build" "${sizes[@]}" |
       awk -v c="$commit" -v t="$utc" -v r="$round" 'NR > 1 { print c "\t" t "\t" r "\t" $0 }'; then
       echo -e "$commit\t$utc\t$round\t# the run with BATON_SAME_HOST_MEMORY=$memory failed"
     fi
