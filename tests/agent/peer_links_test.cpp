@@ -150,6 +150,17 @@ struct MemoryPaths {
   std::string missing;
 };
 
+// Two agents with their shared-memory sides, and a's `size` bytes of "in" for b's "out".
+struct SameHostAgents {
+  SameHostAgents(std::size_t size, unsigned seed) : in(pattern(size, seed)), out(size) {
+    t.a.storage.register_region("in", in);
+    t.b.storage.register_region("out", out);
+  }
+  TwoAgents t;
+  MemoryPaths memory{t};
+  std::vector<std::byte> in, out;
+};
+
 tcp::endpoint endpoint_of(const std::string& address) {
   const auto colon = address.rfind(':');
   return {asio::ip::make_address(address.substr(0, colon)),
@@ -301,13 +312,9 @@ BOOST_AUTO_TEST_CASE(a_kept_connection_cut_mid_step_is_replaced_by_the_retry) {
 }
 
 BOOST_AUTO_TEST_CASE(a_peer_on_this_host_is_reached_through_shared_memory) {
-  TwoAgents t;
-  MemoryPaths memory(t);
+  SameHostAgents agents(300'000, 16);
+  auto& [t, memory, in, out] = agents;
   if (!memory.ready()) return;
-  auto in = pattern(300'000, 16);
-  std::vector<std::byte> out(300'000);
-  t.a.storage.register_region("in", in);
-  t.b.storage.register_region("out", out);
   const std::string host = ba::host_identity();
   BOOST_TEST_REQUIRE(!host.empty());
   auto links = std::make_shared<ba::PeerLinks>(*t.a.context, t.a.identity, ba::SameHostPath{memory.a.get(), host});
@@ -328,13 +335,9 @@ BOOST_AUTO_TEST_CASE(a_peer_on_this_host_is_reached_through_shared_memory) {
 }
 
 BOOST_AUTO_TEST_CASE(a_peer_on_another_host_is_reached_through_the_network) {
-  TwoAgents t;
-  MemoryPaths memory(t);
+  SameHostAgents agents(100'000, 17);
+  auto& [t, memory, in, out] = agents;
   if (!memory.ready()) return;
-  auto in = pattern(100'000, 17);
-  std::vector<std::byte> out(100'000);
-  t.a.storage.register_region("in", in);
-  t.b.storage.register_region("out", out);
   // b says it is on another host (another boot, or another network namespace).
   auto links = std::make_shared<ba::PeerLinks>(*t.a.context, t.a.identity,
                                                ba::SameHostPath{memory.a.get(), ba::host_identity()});
