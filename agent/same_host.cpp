@@ -1,7 +1,7 @@
 #include "agent/same_host.h"
 
-#include <fstream>
 #include <sys/stat.h>
+#include <fstream>
 
 namespace baton::agent {
 namespace {
