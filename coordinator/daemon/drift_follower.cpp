@@ -2,6 +2,7 @@
 #include "coordinator/daemon/drift_follower.h"
 
 #include "coordinator/calibration/calibration.h"
+#include "coordinator/daemon/node_shares.h"
 #include "coordinator/jobs/replan.h"
 #include "coordinator/jobs/step_time.h"
 #include "coordinator/json/input.h"
@@ -107,6 +108,12 @@ void DriftFollower::start(TrackedJob& job, const jobs::CompiledPlan& plan, const
   job.drift.receiver_rate = spec.platform.receiver_rate;
   job.drift.detector = calibration::DriftDetector(options_.drift);
   job.drift.widening = calibration::WideningSchedule(options_.drift);
+  job.paced_at = 1;  // a resumed job's plan is at the pace of its last re-plan for a share
+  for (const report::ReplanLine& r : replans) {
+    if (r.share && !r.error) job.paced_at = *r.share;
+  }
+  job.drift.sender_rate *= job.paced_at;
+  job.drift.receiver_rate *= job.paced_at;
   job.drift.replans = std::move(replans);
   if (trial_before) job.drift.trial = JobDrift::Trial{.before = *trial_before, .steps = {}};
 }
@@ -126,6 +133,32 @@ asio::awaitable<void> DriftFollower::follow_drift(TrackedJob& job, JobPlans& pla
   } else if (job.drift.widening.due(calibration::on_model(sample, options_.drift))) {
     co_await try_wider_backbone(job, plans, next);
   }
+}
+
+asio::awaitable<void> DriftFollower::follow_share(TrackedJob& job, JobPlans& plans, std::size_t next) {
+  const double pace = job.share.pace;
+  if (job.spec->kind != jobs::JobKind::redistribution || pace == job.paced_at || next >= job.plan->steps.size())
+    co_return;
+  const double ratio = pace / job.paced_at;
+  const kpbs::Platform platform = scaled_rates(job.drift.platform, ratio);
+  std::ostringstream why;
+  why.precision(3);
+  why << "its share of its nodes' rates is now " << pace << " (was " << job.paced_at << ")";
+  if (log_)
+    log_.info("job " + std::to_string(job.id) + ": " + why.str() + "; re-planning from step " + std::to_string(next));
+  report::ReplanLine record = record_of(job, next, clock_.now() - job.started, why.str(), report::ReplanCause::share);
+  record.share = pace;
+  RestPlan replanned = co_await plan_rest(job, next, platform);
+  if (!replanned.ok()) {
+    record.error = "not re-planned: " + replanned.detail;
+    job.drift.replans.push_back(std::move(record));
+    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned for its share: " + replanned.detail);
+    co_return;
+  }
+  job.drift.sender_rate *= ratio;  // the rates a wider backbone's trial is planned on
+  job.drift.receiver_rate *= ratio;
+  job.paced_at = pace;
+  co_await adopt_replan(job, plans, next, platform, std::move(replanned.value), std::move(record));
 }
 
 asio::awaitable<void> DriftFollower::replan_on_drift(TrackedJob& job, JobPlans& plans, const calibration::Drift& drift,

@@ -238,13 +238,14 @@ std::string_view name(ReplanCause cause) {
     case ReplanCause::startup: return "step start-up";
     case ReplanCause::trial: return "wider backbone trial";
     case ReplanCause::trial_failed: return "wider backbone trial failed";
+    case ReplanCause::share: return "node share";
   }
   return "unknown";
 }
 
 ReplanCause parse_replan_cause(const std::string& text, const std::string& path) {
   for (const ReplanCause c : {ReplanCause::backbone, ReplanCause::nodes, ReplanCause::startup, ReplanCause::trial,
-                              ReplanCause::trial_failed}) {
+                              ReplanCause::trial_failed, ReplanCause::share}) {
     if (text == name(c)) return c;
   }
   throw json::InputError(path + ": unknown re-plan cause \"" + text + "\"");
@@ -263,6 +264,7 @@ Json replan_json(const ReplanLine& r) {
   if (r.predicted_remaining_seconds_after)
     out["predicted_remaining_seconds_after"] = *r.predicted_remaining_seconds_after;
   if (r.cost_seconds) out["cost_seconds"] = *r.cost_seconds;
+  if (r.share) out["share"] = *r.share;
   return out;
 }
 
@@ -338,6 +340,7 @@ ReplanLine parse_replan(const Json& value, const std::string& path) {
   r.predicted_remaining_seconds_kept = maybe_number(value, path, "predicted_remaining_seconds_kept");
   r.predicted_remaining_seconds_after = maybe_number(value, path, "predicted_remaining_seconds_after");
   r.cost_seconds = maybe_number(value, path, "cost_seconds");
+  r.share = maybe_number(value, path, "share");
   return r;
 }
 

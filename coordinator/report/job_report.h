@@ -81,7 +81,9 @@ struct ModelLine {
 // (calibration::Cause), the start of a trial of a wider backbone, or the end of one that
 // failed. Its "cause" in the report: "backbone", "nodes", "step start-up", "wider backbone
 // trial", "wider backbone trial failed".
-enum class ReplanCause { backbone, nodes, startup, trial, trial_failed };
+// A re-plan for the job's share of its nodes (docs/runtime.md, "Jobs that share nodes") is
+// "node share".
+enum class ReplanCause { backbone, nodes, startup, trial, trial_failed, share };
 std::string_view name(ReplanCause cause);
 // Throws json::InputError naming `path` for a cause it does not know.
 ReplanCause parse_replan_cause(const std::string& text, const std::string& path);
@@ -103,6 +105,7 @@ struct ReplanLine {
   std::optional<double> predicted_remaining_seconds_kept;    // the old plan on the new model
   std::optional<double> predicted_remaining_seconds_after;   // the new plan on the new model
   std::optional<double> cost_seconds;  // a failed trial's: its steps' time beyond the plan before's model
+  std::optional<double> share;         // a "node share" re-plan's: the pace the rest is planned for, in (0, 1]
 };
 
 // A redistribution's rates, as its report says them beside T*.
