@@ -188,7 +188,7 @@ std::string Driver::status() const {
            (job.state != JobState::running || !job.plan
                 ? " " + std::string(name(job.state))
                 : " step " + std::to_string(job.step + 1) + "/" + std::to_string(job.plan->steps.size())) +
-           ", ";
+           (job.share.pace < 1 ? " at " + report::percent_text(job.share.pace) + " of its nodes" : "") + ", ";
   }
   return out + std::to_string(queue_.size()) + " queued";
 }
@@ -302,7 +302,9 @@ void Driver::share_nodes() {
   on.reserve(running_.size());
   for (const auto& [id, run] : running_)
     on.push_back({.id = id, .weight = run->job().spec->weight, .nodes = run->job().nodes()});
-  for (auto& [id, share] : node_shares(on)) jobs_.at(id)->share = std::move(share);
+  std::map<std::uint64_t, JobShare> shares = node_shares(on);
+  metrics_.node_shares(shares);
+  for (auto& [id, share] : shares) jobs_.at(id)->share = std::move(share);
 }
 
 void Driver::start_job(std::uint64_t id) {

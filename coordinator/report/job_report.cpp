@@ -251,6 +251,14 @@ ReplanCause parse_replan_cause(const std::string& text, const std::string& path)
   throw json::InputError(path + ": unknown re-plan cause \"" + text + "\"");
 }
 
+std::string percent_text(double share) { return std::to_string(static_cast<int>(share * 100 + 0.5)) + " %"; }
+
+std::string node_shares_text(const std::map<std::string, double>& shares) {
+  std::string text;
+  for (const auto& [node, share] : shares) text += (text.empty() ? "" : ", ") + node + " " + percent_text(share);
+  return text;
+}
+
 Json replan_json(const ReplanLine& r) {
   Json out{{"at_step", r.at_step}, {"when", r.when},         {"elapsed_seconds", r.elapsed_seconds},
            {"why", r.why},         {"cause", name(r.cause)}, {"old", model_json(r.old_model)}};
@@ -285,6 +293,7 @@ Json to_json(const JobReport& job) {
   out["kind"] = job.kind;  // added with the collectives (issue 14)
   out["step_bytes_done"] = job.step_bytes_done;
   if (job.started_unix_seconds) out["started_unix_seconds"] = *job.started_unix_seconds;  // jobs at once (issue 40)
+  if (!job.node_shares.empty()) out["node_shares"] = job.node_shares;  // jobs sharing nodes (issue 40)
   return out;
 }
 
@@ -318,8 +327,13 @@ JobReport parse_job_report(const Json& value) {
                 .steps = count(value, "", "steps"),
                 .elapsed_seconds = number(value, "", "elapsed_seconds"),
                 .report = std::nullopt,
-                .started_unix_seconds = maybe_number(value, "", "started_unix_seconds")};
+                .started_unix_seconds = maybe_number(value, "", "started_unix_seconds"),
+                .node_shares = {}};
   if (present(value, "report")) job.report = plan_report(value.at("report"));
+  if (present(value, "node_shares")) {
+    const Json& shares = object_at(value.at("node_shares"), "node_shares");
+    for (const auto& [node, share] : shares.items()) job.node_shares[node] = number(shares, "node_shares", node);
+  }
   return job;
 }
 

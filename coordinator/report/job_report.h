@@ -8,6 +8,7 @@
 #include "coordinator/schedule/kpbs/platform.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -171,7 +172,15 @@ struct JobReport {
   // When it started, in seconds since the UNIX epoch (the system clock): jobs that run at
   // once are compared on it. Absent before it starts and in older reports.
   std::optional<double> started_unix_seconds;
+  // A running job's share of each of its nodes' rates (docs/runtime.md, "Jobs that share
+  // nodes"), node → (0, 1]; empty for a job not running and in older reports.
+  std::map<std::string, double> node_shares;
 };
+
+// "47 %": a share in whole percents.
+std::string percent_text(double share);
+// "s0 75 %, r0 75 %": a job's node_shares.
+std::string node_shares_text(const std::map<std::string, double>& shares);
 
 // `GET /v1/jobs/ID`'s answer.
 Json to_json(const JobReport& job);

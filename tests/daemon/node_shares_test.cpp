@@ -19,12 +19,12 @@ BOOST_AUTO_TEST_CASE(a_job_alone_has_each_of_its_nodes_whole) {
 }
 
 BOOST_AUTO_TEST_CASE(jobs_on_the_same_nodes_share_them_by_weight) {
-  const auto equal = bc::node_shares({{.id = 1, .weight = 1, .nodes = {"s0", "r0"}},
-                                      {.id = 2, .weight = 1, .nodes = {"s0", "r0"}}});
+  const auto equal =
+      bc::node_shares({{.id = 1, .weight = 1, .nodes = {"s0", "r0"}}, {.id = 2, .weight = 1, .nodes = {"s0", "r0"}}});
   BOOST_TEST(equal.at(1).pace == 0.5, boost::test_tools::tolerance(kExact));
   BOOST_TEST(equal.at(2).nodes.at("r0") == 0.5, boost::test_tools::tolerance(kExact));
-  const auto three_to_one = bc::node_shares({{.id = 1, .weight = 3, .nodes = {"s0", "r0"}},
-                                             {.id = 2, .weight = 1, .nodes = {"s0", "r0"}}});
+  const auto three_to_one =
+      bc::node_shares({{.id = 1, .weight = 3, .nodes = {"s0", "r0"}}, {.id = 2, .weight = 1, .nodes = {"s0", "r0"}}});
   BOOST_TEST(three_to_one.at(1).pace == 0.75, boost::test_tools::tolerance(kExact));
   BOOST_TEST(three_to_one.at(2).pace == 0.25, boost::test_tools::tolerance(kExact));
 }
@@ -41,8 +41,8 @@ BOOST_AUTO_TEST_CASE(a_job_is_paced_at_its_smallest_share_over_its_nodes) {
 }
 
 BOOST_AUTO_TEST_CASE(a_node_listed_twice_in_a_job_counts_its_weight_once) {
-  const auto shares = bc::node_shares({{.id = 1, .weight = 1, .nodes = {"a", "a"}},
-                                       {.id = 2, .weight = 1, .nodes = {"a"}}});
+  const auto shares =
+      bc::node_shares({{.id = 1, .weight = 1, .nodes = {"a", "a"}}, {.id = 2, .weight = 1, .nodes = {"a"}}});
   BOOST_TEST(shares.at(1).nodes.at("a") == 0.5, boost::test_tools::tolerance(kExact));
   BOOST_TEST(shares.at(2).nodes.at("a") == 0.5, boost::test_tools::tolerance(kExact));
 }

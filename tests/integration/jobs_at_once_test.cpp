@@ -292,11 +292,21 @@ BOOST_AUTO_TEST_CASE(jobs_on_the_same_nodes_run_at_once_each_paced_at_its_share_
   start_agents(cluster, {"s0", "s1", "r0", "r1"});
   const std::string ida = submit(cluster, a.job());
   const std::string idb = submit(cluster, b.job());
+  // While both run, each job's answer shows its share of each node (batonctl and the
+  // status page show that answer).
+  wait_for(
+      cluster, idb, [](const Json& j) { return j.value("node_shares", Json::object()).value("s0", 0.0) == 0.25; },
+      "showed a quarter of s0");
+  const Json running_a = cluster.get("/v1/jobs/" + ida).second;
+  BOOST_TEST(
+      running_a.value("node_shares", Json::object()) == (Json{{"r0", 0.75}, {"r1", 0.75}, {"s0", 0.75}, {"s1", 0.75}}),
+      running_a.dump());
   const Json done_a = require_done(cluster, ida);
   const Json done_b = require_done(cluster, idb);
   a.check_bytes(cluster);
   b.check_bytes(cluster);
   BOOST_TEST(steps_overlap(done_a, done_b), done_a.dump() << "\n" << done_b.dump());
+  BOOST_TEST(!done_b.contains("node_shares"), done_b.dump());  // shown while it runs
   // Each step's rate a node (its bytes, two flows of one node each, over its time) against
   // the share it was planned for. Pacing never runs ahead of its rate (5 % for the token
   // bucket's first chunk and the clocks); a step's time also holds its release, its
