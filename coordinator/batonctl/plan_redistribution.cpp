@@ -1,7 +1,9 @@
 // `batonctl plan redistribution`: KPBS schedules in docs/formats.md's shapes.
 #include "coordinator/batonctl/plan_problems.h"
+#include "coordinator/jobs/redistribution_schedule.h"
 #include "coordinator/json/platform.h"
 #include "coordinator/schedule/kpbs/algorithms.h"
+#include "coordinator/schedule/kpbs/bandwidth_bound.h"
 #include "coordinator/schedule/kpbs/lower_bound.h"
 #include "coordinator/schedule/kpbs/platform.h"
 #include "coordinator/schedule/kpbs/regular_extension.h"
@@ -71,40 +73,65 @@ Json steps_json(const kpbs::Schedule& schedule, bool whole_bytes) {
   return steps;
 }
 
-Json plan_redistribution(const Json& input, const std::string& algorithm_name, std::uint64_t) {
-  require_object(input, "", {"k", "beta", "matrix", "platform", "traffic"});
-  const auto algorithm = kpbs::parse_algorithm(algorithm_name);
-  if (!algorithm) throw InputError("--algo: unknown algorithm '" + algorithm_name + "'");
-  const bool platform_form = input.contains("platform") || input.contains("traffic");
-  if (platform_form && (input.contains("k") || input.contains("beta") || input.contains("matrix"))) {
-    throw InputError(
-        "input: give either the normalized form (k, beta, matrix) or the platform form "
-        "(platform, traffic), not both");
+// The note of a plan that does not keep k and 1-port: η bounds only the schedules that do
+// (the kpbs paper's Proposition 1), and a reader must not take a cost below it for a better
+// plan.
+std::string not_kpbs_note(kpbs::Algorithm algorithm) {
+  if (algorithm == kpbs::Algorithm::fluid) {
+    return "fluid is not a KPBS schedule: every pair's flow runs at once at its share of the nodes' links, "
+           "ignoring k and 1-port; lower_bound holds only for schedules that keep k and 1-port, so cost may "
+           "fall below it; bandwidth_bound is what the links allow any schedule";
   }
+  return "all-at-once is not a KPBS schedule: its one step runs every transfer at once, ignoring k and 1-port, "
+         "and its cost counts the longest transfer at the full rate as if no two transfers shared a link; "
+         "lower_bound holds only for schedules that keep k and 1-port, so this cost may fall below it and is "
+         "not comparable with theirs";
+}
 
+// The platform form: bytes on a platform whose nodes may each have their rate, planned by
+// any algorithm a job may name (fluid and auto plan on the nodes' rates).
+Json plan_on_platform(const Json& input, kpbs::Algorithm algorithm) {
+  kpbs::PlatformProblem problem;
+  problem.platform = parse_platform(require_member(input, "", "platform"), "platform",
+                                    {.positive_step_startup = true, .node_rates = true});
+  problem.bytes = read_matrix(require_member(input, "", "traffic"), "traffic", true);
+  const kpbs::NodeRates rates = kpbs::node_rates(problem.platform, problem.bytes.senders(), problem.bytes.receivers());
+  check_units(kpbs::normalize(problem), "traffic");
+  const jobs::RedistributionSchedule planned = jobs::schedule_redistribution(problem, algorithm);
+  Json out{{"problem", "redistribution"},
+           {"algorithm", kpbs::name(planned.algorithm)},
+           {"k", planned.normalized.k},
+           {"beta", planned.normalized.beta},
+           {"steps", steps_json(planned.schedule, true)},
+           {"cost", kpbs::cost(planned.schedule, planned.normalized.beta)},
+           {"lower_bound", kpbs::lower_bound(planned.normalized).eta},
+           {"bandwidth_bound", kpbs::bandwidth_bound(problem.bytes, rates)}};
+  if (!planned.candidates.empty()) {
+    Json candidates = Json::array();
+    for (const auto& [name, seconds] : planned.candidates)
+      candidates.push_back({{"algorithm", name}, {"predicted_seconds", seconds}});
+    out["candidates"] = std::move(candidates);
+  }
+  if (!kpbs::obeys_kpbs(planned.algorithm)) out["note"] = not_kpbs_note(planned.algorithm);
+  return out;
+}
+
+// The normalized form: times on the papers' uniform platform, by the papers' algorithms.
+Json plan_normalized(const Json& input, kpbs::Algorithm algorithm, const std::string& algorithm_name) {
+  if (!kpbs::parse_algorithm(algorithm_name)) {
+    throw InputError("--algo " + algorithm_name +
+                     ": plans on each node's rate, which only the platform form (platform, traffic) gives");
+  }
   kpbs::Problem problem;
-  kpbs::PlatformProblem platform;
-  double rate = 1;
-  if (platform_form) {
-    platform.platform =
-        parse_platform(require_member(input, "", "platform"), "platform", {.positive_step_startup = true});
-    platform.bytes = read_matrix(require_member(input, "", "traffic"), "traffic", true);
-    problem = kpbs::normalize(platform);
-    rate = kpbs::flow_rate(platform.platform);
-    check_units(problem, "traffic");
-  } else {
-    problem.k = static_cast<int>(require_integer(require_member(input, "", "k"), "k", 1, 1 << 30));
-    problem.beta = require_positive(require_member(input, "", "beta"), "beta");
-    problem.times = read_matrix(require_member(input, "", "matrix"), "matrix", false);
-    check_units(problem, "matrix");
-  }
+  problem.k = static_cast<int>(require_integer(require_member(input, "", "k"), "k", 1, 1 << 30));
+  problem.beta = require_positive(require_member(input, "", "beta"), "beta");
+  problem.times = read_matrix(require_member(input, "", "matrix"), "matrix", false);
+  check_units(problem, "matrix");
 
-  const kpbs::Schedule in_time = kpbs::plan(problem, *algorithm);
-  const kpbs::Schedule schedule = platform_form ? kpbs::to_bytes(in_time, platform) : in_time;
-  const kpbs::Matrix& amounts = platform_form ? platform.bytes : problem.times;
+  const kpbs::Schedule schedule = kpbs::plan(problem, algorithm);
   const kpbs::Validation check =
-      kpbs::validate(amounts, problem.k, problem.beta, schedule,
-                     {.rate = rate, .kpbs_rules = kpbs::obeys_kpbs(*algorithm), .tolerance = 1e-9});
+      kpbs::validate(problem.times, problem.k, problem.beta, schedule,
+                     {.rate = 1, .kpbs_rules = kpbs::obeys_kpbs(algorithm), .tolerance = 1e-9});
   if (!check.ok()) {
     throw error::Bug("the " + algorithm_name + " plan failed validation: " + check.errors.front());
   }
@@ -112,19 +139,24 @@ Json plan_redistribution(const Json& input, const std::string& algorithm_name, s
            {"algorithm", algorithm_name},
            {"k", problem.k},
            {"beta", problem.beta},
-           {"steps", steps_json(schedule, platform_form)},
+           {"steps", steps_json(schedule, false)},
            {"cost", kpbs::cost(schedule, problem.beta)},
            {"lower_bound", kpbs::lower_bound(problem).eta}};
-  // η bounds the schedules that keep k and 1-port (the kpbs paper's Proposition 1); the
-  // baseline's cost can fall below it, which a reader must not take for a better plan.
-  if (!kpbs::obeys_kpbs(*algorithm)) {
-    out["note"] =
-        "all-at-once is not a KPBS schedule: its one step runs every transfer at once, ignoring k and 1-port, "
-        "and its cost counts the longest transfer at the full rate as if no two transfers shared a link; "
-        "lower_bound holds only for schedules that keep k and 1-port, so this cost may fall below it and is "
-        "not comparable with theirs";
-  }
+  if (!kpbs::obeys_kpbs(algorithm)) out["note"] = not_kpbs_note(algorithm);
   return out;
+}
+
+Json plan_redistribution(const Json& input, const std::string& algorithm_name, std::uint64_t) {
+  require_object(input, "", {"k", "beta", "matrix", "platform", "traffic"});
+  const auto algorithm = kpbs::parse_job_algorithm(algorithm_name);
+  if (!algorithm) throw InputError("--algo: unknown algorithm '" + algorithm_name + "'");
+  const bool platform_form = input.contains("platform") || input.contains("traffic");
+  if (platform_form && (input.contains("k") || input.contains("beta") || input.contains("matrix"))) {
+    throw InputError(
+        "input: give either the normalized form (k, beta, matrix) or the platform form "
+        "(platform, traffic), not both");
+  }
+  return platform_form ? plan_on_platform(input, *algorithm) : plan_normalized(input, *algorithm, algorithm_name);
 }
 
 }  // namespace
@@ -149,14 +181,21 @@ lower bound eta; never worse than OGGP, so within 8/3 of the optimum; up to ~10x
 OGGP's time when steps are a few beta long, OGGP's time when they are much
 longer), ggp (8/3-approximation), h-weight and h-degree (fast heuristics),
 all-at-once (every transfer in one step: the unscheduled
-baseline, which ignores k).
+baseline, which ignores k); on the platform form only, fluid (every pair's flow at
+once at its share of the nodes' links, at most 16 flows a node a step) and auto
+(the algorithm of least predicted time). In the platform form each node may have
+its rate: "sender_rates" and "receiver_rates", one per node, take the place of
+sender_rate and receiver_rate (which stay required) for planning.
 Output: {"problem", "algorithm", "k", "beta", "steps": [{"duration",
 "transfers": [{"src", "dst", "amount"}]}], "cost", "lower_bound"}; cost is the
-sum of (beta + duration) and lower_bound is the paper's eta; all-at-once's output adds a
-"note": its cost may fall below lower_bound, which bounds only schedules that keep k.
+sum of (beta + duration) and lower_bound is the paper's eta; the platform form adds
+"bandwidth_bound" (what the links allow any schedule, start-ups left out), auto adds
+"candidates" [{"algorithm", "predicted_seconds"}] fastest first ("algorithm" is the
+chosen one); all-at-once's and fluid's output add a "note": their cost may fall below
+lower_bound, which bounds only schedules that keep k.
 Example:
   echo '{"k": 2, "beta": 1, "matrix": [[2, 1], [1, 2]]}' | batonctl plan redistribution -)help",
-          .algorithms = kpbs::algorithm_names(),
+          .algorithms = kpbs::job_algorithm_names(),
           .default_algorithm = std::string(kpbs::name(kpbs::kPlanCommandDefault)),
           .plan = plan_redistribution};
 }

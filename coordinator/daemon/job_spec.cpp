@@ -162,7 +162,12 @@ JobSpec redistribution_spec(const Json& job) {
   if (job.contains("algorithm")) {
     const std::string name = text(job, "", "algorithm");
     const auto algorithm = schedule::kpbs::parse_job_algorithm(name);
-    if (!algorithm) throw InputError("algorithm: unknown algorithm \"" + name + "\"");
+    if (!algorithm) {
+      std::string listed;
+      for (const std::string& known : schedule::kpbs::job_algorithm_names())
+        listed += (listed.empty() ? "" : ", ") + known;
+      throw InputError("algorithm: unknown algorithm \"" + name + "\" for a redistribution (" + listed + ")");
+    }
     spec.algorithm = *algorithm;
   }
   if (job.contains("calibration")) spec.calibration = text(job, "", "calibration");

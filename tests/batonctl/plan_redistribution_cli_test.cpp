@@ -113,6 +113,69 @@ BOOST_AUTO_TEST_CASE(all_at_once_says_why_its_cost_is_below_the_lower_bound) {
   BOOST_TEST(!json::parse(oggp.out).contains("note"));
 }
 
+// Nodes of their own rates: 2 senders at 1 and 2 MB/s, 2 receivers at 1 and 3 MB/s. What
+// the links allow, worked by hand: sender 1 pushes 3.2 MB at 2 MB/s = 1.6 s, more than
+// sender 0 (1.5 s), receiver 0 (1.2 s) or receiver 1 (3.5 / 3 = 1.17 s).
+BOOST_AUTO_TEST_CASE(nodes_of_their_own_rates_plan_fluid_and_auto) {
+  const std::string input = R"({"platform": {"sender_rate": 1000000, "receiver_rate": 1000000,
+      "sender_rates": [1000000, 2000000], "receiver_rates": [1000000, 3000000],
+      "backbone_rate": 1000000000, "step_startup": 0.001},
+      "traffic": [[1000000, 500000], [200000, 3000000]]})";
+  const kpbs::Matrix traffic{{1000000, 500000}, {200000, 3000000}};
+  const std::vector<double> send_rate{1e6, 2e6}, receive_rate{1e6, 3e6};
+  for (const std::string algo : {"fluid", "auto"}) {
+    BOOST_TEST_CONTEXT(algo) {
+      const auto r = plan(input, {"--algo", algo});
+      BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+      const json out = json::parse(r.out);
+      // Where the nodes differ, the fluid plan is the one of least predicted time: it runs
+      // every link at once for T*, where any matching step leaves a fast node idle.
+      BOOST_TEST(out.at("algorithm") == "fluid");
+      BOOST_TEST(out.at("bandwidth_bound").get<double>() == 1.6, boost::test_tools::tolerance(1e-12));
+      BOOST_TEST(out.at("cost").get<double>() == 1.601, boost::test_tools::tolerance(1e-12));
+      BOOST_TEST(out.at("note").get<std::string>().find("fluid is not a KPBS schedule") != std::string::npos);
+      // Every byte owed, and no node above its rate in any step (checked here, not by the
+      // planner's own validator).
+      kpbs::Matrix moved(2, 2);
+      for (const json& step : out.at("steps")) {
+        const double seconds = step.at("duration").get<double>();
+        std::vector<double> sent(2), received(2);
+        for (const json& t : step.at("transfers")) {
+          const auto src = t.at("src").get<std::size_t>(), dst = t.at("dst").get<std::size_t>();
+          const double amount = t.at("amount").get<double>();
+          moved.at(src, dst) += amount;
+          sent[src] += amount;
+          received[dst] += amount;
+        }
+        for (std::size_t i = 0; i < 2; ++i) {
+          BOOST_TEST(sent[i] / seconds <= send_rate[i] * (1 + 1e-9));
+          BOOST_TEST(received[i] / seconds <= receive_rate[i] * (1 + 1e-9));
+        }
+      }
+      for (std::size_t i = 0; i < 2; ++i)
+        for (std::size_t j = 0; j < 2; ++j) BOOST_TEST(moved.at(i, j) == traffic.at(i, j));
+      BOOST_TEST(out.contains("candidates") == (algo == "auto"));
+    }
+  }
+  const json chosen = json::parse(plan(input, {"--algo", "auto"}).out);
+  const json& candidates = chosen.at("candidates");
+  BOOST_TEST(candidates.size() == 6U);
+  BOOST_TEST(candidates.front().at("algorithm") == "fluid");
+  for (std::size_t c = 1; c < candidates.size(); ++c) {
+    BOOST_TEST(candidates[c - 1].at("predicted_seconds").get<double>() <=
+               candidates[c].at("predicted_seconds").get<double>());
+  }
+}
+
+BOOST_AUTO_TEST_CASE(fluid_and_auto_need_the_platform_form) {
+  for (const std::string algo : {"fluid", "auto"}) {
+    const auto r = plan(kShortPaper, {"--algo", algo});
+    BOOST_TEST(r.exit_code == 2);
+    BOOST_TEST(r.err == "batonctl plan redistribution: --algo " + algo +
+                            ": plans on each node's rate, which only the platform form (platform, traffic) gives\n");
+  }
+}
+
 BOOST_AUTO_TEST_CASE(bad_input_exits_2_naming_the_field) {
   const std::string big_row = "[" + std::string(1024 * 2, ' ') + "]";
   std::string huge = R"({"k": 1, "beta": 1, "matrix": [)";

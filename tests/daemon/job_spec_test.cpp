@@ -84,7 +84,9 @@ BOOST_AUTO_TEST_CASE(each_nodes_rate_and_the_algorithms_on_them_are_read) {
               baton::schedule::kpbs::Algorithm::fluid));
   BOOST_TEST(refusal(job("fluid", R"("receiver_rates": [1e6])")) == "platform.receiver_rates: 1 rates for 2 receivers");
   BOOST_TEST(refusal(job("oggp", R"("sender_rates": [0])")) == "platform.sender_rates[0]: must be > 0");
-  BOOST_TEST(refusal(job("fast", R"("sender_rates": [1e6])")) == "algorithm: unknown algorithm \"fast\"");
+  BOOST_TEST(
+      refusal(job("fast", R"("sender_rates": [1e6])")) ==
+      "algorithm: unknown algorithm \"fast\" for a redistribution (oggp, ggp, h-weight, h-degree, all-at-once, oggp-plus, fluid, auto)");
 }
 
 BOOST_AUTO_TEST_CASE(a_pattern_expands_to_every_byte_once) {
@@ -102,7 +104,9 @@ BOOST_AUTO_TEST_CASE(bad_jobs_are_named) {
   BOOST_TEST(refusal(R"({"senders": [], "receivers": ["b"]})").find("senders") != std::string::npos);
   const std::string head = R"({"senders": ["a"], "receivers": ["b"], )" + kPlatform;
   BOOST_TEST(refusal(head + "}") == "job: give exactly one of \"transfers\", \"transfer_runs\" and \"pattern\"");
-  BOOST_TEST(refusal(head + R"(, "algorithm": "fast"})") == "algorithm: unknown algorithm \"fast\"");
+  BOOST_TEST(
+      refusal(head + R"(, "algorithm": "fast"})") ==
+      "algorithm: unknown algorithm \"fast\" for a redistribution (oggp, ggp, h-weight, h-degree, all-at-once, oggp-plus, fluid, auto)");
   BOOST_TEST(refusal(head + R"(, "speed": 1})") == "speed: unknown field");
   BOOST_TEST(refusal(head + R"(, "algoritm": "ggp"})") == "algoritm: unknown field (did you mean \"algorithm\"?)");
   BOOST_TEST(refusal(head + R"(, "pattern": {"byte": 10}})") ==

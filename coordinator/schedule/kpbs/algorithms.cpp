@@ -39,6 +39,11 @@ std::optional<Algorithm> parse_job_algorithm(std::string_view text) {
   const auto planned = parse_algorithm(text);
   return planned ? planned : find_value(kOnNodeRates, text);
 }
+std::vector<std::string> job_algorithm_names() {
+  std::vector<std::string> names = names_of(kPlanned);
+  for (std::string& name : names_of(kOnNodeRates)) names.push_back(std::move(name));
+  return names;
+}
 
 bool obeys_kpbs(Algorithm algorithm) { return algorithm != Algorithm::all_at_once && algorithm != Algorithm::fluid; }
 

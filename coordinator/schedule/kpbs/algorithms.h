@@ -24,6 +24,7 @@ std::optional<Algorithm> parse_algorithm(std::string_view name);
 std::vector<std::string> algorithm_names();
 // Those and "fluid" and "auto": what a job may name.
 std::optional<Algorithm> parse_job_algorithm(std::string_view name);
+std::vector<std::string> job_algorithm_names();
 // The coordinator's planner for jobs that name none: OGGP+, never worse than OGGP, which
 // met issue 7's targets on the paper's Section 8 benchmark (docs/redistribution-beyond-oggp.md).
 inline constexpr Algorithm kDefaultAlgorithm = Algorithm::oggp_plus;
