@@ -78,6 +78,11 @@ class DriftFollower {
   using RestPlan = error::Result<jobs::CompiledPlan>;
   asio::awaitable<RestPlan> plan_rest(const TrackedJob& job, std::size_t next,
                                       const schedule::kpbs::Platform& platform);
+  // plan_rest, or none when the planner refused it: then `record`, saying why, is the job's
+  // (in its report), and the plan the agents hold goes on.
+  asio::awaitable<std::optional<jobs::CompiledPlan>> plan_rest_or_keep(TrackedJob& job, std::size_t next,
+                                                                       const schedule::kpbs::Platform& platform,
+                                                                       report::ReplanLine& record);
   // The re-plan made the job's: `record` completed with the predictions, journaled,
   // reported, and the new plan given to the agents.
   asio::awaitable<void> adopt_replan(TrackedJob& job, JobPlans& plans, std::size_t next,
