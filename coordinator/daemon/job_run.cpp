@@ -45,6 +45,7 @@ asio::awaitable<void> JobRun::run_phases() {
                  executor_.addresses(job_.nodes()));
   if (co_await distribute_plans(plans) == AfterPhase::job_ended) co_return;
   for (std::uint32_t s = job_.resume_from; s < job_.plan->steps.size(); ++s) {
+    co_await drift_.follow_share(job_, plans, s);  // a job sharing its nodes started or ended
     job_.step = s;
     const StepOutcome outcome =
         co_await executor_.run_step(job_.exchange, plans, s, job_.plan->steps[s].expected_seconds());

@@ -90,8 +90,9 @@ void check(const kpbs::PlatformProblem& problem, const RedistributionSchedule& c
 RedistributionSchedule schedule_redistribution(const kpbs::PlatformProblem& problem, kpbs::Algorithm algorithm) {
   const kpbs::Problem normalized = kpbs::normalize(problem);
   const kpbs::NodeRates rates = kpbs::node_rates(problem.platform, problem.bytes.senders(), problem.bytes.receivers());
-  RedistributionSchedule out = algorithm == kpbs::Algorithm::automatic ? choose(problem, normalized, rates)
-                                                                       : scheduled(problem, normalized, rates, algorithm);
+  RedistributionSchedule out = algorithm == kpbs::Algorithm::automatic
+                                   ? choose(problem, normalized, rates)
+                                   : scheduled(problem, normalized, rates, algorithm);
   out.normalized = normalized;
   out.rates = rates;
   check(problem, out);
