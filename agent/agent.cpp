@@ -3,6 +3,7 @@
 #include "agent/agent_metrics.h"
 #include "agent/object_query.h"
 #include "agent/plan_check.h"
+#include "agent/same_host.h"
 #include "protocol/handshake.h"
 #include "transport/close_on_exec.h"
 
@@ -67,6 +68,11 @@ Agent::Agent(transport::Context& context, DataPlane& data, Storage& storage, Age
     options_.steps.links =
         std::make_shared<PeerLinks>(context_, transport::NodeIdentity{options_.node_id, options_.secret});
   }
+}
+
+std::string Agent::data_address() const {
+  if (options_.same_host_data == nullptr || options_.host.empty()) return data_.address();
+  return with_memory_path(data_.address(), options_.host, options_.same_host_data->address());
 }
 
 std::string Agent::metrics() const {
@@ -205,7 +211,7 @@ asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   protocol::Envelope hello;
   protocol::Register* reg = hello.mutable_register_();
   reg->set_node_id(options_.node_id);
-  reg->add_data_addresses(data_.address());
+  reg->add_data_addresses(data_address());
   for (const std::string& t : options_.transports) reg->add_transports(t);
   reg->set_rate(options_.rate);
   reg->set_pool_bytes(context_.options().pool.buffer_count * context_.options().pool.buffer_size);
@@ -236,7 +242,7 @@ asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   metrics_->set("baton_agent_registered", {}, 1);
   metrics_->add("baton_agent_sessions_total");
   say("registered with coordinator " + coordinator + " at " + coordinator_address() + " as " + options_.node_id +
-      ", data at " + data_.address());
+      ", data at " + data_address());
   // Every held job's status, made before the first send: the jobs may change meanwhile.
   std::vector<protocol::Envelope> statuses;
   for (const auto& [job, held] : jobs_) statuses.push_back(job_status(job, held));
@@ -408,6 +414,7 @@ void Agent::handle_plan(const protocol::Plan& plan) {
                                    options_.steps, std::move(scratch));
   job.accepted = ++plans_accepted_;
   data_.route_to(job.runner);
+  if (options_.same_host_data != nullptr) options_.same_host_data->route_to(job.runner);
   publish_jobs();
   protocol::Envelope answer;
   answer.mutable_plan_accepted()->set_job(plan.job());

@@ -64,6 +64,11 @@ struct AgentOptions {
   // the oldest held job that is over (ended or aborted by the coordinator, else done here)
   // and has no step running; when every held job still runs, it is refused, saying so.
   std::size_t max_jobs = 16;
+  // A second data plane, for peers on this host, through shared memory, and this host's
+  // identity (agent/same_host.h): its address is registered beside the network one and its
+  // flows go to the same jobs. Null: peers reach this agent over the network only.
+  DataPlane* same_host_data = nullptr;
+  std::string host{};
   // One line per event (connected, plan accepted, step done, ...) at info; what an
   // operator must fix (the coordinator refused our cluster secret) at warning. Nothing
   // when empty.
@@ -108,6 +113,10 @@ class Agent {
   };
   // Every held job, in job order.
   std::vector<JobProgress> job_progress() const;
+
+  // The data address registered for this agent: the network one, with the shared-memory
+  // path beside it when there is one (agent/same_host.h).
+  std::string data_address() const;
 
   // The agent's metrics in Prometheus' text format (docs/metrics.md). Unlike the rest of
   // this class, callable from any thread (the metrics endpoint's).

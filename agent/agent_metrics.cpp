@@ -42,6 +42,8 @@ void declare_agent_metrics(metrics::Registry& registry) {
   registry.declare("baton_agent_bytes_total", Type::counter,
                    "Payload bytes of completed flows, verified (XXH3), by direction (sent, received).");
   registry.declare("baton_agent_flows_active", Type::gauge, "Transport flows running now, by direction.");
+  registry.declare("baton_agent_sends_total", Type::counter,
+                   "Send tasks completed, by path (shm: through shared memory to a peer on this host; network).");
   registry.declare("baton_agent_flow_errors_total", Type::counter,
                    "Transport flows that failed, by direction and kind of error.");
   registry.declare("baton_agent_checksum_failures_total", Type::counter,

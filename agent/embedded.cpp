@@ -4,7 +4,9 @@
 #include "agent/data_plane.h"
 #include "agent/memory_scratch.h"
 #include "agent/memory_storage.h"
+#include "agent/peer_links.h"
 #include "agent/plan_check.h"
+#include "agent/same_host.h"
 #include "error/error.h"
 
 #include <asio/co_spawn.hpp>
@@ -26,7 +28,9 @@ struct EmbeddedAgent::Parts {
   // about to be taken apart by calls posted from the destructor).
   asio::executor_work_guard<asio::io_context::executor_type> work = asio::make_work_guard(io);
   std::unique_ptr<transport::Context> context;
+  std::unique_ptr<transport::Context> memory_context;  // peers on this host; null without one
   std::unique_ptr<agent::DataPlane> data;
+  std::unique_ptr<agent::DataPlane> memory_data;
   agent::MemoryStorage storage;
   agent::MemoryScratch scratch;  // a job's scratch objects, in memory
   std::unique_ptr<agent::Agent> agent;
@@ -42,6 +46,27 @@ struct EmbeddedAgent::Parts {
   }
 };
 
+namespace {
+
+// The shared-memory context for peers on this host, or null (said through `log`) when this
+// build or machine has no shm provider.
+std::unique_ptr<transport::Context> open_memory_context(asio::any_io_executor executor,
+                                                        const EmbeddedOptions& options) {
+  transport::TransportConfig config;
+  config.kind = "fabric";
+  config.provider = "shm";
+  config.context = options.transport.context;
+  config.log = options.log;
+  auto opened = transport::open_context(std::move(executor), config);
+  if (!opened.value && options.log) {
+    options.log(log::Level::info, "embedded agent " + options.node_id +
+                                      ": no shared-memory path for peers on this host: " + opened.detail);
+  }
+  return std::move(opened.value);
+}
+
+}  // namespace
+
 EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<Parts>()) {
   Parts& p = *parts_;
   auto opened = transport::open_context(p.io.get_executor(), options.transport);
@@ -50,6 +75,13 @@ EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<
   p.data = std::make_unique<agent::DataPlane>(*p.context, options.data_address,
                                               transport::NodeIdentity{options.node_id, options.secret});
   p.data->log_to(options.log);
+  const std::string host = options.same_host_memory ? agent::host_identity() : std::string();
+  if (!host.empty()) p.memory_context = open_memory_context(p.io.get_executor(), options);
+  if (p.memory_context) {
+    p.memory_data = std::make_unique<agent::DataPlane>(*p.memory_context, "",
+                                                       transport::NodeIdentity{options.node_id, options.secret});
+    p.memory_data->log_to(options.log);
+  }
   agent::AgentOptions agent_options{.node_id = options.node_id,
                                     .coordinator = options.coordinator,
                                     .secret = options.secret,
@@ -59,6 +91,11 @@ EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<
   // Regions belong to this process alone; none can be staged.
   agent_options.storage_id = "memory:" + options.node_id + ":" + std::to_string(::getpid());
   agent_options.scratch = &p.scratch;
+  agent_options.same_host_data = p.memory_data.get();
+  agent_options.host = host;
+  agent_options.steps.links =
+      std::make_shared<agent::PeerLinks>(*p.context, transport::NodeIdentity{options.node_id, options.secret},
+                                         agent::SameHostPath{.context = p.memory_context.get(), .host = host});
   // Plans name regions: a chunk must stay inside its region at both ends.
   agent::PlanObjects regions{
       .check_name = [](const std::string& name) -> std::optional<error::Refusal> {
@@ -72,15 +109,18 @@ EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<
       *p.context, *p.data, p.storage, std::move(agent_options),
       [regions](const protocol::Plan& plan) { return agent::check_plan(plan, regions); });
   p.data->start();
+  if (p.memory_data) p.memory_data->start();
   p.agent->start();
   p.thread = std::thread([&p] { p.io.run(); });
 }
 
 namespace {
 
-asio::awaitable<void> shut_down(agent::Agent& node, agent::DataPlane& data, std::promise<void>& done) {
+asio::awaitable<void> shut_down(agent::Agent& node, agent::DataPlane& data, agent::DataPlane* memory_data,
+                                std::promise<void>& done) {
   co_await node.stop();
   co_await data.stop();
+  if (memory_data != nullptr) co_await memory_data->stop();
   done.set_value();
 }
 
@@ -91,11 +131,12 @@ EmbeddedAgent::~EmbeddedAgent() {
   // The running step finishes and is reported, then every coroutine of the data plane
   // ends: only then may the parts they use go.
   std::promise<void> stopped;
-  asio::co_spawn(p.io, shut_down(*p.agent, *p.data, stopped), asio::detached);
+  asio::co_spawn(p.io, shut_down(*p.agent, *p.data, p.memory_data.get(), stopped), asio::detached);
   stopped.get_future().wait();
   p.on_agent_thread([&p] {
     p.agent.reset();
     p.data.reset();
+    p.memory_data.reset();
     return 0;
   });
   p.work.reset();

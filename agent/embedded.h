@@ -33,6 +33,11 @@ struct EmbeddedOptions {
   std::string data_address = "127.0.0.1:0";  // where peers connect for data (port 0: any)
   double rate = 0;                           // bytes/s this node can move, told to the coordinator
   transport::TransportConfig transport{};
+  // Peers on this host (one boot, one network namespace) through shared memory, libfabric's
+  // shm provider, the network's transport for the others (docs/transport.md, "Same-host
+  // peers"). Off by default: measured, it is slower than loopback TCP so far. Without shm
+  // in this build or on this machine, the network for every peer.
+  bool same_host_memory = false;
   // One line per event (registered, plan accepted, step done, ...) at info; what an
   // operator must fix (a refused cluster secret) at warning. Nothing when empty.
   log::Sink log{};

@@ -12,6 +12,10 @@
 // names (the key is node and address), and its frames stay sealed in sequence
 // (transport/frame_seal.h), so a replayed or redirected frame still fails.
 //
+// Peers on this host go through shared memory when the links have a same-host context and
+// the peer's address offers a memory path for this host (agent/same_host.h); if connecting
+// through memory fails, the network address is used instead.
+//
 // Lifetimes: the links may be destroyed before the Links lent out (those are then closed
 // when returned); every connection must end before the context that made it.
 // Threading: the context's executor, as the step runners that use it.
@@ -48,6 +52,8 @@ class Link {
   transport::Connection& connection() const noexcept { return *connection_; }
   // Whether this connection carried a flow before (it was kept).
   bool reused() const noexcept { return reused_; }
+  // Whether it goes through shared memory ("shm") or the network ("network").
+  const char* path() const noexcept { return through_memory_ ? "shm" : "network"; }
   // Returns the connection to the links for the next flow to the same peer, if it has not
   // failed; the Link is empty afterwards.
   void keep() noexcept;
@@ -56,12 +62,19 @@ class Link {
   friend class PeerLinks;
   struct Pool;
   Link(std::weak_ptr<Pool> pool, std::pair<std::string, std::string> key,
-       std::unique_ptr<transport::Connection> connection, bool reused);
+       std::unique_ptr<transport::Connection> connection, bool reused, bool through_memory);
 
   std::weak_ptr<Pool> pool_;
   std::pair<std::string, std::string> key_;  // (peer node, address)
   std::unique_ptr<transport::Connection> connection_;
   bool reused_ = false;
+  bool through_memory_ = false;
+};
+
+// This host's shared-memory context and identity; an empty one: every peer over the network.
+struct SameHostPath {
+  transport::Context* context = nullptr;
+  std::string host;  // agent/same_host.h host_identity()
 };
 
 class PeerLinks {
@@ -69,8 +82,8 @@ class PeerLinks {
   // An idle connection is closed after this long unused.
   static constexpr std::chrono::seconds idle_limit{30};
 
-  // Connections authenticate as `self`. The context outlives the links.
-  PeerLinks(transport::Context& context, transport::NodeIdentity self);
+  // Connections authenticate as `self`. The contexts outlive the links.
+  PeerLinks(transport::Context& context, transport::NodeIdentity self, SameHostPath same_host = {});
   ~PeerLinks();
   PeerLinks(const PeerLinks&) = delete;
   PeerLinks& operator=(const PeerLinks&) = delete;
@@ -83,13 +96,16 @@ class PeerLinks {
   // Closes every idle connection (the agent stops, or a test wants fresh ones).
   void close_idle() noexcept;
 
-  // Connections opened so far, and how many lie idle now (metrics, tests).
+  // Connections opened so far, those of them through shared memory, and how many lie idle
+  // now (metrics, tests).
   std::uint64_t opened() const noexcept;
+  std::uint64_t opened_through_memory() const noexcept;
   std::size_t idle() const noexcept;
 
  private:
   transport::Context& context_;
   transport::NodeIdentity self_;
+  SameHostPath same_host_;
   std::shared_ptr<Link::Pool> pool_;
 };
 

@@ -355,6 +355,7 @@ asio::awaitable<void> StepRunner::send(std::shared_ptr<StepState> state, std::si
     if (failed) state->fail(failed->reason);
     sent = !failed;
     std::erase(state->connections, &connection);
+    if (sent && options_.metrics) options_.metrics->add("baton_agent_sends_total", {{"path", link.value.path()}});
     if (sent) link.value.keep();
   }
   if (sent) state->finish(t);

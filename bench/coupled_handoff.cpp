@@ -14,6 +14,8 @@
 //   its agent declares (TCP goodput over its link); the handoffs then plan on each node's
 //   BATON_ALGORITHM (optional): the handoffs' algorithm (default: the coordinator's)
 //   BATON_REPETITIONS (optional): timed steps per size (default 5, 3 from 32 MiB)
+//   BATON_SAME_HOST_MEMORY (optional): on sends to peers on this host through shared memory
+//   (the method is then named baton-shm); off, the default, over the network
 //
 // Prints one line per (method, size): method, MiB, rows, cols, block, repetitions, the
 // median, best and worst seconds of a step, and T*, the bound the links allow at the
@@ -168,6 +170,10 @@ int main(int argc, char** argv) {
     baton_session_set(session, "rate", nth(rates, s.world_rank).c_str());
   }
   if (const char* algorithm = std::getenv("BATON_ALGORITHM")) baton_session_set(session, "algorithm", algorithm);
+  if (const char* memory = std::getenv("BATON_SAME_HOST_MEMORY")) {
+    if (baton_session_set(session, "same_host_memory", memory) != BATON_OK)
+      fail(s, "BATON_SAME_HOST_MEMORY must be on or off");
+  }
   const char* repeat = std::getenv("BATON_REPETITIONS");
   if (const char* hosts = std::getenv("BATON_DATA_HOSTS")) {
     std::string list = std::string(hosts) + ",", host;
@@ -216,7 +222,10 @@ int main(int argc, char** argv) {
     if (baton_share(session, "field", s.producer ? from : to, part.data(), part.size() * sizeof(double)) != BATON_OK) {
       fail(s, baton_session_error(session));
     }
-    for (const std::string method : {"alltoallv", "baton"}) {
+    // "baton-shm": the same handoff with peers on this host reached through shared memory.
+    const char* memory = std::getenv("BATON_SAME_HOST_MEMORY");
+    const std::string baton = memory && std::string(memory) == "on" ? "baton-shm" : "baton";
+    for (const std::string& method : {std::string("alltoallv"), baton}) {
       std::vector<double> seconds;
       for (int r = 0; r <= repetitions; ++r) {  // r = 0: a warm-up, not counted
         if (s.producer) fill(s, f, part, r);

@@ -31,5 +31,10 @@ start_coordinator "$work" "$coordinator_bin" python3
 mpi_options
 export BATON_PRODUCERS=4
 echo -e "method\tmib\trows\tcols\tblock\trepetitions\tmedian_s\tbest_s\tworst_s\tbound_s"
-mpirun "${mpi[@]}" -x BATON_API -x BATON_COORDINATOR -x BATON_SECRET_FILE -x BATON_PRODUCERS \
+# BATON_SAME_HOST_MEMORY=on: peers on this host through shared memory (bench/coupled_handoff.cpp);
+# BATON_REPETITIONS: timed steps per size.
+export BATON_SAME_HOST_MEMORY=${BATON_SAME_HOST_MEMORY:-off}
+passed=(-x BATON_API -x BATON_COORDINATOR -x BATON_SECRET_FILE -x BATON_PRODUCERS -x BATON_SAME_HOST_MEMORY)
+[ -z "${BATON_REPETITIONS:-}" ] || passed+=(-x BATON_REPETITIONS)
+mpirun "${mpi[@]}" "${passed[@]}" \
   -np 7 "$bench_bin" "${sizes[@]}"

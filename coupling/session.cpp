@@ -66,7 +66,8 @@ Session::Session(SessionOptions options)
                                                              .coordinator = options_.coordinator,
                                                              .secret = options_.secret,
                                                              .data_address = options_.data_address,
-                                                             .rate = options_.platform.rate});
+                                                             .rate = options_.platform.rate,
+                                                             .same_host_memory = options_.same_host_memory});
   } catch (const std::exception& e) {
     throw Error(Errc::invalid_argument, e.what());
   }

@@ -41,6 +41,8 @@ struct SessionOptions {
   std::string secret;       // the cluster's shared secret (with a node)
   std::string api_token;    // the API's bearer token, if it requires one
   std::string data_address = "127.0.0.1:0";
+  // Peers on this host through shared memory (EmbeddedOptions::same_host_memory).
+  bool same_host_memory = false;
   HandoffPlatform platform;  // this node's rate, and the platform of the jobs it submits
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};  // registering; each handoff
 };

@@ -87,6 +87,12 @@ void Registry::adjust(std::string_view name, const Labels& labels, double delta)
   family(name, Type::gauge).gauges->Add(labels_of(labels)).Increment(delta);
 }
 
+void Registry::remove(std::string_view name, const Labels& labels) {
+  prometheus::Family<prometheus::Gauge>& gauges = *family(name, Type::gauge).gauges;
+  const prometheus::Labels named = labels_of(labels);
+  if (gauges.Has(named)) gauges.Remove(&gauges.Add(named));
+}
+
 void Registry::observe(std::string_view name, const Labels& labels, double value) {
   const Family& f = family(name, Type::histogram);
   f.histograms->Add(labels_of(labels), f.buckets).Observe(value);

@@ -44,6 +44,8 @@ class Registry {
   // A gauge moved by `delta` (flows starting and ending).
   void adjust(std::string_view name, const Labels& labels, double delta);
   void observe(std::string_view name, const Labels& labels, double value);
+  // Drops a gauge's series (a job that ended), if it has one.
+  void remove(std::string_view name, const Labels& labels);
 
   // The exposition: every family with its HELP and TYPE lines, series in label order.
   std::string render() const;

@@ -16,8 +16,10 @@ using Opened = error::Result<std::unique_ptr<Context>>;
 
 Opened open_fabric(asio::any_io_executor executor, const TransportConfig& config) {
 #ifdef BATON_WITH_FABRIC
-  auto made = fabric::Context::open(std::move(executor), {.provider = config.provider, .node = config.fabric_node},
-                                    config.context);
+  // shm names an endpoint after the node it is given (and its index in the process), so two
+  // processes given the same node would claim one name; left to itself it picks a unique one.
+  const std::string node = config.provider == "shm" ? std::string() : config.fabric_node;
+  auto made = fabric::Context::open(std::move(executor), {.provider = config.provider, .node = node}, config.context);
   return {.error = made.error, .detail = std::move(made.detail), .value = std::move(made.value)};
 #else
   (void)executor;

@@ -154,12 +154,13 @@ std::string agents_table(const Json& answer) {
 }
 
 std::string job_status_text(const report::JobReport& job) {
-  const std::vector<std::vector<std::string>> rows{{"id:", job.id},
-                                                   {"state:", job.state},
-                                                   {"algorithm:", job.algorithm},
-                                                   {"submitted:", job.submitted},
-                                                   {"error:", job.error},
-                                                   {"progress:", progress_line(job, -1)}};
+  std::vector<std::vector<std::string>> rows{{"id:", job.id},
+                                             {"state:", job.state},
+                                             {"algorithm:", job.algorithm},
+                                             {"submitted:", job.submitted},
+                                             {"error:", job.error},
+                                             {"progress:", progress_line(job, -1)}};
+  if (!job.node_shares.empty()) rows.push_back({"node shares:", report::node_shares_text(job.node_shares)});
   std::string out = format_table({"", ""}, rows);
   out.erase(0, out.find('\n') + 1);  // the empty header line
   if (job.report) out += '\n' + report_text(*job.report);

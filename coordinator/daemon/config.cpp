@@ -110,6 +110,7 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
                                            "max_queued_jobs",
                                            "max_queued_calibrations",
                                            "max_running_jobs",
+                                           "max_jobs_per_node",
                                            "journal",
                                            "etcd_endpoints",
                                            "etcd_prefix",
@@ -174,6 +175,7 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
     config.max_queued_jobs = cap("max_queued_jobs", config.max_queued_jobs, 100'000);
     config.max_queued_calibrations = cap("max_queued_calibrations", config.max_queued_calibrations, 1'000);
     config.max_running_jobs = cap("max_running_jobs", config.max_running_jobs, 10'000);
+    config.max_jobs_per_node = cap("max_jobs_per_node", config.max_jobs_per_node, 64);
     config.etcd = etcd_config(file, base);
     return config;
   } catch (const std::exception& e) {

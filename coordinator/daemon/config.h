@@ -55,6 +55,9 @@ struct CoordinatorConfig {
   std::size_t max_queued_calibrations = 4;
   // Jobs running at once, on disjoint nodes (docs/runtime.md, "Jobs at once").
   std::size_t max_running_jobs = 64;
+  // Jobs that may share one node, each paced at its share (docs/runtime.md, "Jobs that
+  // share nodes"); 1: a job waits for its nodes to be free.
+  std::size_t max_jobs_per_node = 1;
 };
 
 // Reads the file; throws error::InvalidInput naming the file, and the key and line where

@@ -2,6 +2,7 @@
 #include "coordinator/daemon/drift_follower.h"
 
 #include "coordinator/calibration/calibration.h"
+#include "coordinator/daemon/node_shares.h"
 #include "coordinator/jobs/replan.h"
 #include "coordinator/jobs/step_time.h"
 #include "coordinator/json/input.h"
@@ -107,6 +108,12 @@ void DriftFollower::start(TrackedJob& job, const jobs::CompiledPlan& plan, const
   job.drift.receiver_rate = spec.platform.receiver_rate;
   job.drift.detector = calibration::DriftDetector(options_.drift);
   job.drift.widening = calibration::WideningSchedule(options_.drift);
+  job.paced_at = 1;  // a resumed job's plan is at the pace of its last re-plan for a share
+  for (const report::ReplanLine& r : replans) {
+    if (r.share && !r.error) job.paced_at = *r.share;
+  }
+  job.drift.sender_rate *= job.paced_at;
+  job.drift.receiver_rate *= job.paced_at;
   job.drift.replans = std::move(replans);
   if (trial_before) job.drift.trial = JobDrift::Trial{.before = *trial_before, .steps = {}};
 }
@@ -128,6 +135,27 @@ asio::awaitable<void> DriftFollower::follow_drift(TrackedJob& job, JobPlans& pla
   }
 }
 
+asio::awaitable<void> DriftFollower::follow_share(TrackedJob& job, JobPlans& plans, std::size_t next) {
+  const double pace = job.share.pace;
+  if (job.spec->kind != jobs::JobKind::redistribution || pace == job.paced_at || next >= job.plan->steps.size())
+    co_return;
+  const double ratio = pace / job.paced_at;
+  const kpbs::Platform platform = scaled_rates(job.drift.platform, ratio);
+  std::ostringstream why;
+  why.precision(3);
+  why << "its share of its nodes' rates is now " << pace << " (was " << job.paced_at << ")";
+  if (log_)
+    log_.info("job " + std::to_string(job.id) + ": " + why.str() + "; re-planning from step " + std::to_string(next));
+  report::ReplanLine record = record_of(job, next, clock_.now() - job.started, why.str(), report::ReplanCause::share);
+  record.share = pace;
+  std::optional<jobs::CompiledPlan> replanned = co_await plan_rest_or_keep(job, next, platform, record);
+  if (!replanned) co_return;
+  job.drift.sender_rate *= ratio;  // the rates a wider backbone's trial is planned on
+  job.drift.receiver_rate *= ratio;
+  job.paced_at = pace;
+  co_await adopt_replan(job, plans, next, platform, std::move(*replanned), std::move(record));
+}
+
 asio::awaitable<void> DriftFollower::replan_on_drift(TrackedJob& job, JobPlans& plans, const calibration::Drift& drift,
                                                      std::size_t next) {
   const calibration::Model before = model_of(job.drift.platform);
@@ -143,15 +171,9 @@ asio::awaitable<void> DriftFollower::replan_on_drift(TrackedJob& job, JobPlans& 
   const std::string why = calibration::describe(drift, options_.drift);
   if (log_) log_.info("job " + std::to_string(job.id) + ": " + why + "; re-planning from step " + std::to_string(next));
   report::ReplanLine record = record_of(job, next, clock_.now() - job.started, why, replan_cause(estimate.cause));
-  RestPlan replanned = co_await plan_rest(job, next, platform);
   job.drift.detector.reset();
-  if (!replanned.ok()) {
-    // never into an invalid state: the plan the agents hold goes on
-    record.error = "not re-planned: " + replanned.detail;
-    job.drift.replans.push_back(std::move(record));
-    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + replanned.detail);
-    co_return;
-  }
+  std::optional<jobs::CompiledPlan> replanned = co_await plan_rest_or_keep(job, next, platform, record);
+  if (!replanned) co_return;
   if (estimate.cause == calibration::Cause::nodes) {
     job.drift.sender_rate = std::min(job.drift.sender_rate, estimate.model.d);
     job.drift.receiver_rate = std::min(job.drift.receiver_rate, estimate.model.d);
@@ -160,7 +182,7 @@ asio::awaitable<void> DriftFollower::replan_on_drift(TrackedJob& job, JobPlans& 
   // A backbone seen narrowing is no wider than the model: wait as after a failed trial (a
   // trial on a just-narrowed backbone once stalled its step 5x, TCP backing off).
   if (estimate.cause == calibration::Cause::backbone && estimate.model.D < before.D) job.drift.widening.trial_failed();
-  co_await adopt_replan(job, plans, next, platform, std::move(replanned.value), std::move(record));
+  co_await adopt_replan(job, plans, next, platform, std::move(*replanned), std::move(record));
 }
 
 // A wider backbone does not show in steps paced at d (calibration/widening.h): the rest is
@@ -236,15 +258,10 @@ asio::awaitable<void> DriftFollower::judge_trial(TrackedJob& job, JobPlans& plan
   report::ReplanLine record =
       record_of(job, next, clock_.now() - job.started, verdict.why, report::ReplanCause::trial_failed);
   record.cost_seconds = verdict.cost;
-  RestPlan replanned = co_await plan_rest(job, next, platform);
-  if (!replanned.ok()) {
-    // the trial's plan is valid too: it goes on, and drift follows it
-    record.error = "not re-planned: " + replanned.detail;
-    job.drift.replans.push_back(std::move(record));
-    if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + replanned.detail);
-    co_return;
-  }
-  co_await adopt_replan(job, plans, next, platform, std::move(replanned.value), std::move(record));
+  // Refused, the trial's plan is valid too: it goes on, and drift follows it.
+  std::optional<jobs::CompiledPlan> replanned = co_await plan_rest_or_keep(job, next, platform, record);
+  if (!replanned) co_return;
+  co_await adopt_replan(job, plans, next, platform, std::move(*replanned), std::move(record));
 }
 
 asio::awaitable<DriftFollower::RestPlan> DriftFollower::plan_rest(const TrackedJob& job, std::size_t next,
@@ -261,6 +278,18 @@ asio::awaitable<DriftFollower::RestPlan> DriftFollower::plan_rest(const TrackedJ
   }
   co_await asio::post(asio::bind_executor(io_, asio::use_awaitable));
   co_return replanned;
+}
+
+asio::awaitable<std::optional<jobs::CompiledPlan>> DriftFollower::plan_rest_or_keep(TrackedJob& job, std::size_t next,
+                                                                                    const kpbs::Platform& platform,
+                                                                                    report::ReplanLine& record) {
+  RestPlan replanned = co_await plan_rest(job, next, platform);
+  if (replanned.ok()) co_return std::move(replanned.value);
+  // never into an invalid state: the plan the agents hold goes on
+  record.error = "not re-planned: " + replanned.detail;
+  job.drift.replans.push_back(record);
+  if (log_) log_.warning("job " + std::to_string(job.id) + ": not re-planned: " + replanned.detail);
+  co_return std::nullopt;
 }
 
 asio::awaitable<void> DriftFollower::adopt_replan(TrackedJob& job, JobPlans& plans, std::size_t next,

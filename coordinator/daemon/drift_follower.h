@@ -54,6 +54,12 @@ class DriftFollower {
   // remains and gives the agents the new plan; after steps on the model, now and then
   // tries a wider backbone, and judges the trial by its first steps.
   asio::awaitable<void> follow_drift(TrackedJob& job, JobPlans& plans, std::uint32_t step);
+  // Before step `next` of a redistribution: when its share of its nodes (job.share.pace)
+  // is not the pace its plan was made for (job.paced_at), re-plans what remains on its
+  // rates scaled to the new share, journaled and given to the agents as a re-plan on
+  // drift is (docs/runtime.md, "Jobs that share nodes"). A re-plan the planner refuses
+  // leaves the plan as it is, and is tried again before the next step.
+  asio::awaitable<void> follow_share(TrackedJob& job, JobPlans& plans, std::size_t next);
   // On the planner thread: a resumed job's journaled re-plans applied to its first plan;
   // returns their report entries and the platform of the last, and in `trial_before` the
   // platform before the last when that one started a trial of a wider backbone.
@@ -72,6 +78,11 @@ class DriftFollower {
   using RestPlan = error::Result<jobs::CompiledPlan>;
   asio::awaitable<RestPlan> plan_rest(const TrackedJob& job, std::size_t next,
                                       const schedule::kpbs::Platform& platform);
+  // plan_rest, or none when the planner refused it: then `record`, saying why, is the job's
+  // (in its report), and the plan the agents hold goes on.
+  asio::awaitable<std::optional<jobs::CompiledPlan>> plan_rest_or_keep(TrackedJob& job, std::size_t next,
+                                                                       const schedule::kpbs::Platform& platform,
+                                                                       report::ReplanLine& record);
   // The re-plan made the job's: `record` completed with the predictions, journaled,
   // reported, and the new plan given to the agents.
   asio::awaitable<void> adopt_replan(TrackedJob& job, JobPlans& plans, std::size_t next,

@@ -4,6 +4,7 @@
 #include "coordinator/daemon/collective_nodes.h"
 #include "coordinator/daemon/job_view.h"
 #include "coordinator/daemon/journaled_job.h"
+#include "coordinator/daemon/node_shares.h"
 #include "coordinator/daemon/start_order.h"
 #include "coordinator/jobs/in_place_staging.h"
 #include "error/error.h"
@@ -187,7 +188,7 @@ std::string Driver::status() const {
            (job.state != JobState::running || !job.plan
                 ? " " + std::string(name(job.state))
                 : " step " + std::to_string(job.step + 1) + "/" + std::to_string(job.plan->steps.size())) +
-           ", ";
+           (job.share.pace < 1 ? " at " + report::percent_text(job.share.pace) + " of its nodes" : "") + ", ";
   }
   return out + std::to_string(queue_.size()) + " queued";
 }
@@ -268,24 +269,42 @@ asio::awaitable<void> Driver::run_loop() {
       continue;
     }
     queue_changed_ = false;
-    std::set<std::string> busy;
+    std::set<std::string> held;
+    NodeSharing sharing{.jobs = {}, .jobs_per_node = options_.max_jobs_per_node};
     for (const auto& [id, run] : running_) {
-      for (const std::string& node : run->job().nodes()) busy.insert(node);
+      const std::vector<std::string> nodes = run->job().nodes();
+      if (!run->job().spec->shares_nodes()) held.insert(nodes.begin(), nodes.end());
+      else
+        for (const std::string& node : std::set<std::string>(nodes.begin(), nodes.end())) ++sharing.jobs[node];
     }
     std::vector<WaitingJob> waiting;
     waiting.reserve(queue_.size());
     for (const std::uint64_t id : queue_) {
       const TrackedJob& job = *jobs_.at(id);
-      waiting.push_back(WaitingJob{
-          .id = id, .priority = job.spec->priority, .nodes = job.nodes(), .started_before = job.started_before});
+      waiting.push_back(WaitingJob{.id = id,
+                                   .priority = job.spec->priority,
+                                   .nodes = job.nodes(),
+                                   .started_before = job.started_before,
+                                   .shares = job.spec->shares_nodes()});
     }
     const std::size_t slots =
         options_.max_running_jobs > running_.size() ? options_.max_running_jobs - running_.size() : 0;
-    for (const std::uint64_t id : jobs_to_start(busy, waiting, slots)) {
+    for (const std::uint64_t id : jobs_to_start(held, waiting, slots, sharing)) {
       calibrated_last_ = false;
       start_job(id);
     }
+    share_nodes();
   }
+}
+
+void Driver::share_nodes() {
+  std::vector<SharingJob> on;
+  on.reserve(running_.size());
+  for (const auto& [id, run] : running_)
+    on.push_back({.id = id, .weight = run->job().spec->weight, .nodes = run->job().nodes()});
+  std::map<std::uint64_t, JobShare> shares = node_shares(on);
+  metrics_.node_shares(shares);
+  for (auto& [id, share] : shares) jobs_.at(id)->share = std::move(share);
 }
 
 void Driver::start_job(std::uint64_t id) {
@@ -303,6 +322,7 @@ asio::awaitable<void> Driver::run_job(JobRun& run) {
   const std::uint64_t id = run.job().id;
   executor_.detach(run.job().exchange);
   running_.erase(id);     // its run has ended: nothing of it is in flight
+  share_nodes();          // the jobs beside it get its share at their next step
   queue_changed_ = true;  // jobs waiting for its nodes may start
   events_.notify();
 }

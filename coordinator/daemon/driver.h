@@ -117,6 +117,9 @@ class Driver {
   // Takes job `id` off the queue and runs it beside the others.
   void start_job(std::uint64_t id);
   asio::awaitable<void> run_job(JobRun& run);
+  // Gives each running job its share of each of its nodes (node_shares.h); each takes it
+  // at its next step.
+  void share_nodes();
   // Ends a job: its final state and report journaled, counted, the API's waiters told.
   void finish(TrackedJob& job, JobState state, const std::string& error);
   // RequestError(bad_request) unless every node of the collective is registered with a rate (and a

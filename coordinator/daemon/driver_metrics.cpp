@@ -35,6 +35,8 @@ DriverMetrics::DriverMetrics() {
   registry_.declare("baton_journal_read_seconds", Type::histogram,
                     "Time of each journal read (at start, and a standby's answers to the API), by store.",
                     journal_buckets);
+  registry_.declare("baton_job_node_share", Type::gauge,
+                    "A running job's share of a node's rate, in (0, 1]: its weight among the jobs on the node.");
   registry_.declare("baton_bytes_moved_total", Type::counter,
                     "Bytes of completed steps (each byte once, sender to receiver).");
 }
@@ -58,6 +60,20 @@ void DriverMetrics::leading(bool leads) { registry_.set("baton_leader", {}, lead
 void DriverMetrics::journal_call(std::string_view store, bool write, double seconds) {
   registry_.observe(write ? "baton_journal_write_seconds" : "baton_journal_read_seconds",
                     {{"store", std::string(store)}}, seconds);
+}
+
+void DriverMetrics::node_shares(const std::map<std::uint64_t, JobShare>& shares) {
+  std::set<std::pair<std::string, std::string>> shown;
+  for (const auto& [id, share] : shares) {
+    for (const auto& [node, fraction] : share.nodes) {
+      registry_.set("baton_job_node_share", {{"job", std::to_string(id)}, {"node", node}}, fraction);
+      shown.emplace(std::to_string(id), node);
+    }
+  }
+  for (const auto& [job, node] : shown_shares_) {
+    if (!shown.contains({job, node})) registry_.remove("baton_job_node_share", {{"job", job}, {"node", node}});
+  }
+  shown_shares_ = std::move(shown);
 }
 
 void DriverMetrics::job_finished(JobState state) {

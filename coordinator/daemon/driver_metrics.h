@@ -3,13 +3,17 @@
 #pragma once
 
 #include "coordinator/daemon/job_state.h"
+#include "coordinator/daemon/node_shares.h"
 #include "coordinator/journal/journal.h"
 #include "metrics/registry.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace baton::coordinator {
 
@@ -26,6 +30,8 @@ class DriverMetrics {
   // One call of the journal's `store` ("sqlite", "etcd"): a write or a read, and how long
   // it took.
   void journal_call(std::string_view store, bool write, double seconds);
+  // Each running job's share of each of its nodes (node_shares.h), in place of the last.
+  void node_shares(const std::map<std::uint64_t, JobShare>& shares);
 
   // The exposition, with the gauges set to these numbers (the running jobs' bytes summed:
   // 0, 0 when none runs; `max_running`: the limit on jobs at once).
@@ -35,6 +41,7 @@ class DriverMetrics {
 
  private:
   metrics::Registry registry_;
+  std::set<std::pair<std::string, std::string>> shown_shares_;  // (job, node) of baton_job_node_share
 };
 
 }  // namespace baton::coordinator

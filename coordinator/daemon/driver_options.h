@@ -52,6 +52,9 @@ struct DriverOptions {
   // Jobs running at once (on disjoint nodes, docs/runtime.md "Jobs at once"); past it a job
   // whose nodes are free waits in the queue.
   std::size_t max_running_jobs = 64;
+  // Jobs that may share one node, each paced at its share of the node's rate (docs/runtime.md,
+  // "Jobs that share nodes"); 1: none share.
+  std::size_t max_jobs_per_node = 1;
   // The epoch this coordinator leads at (docs/ha.md), shown as baton_leader_epoch; 0 without
   // an election (journal = "sqlite").
   std::uint64_t leader_epoch = 0;

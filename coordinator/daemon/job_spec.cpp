@@ -130,6 +130,16 @@ std::int64_t priority(const Json& job) {
   return value.get<std::int64_t>();
 }
 
+// job["weight"]: a number within [kMinWeight, kMaxWeight], 1 when absent.
+double weight(const Json& job) {
+  if (!job.contains("weight")) return 1;
+  const Json& value = job["weight"];
+  if (!value.is_number() || !(value.get<double>() >= kMinWeight && value.get<double>() <= kMaxWeight)) {
+    throw InputError("weight: must be a number in [0.01, 100], not " + value.dump());
+  }
+  return value.get<double>();
+}
+
 // One rate per node where the platform names each node's.
 void check_node_rates(const schedule::kpbs::Platform& platform, const jobs::Clusters& clusters) {
   const auto one_each = [](const std::vector<double>& rates, std::size_t nodes, const char* field, const char* who) {
@@ -145,7 +155,7 @@ void check_node_rates(const schedule::kpbs::Platform& platform, const jobs::Clus
 JobSpec redistribution_spec(const Json& job) {
   json::require_object(job, "",
                        {"kind", "senders", "receivers", "algorithm", "platform", "calibration", "replan", "transfers",
-                        "transfer_runs", "pattern", "priority"});
+                        "transfer_runs", "pattern", "priority", "weight"});
   JobSpec spec;
   spec.clusters.senders = node_list(job, "", "senders");
   spec.clusters.receivers = node_list(job, "", "receivers");
@@ -181,6 +191,7 @@ JobSpec redistribution_spec(const Json& job) {
   } catch (const error::InvalidInput& e) {
     throw InputError(e.what());
   }
+  spec.weight = weight(job);
   return spec;
 }
 
@@ -201,6 +212,10 @@ std::vector<std::pair<std::string, std::string>> JobSpec::objects() const {
     named.emplace(t.dst_node, t.dst_file);
   }
   return {named.begin(), named.end()};
+}
+
+bool JobSpec::shares_nodes() const {
+  return kind == jobs::JobKind::redistribution && algorithm != schedule::kpbs::Algorithm::all_at_once;
 }
 
 std::string JobSpec::algorithm_name() const {

@@ -23,6 +23,10 @@ inline constexpr std::size_t kMaxJobTransfers = std::size_t{1} << 21;
 // The highest "priority" a job may ask for, and minus it the lowest.
 inline constexpr std::int64_t kMaxPriority = 1'000'000;
 
+// The range of a job's "weight" (docs/runtime.md, "Jobs that share nodes").
+inline constexpr double kMinWeight = 0.01;
+inline constexpr double kMaxWeight = 100;
+
 struct JobSpec {
   jobs::JobKind kind = jobs::JobKind::redistribution;
   // A redistribution.
@@ -44,6 +48,13 @@ struct JobSpec {
   // "priority" (any kind, default 0): among jobs waiting for their nodes, a higher one
   // starts first (docs/runtime.md, "Jobs at once").
   std::int64_t priority = 0;
+  // "weight" (a redistribution's, default 1): running beside other jobs on a node, the job
+  // gets the node's rate in proportion to its weight among theirs (node_shares.h).
+  double weight = 1;
+  // Whether the job may run beside others on its nodes, each paced at its share: a
+  // redistribution whose flows are paced (not all-at-once). Every other job has its
+  // nodes to itself.
+  bool shares_nodes() const;
   // Which file each (node, name) of the job is, as its agents answered at submit (empty
   // for names not asked about: those are compared by storage id and normal form). Not part
   // of the job's JSON.

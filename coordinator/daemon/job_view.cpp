@@ -154,7 +154,8 @@ report::JobReport job_header(const TrackedJob& job) {
           .steps = job.plan ? job.plan->steps.size() : 0,
           .elapsed_seconds = 0,
           .report = std::nullopt,
-          .started_unix_seconds = job.started_unix_seconds};
+          .started_unix_seconds = job.started_unix_seconds,
+          .node_shares = job.state == JobState::running ? job.share.nodes : std::map<std::string, double>{}};
 }
 
 }  // namespace

@@ -181,6 +181,7 @@ int main(int argc, char** argv) {
     options.collective_startup = config.collective_startup;
     options.max_queued_jobs = config.max_queued_jobs;
     options.max_running_jobs = config.max_running_jobs;
+    options.max_jobs_per_node = config.max_jobs_per_node;
     options.max_queued_calibrations = config.max_queued_calibrations;
     if (election) {
       options.leader_epoch = static_cast<std::uint64_t>(election->epoch());

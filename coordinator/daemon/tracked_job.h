@@ -8,6 +8,7 @@
 #include "coordinator/daemon/clock.h"
 #include "coordinator/daemon/job_spec.h"
 #include "coordinator/daemon/job_state.h"
+#include "coordinator/daemon/node_shares.h"
 #include "coordinator/daemon/step_exchange.h"
 #include "coordinator/jobs/plan_compiler.h"
 #include "coordinator/journal/journal.h"
@@ -87,6 +88,10 @@ struct TrackedJob {
   std::optional<report::JobReport> journaled_view;
 
   JobDrift drift;
+  // Its share of its nodes' rates beside the jobs running on them (the driver's, node_shares.h),
+  // and the pace its plan from the next step on was made for (its platform's rates times it).
+  JobShare share;
+  double paced_at = 1;
 
   // Per-node timing of the steps this coordinator ran (in memory only: a resumed job's
   // earlier steps have their journaled totals but no per-node timing).

@@ -238,16 +238,25 @@ std::string_view name(ReplanCause cause) {
     case ReplanCause::startup: return "step start-up";
     case ReplanCause::trial: return "wider backbone trial";
     case ReplanCause::trial_failed: return "wider backbone trial failed";
+    case ReplanCause::share: return "node share";
   }
   return "unknown";
 }
 
 ReplanCause parse_replan_cause(const std::string& text, const std::string& path) {
   for (const ReplanCause c : {ReplanCause::backbone, ReplanCause::nodes, ReplanCause::startup, ReplanCause::trial,
-                              ReplanCause::trial_failed}) {
+                              ReplanCause::trial_failed, ReplanCause::share}) {
     if (text == name(c)) return c;
   }
   throw json::InputError(path + ": unknown re-plan cause \"" + text + "\"");
+}
+
+std::string percent_text(double share) { return std::to_string(static_cast<int>(share * 100 + 0.5)) + " %"; }
+
+std::string node_shares_text(const std::map<std::string, double>& shares) {
+  std::string text;
+  for (const auto& [node, share] : shares) text += (text.empty() ? "" : ", ") + node + " " + percent_text(share);
+  return text;
 }
 
 Json replan_json(const ReplanLine& r) {
@@ -263,6 +272,7 @@ Json replan_json(const ReplanLine& r) {
   if (r.predicted_remaining_seconds_after)
     out["predicted_remaining_seconds_after"] = *r.predicted_remaining_seconds_after;
   if (r.cost_seconds) out["cost_seconds"] = *r.cost_seconds;
+  if (r.share) out["share"] = *r.share;
   return out;
 }
 
@@ -283,6 +293,7 @@ Json to_json(const JobReport& job) {
   out["kind"] = job.kind;  // added with the collectives (issue 14)
   out["step_bytes_done"] = job.step_bytes_done;
   if (job.started_unix_seconds) out["started_unix_seconds"] = *job.started_unix_seconds;  // jobs at once (issue 40)
+  if (!job.node_shares.empty()) out["node_shares"] = job.node_shares;  // jobs sharing nodes (issue 40)
   return out;
 }
 
@@ -316,8 +327,13 @@ JobReport parse_job_report(const Json& value) {
                 .steps = count(value, "", "steps"),
                 .elapsed_seconds = number(value, "", "elapsed_seconds"),
                 .report = std::nullopt,
-                .started_unix_seconds = maybe_number(value, "", "started_unix_seconds")};
+                .started_unix_seconds = maybe_number(value, "", "started_unix_seconds"),
+                .node_shares = {}};
   if (present(value, "report")) job.report = plan_report(value.at("report"));
+  if (present(value, "node_shares")) {
+    const Json& shares = object_at(value.at("node_shares"), "node_shares");
+    for (const auto& [node, share] : shares.items()) job.node_shares[node] = number(shares, "node_shares", node);
+  }
   return job;
 }
 
@@ -338,6 +354,7 @@ ReplanLine parse_replan(const Json& value, const std::string& path) {
   r.predicted_remaining_seconds_kept = maybe_number(value, path, "predicted_remaining_seconds_kept");
   r.predicted_remaining_seconds_after = maybe_number(value, path, "predicted_remaining_seconds_after");
   r.cost_seconds = maybe_number(value, path, "cost_seconds");
+  r.share = maybe_number(value, path, "share");
   return r;
 }
 

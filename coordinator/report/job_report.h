@@ -8,6 +8,7 @@
 #include "coordinator/schedule/kpbs/platform.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -81,7 +82,9 @@ struct ModelLine {
 // (calibration::Cause), the start of a trial of a wider backbone, or the end of one that
 // failed. Its "cause" in the report: "backbone", "nodes", "step start-up", "wider backbone
 // trial", "wider backbone trial failed".
-enum class ReplanCause { backbone, nodes, startup, trial, trial_failed };
+// A re-plan for the job's share of its nodes (docs/runtime.md, "Jobs that share nodes") is
+// "node share".
+enum class ReplanCause { backbone, nodes, startup, trial, trial_failed, share };
 std::string_view name(ReplanCause cause);
 // Throws json::InputError naming `path` for a cause it does not know.
 ReplanCause parse_replan_cause(const std::string& text, const std::string& path);
@@ -103,6 +106,7 @@ struct ReplanLine {
   std::optional<double> predicted_remaining_seconds_kept;    // the old plan on the new model
   std::optional<double> predicted_remaining_seconds_after;   // the new plan on the new model
   std::optional<double> cost_seconds;  // a failed trial's: its steps' time beyond the plan before's model
+  std::optional<double> share;         // a "node share" re-plan's: the pace the rest is planned for, in (0, 1]
 };
 
 // A redistribution's rates, as its report says them beside T*.
@@ -168,7 +172,15 @@ struct JobReport {
   // When it started, in seconds since the UNIX epoch (the system clock): jobs that run at
   // once are compared on it. Absent before it starts and in older reports.
   std::optional<double> started_unix_seconds;
+  // A running job's share of each of its nodes' rates (docs/runtime.md, "Jobs that share
+  // nodes"), node → (0, 1]; empty for a job not running and in older reports.
+  std::map<std::string, double> node_shares;
 };
+
+// "47 %": a share in whole percents.
+std::string percent_text(double share);
+// "s0 75 %, r0 75 %": a job's node_shares.
+std::string node_shares_text(const std::map<std::string, double>& shares);
 
 // `GET /v1/jobs/ID`'s answer.
 Json to_json(const JobReport& job);

@@ -181,6 +181,7 @@ std::string job_section(const JobReport& job) {
       {"bytes", bytes_text(static_cast<double>(job.bytes_done + job.step_bytes_done)) + " of " +
                     bytes_text(static_cast<double>(job.bytes))},
       {"elapsed", seconds(job.elapsed_seconds)}};
+  if (!job.node_shares.empty()) facts.emplace_back("share of its nodes", node_shares_text(job.node_shares));
   if (job.report) {
     const double predicted = job.report->predicted_seconds, measured = job.report->measured_seconds;
     facts.emplace_back("predicted", seconds(predicted));

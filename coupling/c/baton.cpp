@@ -82,6 +82,12 @@ std::string first_line_of_file(const std::string& path, const char* key) {
   return line;
 }
 
+bool on_or_off(const std::string& value, const char* key) {
+  if (value == "on") return true;
+  if (value == "off") return false;
+  throw Error(Errc::invalid_argument, std::string(key) + ": \"" + value.substr(0, 64) + "\" is neither on nor off");
+}
+
 double positive_number(const std::string& value, const char* key, bool zero_allowed) {
   std::size_t end = 0;
   double number = 0;
@@ -139,6 +145,7 @@ baton_status baton_session_set(baton_session* s, const char* key_text, const cha
     else if (key == "api_token") o.api_token = value;
     else if (key == "api_token_file") o.api_token = first_line_of_file(value, "api_token_file");
     else if (key == "data_address") o.data_address = value;
+    else if (key == "same_host_memory") o.same_host_memory = on_or_off(value, "same_host_memory");
     else if (key == "rate") o.platform.rate = positive_number(value, "rate", false);
     else if (key == "backbone_rate") o.platform.backbone_rate = positive_number(value, "backbone_rate", false);
     else if (key == "step_startup") o.platform.step_startup = positive_number(value, "step_startup", true);
@@ -149,7 +156,7 @@ baton_status baton_session_set(baton_session* s, const char* key_text, const cha
       throw Error(Errc::invalid_argument,
                   "unknown option \"" + key +
                       "\" (node_id, coordinator, api, secret, secret_file, api_token, api_token_file, data_address, "
-                      "rate, backbone_rate, step_startup, algorithm, timeout)");
+                      "same_host_memory, rate, backbone_rate, step_startup, algorithm, timeout)");
     }
     return BATON_OK;
   });

@@ -54,6 +54,7 @@ baton_status baton_session_create(baton_session** out);
  *   secret         the cluster's secret, or secret_file: a file holding it (with node_id)
  *   api_token      the API's bearer token, or api_token_file: a file holding it
  *   data_address   where peers reach this node's data (default 127.0.0.1:0)
+ *   same_host_memory  on or off (default): peers on this host through shared memory
  *   rate           bytes/s of a node: this one's, and the platform of the jobs it submits (1e9)
  *   backbone_rate  bytes/s of the network (default rate x the smaller group)
  *   step_startup   seconds, the model's beta (0.001)

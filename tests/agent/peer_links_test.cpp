@@ -1,8 +1,10 @@
 // Kept data-plane connections (agent/peer_links.h) between two real agents on loopback:
 // one connection carries the flows of several jobs; a connection its peer closed, or whose
 // send failed, is not used again; and a frame replayed into a kept connection by a man in
-// the middle is refused, as on a fresh one.
+// the middle is refused, as on a fresh one; a peer on this host is reached through shared
+// memory, one on another host through the network.
 #include "agent/peer_links.h"
+#include "agent/same_host.h"
 #include "tests/agent/step_harness.h"
 #include "transport/async.h"
 #include "transport/frame.h"
@@ -107,6 +109,56 @@ struct Relay {
   std::vector<std::byte> sent;
   std::optional<std::size_t> cut_at;  // the first connection is cut once the sender wrote this much
   bool first_closed = false;
+};
+
+// Both agents' shared-memory side (libfabric shm) and b's data plane on it, which routes to
+// b's receivers as its network one does; ready() is false where shm is missing.
+struct MemoryPaths {
+  explicit MemoryPaths(TwoAgents& t) : io(t.io) {
+    bt::TransportConfig config;
+    config.kind = "fabric";
+    config.provider = "shm";
+    config.context = t.a.context->options();
+    auto a_opened = bt::open_context(io.get_executor(), config);
+    auto b_opened = bt::open_context(io.get_executor(), config);
+    if (!a_opened.value || !b_opened.value) {
+      missing = a_opened.value ? b_opened.detail : a_opened.detail;
+      return;
+    }
+    a = std::move(a_opened.value);
+    b = std::move(b_opened.value);
+    b_data = std::make_unique<ba::DataPlane>(*b, "", t.b.identity);
+    b_data->start();
+  }
+  ~MemoryPaths() {
+    if (!b_data) return;
+    bool stopped = false;
+    asio::co_spawn(io, b_data->stop(), [&](std::exception_ptr) { stopped = true; });
+    io.restart();
+    while (!stopped) io.run_one_for(100ms);
+    io.run_for(1s);
+  }
+  bool ready() const {
+    BOOST_WARN_MESSAGE(b_data != nullptr, "skipped: " << missing);
+    if (!b_data) BOOST_TEST(missing.find("not available") != std::string::npos, missing);
+    return b_data != nullptr;
+  }
+
+  asio::io_context& io;
+  std::unique_ptr<bt::Context> a, b;
+  std::unique_ptr<ba::DataPlane> b_data;
+  std::string missing;
+};
+
+// Two agents with their shared-memory sides, and a's `size` bytes of "in" for b's "out".
+struct SameHostAgents {
+  SameHostAgents(std::size_t size, unsigned seed) : in(pattern(size, seed)), out(size) {
+    t.a.storage.register_region("in", in);
+    t.b.storage.register_region("out", out);
+  }
+  TwoAgents t;
+  MemoryPaths memory{t};
+  std::vector<std::byte> in, out;
 };
 
 tcp::endpoint endpoint_of(const std::string& address) {
@@ -257,6 +309,66 @@ BOOST_AUTO_TEST_CASE(a_kept_connection_cut_mid_step_is_replaced_by_the_retry) {
   BOOST_TEST(retried.receiver.ok(), retried.receiver.error());
   BOOST_TEST((in == out));
   BOOST_TEST(links->opened() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_peer_on_this_host_is_reached_through_shared_memory) {
+  SameHostAgents agents(300'000, 16);
+  auto& [t, memory, in, out] = agents;
+  if (!memory.ready()) return;
+  const std::string host = ba::host_identity();
+  BOOST_TEST_REQUIRE(!host.empty());
+  auto links = std::make_shared<ba::PeerLinks>(*t.a.context, t.a.identity, ba::SameHostPath{memory.a.get(), host});
+  const std::string address = ba::with_memory_path(t.b.data->address(), host, memory.b_data->address());
+  for (std::uint64_t number = 1; number <= 2; ++number) {
+    std::fill(out.begin(), out.end(), std::byte{0});
+    const Pair plan = job(address, number, in.size());
+    ba::StepRunner sender(*t.a.context, t.a.storage, plan.sender, t.a.identity, ba::StepOptions{.links = links});
+    t.b.receiver(plan.receiver);
+    memory.b_data->route_to(t.b.receivers.back());
+    const Outcome o = run_step(t.io, sender, *t.b.receivers.back());
+    BOOST_TEST(o.sender.ok(), o.sender.error());
+    BOOST_TEST(o.receiver.ok(), o.receiver.error());
+    BOOST_TEST((in == out));
+  }
+  BOOST_TEST(links->opened() == 1u);  // through memory, and kept for the second job
+  BOOST_TEST(links->opened_through_memory() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_peer_on_another_host_is_reached_through_the_network) {
+  SameHostAgents agents(100'000, 17);
+  auto& [t, memory, in, out] = agents;
+  if (!memory.ready()) return;
+  // b says it is on another host (another boot, or another network namespace).
+  auto links = std::make_shared<ba::PeerLinks>(*t.a.context, t.a.identity,
+                                               ba::SameHostPath{memory.a.get(), ba::host_identity()});
+  const Outcome o = run_job(
+      t, job(ba::with_memory_path(t.b.data->address(), "another-host", memory.b_data->address()), 1, in.size()), links);
+  BOOST_TEST(o.sender.ok(), o.sender.error());
+  BOOST_TEST((in == out));
+  BOOST_TEST(links->opened() == 1u);
+  BOOST_TEST(links->opened_through_memory() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_data_address_splits_into_its_paths) {
+  std::string detail;
+  const ba::PeerAddress plain = ba::split_peer_address("10.0.0.3:4000", detail);
+  BOOST_TEST(plain.network == "10.0.0.3:4000");
+  BOOST_TEST(plain.host.empty());
+  const ba::PeerAddress both = ba::split_peer_address(ba::with_memory_path("10.0.0.3:4000", "h.1", "beef"), detail);
+  BOOST_TEST(both.network == "10.0.0.3:4000");
+  BOOST_TEST(both.host == "h.1");
+  BOOST_TEST(both.memory == "beef");
+  BOOST_TEST(detail.empty());
+  for (const char* bad :
+       {"10.0.0.3:4000 shm=", "10.0.0.3:4000 shm=h.1", "10.0.0.3:4000 shm=/beef", "10.0.0.3:4000 shm=h/"}) {
+    detail.clear();
+    const ba::PeerAddress malformed = ba::split_peer_address(bad, detail);
+    BOOST_TEST(malformed.network == "10.0.0.3:4000");  // the network part still works
+    BOOST_TEST(malformed.host.empty(), bad);
+    BOOST_TEST(detail.find("malformed shm part") != std::string::npos, bad << ": " << detail);
+  }
+  const std::string host = ba::host_identity();
+  BOOST_TEST(host.find('.') != std::string::npos, host);  // "<boot id>.<net namespace>"
 }
 
 BOOST_AUTO_TEST_SUITE_END()

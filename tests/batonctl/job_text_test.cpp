@@ -93,6 +93,13 @@ BOOST_AUTO_TEST_CASE(status_text_lists_fields_and_report) {
   BOOST_TEST(has(t, "measured/predicted 1.50"), t);
 }
 
+BOOST_AUTO_TEST_CASE(status_text_shows_a_running_jobs_share_of_each_node) {
+  const std::string t = batonctl::job_status_text(job(R"({"id": "9", "state": "running",
+      "node_shares": {"s0": 0.75, "r0": 0.5}})"));
+  BOOST_TEST(has(t, "node shares:  r0 50 %, s0 75 %\n"), t);
+  BOOST_TEST(!has(batonctl::job_status_text(job(R"({"id": "9", "state": "done"})")), "node shares"));
+}
+
 BOOST_AUTO_TEST_CASE(nodes_table_shows_each_node_of_each_step) {
   const std::string t = batonctl::nodes_table(plan(R"({"algorithm": "oggp", "k": 1, "flow_rate": 1e7,
     "steps": [{"index": 0, "flows": 1, "bytes": 1500000, "predicted_seconds": 0.039, "planned_start_seconds": 0,

@@ -349,6 +349,8 @@ BOOST_AUTO_TEST_CASE(bad_options_and_calls_are_refused_naming_what_is_wrong) {
   BOOST_TEST_CONTAINS(baton_session_error(s.get()), "unknown option \"colour\"");
   BOOST_TEST(baton_session_set(s.get(), "rate", "fast") == BATON_INVALID_ARGUMENT);
   BOOST_TEST_CONTAINS(baton_session_error(s.get()), "rate: \"fast\" is not a positive number");
+  BOOST_TEST(baton_session_set(s.get(), "same_host_memory", "yes") == BATON_INVALID_ARGUMENT);
+  BOOST_TEST_CONTAINS(baton_session_error(s.get()), "same_host_memory: \"yes\" is neither on nor off");
   BOOST_TEST(baton_session_set(s.get(), "secret_file", "/nonexistent/secret") == BATON_INVALID_ARGUMENT);
   BOOST_TEST_CONTAINS(baton_session_error(s.get()), "secret_file: cannot read /nonexistent/secret");
   BOOST_TEST(baton_session_set(s.get(), nullptr, "x") == BATON_INVALID_ARGUMENT);

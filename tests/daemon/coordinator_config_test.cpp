@@ -69,6 +69,13 @@ BOOST_AUTO_TEST_CASE(the_queue_caps_have_defaults_are_set_by_the_file_and_checke
   BOOST_TEST(zero.find("max_queued_calibrations must be within [1, 1000]") != std::string::npos, zero);
 }
 
+BOOST_AUTO_TEST_CASE(jobs_share_no_node_by_default_and_the_file_sets_how_many_may) {
+  BOOST_TEST(bc::load_coordinator_config(write_config("")).max_jobs_per_node == 1u);
+  BOOST_TEST(bc::load_coordinator_config(write_config("max_jobs_per_node = 4\n")).max_jobs_per_node == 4u);
+  const std::string past = error_of(write_config("max_jobs_per_node = 65\n"));
+  BOOST_TEST(past.find("max_jobs_per_node must be within [1, 64]") != std::string::npos, past);
+}
+
 BOOST_AUTO_TEST_CASE(the_journal_is_sqlite_by_default_and_etcd_with_its_endpoints_prefix_and_ttl) {
   BOOST_TEST(!bc::load_coordinator_config(write_config("")).etcd.has_value());
   BOOST_TEST(!bc::load_coordinator_config(write_config("journal = \"sqlite\"\n")).etcd.has_value());

@@ -52,6 +52,20 @@ BOOST_AUTO_TEST_CASE(priority_is_optional_whole_and_bounded) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(weight_is_optional_positive_and_bounded_and_all_at_once_does_not_share) {
+  const std::string head = R"({"senders": ["a"], "receivers": ["b"], )" + kPlatform +
+                           R"(, "transfers": [{"src_node": "a", "src_file": "x", "src_offset": 0, "length": 7,
+      "dst_node": "b", "dst_file": "y", "dst_offset": 0}])";
+  BOOST_TEST(bc::parse_job_spec(head + "}").weight == 1.0);
+  BOOST_TEST(bc::parse_job_spec(head + R"(, "weight": 2.5})").weight == 2.5);
+  BOOST_TEST(bc::parse_job_spec(head + "}").shares_nodes());
+  BOOST_TEST(!bc::parse_job_spec(head + R"(, "algorithm": "all-at-once"})").shares_nodes());
+  for (const std::string bad : {"0", "-1", "100.5", "\"3\"", "null"}) {
+    BOOST_TEST(refusal(head + R"(, "weight": )" + bad + "}") == "weight: must be a number in [0.01, 100], not " + bad,
+               bad);
+  }
+}
+
 // Each node's own rate (docs/runtime.md): one per node, in the job's order, and the
 // algorithms that plan on them.
 BOOST_AUTO_TEST_CASE(each_nodes_rate_and_the_algorithms_on_them_are_read) {

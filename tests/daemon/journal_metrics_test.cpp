@@ -43,6 +43,21 @@ BOOST_AUTO_TEST_CASE(each_journal_call_is_timed_as_a_write_or_a_read_of_its_stor
   BOOST_TEST(std::stod(text.substr(text.find(sum) + sum.size())) > 0.0);  // SQLite's fsyncs take time
 }
 
+BOOST_AUTO_TEST_CASE(each_running_jobs_share_of_each_node_is_shown_and_an_ended_jobs_goes) {
+  DriverMetrics metrics;
+  const auto both = baton::coordinator::node_shares(
+      {{.id = 7, .weight = 3, .nodes = {"s0", "r0"}}, {.id = 9, .weight = 1, .nodes = {"s0"}}});
+  metrics.node_shares(both);
+  std::string text = metrics.render(0, 0, 0, 0, 0, 0, 0);
+  BOOST_TEST(has(text, R"(baton_job_node_share{job="7",node="s0"} 0.75)"), text);
+  BOOST_TEST(has(text, R"(baton_job_node_share{job="7",node="r0"} 1)"), text);
+  BOOST_TEST(has(text, R"(baton_job_node_share{job="9",node="s0"} 0.25)"), text);
+  metrics.node_shares(baton::coordinator::node_shares({{.id = 7, .weight = 3, .nodes = {"s0", "r0"}}}));
+  text = metrics.render(0, 0, 0, 0, 0, 0, 0);
+  BOOST_TEST(has(text, R"(baton_job_node_share{job="7",node="s0"} 1)"), text);
+  BOOST_TEST(text.find(R"(job="9")") == std::string::npos, text);
+}
+
 BOOST_AUTO_TEST_CASE(baton_leader_says_whether_it_leads) {
   DriverMetrics metrics;
   metrics.leading(false);

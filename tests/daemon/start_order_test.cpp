@@ -17,6 +17,13 @@ bc::WaitingJob job(std::uint64_t id, std::vector<std::string> nodes, std::int64_
   return bc::WaitingJob{.id = id, .priority = priority, .nodes = std::move(nodes), .started_before = false};
 }
 
+// A job that may share its nodes with others that do.
+bc::WaitingJob sharing(std::uint64_t id, std::vector<std::string> nodes, std::int64_t priority = 0) {
+  bc::WaitingJob waiting = job(id, std::move(nodes), priority);
+  waiting.shares = true;
+  return waiting;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(start_order)
@@ -74,6 +81,46 @@ BOOST_AUTO_TEST_CASE(no_more_start_than_the_free_slots) {
   BOOST_TEST(bc::jobs_to_start({}, waiting, 2) == (Ids{1, 2}), boost::test_tools::per_element());
   BOOST_TEST(bc::jobs_to_start({}, waiting, 0).empty());
   BOOST_TEST(bc::jobs_to_start({}, {}, 5).empty());
+}
+
+BOOST_AUTO_TEST_CASE(jobs_that_share_start_beside_each_other_up_to_the_cap_per_node) {
+  // Two of them may be on a node: jobs 1 and 2 start together on a and b, job 3 waits.
+  const std::vector<bc::WaitingJob> waiting{sharing(1, {"a", "b"}), sharing(2, {"a", "b"}), sharing(3, {"b", "c"})};
+  BOOST_TEST(bc::jobs_to_start({}, waiting, 64, {.jobs = {}, .jobs_per_node = 2}) == (Ids{1, 2}),
+             boost::test_tools::per_element());
+  // Beside one running sharing job on b, one more fits there.
+  BOOST_TEST(bc::jobs_to_start({}, waiting, 64, {.jobs = {{"b", 1}}, .jobs_per_node = 2}) == (Ids{1}),
+             boost::test_tools::per_element());
+  // The default cap, one job a node, is the rule without sharing: job 2 waits for job 1.
+  BOOST_TEST(bc::jobs_to_start({}, waiting, 64) == (Ids{1}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_job_that_does_not_share_waits_for_sharing_ones_and_they_for_it) {
+  const bc::NodeSharing two{.jobs = {{"a", 1}}, .jobs_per_node = 2};
+  // Job 1 does not share (a collective, an unpaced plan): a running sharing job on a holds it back.
+  BOOST_TEST(bc::jobs_to_start({}, {job(1, {"a"})}, 64, two).empty());
+  // A sharing job does not start on a node held by one that does not share.
+  BOOST_TEST(bc::jobs_to_start({"a"}, {sharing(2, {"a"})}, 64, {.jobs = {}, .jobs_per_node = 2}).empty());
+  // Started in the same pass: the one that does not share holds its node against the rest.
+  BOOST_TEST(
+      bc::jobs_to_start({}, {job(1, {"a"}), sharing(2, {"a"})}, 64, {.jobs = {}, .jobs_per_node = 2}) == (Ids{1}),
+      boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_blocked_sharing_job_keeps_its_nodes_from_later_ones) {
+  // b is full (two jobs on it): job 1 waits for it, and job 2 may not take a's last room.
+  const bc::NodeSharing full_b{.jobs = {{"a", 1}, {"b", 2}}, .jobs_per_node = 2};
+  BOOST_TEST(bc::jobs_to_start({}, {sharing(1, {"a", "b"}), sharing(2, {"a"})}, 64, full_b).empty());
+  // A higher-priority one comes first, so it may.
+  BOOST_TEST(bc::jobs_to_start({}, {sharing(1, {"a", "b"}), sharing(2, {"a"}, 1)}, 64, full_b) == (Ids{2}),
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_node_listed_twice_in_a_job_counts_once) {
+  // A node both sender and receiver of job 1 is one of its nodes: job 2 still fits beside it.
+  BOOST_TEST(bc::jobs_to_start({}, {sharing(1, {"a", "a"}), sharing(2, {"a"})}, 64, {.jobs = {}, .jobs_per_node = 2}) ==
+                 (Ids{1, 2}),
+             boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -130,6 +130,26 @@ BOOST_AUTO_TEST_CASE(a_report_of_an_older_coordinator_reads_as_a_redistribution)
   BOOST_TEST(again.dump() == older.dump());
 }
 
+// Jobs sharing nodes (docs/runtime.md, "Jobs that share nodes"): a running job's share of
+// each node, and a re-plan for a share, read and write back.
+BOOST_AUTO_TEST_CASE(a_running_jobs_node_shares_and_a_re_plan_for_its_share_read_and_write_back) {
+  const Json replan = Json::parse(R"json({"at_step": 1, "when": "2026-11-22T08:00:01Z",
+    "elapsed_seconds": 1.2, "why": "its share of its nodes' rates is now 0.25 (was 1)", "cause": "node share",
+    "old": {"k": 2, "d": 1000.0, "D": 2000.0, "beta": 0.01}, "share": 0.25})json");
+  const baton::report::ReplanLine line = baton::report::parse_replan(replan, "replans[0]");
+  BOOST_TEST(line.share.value() == 0.25);
+  BOOST_TEST((line.cause == baton::report::ReplanCause::share));
+  BOOST_TEST(baton::report::replan_json(line).dump() == replan.dump());
+  Json answer = running_job();
+  answer["node_shares"] = Json{{"a0", 0.25}, {"b0", 0.5}};
+  const auto job = parse_job_report(answer);
+  BOOST_TEST(job.node_shares.at("a0") == 0.25);
+  BOOST_TEST(to_json(job).dump() == answer.dump());
+  BOOST_TEST(baton::report::node_shares_text(job.node_shares) == "a0 25 %, b0 50 %");
+  answer["node_shares"]["a0"] = "half";
+  BOOST_TEST(refusal(answer).find("node_shares") != std::string::npos, refusal(answer));
+}
+
 BOOST_AUTO_TEST_CASE(a_job_not_yet_planned_has_no_report) {
   Json answer = running_job();
   answer.erase("report");

@@ -111,6 +111,14 @@ BOOST_AUTO_TEST_CASE(an_unknown_job_shows_the_error_and_no_chart) {
   BOOST_TEST(count(html, "meta") == 1);  // no refresh
 }
 
+BOOST_AUTO_TEST_CASE(a_job_sharing_its_nodes_shows_its_share_of_each) {
+  StatusPage page = sample_page();
+  BOOST_TEST(!has(parsed(page), "share of its nodes"));  // a job alone on its nodes: nothing to say
+  page.job->node_shares = {{"a0", 0.75}, {"b0", 0.25}};
+  const auto html = parsed(page);
+  BOOST_TEST(has(html, "a0 75 %, b0 25 %"), html.at("text"));
+}
+
 BOOST_AUTO_TEST_CASE(a_running_step_s_bytes_so_far_show_as_progress) {
   StatusPage page = sample_page();
   // Job 2's only step has moved 40 of its 100 bytes (the agents' progress reports).

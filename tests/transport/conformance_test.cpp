@@ -513,6 +513,8 @@ struct Garbage {
   const char* name;
   std::error_code expected;
   std::function<asio::awaitable<void>(Connection&)> send;
+  // Sends one message longer than any receive the receiver posts (see the test below).
+  bool longer_than_a_receive = false;
 };
 
 const FlowSpec g_flow{.job = 10, .step = 2, .offset = 4096, .length = 8192};
@@ -533,12 +535,14 @@ std::vector<Garbage> garbage_cases() {
                      bytes[30] ^= std::byte{0x10};
                      co_await c.send_frame(bytes, {}, milliseconds(2000));
                    }});
-  cases.push_back({"oversized chunk", errc::oversized_frame, [](Connection& c) -> asio::awaitable<void> {
+  cases.push_back({"oversized chunk", errc::oversized_frame,
+                   [](Connection& c) -> asio::awaitable<void> {
                      co_await send_raw(c, begin_header(g_flow), {});
                      const std::vector<std::byte> big(test_options().pool.buffer_size,
                                                       std::byte{1});  // header + this > buffer
                      co_await send_raw(c, data_header(g_flow, 4096, big), big);
-                   }});
+                   },
+                   true});
   cases.push_back({"range above the cap", errc::oversized_frame, [](Connection& c) -> asio::awaitable<void> {
                      co_await send_raw(c, begin_header({.job = 1, .step = 1, .offset = 0, .length = (1ULL << 40) + 1}),
                                        {});
@@ -620,6 +624,13 @@ BOOST_DATA_TEST_CASE(garbage_frames_end_the_flow_with_a_clear_error, labels, lab
   Harness h(label, options);
   if (available(h)) {
     for (const auto& g : garbage_cases()) {
+      // libfabric 1.17's shm provider never returns from fi_trecv when the message waiting
+      // for it is longer than the buffer posted (docs/transport.md, "shm"); only a process
+      // of the agent's own user can reach its shm endpoint.
+      if (label == "fabric/shm" && g.longer_than_a_receive) {
+        BOOST_TEST_MESSAGE("fabric/shm: case '" << g.name << "' not run: the provider hangs on a truncated receive");
+        continue;
+      }
       std::vector<std::byte> out(g_flow.end() + 8192, std::byte{0});
       MemorySink sink(out);
       const auto r = against_receiver(h, sink, g.send);

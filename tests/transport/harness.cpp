@@ -17,6 +17,7 @@ std::vector<std::string> transport_labels() {
   if (fabric_built()) {
     labels.emplace_back("fabric/tcp;ofi_rxm");
     labels.emplace_back("fabric/sockets");
+    labels.emplace_back("fabric/shm");
   }
   return labels;
 }
