@@ -46,9 +46,9 @@ asio::awaitable<void> JobRun::run_phases() {
   if (co_await distribute_plans(plans) == AfterPhase::job_ended) co_return;
   for (std::uint32_t s = job_.resume_from; s < job_.plan->steps.size(); ++s) {
     co_await drift_.follow_share(job_, plans, s);  // a job sharing its nodes started or ended
-    // A lockstep job not followed for drift runs the steps left self-paced (a share that
-    // changes meanwhile is followed only if the range stops before the job's end); a step a
-    // range stopped at runs again on the per-step path, and the next range starts after it.
+    // A lockstep job not followed for drift, on nodes no other job shares, runs the steps
+    // left self-paced; a step a range stopped at runs again on the per-step path, and the
+    // next range starts after it.
     if (s + 1 < job_.plan->steps.size() && !job_.drift.enabled && executor_.self_paced(plans)) {
       const RangeOutcome range = co_await run_range(plans, s);
       if (job_.exchange.cancel_requested) co_return;

@@ -85,7 +85,8 @@ class StepExecutor {
   asio::awaitable<StepOutcome> run_step(StepExchange& run, JobPlans& plans, std::uint32_t step, double predicted,
                                         int spent = 0, std::optional<error::Refusal> spent_failures = {});
   // Whether steps of `plans` may run self-paced (docs/runtime.md, "Self-paced steps"):
-  // lockstep plans naming their members, and the option on.
+  // lockstep plans naming their members, the option on, and no node shared between jobs
+  // (max_jobs_per_node = 1).
   bool self_paced(const JobPlans& plans) const;
   // Runs steps first .. last self-paced: one release to every node, then each step the
   // plans' first member says every node passed goes to `passed` (its seconds on that

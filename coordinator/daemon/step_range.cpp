@@ -36,7 +36,10 @@ error::Refusal range_failures(const JobPlans& plans, const std::map<std::string,
 }  // namespace
 
 bool StepExecutor::self_paced(const JobPlans& plans) const {
-  return options_.self_paced_steps && !plans.by_node().empty() && plans.by_node().begin()->second.members_size() > 0;
+  // Jobs that may share nodes keep the per-step path: a share changes when a job beside
+  // them starts or ends, and a range runs to its end at the pace it was released at.
+  return options_.self_paced_steps && options_.max_jobs_per_node == 1 && !plans.by_node().empty() &&
+         plans.by_node().begin()->second.members_size() > 0;
 }
 
 asio::awaitable<RangeOutcome> StepExecutor::run_range(StepExchange& run, const JobPlans& plans, std::uint32_t first,
