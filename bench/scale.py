@@ -68,7 +68,7 @@ def run_size(args, agents, path, stamp):
     with open(os.path.join(work, "coordinator.toml"), "w") as f:
         f.write('id = "coordinator"\nagent_address = "127.0.0.1:0"\napi_address = "127.0.0.1:0"\n'
                 'secret_file = "secret"\nstate_dir = "state"\n' +
-                ('self_paced_steps = false\n' if path == "per-step" else ''))
+                f'self_paced_steps = {"false" if path == "per-step" else "true"}\n')
     ready = os.path.join(work, "ready.json")
     log = open(os.path.join(work, "coordinator.log"), "w")
     coordinator = subprocess.Popen(

@@ -42,9 +42,10 @@ struct CoordinatorConfig {
   // jobs that do not say.
   calibration::DriftOptions drift{};
   bool replan_on_drift = true;
-  // Lockstep jobs run their steps self-paced (docs/runtime.md, "Self-paced steps"); false
-  // releases every step from the coordinator, as before.
-  bool self_paced_steps = true;
+  // Lockstep jobs run their steps self-paced (docs/runtime.md, "Self-paced steps"); false,
+  // the default until it holds at 1 024 agents and reports each node's timings: every step
+  // released and reported through the coordinator.
+  bool self_paced_steps = false;
   // β of the collectives' models: the fixed cost of starting one transfer, in seconds
   // (docs/collectives.md, "From the model to the nodes": on kept connections a send costs
   // no more than its bytes, so 1 ms, not the 5 ms a new connection per transfer cost).

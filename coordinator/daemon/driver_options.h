@@ -40,8 +40,7 @@ struct DriverOptions {
   // A lockstep job not followed for drift runs its steps self-paced (docs/runtime.md,
   // "Self-paced steps"): one release for every step left, a barrier among its agents between
   // two steps. False: each step released and reported one at a time, as dataflow steps are.
-  // The daemon takes the configuration's self_paced_steps (true unless set); a driver made
-  // without it (the daemon's unit tests, which play the agents step by step) keeps false.
+  // The daemon takes the configuration's self_paced_steps (false unless set).
   bool self_paced_steps = false;
   // β of the collectives' models, seconds (the configuration's collective_startup).
   double collective_startup = 0.001;

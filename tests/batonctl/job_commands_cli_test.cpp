@@ -516,9 +516,10 @@ BOOST_AUTO_TEST_CASE(bash_completion_offers_commands_subcommands_and_options) {
 
 BOOST_AUTO_TEST_CASE(bash_completion_offers_values_files_and_job_ids) {
   BOOST_TEST((complete({"batonctl", "jobs", "-o", ""}) == Words{"json", "table"}));
-  // A job takes the algorithms of `batonctl plan redistribution` (docs/runtime.md).
+  // A job takes the algorithms of `batonctl plan redistribution` (docs/runtime.md), fluid
+  // and auto among them.
   BOOST_TEST((complete({"batonctl", "submit", "job.json", "--algo", ""}) ==
-              Words{"all-at-once", "ggp", "h-degree", "h-weight", "oggp", "oggp-plus"}));
+              Words{"all-at-once", "auto", "fluid", "ggp", "h-degree", "h-weight", "oggp", "oggp-plus"}));
   BOOST_TEST((complete({"batonctl", "plan", "redistribution", "--algo", "h-"}) == Words{"h-degree", "h-weight"}));
   const std::string dir = "/tmp/baton_test_completion_" + std::to_string(::getpid());
   std::filesystem::create_directories(dir);

@@ -45,7 +45,7 @@ Json slow_job() {
 struct TwoByTwo {
   Cluster cluster;
   std::string a0, a1;
-  TwoByTwo() {
+  explicit TwoByTwo(std::string coordinator_config = {}) : cluster({}, std::move(coordinator_config)) {
     a0 = write_random_file(cluster.root("a0") / "in.bin", 1'000'000, 11);
     a1 = write_random_file(cluster.root("a1") / "in.bin", 1'000'000, 12);
     for (const char* node : {"a0", "a1", "b0", "b1"}) cluster.start_agent(node);
@@ -89,7 +89,7 @@ struct TwoByTwo {
 BOOST_AUTO_TEST_SUITE(faults)
 
 BOOST_AUTO_TEST_CASE(a_receiver_killed_mid_job_and_restarted_gets_its_plan_again_and_the_job_finishes) {
-  TwoByTwo t;
+  TwoByTwo t("self_paced_steps = true\n");
   const std::string id = t.submit(slow_job());
   t.wait_steps(id, 1);
   t.cluster.crash_and_restart_agent("b0", 2s);

@@ -96,7 +96,7 @@ StepTimes step_times(const std::string& log, const std::string& id) {
 BOOST_AUTO_TEST_SUITE(self_paced)
 
 BOOST_AUTO_TEST_CASE(a_lockstep_job_runs_self_paced_keeps_the_lockstep_and_moves_every_byte) {
-  Uneven t;
+  Uneven t("self_paced_steps = true\n");
   const std::string id = t.run_and_verify();
   const std::string coordinator = t.cluster.coordinator_log();
   BOOST_TEST(coordinator.find("job " + id + " steps 0 to 3: released to 4 agents, self-paced") != std::string::npos,
@@ -123,8 +123,8 @@ BOOST_AUTO_TEST_CASE(a_lockstep_job_runs_self_paced_keeps_the_lockstep_and_moves
   BOOST_TEST(nodes["a1"].ended.at(0) < nodes["a0"].ended.at(0));
 }
 
-BOOST_AUTO_TEST_CASE(the_per_step_path_stays_selectable) {
-  Uneven t("self_paced_steps = false\n");
+BOOST_AUTO_TEST_CASE(the_per_step_path_is_the_default) {
+  Uneven t;
   const std::string id = t.run_and_verify();
   const std::string coordinator = t.cluster.coordinator_log();
   BOOST_TEST(coordinator.find("self-paced") == std::string::npos, coordinator);
