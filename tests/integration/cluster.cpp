@@ -191,4 +191,10 @@ Json Cluster::wait_job(const std::string& id, std::chrono::milliseconds timeout)
   return job;
 }
 
+Json transfer(const std::string& src, std::uint64_t src_offset, std::uint64_t length, const std::string& dst,
+              std::uint64_t dst_offset) {
+  return {{"src_node", src}, {"src_file", "in.bin"},  {"src_offset", src_offset}, {"length", length},
+          {"dst_node", dst}, {"dst_file", "out.bin"}, {"dst_offset", dst_offset}};
+}
+
 }  // namespace baton::test

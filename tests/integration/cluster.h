@@ -87,5 +87,9 @@ class Cluster {
 // Writes `bytes` pseudo-random bytes (seeded) to `path`, returns them.
 std::string write_random_file(const std::filesystem::path& path, std::size_t bytes, unsigned seed);
 std::string read_file(const std::filesystem::path& path);
+// One transfer of a job: `length` bytes of src's in.bin at `src_offset` to dst's out.bin
+// at `dst_offset`.
+Json transfer(const std::string& src, std::uint64_t src_offset, std::uint64_t length, const std::string& dst,
+              std::uint64_t dst_offset);
 
 }  // namespace baton::test

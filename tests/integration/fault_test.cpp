@@ -16,16 +16,11 @@
 using baton::test::Cluster;
 using baton::test::Json;
 using baton::test::read_file;
+using baton::test::transfer;
 using baton::test::write_random_file;
 using namespace std::chrono_literals;
 
 namespace {
-
-Json transfer(const std::string& src, std::uint64_t src_offset, std::uint64_t length, const std::string& dst,
-              std::uint64_t dst_offset) {
-  return {{"src_node", src}, {"src_file", "in.bin"},  {"src_offset", src_offset}, {"length", length},
-          {"dst_node", dst}, {"dst_file", "out.bin"}, {"dst_offset", dst_offset}};
-}
 
 // Eight 250 kB transfers, two for each sender-receiver pair, at 1 MB/s per flow, k = 1:
 // four steps of one pair's 500 kB, about half a second each, so a fault lands mid-job

@@ -12,16 +12,11 @@
 using baton::test::Cluster;
 using baton::test::Json;
 using baton::test::read_file;
+using baton::test::transfer;
 using baton::test::write_random_file;
 using namespace std::chrono_literals;
 
 namespace {
-
-Json transfer(const std::string& src, std::uint64_t src_offset, std::uint64_t length, const std::string& dst,
-              std::uint64_t dst_offset) {
-  return {{"src_node", src}, {"src_file", "in.bin"},  {"src_offset", src_offset}, {"length", length},
-          {"dst_node", dst}, {"dst_file", "out.bin"}, {"dst_offset", dst_offset}};
-}
 
 // a0 sends 200 kB to each receiver twice, a1 20 kB: in every step a1's flow ends long
 // before a0's, so without a barrier a1 would start the next step early. 4 steps at 1 MB/s.
