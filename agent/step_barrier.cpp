@@ -59,11 +59,17 @@ transport::ResolvedSink StepBarrier::receive(const transport::FlowSpec& flow, co
   };
   const std::uint64_t bits = flow.offset - vote_flag;
   const std::uint64_t range = bits >> 2;
-  if (flow.length != 0 || range >= range_limit) return refused("not a vote (a vote is an empty flow)");
+  if (flow.length != 0) return refused("not a vote (a vote is an empty flow)");
+  if (range >= range_limit) return refused("range " + std::to_string(range) + " is past the ranges a release names");
   const auto member = ranks_.find(sender);
   if (member == ranks_.end()) return refused("the sender is not a member of the job");
   const Key key{range, flow.step};
   if (range_ == range && passed_ && key <= *passed_) return refused("that barrier was passed already");
+  // Votes wait here only for a barrier this member has not reached yet: the one it is in
+  // and the first of a range whose release has not come. A member naming many more is
+  // refused, so that it cannot fill the agent's memory.
+  if (!votes_.contains(key) && votes_.size() >= max_pending_barriers)
+    return refused(std::to_string(votes_.size()) + " barriers already wait for this member");
   const bool value = (bits & ok_bit) != 0;
   BarrierVotes& v = votes(key);
   const std::optional<error::Refusal> wrong =

@@ -36,6 +36,8 @@ class StepBarrier : public std::enable_shared_from_this<StepBarrier> {
  public:
   // Range numbers of a release (StepRelease.range) fit below this.
   static constexpr std::uint64_t range_limit = std::uint64_t{1} << 32;
+  // The most barriers whose votes wait at one member (a few are ever due at once).
+  static constexpr std::size_t max_pending_barriers = 16;
 
   // `members` in rank order (the plan's), `self` among them once (plan_check.h); votes
   // are sent as `job_number`'s flows through `links`.

@@ -135,4 +135,21 @@ BOOST_AUTO_TEST_CASE(a_vote_from_a_node_outside_the_job_is_refused) {
   BOOST_TEST(again.refusal == "barrier vote of step 0 from m1: rank 1 voted twice");
 }
 
+// A member that names barriers which never come is refused past a few, and a vote naming a
+// range beyond any release's is refused saying so.
+BOOST_AUTO_TEST_CASE(votes_for_barriers_that_never_come_are_refused_past_a_bound) {
+  Members m(2);
+  const auto vote = [](std::uint32_t step, std::uint64_t range) {
+    return bt::FlowSpec{.job = 7, .step = step, .offset = (std::uint64_t{1} << 62) | (range << 2) | 1, .length = 0};
+  };
+  ba::StepBarrier& barrier = *m.runners[0]->barrier();
+  for (std::uint32_t step = 0; step < ba::StepBarrier::max_pending_barriers; ++step)
+    BOOST_TEST(barrier.receive(vote(step, 1), "m1").sink != nullptr);
+  const bt::ResolvedSink refused = barrier.receive(vote(1000, 1), "m1");
+  BOOST_TEST(refused.sink == nullptr);
+  BOOST_TEST(refused.refusal == "barrier vote of step 1000 from m1: 16 barriers already wait for this member");
+  const bt::ResolvedSink far = barrier.receive(vote(0, std::uint64_t{1} << 32), "m1");
+  BOOST_TEST(far.refusal == "barrier vote of step 0 from m1: range 4294967296 is past the ranges a release names");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
