@@ -229,14 +229,18 @@ BOOST_AUTO_TEST_CASE(waiting_jobs_start_by_priority_then_in_submission_order) {
 }
 
 BOOST_AUTO_TEST_CASE(a_restarted_coordinator_resumes_two_unfinished_jobs_on_disjoint_nodes_side_by_side) {
-  TwoDisjoint t(1'000'000);
+  // Steps of 4 s: each job resumes when its own agents are back, and an agent retries a
+  // lost coordinator after 0.2, 0.4, 0.8, 1.6, 3.2 s (agent/agent.cpp), so under load the
+  // two jobs' agents can return up to one such wait apart (1.6 s seen in CI with 1 s steps).
+  constexpr std::uint64_t piece = 4'000'000;
+  TwoDisjoint t(piece);
   Cluster& cluster = t.cluster;
   const Exchange &a = t.a, &b = t.b;
   const std::string &ida = t.ida, &idb = t.idb;
-  // Each has a step of its two in the journal (2 MB), neither has ended.
+  // Each has a step of its two in the journal (two pieces), neither has ended.
   for (const std::string& id : {ida, idb}) {
     wait_for(
-        cluster, id, [](const Json& j) { return j.value("bytes_done", std::uint64_t{0}) >= 2'000'000; },
+        cluster, id, [](const Json& j) { return j.value("bytes_done", std::uint64_t{0}) >= 2 * piece; },
         "finished a step");
   }
   cluster.crash_and_restart_coordinator();
