@@ -1,5 +1,6 @@
 #include "agent/plan_check.h"
 
+#include "agent/barrier_members.h"
 #include "agent/dataflow_step_check.h"
 #include "agent/scratch.h"
 #include "transport/token_bucket.h"
@@ -8,7 +9,6 @@
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <set>
 #include <system_error>
 
 namespace baton::agent {
@@ -161,13 +161,8 @@ std::optional<error::Refusal> check_plan(const protocol::Plan& plan, const PlanO
 std::optional<error::Refusal> check_members(const protocol::Plan& plan, const std::string& self) {
   if (plan.members_size() == 0) return {};
   if (shape_of(plan.kind()) == Shape::dataflow) return "plan's members: a dataflow plan does not run self-paced";
-  std::set<std::string> nodes;
-  for (const protocol::Member& member : plan.members()) {
-    if (member.node().empty() || member.data_address().empty())
-      return "plan's members: member " + to_string(nodes.size()) + " lacks a node or a data address";
-    if (!nodes.insert(member.node()).second) return "plan's members: node " + member.node() + " is named twice";
-  }
-  if (!nodes.contains(self)) return "plan's members do not name this node (" + self + ")";
+  BarrierMembers members;
+  if (std::optional<error::Refusal> wrong = read_barrier_members(plan, self, members)) return wrong;
   for (const protocol::Step& step : plan.steps()) {
     for (const protocol::Flow& flow : step.flows()) {
       for (const protocol::Chunk& c : flow.chunks()) {

@@ -22,8 +22,9 @@ namespace baton::agent {
 std::optional<error::Refusal> check_plan(const protocol::Plan& plan, const DataRoot& root);
 
 // Nothing when node `self` may run `plan` self-paced (Plan.members, agent/step_barrier.h):
-// no members, or a lockstep plan naming `self` once among members of distinct nodes with
-// data addresses, whose chunks' stream ranges stay below the range votes use; else why not.
+// no members, or a lockstep plan whose members are right for `self`
+// (agent/barrier_members.h), whose chunks' stream ranges stay below the range votes use;
+// else why not.
 std::optional<error::Refusal> check_members(const protocol::Plan& plan, const std::string& self);
 
 // Nothing when a plan may name the file `name` under a data root (check_name), and it is not in

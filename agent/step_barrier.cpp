@@ -35,19 +35,20 @@ NoWrites no_writes;
 
 }  // namespace
 
-StepBarrier::StepBarrier(transport::Context& context, std::uint64_t job_number, std::vector<protocol::Member> members,
-                         const std::string& self, std::shared_ptr<PeerLinks> links)
-    : context_(context), job_number_(job_number), members_(std::move(members)), links_(std::move(links)),
+StepBarrier::StepBarrier(transport::Context& context, std::uint64_t job_number, BarrierMembers members,
+                         std::shared_ptr<PeerLinks> links)
+    : context_(context), job_number_(job_number), members_(std::move(members)),
+      partners_(protocol::barrier_partners(members_.rank, members_.count)), links_(std::move(links)),
       changed_(context.executor()) {
-  for (std::size_t r = 0; r < members_.size(); ++r) ranks_[members_[r].node()] = r;
-  rank_ = ranks_.at(self);
-  partners_ = barrier_partners(rank_, members_.size());
+  for (const auto& [rank, member] : members_.by_rank) {
+    if (rank != members_.rank) ranks_[member.node()] = rank;
+  }
 }
 
 bool StepBarrier::carries_vote(const transport::FlowSpec& flow) noexcept { return flow.offset >= vote_flag; }
 
 std::string StepBarrier::member_name(std::size_t rank) const {
-  return "rank " + std::to_string(rank) + " (" + members_[rank].node() + ")";
+  return "rank " + std::to_string(rank) + " (" + members_.by_rank.at(rank).node() + ")";
 }
 
 BarrierVotes& StepBarrier::votes(const Key& key) { return votes_.try_emplace(key, partners_).first->second; }
@@ -62,7 +63,7 @@ transport::ResolvedSink StepBarrier::receive(const transport::FlowSpec& flow, co
   if (flow.length != 0) return refused("not a vote (a vote is an empty flow)");
   if (range >= range_limit) return refused("range " + std::to_string(range) + " is past the ranges a release names");
   const auto member = ranks_.find(sender);
-  if (member == ranks_.end()) return refused("the sender is not a member of the job");
+  if (member == ranks_.end()) return refused("the sender is not a barrier partner of this member");
   const Key key{range, flow.step};
   if (range_ == range && passed_ && key <= *passed_) return refused("that barrier was passed already");
   // Votes wait here only for a barrier this member has not reached yet: the one it is in
@@ -151,7 +152,7 @@ void StepBarrier::send(std::size_t to, const Key& key, bool down, bool value) {
 }
 
 asio::awaitable<void> StepBarrier::send_flow(std::size_t to, Key key, bool down, bool value) {
-  const protocol::Member& member = members_[to];
+  const protocol::Member& member = members_.by_rank.at(to);
   std::string failure;
   // A connection that could not be made carried nothing: tried again, twice (a vote that
   // may have arrived is never sent again: its receiver would refuse it as a second vote).

@@ -1,5 +1,5 @@
 // The barrier between two self-paced steps, over the data plane (docs/runtime.md,
-// "Self-paced steps"): the votes and decisions of barrier_tree.h, each carried as an empty
+// "Self-paced steps"): the votes and decisions of barrier_votes.h, each carried as an empty
 // flow of the job's step to the partner, over the kept connections (agent/peer_links.h).
 // An empty flow is begin, end and ack frames: authenticated, sealed in sequence and
 // length-checked as every flow is (transport/flow.h), so a vote cannot be forged, replayed
@@ -13,7 +13,8 @@
 // alive. Threading: the context's executor.
 #pragma once
 
-#include "agent/barrier_tree.h"
+#include "agent/barrier_members.h"
+#include "agent/barrier_votes.h"
 #include "agent/peer_links.h"
 #include "agent/signal.h"
 #include "error/refusal.h"
@@ -28,7 +29,6 @@
 #include <optional>
 #include <string>
 #include <utility>
-#include <vector>
 
 namespace baton::agent {
 
@@ -39,10 +39,10 @@ class StepBarrier : public std::enable_shared_from_this<StepBarrier> {
   // The most barriers whose votes wait at one member (a few are ever due at once).
   static constexpr std::size_t max_pending_barriers = 16;
 
-  // `members` in rank order (the plan's), `self` among them once (plan_check.h); votes
-  // are sent as `job_number`'s flows through `links`.
-  StepBarrier(transport::Context& context, std::uint64_t job_number, std::vector<protocol::Member> members,
-              const std::string& self, std::shared_ptr<PeerLinks> links);
+  // `members`: this member's rank and partners (agent/barrier_members.h); votes are sent
+  // as `job_number`'s flows through `links`.
+  StepBarrier(transport::Context& context, std::uint64_t job_number, BarrierMembers members,
+              std::shared_ptr<PeerLinks> links);
 
   // Whether an announced flow carries a vote (else it carries planned chunks).
   static bool carries_vote(const transport::FlowSpec& flow) noexcept;
@@ -63,7 +63,7 @@ class StepBarrier : public std::enable_shared_from_this<StepBarrier> {
   // Ends a pass() waiting now, and any later one of this range, with `reason`.
   void abort(const std::string& reason);
 
-  std::size_t rank() const noexcept { return rank_; }
+  std::size_t rank() const noexcept { return members_.rank; }
 
  private:
   using Key = std::pair<std::uint64_t, std::uint32_t>;  // range, step
@@ -76,10 +76,9 @@ class StepBarrier : public std::enable_shared_from_this<StepBarrier> {
 
   transport::Context& context_;
   std::uint64_t job_number_;
-  std::vector<protocol::Member> members_;
-  std::map<std::string, std::size_t> ranks_;  // by node
-  std::size_t rank_ = 0;
-  BarrierPartners partners_;
+  BarrierMembers members_;
+  std::map<std::string, std::size_t> ranks_;  // this member's partners', by node
+  protocol::BarrierPartners partners_;
   std::shared_ptr<PeerLinks> links_;
   std::map<Key, BarrierVotes> votes_;
   std::map<Key, std::string> send_failures_;

@@ -93,9 +93,10 @@ StepRunner::StepRunner(transport::Context& context, Storage& storage, protocol::
       scratch_(std::move(scratch)), gate_(context.executor()) {
   if (!options_.links) options_.links = std::make_shared<PeerLinks>(context_, self_);
   if (plan_.members_size() > 0) {
-    barrier_ = std::make_shared<StepBarrier>(
-        context_, plan_.job_number(), std::vector<protocol::Member>(plan_.members().begin(), plan_.members().end()),
-        self_.node_id, options_.links);
+    BarrierMembers members;  // the plan was checked (check_members): a refusal here is a broken rule
+    if (const std::optional<error::Refusal> wrong = read_barrier_members(plan_, self_.node_id, members))
+      throw error::Bug("a self-paced plan passed its checks with wrong members: " + wrong->reason);
+    barrier_ = std::make_shared<StepBarrier>(context_, plan_.job_number(), std::move(members), options_.links);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "coordinator/jobs/agent_plans.h"
 #include "coordinator/jobs/in_place_staging.h"
+#include "protocol/barrier_partners.h"
 
 #include <cctype>
 
@@ -54,15 +55,27 @@ void JobPlans::build() {
 void JobPlans::add_members() {
   // Rank order is the nodes' order; every node needs its data address (an agent not
   // registered yet has none: its plan is built again when it comes, follow()).
-  protocol::Plan members;
+  std::vector<protocol::Member> members;
+  members.reserve(plans_.size());
   for (const auto& [node, plan] : plans_) {
     const auto address = addresses_.find(node);
     if (address == addresses_.end() || address->second.empty()) return;
-    protocol::Member& member = *members.add_members();
+    protocol::Member& member = members.emplace_back();
     member.set_node(node);
     member.set_data_address(address->second);
+    member.set_rank(static_cast<std::uint32_t>(members.size() - 1));
   }
-  for (auto& [node, plan] : plans_) *plan.mutable_members() = members.members();
+  // Each plan lists its node and that node's barrier partners only, so that a plan's size
+  // does not grow with the job's (every member in every plan is N^2: 37 MB at 1 024).
+  std::size_t rank = 0;
+  for (auto& [node, plan] : plans_) {
+    const protocol::BarrierPartners partners = protocol::barrier_partners(rank, members.size());
+    if (partners.parent) *plan.add_members() = members[*partners.parent];
+    *plan.add_members() = members[rank];
+    for (const std::size_t child : partners.children) *plan.add_members() = members[child];
+    plan.set_member_count(static_cast<std::uint32_t>(members.size()));
+    ++rank;
+  }
 }
 
 }  // namespace baton::coordinator

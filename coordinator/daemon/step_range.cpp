@@ -58,7 +58,7 @@ asio::awaitable<RangeOutcome> StepExecutor::run_range(StepExchange& run, const J
   range.number = next_range_++;
   range.first = first;
   range.last = last;
-  range.first_member = plans.by_node().begin()->second.members(0).node();
+  range.first_member = plans.by_node().begin()->first;  // rank 0: ranks are the nodes' order
   range.progressed = clock_.now();
   run.released = range.progressed;
   protocol::Envelope release;

@@ -1,7 +1,8 @@
 // The barrier between self-paced steps over real data planes on loopback
-// (agent/step_barrier.h): every member passes once every member voted ok; a member's
-// not-ok vote stops every member; a member that never votes stalls its partners until
-// their deadline, which names it; a vote from outside the job is refused.
+// (agent/step_barrier.h): every member passes once every member voted ok, on plans listing
+// every member or only each one's partners; a member's not-ok vote stops every member; a
+// member that never votes stalls its partners until their deadline, which names it; a vote
+// from outside the job, or from a member that is not a partner, is refused.
 #include "agent/step_barrier.h"
 #include "tests/agent/step_harness.h"
 
@@ -10,15 +11,30 @@
 #include <asio/co_spawn.hpp>
 
 #include <optional>
+#include <vector>
 
 using namespace baton::agent::test;
 
 namespace {
 
+// How a plan lists the job's members: all of them in rank order, or (the coordinator's
+// form) with the count, the node itself and its barrier partners with their ranks.
+enum class Listing { everyone, partners };
+
+// Rank r's partners as docs/runtime.md states the tree: parent (r - 1) / 4, children
+// 4r + 1 .. 4r + 4 below the count; with r itself.
+std::vector<std::size_t> listed_ranks(std::size_t r, std::size_t count) {
+  std::vector<std::size_t> out;
+  if (r > 0) out.push_back((r - 1) / 4);
+  out.push_back(r);
+  for (std::size_t c = 4 * r + 1; c <= 4 * r + 4 && c < count; ++c) out.push_back(c);
+  return out;
+}
+
 // `count` agents on one io_context, each holding a plan of one job whose members they all
 // are (rank order: m0, m1, ...), routed so their data planes take its votes.
 struct Members {
-  explicit Members(std::size_t count) {
+  explicit Members(std::size_t count, Listing listing = Listing::everyone) {
     for (std::size_t i = 0; i < count; ++i) nodes.push_back(std::make_unique<Node>(io, "m" + std::to_string(i)));
     bp::Plan plan;
     plan.set_job("job-7");
@@ -26,12 +42,22 @@ struct Members {
     plan.set_k(1);
     plan.set_kind("redistribution");
     plan.add_steps()->set_index(0);
-    for (const auto& node : nodes) {
-      bp::Member* member = plan.add_members();
-      member->set_node(node->identity.node_id);
-      member->set_data_address(node->data->address());
+    const auto add = [&](bp::Plan& to, std::size_t rank) {
+      bp::Member* member = to.add_members();
+      member->set_node(nodes[rank]->identity.node_id);
+      member->set_data_address(nodes[rank]->data->address());
+      if (listing == Listing::partners) member->set_rank(static_cast<std::uint32_t>(rank));
+    };
+    for (std::size_t rank = 0; rank < count; ++rank) {
+      bp::Plan own = plan;
+      if (listing == Listing::everyone) {
+        for (std::size_t r = 0; r < count; ++r) add(own, r);
+      } else {
+        own.set_member_count(static_cast<std::uint32_t>(count));
+        for (const std::size_t r : listed_ranks(rank, count)) add(own, r);
+      }
+      runners.push_back(&nodes[rank]->receiver(own));
     }
-    for (const auto& node : nodes) runners.push_back(&node->receiver(plan));
   }
   // Every data plane stopped, and the coroutines left let end, before the contexts go.
   ~Members() {
@@ -93,6 +119,13 @@ BOOST_AUTO_TEST_CASE(every_member_passes_when_every_member_voted_ok) {
   BOOST_TEST(m.runners[6]->barrier()->rank() == 6u);
 }
 
+BOOST_AUTO_TEST_CASE(every_member_passes_on_plans_listing_only_its_partners) {
+  Members m(22, Listing::partners);  // three levels under the root: rank 21 is rank 5's child
+  const auto outcomes = m.pass(ranks(22), {}, 10s);
+  for (std::size_t rank = 0; rank < 22; ++rank) BOOST_TEST(!outcomes[rank].has_value(), *outcomes[rank]);
+  BOOST_TEST(m.runners[21]->barrier()->rank() == 21u);
+}
+
 BOOST_AUTO_TEST_CASE(one_not_ok_vote_stops_every_member) {
   Members m(7);
   const auto outcomes = m.pass(ranks(7), {6}, 10s);  // a leaf's: up two levels, down to all
@@ -113,6 +146,15 @@ BOOST_AUTO_TEST_CASE(a_member_that_never_votes_stalls_the_others_until_their_dea
   BOOST_TEST(*outcomes[2] == "the barrier after step 0 timed out waiting for the decision from rank 0 (m0)");
 }
 
+BOOST_AUTO_TEST_CASE(on_plans_listing_only_partners_a_silent_member_is_named_by_its_partners) {
+  Members m(6, Listing::partners);
+  const auto outcomes = m.pass({0, 1, 2, 3, 4}, {}, 500ms);
+  BOOST_REQUIRE(outcomes[1].has_value());
+  BOOST_TEST(*outcomes[1] == "the barrier after step 0 timed out waiting for rank 5 (m5)'s vote");
+  BOOST_REQUIRE(outcomes[3].has_value());
+  BOOST_TEST(*outcomes[3] == "the barrier after step 0 timed out waiting for the decision from rank 0 (m0)");
+}
+
 BOOST_AUTO_TEST_CASE(an_abort_ends_the_ranges_barrier_on_a_member) {
   Members m(2);
   m.runners[1]->barrier()->start_range(1);  // the range begun, then the coordinator cancels it
@@ -128,11 +170,20 @@ BOOST_AUTO_TEST_CASE(a_vote_from_a_node_outside_the_job_is_refused) {
   BOOST_TEST(ba::StepBarrier::carries_vote(vote));
   const bt::ResolvedSink refused = m.runners[0]->barrier()->receive(vote, "intruder");
   BOOST_TEST(refused.sink == nullptr);
-  BOOST_TEST(refused.refusal == "barrier vote of step 0 from intruder: the sender is not a member of the job");
+  BOOST_TEST(refused.refusal ==
+             "barrier vote of step 0 from intruder: the sender is not a barrier partner of this member");
   const bt::ResolvedSink taken = m.runners[0]->barrier()->receive(vote, "m1");
   BOOST_TEST(taken.sink != nullptr);
   const bt::ResolvedSink again = m.runners[0]->barrier()->receive(vote, "m1");
   BOOST_TEST(again.refusal == "barrier vote of step 0 from m1: rank 1 voted twice");
+}
+
+BOOST_AUTO_TEST_CASE(a_vote_from_a_member_that_is_not_a_partner_is_refused) {
+  Members m(7, Listing::partners);  // rank 6's one partner is rank 1
+  const bt::FlowSpec vote{.job = 7, .step = 0, .offset = (std::uint64_t{1} << 62) | (1 << 2) | 1, .length = 0};
+  const bt::ResolvedSink refused = m.runners[6]->barrier()->receive(vote, "m2");
+  BOOST_TEST(refused.sink == nullptr);
+  BOOST_TEST(refused.refusal == "barrier vote of step 0 from m2: the sender is not a barrier partner of this member");
 }
 
 // A member that names barriers which never come is refused past a few, and a vote naming a

@@ -1,0 +1,74 @@
+// A lockstep job's plans as the coordinator sends them (coordinator/daemon/job_plans.h): each
+// lists only its node and that node's barrier partners with their ranks, so that a plan's
+// size does not grow with the job's, and each is what an agent takes (its own reading,
+// agent/barrier_members.h, is the check).
+#include "coordinator/daemon/job_plans.h"
+#include "agent/barrier_members.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace ba = baton::agent;
+namespace bc = baton::coordinator;
+namespace bj = baton::jobs;
+
+namespace {
+
+std::string name(const char* prefix, std::size_t i) {
+  std::string digits = std::to_string(i);
+  return prefix + std::string(4 - digits.size(), '0') + digits;  // sorted as numbered
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(job_plans)
+
+BOOST_AUTO_TEST_CASE(each_plan_of_a_large_job_lists_its_node_and_partners_only_and_agents_take_it) {
+  constexpr std::size_t pairs = 512;  // 1 024 nodes: senders s0000.., receivers r0000..
+  bc::JobSpec spec;
+  spec.platform = {.sender_rate = 1e6,
+                   .receiver_rate = 1e6,
+                   .backbone_rate = 1e9,
+                   .step_startup = 0.001,
+                   .sender_rates = {},
+                   .receiver_rates = {}};
+  bc::JobPlans::NodeMap storages, addresses;
+  for (std::size_t i = 0; i < pairs; ++i) {
+    spec.clusters.senders.push_back(name("s", i));
+    spec.clusters.receivers.push_back(name("r", i));
+    spec.transfers.push_back({name("s", i), "in.bin", 0, 4096, name("r", i), "out.bin", 0});
+  }
+  std::uint32_t port = 10000;
+  for (const std::string& node : spec.nodes()) {
+    storages[node] = "storage-" + node;
+    addresses[node] = "127.0.0.1:" + std::to_string(port++);
+  }
+  const bj::CompiledPlan compiled = bj::compile_plan(spec.clusters, spec.transfers, spec.platform, spec.algorithm);
+  const bc::JobPlans plans(7, "2026-12-06T00:00:00Z", spec, compiled, storages, addresses);
+  BOOST_TEST_REQUIRE(plans.by_node().size() == 2 * pairs);
+
+  std::vector<std::string> ranked;  // rank order: the nodes' order
+  for (const auto& [node, plan] : plans.by_node()) ranked.push_back(node);
+  BOOST_TEST(std::ranges::is_sorted(ranked));
+  std::size_t listed = 0;
+  for (std::size_t rank = 0; rank < ranked.size(); ++rank) {
+    const baton::protocol::Plan& plan = plans.by_node().at(ranked[rank]);
+    BOOST_TEST(plan.member_count() == 2 * pairs);
+    BOOST_TEST(plan.members_size() <= 6);  // a parent, itself, four children
+    listed += static_cast<std::size_t>(plan.members_size());
+    for (const baton::protocol::Member& member : plan.members()) {
+      BOOST_TEST(member.node() == ranked.at(member.rank()));  // each rank is its node's place
+      BOOST_TEST(member.data_address() == addresses.at(member.node()));
+    }
+    ba::BarrierMembers members;
+    const auto refused = ba::read_barrier_members(plan, ranked[rank], members);
+    BOOST_TEST(!refused.has_value(), ranked[rank] << ": " << (refused ? refused->reason : ""));
+    BOOST_TEST(members.rank == rank);
+  }
+  // Every member once as itself, and twice more for each tree edge (parent and child): N + 2(N - 1).
+  BOOST_TEST(listed == 2 * pairs + 2 * (2 * pairs - 1));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
