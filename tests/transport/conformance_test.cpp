@@ -9,6 +9,8 @@
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
+#include <asio/post.hpp>
+#include <asio/use_awaitable.hpp>
 
 #include "tests/transport/harness.h"
 #include "transport/checksum.h"
@@ -449,6 +451,42 @@ BOOST_DATA_TEST_CASE(peer_death_mid_frame_is_a_truncation, labels, label) {
     BOOST_TEST((r.received.error == errc::truncated_frame), r.received.describe());
     BOOST_TEST(r.received.bytes_verified == 0u);
     BOOST_TEST(std::all_of(out.begin(), out.end(), [](std::byte b) { return b == std::byte{0}; }));
+  }
+}
+
+// An agent that stops closes its connections; a receive waiting on one (a kept link's
+// receiver waits a minute for the next flow) must end then, not at its deadline. The
+// receive's timeout is past run_until's limit, so waiting it out fails the test.
+BOOST_DATA_TEST_CASE(closing_a_connection_ends_the_receive_waiting_on_it, labels, label) {
+  Harness h(label, test_options());
+  if (available(h)) {
+    auto link = std::move(h.links(1).front());
+    std::optional<ReceivedFrame> received, control;
+    asio::co_spawn(
+        h.io(),
+        [&]() -> asio::awaitable<void> {
+          Buffer buffer = co_await h.receiver_node().pool().acquire();
+          received = co_await link.receiver->receive_frame(buffer, milliseconds(60'000));
+        },
+        asio::detached);
+    asio::co_spawn(
+        h.io(),
+        [&]() -> asio::awaitable<void> { control = co_await link.sender->receive_control(milliseconds(60'000)); },
+        asio::detached);
+    asio::co_spawn(
+        h.io(),
+        [&]() -> asio::awaitable<void> {
+          co_await asio::post(h.io(), asio::use_awaitable);  // both receives are waiting by now
+          link.receiver->fail(errc::connection_failed);
+          link.sender->fail(errc::connection_failed);
+        },
+        asio::detached);
+    h.run_until([&] { return received && control; }, std::chrono::seconds(20));
+    BOOST_TEST_REQUIRE((received && control));
+    for (const ReceivedFrame* frame : {&*received, &*control}) {
+      BOOST_TEST(!!frame->error);
+      BOOST_TEST((frame->error != errc::idle_timeout), frame->error.message());
+    }
   }
 }
 

@@ -22,6 +22,18 @@ std::optional<error::Status> own_memory(Endpoint& endpoint, Operation& op, std::
   return std::nullopt;
 }
 
+// Names `op` as a connection's operation in flight while it lives.
+class InFlight {
+ public:
+  InFlight(Operation*& slot, Operation& op) : slot_(slot) { slot_ = &op; }
+  ~InFlight() { slot_ = nullptr; }
+  InFlight(const InFlight&) = delete;
+  InFlight& operator=(const InFlight&) = delete;
+
+ private:
+  Operation*& slot_;
+};
+
 }  // namespace
 
 asio::awaitable<error::Status> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t peer,
@@ -92,6 +104,7 @@ asio::awaitable<std::error_code> Connection::do_send(const HeaderBytes& header, 
   op->done = false;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   const bool from_pool = pool_.holds(payload) && endpoint_.send_iov_limit() >= 2;
+  const InFlight in_flight(sending_, *op);
   // Two statements, not `?:`: GCC 12 destroys a co_await result in a conditional twice.
   error::Status outcome;
   if (from_pool) {
@@ -111,6 +124,7 @@ asio::awaitable<ReceivedFrame> Connection::do_receive(Buffer& into, std::chrono:
   fid_ep* ep = endpoint_.ep();
   void* context = &op->context;
   const std::uint64_t tag = link_.receive_tag;
+  const InFlight in_flight(receiving_, *op);
   const auto outcome = co_await endpoint_.execute(
       op, [=] { return fi_trecv(ep, memory.data(), memory.size(), descriptor, FI_ADDR_UNSPEC, tag, 0, context); },
       std::chrono::steady_clock::now() + timeout);
@@ -130,6 +144,7 @@ asio::awaitable<ReceivedFrame> Connection::do_receive_control(std::chrono::milli
   // data frame where a control frame was due is then refused as unexpected, not hung on).
   const std::size_t capacity =
       endpoint_.provider() == "shm" ? pool_.buffer_size() : frame_header_size + max_reject_reason;
+  const InFlight in_flight(receiving_control_, *op);
   const auto outcome = co_await receive_message(endpoint_, op, FI_ADDR_UNSPEC, link_.receive_tag, capacity,
                                                 std::chrono::steady_clock::now() + timeout);
   if (!op)
@@ -140,6 +155,12 @@ asio::awaitable<ReceivedFrame> Connection::do_receive_control(std::chrono::milli
   ReceivedFrame frame = parse_frame(control_->heap, control_->length, seal());
   if (!frame.error && frame.header.length > max_reject_reason) frame.error = errc::oversized_frame;
   co_return frame;
+}
+
+void Connection::close() noexcept {
+  for (Operation* op : {sending_, receiving_, receiving_control_}) {
+    if (op != nullptr) Endpoint::abandon(*op);
+  }
 }
 
 }  // namespace baton::transport::fabric

@@ -50,7 +50,9 @@ class Connection final : public transport::Connection {
                                            std::chrono::milliseconds timeout) override;
   asio::awaitable<ReceivedFrame> do_receive(Buffer& into, std::chrono::milliseconds timeout) override;
   asio::awaitable<ReceivedFrame> do_receive_control(std::chrono::milliseconds timeout) override;
-  void close() noexcept override {}  // nothing to tear down on a reliable datagram endpoint
+  // Nothing to tear down on a reliable datagram endpoint; operations still in flight end
+  // at once (cancelled, errc::connection_failed) rather than at their deadlines.
+  void close() noexcept override;
 
  private:
   Endpoint& endpoint_;
@@ -58,6 +60,10 @@ class Connection final : public transport::Connection {
   LinkOptions link_;
   std::unique_ptr<Operation> staging_;  // holds the reusable send memory between sends
   std::unique_ptr<Operation> control_;  // holds the control receive memory between receives
+  // The operations in flight (each kind at most one at a time), for close().
+  Operation* sending_ = nullptr;
+  Operation* receiving_ = nullptr;
+  Operation* receiving_control_ = nullptr;
 };
 
 // Sends first+second as one tagged message from `op`'s own memory (copied there first, so

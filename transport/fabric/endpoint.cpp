@@ -259,6 +259,11 @@ std::size_t Endpoint::poll() {
   return total;
 }
 
+void Endpoint::abandon(Operation& op) noexcept {
+  op.abandoned = true;
+  op.signal.cancel();
+}
+
 asio::awaitable<bool> Endpoint::wait(Operation& op, time_point deadline) {
   unsigned idle = 0;
   while (!op.done) {
@@ -267,7 +272,7 @@ asio::awaitable<bool> Endpoint::wait(Operation& op, time_point deadline) {
       continue;
     }
     const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline) co_return false;
+    if (now >= deadline || op.abandoned) co_return false;
     if (idle < spin_rounds) {
       ++idle;
       co_await asio::post(executor_, asio::use_awaitable);
@@ -290,6 +295,7 @@ asio::awaitable<error::Status> Endpoint::execute(std::unique_ptr<Operation>& op,
     if (rc != -FI_EAGAIN)
       co_return error::Status{errc::fabric_error, fi_error("posting an operation", static_cast<int>(rc))};
     poll();  // -FI_EAGAIN: drive progress, then retry
+    if (op->abandoned) co_return error::Status{errc::connection_failed, {}};
     if (std::chrono::steady_clock::now() >= deadline)
       co_return error::Status{errc::idle_timeout, "the provider stayed busy (FI_EAGAIN)"};
     co_await asio::post(executor_, asio::use_awaitable);
@@ -297,14 +303,15 @@ asio::awaitable<error::Status> Endpoint::execute(std::unique_ptr<Operation>& op,
   if (co_await wait(*op, deadline)) {
     co_return error::Status{map_completion_error(op->error), op->error_text};
   }
-  // Timed out: take the operation back before its memory can be reused.
+  // Timed out, or its connection closed: take the operation back before its memory can be
+  // reused (the grace below is a deadline of its own, not ended by the close).
+  const errc ended = op->abandoned ? errc::connection_failed : errc::idle_timeout;
+  op->abandoned = false;
   fi_cancel(&ep_->fid, &op->context);
-  if (co_await wait(*op, std::chrono::steady_clock::now() + cancel_grace))
-    co_return error::Status{errc::idle_timeout, {}};
+  if (co_await wait(*op, std::chrono::steady_clock::now() + cancel_grace)) co_return error::Status{ended, {}};
   op->orphaned = true;
   orphans_.push_back(std::move(op));
-  co_return error::Status{errc::idle_timeout,
-                          "libfabric kept the operation after cancel; its buffer stays out of the pool"};
+  co_return error::Status{ended, "libfabric kept the operation after cancel; its buffer stays out of the pool"};
 }
 
 }  // namespace baton::transport::fabric

@@ -63,6 +63,9 @@ struct Operation {
   asio::steady_timer signal;  // cancelled when the operation completes, to wake its waiter
   bool done = false;
   bool orphaned = false;
+  // Its connection closed while it was in flight: the waiter stops at once and cancels it as
+  // on a timeout (Endpoint::abandon).
+  bool abandoned = false;
   int error = 0;  // positive FI_* errno; 0 = success
   std::string error_text;
   std::size_t length = 0;                   // bytes received
@@ -110,6 +113,10 @@ class Endpoint {
   // it, moved into the endpoint's keeping (then `op` is null on return).
   asio::awaitable<error::Status> execute(std::unique_ptr<Operation>& op, const std::function<ssize_t()>& post,
                                          time_point deadline);
+
+  // Ends the wait of `op`, in flight on a connection that closed: execute() cancels it as on
+  // a timeout and returns errc::connection_failed, instead of waiting out its deadline.
+  static void abandon(Operation& op) noexcept;
 
   // Stops all I/O: closes the endpoint and drops operations it held. Call before freeing
   // the memory they used (the buffer pool).
