@@ -154,8 +154,8 @@ void Agent::start() {
 
 asio::awaitable<void> Agent::stop() {
   running_ = false;
-  if (!any_step_running() && channel_) channel_->close();  // else: closed once the last step is reported
-  changed_.notify();                                       // a reconnect waiting out its backoff gives up
+  if (!any_step_running() && channel_) channel_->finish();  // else: once the last step is reported
+  changed_.notify();                                        // a reconnect waiting out its backoff gives up
   while (started_ && !stopped_) co_await changed_.wait();
 }
 
@@ -582,7 +582,7 @@ asio::awaitable<void> Agent::end_steps(std::string job, protocol::Envelope envel
   co_await send_report(std::move(envelope));
   if (aborted) co_await send(std::move(*aborted));
   if (resent) handle_plan(*resent);
-  if (!running_ && !any_step_running() && channel_) channel_->close();
+  if (!running_ && !any_step_running() && channel_) channel_->finish();  // after the report and status
 }
 
 asio::awaitable<void> Agent::run_to_report(std::shared_ptr<StepRunner> runner, std::uint32_t step,

@@ -18,7 +18,6 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 #include <asio/co_spawn.hpp>
-#include <asio/steady_timer.hpp>
 
 #include <iostream>
 
@@ -79,36 +78,27 @@ int main(int argc, char** argv) {
     // log_level applies without a restart). SIGTERM: the agent finishes its step and reports
     // it, then the data plane ends its connections; the io_context runs until both are done
     // (pending flows hold pool buffers, so the transport context must not go before them).
-    // A last second lets messages already queued to the coordinator go out, when there is
-    // a coordinator to hear them: an agent whose coordinator is gone stops at once.
-    asio::steady_timer last_second(io);
-    baton::systemd::Service service(
-        io, {.status = [&] { return agent.status(); },
-             .ready = [&] { return agent.registered(); },
-             .reload =
-                 [&] {
-                   const auto fresh = baton::agent::load_agent_config(daemon.config_path);
-                   if (!daemon.verbose) baton::systemd::set_log_level(fresh.log_level);
-                   return config.node_id + ": configuration re-read, log_level " +
-                          (daemon.verbose ? "debug (-v)" : fresh.log_level) +
-                          "; other settings take effect at the next restart";
-                 },
-             .stop =
-                 [&](int signal) {
-                   spdlog::info("{}: signal {}: finishing the current step, then stopping", config.node_id, signal);
-                   const bool heard = agent.registered();
-                   asio::co_spawn(io, shut_down(agent, data), [&, heard](std::exception_ptr) {
-                     service.finish();
-                     if (!heard) {
-                       io.stop();
-                       return;
-                     }
-                     last_second.expires_after(std::chrono::seconds(1));
-                     last_second.async_wait([&](std::error_code ec) {
-                       if (!ec) io.stop();
-                     });
-                   });
-                 }});
+    // The session with the coordinator ends once its last messages are written
+    // (Channel::finish), so nothing is left to send when shut_down completes.
+    baton::systemd::Service service(io, {.status = [&] { return agent.status(); },
+                                         .ready = [&] { return agent.registered(); },
+                                         .reload =
+                                             [&] {
+                                               const auto fresh = baton::agent::load_agent_config(daemon.config_path);
+                                               if (!daemon.verbose) baton::systemd::set_log_level(fresh.log_level);
+                                               return config.node_id + ": configuration re-read, log_level " +
+                                                      (daemon.verbose ? "debug (-v)" : fresh.log_level) +
+                                                      "; other settings take effect at the next restart";
+                                             },
+                                         .stop =
+                                             [&](int signal) {
+                                               spdlog::info("{}: signal {}: finishing the current step, then stopping",
+                                                            config.node_id, signal);
+                                               asio::co_spawn(io, shut_down(agent, data), [&](std::exception_ptr) {
+                                                 service.finish();
+                                                 io.stop();
+                                               });
+                                             }});
     service.start();
     io.run();
     spdlog::info("{}: stopped", config.node_id);

@@ -63,6 +63,7 @@ asio::awaitable<void> Channel::send(Envelope envelope, std::chrono::milliseconds
     }
   }
   writing_ = false;
+  if (finishing_) close();
 }
 
 asio::awaitable<Envelope> Channel::receive(std::chrono::milliseconds timeout) {
@@ -110,6 +111,11 @@ asio::awaitable<void> Channel::refuse(std::string reason) {
     // The peer is already gone: nobody left to tell.
   }
   close();
+}
+
+void Channel::finish() noexcept {
+  if (writing_) finishing_ = true;
+  else close();
 }
 
 void Channel::close() noexcept {

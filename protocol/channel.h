@@ -58,6 +58,9 @@ class Channel {
   asio::awaitable<void> refuse(std::string reason);
 
   void close() noexcept;
+  // Closes once every message sent before this call is written (at once when none waits):
+  // a daemon that stops says its last word, then hangs up.
+  void finish() noexcept;
   bool is_open() const noexcept { return socket_.is_open(); }
   // "127.0.0.1:40312", for logs.
   const std::string& peer() const noexcept { return peer_; }
@@ -75,6 +78,7 @@ class Channel {
   std::optional<security::SequenceMac> receive_mac_;
   std::deque<std::string> outgoing_;  // frames waiting behind the one being written
   bool writing_ = false;
+  bool finishing_ = false;  // finish() called while a send was writing: close when it is done
 };
 
 }  // namespace baton::protocol

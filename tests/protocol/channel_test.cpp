@@ -7,6 +7,7 @@
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
+#include <asio/post.hpp>
 #include <asio/steady_timer.hpp>
 #include <asio/write.hpp>
 
@@ -109,6 +110,56 @@ BOOST_AUTO_TEST_CASE(concurrent_senders_never_interleave_their_frames) {
   std::vector<std::uint64_t> expected(200);
   std::iota(expected.begin(), expected.end(), 0);
   BOOST_TEST(got == expected, boost::test_tools::per_element());
+}
+
+// A stopping agent queues its last report behind a heartbeat and hangs up: finish() closes
+// only once the queue is written. 1 MiB a message, more than the socket buffers hold, so
+// the writer is still busy when finish() is called.
+BOOST_AUTO_TEST_CASE(finish_closes_once_every_message_sent_before_it_is_written) {
+  constexpr int sent = 40;
+  int received = 0;
+  std::string ended;
+  bool open_after_finish = false;
+  run_pair(
+      [&](tcp::socket s) -> asio::awaitable<void> {
+        bp::Channel channel(std::move(s));
+        try {
+          for (;;) {
+            const std::string reason = (co_await channel.receive(5s)).refusal().reason();
+            if (reason != std::to_string(received) + std::string(1 << 20, 'x')) break;
+            ++received;
+          }
+        } catch (const std::exception& e) {
+          ended = e.what();
+        }
+      },
+      [&](tcp::socket s) -> asio::awaitable<void> {
+        auto channel = std::make_shared<bp::Channel>(std::move(s));
+        const auto executor = co_await asio::this_coro::executor;
+        for (int i = 0; i < sent; ++i) {
+          bp::Envelope e;
+          e.mutable_refusal()->set_reason(std::to_string(i) + std::string(1 << 20, 'x'));
+          asio::co_spawn(
+              executor, [channel, e]() -> asio::awaitable<void> { co_await channel->send(e, 5s); }, asio::detached);
+        }
+        co_await asio::post(executor, asio::use_awaitable);  // the first send is writing, the rest wait
+        channel->finish();
+        open_after_finish = channel->is_open();
+        while (channel->is_open()) co_await asio::post(executor, asio::use_awaitable);
+      });
+  BOOST_TEST(open_after_finish);  // it was still writing
+  BOOST_TEST(received == sent);
+  BOOST_TEST(!ended.empty());  // and then the channel closed
+}
+
+BOOST_AUTO_TEST_CASE(finish_with_nothing_to_write_closes_at_once) {
+  run_pair([&](tcp::socket) -> asio::awaitable<void> { co_return; },
+           [&](tcp::socket s) -> asio::awaitable<void> {
+             bp::Channel channel(std::move(s));
+             channel.finish();
+             BOOST_TEST(!channel.is_open());
+             co_return;
+           });
 }
 
 BOOST_AUTO_TEST_SUITE_END()
