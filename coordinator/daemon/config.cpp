@@ -104,6 +104,7 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
                                            "drift_min_seconds",
                                            "replan_on_drift",
                                            "self_paced_steps",
+                                           "min_step_timeout_seconds",
                                            "widen_after_steps",
                                            "widen_factor",
                                            "widen_budget",
@@ -162,6 +163,10 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
           "widen_budget must be within [0, 1]: the share of a job's predicted time failed trials may cost");
     config.replan_on_drift = baton::config::field_or<bool>(file, "replan_on_drift", config.replan_on_drift);
     config.self_paced_steps = baton::config::field_or<bool>(file, "self_paced_steps", config.self_paced_steps);
+    const double min_step_timeout = baton::config::field_or<double>(file, "min_step_timeout_seconds", 30.0);
+    if (!(min_step_timeout >= 1 && min_step_timeout <= 86'400))
+      throw error::InvalidInput("min_step_timeout_seconds must be within [1, 86400]");
+    config.min_step_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(min_step_timeout * 1000));
     config.collective_startup = baton::config::field_or<double>(file, "collective_startup", config.collective_startup);
     if (!(config.collective_startup >= 0 && config.collective_startup <= 60)) {
       throw error::InvalidInput("collective_startup must be within [0, 60] seconds");

@@ -46,6 +46,9 @@ struct CoordinatorConfig {
   // the default until it holds at 1 024 agents and reports each node's timings: every step
   // released and reported through the coordinator.
   bool self_paced_steps = false;
+  // The least step timeout (DriverOptions::min_step_timeout): a step times out after
+  // max(this, 4 x its expected time).
+  std::chrono::milliseconds min_step_timeout{30'000};
   // β of the collectives' models: the fixed cost of starting one transfer, in seconds
   // (docs/collectives.md, "From the model to the nodes": on kept connections a send costs
   // no more than its bytes, so 1 ms, not the 5 ms a new connection per transfer cost).

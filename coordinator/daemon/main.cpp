@@ -178,6 +178,7 @@ int main(int argc, char** argv) {
     options.drift = config.drift;
     options.replan_on_drift = config.replan_on_drift;
     options.self_paced_steps = config.self_paced_steps;
+    options.min_step_timeout = config.min_step_timeout;
     options.collective_startup = config.collective_startup;
     options.max_queued_jobs = config.max_queued_jobs;
     options.max_running_jobs = config.max_running_jobs;

@@ -76,6 +76,16 @@ BOOST_AUTO_TEST_CASE(jobs_share_no_node_by_default_and_the_file_sets_how_many_ma
   BOOST_TEST(past.find("max_jobs_per_node must be within [1, 64]") != std::string::npos, past);
 }
 
+BOOST_AUTO_TEST_CASE(the_least_step_timeout_is_30_s_by_default_and_set_by_the_file) {
+  BOOST_TEST(bc::load_coordinator_config(write_config("")).min_step_timeout.count() == 30'000);
+  BOOST_TEST(bc::load_coordinator_config(write_config("min_step_timeout_seconds = 2.5\n")).min_step_timeout.count() ==
+             2'500);
+  for (const char* bad : {"min_step_timeout_seconds = 0.5\n", "min_step_timeout_seconds = 1e9\n"}) {
+    const std::string error = error_of(write_config(bad));
+    BOOST_TEST(error.find("min_step_timeout_seconds must be within [1, 86400]") != std::string::npos, error);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(the_journal_is_sqlite_by_default_and_etcd_with_its_endpoints_prefix_and_ttl) {
   BOOST_TEST(!bc::load_coordinator_config(write_config("")).etcd.has_value());
   BOOST_TEST(!bc::load_coordinator_config(write_config("journal = \"sqlite\"\n")).etcd.has_value());
