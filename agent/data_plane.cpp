@@ -17,6 +17,10 @@ static_assert(DataPlane::kept_idle > PeerLinks::idle_limit, "the sender closes a
 
 namespace {
 
+// How long one accept waits before the loop asks again; stop() ends it at once
+// (Listener::close).
+constexpr std::chrono::milliseconds accept_wait = std::chrono::hours(1);
+
 // Where a connection comes from, for the per-address cap: the peer without its port
 // ("127.0.0.1:40312" -> "127.0.0.1"); transports whose peers have no port count each peer
 // on its own.
@@ -78,6 +82,7 @@ void DataPlane::start() { asio::co_spawn(context_.executor(), accept_loop(), asi
 asio::awaitable<void> DataPlane::stop() {
   stopping_ = true;
   stop_requested_.notify();  // flows waiting for a release give up
+  listener_->close();        // the accept loop's accept ends
   for (transport::Connection* connection : connections_) connection->fail(transport::errc::connection_failed);
   while (alive_ > 0) co_await ended_.wait();
 }
@@ -86,7 +91,7 @@ asio::awaitable<void> DataPlane::accept_loop() {
   const Alive alive(*this);
   asio::steady_timer backoff(context_.executor());
   while (!stopping_) {
-    error::Result<std::unique_ptr<transport::Connection>> accepted = co_await listener_->accept(accept_slice);
+    error::Result<std::unique_ptr<transport::Connection>> accepted = co_await listener_->accept(accept_wait);
     if (stopping_) break;
     if (admission::descriptors_exhausted(accepted.error)) {
       // The connection stays queued in the kernel: accepting again at once would fail at

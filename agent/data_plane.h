@@ -40,10 +40,6 @@ class DataPlane {
   // one that closes it, never a receiver under a flow being sent.
   static constexpr std::chrono::milliseconds kept_idle{60'000};
 
-  // How often the accept loop looks whether it should stop: the transports' accept takes
-  // a timeout, not a cancellation (libfabric's is a posted receive).
-  static constexpr std::chrono::milliseconds accept_slice{200};
-
   // Listens at `address` (TCP "host:port", port 0 = any) for senders that prove `self`'s
   // cluster secret. Throws error::SystemError naming the address when it cannot.
   DataPlane(transport::Context& context, const std::string& address, transport::NodeIdentity self,
@@ -58,7 +54,7 @@ class DataPlane {
   void start();
   // Stops accepting and ends every connection (and any flow on it: stop the agent first,
   // so that no step is running); completes when every coroutine of the data plane has
-  // ended, within accept_slice.
+  // ended.
   asio::awaitable<void> stop();
 
   // Incoming flows of `runner`'s job (its plan's job_number) go to it, in place of any

@@ -24,6 +24,8 @@ class Listener {
 
   // The next connection; errc::idle_timeout if none arrives within `timeout`.
   virtual asio::awaitable<error::Result<std::unique_ptr<Connection>>> accept(std::chrono::milliseconds timeout) = 0;
+  // Stops listening: a pending accept ends at once with an error, as does every later one.
+  virtual void close() noexcept = 0;
   // The address to give peers (for TCP "127.0.0.1:40312"; for libfabric an opaque string).
   virtual std::string address() const = 0;
 

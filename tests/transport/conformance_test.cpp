@@ -490,6 +490,42 @@ BOOST_DATA_TEST_CASE(closing_a_connection_ends_the_receive_waiting_on_it, labels
   }
 }
 
+// An agent that stops closes its listener: the accept waiting on it ends then, and so does
+// every later one (the accept's own timeout is past run_until's limit).
+BOOST_DATA_TEST_CASE(closing_a_listener_ends_the_accept_waiting_on_it, labels, label) {
+  Harness h(label, test_options());
+  if (available(h)) {
+    Context& node = h.receiver_node();
+    auto listening = node.listen(node.name() == "tcp" ? "127.0.0.1:0" : "");
+    BOOST_TEST_REQUIRE(!listening.error, listening.detail);
+    Listener& listener = *listening.value;
+    std::optional<std::error_code> waiting, later;
+    asio::co_spawn(
+        h.io(),
+        [&]() -> asio::awaitable<void> {
+          // Named results: GCC 12 cannot take a member of a co_await expression.
+          const auto first = co_await listener.accept(milliseconds(60'000));
+          waiting = first.error;
+          const auto second = co_await listener.accept(milliseconds(60'000));
+          later = second.error;
+        },
+        asio::detached);
+    asio::co_spawn(
+        h.io(),
+        [&]() -> asio::awaitable<void> {
+          co_await asio::post(h.io(), asio::use_awaitable);  // the accept is waiting by now
+          listener.close();
+        },
+        asio::detached);
+    h.run_until([&] { return later.has_value(); }, std::chrono::seconds(20));
+    BOOST_TEST_REQUIRE((waiting && later));
+    for (const std::error_code& error : {*waiting, *later}) {
+      BOOST_TEST(!!error);
+      BOOST_TEST((error != errc::idle_timeout), error.message());
+    }
+  }
+}
+
 BOOST_DATA_TEST_CASE(corrupted_chunk_is_never_written_and_spares_other_flows, labels, label) {
   Harness h(label, test_options());
   if (available(h)) {

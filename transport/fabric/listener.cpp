@@ -34,9 +34,12 @@ std::optional<Hello> parse_hello(std::string_view text) {
 
 asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> Listener::accept(
     std::chrono::milliseconds timeout) {
+  if (closed_) co_return Connected{.error = errc::connection_failed, .detail = {}, .value = {}};
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   auto op = endpoint_.make_operation();
+  in_flight_ = op.get();
   const auto outcome = co_await receive_message(endpoint_, op, FI_ADDR_UNSPEC, hello_tag, max_hello, deadline);
+  in_flight_ = nullptr;
   if (outcome.error) co_return Connected{.error = outcome.error, .detail = {}, .value = {}};
 
   const auto hello = parse_hello(std::string_view(reinterpret_cast<const char*>(op->heap.data()), op->length));
@@ -47,8 +50,11 @@ asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> Listener:
 
   const std::uint64_t id = hello->id;
   auto reply = endpoint_.make_operation();
+  in_flight_ = reply.get();
   const auto welcome =
       co_await send_message(endpoint_, reply, *peer, welcome_tag(id), std::as_bytes(std::span(&id, 1)), {}, deadline);
+  in_flight_ = nullptr;
+  if (closed_) co_return Connected{.error = errc::connection_failed, .detail = {}, .value = {}};
   if (welcome.error) co_return Connected{.error = welcome.error, .detail = {}, .value = {}};
   co_return Connected{.error = {},
                       .detail = {},
@@ -57,6 +63,11 @@ asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> Listener:
                                                                         .peer_name = endpoint_.describe(*peer),
                                                                         .send_tag = data_tag(id, true),
                                                                         .receive_tag = data_tag(id, false)})};
+}
+
+void Listener::close() noexcept {
+  closed_ = true;
+  if (in_flight_ != nullptr) Endpoint::abandon(*in_flight_);
 }
 
 }  // namespace baton::transport::fabric

@@ -19,10 +19,14 @@ class Listener final : public transport::Listener {
   asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> accept(
       std::chrono::milliseconds timeout) override;
   std::string address() const override { return endpoint_.address(); }
+  // Abandons the hello receive or welcome send in flight (Endpoint::abandon).
+  void close() noexcept override;
 
  private:
   Endpoint& endpoint_;
   BufferPool& pool_;
+  bool closed_ = false;
+  Operation* in_flight_ = nullptr;  // the accept's hello receive or welcome send
 };
 
 inline constexpr std::size_t max_hello = 600;

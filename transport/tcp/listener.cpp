@@ -27,6 +27,11 @@ asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> Listener:
       .error = {}, .detail = {}, .value = std::make_unique<Connection>(std::move(socket), socket_buffer_bytes_)};
 }
 
+void Listener::close() noexcept {
+  asio::error_code ignored;
+  acceptor_.close(ignored);  // a pending async_accept ends with operation_aborted
+}
+
 std::string Listener::address() const {
   asio::error_code ignored;
   return to_string(acceptor_.local_endpoint(ignored));

@@ -14,6 +14,7 @@ class Listener final : public transport::Listener {
   asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> accept(
       std::chrono::milliseconds timeout) override;
   std::string address() const override;
+  void close() noexcept override;
 
  private:
   asio::ip::tcp::acceptor acceptor_;
