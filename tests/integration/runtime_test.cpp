@@ -431,4 +431,18 @@ BOOST_AUTO_TEST_CASE(an_idle_agent_whose_coordinator_is_gone_stops_promptly) {
   BOOST_TEST(cluster.agent_log("n0").find("stopped") != std::string::npos, cluster.agent_log("n0"));
 }
 
+// The same with its coordinator up: the agent hangs up once its last messages are written
+// (Channel::finish) and stops. It took 1.15 s while it ran a fixed second after hanging up,
+// and 0.2 s more while its accept loop looked every 200 ms whether to stop.
+BOOST_AUTO_TEST_CASE(an_idle_registered_agent_stops_promptly) {
+  Cluster cluster;
+  cluster.start_agent("n0");
+  BOOST_REQUIRE_MESSAGE(cluster.wait_alive(1), cluster.coordinator_log());
+  const auto start = std::chrono::steady_clock::now();
+  cluster.stop_agent("n0");
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  BOOST_TEST(took < 0.9, took << " s\n" << cluster.agent_log("n0"));
+  BOOST_TEST(cluster.agent_log("n0").find("stopped") != std::string::npos, cluster.agent_log("n0"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
