@@ -19,4 +19,9 @@ std::string tool_path(const std::string& name) {
                            " is not on PATH (scripts/setup.sh installs it; CMake's NEEDS skips a test without it)");
 }
 
+bool under_ci() {
+  const char* ci = std::getenv("CI");
+  return ci != nullptr && std::string(ci) == "true";
+}
+
 }  // namespace baton::test

@@ -12,4 +12,9 @@ namespace baton::test {
 // The path of `name` on PATH; std::runtime_error naming it when there is none.
 std::string tool_path(const std::string& name);
 
+// Whether this is CI's run (CI=true, as .ci/run sets): CI runs scripts/setup.sh first, so
+// whatever it installs (the tools above, libfabric's providers) must be there, and a test
+// that finds one missing fails instead of skipping.
+bool under_ci();
+
 }  // namespace baton::test
