@@ -22,18 +22,6 @@ std::optional<error::Status> own_memory(Endpoint& endpoint, Operation& op, std::
   return std::nullopt;
 }
 
-// Names `op` as a connection's operation in flight while it lives.
-class InFlight {
- public:
-  InFlight(Operation*& slot, Operation& op) : slot_(slot) { slot_ = &op; }
-  ~InFlight() { slot_ = nullptr; }
-  InFlight(const InFlight&) = delete;
-  InFlight& operator=(const InFlight&) = delete;
-
- private:
-  Operation*& slot_;
-};
-
 }  // namespace
 
 asio::awaitable<error::Status> send_message(Endpoint& endpoint, std::unique_ptr<Operation>& op, fi_addr_t peer,

@@ -264,7 +264,7 @@ void Endpoint::abandon(Operation& op) noexcept {
   op.signal.cancel();
 }
 
-asio::awaitable<bool> Endpoint::wait(Operation& op, time_point deadline) {
+asio::awaitable<bool> Endpoint::wait(Operation& op, time_point deadline, bool until_abandoned) {
   unsigned idle = 0;
   while (!op.done) {
     if (poll() > 0) {
@@ -272,7 +272,7 @@ asio::awaitable<bool> Endpoint::wait(Operation& op, time_point deadline) {
       continue;
     }
     const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline || op.abandoned) co_return false;
+    if (now >= deadline || (until_abandoned && op.abandoned)) co_return false;
     if (idle < spin_rounds) {
       ++idle;
       co_await asio::post(executor_, asio::use_awaitable);
@@ -300,15 +300,14 @@ asio::awaitable<error::Status> Endpoint::execute(std::unique_ptr<Operation>& op,
       co_return error::Status{errc::idle_timeout, "the provider stayed busy (FI_EAGAIN)"};
     co_await asio::post(executor_, asio::use_awaitable);
   }
-  if (co_await wait(*op, deadline)) {
+  if (co_await wait(*op, deadline, true)) {
     co_return error::Status{map_completion_error(op->error), op->error_text};
   }
   // Timed out, or its connection closed: take the operation back before its memory can be
-  // reused (the grace below is a deadline of its own, not ended by the close).
+  // reused (the grace is a deadline of its own, which a close during it does not end).
   const errc ended = op->abandoned ? errc::connection_failed : errc::idle_timeout;
-  op->abandoned = false;
   fi_cancel(&ep_->fid, &op->context);
-  if (co_await wait(*op, std::chrono::steady_clock::now() + cancel_grace)) co_return error::Status{ended, {}};
+  if (co_await wait(*op, std::chrono::steady_clock::now() + cancel_grace, false)) co_return error::Status{ended, {}};
   op->orphaned = true;
   orphans_.push_back(std::move(op));
   co_return error::Status{ended, "libfabric kept the operation after cancel; its buffer stays out of the pool"};

@@ -79,6 +79,19 @@ struct Operation {
   std::array<void*, 2> piece_descriptors{};
 };
 
+// Names `op` in `slot` while it is in flight (for a close to abandon it), and clears the
+// slot when it goes: a connection's send and receives, a listener's accept.
+class InFlight {
+ public:
+  InFlight(Operation*& slot, Operation& op) : slot_(slot) { slot_ = &op; }
+  ~InFlight() { slot_ = nullptr; }
+  InFlight(const InFlight&) = delete;
+  InFlight& operator=(const InFlight&) = delete;
+
+ private:
+  Operation*& slot_;
+};
+
 class Endpoint {
  public:
   using time_point = std::chrono::steady_clock::time_point;
@@ -126,7 +139,9 @@ class Endpoint {
   Endpoint(asio::any_io_executor executor, std::string provider);
   std::size_t poll();
   void complete(void* op_context, int error, std::size_t length, std::string text);
-  asio::awaitable<bool> wait(Operation& op, time_point deadline);
+  // Whether `op` completed by `deadline`; false at once when it is abandoned and
+  // `until_abandoned` (an operation's wait, not its cancel's grace).
+  asio::awaitable<bool> wait(Operation& op, time_point deadline, bool until_abandoned);
 
   asio::any_io_executor executor_;
   std::string provider_;

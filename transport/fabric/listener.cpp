@@ -37,9 +37,11 @@ asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> Listener:
   if (closed_) co_return Connected{.error = errc::connection_failed, .detail = {}, .value = {}};
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   auto op = endpoint_.make_operation();
-  in_flight_ = op.get();
-  const auto outcome = co_await receive_message(endpoint_, op, FI_ADDR_UNSPEC, hello_tag, max_hello, deadline);
-  in_flight_ = nullptr;
+  error::Status outcome;
+  {
+    const InFlight in_flight(in_flight_, *op);
+    outcome = co_await receive_message(endpoint_, op, FI_ADDR_UNSPEC, hello_tag, max_hello, deadline);
+  }
   if (outcome.error) co_return Connected{.error = outcome.error, .detail = {}, .value = {}};
 
   const auto hello = parse_hello(std::string_view(reinterpret_cast<const char*>(op->heap.data()), op->length));
@@ -50,10 +52,12 @@ asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> Listener:
 
   const std::uint64_t id = hello->id;
   auto reply = endpoint_.make_operation();
-  in_flight_ = reply.get();
-  const auto welcome =
-      co_await send_message(endpoint_, reply, *peer, welcome_tag(id), std::as_bytes(std::span(&id, 1)), {}, deadline);
-  in_flight_ = nullptr;
+  error::Status welcome;
+  {
+    const InFlight in_flight(in_flight_, *reply);
+    welcome =
+        co_await send_message(endpoint_, reply, *peer, welcome_tag(id), std::as_bytes(std::span(&id, 1)), {}, deadline);
+  }
   if (closed_) co_return Connected{.error = errc::connection_failed, .detail = {}, .value = {}};
   if (welcome.error) co_return Connected{.error = welcome.error, .detail = {}, .value = {}};
   co_return Connected{.error = {},
