@@ -376,9 +376,7 @@ asio::awaitable<void> Agent::handle_release(const protocol::StepRelease& release
       held.range_last = release.last_step();
       asio::co_spawn(context_.executor(), run_range(release.job(), release), asio::detached);
     } else {
-      asio::co_spawn(context_.executor(),
-                     run_step(release.job(), release.step(), std::chrono::milliseconds(release.timeout_ms())),
-                     asio::detached);
+      asio::co_spawn(context_.executor(), run_step(release.job(), release), asio::detached);
     }
     co_return;
   }
@@ -542,14 +540,15 @@ void Agent::handle_abort(const protocol::Abort& abort) {
   // else: run_step reports the aborted step and then the job status
 }
 
-asio::awaitable<void> Agent::run_step(std::string job, std::uint32_t step, std::chrono::milliseconds timeout) {
+asio::awaitable<void> Agent::run_step(std::string job, protocol::StepRelease release) {
+  const std::uint32_t step = release.step();
   HeldJob& held = jobs_.at(job);  // kept while its step runs
   const std::shared_ptr<StepRunner> runner = held.runner;
   say("job " + job + " step " + std::to_string(step) + ": started");
   protocol::Envelope envelope;
   bool over = false;
   Signal ended(context_.executor());
-  co_await (run_to_report(runner, step, timeout, envelope, over, ended) && report_progress(runner, over, ended));
+  co_await (run_to_report(runner, release, envelope, over, ended) && report_progress(runner, over, ended));
   const protocol::StepReport& report = envelope.step_report();
   if (report.ok()) held.steps_done = std::max(held.steps_done, step + 1);
   count_step(report);
@@ -585,10 +584,10 @@ asio::awaitable<void> Agent::end_steps(std::string job, protocol::Envelope envel
   if (!running_ && !any_step_running() && channel_) channel_->finish();  // after the report and status
 }
 
-asio::awaitable<void> Agent::run_to_report(std::shared_ptr<StepRunner> runner, std::uint32_t step,
-                                           std::chrono::milliseconds timeout, protocol::Envelope& report, bool& over,
-                                           Signal& ended) {
-  *report.mutable_step_report() = co_await runner->run(step, timeout);
+asio::awaitable<void> Agent::run_to_report(std::shared_ptr<StepRunner> runner, const protocol::StepRelease& release,
+                                           protocol::Envelope& report, bool& over, Signal& ended) {
+  *report.mutable_step_report() =
+      co_await runner->run(release.step(), std::chrono::milliseconds(release.timeout_ms()), release.range());
   over = true;
   ended.notify();
 }

@@ -155,7 +155,8 @@ class Agent {
     std::uint64_t accepted = 0;  // when its plan was accepted, in plans accepted by this agent
   };
   asio::awaitable<void> handle_release(const protocol::StepRelease& release);
-  asio::awaitable<void> run_step(std::string job, std::uint32_t step, std::chrono::milliseconds timeout);
+  // Runs the one step `release` names, then reports it.
+  asio::awaitable<void> run_step(std::string job, protocol::StepRelease release);
   // Runs steps release.step .. release.last_step self-paced (docs/runtime.md, "Self-paced
   // steps"): each, then the barrier among the plan's members; the first member tells the
   // coordinator of each step passed (StepPassed). One report at the range's end, or at the
@@ -166,10 +167,9 @@ class Agent {
   // After the job's step or range ended on this node: its state, then `report` to the
   // coordinator, and what waited for the end.
   asio::awaitable<void> end_steps(std::string job, protocol::Envelope report);
-  // Runs the step on `runner` into `report`; then sets `over` and signals `ended`.
-  asio::awaitable<void> run_to_report(std::shared_ptr<StepRunner> runner, std::uint32_t step,
-                                      std::chrono::milliseconds timeout, protocol::Envelope& report, bool& over,
-                                      Signal& ended);
+  // Runs the released step on `runner` into `report`; then sets `over` and signals `ended`.
+  asio::awaitable<void> run_to_report(std::shared_ptr<StepRunner> runner, const protocol::StepRelease& release,
+                                      protocol::Envelope& report, bool& over, Signal& ended);
   // Sends the coordinator StepProgress about once a second until `over`.
   asio::awaitable<void> report_progress(std::shared_ptr<StepRunner> runner, const bool& over, Signal& ended);
   // Sends on the live session; false when there is none or it broke.

@@ -27,7 +27,7 @@ asio::awaitable<void> Agent::run_range(std::string job, protocol::StepRelease re
     total.set_step(step);
     say("job " + job + " step " + std::to_string(step) + ": started");
     const auto step_started = std::chrono::steady_clock::now();
-    const protocol::StepReport report = co_await runner->run(step, timeout);
+    const protocol::StepReport report = co_await runner->run(step, timeout, release.range());
     count_step(report);
     total.set_bytes(total.bytes() + report.bytes());
     // A member whose step timed out votes then, so the slowest vote comes one timeout after

@@ -163,7 +163,8 @@ std::shared_ptr<StepState> StepRunner::prepare(std::uint32_t index) {
   return state;
 }
 
-asio::awaitable<protocol::StepReport> StepRunner::run(std::uint32_t index, std::chrono::milliseconds timeout) {
+asio::awaitable<protocol::StepReport> StepRunner::run(std::uint32_t index, std::chrono::milliseconds timeout,
+                                                      std::uint64_t release) {
   const auto started = std::chrono::steady_clock::now();
   protocol::StepReport report;
   report.set_job(plan_.job());
@@ -171,6 +172,7 @@ asio::awaitable<protocol::StepReport> StepRunner::run(std::uint32_t index, std::
 
   const std::shared_ptr<StepState> state = prepare(index);
   state->released = started;
+  state->release = release;
   gate_.notify();  // flows that arrived before the release go on (see resolve())
 
   const auto deadline = started + timeout;
@@ -411,8 +413,11 @@ asio::awaitable<std::optional<error::Refusal>> StepRunner::send_chunks(
     std::optional<GatherSource> gather;
     if (last - first > 1) gather.emplace(head.stream_offset(), length, pieces, parts);
     const transport::Source& source = gather ? static_cast<const transport::Source&>(*gather) : shifted.front();
-    const transport::FlowSpec spec{
-        .job = state->job, .step = state->step, .offset = head.stream_offset(), .length = length};
+    const transport::FlowSpec spec{.job = state->job,
+                                   .step = state->step,
+                                   .offset = head.stream_offset(),
+                                   .length = length,
+                                   .release = state->release};
     if (state->metrics) state->metrics->adjust("baton_agent_flows_active", {{"direction", "sent"}}, 1);
     const transport::FlowReport sent =
         co_await transport::send_flow(connection, spec, source, pacer, context_.pool(), send_options());
@@ -441,7 +446,10 @@ asio::awaitable<std::optional<error::Refusal>> StepRunner::send_chunks(
 }
 
 bool StepRunner::running(const transport::FlowSpec& flow) const {
-  return current_ && !current_->over && flow.job == current_->job && flow.step == current_->step;
+  // A flow and an attempt that both carry a release number must carry the same: a flow
+  // of a failed attempt, still waiting here for its step, is not one of the retry's.
+  if (!current_ || current_->over || flow.job != current_->job || flow.step != current_->step) return false;
+  return flow.release == 0 || current_->release == 0 || flow.release == current_->release;
 }
 
 asio::awaitable<IncomingFlow> StepRunner::resolve(transport::FlowSpec flow, std::string sender) {
@@ -459,7 +467,8 @@ asio::awaitable<IncomingFlow> StepRunner::resolve(transport::FlowSpec flow, std:
     const bool planned = flow.job == plan_.job_number() && find_step(flow.step) != nullptr;
     if (!running(flow)) {
       if (!planned || std::chrono::steady_clock::now() >= deadline) {
-        co_return refuse("no step of job " + std::to_string(flow.job) + " step " + std::to_string(flow.step) +
+        const std::string release = flow.release == 0 ? "" : " release " + std::to_string(flow.release);
+        co_return refuse("no step of job " + std::to_string(flow.job) + " step " + std::to_string(flow.step) + release +
                          " is running here");
       }
       co_await gate_.wait_until(deadline);

@@ -69,8 +69,12 @@ class StepRunner {
   // Runs step `index` and reports it; the step fails if its tasks have not all ended
   // `timeout` after it started (the coordinator's StepRelease.timeout_ms). Never throws for
   // a network or storage problem: the report says what went wrong (ok = false, error names
-  // the peer and chunk, and for a dataflow step the task and object).
-  asio::awaitable<protocol::StepReport> run(std::uint32_t index, std::chrono::milliseconds timeout);
+  // the peer and chunk, and for a dataflow step the task and object). `release`: the
+  // coordinator's number for this release (StepRelease.range; 0 when it gave none). Its
+  // sends carry it, and a flow of another release of the same step (an earlier attempt's,
+  // still on its way) is not taken into this one.
+  asio::awaitable<protocol::StepReport> run(std::uint32_t index, std::chrono::milliseconds timeout,
+                                            std::uint64_t release = 0);
 
   // Ends the running step (if any) as failed with `reason`: its connections are closed
   // and run() returns promptly.
@@ -101,7 +105,7 @@ class StepRunner {
   const protocol::Step* find_step(std::uint32_t index) const;
   // A fresh state for step `index` with its destinations open; it becomes current_.
   std::shared_ptr<StepState> prepare(std::uint32_t index);
-  // Whether step `flow.step` of this job is running now.
+  // Whether step `flow.step` of this job is running now, in the release the flow names.
   bool running(const transport::FlowSpec& flow) const;
   // Starts every task that may start now; true if it started any.
   bool advance(const std::shared_ptr<StepState>& state);

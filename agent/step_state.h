@@ -76,6 +76,9 @@ struct StepState {
   std::map<std::string, std::unique_ptr<transport::Sink>> destinations;  // every object the step writes
   std::map<std::string, std::unique_ptr<transport::Source>> sources;     // a lockstep step's send flows'
   clock::time_point released{};
+  // The coordinator's number for the release this attempt runs (StepRelease.range; 0: not
+  // numbered): its sends carry it, and it takes only flows that carry it (or none).
+  std::uint64_t release = 0;
   std::size_t flows_receiving = 0;  // accepted by resolve(), not finished yet
   std::size_t working = 0;          // sends and combines under way: run() waits for them after a failure
   std::uint64_t bytes_sent = 0;

@@ -37,6 +37,10 @@ struct FlowSpec {
   std::uint32_t step = 0;
   std::uint64_t offset = 0;  // first byte of the range
   std::uint64_t length = 0;  // bytes in the range (0 is a valid, empty flow)
+  // Which release of its step the flow belongs to (the coordinator's StepRelease.range,
+  // carried in the begin frame): a receiver takes it only into that release's attempt at
+  // the step, never into a later one. 0: not said (any attempt at the step takes it).
+  std::uint64_t release = 0;
 
   std::uint64_t end() const noexcept { return offset + length; }
   friend bool operator==(const FlowSpec&, const FlowSpec&) = default;

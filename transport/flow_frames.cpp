@@ -22,7 +22,7 @@ FrameHeader flow_header(FrameKind kind, const FlowSpec& flow, std::uint64_t offs
 }  // namespace
 
 FrameHeader begin_frame(const FlowSpec& flow) noexcept {
-  return flow_header(FrameKind::begin, flow, flow.offset, 0, 0);
+  return flow_header(FrameKind::begin, flow, flow.offset, 0, flow.release);
 }
 
 FrameHeader data_frame(const FlowSpec& flow, std::uint64_t offset, std::span<const std::byte> payload) noexcept {

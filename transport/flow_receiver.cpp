@@ -37,7 +37,8 @@ Problem check_begin(const FrameHeader& h, const ReceiveOptions& options) {
     return {errc::oversized_frame, "range of " + std::to_string(h.range_end - h.offset) + " bytes above the cap of " +
                                        std::to_string(options.max_range)};
   }
-  const FlowSpec announced{.job = h.job, .step = h.step, .offset = h.offset, .length = h.range_end - h.offset};
+  const FlowSpec announced{
+      .job = h.job, .step = h.step, .offset = h.offset, .length = h.range_end - h.offset, .release = h.checksum};
   if (options.expected && *options.expected != announced) {
     const FlowSpec& e = *options.expected;
     return {errc::unexpected_frame, "begin for job " + std::to_string(h.job) + " step " + std::to_string(h.step) + " " +
@@ -133,7 +134,8 @@ asio::awaitable<FlowReport> receive_flow(Connection& connection, AsyncSinkResolv
 
     if (!begun) {
       if (h.kind == FrameKind::begin && h.range_end >= h.offset) {
-        report.flow = {.job = h.job, .step = h.step, .offset = h.offset, .length = h.range_end - h.offset};
+        report.flow = {
+            .job = h.job, .step = h.step, .offset = h.offset, .length = h.range_end - h.offset, .release = h.checksum};
       }
       if ((problem = check_begin(h, options))) break;
       ResolvedSink resolved = co_await resolve(report.flow);

@@ -10,7 +10,8 @@
 // the authenticated peer's.
 //
 // A flow is: begin, data*, end from the sender; ack or reject from the receiver.
-//   begin   offset = first byte of the range, range_end = one past its last byte
+//   begin   offset = first byte of the range, range_end = one past its last byte,
+//           checksum = the release of its step the flow belongs to (FlowSpec::release; 0: none)
 //   data    offset = first byte of the chunk, length = chunk bytes, checksum = XXH3-64(payload)
 //   end     offset = range_end, checksum = XXH3-64 of the whole range
 //   ack     offset = end of the verified bytes, checksum = the receiver's XXH3-64 of the range

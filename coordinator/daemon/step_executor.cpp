@@ -276,11 +276,13 @@ asio::awaitable<StepOutcome> StepExecutor::attempt(StepExchange& run, JobPlans& 
   co_await hold_if_lease_lapsed(run, step);
   outcome.released = clock_.now();
   run.released = outcome.released;
+  const std::uint32_t release = next_release();  // this attempt's flows carry it
   for (const auto& [node, plan] : plans.by_node()) {
     protocol::Envelope envelope;
     envelope.mutable_step_release()->set_job(run.job);
     envelope.mutable_step_release()->set_step(step);
     envelope.mutable_step_release()->set_timeout_ms(static_cast<std::uint32_t>(timeout.count()));
+    envelope.mutable_step_release()->set_range(release);
     agents_.send(node, std::move(envelope));
   }
   // The moment a step starts, as an operator (and bench/ha.sh's fail-over time) sees it.
@@ -390,6 +392,11 @@ void StepExecutor::abort(const StepExchange& run, const JobPlans& plans, const s
 }
 
 // ---- Helpers ----
+
+std::uint32_t StepExecutor::next_release() {
+  if (next_range_ == 0) ++next_range_;  // 0 says "not numbered"
+  return next_range_++;
+}
 
 std::chrono::milliseconds StepExecutor::step_timeout(double predicted) const {
   const double proportional = std::ceil(predicted * options_.step_timeout_factor * 1000);

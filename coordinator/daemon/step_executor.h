@@ -145,8 +145,10 @@ class StepExecutor {
   log::Logger& log_;
   // The attached runs, by job id.
   std::map<std::string, StepExchange*> runs_;
-  // The next self-paced range's number (StepRelease.range): from a random start, so that a
-  // restarted coordinator's ranges differ from its predecessor's.
+  // A new release number (StepRelease.range), never 0.
+  std::uint32_t next_release();
+  // The next release's number: from a random start, so that a restarted coordinator's
+  // releases differ from its predecessor's.
   std::uint32_t next_range_;
   StepExchange* run_of(const std::string& job) const;
 };

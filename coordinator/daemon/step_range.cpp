@@ -55,7 +55,7 @@ asio::awaitable<RangeOutcome> StepExecutor::run_range(StepExchange& run, const J
   for (std::uint32_t step = first; step <= last; ++step) timeout = std::max(timeout, step_timeout(predicted(step)));
   co_await hold_if_lease_lapsed(run, first);
   StepExchange::Range& range = run.range.emplace();
-  range.number = next_range_++;
+  range.number = next_release();
   range.first = first;
   range.last = last;
   range.first_member = plans.by_node().begin()->first;  // rank 0: ranks are the nodes' order

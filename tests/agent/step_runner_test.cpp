@@ -227,6 +227,45 @@ BOOST_AUTO_TEST_CASE(an_unplanned_chunk_is_refused_and_fails_its_sender) {
   BOOST_TEST((std::all_of(out.begin(), out.end(), [](std::byte x) { return x == std::byte{0}; })));
 }
 
+// A failed attempt's flow still on its way when the step is released again (the
+// coordinator numbers each release, StepRelease.range, and a flow's begin frame carries
+// it): the retry takes its own sender's flow, never the stale one, which fails once it has
+// waited the frame timeout for a step of its release. Without the numbers the stale
+// flow was taken into the retry (its bytes written) or the retry's refused as a chunk
+// "arrived twice" (seen at 1 024 agents, docs/runtime.md "Scale").
+BOOST_AUTO_TEST_CASE(a_flow_of_an_earlier_release_of_the_step_is_not_taken_into_the_next) {
+  TwoAgents t;
+  auto& [io, a, b] = t;
+  auto in = pattern(8000, 5), stale_in = pattern(8000, 6);
+  std::vector<std::byte> out(8000, std::byte{0});
+  a.storage.register_region("in", in);
+  ba::MemoryStorage stale_storage;  // other bytes, so that a stale flow taken would show
+  stale_storage.register_region("in", stale_in);
+  b.storage.register_region("out", out);
+  Pair plan = one_step(b.data->address(), 0, {{0, 0, 0, 8000, 0}}, {{0, 0, 0, 8000, 0}});
+  ba::StepRunner stale(*a.context, stale_storage, plan.sender, a.identity);
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
+  ba::StepRunner& receiver = b.receiver(plan.receiver);
+  std::optional<bp::StepReport> stale_report, sent, received;
+  const auto spawn = [&](ba::StepRunner& runner, std::chrono::milliseconds timeout, std::uint64_t release,
+                         std::optional<bp::StepReport>& into) {
+    asio::co_spawn(
+        io, [&, timeout, release]() -> asio::awaitable<void> { into = co_await runner.run(0, timeout, release); },
+        asio::detached);
+  };
+  spawn(stale, 5s, 5, stale_report);  // longer than the receiver's frame timeout (2 s)
+  spawn(receiver, kQuickTimeout, 6, received);
+  spawn(sender, kQuickTimeout, 6, sent);
+  const auto start = std::chrono::steady_clock::now();
+  while (!(stale_report && sent && received) && std::chrono::steady_clock::now() - start < 20s) io.run_one_for(100ms);
+  BOOST_TEST_REQUIRE((stale_report && sent && received));
+  BOOST_TEST(received->ok(), received->error());
+  BOOST_TEST(sent->ok(), sent->error());
+  BOOST_TEST((out == in));
+  // Refused by the receiver, or silent to its sender: both wait the frame timeout.
+  BOOST_TEST(!stale_report->ok());
+}
+
 BOOST_AUTO_TEST_CASE(a_missing_region_and_an_unreachable_peer_are_named) {
   TwoAgents t;
   auto& [io, a, b] = t;

@@ -752,8 +752,9 @@ BOOST_DATA_TEST_CASE(receiver_refuses_a_flow_it_did_not_expect, labels, label) {
   }
 }
 
-// A receiver serving several planned flows picks each one's sink from its begin frame and
-// refuses a flow it did not plan, naming why.
+// A receiver serving several planned flows picks each one's sink from its begin frame (its
+// range, and the release of its step it names, 0 for none) and refuses a flow it did not
+// plan, naming why.
 BOOST_DATA_TEST_CASE(receiver_resolves_each_flow_to_its_sink, labels, label) {
   Harness h(label, test_options());
   if (available(h)) {
@@ -763,12 +764,12 @@ BOOST_DATA_TEST_CASE(receiver_resolves_each_flow_to_its_sink, labels, label) {
     MemorySink first_sink(first), second_sink(second);
     const auto resolve = [&](const FlowSpec& f) -> ResolvedSink {
       if (f.job != 9 || f.step != 4) return {nullptr, "not this step"};
-      if (f.offset == 0 && f.length == 1000) return {&first_sink, {}};
-      if (f.offset == 1000 && f.length == 5000) return {&second_sink, {}};
+      if (f.offset == 0 && f.length == 1000 && f.release == 0) return {&first_sink, {}};
+      if (f.offset == 1000 && f.length == 5000 && f.release == 77) return {&second_sink, {}};
       return {nullptr, "no planned chunk at " + std::to_string(f.offset)};
     };
     auto links = h.links(3);
-    const std::array<FlowSpec, 3> flows{{{.job = 9, .step = 4, .offset = 1000, .length = 5000},
+    const std::array<FlowSpec, 3> flows{{{.job = 9, .step = 4, .offset = 1000, .length = 5000, .release = 77},
                                          {.job = 9, .step = 4, .offset = 0, .length = 1000},
                                          {.job = 9, .step = 4, .offset = 10, .length = 990}}};
     std::array<FlowReport, 3> sent, received;
