@@ -62,12 +62,13 @@ int watch(const ApiClient& api, const std::string& id, const std::string& output
   // when the job does, not up to a poll later. An answer that comes sooner without the job
   // having ended (a coordinator that does not wait) is followed by the rest of kPoll asleep;
   // the first, which does not wait, is followed by the first wait at once (a 10 ms job took
-  // 0.5 s to be seen done).
+  // 0.5 s to be seen done). Polls ask for the job's progress only (view=progress): its
+  // report, which grows with the job's nodes times its steps, is fetched once, at the end.
   constexpr auto kPoll = std::chrono::milliseconds(500);
-  const std::string waiting = job_path(id) + "?wait=0.5";  // kPoll, in the API's seconds
+  const std::string waiting = job_path(id) + "?wait=0.5&view=progress";  // kPoll, in the API's seconds
   for (bool first = true;; first = false) {
     const auto asked = std::chrono::steady_clock::now();
-    answer = api.get(first ? job_path(id) : waiting);
+    answer = api.get(first ? job_path(id) + "?view=progress" : waiting);
     job = job_of(answer);
     const auto now = std::chrono::steady_clock::now();
     const double done = static_cast<double>(job.bytes_done + job.step_bytes_done);
@@ -90,6 +91,8 @@ int watch(const ApiClient& api, const std::string& id, const std::string& output
     if (terminal(job.state)) break;
     if (!first) std::this_thread::sleep_until(asked + kPoll);
   }
+  answer = api.get(job_path(id));  // the whole job, its report with it
+  job = job_of(answer);
   if (drew) std::cout << '\n';
   if (output == "json") {
     std::cout << answer.dump(1) << '\n';

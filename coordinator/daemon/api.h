@@ -12,6 +12,7 @@
 
 #include <asio/io_context.hpp>
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -46,9 +47,10 @@ class Api {
   // On the io thread: what the status page shows ("/" the newest job, else job `id`); an
   // unknown job is said on the page, with its status in `response`.
   report::StatusPage status_page_state(httplib::Response& response, const std::string* id) const;
-  // On the HTTP thread: the job's report (Driver::job_report) once it has ended, or as it
-  // is after `wait`.
-  report::JobReport job_after(std::uint64_t id, std::chrono::milliseconds wait);
+  // On the HTTP thread: the job as `look` gives it (on the io thread: Driver::job_report or
+  // job_progress) once it has ended, or as it is after `wait`.
+  report::JobReport job_after(std::uint64_t id, std::chrono::milliseconds wait,
+                              const std::function<report::JobReport(std::uint64_t)>& look);
 
   asio::io_context& io_;
   Driver& driver_;

@@ -166,6 +166,12 @@ report::JobReport Driver::job_report(std::uint64_t id) const {
   return coordinator::job_report(*found->second, clock_.now());
 }
 
+report::JobReport Driver::job_progress(std::uint64_t id) const {
+  const auto found = jobs_.find(id);
+  if (found == jobs_.end()) throw RequestError(RequestFailure::not_found, "no job " + std::to_string(id));
+  return coordinator::job_progress(*found->second, clock_.now());
+}
+
 Driver::Json Driver::job(std::uint64_t id) const { return report::to_json(job_report(id)); }
 
 Driver::Json Driver::jobs() const {

@@ -86,6 +86,9 @@ class Driver {
   Json cancel(std::uint64_t id);
   // RequestError(not_found) for an unknown job.
   report::JobReport job_report(std::uint64_t id) const;
+  // The job's state and progress, without its plan's report (GET /v1/jobs/{id}?view=progress):
+  // what a watcher polls, in time independent of the job's nodes and steps.
+  report::JobReport job_progress(std::uint64_t id) const;
   Json job(std::uint64_t id) const;  // job_report as the API's JSON (tests; the API renders it off the io thread)
   Json jobs() const;
   Json agents() const;

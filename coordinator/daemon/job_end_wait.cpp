@@ -24,6 +24,12 @@ std::chrono::milliseconds parse_job_wait(std::string_view text) {
                   std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>(seconds)));
 }
 
+bool parse_job_view(std::string_view text) {
+  if (text == "progress") return true;
+  throw RequestError(RequestFailure::bad_request, "view: must be \"progress\" (or absent, for the whole job), not \"" +
+                                                      std::string(text.substr(0, 32)) + "\"");
+}
+
 void JobEndSignal::ended() {
   {
     const std::lock_guard lock(mutex_);

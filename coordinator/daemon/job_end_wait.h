@@ -1,6 +1,7 @@
 // Waiting for a job's end over the API without polling (docs/runtime.md, "Waiting for a
 // job"): `GET /v1/jobs/{id}?wait=SECONDS` holds the request until the job has ended or the
-// seconds have passed, then answers the job as a plain GET does. The driver says when any
+// seconds have passed, then answers the job as a plain GET does (or its progress alone,
+// with `view=progress`). The driver says when any
 // job ends (ended(), on its thread); a waiting HTTP thread looks again at its job then.
 //
 // Threading: ended() and stop() from any thread; wait_after() on the API's threads.
@@ -21,6 +22,10 @@ inline constexpr std::chrono::milliseconds kMaxJobWait{5'000};
 // `text`, the query's seconds, as a duration: a decimal number in (0, kMaxJobWait].
 // RequestError(bad_request) naming it otherwise ("wait: must be seconds in (0, 5], not \"x\"").
 std::chrono::milliseconds parse_job_wait(std::string_view text);
+
+// `text`, the query's view: true for "progress" (the job without its plan's report).
+// RequestError(bad_request) naming it otherwise.
+bool parse_job_view(std::string_view text);
 
 class JobEndSignal {
  public:

@@ -162,12 +162,22 @@ report::JobReport job_header(const TrackedJob& job) {
 
 std::uint64_t bytes_done_now(const TrackedJob& job) { return job.bytes_done + running_step_bytes(job); }
 
-report::JobReport job_report(const TrackedJob& job, Clock::time_point now) {
-  if (job.journaled_view) return *job.journaled_view;
+report::JobReport job_progress(const TrackedJob& job, Clock::time_point now) {
+  if (job.journaled_view) {
+    report::JobReport out = *job.journaled_view;
+    out.report.reset();
+    return out;
+  }
   report::JobReport out = job_header(job);
   out.elapsed_seconds = job.started == Clock::time_point{} ? 0
                         : ended(job.state)                 ? job.measured_seconds
                                                            : seconds_between(job.started, now);
+  return out;
+}
+
+report::JobReport job_report(const TrackedJob& job, Clock::time_point now) {
+  if (job.journaled_view) return *job.journaled_view;
+  report::JobReport out = job_progress(job, now);
   if (!job.plan) return out;
   report::PlanReport plan;
   plan.kind = std::string(jobs::name(job.plan->kind));

@@ -20,6 +20,8 @@ namespace baton::coordinator {
 
 // The job with its report: per step, planned against measured, per node too.
 report::JobReport job_report(const TrackedJob& job, Clock::time_point now);
+// The same without the plan's report: the job's state and progress only.
+report::JobReport job_progress(const TrackedJob& job, Clock::time_point now);
 // The job's bytes done now: its finished steps', and the share of the running step its
 // nodes reported moving so far (StepProgress).
 std::uint64_t bytes_done_now(const TrackedJob& job);

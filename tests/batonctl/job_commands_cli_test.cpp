@@ -26,8 +26,8 @@ using nlohmann::json;
 namespace {
 
 struct Request {
-  std::string method, path, body, authorization, wait;  // wait: the ?wait= parameter, if any
-  std::chrono::steady_clock::time_point at{};           // when it arrived
+  std::string method, path, body, authorization, wait, view;  // wait, view: the query's parameters, if any
+  std::chrono::steady_clock::time_point at{};                 // when it arrived
 };
 
 const char* const kReport = R"({"algorithm": "oggp", "k": 3, "flow_rate": 12500000, "steps": [
@@ -61,7 +61,7 @@ class FakeCoordinator {
     auto record = [this](const httplib::Request& req) {
       std::lock_guard lock(mutex_);
       requests_.push_back({req.method, req.path, req.body, req.get_header_value("Authorization"),
-                           req.get_param_value("wait"), std::chrono::steady_clock::now()});
+                           req.get_param_value("wait"), req.get_param_value("view"), std::chrono::steady_clock::now()});
     };
     server_.Get("/v1/agents", [=, this](const httplib::Request& req, httplib::Response& res) {
       record(req);
@@ -90,17 +90,19 @@ class FakeCoordinator {
       res.status = 201;
       res.set_content(R"({"id": "7"})", "application/json");
     });
-    // Job 7 runs for two polls, then is done; job 9 fails at once; others are 404.
+    // Job 7 runs for two polls of its progress, then is done (its report only in a whole
+    // job's answer); job 9 fails at once; others are 404.
     server_.Get(R"(/v1/jobs/(\w+))", [=, this](const httplib::Request& req, httplib::Response& res) {
       record(req);
       const std::string id = req.matches[1];
       if (id == "7") {
-        const int n = polls_++;
+        const bool progress = req.get_param_value("view") == "progress";
+        const int n = progress ? polls_++ : polls_.load();
         json job = job_answer({{"id", "7"}, {"algorithm", "oggp"}, {"steps", 3}, {"bytes", 30000000}});
         job["state"] = n < 2 ? "running" : "done";
         job["step"] = std::min(n, 2);
         job["bytes_done"] = n < 2 ? 10000000 * (n + 1) : 30000000;
-        if (n >= 2) job["report"] = json::parse(kReport);
+        if (n >= 2 && !progress) job["report"] = json::parse(kReport);
         res.set_content(job.dump(), "application/json");
       } else if (id == "5") {
         res.set_content(kJobWithNodes, "application/json");
@@ -245,11 +247,15 @@ BOOST_AUTO_TEST_CASE(watch_follows_the_job_to_done_and_prints_the_totals) {
   const auto r = fake.run({"watch", "7"});
   BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
   const auto asked = fake.requests();
-  BOOST_TEST_REQUIRE(asked.size() == 3u);
+  BOOST_TEST_REQUIRE(asked.size() == 4u);
   // The first poll answers at once; the others wait at the coordinator for the job's end.
   BOOST_TEST(asked[0].wait == "");
   BOOST_TEST(asked[1].wait == "0.5");
   BOOST_TEST(asked[2].wait == "0.5");
+  // Polls ask for the job's progress; its report (nodes x steps lines) comes once, at the end.
+  for (std::size_t i = 0; i < 3; ++i) BOOST_TEST(asked[i].view == "progress");
+  BOOST_TEST(asked[3].view == "");
+  BOOST_TEST(asked[3].wait == "");
   // The first wait is asked for at once: a watch that slept a poll first saw a 10 ms job
   // done 0.5 s late. (Bounded below 0.5 s, the poll: the old watch could not ask sooner.)
   BOOST_TEST(std::chrono::duration<double>(asked[1].at - asked[0].at).count() < 0.45);

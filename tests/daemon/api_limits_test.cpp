@@ -127,6 +127,24 @@ BOOST_AUTO_TEST_CASE(a_wait_for_a_job_answers_at_its_end_and_refuses_bad_timeout
   BOOST_TEST(short_wait.first == 200);
   BOOST_TEST(short_wait.second.value("state", "") != "cancelled", short_wait.second.dump());
   BOOST_TEST(short_wait.second.value("state", "") != "done", short_wait.second.dump());
+  // view=progress: the job without its plan's report (what watchers poll), with a wait or
+  // without; the whole job has the report once it runs. Any other view is refused.
+  auto progress = cluster.get(job + "?view=progress");
+  const auto before_steps = [&] {
+    const std::string state = progress.second.value("state", "");
+    return state == "queued" || state == "planning";
+  };
+  for (const auto until = Clock::now() + std::chrono::seconds(10); before_steps() && Clock::now() < until;)
+    progress = cluster.get(job + "?wait=0.1&view=progress");
+  BOOST_TEST(progress.first == 200);
+  BOOST_TEST_REQUIRE(progress.second.value("state", "") == "running", progress.second.dump());
+  BOOST_TEST(!progress.second.contains("report"), progress.second.dump());
+  BOOST_TEST(progress.second.value("bytes", 0) == 3'000'000, progress.second.dump());
+  const auto whole = cluster.get(job);
+  BOOST_TEST(whole.second.contains("report"), whole.second.dump());
+  const auto bad_view = cluster.get(job + "?view=all");
+  BOOST_TEST(bad_view.first == 400);
+  BOOST_TEST(error_of(bad_view) == "view: must be \"progress\" (or absent, for the whole job), not \"all\"");
   auto long_wait = std::async(std::launch::async, [&] {
     const auto started = Clock::now();
     auto answer = cluster.get(job + "?wait=4");  // cpp-httplib's client reads for 5 s
