@@ -13,11 +13,17 @@ times. Every receiver's bytes are checked after each job. Per job it prints one 
    the answer of batonctl submit --wait), "plan_distribution_seconds" (the job's start to its
    first step's release), "step_period_seconds" (median time from one step's release to the
    next's), "step_measured_seconds" (median release-to-last-report), "coordinator_cpu_seconds"
-   (user + system over the job), "coordinator_rss_mib" (after it), "verified"}
+   (user + system over the job), "steps_cpu_ms_per_step" (user + system from the first step's
+   release to the last step's end, over the steps: sampled every 10 ms, so planning and plan
+   distribution are left out and the agents' heartbeats meanwhile are in), "coordinator_rss_mib"
+   (after it), "verified"}
 
 and per N and path, from the medians: {"bench": "scale", ..., "cpu_per_step_ms"}: the coordinator's CPU
-per step as the slope between the smallest and the largest S (of those <= N/2) (what a step adds, planning and
-distribution left out), and "step_period_ms".
+per step as the slope between the smallest and the largest S (of those <= N/2; a longer job
+also plans and sends more steps, so this counts a step's share of planning too),
+"steps_cpu_ms_per_step" (of the largest S), "idle_cpu_ms_per_second" (the coordinator's CPU
+with every agent registered and no job, over 5 s: the heartbeats, one a second from each
+agent, answered), and "step_period_ms".
 
   cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DBATON_BUILD_TESTS=OFF
   cmake --build build/release --target baton-coordinator batonctl scale_agents
@@ -32,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 
@@ -47,6 +54,32 @@ def rss_mib(pid):
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return 0.0
+
+
+class CpuSampler:
+    """The process's CPU time every 10 ms, each sample with its system-clock time."""
+
+    def __init__(self, pid):
+        self.pid, self.samples, self.stop = pid, [], threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        while not self.stop.is_set():
+            self.samples.append((time.time(), coordinator_cpu(self.pid)))
+            self.stop.wait(0.01)
+
+    def finish(self):
+        self.stop.set()
+        self.thread.join()
+
+    def between(self, start, end):
+        """CPU seconds from the last sample at or before `start` to the first at or after `end`."""
+        before = [c for t, c in self.samples if t <= start]
+        after = [c for t, c in self.samples if t >= end]
+        if not before or not after:
+            return None
+        return after[0] - before[-1]
 
 
 def wait_for_file(path, process, what, seconds=30):
@@ -71,9 +104,14 @@ def run_size(args, agents, path, stamp):
                 f'self_paced_steps = {"false" if path == "per-step" else "true"}\n')
     ready = os.path.join(work, "ready.json")
     log = open(os.path.join(work, "coordinator.log"), "w")
+    # Each process in a session of its own: where the kernel groups the scheduler by session
+    # (sched_autogroup, on by default on Debian), the coordinator then gets its share of the
+    # cores beside the agents' processes, as on a cluster where it has a host of its own, and
+    # is not one thread among N agents' threads (at 1 024 agents it got about 1/500 of the
+    # CPU, answered heartbeats seconds late, and the agents dropped their sessions).
     coordinator = subprocess.Popen(
         [os.path.join(args.bin, "coordinator/daemon/baton-coordinator"), "--config", "coordinator.toml",
-         "--ready-file", ready], cwd=work, stderr=log)
+         "--ready-file", ready], cwd=work, stderr=log, start_new_session=True)
     agents_processes = []
     try:
         wait_for_file(ready, coordinator, "the coordinator")
@@ -92,20 +130,26 @@ def run_size(args, agents, path, stamp):
                 for s in steps:
                     extra += ["--write-job", f"{s}:{work}/job-{s}.json"]
             hosts.append(subprocess.Popen(command + extra, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                          stderr=open(os.path.join(work, f"agents-{first}.log"), "w")))
+                                          stderr=open(os.path.join(work, f"agents-{first}.log"), "w"),
+                                          start_new_session=True))
         agents_processes = hosts
         for host in hosts:
             if not host.stdout.readline():
                 sys.exit(f"scale.py: an agents process exited; see {work}/agents-*.log")
         batonctl = os.path.join(args.bin, "coordinator/batonctl/batonctl")
+        idle_before, idle_started = coordinator_cpu(coordinator.pid), time.monotonic()
+        time.sleep(5)  # what the coordinator spends with every agent registered and no job
+        idle_ms_per_second = 1000 * (coordinator_cpu(coordinator.pid) - idle_before) / (time.monotonic() - idle_started)
         runs = {}
         for s in steps:
             for repeat in range(1, args.repeats + 1):
                 cpu_before = coordinator_cpu(coordinator.pid)
+                sampler = CpuSampler(coordinator.pid)
                 started = time.monotonic()
                 answer = subprocess.run([batonctl, "submit", f"{work}/job-{s}.json", "--wait", "-o", "json"],
                                         env=env, capture_output=True, text=True)
                 seconds = time.monotonic() - started
+                sampler.finish()
                 cpu = coordinator_cpu(coordinator.pid) - cpu_before
                 if answer.returncode != 0:
                     sys.exit(f"scale.py: N={agents} S={s}: batonctl: {answer.stderr.strip()} {answer.stdout[:500]}")
@@ -118,6 +162,9 @@ def run_size(args, agents, path, stamp):
                 verified = {"ok": all(a["ok"] for a in answers), "bad_blocks": sum(a["bad_blocks"] for a in answers)}
                 lines = job["report"]["steps"]
                 releases = [l["started_seconds"] for l in lines]
+                origin = job["started_unix_seconds"]
+                steps_cpu = sampler.between(origin + releases[0],
+                                            origin + releases[-1] + lines[-1]["measured_seconds"])
                 run = {"bench": "scale_run", "commit": args.commit, "utc": stamp(), "path": path, "agents": agents,
                        "steps": s,
                        "repeat": repeat, "seconds": round(seconds, 4),
@@ -125,7 +172,9 @@ def run_size(args, agents, path, stamp):
                        "step_period_seconds": round(statistics.median(b - a for a, b in zip(releases, releases[1:])), 6)
                        if len(releases) > 1 else None,
                        "step_measured_seconds": round(statistics.median(l["measured_seconds"] for l in lines), 6),
-                       "coordinator_cpu_seconds": round(cpu, 4), "coordinator_rss_mib": round(rss_mib(coordinator.pid), 1),
+                       "coordinator_cpu_seconds": round(cpu, 4),
+                       "steps_cpu_ms_per_step": round(1000 * steps_cpu / s, 3) if steps_cpu is not None else None,
+                       "coordinator_rss_mib": round(rss_mib(coordinator.pid), 1),
                        "verified": verified["ok"]}
                 print(json.dumps(run), flush=True)
                 if not verified["ok"]:
@@ -139,7 +188,10 @@ def run_size(args, agents, path, stamp):
                    "step_measured_ms": round(1000 * statistics.median(r["step_measured_seconds"] for r in runs[high]), 2),
                    "plan_distribution_ms": round(1000 * statistics.median(r["plan_distribution_seconds"]
                                                                           for r in runs[high]), 1),
-                   "coordinator_rss_mib": max(r["coordinator_rss_mib"] for rs in runs.values() for r in rs)}
+                   "coordinator_rss_mib": max(r["coordinator_rss_mib"] for rs in runs.values() for r in rs),
+                   "idle_cpu_ms_per_second": round(idle_ms_per_second, 3)}
+        if all(r["steps_cpu_ms_per_step"] is not None for r in runs[high]):
+            summary["steps_cpu_ms_per_step"] = round(statistics.median(r["steps_cpu_ms_per_step"] for r in runs[high]), 3)
         if high > low:
             summary["cpu_per_step_ms"] = round(1000 * (cpu[high] - cpu[low]) / (high - low), 3)
         print(json.dumps(summary), flush=True)
