@@ -456,7 +456,9 @@ asio::awaitable<IncomingFlow> StepRunner::resolve(transport::FlowSpec flow, std:
   // The barrier guarantees a sender starts step s only after every agent reported step
   // s - 1 (or its failed attempt at s): a flow arriving before our own release of its step
   // waits for run() to make the step's state.
-  const auto deadline = std::chrono::steady_clock::now() + context_.options().frame_timeout;
+  // At most 9/10 of the frame timeout: the sender waits the whole of it for our answer, so
+  // it hears the refusal and its reason rather than silence.
+  const auto deadline = std::chrono::steady_clock::now() + context_.options().frame_timeout * 9 / 10;
   if (barrier_ && StepBarrier::carries_vote(flow) && !closed_) {
     transport::ResolvedSink vote = barrier_->receive(flow, sender);
     if (!vote.sink) co_return refuse(std::move(vote.refusal));

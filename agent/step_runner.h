@@ -88,7 +88,7 @@ class StepRunner {
   // has `sender` send to this node in the running step, only once, and nothing once the
   // job is closed. A flow of a planned step that is not running yet waits for its release
   // (the coordinator's barrier lets a sender start a step a moment before its receiver
-  // hears of it), at most the transport's frame timeout; one whose receive task waits for
+  // hears of it), at most 9/10 of the transport's frame timeout; one whose receive task waits for
   // other tasks waits for them. Returns early, refused, when the awaiting coroutine is
   // cancelled.
   asio::awaitable<IncomingFlow> resolve(transport::FlowSpec flow, std::string sender);
