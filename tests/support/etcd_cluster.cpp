@@ -7,22 +7,42 @@
 #include <signal.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 #include <thread>
 
 namespace baton::test {
 
 EtcdCluster::EtcdCluster(int members, std::chrono::milliseconds timeout) {
-  for (int i = 0; i < members; ++i) {
-    Member m;
-    m.name = "m" + std::to_string(i);
-    m.client_url = "http://127.0.0.1:" + std::to_string(unused_loopback_port());
-    m.peer_url = "http://127.0.0.1:" + std::to_string(unused_loopback_port());
-    initial_cluster_ += (initial_cluster_.empty() ? "" : ",") + m.name + "=" + m.peer_url;
-    members_.push_back(std::move(m));
+  // A port found unused may be taken by another process before etcd binds it (suites run
+  // side by side): a member that exits for "address already in use" starts the whole
+  // cluster again on other ports, at most three times in all.
+  for (int attempt = 1;; ++attempt) {
+    members_.clear();
+    initial_cluster_.clear();
+    for (int i = 0; i < members; ++i) {
+      Member m;
+      m.name = "m" + std::to_string(i);
+      m.client_url = "http://127.0.0.1:" + std::to_string(unused_loopback_port());
+      m.peer_url = "http://127.0.0.1:" + std::to_string(unused_loopback_port());
+      initial_cluster_ += (initial_cluster_.empty() ? "" : ",") + m.name + "=" + m.peer_url;
+      members_.push_back(std::move(m));
+    }
+    for (Member& m : members_) launch(m, false);
+    try {
+      for (const Member& m : members_) wait_healthy(m, timeout, true);
+      return;
+    } catch (const std::runtime_error&) {
+      const bool port_taken = std::ranges::any_of(members_, [](const Member& m) {
+        return !m.process->running() && m.process->log().find("address already in use") != std::string::npos;
+      });
+      if (!port_taken || attempt == 3) throw;
+      for (Member& m : members_) m.process->stop();
+      std::filesystem::remove_all(dir_.path);  // the members' data of a cluster that never formed
+      std::filesystem::create_directories(dir_.path);
+    }
   }
-  for (Member& m : members_) launch(m, false);
-  for (const Member& m : members_) wait_healthy(m, timeout);
 }
 
 EtcdCluster::~EtcdCluster() {
@@ -43,9 +63,14 @@ void EtcdCluster::launch(Member& m, bool existing) {
       (dir_.path / (m.name + ".log")).string());
 }
 
-void EtcdCluster::wait_healthy(const Member& m, std::chrono::milliseconds timeout) const {
+void EtcdCluster::wait_healthy(const Member& m, std::chrono::milliseconds timeout, bool forming) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
+  // While the cluster forms, a member that exited leaves the others without their quorum.
+  const auto alive = [&] {
+    return forming ? std::ranges::all_of(members_, [](const Member& each) { return each.process->running(); })
+                   : m.process->running();
+  };
+  while (std::chrono::steady_clock::now() < deadline && alive()) {
     httplib::Client client(m.client_url);
     client.set_connection_timeout(1, 0);
     client.set_read_timeout(1, 0);

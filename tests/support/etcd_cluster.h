@@ -17,7 +17,8 @@ namespace baton::test {
 class EtcdCluster {
  public:
   // Starts the members and waits until every one answers /health; throws naming the
-  // member and its log when one does not within `timeout`.
+  // member and its log when one does not within `timeout`. A member that could not bind
+  // its port (taken meanwhile by another process) starts the cluster again on others.
   explicit EtcdCluster(int members = 1, std::chrono::milliseconds timeout = std::chrono::seconds(30));
   ~EtcdCluster();
 
@@ -44,7 +45,9 @@ class EtcdCluster {
     std::unique_ptr<Daemon> process;
   };
   void launch(Member& member, bool existing);
-  void wait_healthy(const Member& member, std::chrono::milliseconds timeout) const;
+  // Until `member` answers healthy; gives up at `timeout` or once it exits (once any member
+  // exits, when the cluster is `forming`), throwing with its log.
+  void wait_healthy(const Member& member, std::chrono::milliseconds timeout, bool forming = false) const;
 
   TempDir dir_{"baton-etcd"};
   std::string initial_cluster_;
