@@ -358,7 +358,7 @@ BOOST_AUTO_TEST_CASE(a_job_asking_for_the_same_as_an_earlier_one_reuses_its_plan
 BOOST_AUTO_TEST_CASE(a_silent_step_times_out_is_cancelled_and_retried) {
   const std::uint64_t id = submit();
   accept_plans(await(bp::Envelope::kPlan, 4));
-  await(bp::Envelope::kStepRelease, 4);
+  const auto first = await(bp::Envelope::kStepRelease, 4);
   deliver("s0", report("s0", 0));
   // No other report: nothing happens until the agents' step timeout, max(30 s, 4 × 2.5 s),
   // and the 5 s the driver waits for their reports of it.
@@ -375,7 +375,16 @@ BOOST_AUTO_TEST_CASE(a_silent_step_times_out_is_cancelled_and_retried) {
   // The retry waits retry_pause × 1, then releases the step again.
   BOOST_TEST(take(bp::Envelope::kStepRelease).empty());
   clock.advance(500ms);
-  await(bp::Envelope::kStepRelease, 4);
+  const auto retry = await(bp::Envelope::kStepRelease, 4);
+  // Each release is numbered, the same for every node, never 0, and the retry's is new:
+  // the agents tell its flows from the failed attempt's (docs/runtime.md).
+  const std::uint64_t number = first.at("s0").step_release().range();
+  BOOST_TEST(number != 0u);
+  BOOST_TEST(retry.at("s0").step_release().range() != number);
+  for (const std::string node : {"s1", "r0", "r1"}) {
+    BOOST_TEST(first.at(node).step_release().range() == number);
+    BOOST_TEST(retry.at(node).step_release().range() == retry.at("s0").step_release().range());
+  }
   for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, 0));
   await(bp::Envelope::kStepRelease, 4);
   for (const std::string node : {"s0", "s1", "r0", "r1"}) deliver(node, report(node, 1));
