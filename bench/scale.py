@@ -107,8 +107,9 @@ def run_size(args, agents, path, stamp):
     # Each process in a session of its own: where the kernel groups the scheduler by session
     # (sched_autogroup, on by default on Debian), the coordinator then gets its share of the
     # cores beside the agents' processes, as on a cluster where it has a host of its own, and
-    # is not one thread among N agents' threads (at 1 024 agents it got about 1/500 of the
-    # CPU, answered heartbeats seconds late, and the agents dropped their sessions).
+    # is not one thread among N agents' threads (at 1 024 agents, a share of about 1/500 of
+    # the CPU by the threads' count: it answered heartbeats seconds late, and the agents
+    # dropped their sessions).
     coordinator = subprocess.Popen(
         [os.path.join(args.bin, "coordinator/daemon/baton-coordinator"), "--config", "coordinator.toml",
          "--ready-file", ready], cwd=work, stderr=log, start_new_session=True)
