@@ -224,6 +224,7 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
     sessions_.erase(node);
     agents_[node].alive = false;
     if (log_) log_.info("agent " + node + " is dead");
+    if (on_dead_) on_dead_(node);
   }
 }
 

@@ -61,6 +61,11 @@ class AgentRegistry final : public AgentDirectory {
   void stop();
 
   void set_handler(Handler handler) { handler_ = std::move(handler); }
+  // Called when a registered agent's session ends and the node is marked dead: the
+  // phases waiting on it must look again (a self-paced range whose other members wait in
+  // their barrier sends nothing that would wake them).
+  using Lost = std::function<void(const std::string& node)>;
+  void set_on_dead(Lost lost) { on_dead_ = std::move(lost); }
   // Where a failed authentication is logged, with the peer's address: an operator must fix
   // it (the daemon logs it at error). Unset: the log given to the constructor.
 
@@ -93,6 +98,7 @@ class AgentRegistry final : public AgentDirectory {
   std::chrono::milliseconds heartbeat_;
   log::Logger log_;
   Handler handler_;
+  Lost on_dead_;
   std::map<std::pair<std::string, std::string>, RefusedPeer> refused_;  // by (address, node)
   asio::ip::tcp::acceptor acceptor_;
   admission::PendingConnections pending_;

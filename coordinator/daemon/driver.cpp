@@ -227,6 +227,8 @@ void Driver::on_message(const std::string& node, const protocol::Envelope& messa
   if (message.body_case() != protocol::Envelope::kStepProgress) events_.notify();
 }
 
+void Driver::on_agent_dead() { events_.notify(); }
+
 void Driver::on_job_status(const std::string& node, const protocol::JobStatus& status) {
   if (status.state() == protocol::JobStatus::STATE_UNSPECIFIED) {
     if (log_) log_.info("job " + status.job() + ": agent " + node + " sent a status without a state; ignored");

@@ -101,6 +101,8 @@ class Driver {
 
   // A message from an agent (the registry's handler).
   void on_message(const std::string& node, const protocol::Envelope& message);
+  // An agent's session ended (the registry's): what waits on the node looks again.
+  void on_agent_dead();
 
   // What the driver is doing, for logs and STATUS=: "idle, 0 job(s) queued",
   // "job 7 step 3/10, job 9 step 1/2, 2 queued".

@@ -191,6 +191,7 @@ int main(int argc, char** argv) {
     baton::coordinator::Driver driver(io, agents, *journal, clock, options, log);
     agents.set_handler(
         [&](const std::string& node, const baton::protocol::Envelope& m) { driver.on_message(node, m); });
+    agents.set_on_dead([&](const std::string&) { driver.on_agent_dead(); });
     agents.listen(config.agent_address);
     baton::coordinator::Api api(io, driver, agents, config.api_token);
     api.start(config.api_address);

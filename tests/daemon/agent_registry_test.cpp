@@ -1,7 +1,7 @@
 // The coordinator's agent listener when the process runs out of file descriptors, on real
 // loopback sockets: the review saw its accept loop spin at 90 % CPU. It now says so once,
 // waits between attempts, and accepts the agent that queued meanwhile once descriptors
-// are back: that agent completes a real handshake.
+// are back: that agent completes a real handshake. And an agent's end is told.
 #include "coordinator/daemon/agent_registry.h"
 #include "tests/support/exhausted_descriptors.h"
 
@@ -81,6 +81,50 @@ BOOST_AUTO_TEST_CASE(the_accept_loop_waits_out_exhausted_descriptors_then_accept
   while (registry.pending().size() != 0 && std::chrono::steady_clock::now() - start < 5s) io.run_one_for(100ms);
   BOOST_TEST(registry.pending().size() == 0u);
   channel.close();
+  registry.stop();
+  io.restart();
+  io.run_for(200ms);
+}
+
+// A registered agent whose session ends is marked dead and the registry says so to the
+// one who waits on it (the driver: a self-paced range whose other members wait in their
+// barrier sends nothing else that would wake it).
+BOOST_AUTO_TEST_CASE(an_agent_whose_session_ends_is_reported_dead) {
+  asio::io_context io;
+  bc::AgentRegistry registry(io, {"coordinator", "coord-1", kSecret}, 1s, nullptr);
+  std::vector<std::string> lost;
+  registry.set_on_dead([&](const std::string& node) { lost.push_back(node); });
+  registry.listen("127.0.0.1:0");
+  tcp::socket socket(io);
+  socket.connect(endpoint_of(registry.address()));
+  bp::Channel channel(std::move(socket));
+  const bp::Identity a1{"agent", "a1", kSecret};
+  std::string error;
+  bool registered = false;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        try {
+          co_await bp::handshake(channel, bp::Side::initiator, a1, "coordinator", 3s);
+          bp::Envelope hello;
+          hello.mutable_register_()->set_node_id("a1");
+          hello.mutable_register_()->add_data_addresses("127.0.0.1:9");
+          co_await channel.send(std::move(hello), 3s);
+          registered = (co_await channel.receive(3s)).body_case() == bp::Envelope::kRegistered;
+        } catch (const std::exception& e) {
+          error = e.what();
+        }
+      },
+      asio::detached);
+  const auto start = std::chrono::steady_clock::now();
+  while (!registered && error.empty() && std::chrono::steady_clock::now() - start < 5s) io.run_one_for(100ms);
+  BOOST_TEST_REQUIRE(registered, error);
+  BOOST_TEST(registry.find("a1")->alive);
+  BOOST_TEST(lost.empty());
+  channel.close();
+  while (lost.empty() && std::chrono::steady_clock::now() - start < 10s) io.run_one_for(100ms);
+  BOOST_TEST(lost == std::vector<std::string>{"a1"});
+  BOOST_TEST(!registry.find("a1")->alive);
   registry.stop();
   io.restart();
   io.run_for(200ms);
