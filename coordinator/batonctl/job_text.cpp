@@ -70,6 +70,21 @@ std::string or_dash(const std::optional<T>& value, std::string (*show)(T)) {
 
 std::string count_text(std::uint64_t n) { return std::to_string(n); }
 
+// The runs an agent is in: "7 (50 %), 9 (50 %)" from its "jobs" (a job's share where it
+// has one), or its "job" from a coordinator that lists one.
+std::string jobs_cell(const Json& agent) {
+  const Json* jobs = member(agent, "jobs");
+  if (jobs == nullptr || !jobs->is_array()) return cell(member(agent, "job"));
+  std::string out;
+  for (const Json& job : *jobs) {
+    if (!out.empty()) out += ", ";
+    out += cell(member(job, "id"));
+    double share = 0;
+    if (number(member(job, "share"), &share)) out += " (" + report::percent_text(share) + ")";
+  }
+  return out.empty() ? "-" : out;
+}
+
 std::vector<std::vector<std::string>> rows_of(const Json& answer, const std::string& list,
                                               const std::vector<std::string>& fields) {
   std::vector<std::vector<std::string>> rows;
@@ -81,6 +96,7 @@ std::vector<std::vector<std::string>> rows_of(const Json& answer, const std::str
       const Json* v = member(item, f);
       double done = 0;
       if (f == "bytes_done") row.push_back(bytes_moved(item, &done) ? report::bytes_text(done) : "-");
+      else if (f == "jobs") row.push_back(jobs_cell(item));
       else row.push_back(f == "bytes" || f == "rate" ? bytes_cell(v) : cell(v));
     }
     rows.push_back(std::move(row));
@@ -137,8 +153,8 @@ std::string jobs_table(const Json& answer) {
 
 std::string agents_table(const Json& answer) {
   std::string out = format_table(
-      {"NODE", "ALIVE", "ADDRESSES", "TRANSPORTS", "RATE/S", "HEARTBEAT AGE", "JOB"},
-      rows_of(answer, "agents", {"node", "alive", "addresses", "transports", "rate", "last_heartbeat_age", "job"}));
+      {"NODE", "ALIVE", "ADDRESSES", "TRANSPORTS", "RATE/S", "HEARTBEAT AGE", "JOBS (SHARE)"},
+      rows_of(answer, "agents", {"node", "alive", "addresses", "transports", "rate", "last_heartbeat_age", "jobs"}));
   // Peers that tried to register and failed authentication: an agent with the wrong
   // cluster secret retries forever, and this is where an operator sees it.
   if (const Json* refused = member(answer, "refused"); refused != nullptr && refused->is_array()) {

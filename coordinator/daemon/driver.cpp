@@ -13,6 +13,7 @@
 #include <asio/detached.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <set>
 
 namespace baton::coordinator {
@@ -181,7 +182,21 @@ Driver::Json Driver::jobs() const {
 }
 
 Driver::Json Driver::agents() const {
-  return agents_json(agents_.agents(), executor_.jobs_by_node(), std::chrono::steady_clock::now());
+  std::map<std::string, std::vector<NodeRun>> runs;
+  for (const auto& [node, jobs] : executor_.jobs_by_node()) {
+    for (const std::string& job : jobs) {
+      std::optional<double> share;
+      std::uint64_t id = 0;
+      const auto [end, ec] = std::from_chars(job.data(), job.data() + job.size(), id);
+      const auto running = ec == std::errc() && end == job.data() + job.size() ? running_.find(id) : running_.end();
+      if (running != running_.end()) {
+        const auto& nodes = running->second->job().share.nodes;
+        if (const auto it = nodes.find(node); it != nodes.end()) share = it->second;
+      }
+      runs[node].push_back({job, share});
+    }
+  }
+  return agents_json(agents_.agents(), runs, std::chrono::steady_clock::now());
 }
 
 std::string Driver::status() const {

@@ -123,7 +123,8 @@ report::StepLine step_line(const TrackedJob& job, std::size_t index, double plan
                           .planned_seconds = expected.seconds,
                           .bytes = std::nullopt,
                           .seconds = std::nullopt};
-    // A self-paced step has no timing per node (docs/runtime.md, "Self-paced steps").
+    // From the node's report of the step, or of its self-paced range once that ended (none
+    // for a step a resumed job's predecessor ran; docs/runtime.md, "Self-paced steps").
     const auto real = timing == job.timing.end() ? std::map<std::string, NodeTiming>::const_iterator{}
                                                  : timing->second.nodes.find(expected.node);
     if (timing != job.timing.end() && real != timing->second.nodes.end()) {
@@ -210,18 +211,27 @@ Json job_summary_json(const TrackedJob& job) {
   return report::summary_json(job.journaled_view ? *job.journaled_view : job_header(job));
 }
 
-Json agents_json(const std::vector<AgentInfo>& agents, const std::map<std::string, std::string>& jobs_by_node,
+Json agents_json(const std::vector<AgentInfo>& agents, const std::map<std::string, std::vector<NodeRun>>& runs_by_node,
                  std::chrono::steady_clock::time_point now) {
   Json list = Json::array();
   for (const AgentInfo& a : agents) {
-    const auto job = jobs_by_node.find(a.node);
+    const auto found = runs_by_node.find(a.node);
+    const std::vector<NodeRun> none;
+    const std::vector<NodeRun>& runs = found == runs_by_node.end() ? none : found->second;
+    Json jobs = Json::array();
+    for (const NodeRun& run : runs) {
+      Json entry{{"id", run.job}};
+      if (run.share) entry["share"] = *run.share;
+      jobs.push_back(std::move(entry));
+    }
     list.push_back(Json{{"node", a.node},
                         {"alive", a.alive},
                         {"addresses", a.addresses},
                         {"transports", a.transports},
                         {"rate", a.rate},
                         {"last_heartbeat_age", std::chrono::duration<double>(now - a.last_heard).count()},
-                        {"job", job == jobs_by_node.end() ? "" : job->second}});
+                        {"job", runs.empty() ? "" : runs.front().job},
+                        {"jobs", std::move(jobs)}});
   }
   return Json{{"agents", std::move(list)}};
 }

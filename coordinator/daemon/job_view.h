@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,17 @@ report::JobReport job_progress(const TrackedJob& job, Clock::time_point now);
 std::uint64_t bytes_done_now(const TrackedJob& job);
 // One line of the job list.
 nlohmann::ordered_json job_summary_json(const TrackedJob& job);
-// The agents, each with the job it is in (`jobs_by_node`: the runs the step executor has
-// attached, jobs' or a calibration's probe step; "" for a node in none).
+// A run a node is in (a job's, or a calibration's probe step) and, for a running job, its
+// share of the node's rate (docs/runtime.md, "Jobs that share nodes").
+struct NodeRun {
+  std::string job;
+  std::optional<double> share;
+};
+// The agents, each with the runs it is in (`runs_by_node`: the runs the step executor has
+// attached): "jobs", each with its "share" where it has one, and "job", the first ("" for
+// a node in none; the field older clients read).
 nlohmann::ordered_json agents_json(const std::vector<AgentInfo>& agents,
-                                   const std::map<std::string, std::string>& jobs_by_node,
+                                   const std::map<std::string, std::vector<NodeRun>>& runs_by_node,
                                    std::chrono::steady_clock::time_point now);
 
 }  // namespace baton::coordinator

@@ -43,10 +43,10 @@ void StepExecutor::detach(const StepExchange& run) {
   if (found != runs_.end() && found->second == &run) runs_.erase(found);
 }
 
-std::map<std::string, std::string> StepExecutor::jobs_by_node() const {
-  std::map<std::string, std::string> out;
+std::map<std::string, std::vector<std::string>> StepExecutor::jobs_by_node() const {
+  std::map<std::string, std::vector<std::string>> out;
   for (const auto& [job, run] : runs_) {
-    for (const std::string& node : run->nodes) out[node] = job;
+    for (const std::string& node : run->nodes) out[node].push_back(job);
   }
   return out;
 }

@@ -60,8 +60,8 @@ class StepExecutor {
   // REQUIRES: no other run with its job id is attached.
   void attach(StepExchange& run);
   void detach(const StepExchange& run);
-  // The job each node of an attached run is in.
-  std::map<std::string, std::string> jobs_by_node() const;
+  // The jobs each node of an attached run is in, in the order of their ids as text.
+  std::map<std::string, std::vector<std::string>> jobs_by_node() const;
 
   // An agent registered (a new control session): it may be a new process that lost the
   // plan, or its plan may have been lost with the old session.

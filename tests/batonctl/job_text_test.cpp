@@ -82,6 +82,18 @@ BOOST_AUTO_TEST_CASE(jobs_and_agents_tables) {
       {"node": "a0", "alive": true, "addresses": ["10.0.0.1:7000", "10.0.1.1:7000"],
        "transports": ["tcp"], "rate": 12500000, "last_heartbeat_age": 0.5, "job": null}]})"));
   BOOST_TEST(has(agents, "a0    yes    10.0.0.1:7000,10.0.1.1:7000  tcp         12.50 MB  0.500"), agents);
+  // A node in two jobs that share it, and an older coordinator's single "job".
+  const std::string shared = batonctl::agents_table(Json::parse(R"({"agents": [
+      {"node": "a0", "alive": true, "addresses": ["10.0.0.1:7000"], "transports": ["tcp"], "rate": 1,
+       "last_heartbeat_age": 0.5, "job": "7", "jobs": [{"id": "7", "share": 0.75}, {"id": "9", "share": 0.25}]},
+      {"node": "a1", "alive": true, "addresses": ["10.0.0.2:7000"], "transports": ["tcp"], "rate": 1,
+       "last_heartbeat_age": 0.5, "job": "calibration-2", "jobs": [{"id": "calibration-2"}]},
+      {"node": "a2", "alive": true, "addresses": ["10.0.0.3:7000"], "transports": ["tcp"], "rate": 1,
+       "last_heartbeat_age": 0.5, "job": "5"}]})"));
+  BOOST_TEST(has(shared, "JOBS (SHARE)\n"), shared);
+  BOOST_TEST(has(shared, "7 (75 %), 9 (25 %)\n"), shared);
+  BOOST_TEST(has(shared, "calibration-2\n"), shared);
+  BOOST_TEST(has(shared, "  5\n"), shared);
 }
 
 BOOST_AUTO_TEST_CASE(status_text_lists_fields_and_report) {

@@ -305,6 +305,13 @@ BOOST_AUTO_TEST_CASE(jobs_on_the_same_nodes_run_at_once_each_paced_at_its_share_
   BOOST_TEST(
       running_a.value("node_shares", Json::object()) == (Json{{"r0", 0.75}, {"r1", 0.75}, {"s0", 0.75}, {"s1", 0.75}}),
       running_a.dump());
+  // And each node names both jobs with their shares (GET /v1/agents, `batonctl agents`).
+  const Json agents = cluster.get("/v1/agents").second;
+  for (const Json& agent : agents.at("agents")) {
+    const Json both = Json::array({Json{{"id", ida}, {"share", 0.75}}, Json{{"id", idb}, {"share", 0.25}}});
+    BOOST_TEST(agent.at("jobs") == both, agent.dump());
+    BOOST_TEST(agent.at("job") == ida, agent.dump());  // the first, for clients that read one
+  }
   const Json done_a = require_done(cluster, ida);
   const Json done_b = require_done(cluster, idb);
   a.check_bytes(cluster);
