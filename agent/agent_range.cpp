@@ -21,15 +21,23 @@ asio::awaitable<void> Agent::run_range(std::string job, protocol::StepRelease re
   total.set_range_first(release.step());
   total.set_ok(true);
   const auto started = std::chrono::steady_clock::now();
+  // When the step began for the range: at its start, then at each barrier's decision. The
+  // members below the first one start a step when the decision reaches them, so each one's
+  // time at a step lies within the first member's (what StepPassed says).
+  auto step_started = started;
   for (std::uint32_t step = release.step(); step <= release.last_step(); ++step) {
     held.running_step = step;
     publish_jobs();
     total.set_step(step);
     say("job " + job + " step " + std::to_string(step) + ": started");
-    const auto step_started = std::chrono::steady_clock::now();
     const protocol::StepReport report = co_await runner->run(step, timeout, release.range());
     count_step(report);
     total.set_bytes(total.bytes() + report.bytes());
+    protocol::RangeStep& timing = *total.add_range_steps();
+    timing.set_step(step);
+    timing.set_seconds(report.seconds());
+    timing.set_bytes(report.bytes());
+    *timing.mutable_tasks() = report.tasks();
     // A member whose step timed out votes then, so the slowest vote comes one timeout after
     // its step began: the barrier waits that long after this member's step, and more.
     const auto deadline = std::chrono::steady_clock::now() + 2 * timeout;
@@ -47,15 +55,17 @@ asio::awaitable<void> Agent::run_range(std::string job, protocol::StepRelease re
       total.set_error(stopped->reason);
       break;
     }
+    const auto decided = std::chrono::steady_clock::now();
     held.steps_done = std::max(held.steps_done, step + 1);
     if (barrier.rank() == 0) {
       protocol::Envelope passed;
       passed.mutable_step_passed()->set_job(job);
       passed.mutable_step_passed()->set_step(step);
-      passed.mutable_step_passed()->set_seconds(
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - step_started).count());
+      passed.mutable_step_passed()->set_seconds(std::chrono::duration<double>(decided - step_started).count());
+      passed.mutable_step_passed()->set_started(std::chrono::duration<double>(step_started - started).count());
       co_await send(std::move(passed));
     }
+    step_started = decided;
   }
   total.set_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   co_await end_steps(std::move(job), std::move(envelope));

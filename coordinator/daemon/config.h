@@ -42,10 +42,9 @@ struct CoordinatorConfig {
   // jobs that do not say.
   calibration::DriftOptions drift{};
   bool replan_on_drift = true;
-  // Lockstep jobs run their steps self-paced (docs/runtime.md, "Self-paced steps"); false,
-  // the default until it holds at 1 024 agents and reports each node's timings: every step
-  // released and reported through the coordinator.
-  bool self_paced_steps = false;
+  // Lockstep jobs run their steps self-paced (docs/runtime.md, "Self-paced steps"), the
+  // default; false: every step released and reported through the coordinator.
+  bool self_paced_steps = true;
   // The least step timeout (DriverOptions::min_step_timeout): a step times out after
   // max(this, 4 x its expected time).
   std::chrono::milliseconds min_step_timeout{30'000};

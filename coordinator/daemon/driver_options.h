@@ -40,8 +40,8 @@ struct DriverOptions {
   // A lockstep job not followed for drift runs its steps self-paced (docs/runtime.md,
   // "Self-paced steps"): one release for every step left, a barrier among its agents between
   // two steps. False: each step released and reported one at a time, as dataflow steps are.
-  // The daemon takes the configuration's self_paced_steps (false unless set).
-  bool self_paced_steps = false;
+  // The daemon takes the configuration's self_paced_steps (true unless set).
+  bool self_paced_steps = true;
   // β of the collectives' models, seconds (the configuration's collective_startup).
   double collective_startup = 0.001;
   // How long a submit waits for the nodes' answers about the objects a job reads and writes.

@@ -182,7 +182,10 @@ asio::awaitable<RangeOutcome> JobRun::run_range(JobPlans& plans, std::uint32_t f
   const auto last = static_cast<std::uint32_t>(job_.plan->steps.size() - 1);
   const RangeOutcome range = co_await executor_.run_range(
       job_.exchange, plans, first, last, [this](std::uint32_t s) { return job_.plan->steps[s].expected_seconds(); },
-      [this](std::uint32_t s, double seconds) { return record_passed(s, seconds); });
+      [this](std::uint32_t s, Clock::time_point started, double seconds) {
+        return record_passed(s, started, seconds);
+      });
+  record_range_timings(range.next);
   if (job_.exchange.cancel_requested) {
     co_await records_.settle();
     abort(plans, JobState::cancelled, "cancelled at step " + std::to_string(range.next), "cancelled by the operator");
@@ -190,12 +193,21 @@ asio::awaitable<RangeOutcome> JobRun::run_range(JobPlans& plans, std::uint32_t f
   co_return range;
 }
 
-asio::awaitable<void> JobRun::record_passed(std::uint32_t step, double seconds) {
-  const auto took = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+void JobRun::record_range_timings(std::uint32_t passed_before) {
+  for (const auto& [node, report] : job_.exchange.reports) {
+    if (!report.range_end()) continue;
+    for (const protocol::RangeStep& ran : report.range_steps()) {
+      if (ran.step() >= passed_before) continue;  // run again on the per-step path, timed there
+      StepTiming& timing = job_.timing[ran.step()];
+      timing.nodes[node] = NodeTiming{ran.seconds(), ran.bytes()};
+      if (ran.tasks_size() > 0) timing.tasks[node].assign(ran.tasks().begin(), ran.tasks().end());
+    }
+  }
+}
+
+asio::awaitable<void> JobRun::record_passed(std::uint32_t step, Clock::time_point started, double seconds) {
   co_await record_step(
-      step,
-      StepOutcome{
-          .ok = true, .attempts = 1, .measured = seconds, .released = clock_.now() - took, .failures = std::nullopt});
+      step, StepOutcome{.ok = true, .attempts = 1, .measured = seconds, .released = started, .failures = std::nullopt});
   job_.step = std::min(step + 1, static_cast<std::uint32_t>(job_.plan->steps.size() - 1));
 }
 
@@ -211,7 +223,7 @@ asio::awaitable<void> JobRun::record_step(std::uint32_t step, const StepOutcome&
   StepTiming& timing = job_.timing[step];
   timing.started = seconds_between(job_.started, outcome.released);
   for (const jobs::PlannedNode& node : planned.nodes) {
-    // A self-paced step has no report per node (its range's end reports are the range's).
+    // A self-paced step's node timings come with its range's end (record_range_timings).
     const auto reported = job_.exchange.reports.find(node.node);
     if (reported == job_.exchange.reports.end() || reported->second.range_end()) continue;
     const protocol::StepReport& report = reported->second;

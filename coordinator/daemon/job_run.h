@@ -89,7 +89,10 @@ class JobRun {
   // Steps `first` to the last self-paced (docs/runtime.md, "Self-paced steps"), each
   // recorded as it passes: ok, or where it stopped (the job ended when cancelled).
   asio::awaitable<RangeOutcome> run_range(JobPlans& plans, std::uint32_t first);
-  asio::awaitable<void> record_passed(std::uint32_t step, double seconds);
+  asio::awaitable<void> record_passed(std::uint32_t step, Clock::time_point started, double seconds);
+  // Each node's timings of the range's steps before `passed_before` (the steps every node
+  // passed), from the nodes' reports of the range's end.
+  void record_range_timings(std::uint32_t passed_before);
   // Aborts the job on every agent (telling them `reason`) and finishes it with `error`.
   void abort(const JobPlans& plans, JobState state, const std::string& error, const std::string& reason);
 

@@ -47,7 +47,8 @@ struct StepExchange {
   std::string cancel_reason;
   // A self-paced range running (StepRelease.last_step): its number, its steps, the node
   // that says which steps every node passed (the plans' first member) and what it said
-  // (StepPassed: the last such step, and each one's seconds), and when it last said it.
+  // (StepPassed: the last such step, each one's seconds, and when it started after the
+  // range's release), and when it last said it.
   // The nodes' reports of the range's end go to `reports`.
   struct Range {
     std::uint64_t number = 0;
@@ -55,6 +56,7 @@ struct StepExchange {
     std::string first_member;
     std::optional<std::uint32_t> passed;
     std::map<std::uint32_t, double> seconds;
+    std::map<std::uint32_t, double> started;
     Clock::time_point progressed{};
   };
   std::optional<Range> range;

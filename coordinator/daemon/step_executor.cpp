@@ -107,6 +107,7 @@ void StepExecutor::on_message(const std::string& node, const protocol::Envelope&
         break;
       run.range->passed = std::max(run.range->passed.value_or(passed.step()), passed.step());
       run.range->seconds[passed.step()] = passed.seconds();
+      run.range->started[passed.step()] = passed.started();
       run.range->progressed = clock_.now();
       break;
     }

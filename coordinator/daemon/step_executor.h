@@ -89,12 +89,13 @@ class StepExecutor {
   // (max_jobs_per_node = 1).
   bool self_paced(const JobPlans& plans) const;
   // Runs steps first .. last self-paced: one release to every node, then each step the
-  // plans' first member says every node passed goes to `passed` (its seconds on that
-  // node), in order, while the range runs. Ends when every node reported the range's end,
+  // plans' first member says every node passed goes to `passed` (when it started there, on
+  // this clock, and its seconds), in order, while the range runs. Ends when every node reported the range's end,
   // or at the first failed report, dead node or silence past a step's timeout (the nodes
   // still in the range are then cancelled and waited for, as a failed attempt's).
   // `predicted`: each step's predicted seconds (its timeout).
-  using PassedStep = std::function<asio::awaitable<void>(std::uint32_t step, double seconds)>;
+  using PassedStep =
+      std::function<asio::awaitable<void>(std::uint32_t step, Clock::time_point started, double seconds)>;
   asio::awaitable<RangeOutcome> run_range(StepExchange& run, const JobPlans& plans, std::uint32_t first,
                                           std::uint32_t last, const std::function<double(std::uint32_t)>& predicted,
                                           const PassedStep& passed);

@@ -70,7 +70,7 @@ struct Fixture {
   std::map<std::string, bp::Plan> plans;  // as each node last received it
   std::map<std::string, int> plans_received;
 
-  explicit Fixture(const bc::DriverOptions& options = {}) {
+  explicit Fixture(const bc::DriverOptions& options = baton::test::per_step_options()) {
     journal = std::make_unique<baton::journal::Journal>(dir.path / "journal.sqlite");
     driver = std::make_unique<bc::Driver>(io, agents, *journal, clock, options, nullptr);
     driver->start();
@@ -198,7 +198,7 @@ std::string job_without_platform(std::uint64_t bytes, const std::string& extra =
 struct NoTrials : Fixture {
   NoTrials() : Fixture(with_widen_after(0)) {}
   static bc::DriverOptions with_widen_after(int steps) {
-    bc::DriverOptions options;
+    bc::DriverOptions options = baton::test::per_step_options();
     options.drift.widen_after = steps;
     return options;
   }
@@ -234,7 +234,7 @@ BOOST_AUTO_TEST_CASE(a_calibration_runs_its_probe_steps_and_finds_the_networks_f
   BOOST_REQUIRE(records.size() == 1u);
   BOOST_TEST((records[0].state == baton::journal::CalibrationState::done));
   asio::io_context io2;
-  bc::Driver restarted(io2, agents, *journal, clock, bc::DriverOptions{}, nullptr);
+  bc::Driver restarted(io2, agents, *journal, clock, baton::test::per_step_options(), nullptr);
   restarted.start();
   BOOST_TEST(restarted.calibrator().calibration(id)["k"].get<int>() == 3);
   BOOST_TEST_REQUIRE(restarted.calibrator().latest().has_value());
@@ -327,7 +327,7 @@ BOOST_AUTO_TEST_CASE(a_resumed_job_rebuilds_the_plan_its_re_plans_made) {
   run_agents_until([&] { return driver->job(id)["report"]["replans"].size() == 1u; });
   const auto before = driver->job(id)["report"];
   // A new coordinator on the same journal, the first one's job left unfinished.
-  restart_coordinator(bc::DriverOptions{});
+  restart_coordinator(baton::test::per_step_options());
   const auto limit = std::chrono::steady_clock::now() + 10s;
   while (coordinator().job(id)["steps"].get<int>() == 0 && std::chrono::steady_clock::now() < limit) poll();
   const auto resumed = coordinator().job(id)["report"];

@@ -63,7 +63,7 @@ struct Fixture {
     driver->start();
   }
   bc::DriverOptions options() {
-    bc::DriverOptions out;
+    bc::DriverOptions out = baton::test::per_step_options();
     out.lease_lapsed = [this] { return lapsed; };
     return out;
   }
@@ -226,7 +226,7 @@ BOOST_AUTO_TEST_CASE(a_restarted_coordinator_knows_the_jobs_of_its_journal) {
   // A new coordinator on the same journal (on an io_context of its own: the first one's
   // coroutines stay parked on theirs).
   asio::io_context io2;
-  bc::Driver restarted(io2, agents, *journal, clock, bc::DriverOptions{}, nullptr);
+  bc::Driver restarted(io2, agents, *journal, clock, baton::test::per_step_options(), nullptr);
   restarted.start();
   io2.poll();
   BOOST_TEST(restarted.job(id) == before);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "coordinator/daemon/agent_directory.h"
+#include "coordinator/daemon/driver_options.h"
 
 #include <map>
 #include <optional>
@@ -15,6 +16,14 @@ namespace baton::test {
 
 namespace bc = baton::coordinator;
 namespace bp = baton::protocol;
+
+// The driver's options for fake agents: they answer step by step (a release, a report),
+// not the self-paced ranges the agents run by default (docs/runtime.md, "Self-paced steps").
+inline bc::DriverOptions per_step_options() {
+  bc::DriverOptions options;
+  options.self_paced_steps = false;
+  return options;
+}
 
 class FakeAgents final : public bc::AgentDirectory {
  public:
