@@ -13,7 +13,6 @@
 #include <asio/detached.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <set>
 
 namespace baton::coordinator {
@@ -182,16 +181,16 @@ Driver::Json Driver::jobs() const {
 }
 
 Driver::Json Driver::agents() const {
+  // Each running job's shares, by the id its runs are attached under (a calibration's
+  // probe step has none).
+  std::map<std::string, const std::map<std::string, double>*> shares;
+  for (const auto& [id, run] : running_) shares[run->job().exchange.job] = &run->job().share.nodes;
   std::map<std::string, std::vector<NodeRun>> runs;
   for (const auto& [node, jobs] : executor_.jobs_by_node()) {
     for (const std::string& job : jobs) {
       std::optional<double> share;
-      std::uint64_t id = 0;
-      const auto [end, ec] = std::from_chars(job.data(), job.data() + job.size(), id);
-      const auto running = ec == std::errc() && end == job.data() + job.size() ? running_.find(id) : running_.end();
-      if (running != running_.end()) {
-        const auto& nodes = running->second->job().share.nodes;
-        if (const auto it = nodes.find(node); it != nodes.end()) share = it->second;
+      if (const auto of_job = shares.find(job); of_job != shares.end()) {
+        if (const auto it = of_job->second->find(node); it != of_job->second->end()) share = it->second;
       }
       runs[node].push_back({job, share});
     }
