@@ -197,7 +197,9 @@ void JobRun::record_range_timings(std::uint32_t passed_before) {
   for (const auto& [node, report] : job_.exchange.reports) {
     if (!report.range_end()) continue;
     for (const protocol::RangeStep& ran : report.range_steps()) {
-      if (ran.step() >= passed_before) continue;  // run again on the per-step path, timed there
+      // Only the range's steps that passed: the one it stopped at runs again on the per-step
+      // path, timed there.
+      if (ran.step() < report.range_first() || ran.step() >= passed_before) continue;
       StepTiming& timing = job_.timing[ran.step()];
       timing.nodes[node] = NodeTiming{ran.seconds(), ran.bytes()};
       if (ran.tasks_size() > 0) timing.tasks[node].assign(ran.tasks().begin(), ran.tasks().end());
