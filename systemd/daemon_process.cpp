@@ -7,6 +7,7 @@
 #include <google/protobuf/stubs/logging.h>
 #include <spdlog/spdlog.h>
 
+#include <csignal>
 #include <iostream>
 
 namespace baton::systemd {
@@ -21,6 +22,11 @@ std::optional<int> start_daemon(CLI::App& app, const std::string& program, const
                                 char** argv) {
   if (const auto status = cli::parse_command_line(app, program, argc, argv, std::cout, std::cerr)) return status;
   setup_logging(program, options.verbose);
+  // A write to a socket whose peer has gone must fail with EPIPE, not end the daemon: Asio
+  // sends with MSG_NOSIGNAL, but cpp-httplib's sends (the API, /metrics, the etcd client)
+  // do not, and the etcd client's abandon() shuts down sockets whose requests may not be
+  // written yet. Every path checks the write's result already.
+  if (std::signal(SIGPIPE, SIG_IGN) == SIG_ERR) spdlog::warn("SIGPIPE not ignored: a broken pipe may end {}", program);
   google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string& message) {
     spdlog::debug("protobuf: {}", message);
   });

@@ -22,7 +22,8 @@ void add_daemon_options(CLI::App& app, const std::string& program, DaemonOptions
 // goes on with its log set up (systemd/logging.h), libprotobuf's messages at debug level
 // (refused garbage from the network must not make it write to stderr on its own) and the
 // open-file limit raised as far as the hard limit allows (systemd's units set
-// LimitNOFILE=), before any listener sizes its pending-connection caps from it.
+// LimitNOFILE=), before any listener sizes its pending-connection caps from it, and
+// SIGPIPE ignored (a write to a peer that has gone fails instead of ending the daemon).
 std::optional<int> start_daemon(CLI::App& app, const std::string& program, const DaemonOptions& options, int argc,
                                 char** argv);
 

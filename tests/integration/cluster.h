@@ -43,6 +43,8 @@ class Cluster {
   // silence) and then goes on where it was.
   void pause_agent(const std::string& node);
   void resume_agent(const std::string& node);
+  // Sends `signal` to the agent's process.
+  void signal_agent(const std::string& node, int signal);
   // Kills the coordinator with SIGKILL (a crash: nothing flushed, nothing said to the
   // agents) and, `down` later, starts a new one on the same addresses, with the same state
   // directory or, when `forget_state`, an empty one (a lost disk).
@@ -77,7 +79,6 @@ class Cluster {
   // Writes coordinator.toml for the API and agent addresses (port 0 at first).
   void write_coordinator_config(const std::string& api, const std::string& agents);
   void start_coordinator();
-  void signal_agent(const std::string& node, int signal);
   std::unique_ptr<Daemon> launch_agent(const std::string& node) const;
 
   std::unique_ptr<Daemon> coordinator_;

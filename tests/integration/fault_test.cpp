@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <thread>
 
@@ -113,6 +114,21 @@ BOOST_AUTO_TEST_CASE(the_coordinator_killed_mid_job_and_restarted_seconds_later_
   t.wait_steps(id, 1);
   t.cluster.crash_and_restart_coordinator(false, 2s);
   t.require_done_and_verified(id);
+}
+
+// A write to a peer that has gone raises SIGPIPE in the writer (cpp-httplib sends without
+// MSG_NOSIGNAL; the etcd client's abandon() shuts down sockets whose requests may not be
+// written yet): both daemons ignore it and go on with the job. The signal is sent here as
+// the kernel sends it. cpp-httplib's Server constructor ignores it too, and both daemons
+// build one, so this guards the daemons' behaviour, not only their own SIG_IGN.
+BOOST_AUTO_TEST_CASE(a_broken_pipe_signal_mid_job_ends_neither_daemon) {
+  TwoByTwo t;
+  const std::string id = t.submit(slow_job());
+  t.wait_steps(id, 1);
+  ::kill(t.cluster.coordinator_pid(), SIGPIPE);
+  for (const char* node : {"a0", "a1", "b0", "b1"}) t.cluster.signal_agent(node, SIGPIPE);
+  t.require_done_and_verified(id);
+  BOOST_TEST(t.cluster.wait_alive(4), t.cluster.coordinator_log());
 }
 
 // Longer than the agents' and the coordinator's step timeouts: 3 s here (the steps expect
