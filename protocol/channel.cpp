@@ -2,16 +2,12 @@
 
 #include "transport/async.h"
 
-#include <asio/experimental/awaitable_operators.hpp>
 #include <asio/read.hpp>
-#include <asio/steady_timer.hpp>
-#include <asio/use_awaitable.hpp>
 #include <asio/write.hpp>
 
 namespace baton::protocol {
 namespace {
 
-using namespace asio::experimental::awaitable_operators;
 using transport::use_nothrow;
 
 std::string endpoint_text(const asio::ip::tcp::socket& socket) {
@@ -24,7 +20,8 @@ std::string endpoint_text(const asio::ip::tcp::socket& socket) {
 }  // namespace
 
 Channel::Channel(asio::ip::tcp::socket socket, std::uint32_t max_frame)
-    : socket_(std::move(socket)), decoder_(max_frame), max_frame_(max_frame), peer_(endpoint_text(socket_)) {
+    : socket_(std::move(socket)), decoder_(max_frame), max_frame_(max_frame), peer_(endpoint_text(socket_)),
+      receive_deadline_(socket_), send_deadline_(socket_) {
   std::error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
 }
@@ -46,16 +43,12 @@ asio::awaitable<void> Channel::send(Envelope envelope, std::chrono::milliseconds
   while (!outgoing_.empty()) {
     const std::string next = std::move(outgoing_.front());
     outgoing_.pop_front();
-    asio::steady_timer timer(socket_.get_executor(), timeout);
-    auto outcome =
-        co_await (asio::async_write(socket_, asio::buffer(next), use_nothrow) || timer.async_wait(use_nothrow));
-    std::string failure;
-    if (outcome.index() == 1) {
-      failure = "sending to " + peer_ + " timed out after " + std::to_string(timeout.count()) + " ms";
-    } else if (const auto [ec, n] = std::get<0>(outcome); ec) {
-      failure = "sending to " + peer_ + ": " + ec.message();
-    }
-    if (!failure.empty()) {
+    const OperationDeadline::Running running = send_deadline_.start(timeout);
+    const auto [ec, n] = co_await asio::async_write(socket_, asio::buffer(next), use_nothrow);
+    if (ec) {
+      const std::string failure =
+          running.expired() ? "sending to " + peer_ + " timed out after " + std::to_string(timeout.count()) + " ms"
+                            : "sending to " + peer_ + ": " + ec.message();
       writing_ = false;
       outgoing_.clear();
       close();
@@ -67,18 +60,18 @@ asio::awaitable<void> Channel::send(Envelope envelope, std::chrono::milliseconds
 }
 
 asio::awaitable<Envelope> Channel::receive(std::chrono::milliseconds timeout) {
-  asio::steady_timer timer(socket_.get_executor(), timeout);
+  const OperationDeadline::Running running = receive_deadline_.start(timeout);
   for (;;) {
     if (auto payload = decoder_.next()) co_return open(*payload);
-    auto outcome =
-        co_await (socket_.async_read_some(asio::buffer(read_buffer_), use_nothrow) || timer.async_wait(use_nothrow));
-    if (outcome.index() == 1) {
+    // A deadline that passed as a read completed cancelled nothing: it ends the wait here.
+    if (running.expired()) {
       close();
       throw ChannelError(peer_ + " said nothing for " + std::to_string(timeout.count()) + " ms");
     }
-    const auto [ec, n] = std::get<0>(outcome);
+    const auto [ec, n] = co_await socket_.async_read_some(asio::buffer(read_buffer_), use_nothrow);
     if (ec) {
       close();
+      if (running.expired()) throw ChannelError(peer_ + " said nothing for " + std::to_string(timeout.count()) + " ms");
       const std::string partial = decoder_.pending() > 0 ? " in the middle of a message" : "";
       throw ChannelError(peer_ + " closed the connection" + partial + " (" + ec.message() + ")");
     }

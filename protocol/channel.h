@@ -14,6 +14,7 @@
 #include "error/error.h"
 #include "protocol/envelope.h"
 #include "protocol/frame.h"
+#include "protocol/operation_deadline.h"
 #include "security/sequence_mac.h"
 
 #include <asio/awaitable.hpp>
@@ -35,6 +36,8 @@ class ChannelError : public error::Error {
 class Channel {
  public:
   explicit Channel(asio::ip::tcp::socket socket, std::uint32_t max_frame = kDefaultMaxFrame);
+  Channel(const Channel&) = delete;
+  Channel& operator=(const Channel&) = delete;
 
   // Sends one message (version set here). Throws ChannelError if the peer is gone or the
   // write does not finish within `timeout`. While another send is writing, the message is
@@ -79,6 +82,9 @@ class Channel {
   std::deque<std::string> outgoing_;  // frames waiting behind the one being written
   bool writing_ = false;
   bool finishing_ = false;  // finish() called while a send was writing: close when it is done
+  // After socket_: they refer to it, and go before it.
+  OperationDeadline receive_deadline_;
+  OperationDeadline send_deadline_;
 };
 
 }  // namespace baton::protocol
