@@ -40,6 +40,7 @@ class Directory : public bc::AgentDirectory {
     info.alive = true;
     return info;
   }
+  bool alive(const std::string&) const override { return true; }
 };
 
 // A multicast and a redistribution over names that may be one file: n0 and n1 share a

@@ -34,6 +34,9 @@ class AgentDirectory {
   virtual bool send(const std::string& node, protocol::Envelope message) = 0;
   virtual std::vector<AgentInfo> agents() const = 0;
   virtual std::optional<AgentInfo> find(const std::string& node) const = 0;
+  // Whether `node` is registered and its session open: a lookup, no copy. A job's waits ask
+  // it of every node of the job each time they wake, so it must cost no more than that.
+  virtual bool alive(const std::string& node) const = 0;
 };
 
 }  // namespace baton::coordinator

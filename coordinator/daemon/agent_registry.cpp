@@ -272,6 +272,11 @@ std::vector<AgentInfo> AgentRegistry::agents() const {
   return out;
 }
 
+bool AgentRegistry::alive(const std::string& node) const {
+  const auto found = agents_.find(node);
+  return found != agents_.end() && found->second.alive;
+}
+
 std::optional<AgentInfo> AgentRegistry::find(const std::string& node) const {
   const auto found = agents_.find(node);
   if (found == agents_.end()) return std::nullopt;

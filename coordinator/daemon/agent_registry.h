@@ -81,6 +81,7 @@ class AgentRegistry final : public AgentDirectory {
   bool send(const std::string& node, protocol::Envelope message) override;
   std::vector<AgentInfo> agents() const override;
   std::optional<AgentInfo> find(const std::string& node) const override;
+  bool alive(const std::string& node) const override;
 
   // Connections not yet authenticated, and how many of them were dropped to make room.
   const admission::PendingConnections& pending() const noexcept { return pending_; }

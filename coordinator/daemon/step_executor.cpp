@@ -414,10 +414,7 @@ void StepExecutor::send_step_cancel(const StepExchange& run, const std::string& 
   agents_.send(node, std::move(envelope));
 }
 
-bool StepExecutor::alive(const std::string& node) const {
-  const auto info = agents_.find(node);
-  return info && info->alive;
-}
+bool StepExecutor::alive(const std::string& node) const { return agents_.alive(node); }
 
 bool StepExecutor::all_alive(const std::vector<std::string>& nodes) const {
   return std::ranges::all_of(nodes, [&](const std::string& n) { return alive(n); });

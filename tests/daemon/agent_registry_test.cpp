@@ -120,11 +120,14 @@ BOOST_AUTO_TEST_CASE(an_agent_whose_session_ends_is_reported_dead) {
   while (!registered && error.empty() && std::chrono::steady_clock::now() - start < 5s) io.run_one_for(100ms);
   BOOST_TEST_REQUIRE(registered, error);
   BOOST_TEST(registry.find("a1")->alive);
+  BOOST_TEST(registry.alive("a1"));
+  BOOST_TEST(!registry.alive("a2"));  // never registered
   BOOST_TEST(lost.empty());
   channel.close();
   while (lost.empty() && std::chrono::steady_clock::now() - start < 10s) io.run_one_for(100ms);
   BOOST_TEST(lost == std::vector<std::string>{"a1"});
   BOOST_TEST(!registry.find("a1")->alive);
+  BOOST_TEST(!registry.alive("a1"));
   registry.stop();
   io.restart();
   io.run_for(200ms);

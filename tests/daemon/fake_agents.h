@@ -57,6 +57,10 @@ class FakeAgents final : public bc::AgentDirectory {
     if (it == agents_.end()) return std::nullopt;
     return it->second;
   }
+  bool alive(const std::string& node) const override {
+    const auto it = agents_.find(node);
+    return it != agents_.end() && it->second.alive;
+  }
   void set_alive(const std::string& node, bool alive) { agents_.at(node).alive = alive; }
 
   // What the driver sent, in order; taken by the test as it reads it.
