@@ -41,6 +41,7 @@ class Directory : public bc::AgentDirectory {
     return info;
   }
   bool alive(const std::string&) const override { return true; }
+  std::uint64_t deaths() const override { return 0; }
 };
 
 // A multicast and a redistribution over names that may be one file: n0 and n1 share a

@@ -5,6 +5,7 @@
 #include "protocol/baton.pb.h"
 
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -37,6 +38,9 @@ class AgentDirectory {
   // Whether `node` is registered and its session open: a lookup, no copy. A job's waits ask
   // it of every node of the job each time they wake, so it must cost no more than that.
   virtual bool alive(const std::string& node) const = 0;
+  // How many times a registered agent's session has ended so far: a node turns dead only
+  // when this grows (coordinator/daemon/dead_without_report.h).
+  virtual std::uint64_t deaths() const = 0;
 };
 
 }  // namespace baton::coordinator

@@ -223,6 +223,7 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
   if (registered && sessions_[node] == channel) {
     sessions_.erase(node);
     agents_[node].alive = false;
+    ++deaths_;
     if (log_) log_.info("agent " + node + " is dead");
     if (on_dead_) on_dead_(node);
   }

@@ -82,6 +82,7 @@ class AgentRegistry final : public AgentDirectory {
   std::vector<AgentInfo> agents() const override;
   std::optional<AgentInfo> find(const std::string& node) const override;
   bool alive(const std::string& node) const override;
+  std::uint64_t deaths() const override { return deaths_; }
 
   // Connections not yet authenticated, and how many of them were dropped to make room.
   const admission::PendingConnections& pending() const noexcept { return pending_; }
@@ -106,6 +107,7 @@ class AgentRegistry final : public AgentDirectory {
   std::uint64_t dropped_reported_ = 0;
   std::chrono::steady_clock::time_point dropped_reported_at_{};
   std::map<std::string, AgentInfo> agents_;
+  std::uint64_t deaths_ = 0;
   std::map<std::string, std::shared_ptr<protocol::Channel>> sessions_;
   std::shared_ptr<bool> running_ = std::make_shared<bool>(false);
   std::uint64_t leader_epoch_ = 0;

@@ -6,6 +6,7 @@
 #include "coordinator/daemon/clock.h"
 #include "protocol/baton.pb.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -38,7 +39,23 @@ struct StepExchange {
   std::map<std::string, std::string> refused;
   std::set<std::string> registered_anew;
   // Reports of the step running, its progress so far, and when its attempt was released.
+  // `reports` is written through record_report and clear_reports, which keep count of the
+  // failed ones: a wait asks on every wake, and N reports made that N² (docs/runtime.md,
+  // "Where the rest goes").
   std::map<std::string, protocol::StepReport> reports;
+  std::size_t failed_reports = 0;
+  void record_report(const std::string& node, const protocol::StepReport& report) {
+    const auto [at, added] = reports.try_emplace(node, report);
+    if (!added) {
+      if (!at->second.ok()) --failed_reports;
+      at->second = report;
+    }
+    if (!report.ok()) ++failed_reports;
+  }
+  void clear_reports() {
+    reports.clear();
+    failed_reports = 0;
+  }
   std::map<std::string, NodeProgress> progress;
   Clock::time_point released{};
   // The attempt at step `cancelled_step` ended early (StepCancel, with this reason): an

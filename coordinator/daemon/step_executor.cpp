@@ -1,5 +1,6 @@
 #include "coordinator/daemon/step_executor.h"
 
+#include "coordinator/daemon/dead_without_report.h"
 #include "coordinator/daemon/step_attempt.h"
 
 #include <algorithm>
@@ -97,7 +98,7 @@ void StepExecutor::on_message(const std::string& node, const protocol::Envelope&
       const protocol::StepReport& report = message.step_report();
       // A range's end, of the range running; or the step running's.
       if (report.range_end() ? run.range && report.range_first() == run.range->first : report.step() == run.step)
-        run.reports[node] = report;
+        run.record_report(node, report);
       break;
     }
     case protocol::Envelope::kStepPassed: {
@@ -269,7 +270,7 @@ asio::awaitable<StepOutcome> StepExecutor::attempt(StepExchange& run, JobPlans& 
   const std::size_t nodes = plans.by_node().size();
   run.step = step;
   run.range.reset();  // a range's reports were waited for (prepare_retry)
-  run.reports.clear();
+  run.clear_reports();
   run.progress.clear();
   run.cancelled_step.reset();
   StepOutcome outcome;
@@ -291,19 +292,11 @@ asio::awaitable<StepOutcome> StepExecutor::attempt(StepExchange& run, JobPlans& 
     log_.info("job " + run.job + " step " + std::to_string(step) + ": released to " + std::to_string(nodes) +
               " agents");
   const Clock::time_point deadline = outcome.released + timeout + options_.report_grace;
-  const auto failed_report = [&] {
-    return std::ranges::any_of(run.reports, [](const auto& entry) { return !entry.second.ok(); });
-  };
+  const auto failed_report = [&] { return run.failed_reports > 0; };
+  DeadWithoutReport dead(agents_, plans.by_node(), run);
   // Every report, or the first sign of failure: a failed report or a dead agent.
   const bool ended_early_or_all = co_await events_.until(
-      [&] {
-        if (run.cancel_requested || failed_report()) return true;
-        for (const auto& [node, plan] : plans.by_node()) {
-          if (!alive(node) && !run.reports.contains(node)) return true;
-        }
-        return run.reports.size() == nodes;
-      },
-      deadline);
+      [&] { return run.cancel_requested || failed_report() || dead() || run.reports.size() == nodes; }, deadline);
   if (ended_early_or_all && failed_report() && run.reports.size() < nodes)
     co_await wait_failure_grace(run, nodes, deadline);
   outcome.measured = seconds_between(outcome.released, clock_.now());

@@ -3,6 +3,8 @@
 // and the range's end from every node.
 #include "coordinator/daemon/step_executor.h"
 
+#include "coordinator/daemon/dead_without_report.h"
+
 #include <algorithm>
 
 namespace baton::coordinator {
@@ -48,7 +50,7 @@ asio::awaitable<RangeOutcome> StepExecutor::run_range(StepExchange& run, const J
                                                       const PassedStep& passed) {
   const std::size_t nodes = plans.by_node().size();
   run.step = first;
-  run.reports.clear();
+  run.clear_reports();
   run.progress.clear();
   run.cancelled_step.reset();
   milliseconds timeout(0);  // each step's, as long as the longest's
@@ -73,13 +75,8 @@ asio::awaitable<RangeOutcome> StepExecutor::run_range(StepExchange& run, const J
               std::to_string(nodes) + " agents, self-paced");
   RangeOutcome outcome;
   outcome.next = first;
-  const auto failed_report = [&] {
-    return std::ranges::any_of(run.reports, [](const auto& entry) { return !entry.second.ok(); });
-  };
-  const auto dead = [&] {
-    return std::ranges::any_of(plans.by_node(),
-                               [&](const auto& p) { return !alive(p.first) && !run.reports.contains(p.first); });
-  };
+  const auto failed_report = [&] { return run.failed_reports > 0; };
+  DeadWithoutReport dead(agents_, plans.by_node(), run);
   const auto news = [&] { return run.range->passed && *run.range->passed >= outcome.next; };
   const auto span = [](double seconds) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));

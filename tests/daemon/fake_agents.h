@@ -61,13 +61,18 @@ class FakeAgents final : public bc::AgentDirectory {
     const auto it = agents_.find(node);
     return it != agents_.end() && it->second.alive;
   }
-  void set_alive(const std::string& node, bool alive) { agents_.at(node).alive = alive; }
+  std::uint64_t deaths() const override { return deaths_; }
+  void set_alive(const std::string& node, bool alive) {
+    if (agents_.at(node).alive && !alive) ++deaths_;
+    agents_.at(node).alive = alive;
+  }
 
   // What the driver sent, in order; taken by the test as it reads it.
   std::vector<std::pair<std::string, bp::Envelope>> sent;
 
  private:
   std::map<std::string, bc::AgentInfo> agents_;
+  std::uint64_t deaths_ = 0;
 };
 
 }  // namespace baton::test
