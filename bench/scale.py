@@ -9,7 +9,8 @@ process (bench/scale_agents.cpp: N/2 senders, N/2 receivers), then for each S of
 redistribution of S steps (each step one perfect matching of --block-bytes flows), --repeats
 times. Every receiver's bytes are checked after each job. Per job it prints one JSON line:
 
-  {"bench": "scale_run", "commit", "utc", "path", "agents", "steps", "repeat", "seconds" (submit to
+  {"bench": "scale_run", "commit", "utc", "path", "agents", "heartbeat_seconds" (the coordinator's,
+   --heartbeat-seconds), "steps", "repeat", "seconds" (submit to
    the answer of batonctl submit --wait), "plan_distribution_seconds" (the job's start to its
    first step's release), "step_period_seconds" (median time from one step's release to the
    next's), "step_measured_seconds" (median release-to-last-report), "coordinator_cpu_seconds"
@@ -22,8 +23,8 @@ and per N and path, from the medians: {"bench": "scale", ..., "cpu_per_step_ms"}
 per step as the slope between the smallest and the largest S (of those <= N/2; a longer job
 also plans and sends more steps, so this counts a step's share of planning too),
 "steps_cpu_ms_per_step" (of the largest S), "idle_cpu_ms_per_second" (the coordinator's CPU
-with every agent registered and no job, over 5 s: the heartbeats, one a second from each
-agent, answered), and "step_period_ms".
+with every agent registered and no job, over 5 s: the heartbeats, one every heartbeat_seconds
+from each agent, answered), and "step_period_ms".
 
   cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DBATON_BUILD_TESTS=OFF
   cmake --build build/release --target baton-coordinator batonctl scale_agents
@@ -101,7 +102,8 @@ def run_size(args, agents, path, stamp):
     with open(os.path.join(work, "coordinator.toml"), "w") as f:
         f.write('id = "coordinator"\nagent_address = "127.0.0.1:0"\napi_address = "127.0.0.1:0"\n'
                 'secret_file = "secret"\nstate_dir = "state"\n' +
-                f'self_paced_steps = {"false" if path == "per-step" else "true"}\n')
+                f'self_paced_steps = {"false" if path == "per-step" else "true"}\n'
+                f'heartbeat_seconds = {args.heartbeat_seconds}\n')
     ready = os.path.join(work, "ready.json")
     log = open(os.path.join(work, "coordinator.log"), "w")
     # Each process in a session of its own: where the kernel groups the scheduler by session
@@ -167,6 +169,7 @@ def run_size(args, agents, path, stamp):
                 steps_cpu = sampler.between(origin + releases[0],
                                             origin + releases[-1] + lines[-1]["measured_seconds"])
                 run = {"bench": "scale_run", "commit": args.commit, "utc": stamp(), "path": path, "agents": agents,
+                       "heartbeat_seconds": args.heartbeat_seconds,
                        "steps": s,
                        "repeat": repeat, "seconds": round(seconds, 4),
                        "plan_distribution_seconds": round(releases[0], 6),
@@ -184,6 +187,7 @@ def run_size(args, agents, path, stamp):
         low, high = steps[0], steps[-1]
         cpu = {s: statistics.median(r["coordinator_cpu_seconds"] for r in runs[s]) for s in steps}
         summary = {"bench": "scale", "commit": args.commit, "utc": stamp(), "path": path, "agents": agents,
+                   "heartbeat_seconds": args.heartbeat_seconds,
                    "repeats": args.repeats,
                    "step_period_ms": round(1000 * statistics.median(r["step_period_seconds"] for r in runs[high]), 2),
                    "step_measured_ms": round(1000 * statistics.median(r["step_measured_seconds"] for r in runs[high]), 2),
@@ -228,6 +232,8 @@ def main():
     parser.add_argument("--paths", type=lambda text: text.split(","), default=["self-paced", "per-step"],
                         help="self-paced,per-step (default both, each N's in turn)")
     parser.add_argument("--keep", action="store_true", help="keep each N's directory (logs, jobs)")
+    parser.add_argument("--heartbeat-seconds", type=float, default=1.0,
+                        help="the coordinator's heartbeat_seconds (default 1, the daemon's default)")
     args = parser.parse_args()
     args.bin = os.path.abspath(args.bin)
     for n in args.agents:
