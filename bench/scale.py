@@ -28,7 +28,7 @@ from each agent, answered), and "step_period_ms".
 
   cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DBATON_BUILD_TESTS=OFF
   cmake --build build/release --target baton-coordinator batonctl scale_agents
-  bench/scale.py --agents 16,64,256,1024 --steps 10,40 --repeats 3 > scale.jsonl
+  bench/scale.py --agents 16,64,256,1024 --steps 4,32 --repeats 3 > scale.jsonl
 """
 import argparse
 import datetime
@@ -225,7 +225,7 @@ def main():
     numbers = lambda text: [int(x) for x in text.split(",")]
     parser.add_argument("--bin", default="build/release", help="build tree (default build/release)")
     parser.add_argument("--agents", type=numbers, default=[16, 64, 256], help="N, comma-separated (even)")
-    parser.add_argument("--steps", type=numbers, default=[10, 40], help="steps per job, comma-separated (<= N/2)")
+    parser.add_argument("--steps", type=numbers, default=[4, 32], help="steps per job, comma-separated (each N runs those <= N/2)")
     parser.add_argument("--block-bytes", type=int, default=1024, help="bytes of each flow (default 1024)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--per-process", type=int, default=256, help="agents per agents process (default 256)")
@@ -236,12 +236,17 @@ def main():
                         help="the coordinator's heartbeat_seconds (default 1, the daemon's default)")
     args = parser.parse_args()
     args.bin = os.path.abspath(args.bin)
+    for binary in ("coordinator/daemon/baton-coordinator", "coordinator/batonctl/batonctl", "bench/scale_agents"):
+        if not os.access(os.path.join(args.bin, binary), os.X_OK):
+            parser.error(f"--bin {args.bin}: {binary} is missing (build baton-coordinator, batonctl and scale_agents)")
     for n in args.agents:
         if n < 2 or n % 2 or min(args.steps) > n // 2:
             parser.error(f"--agents {n}: must be even, and at least twice the smallest --steps")
     args.commit = subprocess.run(["git", "rev-parse", "--short=8", "HEAD"], capture_output=True,
                                  text=True).stdout.strip() or "unknown"
     stamp = lambda: datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if not 0.05 <= args.heartbeat_seconds <= 60:
+        parser.error(f"--heartbeat-seconds {args.heartbeat_seconds}: must be within [0.05, 60], as the coordinator's")
     for path in args.paths:
         if path not in ("self-paced", "per-step"):
             parser.error(f"--paths: '{path}' is neither self-paced nor per-step")
