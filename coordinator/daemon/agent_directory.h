@@ -35,8 +35,8 @@ class AgentDirectory {
   virtual bool send(const std::string& node, protocol::Envelope message) = 0;
   virtual std::vector<AgentInfo> agents() const = 0;
   virtual std::optional<AgentInfo> find(const std::string& node) const = 0;
-  // Whether `node` is registered and its session open: a lookup, no copy. A job's waits ask
-  // it of every node of the job each time they wake, so it must cost no more than that.
+  // Whether `node` is registered and its session open: a lookup, no copy (a job's waits
+  // and its retries ask it of every node of the job).
   virtual bool alive(const std::string& node) const = 0;
   // How many times a registered agent's session has ended so far: a node turns dead only
   // when this grows (coordinator/daemon/dead_without_report.h).
