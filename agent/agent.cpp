@@ -54,6 +54,13 @@ const std::vector<combine::Speed>& measured_combine_speeds() {
   return speeds;
 }
 
+// A coordinator's heartbeat interval, in [0.05, 60] s whatever it sent (NaN: the least).
+milliseconds heartbeat_period(double seconds) {
+  if (!(seconds >= 0.05)) seconds = 0.05;
+  if (seconds > 60) seconds = 60;
+  return milliseconds(static_cast<std::int64_t>(seconds * 1000));
+}
+
 }  // namespace
 
 Agent::Agent(transport::Context& context, DataPlane& data, Storage& storage, AgentOptions options, PlanCheck check)
@@ -234,9 +241,7 @@ asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
                                  std::string(protocol::type_name(answer)));
   }
   co_await check_epoch(*channel, answer, coordinator);
-  const double seconds = std::clamp(answer.registered().heartbeat_seconds(), 0.05, 60.0);
-  const milliseconds every(static_cast<std::int64_t>(seconds * 1000));
-  heartbeat_ = every;
+  heartbeat_ = heartbeat_period(answer.registered().heartbeat_seconds());
   channel_ = channel;
   registered_ = true;
   metrics_->set("baton_agent_registered", {}, 1);
@@ -253,7 +258,7 @@ asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   // Whichever ends first (a broken session, a failed heartbeat) ends the other. Each says
   // why and returns: `||` waits for the first to *succeed*, so an exception thrown by one
   // would wait out the other's normal return and then be lost, and the log with it.
-  co_await (handle_messages(channel, every) || heartbeats(channel, every));
+  co_await (handle_messages(channel) || heartbeats(channel));
 }
 
 asio::awaitable<void> Agent::check_epoch(protocol::Channel& channel, const protocol::Envelope& message,
@@ -273,10 +278,10 @@ asio::awaitable<void> Agent::check_epoch(protocol::Channel& channel, const proto
   throw protocol::ChannelError("refused a deposed leader's " + std::string(protocol::type_name(message)));
 }
 
-asio::awaitable<void> Agent::handle_messages(std::shared_ptr<protocol::Channel> channel, milliseconds every) {
+asio::awaitable<void> Agent::handle_messages(std::shared_ptr<protocol::Channel> channel) {
   try {
     while (channel->is_open()) {
-      const protocol::Envelope message = co_await channel->receive(every * 3);
+      const protocol::Envelope message = co_await channel->receive(*heartbeat_ * 3);
       co_await handle_message(*channel, message);
     }
   } catch (const std::exception& e) {
@@ -288,7 +293,10 @@ asio::awaitable<void> Agent::handle_messages(std::shared_ptr<protocol::Channel> 
 asio::awaitable<void> Agent::handle_message(protocol::Channel& channel, const protocol::Envelope& message) {
   co_await check_epoch(channel, message, "");
   switch (message.body_case()) {
-    case protocol::Envelope::kHeartbeat: break;
+    case protocol::Envelope::kHeartbeat:  // the echo of ours, with the interval from now on
+      if (message.heartbeat().interval_seconds() > 0)
+        heartbeat_ = heartbeat_period(message.heartbeat().interval_seconds());
+      break;
     case protocol::Envelope::kPlan: handle_plan(message.plan()); break;
     case protocol::Envelope::kStepRelease: co_await handle_release(message.step_release()); break;
     case protocol::Envelope::kAbort: handle_abort(message.abort()); break;
@@ -324,10 +332,11 @@ asio::awaitable<void> Agent::handle_message(protocol::Channel& channel, const pr
   }
 }
 
-asio::awaitable<void> Agent::heartbeats(std::shared_ptr<protocol::Channel> channel, milliseconds every) {
+asio::awaitable<void> Agent::heartbeats(std::shared_ptr<protocol::Channel> channel) {
   std::uint64_t sequence = 0;
   asio::steady_timer timer(context_.executor());
   while (channel->is_open()) {
+    const milliseconds every = *heartbeat_;
     protocol::Envelope beat;
     beat.mutable_heartbeat()->set_sequence(sequence++);
     try {

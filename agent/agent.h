@@ -95,6 +95,9 @@ class Agent {
 
   // Registered with a coordinator right now.
   bool registered() const noexcept { return registered_; }
+  // How often this agent heartbeats: what the coordinator said last (at registration, then
+  // in each heartbeat's echo; docs/runtime.md, "Liveness"); nothing before a registration.
+  std::optional<std::chrono::milliseconds> heartbeat_interval() const noexcept { return heartbeat_; }
   // What the agent is doing, for logs and systemd's STATUS: "idle", "job 7 step 3/10",
   // "job 7 step 3/10; job 9 done (2/2 steps)" (every held job, in job order).
   std::string status() const;
@@ -130,13 +133,13 @@ class Agent {
   // listener still accepts (the kernel does), and the standby that leads after it must not
   // wait for io_timeout (docs/ha.md, "Agents and operators").
   std::chrono::milliseconds registration_timeout() const;
-  // The coordinator's messages, one after another, until the session breaks; says why it
-  // broke and closes the channel.
-  asio::awaitable<void> handle_messages(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every);
+  // The coordinator's messages, one after another, until the session breaks (nothing heard
+  // for three heartbeat intervals among them); says why it broke and closes the channel.
+  asio::awaitable<void> handle_messages(std::shared_ptr<protocol::Channel> channel);
   // One message of the coordinator's; throws when the session must end.
   asio::awaitable<void> handle_message(protocol::Channel& channel, const protocol::Envelope& message);
-  // A Heartbeat every `every` until sending one fails.
-  asio::awaitable<void> heartbeats(std::shared_ptr<protocol::Channel> channel, std::chrono::milliseconds every);
+  // A Heartbeat every heartbeat interval (as it is at each one) until sending one fails.
+  asio::awaitable<void> heartbeats(std::shared_ptr<protocol::Channel> channel);
   // A job whose plan the agent holds. Dropped only when it has no step running, so a
   // running step's coroutine may keep a reference to it.
   struct HeldJob {
@@ -224,7 +227,7 @@ class Agent {
   std::uint64_t leader_epoch_ = 0;
   // Which coordinator is tried now: 0 is options_.coordinator, i the (i-1)th other.
   std::size_t coordinator_index_ = 0;
-  std::optional<std::chrono::milliseconds> heartbeat_;  // the last coordinator's, once registered
+  std::optional<std::chrono::milliseconds> heartbeat_;  // the last coordinator's interval, once registered
   const std::string& coordinator_address() const;
   Signal changed_;                  // stop() was called, a step ended, or the agent stopped
   asio::thread_pool file_work_{1};  // staging commits; joined first on destruction

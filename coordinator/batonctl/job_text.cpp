@@ -155,6 +155,10 @@ std::string agents_table(const Json& answer) {
   std::string out = format_table(
       {"NODE", "ALIVE", "ADDRESSES", "TRANSPORTS", "RATE/S", "HEARTBEAT AGE", "JOBS (SHARE)"},
       rows_of(answer, "agents", {"node", "alive", "addresses", "transports", "rate", "last_heartbeat_age", "jobs"}));
+  // The interval grows with the cluster (docs/runtime.md, "Control sessions"); an older
+  // coordinator does not say it.
+  if (const Json* every = member(answer, "heartbeat_seconds"); every != nullptr && every->is_number())
+    out += "heartbeat interval: " + seconds_cell(every) + " s (an agent silent for 3 is dead)\n";
   // Peers that tried to register and failed authentication: an agent with the wrong
   // cluster secret retries forever, and this is where an operator sees it.
   if (const Json* refused = member(answer, "refused"); refused != nullptr && refused->is_array()) {

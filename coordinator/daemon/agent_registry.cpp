@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 namespace baton::coordinator {
 namespace {
@@ -34,8 +35,8 @@ std::optional<error::Refusal> read_combine_speeds(
 
 }  // namespace
 
-AgentRegistry::AgentRegistry(asio::io_context& io, protocol::Identity self, std::chrono::milliseconds heartbeat,
-                             log::Sink log, admission::PendingLimits pending)
+AgentRegistry::AgentRegistry(asio::io_context& io, protocol::Identity self, HeartbeatPolicy heartbeat, log::Sink log,
+                             admission::PendingLimits pending)
     : io_(io), self_(std::move(self)), heartbeat_(heartbeat), log_(std::move(log)), acceptor_(io), pending_(pending),
       dropped_reported_at_(std::chrono::steady_clock::now() - std::chrono::seconds(10)) {}
 
@@ -177,12 +178,17 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
                    .peer = channel->peer(),
                    .alive = true,
                    .last_heard = std::chrono::steady_clock::now()};
-    agents_[node] = info;
+    AgentInfo& known = agents_[node];  // never erased: the reference lasts the session
+    known = info;
     sessions_[node] = channel;
     registered = true;
+    // The interval this agent was last told, and the one before: until the agent has read
+    // the newer one, its next heartbeat may come as late as the older allows.
+    std::chrono::milliseconds told = heartbeat_interval();
+    std::chrono::milliseconds told_before = told;
     protocol::Envelope answer;
     answer.mutable_registered()->set_coordinator_id(self_.node_id);
-    answer.mutable_registered()->set_heartbeat_seconds(std::chrono::duration<double>(heartbeat_).count());
+    answer.mutable_registered()->set_heartbeat_seconds(std::chrono::duration<double>(told).count());
     answer.set_leader_epoch(leader_epoch_);
     co_await channel->send(std::move(answer), timeout);
     if (log_)
@@ -190,12 +196,15 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
     if (handler_) handler_(node, first);  // the driver learns of every new session
 
     while (*running && channel->is_open()) {
-      protocol::Envelope message = co_await channel->receive(heartbeat_ * 3);
-      agents_[node].last_heard = std::chrono::steady_clock::now();
+      protocol::Envelope message = co_await channel->receive(std::max(told, told_before) * 3);
+      known.last_heard = std::chrono::steady_clock::now();
       switch (message.body_case()) {
         case protocol::Envelope::kHeartbeat:
+          // The echo tells the agent we are alive, and how often to heartbeat from now on.
+          told_before = std::exchange(told, heartbeat_interval());
+          message.mutable_heartbeat()->set_interval_seconds(std::chrono::duration<double>(told).count());
           message.set_leader_epoch(leader_epoch_);
-          co_await channel->send(message, timeout);  // the echo tells the agent we are alive
+          co_await channel->send(message, timeout);
           break;
         case protocol::Envelope::kPlanAccepted:
         case protocol::Envelope::kPlanRefused:

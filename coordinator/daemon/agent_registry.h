@@ -1,6 +1,7 @@
 // The coordinator's agent registry (docs/runtime.md, "Control sessions" 1–3): accepts
 // agents' control connections, authenticates them with the cluster secret, registers them,
-// echoes their heartbeats and declares an agent dead after three silent intervals. Every
+// echoes their heartbeats with the interval for the cluster's size (heartbeat_policy.h)
+// and declares an agent dead after three silent intervals. Every
 // other message an agent sends goes to the handler (the job driver), its Register too
 // (after the agent is registered), so the driver learns of every new session.
 //
@@ -15,6 +16,7 @@
 #include "admission/descriptors.h"
 #include "admission/pending_connections.h"
 #include "coordinator/daemon/agent_directory.h"
+#include "coordinator/daemon/heartbeat_policy.h"
 #include "log/log.h"
 #include "protocol/channel.h"
 #include "protocol/handshake.h"
@@ -51,7 +53,7 @@ class AgentRegistry final : public AgentDirectory {
   // How long a connecting agent has to complete the handshake.
   static constexpr std::chrono::milliseconds handshake_deadline{5000};
 
-  AgentRegistry(asio::io_context& io, protocol::Identity self, std::chrono::milliseconds heartbeat, log::Sink log,
+  AgentRegistry(asio::io_context& io, protocol::Identity self, HeartbeatPolicy heartbeat, log::Sink log,
                 admission::PendingLimits pending = admission::limits_for(admission::descriptor_limit()));
   ~AgentRegistry();
 
@@ -78,6 +80,9 @@ class AgentRegistry final : public AgentDirectory {
   // election.
   void set_leader_epoch(std::uint64_t epoch) { leader_epoch_ = epoch; }
 
+  // The heartbeat interval the agents are told now: the policy's for the live sessions.
+  std::chrono::milliseconds heartbeat_interval() const { return heartbeat_.interval(sessions_.size()); }
+
   bool send(const std::string& node, protocol::Envelope message) override;
   std::vector<AgentInfo> agents() const override;
   std::optional<AgentInfo> find(const std::string& node) const override;
@@ -97,7 +102,7 @@ class AgentRegistry final : public AgentDirectory {
 
   asio::io_context& io_;
   protocol::Identity self_;
-  std::chrono::milliseconds heartbeat_;
+  HeartbeatPolicy heartbeat_;
   log::Logger log_;
   Handler handler_;
   Lost on_dead_;

@@ -132,6 +132,7 @@ void Api::start(const std::string& address) {
     on_io(response, 200, [this] {
       Json answer = driver_.agents();
       answer["refused"] = refused_json(registry_.refused(), std::chrono::steady_clock::now());
+      answer["heartbeat_seconds"] = std::chrono::duration<double>(registry_.heartbeat_interval()).count();
       return answer;
     });
   });

@@ -97,6 +97,7 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
                                            "api_token_file",
                                            "state_dir",
                                            "heartbeat_seconds",
+                                           "max_heartbeats_per_second",
                                            "log_level",
                                            "collective_startup",
                                            "drift_threshold",
@@ -130,7 +131,11 @@ CoordinatorConfig load_coordinator_config(const std::filesystem::path& path) {
     const double heartbeat = baton::config::field_or<double>(file, "heartbeat_seconds", 1.0);
     if (!(heartbeat >= 0.05 && heartbeat <= 60))
       throw error::InvalidInput("heartbeat_seconds must be within [0.05, 60]");
-    config.heartbeat = std::chrono::milliseconds(static_cast<std::int64_t>(heartbeat * 1000));
+    config.heartbeat.every = std::chrono::milliseconds(static_cast<std::int64_t>(heartbeat * 1000));
+    config.heartbeat.max_per_second =
+        baton::config::field_or<double>(file, "max_heartbeats_per_second", config.heartbeat.max_per_second);
+    if (!(config.heartbeat.max_per_second >= 1 && config.heartbeat.max_per_second <= 1e6))
+      throw error::InvalidInput("max_heartbeats_per_second must be within [1, 1000000]");
     const std::filesystem::path base = path.parent_path();
     const auto relative = [&](const std::string& p) {
       return std::filesystem::path(p).is_absolute() ? p : (base / p).string();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "coordinator/calibration/drift.h"
+#include "coordinator/daemon/heartbeat_policy.h"
 #include "coordinator/journal/etcd_client.h"
 
 #include <chrono>
@@ -35,7 +36,7 @@ struct CoordinatorConfig {
   // journal = "etcd": the journal in etcd, a leader elected among the coordinators sharing
   // the prefix; unset (journal = "sqlite"): journal.sqlite in state_dir, one coordinator.
   std::optional<EtcdConfig> etcd;
-  std::chrono::milliseconds heartbeat{1000};
+  HeartbeatPolicy heartbeat{};     // heartbeat_seconds, max_heartbeats_per_second
   std::string log_level = "info";  // "info" or "debug"; re-read on SIGHUP
   // Drift (docs/calibration.md): drift_threshold, drift_steps, drift_min_seconds, the
   // trials of a wider backbone (widen_after_steps, widen_factor, widen_budget), and replan_on_drift for

@@ -1,7 +1,8 @@
 // A coordinator for tests of whole agents (agent/agent.h): accepts their control sessions
-// on loopback with the real handshake, answers Register with Registered, and lets a test
-// send each agent messages and take what it sends back, waiting on the test's io_context
-// (which the agents run on too) until a message comes.
+// on loopback with the real handshake, answers Register with Registered, echoes each
+// heartbeat as it is (no interval in it) and notes when it came, and lets a test send each
+// agent messages and take what it sends back, waiting on the test's io_context (which the agents run on too) until a
+// message comes.
 #pragma once
 
 #include "protocol/channel.h"
@@ -23,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace baton::agent::test {
 
@@ -31,8 +33,10 @@ class FakeCoordinator {
   // How long a test waits for a message or a state before it fails.
   static constexpr std::chrono::seconds patience{20};
 
-  FakeCoordinator(asio::io_context& io, std::string secret)
-      : io_(io), acceptor_(io, {asio::ip::make_address("127.0.0.1"), 0}), secret_(std::move(secret)) {
+  // `heartbeat_seconds`: the interval Registered tells the agents.
+  FakeCoordinator(asio::io_context& io, std::string secret, double heartbeat_seconds = 1)
+      : io_(io), acceptor_(io, {asio::ip::make_address("127.0.0.1"), 0}), secret_(std::move(secret)),
+        heartbeat_seconds_(heartbeat_seconds) {
     asio::co_spawn(io_, accept_loop(), asio::detached);
   }
   FakeCoordinator(const FakeCoordinator&) = delete;
@@ -91,6 +95,11 @@ class FakeCoordinator {
     return first(node, wanted, what, false);
   }
 
+  // When each heartbeat of `node`'s live session came, in order.
+  const std::vector<std::chrono::steady_clock::time_point>& heartbeats(const std::string& node) const {
+    return sessions_.at(node)->heartbeats;
+  }
+
   // Whether `node`'s live session has ended (the agent closed it).
   bool closed(const std::string& node) const { return sessions_.at(node)->closed; }
 
@@ -111,6 +120,7 @@ class FakeCoordinator {
     std::shared_ptr<protocol::Channel> channel;
     int registration = 0;
     std::deque<protocol::Envelope> inbox;  // what the agent sent, heartbeats left out
+    std::vector<std::chrono::steady_clock::time_point> heartbeats;
     bool closed = false;
   };
 
@@ -147,14 +157,19 @@ class FakeCoordinator {
       if (hello.body_case() != protocol::Envelope::kRegister) throw protocol::ChannelError("expected register");
       protocol::Envelope registered;
       registered.mutable_registered()->set_coordinator_id("fake-coordinator");
-      registered.mutable_registered()->set_heartbeat_seconds(1);
+      registered.mutable_registered()->set_heartbeat_seconds(heartbeat_seconds_);
       co_await channel->send(std::move(registered), std::chrono::seconds(5));
       const auto previous = sessions_.find(node);
       session->registration = previous == sessions_.end() ? 1 : previous->second->registration + 1;
       sessions_[node] = session;
       for (;;) {
         protocol::Envelope message = co_await channel->receive(std::chrono::seconds(30));
-        if (message.body_case() != protocol::Envelope::kHeartbeat) session->inbox.push_back(std::move(message));
+        if (message.body_case() == protocol::Envelope::kHeartbeat) {
+          session->heartbeats.push_back(std::chrono::steady_clock::now());
+          co_await channel->send(std::move(message), std::chrono::seconds(5));
+        } else {
+          session->inbox.push_back(std::move(message));
+        }
       }
     } catch (const std::exception&) {
       session->closed = true;  // the agent (or the test) ended the session
@@ -164,6 +179,7 @@ class FakeCoordinator {
   asio::io_context& io_;
   asio::ip::tcp::acceptor acceptor_;
   std::string secret_;
+  double heartbeat_seconds_;
   std::map<std::string, std::shared_ptr<Session>> sessions_;  // each node's live (last) session
 };
 

@@ -167,6 +167,13 @@ BOOST_AUTO_TEST_CASE(agents_table_names_the_peers_refused_at_the_handshake) {
   BOOST_TEST(has(agents, "refused: 10.0.0.7: expected hello (attempts: 1, the last 30.000 s ago)\n"), agents);
 }
 
+BOOST_AUTO_TEST_CASE(agents_table_says_the_heartbeat_interval_when_the_coordinator_does) {
+  const std::string told = batonctl::agents_table(Json::parse(R"({"agents": [], "heartbeat_seconds": 8})"));
+  BOOST_TEST(has(told, "heartbeat interval: 8.000 s (an agent silent for 3 is dead)\n"), told);
+  const std::string older = batonctl::agents_table(Json::parse(R"({"agents": []})"));
+  BOOST_TEST(!has(older, "heartbeat interval"), older);
+}
+
 // A re-plan's cause is typed: each written as the report has always said it, read back,
 // and a cause the report does not know refused naming where.
 BOOST_AUTO_TEST_CASE(a_replan_cause_round_trips_and_an_unknown_one_is_refused) {

@@ -11,6 +11,9 @@
 #include <asio/detached.hpp>
 
 #include <algorithm>
+#include <functional>
+#include <memory>
+#include <optional>
 
 namespace bc = baton::coordinator;
 namespace bp = baton::protocol;
@@ -32,6 +35,65 @@ std::size_t count_containing(const std::vector<std::string>& lines, const std::s
       lines.begin(), lines.end(), [&](const std::string& line) { return line.find(text) != std::string::npos; }));
 }
 
+// An agent's end of a control session, registered as `node` with the registry at `address`.
+struct RawAgent {
+  RawAgent(asio::io_context& io, const std::string& address, const std::string& node)
+      : self{"agent", node, kSecret}, channel(connect(io, address)) {
+    asio::co_spawn(
+        io,
+        [&]() -> asio::awaitable<void> {
+          try {
+            co_await bp::handshake(channel, bp::Side::initiator, self, "coordinator", 3s);
+            bp::Envelope hello;
+            hello.mutable_register_()->set_node_id(self.node_id);
+            hello.mutable_register_()->add_data_addresses("127.0.0.1:9");
+            co_await channel.send(std::move(hello), 3s);
+            answer = co_await channel.receive(3s);
+          } catch (const std::exception& e) {
+            error = e.what();
+          }
+        },
+        asio::detached);
+    run_until(io, [&] { return answer.has_value() || !error.empty(); });
+    BOOST_REQUIRE_MESSAGE(answer && answer->has_registered(), node << " not registered: " << error);
+  }
+  static tcp::socket connect(asio::io_context& io, const std::string& address) {
+    tcp::socket socket(io);
+    socket.connect(endpoint_of(address));
+    return socket;
+  }
+  // Sends a heartbeat and returns the interval its echo carries, in seconds.
+  double heartbeat(asio::io_context& io) {
+    std::optional<double> interval;
+    asio::co_spawn(
+        io,
+        [&]() -> asio::awaitable<void> {
+          try {
+            bp::Envelope beat;
+            beat.mutable_heartbeat()->set_sequence(1);
+            co_await channel.send(std::move(beat), 3s);
+            const bp::Envelope echo = co_await channel.receive(3s);
+            interval = echo.heartbeat().interval_seconds();
+          } catch (const std::exception& e) {
+            error = e.what();
+          }
+        },
+        asio::detached);
+    run_until(io, [&] { return interval.has_value() || !error.empty(); });
+    BOOST_REQUIRE_MESSAGE(interval, "no echo: " << error);
+    return *interval;
+  }
+  static void run_until(asio::io_context& io, const std::function<bool()>& done) {
+    io.restart();
+    const auto start = std::chrono::steady_clock::now();
+    while (!done() && std::chrono::steady_clock::now() - start < 5s) io.run_one_for(100ms);
+  }
+
+  bp::Identity self;
+  bp::Channel channel;
+  std::optional<bp::Envelope> answer;  // Registered, or what came instead
+  std::string error;
+};
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(agent_registry)
@@ -39,7 +101,7 @@ BOOST_AUTO_TEST_SUITE(agent_registry)
 BOOST_AUTO_TEST_CASE(the_accept_loop_waits_out_exhausted_descriptors_then_accepts_an_agent) {
   asio::io_context io;
   std::vector<std::string> lines;
-  bc::AgentRegistry registry(io, {"coordinator", "coord-1", kSecret}, 1s,
+  bc::AgentRegistry registry(io, {"coordinator", "coord-1", kSecret}, {.every = 1s},
                              [&](baton::log::Level, std::string_view line) { lines.emplace_back(line); });
   registry.listen("127.0.0.1:0");
   // Under UBSan the first check of each dynamic type reads the process's mappings, which
@@ -91,7 +153,7 @@ BOOST_AUTO_TEST_CASE(the_accept_loop_waits_out_exhausted_descriptors_then_accept
 // barrier sends nothing else that would wake it).
 BOOST_AUTO_TEST_CASE(an_agent_whose_session_ends_is_reported_dead) {
   asio::io_context io;
-  bc::AgentRegistry registry(io, {"coordinator", "coord-1", kSecret}, 1s, nullptr);
+  bc::AgentRegistry registry(io, {"coordinator", "coord-1", kSecret}, {.every = 1s}, nullptr);
   std::vector<std::string> lost;
   registry.set_on_dead([&](const std::string& node) { lost.push_back(node); });
   registry.listen("127.0.0.1:0");
@@ -128,6 +190,34 @@ BOOST_AUTO_TEST_CASE(an_agent_whose_session_ends_is_reported_dead) {
   BOOST_TEST(lost == std::vector<std::string>{"a1"});
   BOOST_TEST(!registry.find("a1")->alive);
   BOOST_TEST(!registry.alive("a1"));
+  registry.stop();
+  io.restart();
+  io.run_for(200ms);
+}
+
+// The interval grows with the live sessions (heartbeat_policy.h): each agent hears the one
+// for the cluster as it is, at registration and in every echo; it shrinks when agents leave.
+BOOST_AUTO_TEST_CASE(the_heartbeat_interval_follows_the_number_of_live_agents) {
+  asio::io_context io;
+  bc::AgentRegistry registry(io, {"coordinator", "coord-1", kSecret}, {.every = 1s, .max_per_second = 1}, nullptr);
+  std::vector<std::string> lost;
+  registry.set_on_dead([&](const std::string& node) { lost.push_back(node); });
+  registry.listen("127.0.0.1:0");
+  RawAgent a1(io, registry.address(), "a1");
+  BOOST_TEST(a1.answer->registered().heartbeat_seconds() == 1.0);
+  auto a2 = std::make_unique<RawAgent>(io, registry.address(), "a2");
+  auto a3 = std::make_unique<RawAgent>(io, registry.address(), "a3");
+  BOOST_TEST(a3->answer->registered().heartbeat_seconds() == 3.0);  // three agents at one a second
+  BOOST_TEST(registry.heartbeat_interval().count() == 3000);
+  BOOST_TEST(a1.heartbeat(io) == 3.0);  // told at its next echo
+
+  a2->channel.close();
+  a3->channel.close();
+  RawAgent::run_until(io, [&] { return lost.size() == 2; });
+  BOOST_TEST_REQUIRE(lost.size() == 2u);
+  BOOST_TEST(a1.heartbeat(io) == 1.0);
+  BOOST_TEST(registry.alive("a1"));
+  a1.channel.close();
   registry.stop();
   io.restart();
   io.run_for(200ms);

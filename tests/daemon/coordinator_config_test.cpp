@@ -57,6 +57,20 @@ BOOST_AUTO_TEST_CASE(a_trial_setting_out_of_range_is_refused_naming_the_key) {
   BOOST_TEST(budget.find("widen_budget must be within [0, 1]") != std::string::npos, budget);
 }
 
+BOOST_AUTO_TEST_CASE(the_heartbeat_policy_has_defaults_is_set_by_the_file_and_checked) {
+  const bc::CoordinatorConfig defaults = bc::load_coordinator_config(write_config(""));
+  BOOST_TEST(defaults.heartbeat.every.count() == 1000);
+  BOOST_TEST(defaults.heartbeat.max_per_second == 128.0);
+  const bc::CoordinatorConfig set =
+      bc::load_coordinator_config(write_config("heartbeat_seconds = 0.5\nmax_heartbeats_per_second = 1000\n"));
+  BOOST_TEST(set.heartbeat.every.count() == 500);
+  BOOST_TEST(set.heartbeat.max_per_second == 1000.0);
+  const std::string zero = error_of(write_config("max_heartbeats_per_second = 0\n"));
+  BOOST_TEST(zero.find("max_heartbeats_per_second must be within [1, 1000000]") != std::string::npos, zero);
+  const std::string nan = error_of(write_config("max_heartbeats_per_second = nan\n"));
+  BOOST_TEST(nan.find("max_heartbeats_per_second must be within [1, 1000000]") != std::string::npos, nan);
+}
+
 BOOST_AUTO_TEST_CASE(the_queue_caps_have_defaults_are_set_by_the_file_and_checked) {
   const bc::CoordinatorConfig defaults = bc::load_coordinator_config(write_config(""));
   BOOST_TEST(defaults.max_queued_jobs == 256u);

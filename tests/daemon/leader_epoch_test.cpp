@@ -21,8 +21,8 @@ const std::string kSecret = "leader-epoch-test-cluster-secret-0123";
 
 std::unique_ptr<bc::AgentRegistry> registry(asio::io_context& io, const std::string& id, std::uint64_t epoch,
                                             const std::string& address) {
-  auto r = std::make_unique<bc::AgentRegistry>(io, baton::protocol::Identity{"coordinator", id, kSecret}, 200ms,
-                                               baton::log::Sink{});
+  auto r = std::make_unique<bc::AgentRegistry>(io, baton::protocol::Identity{"coordinator", id, kSecret},
+                                               bc::HeartbeatPolicy{.every = 200ms}, baton::log::Sink{});
   r->set_leader_epoch(epoch);
   r->listen(address);
   return r;

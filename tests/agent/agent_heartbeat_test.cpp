@@ -1,0 +1,68 @@
+// A whole agent (agent/agent.h) keeps the heartbeat interval its coordinator gives it: the
+// one in Registered, then the one in an echo that carries one (docs/runtime.md,
+// "Liveness"), and its heartbeats come that far apart from then on, over a real control
+// session with a fake coordinator that echoes the others without one.
+#include "agent/agent.h"
+#include "tests/agent/fake_coordinator.h"
+#include "tests/agent/step_harness.h"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace baton::agent::test;
+
+namespace {
+
+bp::Envelope echo_with_interval(double seconds) {
+  bp::Envelope e;
+  e.mutable_heartbeat()->set_sequence(0);
+  e.mutable_heartbeat()->set_interval_seconds(seconds);
+  return e;
+}
+
+// The agent's heartbeat interval in milliseconds, -1 before it registered.
+long interval_ms(const ba::Agent& agent) {
+  return agent.heartbeat_interval() ? static_cast<long>(agent.heartbeat_interval()->count()) : -1;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(agent_heartbeat)
+
+BOOST_AUTO_TEST_CASE(an_agent_heartbeats_at_the_interval_of_the_last_echo) {
+  asio::io_context io;
+  FakeCoordinator coordinator(io, kSecret, 0.05);
+  Node node(io, "a");
+  ba::Agent agent(*node.context, *node.data, node.storage,
+                  ba::AgentOptions{.node_id = "a", .coordinator = coordinator.address(), .secret = kSecret, .log = {}},
+                  [](const bp::Plan&) { return std::optional<baton::error::Refusal>(); });
+  agent.start();
+  coordinator.await_registration("a");
+  BOOST_REQUIRE(coordinator.run_until([&] { return interval_ms(agent) == 50; }));  // Registered's
+  BOOST_REQUIRE(coordinator.run_until([&] { return coordinator.heartbeats("a").size() >= 2; }));
+
+  coordinator.send("a", echo_with_interval(0.4));
+  BOOST_REQUIRE(coordinator.run_until([&] { return interval_ms(agent) == 400; }));
+  // The heartbeat under way may still keep the old wait; the three after it keep the new,
+  // though the fake's echoes of them carry no interval (an older coordinator's: unchanged).
+  const std::size_t from = coordinator.heartbeats("a").size() + 1;
+  BOOST_REQUIRE(coordinator.run_until([&] { return coordinator.heartbeats("a").size() >= from + 3; }));
+  const auto& times = coordinator.heartbeats("a");
+  // A timer never fires early, but the fake may note one heartbeat late and the next on
+  // time: half the interval apart at least, where the old interval made them 50 ms apart.
+  for (std::size_t i = from + 1; i <= from + 2; ++i) {
+    const auto gap = std::chrono::duration_cast<std::chrono::milliseconds>(times[i] - times[i - 1]);
+    BOOST_TEST(gap.count() >= 200, "heartbeat " << i << " came " << gap.count() << " ms after the one before");
+  }
+
+  // One out of the agents' range is clamped to it.
+  coordinator.send("a", echo_with_interval(1e9));
+  BOOST_REQUIRE(coordinator.run_until([&] { return interval_ms(agent) == 60'000; }));
+
+  std::size_t stopped = 0;
+  asio::co_spawn(io, agent.stop(), [&stopped](std::exception_ptr) { ++stopped; });
+  BOOST_TEST(coordinator.run_until([&] { return stopped == 1; }));
+  coordinator.close();
+  stop_nodes(io, {&node});
+}
+
+BOOST_AUTO_TEST_SUITE_END()
