@@ -10,7 +10,10 @@ redistribution of S steps (each step one perfect matching of --block-bytes flows
 times. Every receiver's bytes are checked after each job. Per job it prints one JSON line:
 
   {"bench": "scale_run", "commit", "utc", "path", "agents", "heartbeat_seconds" (the coordinator's,
-   --heartbeat-seconds), "steps", "repeat", "seconds" (submit to
+   --heartbeat-seconds), "max_heartbeats_per_second" (--max-heartbeats-per-second; null: the
+   daemon's default), "heartbeat_interval_seconds" (the interval the agents were told, from
+   batonctl agents, once all registered; null from a coordinator that does not say), "steps",
+   "repeat", "seconds" (submit to
    the answer of batonctl submit --wait), "plan_distribution_seconds" (the job's start to its
    first step's release), "step_period_seconds" (median time from one step's release to the
    next's), "step_measured_seconds" (median release-to-last-report), "coordinator_cpu_seconds"
@@ -23,8 +26,9 @@ and per N and path, from the medians: {"bench": "scale", ..., "cpu_per_step_ms"}
 per step as the slope between the smallest and the largest S (of those <= N/2; a longer job
 also plans and sends more steps, so this counts a step's share of planning too),
 "steps_cpu_ms_per_step" (of the largest S), "idle_cpu_ms_per_second" (the coordinator's CPU
-with every agent registered and no job, over 5 s: the heartbeats, one every heartbeat_seconds
-from each agent, answered), and "step_period_ms".
+with every agent registered and heartbeating at the cluster's interval (one interval after the
+last registered) and no job, over 5 s: the heartbeats, one every interval from each agent,
+answered), and "step_period_ms".
 
   cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DBATON_BUILD_TESTS=OFF
   cmake --build build/release --target baton-coordinator batonctl scale_agents
@@ -103,7 +107,9 @@ def run_size(args, agents, path, stamp):
         f.write('id = "coordinator"\nagent_address = "127.0.0.1:0"\napi_address = "127.0.0.1:0"\n'
                 'secret_file = "secret"\nstate_dir = "state"\n' +
                 f'self_paced_steps = {"false" if path == "per-step" else "true"}\n'
-                f'heartbeat_seconds = {args.heartbeat_seconds}\n')
+                f'heartbeat_seconds = {args.heartbeat_seconds}\n' +
+                (f'max_heartbeats_per_second = {args.max_heartbeats_per_second}\n'
+                 if args.max_heartbeats_per_second is not None else ''))
     ready = os.path.join(work, "ready.json")
     log = open(os.path.join(work, "coordinator.log"), "w")
     # Each process in a session of its own: where the kernel groups the scheduler by session
@@ -140,6 +146,11 @@ def run_size(args, agents, path, stamp):
             if not host.stdout.readline():
                 sys.exit(f"scale.py: an agents process exited; see {work}/agents-*.log")
         batonctl = os.path.join(args.bin, "coordinator/batonctl/batonctl")
+        # The interval grows as agents register; those told a shorter one hear the cluster's
+        # at their next echo, within one interval (docs/runtime.md, "Control sessions", 3).
+        told = subprocess.run([batonctl, "agents", "-o", "json"], env=env, capture_output=True, text=True, check=True)
+        interval = json.loads(told.stdout).get("heartbeat_seconds")
+        time.sleep(interval or 0)
         idle_before, idle_started = coordinator_cpu(coordinator.pid), time.monotonic()
         time.sleep(5)  # what the coordinator spends with every agent registered and no job
         idle_ms_per_second = 1000 * (coordinator_cpu(coordinator.pid) - idle_before) / (time.monotonic() - idle_started)
@@ -170,6 +181,8 @@ def run_size(args, agents, path, stamp):
                                             origin + releases[-1] + lines[-1]["measured_seconds"])
                 run = {"bench": "scale_run", "commit": args.commit, "utc": stamp(), "path": path, "agents": agents,
                        "heartbeat_seconds": args.heartbeat_seconds,
+                       "max_heartbeats_per_second": args.max_heartbeats_per_second,
+                       "heartbeat_interval_seconds": interval,
                        "steps": s,
                        "repeat": repeat, "seconds": round(seconds, 4),
                        "plan_distribution_seconds": round(releases[0], 6),
@@ -188,6 +201,8 @@ def run_size(args, agents, path, stamp):
         cpu = {s: statistics.median(r["coordinator_cpu_seconds"] for r in runs[s]) for s in steps}
         summary = {"bench": "scale", "commit": args.commit, "utc": stamp(), "path": path, "agents": agents,
                    "heartbeat_seconds": args.heartbeat_seconds,
+                   "max_heartbeats_per_second": args.max_heartbeats_per_second,
+                   "heartbeat_interval_seconds": interval,
                    "repeats": args.repeats,
                    "step_period_ms": round(1000 * statistics.median(r["step_period_seconds"] for r in runs[high]), 2),
                    "step_measured_ms": round(1000 * statistics.median(r["step_measured_seconds"] for r in runs[high]), 2),
@@ -234,6 +249,8 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep each N's directory (logs, jobs)")
     parser.add_argument("--heartbeat-seconds", type=float, default=1.0,
                         help="the coordinator's heartbeat_seconds (default 1, the daemon's default)")
+    parser.add_argument("--max-heartbeats-per-second", type=float, default=None,
+                        help="the coordinator's max_heartbeats_per_second (default: the daemon's)")
     args = parser.parse_args()
     args.bin = os.path.abspath(args.bin)
     for binary in ("coordinator/daemon/baton-coordinator", "coordinator/batonctl/batonctl", "bench/scale_agents"):
@@ -247,6 +264,9 @@ def main():
     stamp = lambda: datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     if not 0.05 <= args.heartbeat_seconds <= 60:
         parser.error(f"--heartbeat-seconds {args.heartbeat_seconds}: must be within [0.05, 60], as the coordinator's")
+    if args.max_heartbeats_per_second is not None and not 1 <= args.max_heartbeats_per_second <= 1e6:
+        parser.error(f"--max-heartbeats-per-second {args.max_heartbeats_per_second}: must be within [1, 1000000], "
+                     "as the coordinator's")
     for path in args.paths:
         if path not in ("self-paced", "per-step"):
             parser.error(f"--paths: '{path}' is neither self-paced nor per-step")
