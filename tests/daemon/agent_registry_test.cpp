@@ -157,36 +157,13 @@ BOOST_AUTO_TEST_CASE(an_agent_whose_session_ends_is_reported_dead) {
   std::vector<std::string> lost;
   registry.set_on_dead([&](const std::string& node) { lost.push_back(node); });
   registry.listen("127.0.0.1:0");
-  tcp::socket socket(io);
-  socket.connect(endpoint_of(registry.address()));
-  bp::Channel channel(std::move(socket));
-  const bp::Identity a1{"agent", "a1", kSecret};
-  std::string error;
-  bool registered = false;
-  asio::co_spawn(
-      io,
-      [&]() -> asio::awaitable<void> {
-        try {
-          co_await bp::handshake(channel, bp::Side::initiator, a1, "coordinator", 3s);
-          bp::Envelope hello;
-          hello.mutable_register_()->set_node_id("a1");
-          hello.mutable_register_()->add_data_addresses("127.0.0.1:9");
-          co_await channel.send(std::move(hello), 3s);
-          registered = (co_await channel.receive(3s)).body_case() == bp::Envelope::kRegistered;
-        } catch (const std::exception& e) {
-          error = e.what();
-        }
-      },
-      asio::detached);
-  const auto start = std::chrono::steady_clock::now();
-  while (!registered && error.empty() && std::chrono::steady_clock::now() - start < 5s) io.run_one_for(100ms);
-  BOOST_TEST_REQUIRE(registered, error);
+  RawAgent a1(io, registry.address(), "a1");  // registered, or the test stops here
   BOOST_TEST(registry.find("a1")->alive);
   BOOST_TEST(registry.alive("a1"));
   BOOST_TEST(!registry.alive("a2"));  // never registered
   BOOST_TEST(lost.empty());
-  channel.close();
-  while (lost.empty() && std::chrono::steady_clock::now() - start < 10s) io.run_one_for(100ms);
+  a1.channel.close();
+  RawAgent::run_until(io, [&] { return !lost.empty(); });
   BOOST_TEST(lost == std::vector<std::string>{"a1"});
   BOOST_TEST(!registry.find("a1")->alive);
   BOOST_TEST(!registry.alive("a1"));
