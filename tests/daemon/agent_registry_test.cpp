@@ -200,4 +200,32 @@ BOOST_AUTO_TEST_CASE(the_heartbeat_interval_follows_the_number_of_live_agents) {
   io.run_for(200ms);
 }
 
+// When the interval shrinks, an agent told the longer one may still be waiting it out: the
+// registry gives it three of the longer (told_before in AgentRegistry::serve), not three of
+// the new. This case waits on time because time is what it tests: a1 stays silent for
+// 1.0 s, past three new intervals (0.6 s) and well within three old ones (1.8 s).
+BOOST_AUTO_TEST_CASE(an_agent_still_on_the_longer_interval_is_not_declared_dead) {
+  asio::io_context io;
+  bc::AgentRegistry registry(io, {"coordinator", "coord-1", kSecret}, {.every = 200ms, .max_per_second = 5}, nullptr);
+  std::vector<std::string> lost;
+  registry.set_on_dead([&](const std::string& node) { lost.push_back(node); });
+  registry.listen("127.0.0.1:0");
+  auto a2 = std::make_unique<RawAgent>(io, registry.address(), "a2");
+  auto a3 = std::make_unique<RawAgent>(io, registry.address(), "a3");
+  RawAgent a1(io, registry.address(), "a1");
+  BOOST_TEST(a1.answer->registered().heartbeat_seconds() == 0.6);
+  a2->channel.close();
+  a3->channel.close();
+  RawAgent::run_until(io, [&] { return lost.size() == 2; });
+  BOOST_TEST(a1.heartbeat(io) == 0.2);
+  io.restart();
+  io.run_for(1s);
+  BOOST_TEST(registry.alive("a1"));
+  BOOST_TEST(a1.heartbeat(io) == 0.2);
+  a1.channel.close();
+  registry.stop();
+  io.restart();
+  io.run_for(200ms);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
