@@ -28,15 +28,17 @@ MacContext::~MacContext() = default;
 MacContext::MacContext(MacContext&&) noexcept = default;
 MacContext& MacContext::operator=(MacContext&&) noexcept = default;
 
-Mac MacContext::compute(std::initializer_list<std::string_view> parts) const {
-  const std::unique_ptr<evp_mac_ctx_st, Free> ctx(EVP_MAC_CTX_dup(keyed_.get()));
-  bool ok = ctx != nullptr;
+Mac MacContext::compute(std::initializer_list<std::string_view> parts) {
+  // Initialised again without a key, an HMAC context starts over with the key it holds
+  // (OpenSSL 3's HMAC provider: HMAC_Init_ex from its keyed inner state), whatever a
+  // previous compute() left in it.
+  bool ok = EVP_MAC_init(keyed_.get(), nullptr, 0, nullptr) == 1;
   for (std::string_view part : parts) {
-    ok = ok && EVP_MAC_update(ctx.get(), reinterpret_cast<const unsigned char*>(part.data()), part.size()) == 1;
+    ok = ok && EVP_MAC_update(keyed_.get(), reinterpret_cast<const unsigned char*>(part.data()), part.size()) == 1;
   }
   Mac mac{};
   std::size_t length = 0;
-  ok = ok && EVP_MAC_final(ctx.get(), mac.data(), &length, mac.size()) == 1 && length == mac.size();
+  ok = ok && EVP_MAC_final(keyed_.get(), mac.data(), &length, mac.size()) == 1 && length == mac.size();
   if (!ok) throw error::SystemError("HMAC-SHA256 failed");
   return mac;
 }
