@@ -242,6 +242,7 @@ asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
   }
   co_await check_epoch(*channel, answer, coordinator);
   heartbeat_ = heartbeat_period(answer.registered().heartbeat_seconds());
+  heartbeat_before_ = *heartbeat_;
   channel_ = channel;
   registered_ = true;
   metrics_->set("baton_agent_registered", {}, 1);
@@ -281,7 +282,7 @@ asio::awaitable<void> Agent::check_epoch(protocol::Channel& channel, const proto
 asio::awaitable<void> Agent::handle_messages(std::shared_ptr<protocol::Channel> channel) {
   try {
     while (channel->is_open()) {
-      const protocol::Envelope message = co_await channel->receive(*heartbeat_ * 3);
+      const protocol::Envelope message = co_await channel->receive(std::max(*heartbeat_, heartbeat_before_) * 3);
       co_await handle_message(*channel, message);
     }
   } catch (const std::exception& e) {
@@ -294,8 +295,10 @@ asio::awaitable<void> Agent::handle_message(protocol::Channel& channel, const pr
   co_await check_epoch(channel, message, "");
   switch (message.body_case()) {
     case protocol::Envelope::kHeartbeat:  // the echo of ours, with the interval from now on
-      if (message.heartbeat().interval_seconds() > 0)
+      if (message.heartbeat().interval_seconds() > 0) {
+        heartbeat_before_ = *heartbeat_;
         heartbeat_ = heartbeat_period(message.heartbeat().interval_seconds());
+      }
       break;
     case protocol::Envelope::kPlan: handle_plan(message.plan()); break;
     case protocol::Envelope::kStepRelease: co_await handle_release(message.step_release()); break;

@@ -228,6 +228,9 @@ class Agent {
   // Which coordinator is tried now: 0 is options_.coordinator, i the (i-1)th other.
   std::size_t coordinator_index_ = 0;
   std::optional<std::chrono::milliseconds> heartbeat_;  // the last coordinator's interval, once registered
+  // The interval before the last echo changed it: the heartbeat under way may still keep
+  // it, and the coordinator's echo of it come that late.
+  std::chrono::milliseconds heartbeat_before_{0};
   const std::string& coordinator_address() const;
   Signal changed_;                  // stop() was called, a step ended, or the agent stopped
   asio::thread_pool file_work_{1};  // staging commits; joined first on destruction

@@ -65,4 +65,33 @@ BOOST_AUTO_TEST_CASE(an_agent_heartbeats_at_the_interval_of_the_last_echo) {
   stop_nodes(io, {&node});
 }
 
+// A shorter interval in an echo that comes while the agent waits out the longer one: its
+// next heartbeat (and so the next echo) comes as late as the longer allows, and the agent
+// keeps its session meanwhile instead of giving the coordinator three of the shorter.
+BOOST_AUTO_TEST_CASE(an_agent_keeps_its_session_while_it_waits_out_the_longer_interval) {
+  asio::io_context io;
+  FakeCoordinator coordinator(io, kSecret, 0.6);
+  Node node(io, "a");
+  ba::Agent agent(*node.context, *node.data, node.storage,
+                  ba::AgentOptions{.node_id = "a", .coordinator = coordinator.address(), .secret = kSecret, .log = {}},
+                  [](const bp::Plan&) { return std::optional<baton::error::Refusal>(); });
+  agent.start();
+  coordinator.await_registration("a");
+  BOOST_REQUIRE(coordinator.run_until([&] { return coordinator.heartbeats("a").size() >= 1; }));
+  // Just after a heartbeat: the agent's wait for the next has nearly all of 0.6 s to run,
+  // twice three of the new interval (0.1 s).
+  coordinator.send("a", echo_with_interval(0.1));
+  BOOST_REQUIRE(coordinator.run_until([&] { return interval_ms(agent) == 100; }));
+  const std::size_t seen = coordinator.heartbeats("a").size();
+  BOOST_REQUIRE(coordinator.run_until([&] { return coordinator.heartbeats("a").size() >= seen + 4; }));
+  BOOST_TEST(coordinator.registrations("a") == 1);  // the first session still
+  BOOST_TEST(!coordinator.closed("a"));
+
+  std::size_t stopped = 0;
+  asio::co_spawn(io, agent.stop(), [&stopped](std::exception_ptr) { ++stopped; });
+  BOOST_TEST(coordinator.run_until([&] { return stopped == 1; }));
+  coordinator.close();
+  stop_nodes(io, {&node});
+}
+
 BOOST_AUTO_TEST_SUITE_END()
