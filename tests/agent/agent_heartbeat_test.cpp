@@ -24,29 +24,46 @@ long interval_ms(const ba::Agent& agent) {
   return agent.heartbeat_interval() ? static_cast<long>(agent.heartbeat_interval()->count()) : -1;
 }
 
+// One whole agent, "a", registered with a fake coordinator whose Registered says
+// `heartbeat_seconds`; stopped (its last messages written) at the end.
+struct OneAgent {
+  explicit OneAgent(double heartbeat_seconds)
+      : coordinator(io, kSecret, heartbeat_seconds), node(io, "a"),
+        agent(*node.context, *node.data, node.storage,
+              ba::AgentOptions{.node_id = "a", .coordinator = coordinator.address(), .secret = kSecret, .log = {}},
+              [](const bp::Plan&) { return std::optional<baton::error::Refusal>(); }) {
+    agent.start();
+    coordinator.await_registration("a");
+  }
+  ~OneAgent() {
+    std::size_t stopped = 0;
+    asio::co_spawn(io, agent.stop(), [&stopped](std::exception_ptr) { ++stopped; });
+    BOOST_TEST(coordinator.run_until([&] { return stopped == 1; }));
+    coordinator.close();
+    stop_nodes(io, {&node});
+  }
+  asio::io_context io;
+  FakeCoordinator coordinator;
+  Node node;
+  ba::Agent agent;
+};
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(agent_heartbeat)
 
 BOOST_AUTO_TEST_CASE(an_agent_heartbeats_at_the_interval_of_the_last_echo) {
-  asio::io_context io;
-  FakeCoordinator coordinator(io, kSecret, 0.05);
-  Node node(io, "a");
-  ba::Agent agent(*node.context, *node.data, node.storage,
-                  ba::AgentOptions{.node_id = "a", .coordinator = coordinator.address(), .secret = kSecret, .log = {}},
-                  [](const bp::Plan&) { return std::optional<baton::error::Refusal>(); });
-  agent.start();
-  coordinator.await_registration("a");
-  BOOST_REQUIRE(coordinator.run_until([&] { return interval_ms(agent) == 50; }));  // Registered's
-  BOOST_REQUIRE(coordinator.run_until([&] { return coordinator.heartbeats("a").size() >= 2; }));
+  OneAgent a(0.05);
+  BOOST_REQUIRE(a.coordinator.run_until([&] { return interval_ms(a.agent) == 50; }));  // Registered's
+  BOOST_REQUIRE(a.coordinator.run_until([&] { return a.coordinator.heartbeats("a").size() >= 2; }));
 
-  coordinator.send("a", echo_with_interval(0.4));
-  BOOST_REQUIRE(coordinator.run_until([&] { return interval_ms(agent) == 400; }));
+  a.coordinator.send("a", echo_with_interval(0.4));
+  BOOST_REQUIRE(a.coordinator.run_until([&] { return interval_ms(a.agent) == 400; }));
   // The heartbeat under way may still keep the old wait; the three after it keep the new,
   // though the fake's echoes of them carry no interval (an older coordinator's: unchanged).
-  const std::size_t from = coordinator.heartbeats("a").size() + 1;
-  BOOST_REQUIRE(coordinator.run_until([&] { return coordinator.heartbeats("a").size() >= from + 3; }));
-  const auto& times = coordinator.heartbeats("a");
+  const std::size_t from = a.coordinator.heartbeats("a").size() + 1;
+  BOOST_REQUIRE(a.coordinator.run_until([&] { return a.coordinator.heartbeats("a").size() >= from + 3; }));
+  const auto& times = a.coordinator.heartbeats("a");
   // A timer never fires early, but the fake may note one heartbeat late and the next on
   // time: half the interval apart at least, where the old interval made them 50 ms apart.
   for (std::size_t i = from + 1; i <= from + 2; ++i) {
@@ -55,43 +72,24 @@ BOOST_AUTO_TEST_CASE(an_agent_heartbeats_at_the_interval_of_the_last_echo) {
   }
 
   // One out of the agents' range is clamped to it.
-  coordinator.send("a", echo_with_interval(1e9));
-  BOOST_REQUIRE(coordinator.run_until([&] { return interval_ms(agent) == 60'000; }));
-
-  std::size_t stopped = 0;
-  asio::co_spawn(io, agent.stop(), [&stopped](std::exception_ptr) { ++stopped; });
-  BOOST_TEST(coordinator.run_until([&] { return stopped == 1; }));
-  coordinator.close();
-  stop_nodes(io, {&node});
+  a.coordinator.send("a", echo_with_interval(1e9));
+  BOOST_REQUIRE(a.coordinator.run_until([&] { return interval_ms(a.agent) == 60'000; }));
 }
 
 // A shorter interval in an echo that comes while the agent waits out the longer one: its
 // next heartbeat (and so the next echo) comes as late as the longer allows, and the agent
 // keeps its session meanwhile instead of giving the coordinator three of the shorter.
 BOOST_AUTO_TEST_CASE(an_agent_keeps_its_session_while_it_waits_out_the_longer_interval) {
-  asio::io_context io;
-  FakeCoordinator coordinator(io, kSecret, 0.6);
-  Node node(io, "a");
-  ba::Agent agent(*node.context, *node.data, node.storage,
-                  ba::AgentOptions{.node_id = "a", .coordinator = coordinator.address(), .secret = kSecret, .log = {}},
-                  [](const bp::Plan&) { return std::optional<baton::error::Refusal>(); });
-  agent.start();
-  coordinator.await_registration("a");
-  BOOST_REQUIRE(coordinator.run_until([&] { return coordinator.heartbeats("a").size() >= 1; }));
+  OneAgent a(0.6);
+  BOOST_REQUIRE(a.coordinator.run_until([&] { return a.coordinator.heartbeats("a").size() >= 1; }));
   // Just after a heartbeat: the agent's wait for the next has nearly all of 0.6 s to run,
   // twice three of the new interval (0.1 s).
-  coordinator.send("a", echo_with_interval(0.1));
-  BOOST_REQUIRE(coordinator.run_until([&] { return interval_ms(agent) == 100; }));
-  const std::size_t seen = coordinator.heartbeats("a").size();
-  BOOST_REQUIRE(coordinator.run_until([&] { return coordinator.heartbeats("a").size() >= seen + 4; }));
-  BOOST_TEST(coordinator.registrations("a") == 1);  // the first session still
-  BOOST_TEST(!coordinator.closed("a"));
-
-  std::size_t stopped = 0;
-  asio::co_spawn(io, agent.stop(), [&stopped](std::exception_ptr) { ++stopped; });
-  BOOST_TEST(coordinator.run_until([&] { return stopped == 1; }));
-  coordinator.close();
-  stop_nodes(io, {&node});
+  a.coordinator.send("a", echo_with_interval(0.1));
+  BOOST_REQUIRE(a.coordinator.run_until([&] { return interval_ms(a.agent) == 100; }));
+  const std::size_t seen = a.coordinator.heartbeats("a").size();
+  BOOST_REQUIRE(a.coordinator.run_until([&] { return a.coordinator.heartbeats("a").size() >= seen + 4; }));
+  BOOST_TEST(a.coordinator.registrations("a") == 1);  // the first session still
+  BOOST_TEST(!a.coordinator.closed("a"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

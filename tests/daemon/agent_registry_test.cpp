@@ -94,6 +94,23 @@ struct RawAgent {
   std::optional<bp::Envelope> answer;  // Registered, or what came instead
   std::string error;
 };
+// A registry listening on loopback under `policy`, noting the agents it declares dead.
+struct ListeningRegistry {
+  explicit ListeningRegistry(bc::HeartbeatPolicy policy)
+      : registry(io, {"coordinator", "coord-1", kSecret}, policy, nullptr) {
+    registry.set_on_dead([this](const std::string& node) { lost.push_back(node); });
+    registry.listen("127.0.0.1:0");
+  }
+  ~ListeningRegistry() {
+    registry.stop();
+    io.restart();
+    io.run_for(200ms);
+  }
+  asio::io_context io;
+  bc::AgentRegistry registry;
+  std::vector<std::string> lost;
+};
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(agent_registry)
@@ -152,52 +169,38 @@ BOOST_AUTO_TEST_CASE(the_accept_loop_waits_out_exhausted_descriptors_then_accept
 // one who waits on it (the driver: a self-paced range whose other members wait in their
 // barrier sends nothing else that would wake it).
 BOOST_AUTO_TEST_CASE(an_agent_whose_session_ends_is_reported_dead) {
-  asio::io_context io;
-  bc::AgentRegistry registry(io, {"coordinator", "coord-1", kSecret}, {.every = 1s}, nullptr);
-  std::vector<std::string> lost;
-  registry.set_on_dead([&](const std::string& node) { lost.push_back(node); });
-  registry.listen("127.0.0.1:0");
-  RawAgent a1(io, registry.address(), "a1");  // registered, or the test stops here
-  BOOST_TEST(registry.find("a1")->alive);
-  BOOST_TEST(registry.alive("a1"));
-  BOOST_TEST(!registry.alive("a2"));  // never registered
-  BOOST_TEST(lost.empty());
+  ListeningRegistry r({.every = 1s});
+  RawAgent a1(r.io, r.registry.address(), "a1");  // registered, or the test stops here
+  BOOST_TEST(r.registry.find("a1")->alive);
+  BOOST_TEST(r.registry.alive("a1"));
+  BOOST_TEST(!r.registry.alive("a2"));  // never registered
+  BOOST_TEST(r.lost.empty());
   a1.channel.close();
-  RawAgent::run_until(io, [&] { return !lost.empty(); });
-  BOOST_TEST(lost == std::vector<std::string>{"a1"});
-  BOOST_TEST(!registry.find("a1")->alive);
-  BOOST_TEST(!registry.alive("a1"));
-  registry.stop();
-  io.restart();
-  io.run_for(200ms);
+  RawAgent::run_until(r.io, [&] { return !r.lost.empty(); });
+  BOOST_TEST(r.lost == std::vector<std::string>{"a1"});
+  BOOST_TEST(!r.registry.find("a1")->alive);
+  BOOST_TEST(!r.registry.alive("a1"));
 }
 
 // The interval grows with the live sessions (heartbeat_policy.h): each agent hears the one
 // for the cluster as it is, at registration and in every echo; it shrinks when agents leave.
 BOOST_AUTO_TEST_CASE(the_heartbeat_interval_follows_the_number_of_live_agents) {
-  asio::io_context io;
-  bc::AgentRegistry registry(io, {"coordinator", "coord-1", kSecret}, {.every = 1s, .max_per_second = 1}, nullptr);
-  std::vector<std::string> lost;
-  registry.set_on_dead([&](const std::string& node) { lost.push_back(node); });
-  registry.listen("127.0.0.1:0");
-  RawAgent a1(io, registry.address(), "a1");
+  ListeningRegistry r({.every = 1s, .max_per_second = 1});
+  RawAgent a1(r.io, r.registry.address(), "a1");
   BOOST_TEST(a1.answer->registered().heartbeat_seconds() == 1.0);
-  auto a2 = std::make_unique<RawAgent>(io, registry.address(), "a2");
-  auto a3 = std::make_unique<RawAgent>(io, registry.address(), "a3");
+  auto a2 = std::make_unique<RawAgent>(r.io, r.registry.address(), "a2");
+  auto a3 = std::make_unique<RawAgent>(r.io, r.registry.address(), "a3");
   BOOST_TEST(a3->answer->registered().heartbeat_seconds() == 3.0);  // three agents at one a second
-  BOOST_TEST(registry.heartbeat_interval().count() == 3000);
-  BOOST_TEST(a1.heartbeat(io) == 3.0);  // told at its next echo
+  BOOST_TEST(r.registry.heartbeat_interval().count() == 3000);
+  BOOST_TEST(a1.heartbeat(r.io) == 3.0);  // told at its next echo
 
   a2->channel.close();
   a3->channel.close();
-  RawAgent::run_until(io, [&] { return lost.size() == 2; });
-  BOOST_TEST_REQUIRE(lost.size() == 2u);
-  BOOST_TEST(a1.heartbeat(io) == 1.0);
-  BOOST_TEST(registry.alive("a1"));
+  RawAgent::run_until(r.io, [&] { return r.lost.size() == 2; });
+  BOOST_TEST_REQUIRE(r.lost.size() == 2u);
+  BOOST_TEST(a1.heartbeat(r.io) == 1.0);
+  BOOST_TEST(r.registry.alive("a1"));
   a1.channel.close();
-  registry.stop();
-  io.restart();
-  io.run_for(200ms);
 }
 
 // When the interval shrinks, an agent told the longer one may still be waiting it out: the
@@ -205,27 +208,20 @@ BOOST_AUTO_TEST_CASE(the_heartbeat_interval_follows_the_number_of_live_agents) {
 // the new. This case waits on time because time is what it tests: a1 stays silent for
 // 1.0 s, past three new intervals (0.6 s) and well within three old ones (1.8 s).
 BOOST_AUTO_TEST_CASE(an_agent_still_on_the_longer_interval_is_not_declared_dead) {
-  asio::io_context io;
-  bc::AgentRegistry registry(io, {"coordinator", "coord-1", kSecret}, {.every = 200ms, .max_per_second = 5}, nullptr);
-  std::vector<std::string> lost;
-  registry.set_on_dead([&](const std::string& node) { lost.push_back(node); });
-  registry.listen("127.0.0.1:0");
-  auto a2 = std::make_unique<RawAgent>(io, registry.address(), "a2");
-  auto a3 = std::make_unique<RawAgent>(io, registry.address(), "a3");
-  RawAgent a1(io, registry.address(), "a1");
+  ListeningRegistry r({.every = 200ms, .max_per_second = 5});
+  auto a2 = std::make_unique<RawAgent>(r.io, r.registry.address(), "a2");
+  auto a3 = std::make_unique<RawAgent>(r.io, r.registry.address(), "a3");
+  RawAgent a1(r.io, r.registry.address(), "a1");
   BOOST_TEST(a1.answer->registered().heartbeat_seconds() == 0.6);
   a2->channel.close();
   a3->channel.close();
-  RawAgent::run_until(io, [&] { return lost.size() == 2; });
-  BOOST_TEST(a1.heartbeat(io) == 0.2);
-  io.restart();
-  io.run_for(1s);
-  BOOST_TEST(registry.alive("a1"));
-  BOOST_TEST(a1.heartbeat(io) == 0.2);
+  RawAgent::run_until(r.io, [&] { return r.lost.size() == 2; });
+  BOOST_TEST(a1.heartbeat(r.io) == 0.2);
+  r.io.restart();
+  r.io.run_for(1s);
+  BOOST_TEST(r.registry.alive("a1"));
+  BOOST_TEST(a1.heartbeat(r.io) == 0.2);
   a1.channel.close();
-  registry.stop();
-  io.restart();
-  io.run_for(200ms);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
