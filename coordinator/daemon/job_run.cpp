@@ -194,7 +194,7 @@ asio::awaitable<RangeOutcome> JobRun::run_range(JobPlans& plans, std::uint32_t f
 }
 
 void JobRun::record_range_timings(std::uint32_t passed_before) {
-  for (const auto& [node, report] : job_.exchange.reports) {
+  for (const auto& [node, report] : job_.exchange.reports.by_node()) {
     if (!report.range_end()) continue;
     for (const protocol::RangeStep& ran : report.range_steps()) {
       // Only the range's steps that passed: the one it stopped at runs again on the per-step
@@ -226,8 +226,8 @@ asio::awaitable<void> JobRun::record_step(std::uint32_t step, const StepOutcome&
   timing.started = seconds_between(job_.started, outcome.released);
   for (const jobs::PlannedNode& node : planned.nodes) {
     // A self-paced step's node timings come with its range's end (record_range_timings).
-    const auto reported = job_.exchange.reports.find(node.node);
-    if (reported == job_.exchange.reports.end() || reported->second.range_end()) continue;
+    const auto reported = job_.exchange.reports.by_node().find(node.node);
+    if (reported == job_.exchange.reports.by_node().end() || reported->second.range_end()) continue;
     const protocol::StepReport& report = reported->second;
     timing.nodes[node.node] = NodeTiming{report.seconds(), report.bytes()};
     if (report.tasks_size() > 0) timing.tasks[node.node].assign(report.tasks().begin(), report.tasks().end());

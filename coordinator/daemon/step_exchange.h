@@ -23,6 +23,33 @@ struct NodeProgress {
   std::vector<protocol::TaskTiming> tasks;
 };
 
+// A step's (or a range's) reports by node, and how many of them failed, kept as they are
+// recorded: a wait asks on every wake, and counting them each time made N reports cost N²
+// (docs/runtime.md, "Where the rest goes").
+class StepReports {
+ public:
+  void record(const std::string& node, const protocol::StepReport& report) {
+    const auto [at, added] = by_node_.try_emplace(node, report);
+    if (!added) {
+      if (!at->second.ok()) --failed_;
+      at->second = report;
+    }
+    if (!report.ok()) ++failed_;
+  }
+  void clear() {
+    by_node_.clear();
+    failed_ = 0;
+  }
+  std::size_t failed() const noexcept { return failed_; }
+  bool contains(const std::string& node) const { return by_node_.contains(node); }
+  std::size_t size() const noexcept { return by_node_.size(); }
+  const std::map<std::string, protocol::StepReport>& by_node() const noexcept { return by_node_; }
+
+ private:
+  std::map<std::string, protocol::StepReport> by_node_;
+  std::size_t failed_ = 0;
+};
+
 struct StepExchange {
   std::string job;                 // the id the agents know the run by
   std::vector<std::string> nodes;  // every node of the run
@@ -39,23 +66,7 @@ struct StepExchange {
   std::map<std::string, std::string> refused;
   std::set<std::string> registered_anew;
   // Reports of the step running, its progress so far, and when its attempt was released.
-  // `reports` is written through record_report and clear_reports, which keep count of the
-  // failed ones: a wait asks on every wake, and N reports made that N² (docs/runtime.md,
-  // "Where the rest goes").
-  std::map<std::string, protocol::StepReport> reports;
-  std::size_t failed_reports = 0;
-  void record_report(const std::string& node, const protocol::StepReport& report) {
-    const auto [at, added] = reports.try_emplace(node, report);
-    if (!added) {
-      if (!at->second.ok()) --failed_reports;
-      at->second = report;
-    }
-    if (!report.ok()) ++failed_reports;
-  }
-  void clear_reports() {
-    reports.clear();
-    failed_reports = 0;
-  }
+  StepReports reports;
   std::map<std::string, NodeProgress> progress;
   Clock::time_point released{};
   // The attempt at step `cancelled_step` ended early (StepCancel, with this reason): an

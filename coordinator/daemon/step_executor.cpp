@@ -98,7 +98,7 @@ void StepExecutor::on_message(const std::string& node, const protocol::Envelope&
       const protocol::StepReport& report = message.step_report();
       // A range's end, of the range running; or the step running's.
       if (report.range_end() ? run.range && report.range_first() == run.range->first : report.step() == run.step)
-        run.record_report(node, report);
+        run.reports.record(node, report);
       break;
     }
     case protocol::Envelope::kStepPassed: {
@@ -270,7 +270,7 @@ asio::awaitable<StepOutcome> StepExecutor::attempt(StepExchange& run, JobPlans& 
   const std::size_t nodes = plans.by_node().size();
   run.step = step;
   run.range.reset();  // a range's reports were waited for (prepare_retry)
-  run.clear_reports();
+  run.reports.clear();
   run.progress.clear();
   run.cancelled_step.reset();
   StepOutcome outcome;
@@ -292,7 +292,7 @@ asio::awaitable<StepOutcome> StepExecutor::attempt(StepExchange& run, JobPlans& 
     log_.info("job " + run.job + " step " + std::to_string(step) + ": released to " + std::to_string(nodes) +
               " agents");
   const Clock::time_point deadline = outcome.released + timeout + options_.report_grace;
-  const auto failed_report = [&] { return run.failed_reports > 0; };
+  const auto failed_report = [&] { return run.reports.failed() > 0; };
   DeadWithoutReport dead(agents_, plans.by_node(), run);
   // Every report, or the first sign of failure: a failed report or a dead agent.
   const bool ended_early_or_all = co_await events_.until(
@@ -303,7 +303,7 @@ asio::awaitable<StepOutcome> StepExecutor::attempt(StepExchange& run, JobPlans& 
   const bool complete = run.reports.size() == nodes;
   const bool cut_short = ended_early_or_all && !complete;
   outcome.failures = judge_attempt(
-      plans.nodes(), run.reports, [this](const std::string& n) { return alive(n); }, cut_short);
+      plans.nodes(), run.reports.by_node(), [this](const std::string& n) { return alive(n); }, cut_short);
   // The attempt failed elsewhere or timed out: the nodes still in it stop waiting for
   // chunks that will not come, and report (the retry waits for them).
   if (!complete) cancel_unreported(run, plans, step, outcome.failures->reason);

@@ -50,7 +50,7 @@ asio::awaitable<RangeOutcome> StepExecutor::run_range(StepExchange& run, const J
                                                       const PassedStep& passed) {
   const std::size_t nodes = plans.by_node().size();
   run.step = first;
-  run.clear_reports();
+  run.reports.clear();
   run.progress.clear();
   run.cancelled_step.reset();
   milliseconds timeout(0);  // each step's, as long as the longest's
@@ -75,7 +75,7 @@ asio::awaitable<RangeOutcome> StepExecutor::run_range(StepExchange& run, const J
               std::to_string(nodes) + " agents, self-paced");
   RangeOutcome outcome;
   outcome.next = first;
-  const auto failed_report = [&] { return run.failed_reports > 0; };
+  const auto failed_report = [&] { return run.reports.failed() > 0; };
   DeadWithoutReport dead(agents_, plans.by_node(), run);
   const auto news = [&] { return run.range->passed && *run.range->passed >= outcome.next; };
   const auto span = [](double seconds) {
@@ -104,7 +104,7 @@ asio::awaitable<RangeOutcome> StepExecutor::run_range(StepExchange& run, const J
     if (woke && !failed_report() && !dead() && run.reports.size() < nodes) continue;  // a step passed
     if (failed_report() && run.reports.size() < nodes) co_await wait_failure_grace(run, nodes, deadline);
     outcome.failures = range_failures(
-        plans, run.reports, [this](const std::string& n) { return alive(n); }, !woke);
+        plans, run.reports.by_node(), [this](const std::string& n) { return alive(n); }, !woke);
     if (run.reports.size() < nodes) cancel_unreported(run, plans, first, outcome.failures->reason);
     metrics_.attempt_failed();
     if (log_)

@@ -1,5 +1,5 @@
 // The waits' two questions on every wake (coordinator/daemon/dead_without_report.h,
-// StepExchange::record_report): whether a node is dead without its report, asked of the
+// StepReports::record): whether a node is dead without its report, asked of the
 // directory again only after it counted a death; and whether a report failed, counted as
 // reports are recorded, replaced and cleared.
 #include "coordinator/daemon/dead_without_report.h"
@@ -58,7 +58,7 @@ BOOST_AUTO_TEST_CASE(the_nodes_are_asked_again_only_after_a_death) {
 
   agents.kill("b");
   BOOST_TEST(dead());
-  run.record_report("b", report(true));  // its report came before it died
+  run.reports.record("b", report(true));  // its report came before it died
   BOOST_TEST(!dead());
   const int asked = agents.questions;
   BOOST_TEST(!dead());
@@ -76,20 +76,20 @@ BOOST_AUTO_TEST_CASE(a_node_dead_from_the_start_is_found_at_once) {
 
 BOOST_AUTO_TEST_CASE(failed_reports_are_counted_as_recorded_replaced_and_cleared) {
   bc::StepExchange run;
-  run.record_report("a", report(true));
-  BOOST_TEST(run.failed_reports == 0u);
-  run.record_report("b", report(false));
-  BOOST_TEST(run.failed_reports == 1u);
-  run.record_report("b", report(false));  // the same node again
-  BOOST_TEST(run.failed_reports == 1u);
-  run.record_report("b", report(true));
-  BOOST_TEST(run.failed_reports == 0u);
-  run.record_report("a", report(false));
-  BOOST_TEST(run.failed_reports == 1u);
+  run.reports.record("a", report(true));
+  BOOST_TEST(run.reports.failed() == 0u);
+  run.reports.record("b", report(false));
+  BOOST_TEST(run.reports.failed() == 1u);
+  run.reports.record("b", report(false));  // the same node again
+  BOOST_TEST(run.reports.failed() == 1u);
+  run.reports.record("b", report(true));
+  BOOST_TEST(run.reports.failed() == 0u);
+  run.reports.record("a", report(false));
+  BOOST_TEST(run.reports.failed() == 1u);
   BOOST_TEST(run.reports.size() == 2u);
-  run.clear_reports();
-  BOOST_TEST(run.failed_reports == 0u);
-  BOOST_TEST(run.reports.empty());
+  run.reports.clear();
+  BOOST_TEST(run.reports.failed() == 0u);
+  BOOST_TEST(run.reports.size() == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
