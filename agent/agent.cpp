@@ -316,7 +316,8 @@ asio::awaitable<void> Agent::handle_message(protocol::Channel& channel, const pr
     }
     case protocol::Envelope::kJobEnded:
       if (const auto held = jobs_.find(message.job_ended().job()); held != jobs_.end()) {
-        held->second.runner->close();
+        // A kept plan stays open for the exchanges its application starts (Plan.keep).
+        if (!held->second.runner->plan().keep()) held->second.runner->close();
         held->second.ended = true;
         asio::co_spawn(context_.executor(), commit(held->second.runner->plan()), asio::detached);
       }
@@ -383,6 +384,7 @@ asio::awaitable<void> Agent::handle_release(const protocol::StepRelease& release
     report->set_error("the agent is stopping");
   } else {
     held.running_step = release.step();
+    held.longest_timeout_ms = std::max(held.longest_timeout_ms, release.timeout_ms());
     publish_jobs();
     if (release.last_step() > release.step()) {
       held.range_last = release.last_step();
@@ -435,9 +437,11 @@ void Agent::handle_plan(const protocol::Plan& plan) {
 
 std::optional<error::Refusal> Agent::make_room(const protocol::Plan& plan) {
   // Over first (the coordinator is done with it), then done here (its JobEnded may never
-  // come: a coordinator that lost the job), the oldest first; never one still running.
+  // come: a coordinator that lost the job), then kept plans (an application may exchange
+  // again), the oldest first; never one still running.
   const auto droppable = [](const HeldJob& held) -> std::optional<int> {
     if (held.running_step) return std::nullopt;
+    if (held.ended && held.runner->plan().keep() && held.state == JobState::done) return 2;
     if (held.ended || held.state == JobState::aborted) return 0;
     if (held.state == JobState::done) return 1;
     return std::nullopt;

@@ -117,6 +117,20 @@ class Agent {
   // Every held job, in job order.
   std::vector<JobProgress> job_progress() const;
 
+  // Why an exchange of `job`'s kept plan cannot start here now (no such plan held, not a
+  // kept one, its first run not ended at the coordinator, a step of it running, the agent
+  // stopping, or the plan no longer passing the checks, e.g. a region registered smaller
+  // since), or nothing.
+  std::optional<error::Refusal> why_no_exchange(const std::string& job) const;
+  // Runs an exchange of `job`'s kept plan (Plan.keep; docs/embedding.md, "Persistent
+  // handoffs"), started by this node's application rather than released by the
+  // coordinator: every step of the plan, self-paced behind the members' barrier, as range
+  // `range` (every member's application gives the same number, below 2^32 and not 0). Each
+  // step's timeout is the longest the coordinator gave the job's steps. The coordinator is
+  // told afterwards (ExchangeReport). The report is ok when every member's part of every
+  // step was right; else its error says why (why_no_exchange's reasons among them).
+  asio::awaitable<protocol::ExchangeReport> exchange(std::string job, std::uint64_t range);
+
   // The data address registered for this agent: the network one, with the shared-memory
   // path beside it when there is one (agent/same_host.h).
   std::string data_address() const;
@@ -156,6 +170,8 @@ class Agent {
     // job): answered once the step ends.
     std::optional<protocol::Plan> resent_plan;
     std::uint64_t accepted = 0;  // when its plan was accepted, in plans accepted by this agent
+    // The longest step timeout the coordinator gave the job's releases: an exchange's steps'.
+    std::uint32_t longest_timeout_ms = 0;
   };
   asio::awaitable<void> handle_release(const protocol::StepRelease& release);
   // Runs the one step `release` names, then reports it.

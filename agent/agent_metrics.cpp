@@ -52,6 +52,8 @@ void declare_agent_metrics(metrics::Registry& registry) {
                    "Steps this agent ran and reported, by result (ok, failed).");
   registry.declare("baton_agent_step_seconds", Type::histogram, "Duration of this agent's part of a step.",
                    {0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300});
+  registry.declare("baton_agent_exchanges_total", Type::counter,
+                   "Exchanges of kept plans (persistent handoffs) this agent ran, by result (done, failed).");
   registry.declare("baton_agent_plans_total", Type::counter, "Plans received, by answer (accepted, refused).");
   registry.declare("baton_agent_sessions_total", Type::counter,
                    "Coordinator sessions that registered (1 + reconnects after a lost coordinator).");

@@ -184,6 +184,37 @@ std::string EmbeddedAgent::wait_job(const std::string& job, std::chrono::millise
   }
 }
 
+std::string EmbeddedAgent::why_no_exchange(const std::string& job) {
+  Parts& p = *parts_;
+  return p.on_agent_thread([&] {
+    const std::optional<error::Refusal> why = p.agent->why_no_exchange(job);
+    return why ? why->reason : std::string();
+  });
+}
+
+EmbeddedAgent::Exchange EmbeddedAgent::exchange(const std::string& job, std::uint64_t number,
+                                                std::chrono::milliseconds timeout) {
+  Parts& p = *parts_;
+  // Shared with the exchange's coroutine, which may outlive a wait that timed out.
+  auto outcome = std::make_shared<std::promise<protocol::ExchangeReport>>();
+  std::future<protocol::ExchangeReport> ended = outcome->get_future();
+  asio::co_spawn(
+      p.io,
+      [&p, job, number, outcome]() -> asio::awaitable<void> {
+        outcome->set_value(co_await p.agent->exchange(job, number));
+      },
+      asio::detached);
+  if (ended.wait_for(timeout) != std::future_status::ready) {
+    return {.ok = false,
+            .error = "exchange " + std::to_string(number) + " of job " + job + " did not end within " +
+                     std::to_string(timeout.count()) + " ms",
+            .bytes = 0,
+            .seconds = 0};
+  }
+  const protocol::ExchangeReport report = ended.get();
+  return {.ok = report.ok(), .error = report.error(), .bytes = report.bytes(), .seconds = report.seconds()};
+}
+
 std::string EmbeddedAgent::status() {
   Parts& p = *parts_;
   return p.on_agent_thread([&p] { return p.agent->status(); });

@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
@@ -62,6 +63,21 @@ class EmbeddedAgent {
   // Waits until this node's part of `job` ended: "done" (every step of it ran here),
   // "aborted" (cancelled or failed), or "" after `timeout`.
   std::string wait_job(const std::string& job, std::chrono::milliseconds timeout);
+  // An exchange of a kept plan (a persistent handoff's; docs/embedding.md, "Persistent
+  // handoffs"): ok when every member's part of every step was right, else why not.
+  struct Exchange {
+    bool ok = false;
+    std::string error;
+    std::uint64_t bytes = 0;  // moved by this node
+    double seconds = 0;       // on this node, from its start to the last barrier's decision
+  };
+  // Why an exchange of `job`'s kept plan cannot start on this node now; empty when it can.
+  std::string why_no_exchange(const std::string& job);
+  // Runs exchange `number` of `job`'s kept plan: every member's application calls this with
+  // the same job and number (in [1, 2^32)). Returns when this node heard the last step's
+  // barrier decide, or `timeout` after the call (not ok, saying so; the exchange then ends
+  // on its own step timeouts).
+  Exchange exchange(const std::string& job, std::uint64_t number, std::chrono::milliseconds timeout);
   // What the agent is doing: "idle", "job 7 step 3/10", ...
   std::string status();
   // Where peers reach this node's data plane.

@@ -44,6 +44,7 @@ std::string_view type_name(const Envelope& envelope) {
     case Envelope::kObjectQuery: return "object_query";
     case Envelope::kObjectAnswer: return "object_answer";
     case Envelope::kStepPassed: return "step_passed";
+    case Envelope::kExchangeReport: return "exchange_report";
     case Envelope::BODY_NOT_SET: break;
   }
   return "unknown";

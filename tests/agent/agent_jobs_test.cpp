@@ -173,6 +173,50 @@ BothRunning run_side_by_side(Cluster& c, const Job& first, const Job& second) {
   return a;
 }
 
+// Makes `job`'s plans kept ones (Plan.keep), a and b their members (ranks 0 and 1).
+void keep(Cluster& c, Job& job) {
+  for (bp::Plan* plan : {&job.sender, &job.receiver}) {
+    plan->set_keep(true);
+    plan->set_member_count(2);
+    std::uint32_t rank = 0;
+    for (AgentNode* n : {&c.a, &c.b}) {
+      bp::Member* member = plan->add_members();
+      member->set_node(n == &c.a ? "a" : "b");
+      member->set_data_address(n->node.data->address());
+      member->set_rank(rank++);
+    }
+  }
+}
+
+// Ends `job` on both agents, as the coordinator does once every step ran.
+void end_job(Cluster& c, const std::string& job) {
+  for (const char* node : {"a", "b"}) {
+    bp::Envelope ended;
+    ended.mutable_job_ended()->set_job(job);
+    c.coordinator.send(node, ended);
+    c.coordinator.take(
+        node, [&](const bp::Envelope& e) { return e.has_job_committed() && e.job_committed().job() == job; },
+        "commit of job " + job);
+  }
+}
+
+// Starts exchange `number` of `job` on both agents at once, as their applications would,
+// and waits for both to end.
+std::pair<bp::ExchangeReport, bp::ExchangeReport> exchange_on_both(Cluster& c, const std::string& job,
+                                                                   std::uint64_t number) {
+  std::optional<bp::ExchangeReport> at_a, at_b;
+  const auto keep = [](std::optional<bp::ExchangeReport>& at) {
+    return [&at](std::exception_ptr thrown, bp::ExchangeReport r) {
+      if (thrown) r.set_error("threw");  // exchange() says what failed in its report; it does not throw
+      at = r;
+    };
+  };
+  asio::co_spawn(c.io, c.a.agent.exchange(job, number), keep(at_a));
+  asio::co_spawn(c.io, c.b.agent.exchange(job, number), keep(at_b));
+  BOOST_REQUIRE(c.coordinator.run_until([&] { return at_a && at_b; }));
+  return {*at_a, *at_b};
+}
+
 const double kRate = 8.0 * (1 << 20);   // bytes/s
 const std::uint64_t kSlow = 6 << 20;    // bytes of a step paced at kRate: 0.75 s
 const std::uint64_t kQuick = 2 << 20;   // 0.25 s
@@ -327,6 +371,66 @@ BOOST_AUTO_TEST_CASE(a_plan_beyond_max_jobs_is_refused_until_a_held_job_ends) {
   release_on_both(c, "3", 0);
   check_step_reports(c, three, 0, kSmall);
   BOOST_TEST((three.out == three.in));
+}
+
+BOOST_AUTO_TEST_CASE(a_kept_plan_runs_again_when_its_members_start_an_exchange) {
+  Cluster c;
+  Job job(c, "5", 5, 2, kSmall, 0);
+  keep(c, job);
+  give_plans(c, job);
+  BOOST_TEST(c.a.agent.why_no_exchange("5")->reason == "job 5 has not ended at the coordinator");
+  for (std::uint32_t step = 0; step < 2; ++step) {
+    release_on_both(c, "5", step);
+    check_step_reports(c, job, step, kSmall);
+  }
+  end_job(c, "5");
+  BOOST_TEST(!c.a.agent.why_no_exchange("5"), c.a.agent.why_no_exchange("5")->reason);
+
+  // Each exchange moves the sender's bytes as they are now, every step of the plan, with
+  // nothing from the coordinator; both ends tell it afterwards.
+  for (std::uint64_t exchange : {41u, 42u}) {
+    std::ranges::fill(job.in, std::byte{static_cast<unsigned char>(exchange)});
+    std::ranges::fill(job.out, std::byte{0});
+    const auto [sent, received] = exchange_on_both(c, "5", exchange);
+    BOOST_TEST(sent.ok(), sent.error());
+    BOOST_TEST(received.ok(), received.error());
+    BOOST_TEST(sent.bytes() == 2 * kSmall);
+    BOOST_TEST(received.bytes() == 2 * kSmall);
+    BOOST_TEST((job.out == job.in));
+    for (const char* node : {"a", "b"}) {
+      const bp::Envelope told = c.coordinator.take(
+          node, [](const bp::Envelope& e) { return e.has_exchange_report(); }, "exchange report");
+      BOOST_TEST(told.exchange_report().job() == "5");
+      BOOST_TEST(told.exchange_report().range() == exchange);
+      BOOST_TEST(told.exchange_report().ok());
+    }
+  }
+  BOOST_TEST(c.b.agent.metrics().find("baton_agent_exchanges_total{result=\"done\"} 2") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(an_exchange_is_refused_saying_why_before_any_byte_moves) {
+  Cluster c;
+  Job plain(c, "6", 6, 1, kSmall, 0), kept(c, "8", 8, 1, kSmall, 0);
+  keep(c, kept);
+  for (Job* job : {&plain, &kept}) {
+    give_plans(c, *job);
+    release_on_both(c, job->id, 0);
+    check_step_reports(c, *job, 0, kSmall);
+    end_job(c, job->id);
+  }
+  BOOST_TEST(c.a.agent.why_no_exchange("3")->reason == "this agent holds no plan for job 3");
+  BOOST_TEST(c.a.agent.why_no_exchange("6")->reason == "job 6's plan is not a kept one");
+  // The application registered its region anew, smaller than the plan reads.
+  c.a.node.storage.register_region("in-8", std::span(kept.in).first(kSmall / 2));
+  BOOST_TEST(c.a.agent.why_no_exchange("8")->reason.starts_with("job 8's plan: "),
+             c.a.agent.why_no_exchange("8")->reason);
+  c.a.node.storage.register_region("in-8", kept.in);
+  std::ranges::fill(kept.out, std::byte{0});
+  const auto [sent, received] = exchange_on_both(c, "8", 0);
+  BOOST_TEST(!sent.ok());
+  BOOST_TEST(sent.error() == "exchange number 0 is not within [1, 2^32)");
+  BOOST_TEST(received.error() == "exchange number 0 is not within [1, 2^32)");
+  BOOST_TEST(std::ranges::all_of(kept.out, [](std::byte b) { return b == std::byte{0}; }));
 }
 
 BOOST_AUTO_TEST_CASE(stop_ends_after_every_running_step_is_reported) {
