@@ -214,6 +214,7 @@ asio::awaitable<void> AgentRegistry::serve(std::shared_ptr<protocol::Channel> ch
         case protocol::Envelope::kStepProgress:  // protocol 3: the driver takes what it reads
         case protocol::Envelope::kObjectAnswer:
         case protocol::Envelope::kStepPassed:
+        case protocol::Envelope::kExchangeReport:
           if (handler_) handler_(node, message);
           break;
         default:

@@ -13,6 +13,7 @@
 #include <asio/detached.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <set>
 
 namespace baton::coordinator {
@@ -235,6 +236,10 @@ void Driver::on_message(const std::string& node, const protocol::Envelope& messa
     objects_.on_answer(node, message.object_answer());
     return;
   }
+  if (message.body_case() == protocol::Envelope::kExchangeReport) {
+    on_exchange_report(node, message.exchange_report());
+    return;
+  }
   if (message.body_case() == protocol::Envelope::kRegister) executor_.on_register(node);
   else executor_.on_message(node, message);
   // Progress wakes no one: it is shown by watch, status and the metrics.
@@ -242,6 +247,28 @@ void Driver::on_message(const std::string& node, const protocol::Envelope& messa
 }
 
 void Driver::on_agent_dead() { events_.notify(); }
+
+void Driver::on_exchange_report(const std::string& node, const protocol::ExchangeReport& report) {
+  std::uint64_t id = 0;
+  const char* end = report.job().data() + report.job().size();
+  const auto [at, ec] = std::from_chars(report.job().data(), end, id);
+  const auto found = ec == std::errc() && at == end ? jobs_.find(id) : jobs_.end();
+  if (found == jobs_.end() || !found->second->spec || !found->second->spec->keep_plan) {
+    if (log_) log_.info("agent " + node + " reported an exchange of job " + report.job() + ", which kept no plan here");
+    return;
+  }
+  TrackedJob& job = *found->second;
+  const std::vector<std::string> named = job.nodes();
+  const std::set<std::string> nodes(named.begin(), named.end());
+  if (!nodes.contains(node)) {
+    if (log_) log_.info("agent " + node + " reported an exchange of job " + report.job() + ", which it is not in");
+    return;
+  }
+  job.exchanges.record(node, report, nodes.size());
+  if (log_ && !report.ok())
+    log_.info("job " + report.job() + " exchange " + std::to_string(report.range()) + ": node " + node + ": " +
+              report.error());
+}
 
 void Driver::on_job_status(const std::string& node, const protocol::JobStatus& status) {
   if (status.state() == protocol::JobStatus::STATE_UNSPECIFIED) {

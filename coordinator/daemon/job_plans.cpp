@@ -2,6 +2,7 @@
 
 #include "coordinator/jobs/agent_plans.h"
 #include "coordinator/jobs/in_place_staging.h"
+#include "error/error.h"
 #include "protocol/barrier_partners.h"
 
 #include <cctype>
@@ -50,6 +51,19 @@ void JobPlans::build() {
   jobs::stage_plans(plans_, jobs::staged_destinations(transfers, jobs::FileIdentities(spec.identities, storages_)),
                     staging_tag_);
   add_members();
+  if (spec.keep_plan) keep();
+}
+
+void JobPlans::keep() {
+  // An exchange runs every step among the members, with nothing of the coordinator's: a
+  // staged (in-place) destination is put in place only at a job's end.
+  for (auto& [node, plan] : plans_) {
+    if (plan.staged_size() > 0) {
+      throw error::InvalidInput("keep_plan: node " + node +
+                                " reads what the job writes (in place), which an exchange of a kept plan cannot stage");
+    }
+    plan.set_keep(true);
+  }
 }
 
 void JobPlans::add_members() {

@@ -20,7 +20,7 @@ class JobPlans {
 
   // The plans of run `id` (a job's, or a calibration probe's), submitted at `submitted`;
   // `storages` and `addresses` name every node of `spec`. `spec` and `plan` outlive this.
-  // Throws what build_agent_plans and staged_destinations throw.
+  // Throws what build_agent_plans and staged_destinations throw, and keep().
   JobPlans(std::uint64_t id, const std::string& submitted, const JobSpec& spec, const jobs::CompiledPlan& plan,
            NodeMap storages, NodeMap addresses);
 
@@ -44,6 +44,10 @@ class JobPlans {
   // A lockstep job's plans list its nodes with their data addresses (Plan.members): they
   // may run self-paced (docs/runtime.md, "Self-paced steps").
   void add_members();
+  // A job with "keep_plan": each plan kept by its agent after the job (Plan.keep). Throws
+  // error::InvalidInput for an in-place job, whose staged destinations an exchange cannot
+  // put in place.
+  void keep();
 
   std::uint64_t id_;
   const JobSpec& spec_;

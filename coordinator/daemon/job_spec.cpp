@@ -155,7 +155,7 @@ void check_node_rates(const schedule::kpbs::Platform& platform, const jobs::Clus
 JobSpec redistribution_spec(const Json& job) {
   json::require_object(job, "",
                        {"kind", "senders", "receivers", "algorithm", "platform", "calibration", "replan", "transfers",
-                        "transfer_runs", "pattern", "priority", "weight"});
+                        "transfer_runs", "pattern", "priority", "weight", "keep_plan"});
   JobSpec spec;
   spec.clusters.senders = node_list(job, "", "senders");
   spec.clusters.receivers = node_list(job, "", "receivers");
@@ -192,6 +192,10 @@ JobSpec redistribution_spec(const Json& job) {
     throw InputError(e.what());
   }
   spec.weight = weight(job);
+  if (job.contains("keep_plan")) {
+    if (!job["keep_plan"].is_boolean()) throw InputError("keep_plan: must be true or false");
+    spec.keep_plan = job["keep_plan"].get<bool>();
+  }
   return spec;
 }
 

@@ -51,6 +51,10 @@ struct JobSpec {
   // "weight" (a redistribution's, default 1): running beside other jobs on a node, the job
   // gets the node's rate in proportion to its weight among theirs (node_shares.h).
   double weight = 1;
+  // "keep_plan" (a redistribution's, default false): the agents keep its plan once it
+  // ended, for exchanges their applications start (a persistent handoff's; docs/embedding.md,
+  // "Persistent handoffs").
+  bool keep_plan = false;
   // Whether the job may run beside others on its nodes, each paced at its share: a
   // redistribution whose flows are paced (not all-at-once). Every other job has its
   // nodes to itself.

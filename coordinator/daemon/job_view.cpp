@@ -137,6 +137,14 @@ report::StepLine step_line(const TrackedJob& job, std::size_t index, double plan
   return step;
 }
 
+std::optional<report::ExchangesLine> exchanges_of(const TrackedJob& job) {
+  if (!job.spec || !job.spec->keep_plan) return std::nullopt;
+  return report::ExchangesLine{.done = job.exchanges.done(),
+                               .failed = job.exchanges.failed(),
+                               .last_seconds = job.exchanges.last_seconds(),
+                               .last_error = job.exchanges.last_error()};
+}
+
 // Everything but the plan's report: what the job list shows.
 report::JobReport job_header(const TrackedJob& job) {
   auto [senders, receivers] = job.spec ? roles(*job.spec) : decltype(roles(*job.spec)){};
@@ -156,7 +164,8 @@ report::JobReport job_header(const TrackedJob& job) {
           .elapsed_seconds = 0,
           .report = std::nullopt,
           .started_unix_seconds = job.started_unix_seconds,
-          .node_shares = job.state == JobState::running ? job.share.nodes : std::map<std::string, double>{}};
+          .node_shares = job.state == JobState::running ? job.share.nodes : std::map<std::string, double>{},
+          .exchanges = exchanges_of(job)};
 }
 
 }  // namespace

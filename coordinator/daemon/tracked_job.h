@@ -6,6 +6,7 @@
 #include "coordinator/calibration/drift.h"
 #include "coordinator/calibration/widening.h"
 #include "coordinator/daemon/clock.h"
+#include "coordinator/daemon/exchange_tally.h"
 #include "coordinator/daemon/job_spec.h"
 #include "coordinator/daemon/job_state.h"
 #include "coordinator/daemon/node_shares.h"
@@ -92,6 +93,10 @@ struct TrackedJob {
   // and the pace its plan from the next step on was made for (its platform's rates times it).
   JobShare share;
   double paced_at = 1;
+
+  // A job that kept its plan ("keep_plan"): the exchanges its agents told of since it
+  // ended (in memory only: the journal keeps the job's final report, not its exchanges).
+  ExchangeTally exchanges;
 
   // Per-node timing of the steps this coordinator ran (in memory only: a resumed job's
   // earlier steps have their journaled totals but no per-node timing).

@@ -294,6 +294,12 @@ Json to_json(const JobReport& job) {
   out["step_bytes_done"] = job.step_bytes_done;
   if (job.started_unix_seconds) out["started_unix_seconds"] = *job.started_unix_seconds;  // jobs at once (issue 40)
   if (!job.node_shares.empty()) out["node_shares"] = job.node_shares;  // jobs sharing nodes (issue 40)
+  if (job.exchanges) {                                                 // persistent handoffs (issue 43)
+    Json exchanges{{"done", job.exchanges->done}, {"failed", job.exchanges->failed}};
+    if (job.exchanges->last_seconds) exchanges["last_seconds"] = *job.exchanges->last_seconds;
+    if (!job.exchanges->last_error.empty()) exchanges["last_error"] = job.exchanges->last_error;
+    out["exchanges"] = std::move(exchanges);
+  }
   return out;
 }
 
@@ -328,11 +334,19 @@ JobReport parse_job_report(const Json& value) {
                 .elapsed_seconds = number(value, "", "elapsed_seconds"),
                 .report = std::nullopt,
                 .started_unix_seconds = maybe_number(value, "", "started_unix_seconds"),
-                .node_shares = {}};
+                .node_shares = {},
+                .exchanges = std::nullopt};
   if (present(value, "report")) job.report = plan_report(value.at("report"));
   if (present(value, "node_shares")) {
     const Json& shares = object_at(value.at("node_shares"), "node_shares");
     for (const auto& [node, share] : shares.items()) job.node_shares[node] = number(shares, "node_shares", node);
+  }
+  if (present(value, "exchanges")) {
+    const Json& exchanges = object_at(value.at("exchanges"), "exchanges");
+    job.exchanges = ExchangesLine{.done = count(exchanges, "exchanges", "done"),
+                                  .failed = count(exchanges, "exchanges", "failed"),
+                                  .last_seconds = maybe_number(exchanges, "exchanges", "last_seconds"),
+                                  .last_error = maybe_text(exchanges, "exchanges", "last_error").value_or("")};
   }
   return job;
 }

@@ -153,6 +153,15 @@ struct PlanReport {
   std::vector<ReplanLine> replans;
 };
 
+// The exchanges of a job that kept its plan ("exchanges"; docs/embedding.md, "Persistent
+// handoffs"), as its agents told them afterwards.
+struct ExchangesLine {
+  std::uint64_t done = 0;              // every node reported it ok
+  std::uint64_t failed = 0;            // a node reported it not ok
+  std::optional<double> last_seconds;  // the last one done, its slowest node's time
+  std::string last_error;              // the last failure, naming the node; empty before one
+};
+
 struct JobReport {
   std::string id;
   std::string kind = "redistribution";  // absent in older reports
@@ -175,6 +184,8 @@ struct JobReport {
   // A running job's share of each of its nodes' rates (docs/runtime.md, "Jobs that share
   // nodes"), node → (0, 1]; empty for a job not running and in older reports.
   std::map<std::string, double> node_shares;
+  // A job with "keep_plan": its exchanges since it ended; none for any other job.
+  std::optional<ExchangesLine> exchanges;
 };
 
 // "47 %": a share in whole percents.

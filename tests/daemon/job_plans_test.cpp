@@ -72,3 +72,39 @@ BOOST_AUTO_TEST_CASE(each_plan_of_a_large_job_lists_its_node_and_partners_only_a
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(job_plans_kept)
+
+// "keep_plan" (docs/runtime.md): every node's plan says the agent keeps it; an in-place job
+// cannot, since an exchange would never put its staged destinations in place.
+BOOST_AUTO_TEST_CASE(a_kept_jobs_plans_say_so_and_an_in_place_one_is_refused_naming_the_node) {
+  bc::JobSpec spec;
+  spec.platform = {.sender_rate = 1e6,
+                   .receiver_rate = 1e6,
+                   .backbone_rate = 1e9,
+                   .step_startup = 0.001,
+                   .sender_rates = {},
+                   .receiver_rates = {}};
+  spec.clusters = {.senders = {"a"}, .receivers = {"b"}};
+  spec.transfers = {{"a", "in.bin", 0, 4096, "b", "out.bin", 0}};
+  const bc::JobPlans::NodeMap storages{{"a", "storage-a"}, {"b", "storage-b"}},
+      addresses{{"a", "127.0.0.1:1"}, {"b", "127.0.0.1:2"}};
+  const bj::CompiledPlan compiled = bj::compile_plan(spec.clusters, spec.transfers, spec.platform, spec.algorithm);
+  BOOST_TEST(!bc::JobPlans(1, "t", spec, compiled, storages, addresses).by_node().at("a").keep());
+  spec.keep_plan = true;
+  const bc::JobPlans kept(2, "t", spec, compiled, storages, addresses);
+  for (const auto& [node, plan] : kept.by_node()) {
+    BOOST_TEST(plan.keep(), node);
+    BOOST_TEST(plan.member_count() == 2u, node);
+  }
+  // A swap: each node reads the file the job writes on it, in place.
+  spec.clusters = {.senders = {"a", "b"}, .receivers = {"b", "a"}};
+  spec.transfers = {{"a", "x", 0, 4096, "b", "y", 0}, {"b", "y", 0, 4096, "a", "x", 0}};
+  const bj::CompiledPlan in_place = bj::compile_plan(spec.clusters, spec.transfers, spec.platform, spec.algorithm);
+  BOOST_CHECK_EXCEPTION(bc::JobPlans(3, "t", spec, in_place, storages, addresses), baton::error::InvalidInput,
+                        [](const baton::error::InvalidInput& e) {
+                          return std::string(e.what()).starts_with("keep_plan: node a reads what the job writes");
+                        });
+}
+
+BOOST_AUTO_TEST_SUITE_END()

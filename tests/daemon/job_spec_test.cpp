@@ -66,6 +66,16 @@ BOOST_AUTO_TEST_CASE(weight_is_optional_positive_and_bounded_and_all_at_once_doe
   }
 }
 
+BOOST_AUTO_TEST_CASE(keep_plan_is_optional_and_a_boolean) {
+  const std::string head = R"({"senders": ["a"], "receivers": ["b"], )" + kPlatform +
+                           R"(, "transfers": [{"src_node": "a", "src_file": "x", "src_offset": 0, "length": 7,
+      "dst_node": "b", "dst_file": "y", "dst_offset": 0}])";
+  BOOST_TEST(!bc::parse_job_spec(head + "}").keep_plan);
+  BOOST_TEST(bc::parse_job_spec(head + R"(, "keep_plan": true})").keep_plan);
+  BOOST_TEST(refusal(head + R"(, "keep_plan": 1})") == "keep_plan: must be true or false");
+  BOOST_TEST(refusal(head + R"(, "keep_plans": true})").find("keep_plans") != std::string::npos);
+}
+
 // Each node's own rate (docs/runtime.md): one per node, in the job's order, and the
 // algorithms that plan on them.
 BOOST_AUTO_TEST_CASE(each_nodes_rate_and_the_algorithms_on_them_are_read) {

@@ -1,0 +1,33 @@
+#include "coordinator/daemon/exchange_tally.h"
+
+#include <algorithm>
+
+namespace baton::coordinator {
+
+void ExchangeTally::record(const std::string& node, const protocol::ExchangeReport& report, std::size_t nodes) {
+  auto [at, fresh] = pending_.try_emplace(report.range());
+  if (fresh) {
+    order_.push_back(report.range());
+    if (order_.size() > kMaxPending) {
+      pending_.erase(order_.front());
+      order_.pop_front();
+    }
+  }
+  Pending& exchange = at->second;
+  if (!exchange.reported.insert(node).second) return;  // said twice: counted once
+  exchange.seconds = std::max(exchange.seconds, report.seconds());
+  if (!report.ok() && !exchange.failed) {
+    exchange.failed = true;
+    ++failed_;
+    last_error_ = "node " + node + ": " + report.error();
+  }
+  if (exchange.reported.size() < nodes) return;
+  if (!exchange.failed) {
+    ++done_;
+    last_seconds_ = exchange.seconds;
+  }
+  pending_.erase(at);
+  order_.erase(std::ranges::find(order_, report.range()));
+}
+
+}  // namespace baton::coordinator

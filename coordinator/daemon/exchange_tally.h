@@ -1,0 +1,48 @@
+// The exchanges of a job's kept plan (Plan.keep; docs/embedding.md, "Persistent handoffs")
+// as its agents tell them afterwards (ExchangeReport): the coordinator released nothing, so
+// this is all it learns of them. An exchange is done once every node of the job reported it
+// ok, and failed at its first report that is not.
+#pragma once
+
+#include "protocol/baton.pb.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace baton::coordinator {
+
+class ExchangeTally {
+ public:
+  // The most exchanges waiting for their last report (a node that never reports one, being
+  // gone, leaves it waiting): beyond it, the oldest is forgotten.
+  static constexpr std::size_t kMaxPending = 64;
+
+  // Node `node`'s report of an exchange of a job of `nodes` nodes.
+  void record(const std::string& node, const protocol::ExchangeReport& report, std::size_t nodes);
+
+  std::uint64_t done() const noexcept { return done_; }
+  std::uint64_t failed() const noexcept { return failed_; }
+  // The last exchange done: its slowest node's seconds; none before one.
+  std::optional<double> last_seconds() const noexcept { return last_seconds_; }
+  // The last failure a node reported, naming the node; empty before one.
+  const std::string& last_error() const noexcept { return last_error_; }
+
+ private:
+  struct Pending {
+    std::set<std::string> reported;
+    bool failed = false;
+    double seconds = 0;
+  };
+  std::map<std::uint64_t, Pending> pending_;  // by exchange number
+  std::deque<std::uint64_t> order_;           // pending_'s numbers, oldest first
+  std::uint64_t done_ = 0, failed_ = 0;
+  std::optional<double> last_seconds_;
+  std::string last_error_;
+};
+
+}  // namespace baton::coordinator
