@@ -34,7 +34,11 @@ echo -e "method\tmib\trows\tcols\tblock\trepetitions\tmedian_s\tbest_s\tworst_s\
 # BATON_SAME_HOST_MEMORY=on: peers on this host through shared memory (bench/coupled_handoff.cpp);
 # BATON_REPETITIONS: timed steps per size.
 export BATON_SAME_HOST_MEMORY=${BATON_SAME_HOST_MEMORY:-off}
-passed=(-x BATON_API -x BATON_COORDINATOR -x BATON_SECRET_FILE -x BATON_PRODUCERS -x BATON_SAME_HOST_MEMORY)
+# BATON_KEEP_PLANS=off: every handoff a job (method "baton"); on (the default): the agents
+# keep the first job's plan and each later handoff exchanges it ("baton-kept").
+export BATON_KEEP_PLANS=${BATON_KEEP_PLANS:-on}
+passed=(-x BATON_API -x BATON_COORDINATOR -x BATON_SECRET_FILE -x BATON_PRODUCERS -x BATON_SAME_HOST_MEMORY
+  -x BATON_KEEP_PLANS)
 [ -z "${BATON_REPETITIONS:-}" ] || passed+=(-x BATON_REPETITIONS)
 mpirun "${mpi[@]}" "${passed[@]}" \
   -np 7 "$bench_bin" "${sizes[@]}"

@@ -85,7 +85,7 @@ BATON_NETNS_PREFIX=$prefix ip netns exec "$prefix-sw" mpirun --allow-run-as-root
   --mca plm_rsh_agent "$here/netns_rsh.sh" --mca btl tcp,self \
   --mca btl_tcp_if_include 10.78.0.0/24 --mca oob_tcp_if_include 10.78.0.0/24 \
   -x BATON_API -x BATON_COORDINATOR -x BATON_SECRET_FILE -x BATON_PRODUCERS -x BATON_DATA_HOSTS \
-  -x BATON_DATA_RATES -x BATON_REPETITIONS ${BATON_ALGORITHM:+-x BATON_ALGORITHM} \
+  -x BATON_DATA_RATES -x BATON_REPETITIONS ${BATON_ALGORITHM:+-x BATON_ALGORITHM} ${BATON_KEEP_PLANS:+-x BATON_KEEP_PLANS} \
   "$bench_bin" "${sizes[@]}" 2> "$work/mpi.log" || {
   cat "$work/mpi.log" "$work/coordinator.log" >&2
   die "the run failed"

@@ -26,7 +26,7 @@ std::optional<std::vector<double>> own_rates(const std::vector<std::string>& nod
 }  // namespace
 
 std::string handoff_job(const std::string& name, const Layout& from, const Layout& to, const HandoffPlatform& platform,
-                        const std::map<std::string, double>& declared) {
+                        const std::map<std::string, double>& declared, bool keep_plan) {
   using Json = nlohmann::json;
   // As runs of transfers (a column block's rows are one): the coordinator expands them to
   // the same transfers, but parses and journals a few hundred bytes per run instead of
@@ -67,6 +67,7 @@ std::string handoff_job(const std::string& name, const Layout& from, const Layou
               {"platform", std::move(job_platform)},
               {"transfer_runs", std::move(runs)}};
   if (!platform.algorithm.empty()) job["algorithm"] = platform.algorithm;
+  if (keep_plan) job["keep_plan"] = true;
   return job.dump();
 }
 

@@ -23,8 +23,10 @@ struct HandoffPlatform {
 // The job's JSON as POST /v1/jobs reads it. `declared`: each node's rate as its agent
 // declared it (GET /v1/agents); when it names every node of both groups, the job's platform
 // gives each node its own ("sender_rates", "receiver_rates"), else every node is at
-// platform.rate. Throws Error(invalid_argument) when the layouts describe different arrays.
+// platform.rate. `keep_plan`: the agents keep the job's plan for exchanges (a persistent
+// handoff's; "keep_plan" in the JSON). Throws Error(invalid_argument) when the layouts
+// describe different arrays.
 std::string handoff_job(const std::string& name, const Layout& from, const Layout& to, const HandoffPlatform& platform,
-                        const std::map<std::string, double>& declared = {});
+                        const std::map<std::string, double>& declared = {}, bool keep_plan = false);
 
 }  // namespace baton::coupling

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <limits>
 #include <optional>
+#include <random>
 #include <thread>
 
 namespace baton::coupling {
@@ -13,10 +14,20 @@ namespace {
 
 using Json = nlohmann::json;
 
-// What the processes of a collective handoff tell each other through `agree`.
-constexpr std::uint64_t kAllReady = 0;       // first round: nobody found a problem
-constexpr std::uint64_t kSomeoneFailed = 1;  // first round: one process cannot take part
+// What the processes of a collective handoff tell each other through `agree`. In the first
+// round each says the worst it knows, and the leader (with no problem) the number of the
+// exchange, below kNeedsJob; the largest value wins, so the round's answer is the worst
+// anyone said, else the leader's number: an exchange when every process holds the kept plan.
+constexpr std::uint64_t kNeedsJob = std::uint64_t{1} << 32;       // first round: no kept plan to exchange
+constexpr std::uint64_t kSomeoneFailed = std::uint64_t{1} << 33;  // first round: one process cannot take part
 constexpr std::uint64_t kSubmitFailed = std::numeric_limits<std::uint64_t>::max();  // second round
+constexpr std::uint64_t kExchangeFailed = 1;                                        // after an exchange
+
+// An exchange's number: not 0, below 2^32 (StepBarrier::range_limit), new each time.
+std::uint64_t exchange_number() {
+  static thread_local std::mt19937_64 random{std::random_device{}()};
+  return 1 + random() % (kNeedsJob - 1);
+}
 
 std::string require(const std::string& value, const char* what) {
   if (value.empty()) throw Error(Errc::invalid_argument, std::string("session: ") + what + " is not set");
@@ -111,7 +122,8 @@ void Session::unshare(const std::string& name) {
 std::string Session::submit_handoff(const std::string& name, const Layout& from, const Layout& to) {
   std::string& spec = specs_[spec_key(name, from, to)];
   // Built once per handoff shape, on the nodes' rates as their agents declared them then.
-  if (spec.empty()) spec = handoff_job(name, from, to, options_.platform, api_.agent_rates());
+  if (spec.empty())
+    spec = handoff_job(name, from, to, options_.platform, api_.agent_rates(), options_.keep_plans && agree_);
   return api_.submit(spec);
 }
 
@@ -166,22 +178,65 @@ std::string Session::agree_on_job(const std::string& name, const Layout& from, c
 HandoffResult Session::handoff(const std::string& name, const Layout& from, const Layout& to) {
   // Every process checks its part before any job exists and, in a collective handoff, says
   // so in the first round: a wrong call fails everywhere at once, and nobody waits for a
-  // job that cannot run. The round is also the barrier before the job.
+  // job that cannot run. The round is also the barrier before the job or the exchange.
   const std::optional<Error> problem = why_not(name, from, to);
-  if (agree_ && agree_(problem ? kSomeoneFailed : kAllReady) != kAllReady && !problem) {
+  const bool leader = !agree_ || options_.node_id == from.nodes.front();
+  const std::string key = spec_key(name, from, to);
+  const bool member = agent_ && (from.index_of(options_.node_id) || to.index_of(options_.node_id));
+  const auto kept = kept_.find(key);
+  // This process could run the kept plan again: it holds it (or has no part in it).
+  const bool can_exchange = kept != kept_.end() && (!member || agent_->why_no_exchange(kept->second.job).empty());
+  const std::uint64_t said = problem ? kSomeoneFailed : !can_exchange ? kNeedsJob : leader ? exchange_number() : 0;
+  const std::uint64_t agreed = agree_ ? agree_(said) : kNeedsJob;
+  if (agreed >= kSomeoneFailed && !problem) {
     throw Error(Errc::invalid_argument,
                 "handoff " + name + ": another process of the handoff could not take part (its own error says why)");
   }
   if (problem) throw *problem;
+  std::string exchange_error;
+  if (agreed < kNeedsJob) {
+    if (std::optional<HandoffResult> exchanged = exchange(kept->second, agreed, member, exchange_error)) {
+      return *exchanged;
+    }
+  }
   // The first node of `from` submits (a coupler: the caller) and the others learn the job
   // in the second round.
-  const bool leader = !agree_ || options_.node_id == from.nodes.front();
-  const std::string key = spec_key(name, from, to);
   const bool reused = specs_.contains(key);
   const std::string job = agree_on_job(name, from, to, leader);
   specs_.try_emplace(key);  // only the leader builds the JSON; the others remember the layouts
   HandoffResult result = wait(job, leader);
   result.reused_spec = reused;
+  result.exchange_error = exchange_error;
+  if (agree_ && options_.keep_plans && result.state == JobState::done) {
+    kept_.insert_or_assign(key, Kept{job, result});
+  } else {
+    kept_.erase(key);
+  }
+  return result;
+}
+
+std::optional<HandoffResult> Session::exchange(const Kept& kept, std::uint64_t number, bool member,
+                                               std::string& error) {
+  EmbeddedAgent::Exchange outcome;
+  outcome.ok = true;  // a process with no part in the exchange
+  if (member) outcome = agent_->exchange(kept.job, number, options_.timeout);
+  // Every process learns whether every exchange went well: if one did not, all run the
+  // handoff as a job instead (compiled again, retried by the coordinator, naming a node
+  // that fails), so no process returns before the array is where it belongs.
+  if (agree_(outcome.ok ? 0 : kExchangeFailed) != 0) {
+    error = outcome.ok ? "another process's exchange of job " + kept.job + "'s plan failed (its own error says why)"
+                       : "exchange of job " + kept.job + "'s plan: " + outcome.error;
+    return std::nullopt;
+  }
+  HandoffResult result = kept.first;
+  result.reused_spec = true;
+  result.kept_plan = true;
+  result.measured_seconds = outcome.seconds;
+  Json answer = Json::parse(kept.first.report, nullptr, false);
+  if (answer.is_object()) {
+    answer["exchange"] = {{"number", number}, {"seconds", outcome.seconds}, {"bytes", outcome.bytes}};
+    result.report = answer.dump();
+  }
   return result;
 }
 

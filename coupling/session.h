@@ -43,6 +43,10 @@ struct SessionOptions {
   std::string data_address = "127.0.0.1:0";
   // Peers on this host through shared memory (EmbeddedOptions::same_host_memory).
   bool same_host_memory = false;
+  // Collective handoffs keep their plan on the agents and, the next time the same array is
+  // handed over between the same layouts, run it again among themselves, submitting no job
+  // (docs/embedding.md, "Persistent handoffs"). Off: every handoff is a job.
+  bool keep_plans = true;
   HandoffPlatform platform;  // this node's rate, and the platform of the jobs it submits
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};  // registering; each handoff
 };
@@ -57,6 +61,13 @@ struct HandoffResult {
   // The coordinator ran the plan it compiled for an earlier job of the same transfers (the
   // report's "plan_reused_from"; docs/embedding.md, "What is reused").
   bool reused_plan = false;
+  // An exchange of the plan the agents kept from the job `job` (docs/embedding.md,
+  // "Persistent handoffs"): no job was submitted; bytes, steps and the model's figures are
+  // that job's, measured_seconds this node's time in the exchange.
+  bool kept_plan = false;
+  // Why an exchange of a kept plan failed, when one was tried and this handoff then ran as
+  // a job (which says how it went); empty otherwise.
+  std::string exchange_error;
   std::uint64_t bytes = 0;
   std::uint64_t steps = 0;
   double predicted_seconds = 0, measured_seconds = 0, lower_bound_seconds = 0;
@@ -111,6 +122,15 @@ class Session {
   // Waits for the job to end (GET ?wait=, one look per 5 s); after options_.timeout the
   // leader cancels it.
   HandoffResult wait(const std::string& job, bool leader);
+  // The plan a collective handoff's job left on the agents, and that job's result.
+  struct Kept {
+    std::string job;
+    HandoffResult first;
+  };
+  // Exchange `number` of `kept`'s plan on this node (if `member`), then the round that tells
+  // every process how every exchange went: the handoff's result, or nothing when one failed
+  // (`error` then says why, as this process knows it).
+  std::optional<HandoffResult> exchange(const Kept& kept, std::uint64_t number, bool member, std::string& error);
 
   SessionOptions options_;
   CoordinatorApi api_;
@@ -119,6 +139,8 @@ class Session {
   // The job JSON of each (name, from, to) handed off before: built once (by the leader; the
   // others keep an empty one to say the layouts were seen), submitted again.
   std::map<std::string, std::string> specs_;
+  // The kept plan of each (name, from, to) handed off collectively before, by the same key.
+  std::map<std::string, Kept> kept_;
   Agree agree_;
 };
 

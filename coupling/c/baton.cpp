@@ -146,6 +146,7 @@ baton_status baton_session_set(baton_session* s, const char* key_text, const cha
     else if (key == "api_token_file") o.api_token = first_line_of_file(value, "api_token_file");
     else if (key == "data_address") o.data_address = value;
     else if (key == "same_host_memory") o.same_host_memory = on_or_off(value, "same_host_memory");
+    else if (key == "keep_plans") o.keep_plans = on_or_off(value, "keep_plans");
     else if (key == "rate") o.platform.rate = positive_number(value, "rate", false);
     else if (key == "backbone_rate") o.platform.backbone_rate = positive_number(value, "backbone_rate", false);
     else if (key == "step_startup") o.platform.step_startup = positive_number(value, "step_startup", true);
@@ -156,7 +157,7 @@ baton_status baton_session_set(baton_session* s, const char* key_text, const cha
       throw Error(Errc::invalid_argument,
                   "unknown option \"" + key +
                       "\" (node_id, coordinator, api, secret, secret_file, api_token, api_token_file, data_address, "
-                      "same_host_memory, rate, backbone_rate, step_startup, algorithm, timeout)");
+                      "same_host_memory, keep_plans, rate, backbone_rate, step_startup, algorithm, timeout)");
     }
     return BATON_OK;
   });

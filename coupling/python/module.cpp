@@ -217,6 +217,8 @@ PYBIND11_MODULE(_baton, m) {
       .def_readonly("error", &HandoffResult::error)
       .def_readonly("reused_spec", &HandoffResult::reused_spec)
       .def_readonly("reused_plan", &HandoffResult::reused_plan)
+      .def_readonly("kept_plan", &HandoffResult::kept_plan)
+      .def_readonly("exchange_error", &HandoffResult::exchange_error)
       .def_readonly("bytes", &HandoffResult::bytes)
       .def_readonly("steps", &HandoffResult::steps)
       .def_readonly("predicted_seconds", &HandoffResult::predicted_seconds)
@@ -233,7 +235,7 @@ PYBIND11_MODULE(_baton, m) {
       .def(py::init([](const std::string& api, const std::string& node_id, const std::string& coordinator,
                        const std::string& secret, const std::string& api_token, const std::string& data_address,
                        double rate, double backbone_rate, double step_startup, const std::string& algorithm,
-                       double timeout) {
+                       double timeout, bool keep_plans) {
              if (!(rate > 0) || backbone_rate < 0 || step_startup < 0 || !(timeout > 0)) {
                invalid("Session: rate and timeout must be > 0, backbone_rate and step_startup >= 0");
              }
@@ -243,6 +245,7 @@ PYBIND11_MODULE(_baton, m) {
                               .secret = secret,
                               .api_token = api_token,
                               .data_address = data_address,
+                              .keep_plans = keep_plans,
                               .platform = {.rate = rate,
                                            .backbone_rate = backbone_rate,
                                            .step_startup = step_startup,
@@ -253,7 +256,7 @@ PYBIND11_MODULE(_baton, m) {
            py::kw_only(), py::arg("api"), py::arg("node_id") = "", py::arg("coordinator") = "", py::arg("secret") = "",
            py::arg("api_token") = "", py::arg("data_address") = "127.0.0.1:0", py::arg("rate") = 1e9,
            py::arg("backbone_rate") = 0.0, py::arg("step_startup") = 1e-3, py::arg("algorithm") = "",
-           py::arg("timeout") = 600.0)
+           py::arg("timeout") = 600.0, py::arg("keep_plans") = true)
       .def("share", &PySession::share, py::arg("name"), py::arg("layout"), py::arg("array"))
       .def("unshare", &PySession::unshare, py::arg("name"))
       .def("set_agree", &PySession::set_agree, py::arg("agree"))

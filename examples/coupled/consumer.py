@@ -1,6 +1,8 @@
 """The consumer of examples/coupled (README.md there): Q ranks of a Python code (mpi4py,
 numpy) that receive the producer's 2-D field, every time step, into block-cyclic columns
-through Baton, and check every element against what the producer computed.
+through Baton, and check every element against what the producer computed. Halfway
+through, the code changes its decomposition (blocks of 2 BLOCK columns), as producer.c
+knows.
 
     consumer.py ROWS COLS BLOCK STEPS    (BATON_API, BATON_COORDINATOR, BATON_SECRET_FILE set)
 """
@@ -28,10 +30,8 @@ def main() -> int:
 
     node = f"consumer-{rank}"
     source = baton.layout((nrows, ncols), np.float64, [f"producer-{p}" for p in range(producers)], dim=0)
-    destination = baton.layout((nrows, ncols), np.float64, [f"consumer-{q}" for q in range(size)], dim=1, block=block)
-    part_index = destination.index_of(node)
-    part = np.zeros(destination.local_shape(part_index), dtype=np.float64)
-    columns = np.array(destination.global_indices(part_index), dtype=np.int64)
+    consumers = [f"consumer-{q}" for q in range(size)]
+    layouts = [baton.layout((nrows, ncols), np.float64, consumers, dim=1, block=b) for b in (block, 2 * block)]
     all_rows = np.arange(nrows, dtype=np.int64)
 
     with baton.Session(
@@ -40,9 +40,15 @@ def main() -> int:
         coordinator=os.environ["BATON_COORDINATOR"],
         secret_file=os.environ["BATON_SECRET_FILE"],
     ) as session:
-        session.share("field", destination, part)
         session.set_agree(baton.agree_over(world))  # the same MPI_Allreduce as producer.c
+        destination = None
         for t in range(steps):
+            if destination is not layouts[t >= steps - steps // 2]:  # the first step, then halfway
+                destination = layouts[t >= steps - steps // 2]
+                part_index = destination.index_of(node)
+                part = np.zeros(destination.local_shape(part_index), dtype=np.float64)
+                columns = np.array(destination.global_indices(part_index), dtype=np.int64)
+                session.share("field", destination, part)
             part.fill(-1.0)  # nothing left of the step before can pass for this one
             try:
                 result = session.handoff("field", source, destination)
@@ -57,7 +63,8 @@ def main() -> int:
                 if wrong:
                     print(f"consumer: step {t}: {wrong} elements wrong ({result})", flush=True)
                 else:
-                    print(f"consumer: step {t}: job {result.job} verified, {result.bytes} bytes", flush=True)
+                    how = ", an exchange of its kept plan" if result.kept_plan else ""
+                    print(f"consumer: step {t}: job {result.job} verified, {result.bytes} bytes{how}", flush=True)
             if wrong:
                 world.Abort(1)
     if rank == 0:

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* What the producer computes at step t: every element distinct, exact in a double. */
 static double field(uint64_t i, uint64_t j, uint64_t cols, int t) { return (double)t * 1e9 + (double)(i * cols + j); }
@@ -68,10 +69,13 @@ int main(int argc, char** argv) {
   MPI_Comm world = MPI_COMM_WORLD;
   check(baton_session_set_agree(session, agree, &world), "agree", baton_session_error(session), rank);
 
-  /* The two layouts, the same in both codes: block rows here, block-cyclic columns there. */
-  baton_layout *from = NULL, *to = NULL;
+  /* The layouts, the same in both codes: block rows here, block-cyclic columns there, in
+   * blocks of BLOCK columns for the first half of the steps and of 2 BLOCK after (the
+   * consumer changes its decomposition: the handoff is planned anew). */
+  baton_layout *from = NULL, *to = NULL, *wider = NULL;
   baton_layout_create(&from, rows, cols, sizeof(double));
   baton_layout_create(&to, rows, cols, sizeof(double));
+  baton_layout_create(&wider, rows, cols, sizeof(double));
   char name[64];
   for (int p = 0; p < size; ++p) {
     snprintf(name, sizeof name, "producer-%d", p);
@@ -80,9 +84,11 @@ int main(int argc, char** argv) {
   for (int q = 0; q < consumers; ++q) {
     snprintf(name, sizeof name, "consumer-%d", q);
     check(baton_layout_add_node(to, name), "layout", baton_layout_error(to), rank);
+    check(baton_layout_add_node(wider, name), "layout", baton_layout_error(wider), rank);
   }
   check(baton_layout_distribute(from, 0, 0), "layout", baton_layout_error(from), rank);
   check(baton_layout_distribute(to, 1, block), "layout", baton_layout_error(to), rank);
+  check(baton_layout_distribute(wider, 1, 2 * block), "layout", baton_layout_error(wider), rank);
 
   uint64_t local_rows = 0, local_cols = 0, first_row = 0;
   check(baton_layout_local_shape(from, node, &local_rows, &local_cols), "part", baton_layout_error(from), rank);
@@ -96,17 +102,22 @@ int main(int argc, char** argv) {
       for (uint64_t j = 0; j < cols; ++j) part[i * cols + j] = field(first_row + i, j, cols, t);
     }
     baton_report report;
-    check(baton_handoff(session, "field", from, to, &report), "handoff", baton_session_error(session), rank);
+    check(baton_handoff(session, "field", from, t < steps - steps / 2 ? to : wider, &report), "handoff",
+          baton_session_error(session), rank);
     if (rank == 0) {
+      /* After the first step's job, each handoff is an exchange of the plan the agents kept. */
+      const char* how = strstr(baton_report_json(session), "\"exchange\":") ? ", an exchange of its kept plan"
+                        : report.reused_spec                                ? ", job spec reused"
+                                                                            : "";
       printf("producer: step %d: job %" PRIu64 ", %" PRIu64 " bytes in %" PRIu64 " steps, %.3f s (model %.3f s)%s\n",
-             t, report.job, report.bytes, report.steps, report.measured_seconds, report.predicted_seconds,
-             report.reused_spec ? ", job spec reused" : "");
+             t, report.job, report.bytes, report.steps, report.measured_seconds, report.predicted_seconds, how);
       fflush(stdout);
     }
   }
   baton_session_destroy(session);
   baton_layout_destroy(from);
   baton_layout_destroy(to);
+  baton_layout_destroy(wider);
   free(part);
   MPI_Comm_free(&code);
   MPI_Finalize();

@@ -55,6 +55,8 @@ baton_status baton_session_create(baton_session** out);
  *   api_token      the API's bearer token, or api_token_file: a file holding it
  *   data_address   where peers reach this node's data (default 127.0.0.1:0)
  *   same_host_memory  on or off (default): peers on this host through shared memory
+ *   keep_plans     on (default) or off: a collective handoff keeps its plan on the agents and
+ *                  runs it again the next time, without a job (baton_report_json's "exchange")
  *   rate           bytes/s of a node: this one's, and the platform of the jobs it submits (1e9)
  *   backbone_rate  bytes/s of the network (default rate x the smaller group)
  *   step_startup   seconds, the model's beta (0.001)

@@ -7,7 +7,10 @@
 #include "tests/support/ports.h"
 
 #include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <cstring>
@@ -216,6 +219,83 @@ BOOST_AUTO_TEST_CASE(a_collective_handoff_is_called_by_every_node_and_agrees_on_
   BOOST_TEST(at_producer.job == at_consumer.job);
   BOOST_TEST(at_consumer.state == BATON_JOB_DONE);
   BOOST_TEST(holds_field(to.get(), "c0", received, kRows, 5));
+}
+
+// Persistent handoffs (docs/embedding.md): the first collective handoff of a layout is a
+// job whose plan the agents keep; the next ones exchange it among the nodes, no job
+// submitted, every element landing; a changed layout is a job again, kept in its turn.
+BOOST_AUTO_TEST_CASE(a_collective_handoff_again_exchanges_the_kept_plan_and_a_new_layout_plans_anew) {
+  Cluster cluster;
+  LayoutPtr from = layout(kRows, kCols, kProducers, 0, 0), to = layout(kRows, kCols, kConsumers, 1, 3),
+            wider = layout(kRows, kCols, kConsumers, 1, 5);
+  std::vector<std::vector<double>> parts;  // declared first: goes after the sessions
+  std::vector<SessionPtr> nodes;
+  for (const auto& n : kProducers) nodes.push_back(started(cluster, n)), parts.push_back(part(from.get(), n, 0, true));
+  for (const auto& n : kConsumers) nodes.push_back(started(cluster, n)), parts.push_back(part(to.get(), n, 0, false));
+  const auto share_all = [&](baton_layout* consumers) {
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      if (k >= 2) parts[k] = part(consumers, kConsumers[k - 2], 0, false);
+      BOOST_REQUIRE_EQUAL(baton_share(nodes[k].get(), "field", k < 2 ? from.get() : consumers, parts[k].data(),
+                                      parts[k].size() * sizeof(double)),
+                          BATON_OK);
+    }
+  };
+  share_all(to.get());
+  Rendezvous rendezvous(nodes.size());
+  for (const SessionPtr& s : nodes)
+    BOOST_REQUIRE_EQUAL(baton_session_set_agree(s.get(), &Rendezvous::agree, &rendezvous), BATON_OK);
+  // Hands step t's field over to `consumers` from every node at once; the producers' JSON.
+  const auto hand_off = [&](baton_layout* consumers, int t) {
+    for (std::size_t k = 0; k < 2; ++k) {
+      const std::vector<double> step = part(from.get(), kProducers[k], t, true);
+      std::copy(step.begin(), step.end(), parts[k].begin());
+    }
+    for (std::size_t k = 2; k < nodes.size(); ++k) std::ranges::fill(parts[k], -1.0);
+    std::vector<baton_status> status(nodes.size(), BATON_INTERNAL);
+    std::vector<std::thread> others;
+    for (std::size_t k = 1; k < nodes.size(); ++k) {
+      others.emplace_back(
+          [&, k] { status[k] = baton_handoff(nodes[k].get(), "field", from.get(), consumers, nullptr); });
+    }
+    status[0] = baton_handoff(nodes[0].get(), "field", from.get(), consumers, nullptr);
+    for (std::thread& other : others) other.join();
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      BOOST_REQUIRE_MESSAGE(status[k] == BATON_OK, baton_session_error(nodes[k].get()));
+    }
+    for (std::size_t q = 0; q < 2; ++q) {
+      BOOST_TEST(holds_field(consumers, kConsumers[q], parts[2 + q], kRows, t), "consumer " << q << " step " << t);
+    }
+    return nlohmann::json::parse(baton_report_json(nodes[0].get()));
+  };
+  const nlohmann::json first = hand_off(to.get(), 1);
+  BOOST_TEST(!first.contains("exchange"));
+  const std::string kept_job = first.at("id").get<std::string>();
+  for (int t = 2; t <= 3; ++t) {
+    const nlohmann::json again = hand_off(to.get(), t);
+    BOOST_TEST(again.at("id").get<std::string>() == kept_job);
+    BOOST_REQUIRE(again.contains("exchange"));
+    BOOST_TEST(again.at("exchange").at("bytes").get<std::uint64_t>() > 0u);
+  }
+  BOOST_TEST(cluster.get("/v1/jobs").second.at("jobs").size() == 1u);
+  // The agents tell the coordinator afterwards: both exchanges, once every node told.
+  const auto told = [&] {
+    return cluster.get("/v1/jobs/" + kept_job).second.value("exchanges", nlohmann::json::object());
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (told().value("done", 0) < 2 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  BOOST_TEST(told().value("done", 0) == 2);
+  BOOST_TEST(told().value("failed", 1) == 0);
+
+  // The consumers now hold wider column blocks: a new plan, then its exchange.
+  share_all(wider.get());
+  const nlohmann::json replanned = hand_off(wider.get(), 4);
+  BOOST_TEST(!replanned.contains("exchange"));
+  BOOST_TEST(replanned.at("id").get<std::string>() != kept_job);
+  const nlohmann::json exchanged = hand_off(wider.get(), 5);
+  BOOST_TEST(exchanged.contains("exchange"));
+  BOOST_TEST(cluster.get("/v1/jobs").second.at("jobs").size() == 2u);
 }
 
 BOOST_AUTO_TEST_CASE(a_collective_handoff_that_one_node_cannot_make_fails_everywhere_without_a_job) {

@@ -76,7 +76,7 @@ def test_a_coupler_hands_numpy_arrays_over_in_place_and_reuses_the_job_spec(coor
             s.close()
 
 
-def test_a_collective_handoff_from_two_threads_agrees_on_one_job(coordinator):
+def test_a_collective_handoff_from_two_threads_agrees_on_one_job_then_exchanges_its_plan(coordinator):
     source, destination = rows_and_columns(producers=("p0",), consumers=("c0",), block=4)
     sent, received = field(source.shape, 7), np.zeros(destination.local_shape(0))
     barrier, values = threading.Barrier(2), []
@@ -94,14 +94,19 @@ def test_a_collective_handoff_from_two_threads_agrees_on_one_job(coordinator):
         consumer.share("field", destination, received)
         producer.set_agree(agree)
         consumer.set_agree(agree)
-        results = {}
-        thread = threading.Thread(target=lambda: results.update(c=consumer.handoff("field", source, destination)))
-        thread.start()
-        results["p"] = producer.handoff("field", source, destination)
-        thread.join()
-        assert results["p"].ok and results["c"].ok
-        assert results["p"].job == results["c"].job
-        np.testing.assert_array_equal(received, sent)
+        for t in range(2):  # the second an exchange of the plan the agents kept
+            sent[...] = field(source.shape, 7 + t)
+            received[...] = 0
+            results = {}
+            thread = threading.Thread(target=lambda: results.update(c=consumer.handoff("field", source, destination)))
+            thread.start()
+            results["p"] = producer.handoff("field", source, destination)
+            thread.join()
+            assert results["p"].ok and results["c"].ok
+            assert results["p"].job == results["c"].job
+            assert results["p"].kept_plan == results["c"].kept_plan == (t == 1)
+            assert results["p"].exchange_error == ""
+            np.testing.assert_array_equal(received, sent)
 
 
 def test_arrays_that_cannot_be_shared_in_place_are_refused_with_the_reason(coordinator):
