@@ -128,7 +128,10 @@ class Agent {
   // `range` (every member's application gives the same number, below 2^32 and not 0). Each
   // step's timeout is the longest the coordinator gave the job's steps. The coordinator is
   // told afterwards (ExchangeReport). The report is ok when every member's part of every
-  // step was right; else its error says why (why_no_exchange's reasons among them).
+  // step but the last was right, and this node's part of the last (its chunks received and
+  // verified, its sends acknowledged): after the last step there is no barrier, and the
+  // applications agree on the whole themselves. Else its error says why (why_no_exchange's
+  // reasons among them).
   asio::awaitable<protocol::ExchangeReport> exchange(std::string job, std::uint64_t range);
 
   // The data address registered for this agent: the network one, with the shared-memory

@@ -74,9 +74,11 @@ class EmbeddedAgent {
   // Why an exchange of `job`'s kept plan cannot start on this node now; empty when it can.
   std::string why_no_exchange(const std::string& job);
   // Runs exchange `number` of `job`'s kept plan: every member's application calls this with
-  // the same job and number (in [1, 2^32)). Returns when this node heard the last step's
-  // barrier decide, or `timeout` after the call (not ok, saying so; the exchange then ends
-  // on its own step timeouts).
+  // the same job and number (in [1, 2^32)). Returns when this node's part of the last step
+  // ended (its chunks received and verified, its sends acknowledged; every step before it
+  // passed the members' barrier), or `timeout` after the call (not ok, saying so; the
+  // exchange then ends on its own step timeouts). Whether every member's last step went
+  // well is for the applications to agree on (the coupling layer's second round does).
   Exchange exchange(const std::string& job, std::uint64_t number, std::chrono::milliseconds timeout);
   // What the agent is doing: "idle", "job 7 step 3/10", ...
   std::string status();
