@@ -181,6 +181,12 @@ std::string job_status_text(const report::JobReport& job) {
                                              {"error:", job.error},
                                              {"progress:", progress_line(job, -1)}};
   if (!job.node_shares.empty()) rows.push_back({"node shares:", report::node_shares_text(job.node_shares)});
+  if (job.exchanges) {  // a kept plan's (docs/embedding.md, "Persistent handoffs")
+    std::string line = std::to_string(job.exchanges->done) + " done, " + std::to_string(job.exchanges->failed) + " failed";
+    if (job.exchanges->last_seconds) line += ", the last in " + report::fixed(*job.exchanges->last_seconds, 3) + " s";
+    if (!job.exchanges->last_error.empty()) line += "; last failure: " + job.exchanges->last_error;
+    rows.push_back({"exchanges:", line});
+  }
   std::string out = format_table({"", ""}, rows);
   out.erase(0, out.find('\n') + 1);  // the empty header line
   if (job.report) out += '\n' + report_text(*job.report);
