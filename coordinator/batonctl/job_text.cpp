@@ -182,7 +182,8 @@ std::string job_status_text(const report::JobReport& job) {
                                              {"progress:", progress_line(job, -1)}};
   if (!job.node_shares.empty()) rows.push_back({"node shares:", report::node_shares_text(job.node_shares)});
   if (job.exchanges) {  // a kept plan's (docs/embedding.md, "Persistent handoffs")
-    std::string line = std::to_string(job.exchanges->done) + " done, " + std::to_string(job.exchanges->failed) + " failed";
+    std::string line =
+        std::to_string(job.exchanges->done) + " done, " + std::to_string(job.exchanges->failed) + " failed";
     if (job.exchanges->last_seconds) line += ", the last in " + report::fixed(*job.exchanges->last_seconds, 3) + " s";
     if (!job.exchanges->last_error.empty()) line += "; last failure: " + job.exchanges->last_error;
     rows.push_back({"exchanges:", line});

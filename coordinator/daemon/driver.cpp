@@ -17,6 +17,35 @@
 #include <set>
 
 namespace baton::coordinator {
+namespace {
+
+// An agent's report of an exchange of a kept plan (Plan.keep), told afterwards: counted in
+// the job's tally (exchange_tally.h), or logged and dropped when the job kept no plan or
+// the node is not one of its.
+void record_exchange(std::map<std::uint64_t, std::unique_ptr<TrackedJob>>& jobs, const std::string& node,
+                     const protocol::ExchangeReport& report, log::Logger& log) {
+  std::uint64_t id = 0;
+  const char* end = report.job().data() + report.job().size();
+  const auto [at, ec] = std::from_chars(report.job().data(), end, id);
+  const auto found = ec == std::errc() && at == end ? jobs.find(id) : jobs.end();
+  if (found == jobs.end() || !found->second->spec || !found->second->spec->keep_plan) {
+    if (log) log.info("agent " + node + " reported an exchange of job " + report.job() + ", which kept no plan here");
+    return;
+  }
+  TrackedJob& job = *found->second;
+  const std::vector<std::string> named = job.nodes();
+  const std::set<std::string> nodes(named.begin(), named.end());
+  if (!nodes.contains(node)) {
+    if (log) log.info("agent " + node + " reported an exchange of job " + report.job() + ", which it is not in");
+    return;
+  }
+  job.exchanges.record(node, report, nodes.size());
+  if (log && !report.ok())
+    log.info("job " + report.job() + " exchange " + std::to_string(report.range()) + ": node " + node + ": " +
+             report.error());
+}
+
+}  // namespace
 
 Driver::Driver(asio::io_context& io, AgentDirectory& agents, journal::Store& journal, Clock& clock,
                DriverOptions options, log::Sink log)
@@ -237,7 +266,7 @@ void Driver::on_message(const std::string& node, const protocol::Envelope& messa
     return;
   }
   if (message.body_case() == protocol::Envelope::kExchangeReport) {
-    on_exchange_report(node, message.exchange_report());
+    record_exchange(jobs_, node, message.exchange_report(), log_);
     return;
   }
   if (message.body_case() == protocol::Envelope::kRegister) executor_.on_register(node);
@@ -247,28 +276,6 @@ void Driver::on_message(const std::string& node, const protocol::Envelope& messa
 }
 
 void Driver::on_agent_dead() { events_.notify(); }
-
-void Driver::on_exchange_report(const std::string& node, const protocol::ExchangeReport& report) {
-  std::uint64_t id = 0;
-  const char* end = report.job().data() + report.job().size();
-  const auto [at, ec] = std::from_chars(report.job().data(), end, id);
-  const auto found = ec == std::errc() && at == end ? jobs_.find(id) : jobs_.end();
-  if (found == jobs_.end() || !found->second->spec || !found->second->spec->keep_plan) {
-    if (log_) log_.info("agent " + node + " reported an exchange of job " + report.job() + ", which kept no plan here");
-    return;
-  }
-  TrackedJob& job = *found->second;
-  const std::vector<std::string> named = job.nodes();
-  const std::set<std::string> nodes(named.begin(), named.end());
-  if (!nodes.contains(node)) {
-    if (log_) log_.info("agent " + node + " reported an exchange of job " + report.job() + ", which it is not in");
-    return;
-  }
-  job.exchanges.record(node, report, nodes.size());
-  if (log_ && !report.ok())
-    log_.info("job " + report.job() + " exchange " + std::to_string(report.range()) + ": node " + node + ": " +
-              report.error());
-}
 
 void Driver::on_job_status(const std::string& node, const protocol::JobStatus& status) {
   if (status.state() == protocol::JobStatus::STATE_UNSPECIFIED) {

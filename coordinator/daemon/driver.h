@@ -131,8 +131,6 @@ class Driver {
   // combine speed for a reduce or allreduce) and no shared data root makes a write unsafe.
   void check_collective_nodes(const JobSpec& spec) const;
   void on_job_status(const std::string& node, const protocol::JobStatus& status);
-  // An agent's report of an exchange of a kept plan (Plan.keep), told afterwards.
-  void on_exchange_report(const std::string& node, const protocol::ExchangeReport& report);
 
   asio::io_context& io_;
   AgentDirectory& agents_;

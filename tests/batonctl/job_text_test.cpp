@@ -115,7 +115,8 @@ BOOST_AUTO_TEST_CASE(status_text_shows_a_running_jobs_share_of_each_node) {
 BOOST_AUTO_TEST_CASE(status_text_counts_a_kept_plans_exchanges) {
   const std::string t = batonctl::job_status_text(job(R"({"id": "9", "state": "done",
       "exchanges": {"done": 12, "failed": 1, "last_seconds": 0.0071, "last_error": "node c0: step 2: timed out"}})"));
-  BOOST_TEST(has(t, "exchanges:  12 done, 1 failed, the last in 0.007 s; last failure: node c0: step 2: timed out\n"), t);
+  BOOST_TEST(has(t, "exchanges:  12 done, 1 failed, the last in 0.007 s; last failure: node c0: step 2: timed out\n"),
+             t);
   BOOST_TEST(!has(batonctl::job_status_text(job(R"({"id": "9", "state": "done"})")), "exchanges"));
 }
 
