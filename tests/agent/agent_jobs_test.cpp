@@ -408,6 +408,39 @@ BOOST_AUTO_TEST_CASE(a_kept_plan_runs_again_when_its_members_start_an_exchange) 
   BOOST_TEST(c.b.agent.metrics().find("baton_agent_exchanges_total{result=\"done\"} 2") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(an_exchange_a_member_does_not_join_fails_at_the_step_timeout_and_the_next_one_runs) {
+  Cluster c;
+  Job job(c, "11", 11, 1, kSmall, 0);
+  keep(c, job);
+  give_plans(c, job);
+  for (const char* node : {"a", "b"}) {
+    bp::Envelope quick = release("11", 0);
+    quick.mutable_step_release()->set_timeout_ms(300);  // the exchanges' step timeout from now on
+    c.coordinator.send(node, quick);
+  }
+  check_step_reports(c, job, 0, kSmall);
+  end_job(c, "11");
+
+  // Only a's application starts exchange 7: its flow waits for b, which never runs it.
+  std::optional<bp::ExchangeReport> alone;
+  asio::co_spawn(c.io, c.a.agent.exchange("11", 7), [&](std::exception_ptr, bp::ExchangeReport r) { alone = r; });
+  BOOST_REQUIRE(c.coordinator.run_until([&] { return alone.has_value(); }));
+  BOOST_TEST(!alone->ok());
+  BOOST_TEST(alone->error().starts_with("step 0: "), alone->error());
+  const bp::Envelope told = c.coordinator.take(
+      "a", [](const bp::Envelope& e) { return e.has_exchange_report(); }, "exchange report");
+  BOOST_TEST(!told.exchange_report().ok());
+  BOOST_TEST(c.a.agent.metrics().find("baton_agent_exchanges_total{result=\"failed\"} 1") != std::string::npos);
+
+  // The plan is still kept: both start the next exchange, which runs (once b refused a's
+  // early flow of exchange 7, after 9/10 of the frame timeout: the test takes about 5 s).
+  std::ranges::fill(job.in, std::byte{8});
+  const auto [sent, received] = exchange_on_both(c, "11", 8);
+  BOOST_TEST(sent.ok(), sent.error());
+  BOOST_TEST(received.ok(), received.error());
+  BOOST_TEST((job.out == job.in));
+}
+
 BOOST_AUTO_TEST_CASE(an_exchange_is_refused_saying_why_before_any_byte_moves) {
   Cluster c;
   Job plain(c, "6", 6, 1, kSmall, 0), kept(c, "8", 8, 1, kSmall, 0);
