@@ -155,8 +155,14 @@ void Api::start(const std::string& address) {
       reply_error(response, e.failure(), e.what());
       return;
     }
-    on_io(response, 201, [this, &journaled, &spec] {
-      return Json{{"id", std::to_string(driver_.submit(std::move(spec), journaled))}};
+    respond(response, "application/json", [&] {
+      const std::string admitted = from_io([&] { return driver_.admit(spec, journaled); });
+      // Written here, on the HTTP thread: the store's commit never holds the io thread,
+      // whose heartbeats' echoes keep every agent's session (Driver::admit says why).
+      const journal::JobRecord record = driver_.journal_job(admitted, spec.identities);
+      const std::uint64_t id = from_io([&] { return driver_.enqueue(record, std::move(spec)); });
+      response.status = 201;
+      return Json{{"id", std::to_string(id)}}.dump() + "\n";
     });
   });
   server_->Get(R"(/v1/jobs/([^/]+))", [=, this](const httplib::Request& request, httplib::Response& response) {

@@ -133,7 +133,7 @@ void Driver::check_collective_nodes(const JobSpec& spec) const {
   }
 }
 
-std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
+std::string Driver::admit(JobSpec& spec, const std::string& json) {
   if (spec.kind != jobs::JobKind::redistribution) {
     check_collective_nodes(spec);
   } else {
@@ -159,11 +159,26 @@ std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
                                                      std::to_string(options_.max_running_jobs) +
                                                      "); submit again once one has run, or cancel one");
   }
-  const std::string journaled = calibrator_.resolve_platform(spec, json);
-  const std::uint64_t id = journal_.add_job(journaled, spec.identities);  // journaled before anything runs
+  return calibrator_.resolve_platform(spec, json);
+}
+
+journal::JobRecord Driver::journal_job(const std::string& journaled, const jobs::LearntIdentities& identities) {
+  const std::uint64_t id = journal_.add_job(journaled, identities);  // journaled before anything runs
+  std::optional<journal::JobRecord> record = journal_.job(id);
+  if (!record) throw error::SystemError("the journal lost job " + std::to_string(id) + " as it was written");
+  return *std::move(record);
+}
+
+std::uint64_t Driver::submit(JobSpec spec, const std::string& json) {
+  const std::string journaled = admit(spec, json);
+  return enqueue(journal_job(journaled, spec.identities), std::move(spec));
+}
+
+std::uint64_t Driver::enqueue(const journal::JobRecord& record, JobSpec spec) {
+  const std::uint64_t id = record.id;
   auto job = std::make_unique<TrackedJob>();
   job->id = id;
-  job->submitted = journal_.job(id)->submitted;
+  job->submitted = record.submitted;
   job->spec = std::move(spec);
   jobs_[id] = std::move(job);
   queue_.push_back(id);

@@ -69,10 +69,25 @@ class Driver {
   // agents are back). Then starts the run loop.
   void start();
 
-  // Queues a job the caller parsed from `json` (parse_job_spec, off the io thread) and
-  // journals `json`; returns its id. RequestError(bad_request) names the nodes that are not
-  // registered, or why an in-place job cannot be staged; for a collective, what its nodes
-  // lack (check_collective_nodes). REQUIRES: a collective's message lengths are resolved.
+  // A job's submission is three calls, so that its journal record is written off the io
+  // thread (the API's HTTP thread), where a slow commit (an fsync, etcd's round trip, a
+  // large job's JSON) would hold the heartbeats' echoes and so every agent's session:
+  //
+  //   admit (io thread) → journal_job (any thread) → enqueue (io thread)
+  //
+  // admit checks a job the caller parsed from `json` (parse_job_spec, off the io thread)
+  // and returns the JSON to journal (`json`, its platform resolved from a calibration when
+  // it names none). RequestError(bad_request) names the nodes that are not registered, or
+  // why an in-place job cannot be staged; for a collective, what its nodes lack
+  // (check_collective_nodes); RequestError(too_many) when the queue is full. REQUIRES: a
+  // collective's message lengths are resolved.
+  std::string admit(JobSpec& spec, const std::string& json);
+  // Writes an admitted job's record (the journal's calls are thread-safe); its id and
+  // submission time are the record's. Throws what the store throws.
+  journal::JobRecord journal_job(const std::string& journaled, const jobs::LearntIdentities& identities);
+  // Queues the journaled job; returns its id.
+  std::uint64_t enqueue(const journal::JobRecord& record, JobSpec spec);
+  // The three above on the caller's thread (tests, which run the io_context themselves).
   std::uint64_t submit(JobSpec spec, const std::string& json);
   // Before a job is submitted: asks its nodes about `objects` (spec.objects(), the objects
   // it reads and writes: ObjectQueries); `done` gets their answers once every node answered
