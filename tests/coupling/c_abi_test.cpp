@@ -298,6 +298,48 @@ BOOST_AUTO_TEST_CASE(a_collective_handoff_again_exchanges_the_kept_plan_and_a_ne
   BOOST_TEST(cluster.get("/v1/jobs").second.at("jobs").size() == 2u);
 }
 
+// A process that started again (its agent holds no kept plan) makes the next handoff a job
+// for every process; the exchanges resume after it.
+BOOST_AUTO_TEST_CASE(a_node_that_lost_the_kept_plan_makes_the_handoff_a_job_again) {
+  Cluster cluster;
+  LayoutPtr from = layout(kRows, kCols, {"p0"}, 0, 0), to = layout(kRows, kCols, {"c0"}, 1, 4);
+  std::vector<double> source = part(from.get(), "p0", 0, true), received = part(to.get(), "c0", 0, false);
+  SessionPtr p0 = started(cluster, "p0"), c0;
+  Rendezvous rendezvous(2);
+  const auto start_consumer = [&] {
+    c0.reset();  // its agent stops; the new one registers as c0 again
+    c0 = started(cluster, "c0");
+    BOOST_REQUIRE_EQUAL(baton_share(c0.get(), "field", to.get(), received.data(), received.size() * 8), BATON_OK);
+    BOOST_REQUIRE_EQUAL(baton_session_set_agree(c0.get(), &Rendezvous::agree, &rendezvous), BATON_OK);
+  };
+  BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), source.size() * 8), BATON_OK);
+  BOOST_REQUIRE_EQUAL(baton_session_set_agree(p0.get(), &Rendezvous::agree, &rendezvous), BATON_OK);
+  start_consumer();
+  // Hands step t's field over; whether it was an exchange, and the job's id.
+  const auto hand_off = [&](int t) {
+    const std::vector<double> step = part(from.get(), "p0", t, true);
+    std::copy(step.begin(), step.end(), source.begin());
+    std::ranges::fill(received, -1.0);
+    baton_status consumer_status = BATON_INTERNAL;
+    std::thread consumer([&] { consumer_status = baton_handoff(c0.get(), "field", from.get(), to.get(), nullptr); });
+    const baton_status producer_status = baton_handoff(p0.get(), "field", from.get(), to.get(), nullptr);
+    consumer.join();
+    BOOST_REQUIRE_MESSAGE(producer_status == BATON_OK, baton_session_error(p0.get()));
+    BOOST_REQUIRE_MESSAGE(consumer_status == BATON_OK, baton_session_error(c0.get()));
+    BOOST_TEST(holds_field(to.get(), "c0", received, kRows, t), "step " << t);
+    const nlohmann::json answer = nlohmann::json::parse(baton_report_json(p0.get()));
+    return std::pair(answer.contains("exchange"), answer.at("id").get<std::string>());
+  };
+  const auto [first_exchanged, first_job] = hand_off(1);
+  BOOST_TEST(!first_exchanged);
+  BOOST_TEST(hand_off(2).first);
+  start_consumer();
+  const auto [again_exchanged, again_job] = hand_off(3);
+  BOOST_TEST(!again_exchanged);
+  BOOST_TEST(again_job != first_job);
+  BOOST_TEST((hand_off(4) == std::pair(true, again_job)));
+}
+
 BOOST_AUTO_TEST_CASE(a_collective_handoff_that_one_node_cannot_make_fails_everywhere_without_a_job) {
   Cluster cluster;
   LayoutPtr from = layout(4, 4, {"p0"}, 0, 0), to = layout(4, 4, {"c0"}, 1, 0);
