@@ -194,7 +194,7 @@ HandoffResult Session::handoff(const std::string& name, const Layout& from, cons
   }
   if (problem) throw *problem;
   std::string exchange_error;
-  if (agreed < kNeedsJob) {
+  if (agreed > 0 && agreed < kNeedsJob) {  // 0: an agree that is not the largest value (the leader says > 0)
     if (std::optional<HandoffResult> exchanged = exchange(kept->second, agreed, member, exchange_error)) {
       return *exchanged;
     }
@@ -223,7 +223,8 @@ std::optional<HandoffResult> Session::exchange(const Kept& kept, std::uint64_t n
   // Every process learns whether every exchange went well: if one did not, all run the
   // handoff as a job instead (compiled again, retried by the coordinator, naming a node
   // that fails), so no process returns before the array is where it belongs.
-  if (agree_(outcome.ok ? 0 : kExchangeFailed) != 0) {
+  const std::uint64_t verdict = agree_(outcome.ok ? 0 : kExchangeFailed);
+  if (verdict != 0 || !outcome.ok) {  // its own failure whatever `agree` answered
     error = outcome.ok ? "another process's exchange of job " + kept.job + "'s plan failed (its own error says why)"
                        : "exchange of job " + kept.job + "'s plan: " + outcome.error;
     return std::nullopt;
