@@ -23,7 +23,7 @@ namespace {
 // the job's tally (exchange_tally.h), or logged and dropped when the job kept no plan or
 // the node is not one of its.
 void record_exchange(std::map<std::uint64_t, std::unique_ptr<TrackedJob>>& jobs, const std::string& node,
-                     const protocol::ExchangeReport& report, log::Logger& log) {
+                     const protocol::ExchangeReport& report, DriverMetrics& metrics, log::Logger& log) {
   std::uint64_t id = 0;
   const char* end = report.job().data() + report.job().size();
   const auto [at, ec] = std::from_chars(report.job().data(), end, id);
@@ -39,7 +39,8 @@ void record_exchange(std::map<std::uint64_t, std::unique_ptr<TrackedJob>>& jobs,
     if (log) log.info("agent " + node + " reported an exchange of job " + report.job() + ", which it is not in");
     return;
   }
-  job.exchanges.record(node, report, nodes.size());
+  const ExchangeTally::Outcome outcome = job.exchanges.record(node, report, nodes.size());
+  if (outcome != ExchangeTally::Outcome::pending) metrics.exchange_ended(outcome == ExchangeTally::Outcome::done);
   if (log && !report.ok())
     log.info("job " + report.job() + " exchange " + std::to_string(report.range()) + ": node " + node + ": " +
              report.error());
@@ -281,7 +282,7 @@ void Driver::on_message(const std::string& node, const protocol::Envelope& messa
     return;
   }
   if (message.body_case() == protocol::Envelope::kExchangeReport) {
-    record_exchange(jobs_, node, message.exchange_report(), log_);
+    record_exchange(jobs_, node, message.exchange_report(), metrics_, log_);
     return;
   }
   if (message.body_case() == protocol::Envelope::kRegister) executor_.on_register(node);

@@ -37,8 +37,15 @@ DriverMetrics::DriverMetrics() {
                     journal_buckets);
   registry_.declare("baton_job_node_share", Type::gauge,
                     "A running job's share of a node's rate, in (0, 1]: its weight among the jobs on the node.");
+  registry_.declare("baton_exchanges_total", Type::counter,
+                    "Exchanges of kept plans (persistent handoffs) the agents told of afterwards, by result (done: "
+                    "every node ok; failed).");
   registry_.declare("baton_bytes_moved_total", Type::counter,
                     "Bytes of completed steps (each byte once, sender to receiver).");
+}
+
+void DriverMetrics::exchange_ended(bool done) {
+  registry_.add("baton_exchanges_total", {{"result", done ? "done" : "failed"}});
 }
 
 void DriverMetrics::attempt_failed() { registry_.add("baton_step_attempts_failed_total"); }

@@ -24,6 +24,8 @@ class DriverMetrics {
   void attempt_failed();
   void step_done(const journal::StepRecord& step);
   void job_finished(JobState state);
+  // An exchange of a kept plan every node reported ok (`done`), or one a node reported failed.
+  void exchange_ended(bool done);
   void leader_epoch(std::uint64_t epoch);
   // Whether this coordinator leads (a coordinator without an election does).
   void leading(bool leads);

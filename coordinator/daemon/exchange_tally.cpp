@@ -4,7 +4,8 @@
 
 namespace baton::coordinator {
 
-void ExchangeTally::record(const std::string& node, const protocol::ExchangeReport& report, std::size_t nodes) {
+ExchangeTally::Outcome ExchangeTally::record(const std::string& node, const protocol::ExchangeReport& report,
+                                             std::size_t nodes) {
   auto [at, fresh] = pending_.try_emplace(report.range());
   if (fresh) {
     order_.push_back(report.range());
@@ -14,20 +15,24 @@ void ExchangeTally::record(const std::string& node, const protocol::ExchangeRepo
     }
   }
   Pending& exchange = at->second;
-  if (!exchange.reported.insert(node).second) return;  // said twice: counted once
+  if (!exchange.reported.insert(node).second) return Outcome::pending;  // said twice: counted once
   exchange.seconds = std::max(exchange.seconds, report.seconds());
+  Outcome outcome = Outcome::pending;
   if (!report.ok() && !exchange.failed) {
     exchange.failed = true;
     ++failed_;
     last_error_ = "node " + node + ": " + report.error();
+    outcome = Outcome::failed;
   }
-  if (exchange.reported.size() < nodes) return;
+  if (exchange.reported.size() < nodes) return outcome;
   if (!exchange.failed) {
     ++done_;
     last_seconds_ = exchange.seconds;
+    outcome = Outcome::done;
   }
   pending_.erase(at);
   order_.erase(std::ranges::find(order_, report.range()));
+  return outcome;
 }
 
 }  // namespace baton::coordinator

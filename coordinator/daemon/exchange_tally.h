@@ -22,8 +22,12 @@ class ExchangeTally {
   // gone, leaves it waiting): beyond it, the oldest is forgotten.
   static constexpr std::size_t kMaxPending = 64;
 
-  // Node `node`'s report of an exchange of a job of `nodes` nodes.
-  void record(const std::string& node, const protocol::ExchangeReport& report, std::size_t nodes);
+  // What a report made of its exchange.
+  enum class Outcome { pending, done, failed };
+  // Node `node`'s report of an exchange of a job of `nodes` nodes: `done` when it was the
+  // last ok report of an exchange every node reported ok, `failed` when it was the first
+  // that was not, else `pending`.
+  Outcome record(const std::string& node, const protocol::ExchangeReport& report, std::size_t nodes);
 
   std::uint64_t done() const noexcept { return done_; }
   std::uint64_t failed() const noexcept { return failed_; }

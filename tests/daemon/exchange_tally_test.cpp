@@ -31,14 +31,15 @@ BOOST_AUTO_TEST_CASE(an_exchange_is_done_when_every_node_told_it_ok_and_failed_a
   tally.record("b", told(9, true, 0.5), 3);  // told twice: once
   BOOST_TEST(tally.done() == 0u);
   BOOST_TEST(!tally.last_seconds());
-  tally.record("c", told(9, true, 0.125), 3);
+  BOOST_TEST((tally.record("c", told(9, true, 0.125), 3) == bc::ExchangeTally::Outcome::done));
   BOOST_TEST(tally.done() == 1u);
   BOOST_TEST(*tally.last_seconds() == 0.5);  // the slowest node's
 
-  tally.record("a", told(10, false, 0.1, "step 0: peer b closed the connection"), 3);
+  BOOST_TEST((tally.record("a", told(10, false, 0.1, "step 0: peer b closed the connection"), 3) ==
+              bc::ExchangeTally::Outcome::failed));
   BOOST_TEST(tally.failed() == 1u);
   BOOST_TEST(tally.last_error() == "node a: step 0: peer b closed the connection");
-  tally.record("b", told(10, false, 0.1, "stopped"), 3);
+  BOOST_TEST((tally.record("b", told(10, false, 0.1, "stopped"), 3) == bc::ExchangeTally::Outcome::pending));
   tally.record("c", told(10, true, 0.1), 3);
   BOOST_TEST(tally.failed() == 1u);  // one exchange, one failure
   BOOST_TEST(tally.done() == 1u);
