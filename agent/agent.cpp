@@ -425,6 +425,7 @@ void Agent::handle_plan(const protocol::Plan& plan) {
       std::make_shared<StepRunner>(context_, storage_, plan, transport::NodeIdentity{options_.node_id, options_.secret},
                                    options_.steps, std::move(scratch));
   job.accepted = ++plans_accepted_;
+  job.checked_at = storage_.version();  // check_ passed just now
   data_.route_to(job.runner);
   if (options_.same_host_data != nullptr) options_.same_host_data->route_to(job.runner);
   publish_jobs();

@@ -120,8 +120,9 @@ class Agent {
   // Why an exchange of `job`'s kept plan cannot start here now (no such plan held, not a
   // kept one, its first run not ended at the coordinator, a step of it running, the agent
   // stopping, or the plan no longer passing the checks, e.g. a region registered smaller
-  // since), or nothing.
-  std::optional<error::Refusal> why_no_exchange(const std::string& job) const;
+  // since), or nothing. The plan is checked again only when the storage may have changed
+  // since it last was (Storage::version).
+  std::optional<error::Refusal> why_no_exchange(const std::string& job);
   // Runs an exchange of `job`'s kept plan (Plan.keep; docs/embedding.md, "Persistent
   // handoffs"), started by this node's application rather than released by the
   // coordinator: every step of the plan, self-paced behind the members' barrier, as range
@@ -175,6 +176,8 @@ class Agent {
     std::uint64_t accepted = 0;  // when its plan was accepted, in plans accepted by this agent
     // The longest step timeout the coordinator gave the job's releases: an exchange's steps'.
     std::uint32_t longest_timeout_ms = 0;
+    // The storage's version when the plan was last checked (Storage::version), if it has one.
+    std::optional<std::uint64_t> checked_at;
   };
   asio::awaitable<void> handle_release(const protocol::StepRelease& release);
   // Runs the one step `release` names, then reports it.

@@ -7,10 +7,10 @@
 
 namespace baton::agent {
 
-std::optional<error::Refusal> Agent::why_no_exchange(const std::string& job) const {
+std::optional<error::Refusal> Agent::why_no_exchange(const std::string& job) {
   const auto found = jobs_.find(job);
   if (found == jobs_.end()) return "this agent holds no plan for job " + job;
-  const HeldJob& held = found->second;
+  HeldJob& held = found->second;
   const protocol::Plan& plan = held.runner->plan();
   if (!plan.keep()) return "job " + job + "'s plan is not a kept one";
   if (held.state == JobState::aborted) return "job " + job + " was aborted";
@@ -19,7 +19,11 @@ std::optional<error::Refusal> Agent::why_no_exchange(const std::string& job) con
   if (held.running_step) return "job " + job + " is running step " + std::to_string(*held.running_step);
   if (!running_) return std::string("the agent is stopping");
   // The application may have registered its regions anew since the plan was checked.
-  if (std::optional<error::Refusal> refused = check_(plan)) return "job " + job + "'s plan: " + refused->reason;
+  const std::optional<std::uint64_t> version = storage_.version();
+  if (!version || held.checked_at != version) {
+    if (std::optional<error::Refusal> refused = check_(plan)) return "job " + job + "'s plan: " + refused->reason;
+    held.checked_at = version;
+  }
   return std::nullopt;
 }
 

@@ -9,9 +9,13 @@ void MemoryStorage::register_region(const std::string& name, std::span<std::byte
   if (name.empty()) throw error::InvalidInput("a memory region needs a name");
   if (is_scratch(name)) throw error::InvalidInput("region name " + name + " would name a scratch object in a plan");
   regions_[name] = bytes;
+  ++version_;
 }
 
-void MemoryStorage::unregister_region(const std::string& name) { regions_.erase(name); }
+void MemoryStorage::unregister_region(const std::string& name) {
+  regions_.erase(name);
+  ++version_;
+}
 
 std::span<std::byte> MemoryStorage::region(const std::string& name) const {
   const auto found = regions_.find(name);

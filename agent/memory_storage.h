@@ -6,6 +6,7 @@
 #include "agent/storage.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <span>
 #include <string>
@@ -26,11 +27,14 @@ class MemoryStorage final : public Storage {
   std::unique_ptr<transport::Source> source(const std::string& name) override;
   std::unique_ptr<transport::Sink> sink(const std::string& name) override;
   ObjectStatus status(const std::string& name) override;
+  // Counts the registrations and removals of regions.
+  std::optional<std::uint64_t> version() const override { return version_; }
 
  private:
   std::span<std::byte> region(const std::string& name) const;
 
   std::map<std::string, std::span<std::byte>, std::less<>> regions_;
+  std::uint64_t version_ = 0;
 };
 
 }  // namespace baton::agent

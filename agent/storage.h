@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace baton::agent {
@@ -33,6 +34,10 @@ class Storage {
   // Whether `name` is there to be read, its size and its identity. Never blocks (a FIFO
   // is refused, not opened for reading).
   virtual ObjectStatus status(const std::string& name) = 0;
+  // A number that changes whenever what a plan check reads of this storage (which objects
+  // there are, their sizes) may have changed, so that a plan checked at one version need
+  // not be checked again at it; none when it may change at any moment (files).
+  virtual std::optional<std::uint64_t> version() const { return std::nullopt; }
 };
 
 }  // namespace baton::agent
