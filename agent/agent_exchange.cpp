@@ -16,6 +16,7 @@ std::optional<error::Refusal> Agent::why_no_exchange(const std::string& job) {
   if (held.state == JobState::aborted) return "job " + job + " was aborted";
   if (!held.ended || held.state != JobState::done) return "job " + job + " has not ended at the coordinator";
   if (held.runner->barrier() == nullptr) return "job " + job + "'s plan names no members";
+  if (plan.steps_size() == 0) return "job " + job + "'s plan has no steps";
   if (held.running_step) return "job " + job + " is running step " + std::to_string(*held.running_step);
   if (!running_) return std::string("the agent is stopping");
   // The application may have registered its regions anew since the plan was checked.
