@@ -184,12 +184,9 @@ std::string EmbeddedAgent::wait_job(const std::string& job, std::chrono::millise
   }
 }
 
-std::string EmbeddedAgent::why_no_exchange(const std::string& job) {
+std::optional<error::Refusal> EmbeddedAgent::why_no_exchange(const std::string& job) {
   Parts& p = *parts_;
-  return p.on_agent_thread([&] {
-    const std::optional<error::Refusal> why = p.agent->why_no_exchange(job);
-    return why ? why->reason : std::string();
-  });
+  return p.on_agent_thread([&] { return p.agent->why_no_exchange(job); });
 }
 
 EmbeddedAgent::Exchange EmbeddedAgent::exchange(const std::string& job, std::uint64_t number,
@@ -205,14 +202,15 @@ EmbeddedAgent::Exchange EmbeddedAgent::exchange(const std::string& job, std::uin
       },
       asio::detached);
   if (ended.wait_for(timeout) != std::future_status::ready) {
-    return {.ok = false,
-            .error = "exchange " + std::to_string(number) + " of job " + job + " did not end within " +
-                     std::to_string(timeout.count()) + " ms",
+    return {.failure = "exchange " + std::to_string(number) + " of job " + job + " did not end within " +
+                       std::to_string(timeout.count()) + " ms",
             .bytes = 0,
             .seconds = 0};
   }
   const protocol::ExchangeReport report = ended.get();
-  return {.ok = report.ok(), .error = report.error(), .bytes = report.bytes(), .seconds = report.seconds()};
+  std::optional<error::Refusal> failure;
+  if (!report.ok()) failure = report.error();
+  return {.failure = std::move(failure), .bytes = report.bytes(), .seconds = report.seconds()};
 }
 
 std::string EmbeddedAgent::status() {

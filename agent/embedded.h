@@ -14,6 +14,7 @@
 // job that names them runs.
 #pragma once
 
+#include "error/refusal.h"
 #include "transport/open.h"
 
 #include <chrono>
@@ -21,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -64,19 +66,18 @@ class EmbeddedAgent {
   // "aborted" (cancelled or failed), or "" after `timeout`.
   std::string wait_job(const std::string& job, std::chrono::milliseconds timeout);
   // An exchange of a kept plan (a persistent handoff's; docs/embedding.md, "Persistent
-  // handoffs"): ok when every member's part of every step was right, else why not.
+  // handoffs"), as it went on this node.
   struct Exchange {
-    bool ok = false;
-    std::string error;
-    std::uint64_t bytes = 0;  // moved by this node
-    double seconds = 0;       // on this node, from its start to the last barrier's decision
+    std::optional<error::Refusal> failure;  // why it did not end well; none when it did
+    std::uint64_t bytes = 0;                // moved by this node
+    double seconds = 0;                     // on this node, from its start to its end
   };
-  // Why an exchange of `job`'s kept plan cannot start on this node now; empty when it can.
-  std::string why_no_exchange(const std::string& job);
+  // Why an exchange of `job`'s kept plan cannot start on this node now; none when it can.
+  std::optional<error::Refusal> why_no_exchange(const std::string& job);
   // Runs exchange `number` of `job`'s kept plan: every member's application calls this with
   // the same job and number (in [1, 2^32)). Returns when this node's part of the last step
   // ended (its chunks received and verified, its sends acknowledged; every step before it
-  // passed the members' barrier), or `timeout` after the call (not ok, saying so; the
+  // passed the members' barrier), or `timeout` after the call (a failure saying so; the
   // exchange then ends on its own step timeouts). Whether every member's last step went
   // well is for the applications to agree on (the coupling layer's second round does).
   Exchange exchange(const std::string& job, std::uint64_t number, std::chrono::milliseconds timeout);

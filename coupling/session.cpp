@@ -185,7 +185,7 @@ HandoffResult Session::handoff(const std::string& name, const Layout& from, cons
   const bool member = agent_ && (from.index_of(options_.node_id) || to.index_of(options_.node_id));
   const auto kept = kept_.find(key);
   // This process could run the kept plan again: it holds it (or has no part in it).
-  const bool can_exchange = kept != kept_.end() && (!member || agent_->why_no_exchange(kept->second.job).empty());
+  const bool can_exchange = kept != kept_.end() && (!member || !agent_->why_no_exchange(kept->second.job));
   const std::uint64_t said = problem ? kSomeoneFailed : !can_exchange ? kNeedsJob : leader ? exchange_number() : 0;
   const std::uint64_t agreed = agree_ ? agree_(said) : kNeedsJob;
   if (agreed >= kSomeoneFailed && !problem) {
@@ -217,16 +217,16 @@ HandoffResult Session::handoff(const std::string& name, const Layout& from, cons
 
 std::optional<HandoffResult> Session::exchange(const Kept& kept, std::uint64_t number, bool member,
                                                std::string& error) {
-  EmbeddedAgent::Exchange outcome;
-  outcome.ok = true;  // a process with no part in the exchange
+  EmbeddedAgent::Exchange outcome;  // a process with no part in the exchange: nothing failed
   if (member) outcome = agent_->exchange(kept.job, number, options_.timeout);
   // Every process learns whether every exchange went well: if one did not, all run the
   // handoff as a job instead (compiled again, retried by the coordinator, naming a node
   // that fails), so no process returns before the array is where it belongs.
-  const std::uint64_t verdict = agree_(outcome.ok ? 0 : kExchangeFailed);
-  if (verdict != 0 || !outcome.ok) {  // its own failure whatever `agree` answered
-    error = outcome.ok ? "another process's exchange of job " + kept.job + "'s plan failed (its own error says why)"
-                       : "exchange of job " + kept.job + "'s plan: " + outcome.error;
+  const std::uint64_t verdict = agree_(outcome.failure ? kExchangeFailed : 0);
+  if (verdict != 0 || outcome.failure) {  // its own failure whatever `agree` answered
+    error = outcome.failure
+                ? "exchange of job " + kept.job + "'s plan: " + outcome.failure->reason
+                : "another process's exchange of job " + kept.job + "'s plan failed (its own error says why)";
     return std::nullopt;
   }
   HandoffResult result = kept.first;
