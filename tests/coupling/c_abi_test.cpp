@@ -6,6 +6,7 @@
 #include "tests/integration/cluster.h"
 #include "tests/support/ports.h"
 
+#include <httplib.h>
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
@@ -287,6 +288,10 @@ BOOST_AUTO_TEST_CASE(a_collective_handoff_again_exchanges_the_kept_plan_and_a_ne
   }
   BOOST_TEST(told().value("done", 0) == 2);
   BOOST_TEST(told().value("failed", 1) == 0);
+  httplib::Client api("http://" + cluster.api_address());
+  const auto metrics = api.Get("/metrics");
+  BOOST_REQUIRE(metrics);
+  BOOST_TEST(metrics->body.find("baton_exchanges_total{result=\"done\"} 2\n") != std::string::npos, metrics->body);
 
   // The consumers now hold wider column blocks: a new plan, then its exchange.
   share_all(wider.get());
