@@ -5,6 +5,7 @@
 #include "coordinator/daemon/job_view.h"
 #include "coordinator/daemon/journaled_job.h"
 #include "coordinator/daemon/node_shares.h"
+#include "coordinator/daemon/record_id.h"
 #include "coordinator/daemon/start_order.h"
 #include "coordinator/jobs/in_place_staging.h"
 #include "error/error.h"
@@ -13,7 +14,6 @@
 #include <asio/detached.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <set>
 
 namespace baton::coordinator {
@@ -24,22 +24,18 @@ namespace {
 // the node is not one of its.
 void record_exchange(std::map<std::uint64_t, std::unique_ptr<TrackedJob>>& jobs, const std::string& node,
                      const protocol::ExchangeReport& report, DriverMetrics& metrics, log::Logger& log) {
-  std::uint64_t id = 0;
-  const char* end = report.job().data() + report.job().size();
-  const auto [at, ec] = std::from_chars(report.job().data(), end, id);
-  const auto found = ec == std::errc() && at == end ? jobs.find(id) : jobs.end();
+  const std::optional<std::uint64_t> id = parse_record_id(report.job());
+  const auto found = id ? jobs.find(*id) : jobs.end();
   if (found == jobs.end() || !found->second->spec || !found->second->spec->keep_plan) {
     if (log) log.info("agent " + node + " reported an exchange of job " + report.job() + ", which kept no plan here");
     return;
   }
   TrackedJob& job = *found->second;
-  const std::vector<std::string> named = job.nodes();
-  const std::set<std::string> nodes(named.begin(), named.end());
-  if (!nodes.contains(node)) {
+  const ExchangeTally::Outcome outcome = job.exchanges.record(node, report, [&job] { return job.nodes(); });
+  if (outcome == ExchangeTally::Outcome::not_a_member) {
     if (log) log.info("agent " + node + " reported an exchange of job " + report.job() + ", which it is not in");
     return;
   }
-  const ExchangeTally::Outcome outcome = job.exchanges.record(node, report, nodes.size());
   if (outcome != ExchangeTally::Outcome::pending) metrics.exchange_ended(outcome == ExchangeTally::Outcome::done);
   if (log && !report.ok())
     log.info("job " + report.job() + " exchange " + std::to_string(report.range()) + ": node " + node + ": " +

@@ -5,7 +5,12 @@
 namespace baton::coordinator {
 
 ExchangeTally::Outcome ExchangeTally::record(const std::string& node, const protocol::ExchangeReport& report,
-                                             std::size_t nodes) {
+                                             const std::function<std::vector<std::string>()>& members) {
+  if (members_.empty()) {
+    const std::vector<std::string> nodes = members();
+    members_.insert(nodes.begin(), nodes.end());
+  }
+  if (!members_.contains(node)) return Outcome::not_a_member;
   auto [at, fresh] = pending_.try_emplace(report.range());
   if (fresh) {
     order_.push_back(report.range());
@@ -24,7 +29,7 @@ ExchangeTally::Outcome ExchangeTally::record(const std::string& node, const prot
     last_error_ = "node " + node + ": " + report.error();
     outcome = Outcome::failed;
   }
-  if (exchange.reported.size() < nodes) return outcome;
+  if (exchange.reported.size() < members_.size()) return outcome;
   if (!exchange.failed) {
     ++done_;
     last_seconds_ = exchange.seconds;

@@ -9,10 +9,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace baton::coordinator {
 
@@ -23,11 +25,13 @@ class ExchangeTally {
   static constexpr std::size_t kMaxPending = 64;
 
   // What a report made of its exchange.
-  enum class Outcome { pending, done, failed };
-  // Node `node`'s report of an exchange of a job of `nodes` nodes: `done` when it was the
-  // last ok report of an exchange every node reported ok, `failed` when it was the first
-  // that was not, else `pending`.
-  Outcome record(const std::string& node, const protocol::ExchangeReport& report, std::size_t nodes);
+  enum class Outcome { pending, done, failed, not_a_member };
+  // Node `node`'s report of an exchange: `done` when it was the last ok report of an
+  // exchange every node reported ok, `failed` when it was the first that was not,
+  // `not_a_member` (nothing counted) when the node is not one of the job's, else `pending`.
+  // `members` gives the job's nodes; it is asked once, at the first report.
+  Outcome record(const std::string& node, const protocol::ExchangeReport& report,
+                 const std::function<std::vector<std::string>()>& members);
 
   std::uint64_t done() const noexcept { return done_; }
   std::uint64_t failed() const noexcept { return failed_; }
@@ -42,6 +46,7 @@ class ExchangeTally {
     bool failed = false;
     double seconds = 0;
   };
+  std::set<std::string> members_;             // the job's nodes, from the first report on
   std::map<std::uint64_t, Pending> pending_;  // by exchange number
   std::deque<std::uint64_t> order_;           // pending_'s numbers, oldest first
   std::uint64_t done_ = 0, failed_ = 0;
