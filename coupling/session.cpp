@@ -208,15 +208,14 @@ HandoffResult Session::handoff(const std::string& name, const Layout& from, cons
   result.reused_spec = reused;
   result.exchange_error = exchange_error;
   if (agree_ && options_.keep_plans && result.state == JobState::done) {
-    kept_.insert_or_assign(key, Kept{job, result});
+    kept_.insert_or_assign(key, Kept{job, result, Json::parse(result.report, nullptr, false)});
   } else {
     kept_.erase(key);
   }
   return result;
 }
 
-std::optional<HandoffResult> Session::exchange(const Kept& kept, std::uint64_t number, bool member,
-                                               std::string& error) {
+std::optional<HandoffResult> Session::exchange(Kept& kept, std::uint64_t number, bool member, std::string& error) {
   EmbeddedAgent::Exchange outcome;  // a process with no part in the exchange: nothing failed
   if (member) outcome = agent_->exchange(kept.job, number, options_.timeout);
   // Every process learns whether every exchange went well: if one did not, all run the
@@ -233,10 +232,9 @@ std::optional<HandoffResult> Session::exchange(const Kept& kept, std::uint64_t n
   result.reused_spec = true;
   result.kept_plan = true;
   result.measured_seconds = outcome.seconds;
-  Json answer = Json::parse(kept.first.report, nullptr, false);
-  if (answer.is_object()) {
-    answer["exchange"] = {{"number", number}, {"seconds", outcome.seconds}, {"bytes", outcome.bytes}};
-    result.report = answer.dump();
+  if (kept.answer.is_object()) {  // this exchange's in place of the last one's
+    kept.answer["exchange"] = {{"number", number}, {"seconds", outcome.seconds}, {"bytes", outcome.bytes}};
+    result.report = kept.answer.dump();
   }
   return result;
 }

@@ -122,15 +122,17 @@ class Session {
   // Waits for the job to end (GET ?wait=, one look per 5 s); after options_.timeout the
   // leader cancels it.
   HandoffResult wait(const std::string& job, bool leader);
-  // The plan a collective handoff's job left on the agents, and that job's result.
+  // The plan a collective handoff's job left on the agents, that job's result, and its
+  // answer parsed (each exchange's report is it with "exchange" added).
   struct Kept {
     std::string job;
     HandoffResult first;
+    nlohmann::json answer;
   };
   // Exchange `number` of `kept`'s plan on this node (if `member`), then the round that tells
   // every process how every exchange went: the handoff's result, or nothing when one failed
   // (`error` then says why, as this process knows it).
-  std::optional<HandoffResult> exchange(const Kept& kept, std::uint64_t number, bool member, std::string& error);
+  std::optional<HandoffResult> exchange(Kept& kept, std::uint64_t number, bool member, std::string& error);
 
   SessionOptions options_;
   CoordinatorApi api_;
