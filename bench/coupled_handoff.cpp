@@ -171,9 +171,9 @@ int main(int argc, char** argv) {
   }
   if (const char* algorithm = std::getenv("BATON_ALGORITHM")) baton_session_set(session, "algorithm", algorithm);
   const char* keep = std::getenv("BATON_KEEP_PLANS");
-  const bool keep_plans = !keep || std::string(keep) != "off";
-  if (baton_session_set(session, "keep_plans", keep_plans ? "on" : "off") != BATON_OK)
-    fail(s, "BATON_KEEP_PLANS must be on or off");
+  if (baton_session_set(session, "keep_plans", keep ? keep : "on") != BATON_OK)
+    fail(s, "BATON_KEEP_PLANS must be on or off, not " + std::string(keep));
+  const bool keep_plans = !keep || std::string(keep) == "on";
   if (const char* memory = std::getenv("BATON_SAME_HOST_MEMORY")) {
     if (baton_session_set(session, "same_host_memory", memory) != BATON_OK)
       fail(s, "BATON_SAME_HOST_MEMORY must be on or off");
