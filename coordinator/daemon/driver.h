@@ -79,8 +79,10 @@ class Driver {
   // and returns the JSON to journal (`json`, its platform resolved from a calibration when
   // it names none). RequestError(bad_request) names the nodes that are not registered, or
   // why an in-place job cannot be staged; for a collective, what its nodes lack
-  // (check_collective_nodes); RequestError(too_many) when the queue is full. REQUIRES: a
-  // collective's message lengths are resolved.
+  // (check_collective_nodes); RequestError(too_many) when the queue is full (submissions
+  // admitted at once may each pass that check before any is queued: the queue can exceed
+  // max_queued_jobs by as many as the API has threads). REQUIRES: a collective's message
+  // lengths are resolved.
   std::string admit(JobSpec& spec, const std::string& json);
   // Writes an admitted job's record (the journal's calls are thread-safe); its id and
   // submission time are the record's. Throws what the store throws.
