@@ -106,6 +106,11 @@ class Rendezvous {
  public:
   explicit Rendezvous(std::size_t threads) : threads_(threads) {}
   static std::uint64_t agree(std::uint64_t value, void* self) { return static_cast<Rendezvous*>(self)->round(value); }
+  // Returns once some thread has given its value for the round after the last one ended.
+  void await_next_round() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return arrived_ > 0; });
+  }
 
  private:
   std::uint64_t round(std::uint64_t value) {
@@ -117,10 +122,9 @@ class Rendezvous {
       largest_ = 0;
       arrived_ = 0;
       ++rounds_;
-      changed_.notify_all();
-    } else {
-      changed_.wait(lock, [&] { return rounds_ != mine; });
     }
+    changed_.notify_all();  // also an arrival, for await_next_round
+    changed_.wait(lock, [&] { return rounds_ != mine; });
     return result_;
   }
   std::mutex mutex_;
@@ -343,6 +347,75 @@ BOOST_AUTO_TEST_CASE(a_node_that_lost_the_kept_plan_makes_the_handoff_a_job_agai
   BOOST_TEST(!again_exchanged);
   BOOST_TEST(again_job != first_job);
   BOOST_TEST((hand_off(4) == std::pair(true, again_job)));
+}
+
+// One process's agree: once armed, its next round (the first of a handoff, the one that
+// answers an exchange) returns only after another process began the round after it, that
+// is after that process's exchange ended: it gave up waiting for this one at its step
+// timeout. So this process's exchange starts when its partner's is over, and fails too.
+struct LateToTheExchange {
+  Rendezvous* rendezvous;
+  bool armed = false;
+  static std::uint64_t agree(std::uint64_t value, void* self) {
+    auto* late = static_cast<LateToTheExchange*>(self);
+    const std::uint64_t agreed = Rendezvous::agree(value, late->rendezvous);
+    if (late->armed) {
+      late->armed = false;
+      late->rendezvous->await_next_round();
+    }
+    return agreed;
+  }
+};
+
+// An exchange that the agents start but that fails (a member too late for its partner, who
+// gave up at the step timeout) makes the handoff a job for every process, every byte where
+// it belongs; the coordinator counts the failed exchange, naming a node, and the new job's
+// plan is exchanged at the next handoff.
+BOOST_AUTO_TEST_CASE(an_exchange_that_fails_makes_the_handoff_a_job_for_every_process) {
+  Cluster cluster({}, "min_step_timeout_seconds = 2");  // the exchange's timeout: the kept plan's step timeout
+  LayoutPtr from = layout(kRows, kCols, {"p0"}, 0, 0), to = layout(kRows, kCols, {"c0"}, 1, 4);
+  std::vector<double> source = part(from.get(), "p0", 0, true), received = part(to.get(), "c0", 0, false);
+  SessionPtr p0 = started(cluster, "p0"), c0 = started(cluster, "c0");
+  BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), source.size() * 8), BATON_OK);
+  BOOST_REQUIRE_EQUAL(baton_share(c0.get(), "field", to.get(), received.data(), received.size() * 8), BATON_OK);
+  Rendezvous rendezvous(2);
+  LateToTheExchange late{&rendezvous};
+  BOOST_REQUIRE_EQUAL(baton_session_set_agree(p0.get(), &Rendezvous::agree, &rendezvous), BATON_OK);
+  BOOST_REQUIRE_EQUAL(baton_session_set_agree(c0.get(), &LateToTheExchange::agree, &late), BATON_OK);
+  // Hands step t's field over; whether it was an exchange, and the job's id.
+  const auto hand_off = [&](int t) {
+    const std::vector<double> step = part(from.get(), "p0", t, true);
+    std::copy(step.begin(), step.end(), source.begin());
+    std::ranges::fill(received, -1.0);
+    baton_status consumer_status = BATON_INTERNAL;
+    std::thread consumer([&] { consumer_status = baton_handoff(c0.get(), "field", from.get(), to.get(), nullptr); });
+    const baton_status producer_status = baton_handoff(p0.get(), "field", from.get(), to.get(), nullptr);
+    consumer.join();
+    BOOST_REQUIRE_MESSAGE(producer_status == BATON_OK, baton_session_error(p0.get()));
+    BOOST_REQUIRE_MESSAGE(consumer_status == BATON_OK, baton_session_error(c0.get()));
+    BOOST_TEST(holds_field(to.get(), "c0", received, kRows, t), "step " << t);
+    const nlohmann::json answer = nlohmann::json::parse(baton_report_json(p0.get()));
+    return std::pair(answer.contains("exchange"), answer.at("id").get<std::string>());
+  };
+  const auto [first_exchanged, kept_job] = hand_off(1);
+  BOOST_TEST(!first_exchanged);
+  late.armed = true;
+  const auto [failed_exchanged, fallback_job] = hand_off(2);
+  BOOST_TEST(!failed_exchanged);
+  BOOST_TEST(fallback_job != kept_job);
+  BOOST_TEST((hand_off(3) == std::pair(true, fallback_job)));
+  // Both agents told the coordinator of the failed exchange of the first job's plan.
+  const auto told = [&] {
+    return cluster.get("/v1/jobs/" + kept_job).second.value("exchanges", nlohmann::json::object());
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (told().value("failed", 0) < 1 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  BOOST_TEST(told().value("failed", 0) == 1);
+  BOOST_TEST(told().value("done", 1) == 0);
+  const std::string last_error = told().value("last_error", std::string());
+  BOOST_TEST_CONTAINS(last_error.c_str(), "node ");
 }
 
 BOOST_AUTO_TEST_CASE(a_collective_handoff_that_one_node_cannot_make_fails_everywhere_without_a_job) {

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """README.md's commands work as written after its first command.
 
-    readme_commands_test.py SOURCE_DIR BUILD_DIR
+    readme_commands_test.py SOURCE_DIR BUILD_DIR [--without-bench]
 
 The README's commands are its ```sh blocks' lines and its inline code that starts with a
 program (scripts/, bench/, build/, sudo). The first must be `scripts/setup.sh &&
 scripts/run.sh`. Every build/release/PROGRAM they name must be one that scripts/run.sh
 builds (its `--target` list) and exist at the same place in BUILD_DIR (so the path is
-right); every scripts/ or bench/ program they run must exist and be executable; the
-offline planning example runs (on BUILD_DIR's batonctl) and prints a plan.
+right; with --without-bench, BUILD_DIR was configured without the benchmarks, and only
+the other programs must be there); every scripts/ or bench/ program they run must exist
+and be executable; the offline planning example runs (on BUILD_DIR's batonctl) and prints
+a plan.
 """
 import json
 import os
@@ -42,7 +44,7 @@ def run_sh_targets(source):
     return set(match.group(1).split())
 
 
-def main(source, build):
+def main(source, build, with_bench):
     errors = []
     commands = readme_commands(open(os.path.join(source, "README.md")).read())
     if not commands or commands[0] != "scripts/setup.sh && scripts/run.sh":
@@ -54,7 +56,8 @@ def main(source, build):
                 program = word[len("build/release/"):]
                 if os.path.basename(program) not in targets:
                     errors.append(f"`{command}`: scripts/run.sh does not build {os.path.basename(program)}")
-                if not os.access(os.path.join(build, program), os.X_OK):
+                if (with_bench or not program.startswith("bench/")) and not os.access(
+                        os.path.join(build, program), os.X_OK):
                     errors.append(f"`{command}`: no program {program} in a build tree ({build})")
             elif word.startswith("/usr/bin/") and not os.access(word, os.X_OK):
                 errors.append(f"`{command}`: {word} is not installed (scripts/setup.sh must install it)")
@@ -81,4 +84,6 @@ def main(source, build):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    if len(sys.argv) not in (3, 4) or sys.argv[3:] not in ([], ["--without-bench"]):
+        sys.exit("usage: readme_commands_test.py SOURCE_DIR BUILD_DIR [--without-bench]")
+    main(sys.argv[1], sys.argv[2], sys.argv[3:] == [])
