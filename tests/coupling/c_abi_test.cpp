@@ -137,6 +137,39 @@ const std::vector<std::string> kProducers = {"p0", "p1"};
 const std::vector<std::string> kConsumers = {"c0", "c1"};
 constexpr std::uint64_t kRows = 24, kCols = 20;
 
+// The job's "exchanges" in GET /v1/jobs/{id}, once its `count` reached `at_least` (the
+// agents tell the coordinator after the exchange) or 20 s passed.
+nlohmann::json exchanges_told(Cluster& cluster, const std::string& job, const std::string& count, int at_least) {
+  const auto told = [&] { return cluster.get("/v1/jobs/" + job).second.value("exchanges", nlohmann::json::object()); };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  nlohmann::json exchanges = told();
+  while (exchanges.value(count, 0) < at_least && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    exchanges = told();
+  }
+  return exchanges;
+}
+
+// A collective handoff of step t's field from p0's `source` (of `from`) to c0's `received`
+// (of `to`), both calling at once, every element checked: whether it was an exchange of a
+// kept plan, and the job's id.
+std::pair<bool, std::string> hand_off_p0_to_c0(baton_session* p0, baton_session* c0, baton_layout* from,
+                                               baton_layout* to, std::vector<double>& source,
+                                               std::vector<double>& received, int t) {
+  const std::vector<double> step = part(from, "p0", t, true);
+  std::copy(step.begin(), step.end(), source.begin());
+  std::ranges::fill(received, -1.0);
+  baton_status consumer_status = BATON_INTERNAL;
+  std::thread consumer([&] { consumer_status = baton_handoff(c0, "field", from, to, nullptr); });
+  const baton_status producer_status = baton_handoff(p0, "field", from, to, nullptr);
+  consumer.join();
+  BOOST_REQUIRE_MESSAGE(producer_status == BATON_OK, baton_session_error(p0));
+  BOOST_REQUIRE_MESSAGE(consumer_status == BATON_OK, baton_session_error(c0));
+  BOOST_TEST(holds_field(to, "c0", received, kRows, t), "step " << t);
+  const nlohmann::json answer = nlohmann::json::parse(baton_report_json(p0));
+  return {answer.contains("exchange"), answer.at("id").get<std::string>()};
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(c_abi)
@@ -283,15 +316,9 @@ BOOST_AUTO_TEST_CASE(a_collective_handoff_again_exchanges_the_kept_plan_and_a_ne
   }
   BOOST_TEST(cluster.get("/v1/jobs").second.at("jobs").size() == 1u);
   // The agents tell the coordinator afterwards: both exchanges, once every node told.
-  const auto told = [&] {
-    return cluster.get("/v1/jobs/" + kept_job).second.value("exchanges", nlohmann::json::object());
-  };
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (told().value("done", 0) < 2 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  BOOST_TEST(told().value("done", 0) == 2);
-  BOOST_TEST(told().value("failed", 1) == 0);
+  const nlohmann::json told = exchanges_told(cluster, kept_job, "done", 2);
+  BOOST_TEST(told.value("done", 0) == 2);
+  BOOST_TEST(told.value("failed", 1) == 0);
   httplib::Client api("http://" + cluster.api_address());
   const auto metrics = api.Get("/metrics");
   BOOST_REQUIRE(metrics);
@@ -324,20 +351,8 @@ BOOST_AUTO_TEST_CASE(a_node_that_lost_the_kept_plan_makes_the_handoff_a_job_agai
   BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), source.size() * 8), BATON_OK);
   BOOST_REQUIRE_EQUAL(baton_session_set_agree(p0.get(), &Rendezvous::agree, &rendezvous), BATON_OK);
   start_consumer();
-  // Hands step t's field over; whether it was an exchange, and the job's id.
   const auto hand_off = [&](int t) {
-    const std::vector<double> step = part(from.get(), "p0", t, true);
-    std::copy(step.begin(), step.end(), source.begin());
-    std::ranges::fill(received, -1.0);
-    baton_status consumer_status = BATON_INTERNAL;
-    std::thread consumer([&] { consumer_status = baton_handoff(c0.get(), "field", from.get(), to.get(), nullptr); });
-    const baton_status producer_status = baton_handoff(p0.get(), "field", from.get(), to.get(), nullptr);
-    consumer.join();
-    BOOST_REQUIRE_MESSAGE(producer_status == BATON_OK, baton_session_error(p0.get()));
-    BOOST_REQUIRE_MESSAGE(consumer_status == BATON_OK, baton_session_error(c0.get()));
-    BOOST_TEST(holds_field(to.get(), "c0", received, kRows, t), "step " << t);
-    const nlohmann::json answer = nlohmann::json::parse(baton_report_json(p0.get()));
-    return std::pair(answer.contains("exchange"), answer.at("id").get<std::string>());
+    return hand_off_p0_to_c0(p0.get(), c0.get(), from.get(), to.get(), source, received, t);
   };
   const auto [first_exchanged, first_job] = hand_off(1);
   BOOST_TEST(!first_exchanged);
@@ -382,20 +397,8 @@ BOOST_AUTO_TEST_CASE(an_exchange_that_fails_makes_the_handoff_a_job_for_every_pr
   LateToTheExchange late{&rendezvous};
   BOOST_REQUIRE_EQUAL(baton_session_set_agree(p0.get(), &Rendezvous::agree, &rendezvous), BATON_OK);
   BOOST_REQUIRE_EQUAL(baton_session_set_agree(c0.get(), &LateToTheExchange::agree, &late), BATON_OK);
-  // Hands step t's field over; whether it was an exchange, and the job's id.
   const auto hand_off = [&](int t) {
-    const std::vector<double> step = part(from.get(), "p0", t, true);
-    std::copy(step.begin(), step.end(), source.begin());
-    std::ranges::fill(received, -1.0);
-    baton_status consumer_status = BATON_INTERNAL;
-    std::thread consumer([&] { consumer_status = baton_handoff(c0.get(), "field", from.get(), to.get(), nullptr); });
-    const baton_status producer_status = baton_handoff(p0.get(), "field", from.get(), to.get(), nullptr);
-    consumer.join();
-    BOOST_REQUIRE_MESSAGE(producer_status == BATON_OK, baton_session_error(p0.get()));
-    BOOST_REQUIRE_MESSAGE(consumer_status == BATON_OK, baton_session_error(c0.get()));
-    BOOST_TEST(holds_field(to.get(), "c0", received, kRows, t), "step " << t);
-    const nlohmann::json answer = nlohmann::json::parse(baton_report_json(p0.get()));
-    return std::pair(answer.contains("exchange"), answer.at("id").get<std::string>());
+    return hand_off_p0_to_c0(p0.get(), c0.get(), from.get(), to.get(), source, received, t);
   };
   const auto [first_exchanged, kept_job] = hand_off(1);
   BOOST_TEST(!first_exchanged);
@@ -405,17 +408,10 @@ BOOST_AUTO_TEST_CASE(an_exchange_that_fails_makes_the_handoff_a_job_for_every_pr
   BOOST_TEST(fallback_job != kept_job);
   BOOST_TEST((hand_off(3) == std::pair(true, fallback_job)));
   // Both agents told the coordinator of the failed exchange of the first job's plan.
-  const auto told = [&] {
-    return cluster.get("/v1/jobs/" + kept_job).second.value("exchanges", nlohmann::json::object());
-  };
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (told().value("failed", 0) < 1 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  BOOST_TEST(told().value("failed", 0) == 1);
-  BOOST_TEST(told().value("done", 1) == 0);
-  const std::string last_error = told().value("last_error", std::string());
-  BOOST_TEST_CONTAINS(last_error.c_str(), "node ");
+  const nlohmann::json told = exchanges_told(cluster, kept_job, "failed", 1);
+  BOOST_TEST(told.value("failed", 0) == 1);
+  BOOST_TEST(told.value("done", 1) == 0);
+  BOOST_TEST_CONTAINS(told.value("last_error", std::string()).c_str(), "node ");
 }
 
 BOOST_AUTO_TEST_CASE(a_collective_handoff_that_one_node_cannot_make_fails_everywhere_without_a_job) {
