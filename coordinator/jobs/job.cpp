@@ -1,5 +1,6 @@
 #include "coordinator/jobs/job.h"
 
+#include "coordinator/jobs/node_index.h"
 #include "error/error.h"
 
 #include <algorithm>
@@ -8,18 +9,12 @@
 #include <tuple>
 
 namespace baton::jobs {
-namespace {
-
-bool contains(const std::vector<std::string>& nodes, const std::string& node) {
-  return std::find(nodes.begin(), nodes.end(), node) != nodes.end();
-}
-
-}  // namespace
 
 void check_transfers(const Clusters& clusters, const std::vector<TransferSpec>& transfers) {
   constexpr auto kMax = std::numeric_limits<std::uint64_t>::max();
   // Destination ranges per (node, file), to find overlaps.
   std::map<std::pair<std::string, std::string>, std::vector<std::pair<std::uint64_t, std::size_t>>> written;
+  const NodeIndex senders(clusters.senders), receivers(clusters.receivers);
   for (std::size_t i = 0; i < transfers.size(); ++i) {
     const TransferSpec& t = transfers[i];
     const std::string where = "transfers[" + std::to_string(i) + "]";
@@ -27,10 +22,10 @@ void check_transfers(const Clusters& clusters, const std::vector<TransferSpec>& 
     if (t.src_offset > kMax - t.length || t.dst_offset > kMax - t.length) {
       throw error::InvalidInput(where + ": offset + length overflows");
     }
-    if (!contains(clusters.senders, t.src_node)) {
+    if (!senders.find(t.src_node)) {
       throw error::InvalidInput(where + ": unknown source node '" + t.src_node + "'");
     }
-    if (!contains(clusters.receivers, t.dst_node)) {
+    if (!receivers.find(t.dst_node)) {
       throw error::InvalidInput(where + ": unknown destination node '" + t.dst_node + "'");
     }
     if (t.src_file.empty() || t.dst_file.empty()) throw error::InvalidInput(where + ": empty file name");

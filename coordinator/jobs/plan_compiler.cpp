@@ -1,5 +1,6 @@
 #include "coordinator/jobs/plan_compiler.h"
 
+#include "coordinator/jobs/node_index.h"
 #include "coordinator/jobs/redistribution_schedule.h"
 #include "coordinator/schedule/kpbs/bandwidth_bound.h"
 #include "coordinator/schedule/kpbs/lower_bound.h"
@@ -11,10 +12,6 @@
 namespace baton::jobs {
 namespace kpbs = schedule::kpbs;
 namespace {
-
-std::size_t index_of(const std::vector<std::string>& nodes, const std::string& node) {
-  return static_cast<std::size_t>(std::find(nodes.begin(), nodes.end(), node) - nodes.begin());
-}
 
 // The transfers of one (sender, receiver) pair, consumed front to back as the steps
 // hand out bytes.
@@ -96,9 +93,11 @@ CompiledPlan compile_plan(const Clusters& clusters, const std::vector<TransferSp
   problem.platform = platform;
   problem.bytes = kpbs::Matrix(n1, n2);
   std::vector<PairQueue> pairs(n1 * n2);
+  const NodeIndex senders(clusters.senders), receivers(clusters.receivers);
   for (std::size_t i = 0; i < transfers.size(); ++i) {
-    const std::size_t s = index_of(clusters.senders, transfers[i].src_node);
-    const std::size_t r = index_of(clusters.receivers, transfers[i].dst_node);
+    // check_transfers found every node in its cluster.
+    const std::size_t s = *senders.find(transfers[i].src_node);
+    const std::size_t r = *receivers.find(transfers[i].dst_node);
     problem.bytes.at(s, r) += static_cast<double>(transfers[i].length);
     pairs[s * n2 + r].transfers.push_back(i);
   }
