@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 namespace baton::jobs {
 namespace kpbs = schedule::kpbs;
@@ -63,15 +65,19 @@ struct Pacing {
 // node's link at d; a fluid step's all end with the step.
 std::vector<PlannedNode> planned_nodes(const StepPlan& step, const Clusters& clusters, const Pacing& pacing) {
   std::vector<PlannedNode> out;
+  std::unordered_map<std::string_view, std::size_t> position;  // a node's entry in `out`, by its name (linear, not N²)
   const double beta = pacing.beta;
   const auto at = [&](double bytes, double rate) { return beta + (rate > 0 ? bytes / rate : 0); };
   const auto add = [&](const std::string& node, const Flow& flow) {
-    auto it = std::ranges::find_if(out, [&](const PlannedNode& p) { return p.node == node; });
-    if (it == out.end()) it = out.insert(out.end(), PlannedNode{node, 0, beta});
-    it->bytes += flow.bytes;
-    if (pacing.fluid) it->seconds = step.predicted_seconds;
-    else if (pacing.shared) it->seconds = at(static_cast<double>(it->bytes), pacing.d);
-    else it->seconds = std::max(it->seconds, at(static_cast<double>(flow.bytes), flow.rate > 0 ? flow.rate : pacing.d));
+    const auto [found, added] = position.try_emplace(node, out.size());
+    if (added) out.push_back(PlannedNode{node, 0, beta});
+    PlannedNode& entry = out[found->second];
+    entry.bytes += flow.bytes;
+    if (pacing.fluid) entry.seconds = step.predicted_seconds;
+    else if (pacing.shared) entry.seconds = at(static_cast<double>(entry.bytes), pacing.d);
+    else
+      entry.seconds =
+          std::max(entry.seconds, at(static_cast<double>(flow.bytes), flow.rate > 0 ? flow.rate : pacing.d));
   };
   for (const Flow& f : step.flows) add(clusters.senders.at(f.sender), f);
   for (const Flow& f : step.flows) add(clusters.receivers.at(f.receiver), f);
