@@ -5,6 +5,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,20 @@ BOOST_AUTO_TEST_CASE(a_job_reads_into_the_type_and_writes_out_as_the_same_docume
   BOOST_TEST(!job.report->steps[1].nodes->at(0).bytes.has_value());
   // Field for field, in the same order (ordered_json compares member order too).
   BOOST_TEST(to_json(job).dump() == answer.dump());
+}
+
+// A step's nodes keep their order, and a node listed twice is written once, in its first
+// place with its last line (what adding its key to the object again would do).
+BOOST_AUTO_TEST_CASE(a_steps_nodes_keep_their_order_and_a_node_listed_twice_is_written_once) {
+  auto job = parse_job_report(running_job());
+  std::vector<baton::report::NodeLine>& nodes = *job.report->steps[0].nodes;
+  nodes.push_back(
+      {.node = "a0", .planned_bytes = 7, .planned_seconds = 0.5, .bytes = std::nullopt, .seconds = std::nullopt});
+  const Json written = to_json(job).at("report").at("steps").at(0).at("nodes");
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : written.items()) keys.push_back(key);
+  BOOST_TEST(keys == (std::vector<std::string>{"a0", "a1", "b0"}), written.dump());
+  BOOST_TEST(written.at("a0").dump() == R"({"planned_bytes":7,"planned_seconds":0.5})");
 }
 
 // A redistribution's T* and whose rates it is of (issue 41) read and write back.
