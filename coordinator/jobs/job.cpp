@@ -17,18 +17,18 @@ void check_transfers(const Clusters& clusters, const std::vector<TransferSpec>& 
   const NodeIndex senders(clusters.senders), receivers(clusters.receivers);
   for (std::size_t i = 0; i < transfers.size(); ++i) {
     const TransferSpec& t = transfers[i];
-    const std::string where = "transfers[" + std::to_string(i) + "]";
-    if (t.length == 0) throw error::InvalidInput(where + ": length must be > 0");
+    const auto where = [i] { return "transfers[" + std::to_string(i) + "]"; };  // built only to say what is wrong
+    if (t.length == 0) throw error::InvalidInput(where() + ": length must be > 0");
     if (t.src_offset > kMax - t.length || t.dst_offset > kMax - t.length) {
-      throw error::InvalidInput(where + ": offset + length overflows");
+      throw error::InvalidInput(where() + ": offset + length overflows");
     }
     if (!senders.find(t.src_node)) {
-      throw error::InvalidInput(where + ": unknown source node '" + t.src_node + "'");
+      throw error::InvalidInput(where() + ": unknown source node '" + t.src_node + "'");
     }
     if (!receivers.find(t.dst_node)) {
-      throw error::InvalidInput(where + ": unknown destination node '" + t.dst_node + "'");
+      throw error::InvalidInput(where() + ": unknown destination node '" + t.dst_node + "'");
     }
-    if (t.src_file.empty() || t.dst_file.empty()) throw error::InvalidInput(where + ": empty file name");
+    if (t.src_file.empty() || t.dst_file.empty()) throw error::InvalidInput(where() + ": empty file name");
     written[{t.dst_node, t.dst_file}].emplace_back(t.dst_offset, i);
   }
   for (auto& [file, ranges] : written) {
