@@ -18,6 +18,8 @@ function(baton_add_test)
     target_compile_definitions(${T_NAME} PRIVATE BATON_TEST_MODULE=${T_MODULE})
   endif()
   target_link_libraries(${T_NAME} PRIVATE Boost::unit_test_framework baton::build_flags ${T_LIBS})
+  # BATON_UNITY=TESTS batches the sources of these targets (cmake/Unity.cmake).
+  set_target_properties(${T_NAME} PROPERTIES BATON_TEST TRUE)
   if(T_ROOT)
     set(root ROOT)
   endif()

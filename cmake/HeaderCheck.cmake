@@ -31,6 +31,7 @@ function(baton_check_headers)
     return()
   endif()
   add_library(${H_NAME} OBJECT ${sources})
+  set_target_properties(${H_NAME} PROPERTIES BATON_SOURCES_ALONE TRUE)
   target_link_libraries(${H_NAME} PRIVATE baton::build_flags ${H_LIBS})
   # The check is that each header parses alone (with every warning an error); the code the
   # header's inline functions make is compiled, optimized and warned about in the .cpp files

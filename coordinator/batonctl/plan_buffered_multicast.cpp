@@ -20,7 +20,7 @@ constexpr std::int64_t kMaxBuffers = 1'000'000;
 constexpr std::size_t kMaxMessages = 1'000'000;
 constexpr std::size_t kMaxDestinationsInAll = 4'000'000;
 
-std::string out_of_range(std::int64_t processor, std::size_t processors) {
+std::string processor_out_of_range(std::int64_t processor, std::size_t processors) {
   return ": processor " + std::to_string(processor) + " is out of range (processors: " + std::to_string(processors) +
          ")";
 }
@@ -34,7 +34,7 @@ bm::Message read_message(const Json& value, std::size_t index, std::size_t proce
   const std::string source_path = member_path(path, "source");
   const std::int64_t source = require_integer(require_member(value, path, "source"), source_path, 0, kMaxProcessors);
   if (static_cast<std::size_t>(source) >= processors) {
-    throw InputError(source_path + out_of_range(source, processors));
+    throw InputError(source_path + processor_out_of_range(source, processors));
   }
   bm::Message message{.source = static_cast<bm::ProcessorId>(source), .destinations = {}};
 
@@ -49,7 +49,7 @@ bm::Message read_message(const Json& value, std::size_t index, std::size_t proce
   for (std::size_t k = 0; k < list.size(); ++k) {
     const std::string at = element_path(list_path, k);
     const std::int64_t q = require_integer(list[k], at, 0, kMaxProcessors);
-    if (static_cast<std::size_t>(q) >= processors) throw InputError(at + out_of_range(q, processors));
+    if (static_cast<std::size_t>(q) >= processors) throw InputError(at + processor_out_of_range(q, processors));
     if (q == source) {
       throw InputError(at + ": processor " + std::to_string(q) +
                        " is the message's own source (it already holds the message)");
@@ -65,7 +65,7 @@ bm::Message read_message(const Json& value, std::size_t index, std::size_t proce
   return message;
 }
 
-bm::Problem read_problem(const Json& input) {
+bm::Problem read_buffered_problem(const Json& input) {
   require_object(input, "", {"processors", "buffers", "messages"});
   bm::Problem problem;
   problem.processors = static_cast<std::size_t>(
@@ -92,7 +92,7 @@ Json sends_json(const bm::Schedule& schedule) {
 }
 
 Json plan_buffered_multicast(const Json& input, const std::string& algorithm_name, std::uint64_t) {
-  const bm::Problem problem = read_problem(input);
+  const bm::Problem problem = read_buffered_problem(input);
   const auto algorithm = bm::parse_algorithm(algorithm_name);
   if (!algorithm) throw InputError("--algo: unknown algorithm '" + algorithm_name + "'");
   const bm::CheckedPlan plan = bm::checked_plan(problem, *algorithm);

@@ -15,14 +15,14 @@ namespace {
 namespace mc = baton::schedule::multicast;
 
 // The planners' limits (schedule/multicast/algorithms.h).
-constexpr auto kMaxNodes = static_cast<std::int64_t>(mc::kMaxPlanNodes);
+constexpr auto kMaxMulticastNodes = static_cast<std::int64_t>(mc::kMaxPlanNodes);
 constexpr std::size_t kMaxMulticasts = mc::kMaxPlanMulticasts;
 constexpr std::size_t kMaxDeliveries = mc::kMaxPlanDeliveries;
-constexpr std::int64_t kMaxBytes = std::int64_t{1} << 53;  // exact in a double
-constexpr double kMaxFixed = 3600;                         // seconds
-constexpr double kMaxPerByte = 1;                          // seconds per byte
+constexpr std::int64_t kMaxMulticastBytes = std::int64_t{1} << 53;  // exact in a double
+constexpr double kMaxFixed = 3600;                                  // seconds
+constexpr double kMaxPerByte = 1;                                   // seconds per byte
 
-std::string out_of_range(std::int64_t node, std::size_t nodes) {
+std::string node_out_of_range(std::int64_t node, std::size_t nodes) {
   return ": node " + std::to_string(node) + " is out of range (nodes: " + std::to_string(nodes) + ")";
 }
 
@@ -63,17 +63,18 @@ std::vector<std::vector<double>> read_links(const Json& value, std::size_t n) {
 mc::Multicast read_multicast(const Json& value, const std::string& path, std::size_t n, std::size_t& deliveries) {
   require_object(value, path, {"source", "bytes", "destinations"});
   const std::string source_path = member_path(path, "source");
-  const std::int64_t source = require_integer(require_member(value, path, "source"), source_path, 0, kMaxNodes);
-  if (static_cast<std::size_t>(source) >= n) throw InputError(source_path + out_of_range(source, n));
+  const std::int64_t source =
+      require_integer(require_member(value, path, "source"), source_path, 0, kMaxMulticastNodes);
+  if (static_cast<std::size_t>(source) >= n) throw InputError(source_path + node_out_of_range(source, n));
   mc::Multicast m{.source = static_cast<mc::NodeId>(source),
-                  .bytes = static_cast<std::uint64_t>(
-                      require_integer(require_member(value, path, "bytes"), member_path(path, "bytes"), 0, kMaxBytes)),
+                  .bytes = static_cast<std::uint64_t>(require_integer(
+                      require_member(value, path, "bytes"), member_path(path, "bytes"), 0, kMaxMulticastBytes)),
                   .destinations = {}};
   const std::string list_path = member_path(path, "destinations");
   // More than n - 1 entries must repeat a node, name the source or leave the range: the
   // element checks below say which.
-  const Json& list =
-      require_array(require_member(value, path, "destinations"), list_path, 0, static_cast<std::size_t>(kMaxNodes));
+  const Json& list = require_array(require_member(value, path, "destinations"), list_path, 0,
+                                   static_cast<std::size_t>(kMaxMulticastNodes));
   deliveries += list.size();
   if (deliveries > kMaxDeliveries) {
     throw InputError(list_path + ": the multicasts name more than " + std::to_string(kMaxDeliveries) +
@@ -82,8 +83,8 @@ mc::Multicast read_multicast(const Json& value, const std::string& path, std::si
   std::vector<std::size_t> position(n, list.size());
   for (std::size_t d = 0; d < list.size(); ++d) {
     const std::string at = element_path(list_path, d);
-    const std::int64_t node = require_integer(list[d], at, 0, kMaxNodes);
-    if (static_cast<std::size_t>(node) >= n) throw InputError(at + out_of_range(node, n));
+    const std::int64_t node = require_integer(list[d], at, 0, kMaxMulticastNodes);
+    if (static_cast<std::size_t>(node) >= n) throw InputError(at + node_out_of_range(node, n));
     if (node == source) {
       throw InputError(at + ": node " + std::to_string(node) + " is the multicast's own source");
     }
@@ -97,11 +98,11 @@ mc::Multicast read_multicast(const Json& value, const std::string& path, std::si
   return m;
 }
 
-mc::Problem read_problem(const Json& input) {
+mc::Problem read_multicast_problem(const Json& input) {
   require_object(input, "", {"nodes", "link_per_byte", "multicasts"});
   mc::Problem problem;
   const Json& nodes =
-      require_array(require_member(input, "", "nodes"), "nodes", 1, static_cast<std::size_t>(kMaxNodes));
+      require_array(require_member(input, "", "nodes"), "nodes", 1, static_cast<std::size_t>(kMaxMulticastNodes));
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     problem.nodes.push_back(read_node(nodes[i], element_path("nodes", i)));
   }
@@ -132,7 +133,7 @@ Json tasks_json(const std::vector<mc::TaskList>& tasks) {
 }
 
 Json plan_multicast(const Json& input, const std::string& algorithm_name, std::uint64_t seed) {
-  const mc::Problem problem = read_problem(input);
+  const mc::Problem problem = read_multicast_problem(input);
   const auto algorithm = mc::parse_algorithm(algorithm_name);
   if (!algorithm) throw InputError("--algo: unknown algorithm '" + algorithm_name + "'");
   const mc::CheckedMulticast plan = mc::checked_multicast(problem, {.algorithm = *algorithm, .seed = seed});

@@ -10,10 +10,10 @@
 namespace baton::report {
 namespace {
 
-constexpr double kWidth = 960, kHeight = 330;
-constexpr double kPanel = 400;                  // each plot's width
-constexpr double kTop = 70, kPlotHeight = 200;  // title and legend above
-constexpr double kLeft[] = {70, 550};           // each plot's left edge
+constexpr double kFigureWidth = 960, kFigureHeight = 330;
+constexpr double kPanel = 400;                      // each plot's width
+constexpr double kPlotTop = 70, kPlotHeight = 200;  // title and legend above
+constexpr double kPlotLefts[] = {70, 550};          // each plot's left edge
 
 // A round axis end above `value`: 1, 2 or 5 × 10^n.
 double axis_end(double value) {
@@ -28,7 +28,7 @@ double axis_end(double value) {
 struct Plot {
   double left, x_max, y_max;
   double x(double v) const { return left + kPanel * v / x_max; }
-  double y(double v) const { return kTop + kPlotHeight * (1 - v / y_max); }
+  double y(double v) const { return kPlotTop + kPlotHeight * (1 - v / y_max); }
 };
 
 std::string line(double x1, double y1, double x2, double y2, const std::string& style) {
@@ -43,16 +43,16 @@ std::string label(double x, double y, const std::string& content, const std::str
 
 // Axes, ticks at the quarters, and the two axis titles.
 std::string axes(const Plot& p, const std::string& x_title, const std::string& y_title, int x_digits, int y_digits) {
-  std::string out = line(p.left, kTop, p.left, kTop + kPlotHeight, "stroke=\"#57606a\"") +
-                    line(p.left, kTop + kPlotHeight, p.left + kPanel, kTop + kPlotHeight, "stroke=\"#57606a\"");
+  std::string out = line(p.left, kPlotTop, p.left, kPlotTop + kPlotHeight, "stroke=\"#57606a\"") +
+                    line(p.left, kPlotTop + kPlotHeight, p.left + kPanel, kPlotTop + kPlotHeight, "stroke=\"#57606a\"");
   for (int i = 0; i <= 4; ++i) {
     const double xv = p.x_max * i / 4, yv = p.y_max * i / 4;
-    out += label(p.x(xv), kTop + kPlotHeight + 16, fixed(xv, x_digits));
+    out += label(p.x(xv), kPlotTop + kPlotHeight + 16, fixed(xv, x_digits));
     out += label(p.left - 6, p.y(yv) + 4, fixed(yv, y_digits), "end");
     if (i > 0) out += line(p.left, p.y(yv), p.left + kPanel, p.y(yv), "stroke=\"#eaeef2\"");
   }
-  out += label(p.left + kPanel / 2, kTop + kPlotHeight + 36, x_title);
-  out += "<text transform=\"translate(" + fixed(p.left - 48, 1) + "," + fixed(kTop + kPlotHeight / 2, 1) +
+  out += label(p.left + kPanel / 2, kPlotTop + kPlotHeight + 36, x_title);
+  out += "<text transform=\"translate(" + fixed(p.left - 48, 1) + "," + fixed(kPlotTop + kPlotHeight / 2, 1) +
          ") rotate(-90)\" text-anchor=\"middle\">" + escape(y_title) + "</text>\n";
   return out;
 }
@@ -71,8 +71,8 @@ std::string calibration_svg(const CalibrationReport& c) {
   const double mb = 1e6;
   const double d = r.d / mb, D = r.D / mb, beta = r.beta;
   const int k = r.k;
-  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + fixed(kWidth, 0) + " " +
-                    fixed(kHeight, 0) +
+  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + fixed(kFigureWidth, 0) + " " +
+                    fixed(kFigureHeight, 0) +
                     "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\" fill=\"#1f2328\">\n"
                     "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   out += "<text x=\"20\" y=\"24\" font-size=\"15\" font-weight=\"600\">Calibration " + escape(c.id) + ": d " +
@@ -88,14 +88,14 @@ std::string calibration_svg(const CalibrationReport& c) {
     max_flows = std::max(max_flows, static_cast<double>(p.flows));
     max_rate = std::max(max_rate, p.rate / mb);
   }
-  const Plot rates{kLeft[0], max_flows + 1, axis_end(max_rate * 1.1)};
+  const Plot rates{kPlotLefts[0], max_flows + 1, axis_end(max_rate * 1.1)};
   out += axes(rates, "concurrent flows", "aggregate rate (MB/s)", 0, 1);
   // Each flow at d up to D: where the two lines meet is D/d.
   out += line(rates.x(0), rates.y(0), rates.x(D / d), rates.y(D), "stroke=\"#8c959f\" stroke-dasharray=\"4 3\"");
   out += line(rates.x(0), rates.y(D), rates.x(rates.x_max), rates.y(D), "stroke=\"#cf222e\" stroke-dasharray=\"6 3\"");
   out += label(rates.x(rates.x_max) - 4, rates.y(D) - 6, "D", "end");
-  out += line(rates.x(k), kTop, rates.x(k), kTop + kPlotHeight, "stroke=\"#0969da\" stroke-dasharray=\"2 3\"");
-  out += label(rates.x(k) + 4, kTop + 12, "k = " + std::to_string(k), "start");
+  out += line(rates.x(k), kPlotTop, rates.x(k), kPlotTop + kPlotHeight, "stroke=\"#0969da\" stroke-dasharray=\"2 3\"");
+  out += label(rates.x(k) + 4, kPlotTop + 12, "k = " + std::to_string(k), "start");
   std::string path;
   for (const calibration::CurvePoint& p : r.curve) {
     const double x = rates.x(p.flows), y = rates.y(p.rate / mb);
@@ -111,7 +111,7 @@ std::string calibration_svg(const CalibrationReport& c) {
     max_bytes = std::max(max_bytes, static_cast<double>(p.bytes) / mb);
     max_seconds = std::max(max_seconds, p.seconds);
   }
-  const Plot sizes{kLeft[1], axis_end(max_bytes), axis_end(max_seconds * 1.1)};
+  const Plot sizes{kPlotLefts[1], axis_end(max_bytes), axis_end(max_seconds * 1.1)};
   out += axes(sizes, "bytes of the first flow (MB)", "step time (s)", 2, 2);
   const double first_rate = r.curve[0].rate / mb;
   const double beta_one = r.beta_one_flow;
@@ -123,10 +123,10 @@ std::string calibration_svg(const CalibrationReport& c) {
     out += line(sizes.x(0), sizes.y(beta), sizes.x(sizes.x_max), sizes.y(beta + sizes.x_max / first_rate),
                 std::string("stroke=\"") + k_color + "\" stroke-width=\"1.2\"");
   }
-  out += "<text x=\"" + fixed(sizes.x(0) + 6, 1) + "\" y=\"" + fixed(kTop + 12, 1) + "\" fill=\"" + one_color +
+  out += "<text x=\"" + fixed(sizes.x(0) + 6, 1) + "\" y=\"" + fixed(kPlotTop + 12, 1) + "\" fill=\"" + one_color +
          "\">one flow: \u03b2 = " + fixed(beta_one * 1000, 1) + " ms</text>\n";
-  out += "<text x=\"" + fixed(sizes.x(0) + 6, 1) + "\" y=\"" + fixed(kTop + 28, 1) + "\" fill=\"" + k_color + "\">" +
-         std::to_string(k) + " flows: \u03b2 = " + fixed(beta * 1000, 1) + " ms</text>\n";
+  out += "<text x=\"" + fixed(sizes.x(0) + 6, 1) + "\" y=\"" + fixed(kPlotTop + 28, 1) + "\" fill=\"" + k_color +
+         "\">" + std::to_string(k) + " flows: \u03b2 = " + fixed(beta * 1000, 1) + " ms</text>\n";
   for (const calibration::SizePoint& p : r.sizes) {
     out += dot(sizes.x(static_cast<double>(p.bytes) / mb), sizes.y(p.seconds), p.flows > 1 ? k_color : one_color);
   }

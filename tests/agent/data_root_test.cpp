@@ -19,14 +19,10 @@ namespace fs = std::filesystem;
 using baton::agent::check_name;
 using baton::agent::DataRoot;
 using baton::agent::test::error_within;
+using baton::test::read_all;
 using baton::test::TempDir;
 
 namespace {
-
-std::string read_all(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // The message of the baton::error::SystemError `open` throws, or "" if it does not throw.
 template <typename Open>

@@ -20,12 +20,12 @@ constexpr std::uint64_t L = 4000;  // 1000 f32
 // An inner node of a reduction under a data root holding grad.bin (L bytes): it receives
 // from a and b into scratch objects, folds grad.bin ⊕ a's ⊕ b's into scratch:out, and
 // sends that to the root r.
-struct Fixture {
+struct DataflowCheckFixture {
   TempDir dir;
   ba::DataRoot root;
   bp::Plan plan;
 
-  Fixture() : root((dir.write("grad.bin", std::string(L, 'g')), dir.path)) {
+  DataflowCheckFixture() : root((dir.write("grad.bin", std::string(L, 'g')), dir.path)) {
     plan.set_job("9");
     plan.set_k(1);
     plan.set_job_number(9);
@@ -100,7 +100,7 @@ struct Fixture {
 
 }  // namespace
 
-BOOST_FIXTURE_TEST_SUITE(dataflow_check, Fixture)
+BOOST_FIXTURE_TEST_SUITE(dataflow_check, DataflowCheckFixture)
 
 BOOST_AUTO_TEST_CASE(an_inner_node_of_a_reduction_is_accepted) {
   BOOST_TEST(check() == "");
@@ -280,7 +280,7 @@ BOOST_AUTO_TEST_CASE(scratch_objects_belong_to_dataflow_steps) {
   lockstep.set_k(1);
   bp::Flow* f = lockstep.add_steps()->add_flows();
   f->set_peer("a");
-  Fixture::chunk(f, "a.bin", "scratch:x", 0, 0);
+  DataflowCheckFixture::chunk(f, "a.bin", "scratch:x", 0, 0);
   BOOST_TEST(ba::check_plan(lockstep, root)
                  .value_or("")
                  .reason.find("destination: scratch:x: scratch objects belong to dataflow steps") != std::string::npos);
@@ -300,13 +300,13 @@ BOOST_AUTO_TEST_CASE(a_buffered_multicast_round_may_hold_several_flows_a_redistr
     f->set_peer(peer);
     f->set_peer_address("127.0.0.1:9");
     f->set_rate(1e6);
-    Fixture::chunk(f, "grad.bin", "m.bin", 0, 0);
+    DataflowCheckFixture::chunk(f, "grad.bin", "m.bin", 0, 0);
   }
   for (std::uint64_t i = 0; i < 2; ++i) {
     bp::Flow* f = s->add_flows();
     f->set_peer(i == 0 ? "d" : "e");
     f->set_rate(1e6);
-    Fixture::chunk(f, "m.bin", "m" + std::to_string(i) + ".bin", 0, i * L);
+    DataflowCheckFixture::chunk(f, "m.bin", "m" + std::to_string(i) + ".bin", 0, i * L);
   }
   BOOST_TEST(ba::check_plan(rounds, root).value_or("").reason == "");
   rounds.set_kind("redistribution");

@@ -9,14 +9,10 @@
 
 namespace ba = baton::agent;
 namespace bp = baton::protocol;
+using baton::test::read_all;
 using baton::test::TempDir;
 
 namespace {
-
-std::string read_all(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 bp::StagedFile staged(const std::string& file, const std::string& staging) {
   bp::StagedFile s;

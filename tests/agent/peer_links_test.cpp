@@ -164,7 +164,7 @@ struct SameHostAgents {
   std::vector<std::byte> in, out;
 };
 
-tcp::endpoint endpoint_of(const std::string& address) {
+tcp::endpoint endpoint_at(const std::string& address) {
   const auto colon = address.rfind(':');
   return {asio::ip::make_address(address.substr(0, colon)),
           static_cast<unsigned short>(std::stoul(address.substr(colon + 1)))};
@@ -247,7 +247,7 @@ BOOST_AUTO_TEST_CASE(a_frame_replayed_into_a_kept_connection_is_refused) {
   t.a.storage.register_region("in", in);
   t.b.storage.register_region("out", out);
   auto links = std::make_shared<ba::PeerLinks>(*t.a.context, t.a.identity);
-  Relay relay(t.io, endpoint_of(t.b.data->address()));
+  Relay relay(t.io, endpoint_at(t.b.data->address()));
   const Pair first = job(relay.address(), 1, in.size());
   const Outcome o = run_job(t, first, links);
   BOOST_TEST(o.sender.ok(), o.sender.error());
@@ -292,7 +292,7 @@ BOOST_AUTO_TEST_CASE(a_kept_connection_cut_mid_step_is_replaced_by_the_retry) {
   t.a.storage.register_region("in", in);
   t.b.storage.register_region("out", out);
   auto links = std::make_shared<ba::PeerLinks>(*t.a.context, t.a.identity);
-  Relay relay(t.io, endpoint_of(t.b.data->address()));
+  Relay relay(t.io, endpoint_at(t.b.data->address()));
   BOOST_TEST(run_job(t, job(relay.address(), 1, in.size()), links).sender.ok());
   BOOST_TEST(links->idle() == 1u);
 

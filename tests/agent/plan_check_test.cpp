@@ -20,12 +20,12 @@ namespace {
 // A data root with src/x.bin (6000 bytes) and a valid three-step plan: step 0 sends two
 // chunks of x.bin, step 2 receives two chunks into y.bin, step 5 (all-at-once) sends and
 // receives.
-struct Fixture {
+struct PlanCheckFixture {
   TempDir dir;
   DataRoot root;
   bp::Plan plan;
 
-  Fixture() : root((dir.write("src/x.bin", std::string(6000, 'x')), dir.path)) {
+  PlanCheckFixture() : root((dir.write("src/x.bin", std::string(6000, 'x')), dir.path)) {
     plan.set_job("7");
     plan.set_k(2);
     plan.set_job_number(7);
@@ -76,7 +76,7 @@ struct Fixture {
 
 }  // namespace
 
-BOOST_FIXTURE_TEST_SUITE(plan_check, Fixture)
+BOOST_FIXTURE_TEST_SUITE(plan_check, PlanCheckFixture)
 
 BOOST_AUTO_TEST_CASE(valid_multi_step_plan_is_accepted) {
   BOOST_TEST(check() == "");

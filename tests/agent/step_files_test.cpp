@@ -19,6 +19,7 @@
 #include <sys/resource.h>
 
 using namespace baton::agent::test;
+using baton::test::read_all;
 using baton::test::TempDir;
 
 namespace {
@@ -87,11 +88,6 @@ struct SyncRecorder final : ba::Storage {
   std::error_code sync_error;
   std::function<void()> during_sync;
 };
-
-std::string read_all(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 }  // namespace
 

@@ -24,7 +24,7 @@ namespace bp = baton::protocol;
 
 namespace {
 
-std::string joined(const std::vector<std::string>& errors) {
+std::string one_per_line(const std::vector<std::string>& errors) {
   std::string all;
   for (const std::string& e : errors) all += e + "\n";
   return all;
@@ -135,10 +135,10 @@ BOOST_AUTO_TEST_CASE(with_beta_no_relay_takes_children_that_would_fill_its_link)
     for (std::size_t i = 4; i < 12; ++i) model.nodes["p" + std::to_string(i)].rate = 4 * 2.9e6;
     const coll::CollectiveJob multicast = broadcast(model, 1 << 20);
     const bj::CompiledPlan copies = coll::compile_collective(multicast, model);
-    BOOST_TEST(joined(coll::check_dataflow_plans(multicast, copies.agent_plans)) == "");
+    BOOST_TEST(one_per_line(coll::check_dataflow_plans(multicast, copies.agent_plans)) == "");
     const coll::CollectiveJob reduce = reduction(bj::JobKind::reduce, model, 16 << 20);
     const bj::CompiledPlan folds = coll::compile_collective(reduce, model);
-    BOOST_TEST(joined(coll::check_dataflow_plans(reduce, folds.agent_plans)) == "");
+    BOOST_TEST(one_per_line(coll::check_dataflow_plans(reduce, folds.agent_plans)) == "");
     BOOST_TEST_MESSAGE("β " << beta << ": multicast predicted " << copies.predicted_seconds << " s, most children "
                             << most_children(copies, true) << "; reduce most children " << most_children(folds, false));
     if (beta == 0) {
@@ -168,7 +168,7 @@ BOOST_AUTO_TEST_CASE(a_chain_is_predicted_as_a_pipeline_at_its_best_segment_coun
   for (std::size_t i = 0; i < 6; ++i) model.nodes["p" + std::to_string(i)] = {r, 1e9};
   const coll::CollectiveJob job = broadcast(model, m);
   const bj::CompiledPlan plan = coll::compile_collective(job, model);
-  BOOST_TEST(joined(coll::check_dataflow_plans(job, plan.agent_plans)) == "");
+  BOOST_TEST(one_per_line(coll::check_dataflow_plans(job, plan.agent_plans)) == "");
   const double hops = 5;
   double best = std::numeric_limits<double>::infinity();
   for (std::uint64_t s = 1; m / s >= coll::min_segment_bytes && s <= 256; s *= 2) {
@@ -187,12 +187,12 @@ BOOST_AUTO_TEST_CASE(segments_cover_every_byte_once_and_keep_the_fold_order) {
   for (const bj::JobKind kind : {bj::JobKind::reduce, bj::JobKind::allreduce}) {
     const coll::CollectiveJob job = reduction(kind, model, 4 << 20);
     const bj::CompiledPlan whole = coll::compile_collective(job, model);
-    BOOST_TEST(joined(coll::check_dataflow_plans(job, whole.agent_plans)) == "");
+    BOOST_TEST(one_per_line(coll::check_dataflow_plans(job, whole.agent_plans)) == "");
     // Cut by hand into 7 pieces of an odd element count: still exactly right.
     coll::CollectiveJob odd = job;
     odd.data.count = 1'000'003;
     const bj::CompiledPlan plan = coll::compile_collective(odd, model);
-    BOOST_TEST(joined(coll::check_dataflow_plans(odd, plan.agent_plans)) == "");
+    BOOST_TEST(one_per_line(coll::check_dataflow_plans(odd, plan.agent_plans)) == "");
   }
   // segmented() itself: every task's pieces tile its bytes, ids and waits follow.
   coll::DataflowBuilder builder;
@@ -242,7 +242,7 @@ BOOST_AUTO_TEST_CASE(rate_rsag_is_predicted_near_what_the_links_allow) {
     coll::CollectiveJob job = reduction(bj::JobKind::allreduce, model, m);
     job.algorithm = coll::Algorithm::rate_rsag;
     const bj::CompiledPlan shards = coll::compile_collective(job, model);
-    BOOST_TEST(joined(coll::check_dataflow_plans(job, shards.agent_plans)) == "");
+    BOOST_TEST(one_per_line(coll::check_dataflow_plans(job, shards.agent_plans)) == "");
     job.algorithm = coll::Algorithm::ring;
     const bj::CompiledPlan ring = coll::compile_collective(job, model);
     job.algorithm = coll::Algorithm::pipelined_tree;
@@ -268,7 +268,7 @@ BOOST_AUTO_TEST_CASE(a_single_slow_node_starts_receiving_early_and_the_plan_is_n
   coll::CollectiveJob job = reduction(bj::JobKind::allreduce, model, m);
   job.algorithm = coll::Algorithm::rate_rsag;
   const bj::CompiledPlan plan = coll::compile_collective(job, model);
-  BOOST_TEST(joined(coll::check_dataflow_plans(job, plan.agent_plans)) == "");
+  BOOST_TEST(one_per_line(coll::check_dataflow_plans(job, plan.agent_plans)) == "");
   const double t_star = static_cast<double>(m) / 2.78e6;
   BOOST_TEST_MESSAGE("slow1, 16 MiB: T* " << t_star << " s, rate-rsag " << plan.predicted_seconds << " s");
   BOOST_TEST(plan.predicted_seconds <= 1.02 * t_star);
@@ -288,7 +288,7 @@ BOOST_AUTO_TEST_CASE(a_very_slow_node_owns_no_shard) {
   coll::CollectiveJob job = reduction(bj::JobKind::allreduce, model, 4 << 20);
   job.algorithm = coll::Algorithm::rate_rsag;
   const bj::CompiledPlan plan = coll::compile_collective(job, model);
-  BOOST_TEST(joined(coll::check_dataflow_plans(job, plan.agent_plans)) == "");
+  BOOST_TEST(one_per_line(coll::check_dataflow_plans(job, plan.agent_plans)) == "");
   const auto combines = [&](const std::string& node) {
     const auto& tasks = plan.agent_plans.at(node).steps(0).tasks();
     return std::count_if(tasks.begin(), tasks.end(), [](const bp::Task& t) { return t.has_combine(); });

@@ -60,8 +60,8 @@ SessionPtr started(const Cluster& cluster, const std::string& node) {
   return s;
 }
 
-LayoutPtr layout(std::uint64_t rows, std::uint64_t cols, const std::vector<std::string>& nodes, int dim,
-                 std::uint64_t block) {
+LayoutPtr make_layout(std::uint64_t rows, std::uint64_t cols, const std::vector<std::string>& nodes, int dim,
+                      std::uint64_t block) {
   baton_layout* l = nullptr;
   BOOST_REQUIRE_EQUAL(baton_layout_create(&l, rows, cols, sizeof(double)), BATON_OK);
   LayoutPtr owned(l);
@@ -176,7 +176,7 @@ BOOST_AUTO_TEST_SUITE(c_abi)
 
 BOOST_AUTO_TEST_CASE(a_coupler_hands_block_rows_to_block_cyclic_columns_and_reuses_the_job_spec) {
   Cluster cluster;
-  LayoutPtr from = layout(kRows, kCols, kProducers, 0, 0), to = layout(kRows, kCols, kConsumers, 1, 3);
+  LayoutPtr from = make_layout(kRows, kCols, kProducers, 0, 0), to = make_layout(kRows, kCols, kConsumers, 1, 3);
   std::vector<std::vector<double>> parts;  // declared first: goes after the sessions
   std::vector<SessionPtr> nodes;
   for (const auto& n : kProducers) nodes.push_back(started(cluster, n)), parts.push_back(part(from.get(), n, 0, true));
@@ -215,7 +215,7 @@ BOOST_AUTO_TEST_CASE(a_coupler_hands_block_rows_to_block_cyclic_columns_and_reus
 // (docs/runtime.md, "Packed flows"); every element still lands where the layout says.
 BOOST_AUTO_TEST_CASE(a_handoff_of_single_element_ranges_lands_every_element) {
   Cluster cluster;
-  LayoutPtr from = layout(kRows, kCols, kProducers, 0, 0), to = layout(kRows, kCols, kConsumers, 1, 1);
+  LayoutPtr from = make_layout(kRows, kCols, kProducers, 0, 0), to = make_layout(kRows, kCols, kConsumers, 1, 1);
   std::vector<std::vector<double>> parts;  // declared first: goes after the sessions
   std::vector<SessionPtr> nodes;
   for (const auto& n : kProducers) nodes.push_back(started(cluster, n)), parts.push_back(part(from.get(), n, 3, true));
@@ -237,7 +237,7 @@ BOOST_AUTO_TEST_CASE(a_handoff_of_single_element_ranges_lands_every_element) {
 
 BOOST_AUTO_TEST_CASE(a_collective_handoff_is_called_by_every_node_and_agrees_on_one_job) {
   Cluster cluster;
-  LayoutPtr from = layout(kRows, kCols, {"p0"}, 0, 0), to = layout(kRows, kCols, {"c0"}, 1, 4);
+  LayoutPtr from = make_layout(kRows, kCols, {"p0"}, 0, 0), to = make_layout(kRows, kCols, {"c0"}, 1, 4);
   std::vector<double> source = part(from.get(), "p0", 5, true), received = part(to.get(), "c0", 0, false);
   SessionPtr p0 = started(cluster, "p0"), c0 = started(cluster, "c0");
   BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), source.size() * 8), BATON_OK);
@@ -264,8 +264,8 @@ BOOST_AUTO_TEST_CASE(a_collective_handoff_is_called_by_every_node_and_agrees_on_
 // submitted, every element landing; a changed layout is a job again, kept in its turn.
 BOOST_AUTO_TEST_CASE(a_collective_handoff_again_exchanges_the_kept_plan_and_a_new_layout_plans_anew) {
   Cluster cluster;
-  LayoutPtr from = layout(kRows, kCols, kProducers, 0, 0), to = layout(kRows, kCols, kConsumers, 1, 3),
-            wider = layout(kRows, kCols, kConsumers, 1, 5);
+  LayoutPtr from = make_layout(kRows, kCols, kProducers, 0, 0), to = make_layout(kRows, kCols, kConsumers, 1, 3),
+            wider = make_layout(kRows, kCols, kConsumers, 1, 5);
   std::vector<std::vector<double>> parts;  // declared first: goes after the sessions
   std::vector<SessionPtr> nodes;
   for (const auto& n : kProducers) nodes.push_back(started(cluster, n)), parts.push_back(part(from.get(), n, 0, true));
@@ -338,7 +338,7 @@ BOOST_AUTO_TEST_CASE(a_collective_handoff_again_exchanges_the_kept_plan_and_a_ne
 // for every process; the exchanges resume after it.
 BOOST_AUTO_TEST_CASE(a_node_that_lost_the_kept_plan_makes_the_handoff_a_job_again) {
   Cluster cluster;
-  LayoutPtr from = layout(kRows, kCols, {"p0"}, 0, 0), to = layout(kRows, kCols, {"c0"}, 1, 4);
+  LayoutPtr from = make_layout(kRows, kCols, {"p0"}, 0, 0), to = make_layout(kRows, kCols, {"c0"}, 1, 4);
   std::vector<double> source = part(from.get(), "p0", 0, true), received = part(to.get(), "c0", 0, false);
   SessionPtr p0 = started(cluster, "p0"), c0;
   Rendezvous rendezvous(2);
@@ -388,7 +388,7 @@ struct LateToTheExchange {
 // plan is exchanged at the next handoff.
 BOOST_AUTO_TEST_CASE(an_exchange_that_fails_makes_the_handoff_a_job_for_every_process) {
   Cluster cluster({}, "min_step_timeout_seconds = 2");  // the exchange's timeout: the kept plan's step timeout
-  LayoutPtr from = layout(kRows, kCols, {"p0"}, 0, 0), to = layout(kRows, kCols, {"c0"}, 1, 4);
+  LayoutPtr from = make_layout(kRows, kCols, {"p0"}, 0, 0), to = make_layout(kRows, kCols, {"c0"}, 1, 4);
   std::vector<double> source = part(from.get(), "p0", 0, true), received = part(to.get(), "c0", 0, false);
   SessionPtr p0 = started(cluster, "p0"), c0 = started(cluster, "c0");
   BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), source.size() * 8), BATON_OK);
@@ -416,7 +416,7 @@ BOOST_AUTO_TEST_CASE(an_exchange_that_fails_makes_the_handoff_a_job_for_every_pr
 
 BOOST_AUTO_TEST_CASE(a_collective_handoff_that_one_node_cannot_make_fails_everywhere_without_a_job) {
   Cluster cluster;
-  LayoutPtr from = layout(4, 4, {"p0"}, 0, 0), to = layout(4, 4, {"c0"}, 1, 0);
+  LayoutPtr from = make_layout(4, 4, {"p0"}, 0, 0), to = make_layout(4, 4, {"c0"}, 1, 0);
   SessionPtr p0 = started(cluster, "p0"), c0 = started(cluster, "c0");
   std::vector<double> source(16, 1.0);
   BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), 128), BATON_OK);  // c0 shares nothing
@@ -436,7 +436,7 @@ BOOST_AUTO_TEST_CASE(a_collective_handoff_that_one_node_cannot_make_fails_everyw
 BOOST_AUTO_TEST_CASE(an_unknown_name_is_refused_naming_it) {
   Cluster cluster;
   SessionPtr p0 = started(cluster, "p0");
-  LayoutPtr from = layout(4, 4, {"p0"}, 0, 0), to = layout(4, 4, {"c0"}, 1, 0);
+  LayoutPtr from = make_layout(4, 4, {"p0"}, 0, 0), to = make_layout(4, 4, {"c0"}, 1, 0);
   BOOST_TEST(baton_handoff(p0.get(), "nothing", from.get(), to.get(), nullptr) == BATON_UNKNOWN_NAME);
   BOOST_TEST_CONTAINS(baton_session_error(p0.get()), "node p0 shared no array named nothing");
   BOOST_TEST(baton_unshare(p0.get(), "nothing") == BATON_UNKNOWN_NAME);
@@ -449,7 +449,7 @@ BOOST_AUTO_TEST_CASE(an_unknown_name_is_refused_naming_it) {
 BOOST_AUTO_TEST_CASE(a_region_smaller_than_the_nodes_part_is_refused_with_both_sizes) {
   Cluster cluster;
   SessionPtr p0 = started(cluster, "p0");
-  LayoutPtr rows = layout(10, 7, {"p0", "p1"}, 0, 0);  // p0 holds 5 x 7 doubles: 280 bytes
+  LayoutPtr rows = make_layout(10, 7, {"p0", "p1"}, 0, 0);  // p0 holds 5 x 7 doubles: 280 bytes
   std::vector<double> small(30);
   BOOST_TEST(baton_share(p0.get(), "field", rows.get(), small.data(), small.size() * sizeof(double)) ==
              BATON_REGION_TOO_SMALL);
@@ -477,7 +477,7 @@ BOOST_AUTO_TEST_CASE(a_coordinator_that_is_not_there_does_not_register_the_node)
   SessionPtr coupler(raw);
   BOOST_REQUIRE_EQUAL(baton_session_set(coupler.get(), "api", nowhere.c_str()), BATON_OK);
   BOOST_REQUIRE_EQUAL(baton_session_start(coupler.get()), BATON_OK);
-  LayoutPtr from = layout(4, 4, {"p0"}, 0, 0), to = layout(4, 4, {"c0"}, 1, 0);
+  LayoutPtr from = make_layout(4, 4, {"p0"}, 0, 0), to = make_layout(4, 4, {"c0"}, 1, 0);
   BOOST_TEST(baton_handoff(coupler.get(), "field", from.get(), to.get(), nullptr) == BATON_UNREACHABLE);
   BOOST_TEST_CONTAINS(baton_session_error(coupler.get()), "cannot reach the coordinator's API at " + nowhere);
 }
@@ -485,7 +485,7 @@ BOOST_AUTO_TEST_CASE(a_coordinator_that_is_not_there_does_not_register_the_node)
 BOOST_AUTO_TEST_CASE(a_coordinator_that_died_fails_the_handoff_as_unreachable) {
   Cluster cluster;
   SessionPtr p0 = started(cluster, "p0");
-  LayoutPtr from = layout(4, 4, {"p0"}, 0, 0), to = layout(4, 4, {"c0"}, 1, 0);
+  LayoutPtr from = make_layout(4, 4, {"p0"}, 0, 0), to = make_layout(4, 4, {"c0"}, 1, 0);
   std::vector<double> source(16, 2.0);
   BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), 128), BATON_OK);
   ::kill(cluster.coordinator_pid(), SIGKILL);
@@ -496,7 +496,7 @@ BOOST_AUTO_TEST_CASE(a_coordinator_that_died_fails_the_handoff_as_unreachable) {
 BOOST_AUTO_TEST_CASE(a_job_the_coordinator_refuses_is_a_failed_job_with_its_reason) {
   Cluster cluster;
   SessionPtr p0 = started(cluster, "p0");  // c0 never registers
-  LayoutPtr from = layout(4, 4, {"p0"}, 0, 0), to = layout(4, 4, {"c0"}, 1, 0);
+  LayoutPtr from = make_layout(4, 4, {"p0"}, 0, 0), to = make_layout(4, 4, {"c0"}, 1, 0);
   std::vector<double> source(16, 3.0);
   BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), 128), BATON_OK);
   BOOST_TEST(baton_handoff(p0.get(), "field", from.get(), to.get(), nullptr) == BATON_JOB_FAILED);
@@ -507,7 +507,7 @@ BOOST_AUTO_TEST_CASE(a_job_the_coordinator_refuses_is_a_failed_job_with_its_reas
 BOOST_AUTO_TEST_CASE(a_job_that_runs_and_fails_is_a_typed_result_with_the_coordinators_error) {
   Cluster cluster;
   SessionPtr p0 = started(cluster, "p0"), c0 = started(cluster, "c0");  // c0 shares nothing
-  LayoutPtr from = layout(4, 4, {"p0"}, 0, 0), to = layout(4, 4, {"c0"}, 1, 0);
+  LayoutPtr from = make_layout(4, 4, {"p0"}, 0, 0), to = make_layout(4, 4, {"c0"}, 1, 0);
   std::vector<double> source(16, 4.0);
   BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), 128), BATON_OK);
   SessionPtr coupler = started(cluster, "");  // checks nothing of c0's: its agent refuses the plan
@@ -530,7 +530,7 @@ BOOST_AUTO_TEST_CASE(a_handoff_that_does_not_end_in_time_is_cancelled_and_says_s
   BOOST_REQUIRE_EQUAL(baton_session_set(p0.get(), "rate", "1e5"), BATON_OK);
   BOOST_REQUIRE_EQUAL(baton_session_start(p0.get()), BATON_OK);
   SessionPtr c0 = started(cluster, "c0");
-  LayoutPtr from = layout(4, 32768, {"p0"}, 0, 0), to = layout(4, 32768, {"c0"}, 1, 0);
+  LayoutPtr from = make_layout(4, 32768, {"p0"}, 0, 0), to = make_layout(4, 32768, {"c0"}, 1, 0);
   BOOST_REQUIRE_EQUAL(baton_share(p0.get(), "field", from.get(), source.data(), source.size() * 8), BATON_OK);
   BOOST_REQUIRE_EQUAL(baton_share(c0.get(), "field", to.get(), received.data(), received.size() * 8), BATON_OK);
   BOOST_TEST(baton_handoff(p0.get(), "field", from.get(), to.get(), nullptr) == BATON_TIMEOUT);
@@ -552,25 +552,25 @@ BOOST_AUTO_TEST_CASE(bad_options_and_calls_are_refused_naming_what_is_wrong) {
   BOOST_TEST(baton_session_set(s.get(), nullptr, "x") == BATON_INVALID_ARGUMENT);
   BOOST_TEST_CONTAINS(baton_session_error(s.get()), "key is NULL");
   std::vector<double> data(16);
-  LayoutPtr rows = layout(4, 4, {"p0"}, 0, 0);
+  LayoutPtr rows = make_layout(4, 4, {"p0"}, 0, 0);
   BOOST_TEST(baton_share(s.get(), "field", rows.get(), data.data(), 128) == BATON_INVALID_ARGUMENT);
   BOOST_TEST_CONTAINS(baton_session_error(s.get()), "the session is not started");
   BOOST_REQUIRE_EQUAL(baton_session_start(s.get()), BATON_OK);
   BOOST_TEST(std::string(baton_session_error(s.get())).empty());
   BOOST_TEST(baton_session_set(s.get(), "rate", "1e6") == BATON_INVALID_ARGUMENT);
   BOOST_TEST_CONTAINS(baton_session_error(s.get()), "rate: the session is started already");
-  LayoutPtr elsewhere = layout(4, 4, {"p1"}, 0, 0);
+  LayoutPtr elsewhere = make_layout(4, 4, {"p1"}, 0, 0);
   BOOST_TEST(baton_share(s.get(), "field", elsewhere.get(), data.data(), 128) == BATON_INVALID_ARGUMENT);
   BOOST_TEST_CONTAINS(baton_session_error(s.get()), "node p0 is not in the layout's group");
   BOOST_TEST(baton_layout_distribute(rows.get(), 2, 0) == BATON_INVALID_ARGUMENT);
   BOOST_TEST_CONTAINS(baton_layout_error(rows.get()), "dim must be 0 (rows) or 1 (columns), not 2");
-  LayoutPtr other = layout(4, 5, {"c0"}, 1, 0);
+  LayoutPtr other = make_layout(4, 5, {"c0"}, 1, 0);
   BOOST_REQUIRE_EQUAL(baton_share(s.get(), "field", rows.get(), data.data(), 128), BATON_OK);
   BOOST_TEST(baton_handoff(s.get(), "field", rows.get(), other.get(), nullptr) == BATON_INVALID_ARGUMENT);
   BOOST_TEST_CONTAINS(baton_session_error(s.get()), "the two layouts describe different arrays");
   BOOST_TEST(std::string(baton_status_name(BATON_REGION_TOO_SMALL)) == "BATON_REGION_TOO_SMALL");
   const std::uint64_t counts[] = {3, 1};
-  LayoutPtr uneven = layout(4, 4, {"a", "b"}, 0, 0);
+  LayoutPtr uneven = make_layout(4, 4, {"a", "b"}, 0, 0);
   BOOST_REQUIRE_EQUAL(baton_layout_distribute_ranges(uneven.get(), 0, counts, 2), BATON_OK);
   std::uint64_t local_rows = 0, local_cols = 0, global = 0;
   BOOST_REQUIRE_EQUAL(baton_layout_local_shape(uneven.get(), "a", &local_rows, &local_cols), BATON_OK);

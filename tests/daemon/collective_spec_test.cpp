@@ -31,7 +31,7 @@ const std::string kBuffered = R"({"kind": "buffered-multicast", "nodes": ["n0", 
  "algorithm": "ordered-coloring",
  "messages": [{"source": "n0", "file": "m0.bin", "destinations": ["n1", "n2"], "dst_file": "m0.bin"}]})";
 
-std::string refusal(const Json& job) {
+std::string collective_refusal(const Json& job) {
   try {
     bc::parse_job_spec(job.dump());
   } catch (const baton::json::InputError& e) {
@@ -63,7 +63,7 @@ struct Case {
 };
 
 void refuses(const std::string& example, const std::vector<Case>& cases) {
-  for (const Case& c : cases) BOOST_TEST(refusal(with(example, c.pointer, c.value)) == c.error, c.pointer);
+  for (const Case& c : cases) BOOST_TEST(collective_refusal(with(example, c.pointer, c.value)) == c.error, c.pointer);
 }
 
 }  // namespace
@@ -113,7 +113,7 @@ BOOST_AUTO_TEST_CASE(every_algorithm_of_each_kind_is_accepted) {
        {std::pair{kReduce, bj::JobKind::reduce}, std::pair{kAllreduce, bj::JobKind::allreduce},
         std::pair{kMulticast, bj::JobKind::multicast}, std::pair{kBuffered, bj::JobKind::buffered_multicast}}) {
     for (const std::string& algorithm : names(kind)) {
-      BOOST_TEST(refusal(with(example, "/algorithm", algorithm)) == "accepted", algorithm);
+      BOOST_TEST(collective_refusal(with(example, "/algorithm", algorithm)) == "accepted", algorithm);
       // Parsed once into its enum, named back the same (the journal and the reports).
       BOOST_TEST(bc::parse_job_spec(with(example, "/algorithm", algorithm).dump()).algorithm_name() == algorithm);
     }
@@ -132,17 +132,17 @@ BOOST_AUTO_TEST_CASE(every_algorithm_of_each_kind_is_accepted) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_kinds_and_algorithms_are_named) {
-  BOOST_TEST(refusal(with(kReduce, "/kind", "gather")) ==
+  BOOST_TEST(collective_refusal(with(kReduce, "/kind", "gather")) ==
              "kind: unknown kind \"gather\" (redistribution, reduce, allreduce, multicast, buffered-multicast)");
-  BOOST_TEST(refusal(with(kReduce, "/kind", 3)) == "kind: must be a non-empty string");
-  BOOST_TEST(refusal(with(kReduce, "/algorithm", "ring")) ==
+  BOOST_TEST(collective_refusal(with(kReduce, "/kind", 3)) == "kind: must be a non-empty string");
+  BOOST_TEST(collective_refusal(with(kReduce, "/algorithm", "ring")) ==
              "algorithm: unknown algorithm \"ring\" for a reduce (auto, snf, dp, bnb, binomial, flat, pipelined-tree)");
-  BOOST_TEST(refusal(with(kAllreduce, "/algorithm", "snf")) ==
+  BOOST_TEST(collective_refusal(with(kAllreduce, "/algorithm", "snf")) ==
              "algorithm: unknown algorithm \"snf\" for an allreduce (auto, snf-fnf, binomial, ring, pipelined-tree, "
              "rate-rsag)");
-  BOOST_TEST(refusal(with(kMulticast, "/algorithm", "coloring"))
+  BOOST_TEST(collective_refusal(with(kMulticast, "/algorithm", "coloring"))
                  .starts_with("algorithm: unknown algorithm \"coloring\" for a multicast (auto, wrp, fef, ecf,"));
-  BOOST_TEST(refusal(with(kBuffered, "/algorithm", "wrp")) ==
+  BOOST_TEST(collective_refusal(with(kBuffered, "/algorithm", "wrp")) ==
              "algorithm: unknown algorithm \"wrp\" for a buffered-multicast (auto, ordered-coloring, coloring)");
 }
 
@@ -173,16 +173,16 @@ BOOST_AUTO_TEST_CASE(every_bad_field_of_a_reduce_is_named) {
                     {"/result/offset", 0, "result.offset: unknown field"},
                     {"/buffers", 2, "buffers: unknown field"}});
   // The same file in place is fine at offset 0, refused elsewhere.
-  BOOST_TEST(refusal(with(kReduce, "/result/file", "grad.bin")) == "accepted");
+  BOOST_TEST(collective_refusal(with(kReduce, "/result/file", "grad.bin")) == "accepted");
   Json shifted = with(kReduce, "/result/file", "grad.bin");
   shifted["data"]["offset"] = 64;
-  BOOST_TEST(refusal(shifted) ==
+  BOOST_TEST(collective_refusal(shifted) ==
              "result.file: grad.bin is also data.file: an in-place result needs data.offset 0 (the result is written "
              "at offset 0)");
   // Integer ops on integers are fine.
   Json integers = with(kReduce, "/op", "bor");
   integers["data"]["dtype"] = "u32";
-  BOOST_TEST(refusal(integers) == "accepted");
+  BOOST_TEST(collective_refusal(integers) == "accepted");
 }
 
 BOOST_AUTO_TEST_CASE(every_bad_field_of_an_allreduce_is_named) {
@@ -194,14 +194,14 @@ BOOST_AUTO_TEST_CASE(every_bad_field_of_an_allreduce_is_named) {
   // In place (issue 27: accepted, then refused by every agent): refused here, however the
   // result's name is spelled.
   for (const char* spelling : {"grad.bin", "./grad.bin"}) {
-    BOOST_TEST(refusal(with(kAllreduce, "/result/file", spelling)) ==
+    BOOST_TEST(collective_refusal(with(kAllreduce, "/result/file", spelling)) ==
                "result.file: " + std::string(spelling) +
                    " is data.file grad.bin: an all-reduce does not run in place (each node still reads its data "
                    "while the result arrives); name another result file");
   }
   Json ring = with(kAllreduce, "/algorithm", "ring");
   ring["data"]["count"] = 2;
-  BOOST_TEST(refusal(ring) ==
+  BOOST_TEST(collective_refusal(ring) ==
              "data.count: ring cuts the array into one segment per node: 3 nodes need at least 3 elements, not 2");
 }
 
@@ -225,16 +225,17 @@ BOOST_AUTO_TEST_CASE(every_bad_field_of_a_multicast_is_named) {
            {"/multicasts/0/dst_file", nullptr, "multicasts[0].dst_file: missing"},
            {"/multicasts/0/bytes", 5, "multicasts[0].bytes: unknown field"}});
   // Offset and length may be left out: the whole file.
-  BOOST_TEST(refusal(with(kMulticast, "/multicasts/0/length", nullptr)) == "accepted");
+  BOOST_TEST(collective_refusal(with(kMulticast, "/multicasts/0/length", nullptr)) == "accepted");
   // A second message into the same destination file, or into the file a node sends from.
   Json twice = Json::parse(kMulticast);
   twice["multicasts"].push_back(
       Json{{"source", "n3"}, {"file", "other.bin"}, {"destinations", {"n1"}}, {"dst_file", "model.bin"}});
-  BOOST_TEST(refusal(twice) == "multicasts[1].dst_file: n1 already receives multicasts[0] into model.bin");
+  BOOST_TEST(collective_refusal(twice) == "multicasts[1].dst_file: n1 already receives multicasts[0] into model.bin");
   Json overwrite = Json::parse(kMulticast);
   overwrite["multicasts"].push_back(
       Json{{"source", "n0"}, {"file", "a.bin"}, {"destinations", {"n2"}}, {"dst_file", "model.bin"}});
-  BOOST_TEST(refusal(overwrite) == "multicasts[1].dst_file: n2 reads model.bin as the source of multicasts[0]");
+  BOOST_TEST(collective_refusal(overwrite) ==
+             "multicasts[1].dst_file: n2 reads model.bin as the source of multicasts[0]");
 }
 
 BOOST_AUTO_TEST_CASE(every_bad_field_of_a_buffered_multicast_is_named) {

@@ -49,7 +49,7 @@ std::size_t index_of(const std::vector<std::string>& nodes, const std::string& n
 // is released the clock moves by the step's time on the network, then every node of the
 // step reports it (its flows' bytes, its time, the chunks' digests), and every node
 // confirms a job's end.
-struct Fixture {
+struct CalibrationFixture {
   baton::test::TempDir dir{"baton-driver-calibration"};
   asio::io_context io;
   FakeAgents agents{[] {
@@ -70,12 +70,12 @@ struct Fixture {
   std::map<std::string, bp::Plan> plans;  // as each node last received it
   std::map<std::string, int> plans_received;
 
-  explicit Fixture(const bc::DriverOptions& options = baton::test::per_step_options()) {
+  explicit CalibrationFixture(const bc::DriverOptions& options = baton::test::per_step_options()) {
     journal = std::make_unique<baton::journal::Journal>(dir.path / "journal.sqlite");
     driver = std::make_unique<bc::Driver>(io, agents, *journal, clock, options, nullptr);
     driver->start();
   }
-  ~Fixture() {
+  ~CalibrationFixture() {
     second_coordinator.reset();
     driver.reset();
   }
@@ -195,19 +195,19 @@ std::string job_without_platform(std::uint64_t bytes, const std::string& extra =
 
 // Trials of a wider backbone off (the tests of drift), and after every step on the model,
 // so that the 16 pairs leave room to judge one.
-struct NoTrials : Fixture {
-  NoTrials() : Fixture(with_widen_after(0)) {}
+struct NoTrials : CalibrationFixture {
+  NoTrials() : CalibrationFixture(with_widen_after(0)) {}
   static bc::DriverOptions with_widen_after(int steps) {
     bc::DriverOptions options = baton::test::per_step_options();
     options.drift.widen_after = steps;
     return options;
   }
 };
-struct TrialsAfterOneStep : Fixture {
-  TrialsAfterOneStep() : Fixture(NoTrials::with_widen_after(1)) {}
+struct TrialsAfterOneStep : CalibrationFixture {
+  TrialsAfterOneStep() : CalibrationFixture(NoTrials::with_widen_after(1)) {}
 };
 
-BOOST_FIXTURE_TEST_SUITE(driver_calibration, Fixture)
+BOOST_FIXTURE_TEST_SUITE(driver_calibration, CalibrationFixture)
 
 BOOST_AUTO_TEST_CASE(a_calibration_runs_its_probe_steps_and_finds_the_networks_figures) {
   const std::uint64_t id = calibrate();

@@ -42,7 +42,7 @@ const std::string kJob = R"({"senders": ["s0", "s1"], "receivers": ["r0", "r1"],
     {"src_node": "s1", "src_file": "b", "src_offset": 0, "length": 2000000, "dst_node": "r0", "dst_file": "x", "dst_offset": 2000000},
     {"src_node": "s1", "src_file": "b", "src_offset": 2000000, "length": 2000000, "dst_node": "r1", "dst_file": "x", "dst_offset": 2000000}]})";
 
-struct Fixture {
+struct DriverFixture {
   baton::test::TempDir dir{"baton-driver"};
   std::unique_ptr<asio::io_context> io = std::make_unique<asio::io_context>();
   FakeAgents agents{{"s0", "s1", "r0", "r1"}};
@@ -56,7 +56,7 @@ struct Fixture {
   std::unique_ptr<bc::Driver> dead;
   std::optional<baton::error::Refusal> lapsed;  // what the driver's lease_lapsed answers: none, a leader's lease holds
 
-  Fixture() {
+  DriverFixture() {
     journal = std::make_unique<baton::journal::Journal>(dir.path / "journal.sqlite");
     gate = std::make_unique<GatedStore>(*journal);
     driver = std::make_unique<bc::Driver>(*io, agents, *gate, clock, options(), nullptr);
@@ -67,7 +67,7 @@ struct Fixture {
     out.lease_lapsed = [this] { return lapsed; };
     return out;
   }
-  ~Fixture() {
+  ~DriverFixture() {
     driver.reset();
     dead.reset();
   }
@@ -174,7 +174,7 @@ struct Fixture {
 
 }  // namespace
 
-BOOST_FIXTURE_TEST_SUITE(driver, Fixture)
+BOOST_FIXTURE_TEST_SUITE(driver, DriverFixture)
 
 BOOST_AUTO_TEST_CASE(a_job_goes_through_its_phases_to_done) {
   const std::uint64_t id = submit();

@@ -14,7 +14,7 @@ using std::chrono::milliseconds;
 
 namespace {
 
-std::string refusal(const std::string& text) {
+std::string wait_refusal(const std::string& text) {
   try {
     bc::parse_job_wait(text);
   } catch (const bc::RequestError& e) {
@@ -33,10 +33,10 @@ BOOST_AUTO_TEST_CASE(the_seconds_are_a_number_in_zero_to_five) {
   BOOST_TEST(bc::parse_job_wait("0.25").count() == 250);
   BOOST_TEST(bc::parse_job_wait("0.0001").count() == 1);  // waits, does not answer at once
   for (const std::string bad : {"", "0", "-0.5", "5.001", "nan", "inf", "1e400", " 1", "1 ", "1s", "0x1"}) {
-    BOOST_TEST(refusal(bad) == "wait: must be seconds in (0, 5], not \"" + bad + "\"");
+    BOOST_TEST(wait_refusal(bad) == "wait: must be seconds in (0, 5], not \"" + bad + "\"");
   }
   // A long value is cut in the message.
-  BOOST_TEST(refusal(std::string(1000, '9')) ==
+  BOOST_TEST(wait_refusal(std::string(1000, '9')) ==
              "wait: must be seconds in (0, 5], not \"" + std::string(32, '9') + "\"");
 }
 

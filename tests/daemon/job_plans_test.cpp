@@ -21,12 +21,12 @@ std::string name(const char* prefix, std::size_t i) {
   return prefix + std::string(4 - digits.size(), '0') + digits;  // sorted as numbered
 }
 
-const baton::schedule::kpbs::Platform kPlatform{.sender_rate = 1e6,
-                                                .receiver_rate = 1e6,
-                                                .backbone_rate = 1e9,
-                                                .step_startup = 0.001,
-                                                .sender_rates = {},
-                                                .receiver_rates = {}};
+const baton::schedule::kpbs::Platform kPlanPlatform{.sender_rate = 1e6,
+                                                    .receiver_rate = 1e6,
+                                                    .backbone_rate = 1e9,
+                                                    .step_startup = 0.001,
+                                                    .sender_rates = {},
+                                                    .receiver_rates = {}};
 
 }  // namespace
 
@@ -35,7 +35,7 @@ BOOST_AUTO_TEST_SUITE(job_plans)
 BOOST_AUTO_TEST_CASE(each_plan_of_a_large_job_lists_its_node_and_partners_only_and_agents_take_it) {
   constexpr std::size_t pairs = 512;  // 1 024 nodes: senders s0000.., receivers r0000..
   bc::JobSpec spec;
-  spec.platform = kPlatform;
+  spec.platform = kPlanPlatform;
   bc::JobPlans::NodeMap storages, addresses;
   for (std::size_t i = 0; i < pairs; ++i) {
     spec.clusters.senders.push_back(name("s", i));
@@ -81,7 +81,7 @@ BOOST_AUTO_TEST_SUITE(job_plans_kept)
 // cannot, since an exchange would never put its staged destinations in place.
 BOOST_AUTO_TEST_CASE(a_kept_jobs_plans_say_so_and_an_in_place_one_is_refused_naming_the_node) {
   bc::JobSpec spec;
-  spec.platform = kPlatform;
+  spec.platform = kPlanPlatform;
   spec.clusters = {.senders = {"a"}, .receivers = {"b"}};
   spec.transfers = {{"a", "in.bin", 0, 4096, "b", "out.bin", 0}};
   const bc::JobPlans::NodeMap storages{{"a", "storage-a"}, {"b", "storage-b"}},

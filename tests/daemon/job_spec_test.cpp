@@ -12,7 +12,7 @@ namespace {
 const std::string kPlatform =
     R"("platform": {"sender_rate": 1e6, "receiver_rate": 2e6, "backbone_rate": 3e6, "step_startup": 0.01})";
 
-std::string refusal(const std::string& json) {
+std::string spec_refusal(const std::string& json) {
   try {
     bc::parse_job_spec(json);
   } catch (const baton::json::InputError& e) {
@@ -46,7 +46,7 @@ BOOST_AUTO_TEST_CASE(priority_is_optional_whole_and_bounded) {
   BOOST_TEST(bc::parse_job_spec(head + R"(, "priority": -3})").priority == -3);
   BOOST_TEST(bc::parse_job_spec(head + R"(, "priority": 1000000})").priority == 1'000'000);
   for (const std::string bad : {"1.5", "\"high\"", "1000001", "-1000001", "18446744073709551615"}) {
-    BOOST_TEST(refusal(head + R"(, "priority": )" + bad + "}") ==
+    BOOST_TEST(spec_refusal(head + R"(, "priority": )" + bad + "}") ==
                    "priority: must be a whole number in [-1000000, 1000000], not " + bad,
                bad);
   }
@@ -61,8 +61,9 @@ BOOST_AUTO_TEST_CASE(weight_is_optional_positive_and_bounded_and_all_at_once_doe
   BOOST_TEST(bc::parse_job_spec(head + "}").shares_nodes());
   BOOST_TEST(!bc::parse_job_spec(head + R"(, "algorithm": "all-at-once"})").shares_nodes());
   for (const std::string bad : {"0", "-1", "100.5", "\"3\"", "null"}) {
-    BOOST_TEST(refusal(head + R"(, "weight": )" + bad + "}") == "weight: must be a number in [0.01, 100], not " + bad,
-               bad);
+    BOOST_TEST(
+        spec_refusal(head + R"(, "weight": )" + bad + "}") == "weight: must be a number in [0.01, 100], not " + bad,
+        bad);
   }
 }
 
@@ -72,8 +73,8 @@ BOOST_AUTO_TEST_CASE(keep_plan_is_optional_and_a_boolean) {
       "dst_node": "b", "dst_file": "y", "dst_offset": 0}])";
   BOOST_TEST(!bc::parse_job_spec(head + "}").keep_plan);
   BOOST_TEST(bc::parse_job_spec(head + R"(, "keep_plan": true})").keep_plan);
-  BOOST_TEST(refusal(head + R"(, "keep_plan": 1})") == "keep_plan: must be true or false");
-  BOOST_TEST(refusal(head + R"(, "keep_plans": true})").find("keep_plans") != std::string::npos);
+  BOOST_TEST(spec_refusal(head + R"(, "keep_plan": 1})") == "keep_plan: must be true or false");
+  BOOST_TEST(spec_refusal(head + R"(, "keep_plans": true})").find("keep_plans") != std::string::npos);
 }
 
 // Each node's own rate (docs/runtime.md): one per node, in the job's order, and the
@@ -92,10 +93,11 @@ BOOST_AUTO_TEST_CASE(each_nodes_rate_and_the_algorithms_on_them_are_read) {
   BOOST_TEST(spec.platform.receiver_rates == (std::vector<double>{1e6, 4e6}));
   BOOST_TEST((bc::parse_job_spec(job("fluid", R"("sender_rates": [5e6])")).algorithm ==
               baton::schedule::kpbs::Algorithm::fluid));
-  BOOST_TEST(refusal(job("fluid", R"("receiver_rates": [1e6])")) == "platform.receiver_rates: 1 rates for 2 receivers");
-  BOOST_TEST(refusal(job("oggp", R"("sender_rates": [0])")) == "platform.sender_rates[0]: must be > 0");
+  BOOST_TEST(spec_refusal(job("fluid", R"("receiver_rates": [1e6])")) ==
+             "platform.receiver_rates: 1 rates for 2 receivers");
+  BOOST_TEST(spec_refusal(job("oggp", R"("sender_rates": [0])")) == "platform.sender_rates[0]: must be > 0");
   BOOST_TEST(
-      refusal(job("fast", R"("sender_rates": [1e6])")) ==
+      spec_refusal(job("fast", R"("sender_rates": [1e6])")) ==
       "algorithm: unknown algorithm \"fast\" for a redistribution (oggp, ggp, h-weight, h-degree, all-at-once, oggp-plus, fluid, auto)");
 }
 
@@ -110,23 +112,23 @@ BOOST_AUTO_TEST_CASE(a_pattern_expands_to_every_byte_once) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_jobs_are_named) {
-  BOOST_TEST(refusal("[").find("JSON") != std::string::npos, refusal("["));
-  BOOST_TEST(refusal(R"({"senders": [], "receivers": ["b"]})").find("senders") != std::string::npos);
+  BOOST_TEST(spec_refusal("[").find("JSON") != std::string::npos, spec_refusal("["));
+  BOOST_TEST(spec_refusal(R"({"senders": [], "receivers": ["b"]})").find("senders") != std::string::npos);
   const std::string head = R"({"senders": ["a"], "receivers": ["b"], )" + kPlatform;
-  BOOST_TEST(refusal(head + "}") == "job: give exactly one of \"transfers\", \"transfer_runs\" and \"pattern\"");
+  BOOST_TEST(spec_refusal(head + "}") == "job: give exactly one of \"transfers\", \"transfer_runs\" and \"pattern\"");
   BOOST_TEST(
-      refusal(head + R"(, "algorithm": "fast"})") ==
+      spec_refusal(head + R"(, "algorithm": "fast"})") ==
       "algorithm: unknown algorithm \"fast\" for a redistribution (oggp, ggp, h-weight, h-degree, all-at-once, oggp-plus, fluid, auto)");
-  BOOST_TEST(refusal(head + R"(, "speed": 1})") == "speed: unknown field");
-  BOOST_TEST(refusal(head + R"(, "algoritm": "ggp"})") == "algoritm: unknown field (did you mean \"algorithm\"?)");
-  BOOST_TEST(refusal(head + R"(, "pattern": {"byte": 10}})") ==
+  BOOST_TEST(spec_refusal(head + R"(, "speed": 1})") == "speed: unknown field");
+  BOOST_TEST(spec_refusal(head + R"(, "algoritm": "ggp"})") == "algoritm: unknown field (did you mean \"algorithm\"?)");
+  BOOST_TEST(spec_refusal(head + R"(, "pattern": {"byte": 10}})") ==
              "pattern.byte: unknown field (did you mean \"bytes\"?)");
-  BOOST_TEST(refusal(head + R"(, "transfers": [{"src_node": "a", "src_file": "x", "src_offset": 0, "length": 0,
+  BOOST_TEST(spec_refusal(head + R"(, "transfers": [{"src_node": "a", "src_file": "x", "src_offset": 0, "length": 0,
       "dst_node": "b", "dst_file": "y", "dst_offset": 0}]})")
                  .find("transfers[0].length") != std::string::npos);
-  BOOST_TEST(refusal(head + R"(, "transfers": [{"src_node": "b", "src_file": "x", "src_offset": 0, "length": 3,
+  BOOST_TEST(spec_refusal(head + R"(, "transfers": [{"src_node": "b", "src_file": "x", "src_offset": 0, "length": 3,
       "dst_node": "a", "dst_file": "y", "dst_offset": 0}]})") != "accepted");
-  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 10, "to": "diagonal"}})").find("pattern.to") !=
+  BOOST_TEST(spec_refusal(head + R"(, "pattern": {"bytes": 10, "to": "diagonal"}})").find("pattern.to") !=
              std::string::npos);
 }
 
@@ -162,35 +164,36 @@ BOOST_AUTO_TEST_CASE(transfer_runs_expand_to_the_transfers_they_stand_for) {
 
 BOOST_AUTO_TEST_CASE(hostile_transfer_runs_are_refused_before_they_are_expanded) {
   const std::string head = R"({"senders": ["a0"], "receivers": ["b0"], )" + kPlatform;
-  BOOST_TEST(refusal(head + R"(, "transfers": [], "transfer_runs": []})") ==
+  BOOST_TEST(spec_refusal(head + R"(, "transfers": [], "transfer_runs": []})") ==
              "job: give exactly one of \"transfers\", \"transfer_runs\" and \"pattern\"");
-  BOOST_TEST(refusal(runs_job("")) == "transfer_runs: must hold at least 1 element", refusal(runs_job("")));
+  BOOST_TEST(spec_refusal(runs_job("")) == "transfer_runs: must hold at least 1 element", spec_refusal(runs_job("")));
   // 2^40 transfers from 150 bytes: refused by the sum of the counts, nothing built.
-  BOOST_TEST(refusal(runs_job(run(R"("src_offset": 0, "src_stride": 1, "length": 1, "dst_offset": 0,
+  BOOST_TEST(spec_refusal(runs_job(run(R"("src_offset": 0, "src_stride": 1, "length": 1, "dst_offset": 0,
       "dst_stride": 1, "count": 1099511627776)"))) ==
              "transfer_runs[0].count: the runs expand to more than the limit of " +
                  std::to_string(bc::kMaxJobTransfers) + " transfers");
   // Two runs each within the limit, together past it.
   const std::string half = run(R"("src_offset": 0, "src_stride": 1, "length": 1, "dst_offset": 0, "dst_stride": 1,
       "count": )" + std::to_string(bc::kMaxJobTransfers / 2 + 1));
-  BOOST_TEST(refusal(runs_job(half + ", " + half)).find("transfer_runs[1].count: the runs expand to more than") == 0u);
+  BOOST_TEST(spec_refusal(runs_job(half + ", " + half)).find("transfer_runs[1].count: the runs expand to more than") ==
+             0u);
   // A stride that would wrap the last offset past 2^63 - 1.
-  BOOST_TEST(refusal(runs_job(run(R"("src_offset": 0, "src_stride": 4611686018427387904, "length": 1,
+  BOOST_TEST(spec_refusal(runs_job(run(R"("src_offset": 0, "src_stride": 4611686018427387904, "length": 1,
       "dst_offset": 0, "dst_stride": 1, "count": 3)"))) ==
              "transfer_runs[0]: the last range's src_offset (src_offset + (count - 1) * src_stride) is past "
              "9223372036854775807");
   // Runs whose ranges write over each other are refused like transfers that do.
-  BOOST_TEST(refusal(runs_job(run(R"("src_offset": 0, "src_stride": 8, "length": 8, "dst_offset": 0,
+  BOOST_TEST(spec_refusal(runs_job(run(R"("src_offset": 0, "src_stride": 8, "length": 8, "dst_offset": 0,
       "dst_stride": 4, "count": 2)")))
                  .find("writes over") != std::string::npos);
-  BOOST_TEST(refusal(runs_job(run(R"("src_offset": 0, "src_stride": 8, "length": 8, "dst_offset": 0,
+  BOOST_TEST(spec_refusal(runs_job(run(R"("src_offset": 0, "src_stride": 8, "length": 8, "dst_offset": 0,
       "dst_stride": -8, "count": 2)"))) == "transfer_runs[0].dst_stride: must be >= 0");
-  BOOST_TEST(refusal(runs_job(run(R"("src_offset": 0, "src_stride": 8, "length": 8, "dst_offset": 0,
+  BOOST_TEST(spec_refusal(runs_job(run(R"("src_offset": 0, "src_stride": 8, "length": 8, "dst_offset": 0,
       "dst_stride": 8, "count": 0)"))) == "transfer_runs[0].count: must be >= 1");
-  BOOST_TEST(refusal(runs_job(run(R"("src_offset": 0, "src_stride": 8, "length": 8, "dst_offset": 0,
+  BOOST_TEST(spec_refusal(runs_job(run(R"("src_offset": 0, "src_stride": 8, "length": 8, "dst_offset": 0,
       "dst_stide": 8, "count": 2)")))
                  .find("transfer_runs[0].dst_stide: unknown field") == 0u);
-  BOOST_TEST(refusal(runs_job(R"({"src_node": "a9", "src_file": "x", "dst_node": "b1", "dst_file": "y",
+  BOOST_TEST(spec_refusal(runs_job(R"({"src_node": "a9", "src_file": "x", "dst_node": "b1", "dst_file": "y",
       "src_offset": 0, "src_stride": 8, "length": 8, "dst_offset": 0, "dst_stride": 8, "count": 2})"))
                  .find("unknown source node 'a9'") != std::string::npos);
 }
@@ -212,8 +215,8 @@ BOOST_AUTO_TEST_CASE(without_a_platform_the_job_waits_for_a_calibration_and_may_
   BOOST_TEST(journaled.platform.backbone_rate == 3e6);
   BOOST_TEST(journaled.calibration == "4");
   const std::string head = R"({"senders": ["a"], "receivers": ["b"], )" + pattern;
-  BOOST_TEST(refusal(head + R"(, "replan": "yes"})") == "replan: must be true or false");
-  BOOST_TEST(refusal(head + R"(, "calibration": 4})") == "calibration: must be a non-empty string");
+  BOOST_TEST(spec_refusal(head + R"(, "replan": "yes"})") == "replan: must be true or false");
+  BOOST_TEST(spec_refusal(head + R"(, "calibration": 4})") == "calibration: must be a non-empty string");
 }
 
 BOOST_AUTO_TEST_CASE(a_pattern_that_expands_too_far_is_refused_before_expanding) {
@@ -221,55 +224,56 @@ BOOST_AUTO_TEST_CASE(a_pattern_that_expands_too_far_is_refused_before_expanding)
   // 40 GB of them, had they been built).
   const std::string job = R"({"senders": ["a0", "a1"], "receivers": ["b0", "b1"], )" + kPlatform +
                           R"(, "pattern": {"bytes": 268435456, "to": "block-cyclic", "to_block": 1}})";
-  BOOST_TEST(refusal(job) == "pattern: expands to 268435456 transfers, more than the limit " +
-                                 std::to_string(bc::kMaxJobTransfers) + "; use larger blocks");
+  BOOST_TEST(spec_refusal(job) == "pattern: expands to 268435456 transfers, more than the limit " +
+                                      std::to_string(bc::kMaxJobTransfers) + "; use larger blocks");
   // One more transfer than the limit is refused too: 2 × 2 nodes, blocks of 1 byte.
   const std::string over = R"({"senders": ["a0", "a1"], "receivers": ["b0", "b1"], )" + kPlatform +
                            R"(, "pattern": {"bytes": )" + std::to_string(bc::kMaxJobTransfers + 1) +
                            R"(, "from": "block-cyclic", "from_block": 1, "to": "block-cyclic", "to_block": 1}})";
-  BOOST_TEST(refusal(over).find("pattern: expands to " + std::to_string(bc::kMaxJobTransfers + 1) + " transfers") == 0u,
-             refusal(over));
+  BOOST_TEST(
+      spec_refusal(over).find("pattern: expands to " + std::to_string(bc::kMaxJobTransfers + 1) + " transfers") == 0u,
+      spec_refusal(over));
 }
 
 BOOST_AUTO_TEST_CASE(hostile_json_is_refused_with_what_is_wrong) {
   const std::string head = R"({"senders": ["a"], "receivers": ["b"], )" + kPlatform;
   // 2 000 000 levels: refused by the pre-scan at level 65, without recursion.
-  BOOST_TEST(refusal(std::string(2'000'000, '[')) == "input: nested deeper than 64 levels at byte 65");
+  BOOST_TEST(spec_refusal(std::string(2'000'000, '[')) == "input: nested deeper than 64 levels at byte 65");
   BOOST_TEST(
-      refusal(
+      spec_refusal(
           R"({"senders": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["a"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]})")
           .find("nested deeper than 64 levels") != std::string::npos);
   // Brackets inside strings do not count.
-  BOOST_TEST(refusal(R"({"senders": [")" + std::string(100, '[') + R"("], "receivers": ["b"], )" + kPlatform +
-                     R"(, "pattern": {"bytes": 10, "to": "block"}})") == "accepted");
-  BOOST_TEST(refusal(R"({"senders": ["a"], "receivers": ["b"], "platform": {"sender_rate": 1e999999}})") ==
+  BOOST_TEST(spec_refusal(R"({"senders": [")" + std::string(100, '[') + R"("], "receivers": ["b"], )" + kPlatform +
+                          R"(, "pattern": {"bytes": 10, "to": "block"}})") == "accepted");
+  BOOST_TEST(spec_refusal(R"({"senders": ["a"], "receivers": ["b"], "platform": {"sender_rate": 1e999999}})") ==
              "platform.sender_rate: number 1e999999 is out of range (at byte 68)");
   // The platform's one reader (json/platform.h) names the field: a typo, a rate that is not
   // > 0, a step start-up beyond an hour.
   const std::string pair = R"({"senders": ["a"], "receivers": ["b"], "platform": )";
-  BOOST_TEST(refusal(pair + R"({"sender_rat": 1}})").find("platform.sender_rat: unknown field") == 0u);
-  BOOST_TEST(refusal(pair + R"({"sender_rate": 0, "receiver_rate": 1, "backbone_rate": 1, "step_startup": 0}})") ==
+  BOOST_TEST(spec_refusal(pair + R"({"sender_rat": 1}})").find("platform.sender_rat: unknown field") == 0u);
+  BOOST_TEST(spec_refusal(pair + R"({"sender_rate": 0, "receiver_rate": 1, "backbone_rate": 1, "step_startup": 0}})") ==
              "platform.sender_rate: must be > 0");
-  BOOST_TEST(refusal(pair + R"({"sender_rate": 1, "receiver_rate": 1, "backbone_rate": 1, "step_startup": 4000}})") ==
-             "platform.step_startup: must be <= 3600");
   BOOST_TEST(
-      refusal(head + R"(, "pattern": {"bytes": 1)" + std::string(400, '0') + "}}").find("pattern.bytes: number 1000") ==
-      0u);
-  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 100000000000000000000000}})") ==
+      spec_refusal(pair + R"({"sender_rate": 1, "receiver_rate": 1, "backbone_rate": 1, "step_startup": 4000}})") ==
+      "platform.step_startup: must be <= 3600");
+  BOOST_TEST(spec_refusal(head + R"(, "pattern": {"bytes": 1)" + std::string(400, '0') + "}}")
+                 .find("pattern.bytes: number 1000") == 0u);
+  BOOST_TEST(spec_refusal(head + R"(, "pattern": {"bytes": 100000000000000000000000}})") ==
              "pattern.bytes: must be <= 9223372036854775807");
-  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 9.223372036854775808e18}})") ==  // 2^63
+  BOOST_TEST(spec_refusal(head + R"(, "pattern": {"bytes": 9.223372036854775808e18}})") ==  // 2^63
              "pattern.bytes: must be <= 9223372036854775807");
-  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": -1e300}})") == "pattern.bytes: must be >= 1");
-  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 10}})" + std::string(1, '\0')) ==
+  BOOST_TEST(spec_refusal(head + R"(, "pattern": {"bytes": -1e300}})") == "pattern.bytes: must be >= 1");
+  BOOST_TEST(spec_refusal(head + R"(, "pattern": {"bytes": 10}})" + std::string(1, '\0')) ==
              "input: NUL byte at byte " + std::to_string(head.size() + 28) + " (JSON holds none)");
-  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 10}} {})").find("input: not valid JSON at byte") == 0u);
-  BOOST_TEST(refusal("") == "input: empty (expected a JSON object)");
-  BOOST_TEST(refusal(" \r\n") == "input: empty (expected a JSON object)");
-  BOOST_TEST(refusal("{\"senders\": [\"\xff\"]}") ==
+  BOOST_TEST(spec_refusal(head + R"(, "pattern": {"bytes": 10}} {})").find("input: not valid JSON at byte") == 0u);
+  BOOST_TEST(spec_refusal("") == "input: empty (expected a JSON object)");
+  BOOST_TEST(spec_refusal(" \r\n") == "input: empty (expected a JSON object)");
+  BOOST_TEST(spec_refusal("{\"senders\": [\"\xff\"]}") ==
              "input: not valid JSON at byte 15 (in senders[0]): syntax error while parsing value - invalid string: "
              "ill-formed UTF-8 byte");
-  BOOST_TEST(refusal(R"({"senders": ["a"], "senders": ["b"]})") == "senders: given twice");
-  BOOST_TEST(refusal(head + R"(, "pattern": {"bytes": 10, "to": "block", "to": "block"}})") ==
+  BOOST_TEST(spec_refusal(R"({"senders": ["a"], "senders": ["b"]})") == "senders: given twice");
+  BOOST_TEST(spec_refusal(head + R"(, "pattern": {"bytes": 10, "to": "block", "to": "block"}})") ==
              "pattern.to: given twice");
 }
 

@@ -19,13 +19,13 @@ using baton::test::FakeAgents;
 
 namespace {
 
-const std::string kMulticast = R"({"kind": "multicast", "nodes": ["n0", "n1", "n2"],
+const std::string kMulticastJob = R"({"kind": "multicast", "nodes": ["n0", "n1", "n2"],
   "multicasts": [{"source": "n1", "file": "model.bin", "offset": 100, "destinations": ["n0", "n2"],
                   "dst_file": "model.bin"}]})";
-const std::string kReduce = R"({"kind": "reduce", "nodes": ["n0", "n1", "n2"], "root": "n0",
+const std::string kReduceJob = R"({"kind": "reduce", "nodes": ["n0", "n1", "n2"], "root": "n0",
   "data": {"file": "grad.bin", "offset": 8, "count": 1000, "dtype": "f64"}, "op": "sum", "result": {"file": "s"}})";
 
-struct Fixture {
+struct QueriesFixture {
   FakeAgents agents{{"n0", "n1", "n2"}};
   bc::ObjectQueries queries;
   std::optional<bc::ObjectAnswers> answers;
@@ -72,10 +72,10 @@ struct Fixture {
 
 }  // namespace
 
-BOOST_FIXTURE_TEST_SUITE(object_queries, Fixture)
+BOOST_FIXTURE_TEST_SUITE(object_queries, QueriesFixture)
 
 BOOST_AUTO_TEST_CASE(a_message_without_a_length_runs_to_the_end_of_its_file) {
-  coll::CollectiveJob job = bc::parse_job_spec(kMulticast).collective;
+  coll::CollectiveJob job = bc::parse_job_spec(kMulticastJob).collective;
   const std::uint64_t id = ask(job);
   const bp::ObjectQuery q = sent_to("n1");  // only the source reads
   BOOST_TEST(q.query() == id);
@@ -90,7 +90,7 @@ BOOST_AUTO_TEST_CASE(a_message_without_a_length_runs_to_the_end_of_its_file) {
 }
 
 BOOST_AUTO_TEST_CASE(ranges_past_the_end_missing_files_and_unreadable_ones_are_refused_naming_them) {
-  coll::CollectiveJob job = bc::parse_job_spec(kMulticast).collective;
+  coll::CollectiveJob job = bc::parse_job_spec(kMulticastJob).collective;
   answer("n1", ask(job), "model.bin", true, 100);
   BOOST_TEST(resolve(job) == "multicasts[0]: nothing to send: n1's model.bin holds 100 bytes, none after offset 100");
   job.messages[0].length = 50;
@@ -101,7 +101,7 @@ BOOST_AUTO_TEST_CASE(ranges_past_the_end_missing_files_and_unreadable_ones_are_r
   answer("n1", ask(job), "model.bin", false, 0, "not a regular file");
   BOOST_TEST(resolve(job) == "multicasts[0].file: n1 cannot read model.bin: not a regular file");
 
-  coll::CollectiveJob reduce = bc::parse_job_spec(kReduce).collective;
+  coll::CollectiveJob reduce = bc::parse_job_spec(kReduceJob).collective;
   const std::uint64_t id = ask(reduce);
   answer("n0", id, "grad.bin", true, 8008);
   answer("n1", id, "grad.bin", true, 8008);
@@ -112,7 +112,7 @@ BOOST_AUTO_TEST_CASE(ranges_past_the_end_missing_files_and_unreadable_ones_are_r
 }
 
 BOOST_AUTO_TEST_CASE(silent_nodes_are_named_when_the_asker_gives_up) {
-  coll::CollectiveJob reduce = bc::parse_job_spec(kReduce).collective;
+  coll::CollectiveJob reduce = bc::parse_job_spec(kReduceJob).collective;
   agents.set_alive("n2", false);  // no session: silent at once
   const std::uint64_t id = ask(reduce);
   answer("n0", id, "grad.bin", true, 8008);
@@ -125,7 +125,7 @@ BOOST_AUTO_TEST_CASE(silent_nodes_are_named_when_the_asker_gives_up) {
 }
 
 BOOST_AUTO_TEST_CASE(answers_to_nothing_asked_are_ignored) {
-  coll::CollectiveJob job = bc::parse_job_spec(kMulticast).collective;
+  coll::CollectiveJob job = bc::parse_job_spec(kMulticastJob).collective;
   const std::uint64_t id = ask(job);
   answer("n0", id, "model.bin", true, 1 << 20);      // n0 was not asked
   answer("n1", id + 7, "model.bin", true, 1 << 20);  // no such query

@@ -18,10 +18,10 @@ using baton::report::StatusPage;
 namespace {
 
 // A page listing jobs 3 and 4; report_of knows only those and records what it was asked.
-struct Fixture {
+struct ShownJobFixture {
   StatusPage page;
   std::vector<std::uint64_t> asked;
-  Fixture() { page.jobs = {{"jobs", {{{"id", "3"}}, {{"id", "4"}}}}}; }
+  ShownJobFixture() { page.jobs = {{"jobs", {{{"id", "3"}}, {{"id", "4"}}}}}; }
   int show(const std::string* id) {
     return show_job(page, id, [this](std::uint64_t number) {
       asked.push_back(number);
@@ -36,7 +36,7 @@ struct Fixture {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(without_an_id_the_newest_listed_job_is_shown) {
-  Fixture f;
+  ShownJobFixture f;
   BOOST_TEST(f.show(nullptr) == 200);
   BOOST_TEST_REQUIRE(f.page.job.has_value());
   BOOST_TEST(f.page.job->id == "4");
@@ -44,7 +44,7 @@ BOOST_AUTO_TEST_CASE(without_an_id_the_newest_listed_job_is_shown) {
 }
 
 BOOST_AUTO_TEST_CASE(the_job_the_address_names_is_shown) {
-  Fixture f;
+  ShownJobFixture f;
   const std::string id = "3";
   BOOST_TEST(f.show(&id) == 200);
   BOOST_TEST_REQUIRE(f.page.job.has_value());
@@ -53,7 +53,7 @@ BOOST_AUTO_TEST_CASE(the_job_the_address_names_is_shown) {
 
 BOOST_AUTO_TEST_CASE(an_unknown_or_malformed_id_shows_why_with_404) {
   for (const std::string id : {"12", "x", "-1"}) {
-    Fixture f;
+    ShownJobFixture f;
     BOOST_TEST(f.show(&id) == 404, id);
     BOOST_TEST(!f.page.job.has_value(), id);
     BOOST_TEST(f.page.error == "no job " + id, id);
@@ -61,7 +61,7 @@ BOOST_AUTO_TEST_CASE(an_unknown_or_malformed_id_shows_why_with_404) {
 }
 
 BOOST_AUTO_TEST_CASE(no_jobs_listed_shows_none_and_is_no_error) {
-  Fixture f;
+  ShownJobFixture f;
   f.page.jobs = {{"jobs", nlohmann::ordered_json::array()}};
   BOOST_TEST(f.show(nullptr) == 200);
   BOOST_TEST(!f.page.job.has_value());

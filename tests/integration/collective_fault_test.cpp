@@ -24,7 +24,7 @@ namespace {
 // 2 MB/s (their bound M / r_min). The agents report progress about once a second, so the
 // kill lands a few seconds before the step could end, even on a loaded machine.
 const std::vector<std::uint64_t> kRates{2'000'000, 2'000'000, 8'000'000, 8'000'000, 8'000'000};
-constexpr std::size_t kCount = 1'000'000;  // i64: 8 MB
+constexpr std::size_t kFaultCount = 1'000'000;  // i64: 8 MB
 
 // Waits until the running step has moved bytes (the agents' progress reports).
 void wait_step_bytes(CollectiveCluster& c, const std::string& id) {
@@ -48,14 +48,14 @@ BOOST_AUTO_TEST_CASE(a_relay_killed_mid_pipeline_and_restarted_gets_the_step_ret
   CollectiveCluster c(kRates);
   std::vector<std::string> inputs;
   for (std::size_t i = 0; i < c.nodes.size(); ++i) {
-    inputs.push_back(make_array("i64", "sum", kCount, 900 + static_cast<unsigned>(i)));
+    inputs.push_back(make_array("i64", "sum", kFaultCount, 900 + static_cast<unsigned>(i)));
     std::ofstream(c.cluster.root(c.nodes[i]) / "grad.bin", std::ios::binary) << inputs.back();
   }
   // rate-rsag: every fast node owns a shard, receives the others' parts of it, folds them
   // and sends the result on, segment by segment. n3 is one of them.
   const Json job{{"kind", "allreduce"},
                  {"nodes", c.nodes},
-                 {"data", {{"file", "grad.bin"}, {"offset", 0}, {"count", kCount}, {"dtype", "i64"}}},
+                 {"data", {{"file", "grad.bin"}, {"offset", 0}, {"count", kFaultCount}, {"dtype", "i64"}}},
                  {"op", "sum"},
                  {"result", {{"file", "result.bin"}}},
                  {"algorithm", "rate-rsag"}};

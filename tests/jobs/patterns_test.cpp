@@ -28,7 +28,7 @@ std::vector<std::vector<std::uint64_t>> deal(bj::Layout layout, std::uint64_t bl
   return files;
 }
 
-bj::Clusters clusters(std::size_t p, std::size_t q) {
+bj::Clusters src_dst_clusters(std::size_t p, std::size_t q) {
   bj::Clusters c;
   for (std::size_t i = 0; i < p; ++i) c.senders.push_back("src" + std::to_string(i));
   for (std::size_t j = 0; j < q; ++j) c.receivers.push_back("dst" + std::to_string(j));
@@ -36,7 +36,7 @@ bj::Clusters clusters(std::size_t p, std::size_t q) {
 }
 
 void check_pattern(const bj::RedistributionPattern& p, std::size_t P, std::size_t Q) {
-  const bj::Clusters c = clusters(P, Q);
+  const bj::Clusters c = src_dst_clusters(P, Q);
   const auto src = deal(p.from, p.from_block, p.bytes, P);
   const auto want = deal(p.to, p.to_block, p.bytes, Q);
   std::vector<std::vector<std::int64_t>> got(Q);
@@ -83,7 +83,7 @@ BOOST_AUTO_TEST_CASE(block_to_block_cyclic_and_back_on_random_shapes) {
 BOOST_AUTO_TEST_CASE(contiguous_pieces_are_merged) {
   // Block over 2 nodes to block over 4 nodes: each destination gets one transfer.
   bj::RedistributionPattern p{.bytes = 400, .from = bj::Layout::block, .to = bj::Layout::block};
-  const auto transfers = bj::expand(p, clusters(2, 4));
+  const auto transfers = bj::expand(p, src_dst_clusters(2, 4));
   BOOST_TEST(transfers.size() == 4u);
   for (const auto& t : transfers) BOOST_TEST(t.length == 100u);
 }
@@ -103,7 +103,7 @@ BOOST_AUTO_TEST_CASE(the_count_is_the_number_of_transfers_expanded) {
     const std::size_t P = nodes(rng), Q = nodes(rng);
     BOOST_TEST_CONTEXT("#" << n << " bytes " << p.bytes << " P " << P << " Q " << Q << " blocks " << p.from_block << "/"
                            << p.to_block) {
-      BOOST_TEST(bj::count_transfers(p, P, Q) == bj::expand(p, clusters(P, Q)).size());
+      BOOST_TEST(bj::count_transfers(p, P, Q) == bj::expand(p, src_dst_clusters(P, Q)).size());
     }
   }
 }
@@ -139,16 +139,16 @@ BOOST_AUTO_TEST_CASE(block_cyclic_over_one_node_is_one_piece) {
                                     .to = bj::Layout::block_cyclic,
                                     .to_block = 1};
   BOOST_TEST(bj::count_transfers(p, 1, 1) == 1u);
-  const auto transfers = bj::expand(p, clusters(1, 1));
+  const auto transfers = bj::expand(p, src_dst_clusters(1, 1));
   BOOST_REQUIRE(transfers.size() == 1u);
   BOOST_TEST(transfers[0].length == 1u << 30);
 }
 
 BOOST_AUTO_TEST_CASE(bad_patterns_are_refused) {
-  BOOST_CHECK_THROW(bj::expand({.bytes = 0}, clusters(1, 1)), baton::error::InvalidInput);
-  BOOST_CHECK_THROW(bj::expand({.bytes = 10, .to = bj::Layout::block_cyclic, .to_block = 0}, clusters(1, 1)),
+  BOOST_CHECK_THROW(bj::expand({.bytes = 0}, src_dst_clusters(1, 1)), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(bj::expand({.bytes = 10, .to = bj::Layout::block_cyclic, .to_block = 0}, src_dst_clusters(1, 1)),
                     baton::error::InvalidInput);
-  BOOST_CHECK_THROW(bj::expand({.bytes = 10}, clusters(0, 1)), baton::error::InvalidInput);
+  BOOST_CHECK_THROW(bj::expand({.bytes = 10}, src_dst_clusters(0, 1)), baton::error::InvalidInput);
   BOOST_CHECK_THROW(bj::count_transfers({.bytes = 0}, 1, 1), baton::error::InvalidInput);
   BOOST_CHECK_THROW(bj::count_transfers({.bytes = 10, .from = bj::Layout::block_cyclic}, 1, 1),
                     baton::error::InvalidInput);

@@ -75,7 +75,7 @@ bp::Envelope forged_plan() {
   return e;
 }
 
-bp::Envelope heartbeat(std::uint64_t sequence) {
+bp::Envelope heartbeat_numbered(std::uint64_t sequence) {
   bp::Envelope e;
   e.mutable_heartbeat()->set_sequence(sequence);
   return e;
@@ -249,7 +249,7 @@ BOOST_AUTO_TEST_CASE(sealed_messages_flow_both_ways_after_the_handshake) {
         co_await bp::handshake(channel, bp::Side::initiator, kAgent, "coordinator", 5s);
         BOOST_TEST(channel.is_protected());
         for (std::uint64_t i = 0; i < 3; ++i) {
-          co_await channel.send(heartbeat(i), 5s);
+          co_await channel.send(heartbeat_numbered(i), 5s);
           at_agent.push_back((co_await channel.receive(5s)).heartbeat().sequence());
         }
       });

@@ -31,7 +31,7 @@ Json running_calibration() {
     "finished": "", "seconds": 0.0, "senders": ["s1"], "receivers": ["r1"], "phase": "curve", "probe_steps": 3})");
 }
 
-std::string refusal(const Json& answer) {
+std::string calibration_refusal(const Json& answer) {
   try {
     br::parse_calibration_report(answer);
   } catch (const InputError& e) {
@@ -85,23 +85,23 @@ BOOST_AUTO_TEST_CASE(the_list_reads_back_and_writes_out_the_same) {
 BOOST_AUTO_TEST_CASE(a_mistyped_or_missing_field_is_refused_by_name) {
   Json answer = done_calibration();
   answer["D"] = "fast";
-  BOOST_TEST(refusal(answer) == "D: must be a number, not string");
+  BOOST_TEST(calibration_refusal(answer) == "D: must be a number, not string");
   answer = done_calibration();
   answer["curve"][0]["flows"] = -1;
-  BOOST_TEST(refusal(answer) == "curve[0].flows: must be >= 0");
+  BOOST_TEST(calibration_refusal(answer) == "curve[0].flows: must be >= 0");
   answer = done_calibration();
   answer.erase("probe_bytes");
-  BOOST_TEST(refusal(answer) == "probe_bytes: missing");
+  BOOST_TEST(calibration_refusal(answer) == "probe_bytes: missing");
   answer = done_calibration();
   answer["state"] = "finished";
-  BOOST_TEST(refusal(answer) == "state: unknown calibration state \"finished\"");
+  BOOST_TEST(calibration_refusal(answer) == "state: unknown calibration state \"finished\"");
   answer = running_calibration();
   answer["probe_steps"] = true;
-  BOOST_TEST(refusal(answer).find("probe_steps: must be") == 0u, refusal(answer));
+  BOOST_TEST(calibration_refusal(answer).find("probe_steps: must be") == 0u, calibration_refusal(answer));
   answer = running_calibration();
   answer["senders"][0] = 1;
-  BOOST_TEST(refusal(answer) == "senders[0]: must be a string");
-  BOOST_TEST(refusal(Json::array()) == "calibration: must be an object");
+  BOOST_TEST(calibration_refusal(answer) == "senders[0]: must be a string");
+  BOOST_TEST(calibration_refusal(Json::array()) == "calibration: must be an object");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

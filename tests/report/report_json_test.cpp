@@ -55,7 +55,7 @@ Json reduce_job() {
       "model_seconds": 0.25}, "kind": "reduce", "step_bytes_done": 0})");
 }
 
-std::string refusal(const Json& answer) {
+std::string job_report_refusal(const Json& answer) {
   try {
     parse_job_report(answer);
   } catch (const InputError& e) {
@@ -162,7 +162,7 @@ BOOST_AUTO_TEST_CASE(a_running_jobs_node_shares_and_a_re_plan_for_its_share_read
   BOOST_TEST(to_json(job).dump() == answer.dump());
   BOOST_TEST(baton::report::node_shares_text(job.node_shares) == "a0 25 %, b0 50 %");
   answer["node_shares"]["a0"] = "half";
-  BOOST_TEST(refusal(answer).find("node_shares") != std::string::npos, refusal(answer));
+  BOOST_TEST(job_report_refusal(answer).find("node_shares") != std::string::npos, job_report_refusal(answer));
 }
 
 BOOST_AUTO_TEST_CASE(a_job_not_yet_planned_has_no_report) {
@@ -176,18 +176,18 @@ BOOST_AUTO_TEST_CASE(a_job_not_yet_planned_has_no_report) {
 BOOST_AUTO_TEST_CASE(an_answer_that_is_not_a_job_is_refused_naming_the_field) {
   Json answer = running_job();
   answer.erase("state");
-  BOOST_TEST(refusal(answer) == "state: missing");
+  BOOST_TEST(job_report_refusal(answer) == "state: missing");
   answer = running_job();
   answer["report"]["steps"][0]["nodes"]["a1"]["seconds"] = "soon";
-  BOOST_TEST(refusal(answer) == "report.steps[0].nodes.a1.seconds: must be a number, not string");
+  BOOST_TEST(job_report_refusal(answer) == "report.steps[0].nodes.a1.seconds: must be a number, not string");
   answer = running_job();
   answer["report"]["steps"][1]["bytes"] = -1;
-  BOOST_TEST(refusal(answer) == "report.steps[1].bytes: must be >= 0");
+  BOOST_TEST(job_report_refusal(answer) == "report.steps[1].bytes: must be >= 0");
   answer = running_job();
   answer["senders"][1] = 3;
-  BOOST_TEST(refusal(answer) == "senders[1]: must be a string");
+  BOOST_TEST(job_report_refusal(answer) == "senders[1]: must be a string");
   answer = reduce_job();
   answer["report"]["steps"][0]["tasks"][1]["folds"] = "n2";
-  BOOST_TEST(refusal(answer) == "report.steps[0].tasks[1].folds: must be an array, not string");
-  BOOST_TEST(refusal(Json::array()) == "job: must be an object");
+  BOOST_TEST(job_report_refusal(answer) == "report.steps[0].tasks[1].folds: must be an array, not string");
+  BOOST_TEST(job_report_refusal(Json::array()) == "job: must be an object");
 }

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <system_error>
 
@@ -27,6 +28,11 @@ void TempDir::write(const std::string& name, const std::string& content) const {
   std::ofstream out(path / name, std::ios::binary);
   out << content;
   if (!out) throw std::runtime_error("cannot write " + (path / name).string());
+}
+
+std::string read_all(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 }  // namespace baton::test

@@ -22,4 +22,7 @@ struct TempDir {
   void write(const std::string& name, const std::string& content) const;
 };
 
+// The whole content of the file at `path` ("" if it cannot be read).
+std::string read_all(const std::filesystem::path& path);
+
 }  // namespace baton::test

@@ -23,7 +23,7 @@ class Context final : public transport::Context {
   ~Context() override;
 
   // `address` must be empty: a context listens on its one endpoint, and only once.
-  error::Result<std::unique_ptr<Listener>> listen(const std::string& address) override;
+  error::Result<std::unique_ptr<transport::Listener>> listen(const std::string& address) override;
   asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> connect(std::string address) override;
   std::string name() const override { return "fabric/" + endpoint_->provider(); }
 

@@ -15,7 +15,7 @@ class Context final : public transport::Context {
  public:
   Context(asio::any_io_executor executor, ContextOptions options);
 
-  error::Result<std::unique_ptr<Listener>> listen(const std::string& address) override;
+  error::Result<std::unique_ptr<transport::Listener>> listen(const std::string& address) override;
   asio::awaitable<error::Result<std::unique_ptr<transport::Connection>>> connect(std::string address) override;
   std::string name() const override { return "tcp"; }
 };

@@ -96,8 +96,8 @@ class Checker {
 
   // Senders may send m_k; sends and receives pair up one to one.
   void check_pairing() {
-    using Channel = std::tuple<MulticastId, NodeId, NodeId>;  // (k, sender, receiver)
-    std::map<Channel, int> balance;
+    using Pairing = std::tuple<MulticastId, NodeId, NodeId>;  // (k, sender, receiver)
+    std::map<Pairing, int> balance;
     for (NodeId i = 0; i < tasks_.size(); ++i) {
       for (std::size_t t = 0; t < tasks_[i].size(); ++t) {
         const Task& task = tasks_[i][t];

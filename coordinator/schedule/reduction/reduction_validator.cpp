@@ -1,5 +1,6 @@
 #include "coordinator/schedule/reduction/port_conflicts.h"
 #include "coordinator/schedule/reduction/validator.h"
+#include "coordinator/schedule/reduction/verdict_wording.h"
 #include "error/error.h"
 
 #include <algorithm>
@@ -9,13 +10,6 @@
 #include <vector>
 
 namespace baton::schedule::reduction {
-namespace {
-
-Verdict broken(std::string why) { return {.broken = std::move(why), .makespan = 0}; }
-
-std::string transfer_name(std::size_t index) { return "transfer #" + std::to_string(index); }
-
-}  // namespace
 
 Verdict validate_reduction(const Problem& problem, const Schedule& schedule) {
   try {

@@ -17,21 +17,6 @@ namespace kpbs = baton::schedule::kpbs;
 
 namespace {
 
-const kpbs::test::Shape kShapes[] = {
-    {"paper small weights", 8, 0.5, 1, 20, true},
-    {"paper large weights", 8, 0.5, 1, 100000, true},
-    {"sparse, empty rows", 10, 0.12, 1, 50, true},
-    {"dense", 6, 1.0, 1, 10, true},
-    {"k = 1", 6, 0.5, 1, 20, true, 1},
-    {"k >= n", 5, 0.6, 1, 20, true, 64},
-    {"below beta", 6, 0.5, 0.001, 0.99, false, 0, 1},
-    {"around beta", 6, 0.6, 0.5, 3.5, false, 0, 1},
-    {"tiny weights", 5, 0.5, 1e-9, 1e-6, false, 0, 1e-3},
-    {"huge weights", 5, 0.5, 1e6, 4e9, true, 0, 1},
-    {"beta 0.01", 5, 0.5, 0.1, 2, false, 0, 0.01},
-    {"one pair", 1, 1.0, 1, 100, true},
-};
-
 bool same_plan(const kpbs::Schedule& a, const kpbs::Schedule& b) {
   if (a.steps.size() != b.steps.size()) return false;
   for (std::size_t s = 0; s < a.steps.size(); ++s) {
@@ -52,7 +37,7 @@ BOOST_AUTO_TEST_SUITE(oggp_plus)
 BOOST_AUTO_TEST_CASE(valid_and_never_worse_than_oggp) {
   std::mt19937_64 rng(21);
   int better = 0;
-  for (const auto& shape : kShapes) {
+  for (const auto& shape : kpbs::test::kRandomShapes) {
     for (int n = 0; n < 120; ++n) {
       const kpbs::Problem p = kpbs::test::random_problem(rng, shape);
       BOOST_TEST_CONTEXT(shape.name << " #" << n) {
@@ -75,7 +60,7 @@ BOOST_AUTO_TEST_CASE(no_worse_than_any_of_its_parts) {
   std::mt19937_64 rng(24);
   int fell_back = 0, looked_ahead = 0;
   for (int n = 0; n < 300; ++n) {
-    const kpbs::Problem p = kpbs::test::random_problem(rng, kShapes[n % 8]);
+    const kpbs::Problem p = kpbs::test::random_problem(rng, kpbs::test::kRandomShapes[n % 8]);
     const double plus = kpbs::cost(kpbs::oggp_plus(p), p.beta), oggp = kpbs::cost(kpbs::oggp(p), p.beta);
     const double eta = kpbs::lower_bound(p).eta;
     if (oggp <= eta * (1 + kpbs::kGoodEnough)) continue;
@@ -145,7 +130,7 @@ BOOST_AUTO_TEST_CASE(keeps_oggps_plan_when_oggp_is_within_good_enough_of_eta) {
   std::mt19937_64 rng(22);
   int kept = 0;
   for (int n = 0; n < 100; ++n) {
-    const kpbs::Problem p = kpbs::test::random_problem(rng, kShapes[1]);  // weights up to 10^5 β
+    const kpbs::Problem p = kpbs::test::random_problem(rng, kpbs::test::kRandomShapes[1]);  // weights up to 10^5 β
     const kpbs::Schedule oggp = kpbs::oggp(p);
     if (kpbs::cost(oggp, p.beta) > kpbs::lower_bound(p).eta * (1 + kpbs::kGoodEnough)) continue;
     BOOST_TEST(same_plan(kpbs::oggp_plus(p), oggp));

@@ -11,21 +11,6 @@ namespace kpbs = baton::schedule::kpbs;
 
 namespace {
 
-const kpbs::test::Shape kShapes[] = {
-    {"paper small weights", 8, 0.5, 1, 20, true},
-    {"paper large weights", 8, 0.5, 1, 100000, true},
-    {"sparse, empty rows", 10, 0.12, 1, 50, true},
-    {"dense", 6, 1.0, 1, 10, true},
-    {"k = 1", 6, 0.5, 1, 20, true, 1},
-    {"k >= n", 5, 0.6, 1, 20, true, 64},
-    {"below beta", 6, 0.5, 0.001, 0.99, false, 0, 1},
-    {"around beta", 6, 0.6, 0.5, 3.5, false, 0, 1},
-    {"tiny weights", 5, 0.5, 1e-9, 1e-6, false, 0, 1e-3},
-    {"huge weights", 5, 0.5, 1e6, 4e9, true, 0, 1},
-    {"beta 0.01", 5, 0.5, 0.1, 2, false, 0, 0.01},
-    {"one pair", 1, 1.0, 1, 100, true},
-};
-
 const kpbs::Algorithm kAlgorithms[] = {kpbs::Algorithm::oggp, kpbs::Algorithm::ggp, kpbs::Algorithm::heuristic_weights,
                                        kpbs::Algorithm::heuristic_degrees};
 
@@ -36,7 +21,7 @@ BOOST_AUTO_TEST_SUITE(random_instances)
 BOOST_AUTO_TEST_CASE(every_plan_is_valid_and_within_the_bounds) {
   std::mt19937_64 rng(7);
   int checked = 0;
-  for (const auto& shape : kShapes) {
+  for (const auto& shape : kpbs::test::kRandomShapes) {
     for (int n = 0; n < 250; ++n) {
       const kpbs::Problem p = kpbs::test::random_problem(rng, shape);
       const double eta = kpbs::lower_bound(p).eta;
@@ -64,7 +49,7 @@ BOOST_AUTO_TEST_CASE(every_plan_is_valid_and_within_the_bounds) {
 BOOST_AUTO_TEST_CASE(from_scratch_peeling_gives_plans_of_the_same_kind) {
   std::mt19937_64 rng(8);
   for (int n = 0; n < 200; ++n) {
-    const kpbs::Problem p = kpbs::test::random_problem(rng, kShapes[n % 4]);
+    const kpbs::Problem p = kpbs::test::random_problem(rng, kpbs::test::kRandomShapes[n % 4]);
     for (kpbs::Algorithm a : {kpbs::Algorithm::ggp, kpbs::Algorithm::oggp}) {
       const kpbs::Schedule s = kpbs::plan(p, a, {.incremental = false});
       const kpbs::Validation v = kpbs::validate(p.times, p.k, p.beta, s);

@@ -19,6 +19,23 @@ struct Shape {
   double beta = 1;
 };
 
+// The shapes the random-instance suites draw from (random_instances_test.cpp, oggp_plus_test.cpp):
+// the paper's benchmark and the corners around it.
+inline const Shape kRandomShapes[] = {
+    {"paper small weights", 8, 0.5, 1, 20, true},
+    {"paper large weights", 8, 0.5, 1, 100000, true},
+    {"sparse, empty rows", 10, 0.12, 1, 50, true},
+    {"dense", 6, 1.0, 1, 10, true},
+    {"k = 1", 6, 0.5, 1, 20, true, 1},
+    {"k >= n", 5, 0.6, 1, 20, true, 64},
+    {"below beta", 6, 0.5, 0.001, 0.99, false, 0, 1},
+    {"around beta", 6, 0.6, 0.5, 3.5, false, 0, 1},
+    {"tiny weights", 5, 0.5, 1e-9, 1e-6, false, 0, 1e-3},
+    {"huge weights", 5, 0.5, 1e6, 4e9, true, 0, 1},
+    {"beta 0.01", 5, 0.5, 0.1, 2, false, 0, 0.01},
+    {"one pair", 1, 1.0, 1, 100, true},
+};
+
 inline Problem random_problem(std::mt19937_64& rng, const Shape& shape) {
   std::uniform_int_distribution<int> nodes(1, shape.max_nodes);
   const auto n1 = static_cast<std::size_t>(nodes(rng)), n2 = static_cast<std::size_t>(nodes(rng));

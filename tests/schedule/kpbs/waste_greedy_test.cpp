@@ -18,7 +18,7 @@ namespace kpbs = baton::schedule::kpbs;
 
 namespace {
 
-const kpbs::test::Shape kShapes[] = {
+const kpbs::test::Shape kWasteGreedyShapes[] = {
     {"paper small weights", 8, 0.5, 1, 20, true},
     {"paper large weights", 6, 0.5, 1, 100000, true},
     {"sparse, empty rows", 10, 0.12, 1, 50, true},
@@ -71,7 +71,7 @@ BOOST_AUTO_TEST_SUITE(waste_greedy)
 BOOST_AUTO_TEST_CASE(cost_is_eta_plus_total_waste) {
   std::mt19937_64 rng(11);
   for (int n = 0; n < 120; ++n) {
-    const kpbs::Problem p = kpbs::test::random_problem(rng, kShapes[n % 4]);
+    const kpbs::Problem p = kpbs::test::random_problem(rng, kWasteGreedyShapes[n % 4]);
     for (kpbs::Algorithm a : {kpbs::Algorithm::oggp, kpbs::Algorithm::heuristic_weights}) {
       const kpbs::Schedule s = kpbs::plan(p, a);
       const double cost = kpbs::validate(p.times, p.k, p.beta, s).cost;
@@ -108,7 +108,7 @@ BOOST_AUTO_TEST_CASE(short_paper_example_reaches_eta) {
 
 BOOST_AUTO_TEST_CASE(every_plan_is_valid_and_no_cheaper_than_eta) {
   std::mt19937_64 rng(12);
-  for (const auto& shape : kShapes) {
+  for (const auto& shape : kWasteGreedyShapes) {
     for (int n = 0; n < 60; ++n) {
       const kpbs::Problem p = kpbs::test::random_problem(rng, shape);
       for (const auto& options : kAllVariants) {
@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE(every_plan_is_valid_and_no_cheaper_than_eta) {
 BOOST_AUTO_TEST_CASE(gives_up_once_it_cannot_beat_the_bound_it_is_given) {
   std::mt19937_64 rng(13);
   for (int n = 0; n < 100; ++n) {
-    const kpbs::Problem p = kpbs::test::random_problem(rng, kShapes[0]);
+    const kpbs::Problem p = kpbs::test::random_problem(rng, kWasteGreedyShapes[0]);
     const double eta = kpbs::lower_bound(p).eta;
     if (eta == 0) continue;
     BOOST_TEST(!kpbs::waste_greedy(p, {.give_up_at = eta}).has_value());
@@ -151,9 +151,9 @@ BOOST_AUTO_TEST_CASE(first_step_rank_takes_another_first_step) {
   std::mt19937_64 rng(14);
   int ranked = 0;
   for (int n = 0; n < 200; ++n) {
-    const kpbs::Problem p = kpbs::test::random_problem(rng, kShapes[n % 4]);
+    const kpbs::Problem p = kpbs::test::random_problem(rng, kWasteGreedyShapes[n % 4]);
     if (kpbs::lower_bound(p).eta == 0) continue;
-    BOOST_TEST_CONTEXT(kShapes[n % 4].name << " #" << n) {
+    BOOST_TEST_CONTEXT(kWasteGreedyShapes[n % 4].name << " #" << n) {
       std::vector<decltype(first_step(kpbs::Schedule{}))> seen{first_step(*kpbs::waste_greedy(p))};
       for (int rank = 1; rank <= 3; ++rank) {
         const auto s = kpbs::waste_greedy(p, {.first_step_rank = rank});

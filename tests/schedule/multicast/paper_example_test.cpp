@@ -5,22 +5,16 @@
 #include "coordinator/schedule/multicast/algorithms.h"
 #include "coordinator/schedule/multicast/validator.h"
 #include "coordinator/schedule/multicast/work_racing.h"
+#include "tests/schedule/multicast/paper_figure_4.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include <vector>
 
 namespace bm = baton::schedule::multicast;
+using bm::testing::figure_4_problem;
 
 namespace {
-
-bm::Problem figure_4_problem() {
-  bm::Problem p;
-  p.nodes = {{1, 0, 3, 0}, {1, 0, 3, 0}, {2, 0, 6, 0}, {2, 0, 6, 0}};
-  p.link_per_byte = bm::uniform_links(4, 0);
-  p.multicasts = {{0, 1000, {1, 2}}, {1, 1000, {2, 3}}, {2, 1000, {0, 1, 3}}};
-  return p;
-}
 
 using Sequence = std::vector<bm::Transfer>;
 

@@ -18,8 +18,8 @@ using bm::testing::Lengths;
 
 namespace {
 
-bm::Task recv(double start, double end) { return {Op::recv, 0, 0, start, end}; }
-bm::Task send(double start, double end) { return {Op::send, 0, 0, start, end}; }
+bm::Task receiving(double start, double end) { return {Op::recv, 0, 0, start, end}; }
+bm::Task sending(double start, double end) { return {Op::send, 0, 0, start, end}; }
 
 const char* const kBases[] = {"ecf", "wr", "eaf", "rr", "rrs"};
 
@@ -35,7 +35,7 @@ BOOST_AUTO_TEST_SUITE(preemption)
 BOOST_AUTO_TEST_CASE(slot_fills_the_first_wait_long_enough) {
   // [send 0-1] [recv 1-4] [recv 6-9] [recv 9-12]: a send of length 2 after the send does
   // not fit before the receive starting at 1 (rule 3), fits in the wait 4..6.
-  const bm::TaskList list{send(0, 1), recv(1, 4), recv(6, 9), recv(9, 12)};
+  const bm::TaskList list{sending(0, 1), receiving(1, 4), receiving(6, 9), receiving(9, 12)};
   const bm::SendSlot slot = bm::preemptive_send_slot(list, 0, 2.0);
   BOOST_TEST(slot.position == 2u);
   BOOST_TEST(slot.start == 4.0);
@@ -49,7 +49,7 @@ BOOST_AUTO_TEST_CASE(slot_fills_the_first_wait_long_enough) {
 
 BOOST_AUTO_TEST_CASE(slot_at_the_head_of_a_list_without_sends) {
   // A source that has not sent yet: the target is the head of the list (time 0).
-  const bm::TaskList list{recv(3, 5)};
+  const bm::TaskList list{receiving(3, 5)};
   BOOST_TEST(bm::preemptive_send_slot(list, bm::kListHead, 3.0).position == 0u);
   BOOST_TEST(bm::preemptive_send_slot(list, bm::kListHead, 3.0).start == 0.0);
   BOOST_TEST(bm::preemptive_send_slot(list, bm::kListHead, 4.0).start == 5.0);
@@ -58,7 +58,7 @@ BOOST_AUTO_TEST_CASE(slot_at_the_head_of_a_list_without_sends) {
 
 BOOST_AUTO_TEST_CASE(slot_starts_after_the_relays_receive) {
   // Rule 2: the target is the receive of the message (index 1), not the head.
-  const bm::TaskList list{recv(0, 2), recv(2, 3), recv(9, 10)};
+  const bm::TaskList list{receiving(0, 2), receiving(2, 3), receiving(9, 10)};
   const bm::SendSlot slot = bm::preemptive_send_slot(list, 1, 1.0);
   BOOST_TEST(slot.position == 2u);
   BOOST_TEST(slot.start == 3.0);

@@ -1,6 +1,7 @@
 // The validator rejects each kind of broken schedule. The schedules are built by hand
 // from a valid one (the ECF schedule of the paper's Figure 4(b), written out below).
 #include "coordinator/schedule/multicast/validator.h"
+#include "tests/schedule/multicast/paper_figure_4.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -8,16 +9,9 @@
 
 namespace bm = baton::schedule::multicast;
 using bm::Op;
+using bm::testing::figure_4_problem;
 
 namespace {
-
-bm::Problem figure_4_problem() {
-  bm::Problem p;
-  p.nodes = {{1, 0, 3, 0}, {1, 0, 3, 0}, {2, 0, 6, 0}, {2, 0, 6, 0}};
-  p.link_per_byte = bm::uniform_links(4, 0);
-  p.multicasts = {{0, 1000, {1, 2}}, {1, 1000, {2, 3}}, {2, 1000, {0, 1, 3}}};
-  return p;
-}
 
 // Figure 4(b), ECF: (0,1,0) 4, (2,0,2) 5, (2,1,2) 7, (0,2,0) 12, (0,3,2) 13, (1,2,1) 18,
 // (1,3,1) 19, with every time computed by hand from Equations 5 and 6.
