@@ -1,9 +1,8 @@
-# baton_add_test(NAME name SOURCES main.cpp a_test.cpp ... [MODULE module] [LIBS lib ...]
+# baton_add_test(NAME name SOURCES a_test.cpp ... [LIBS lib ...]
 #                [LABELS label ...] [TIMEOUT seconds] [RUN filter] [NEEDS tool ...] [ROOT])
 # Declares one Boost.Test executable (the shared-library runner, so each suite compiles
-# quickly) and registers it with CTest under the same name. Its entry point is the folder's
-# main.cpp; where one folder's suites are different modules, main.cpp takes the module's
-# name from MODULE (BATON_TEST_MODULE).
+# quickly) and registers it with CTest under the same name. Its entry point is
+# tests/support/test_main.cpp, which names the module after the executable.
 # RUN: Boost.Test's --run_test filter, when the executable's other cases are another CTest
 # test's (baton_add_test_run): `!@etcd` here, `@etcd` there.
 # NEEDS: programs on PATH that scripts/setup.sh installs (etcd, promtool, chromium, ...).
@@ -11,15 +10,10 @@
 # CTest's SKIP_RETURN_CODE), and fails under CI=true.
 # ROOT: skipped, saying so, unless run as root (under CI=true too).
 function(baton_add_test)
-  cmake_parse_arguments(T "ROOT" "NAME;TIMEOUT;MODULE;RUN" "SOURCES;LIBS;LABELS;NEEDS" ${ARGN})
+  cmake_parse_arguments(T "ROOT" "NAME;TIMEOUT;RUN" "SOURCES;LIBS;LABELS;NEEDS" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES})
   target_compile_definitions(${T_NAME} PRIVATE BOOST_TEST_DYN_LINK)
-  if(T_MODULE)
-    target_compile_definitions(${T_NAME} PRIVATE BATON_TEST_MODULE=${T_MODULE})
-  endif()
-  target_link_libraries(${T_NAME} PRIVATE Boost::unit_test_framework baton::build_flags ${T_LIBS})
-  # BATON_UNITY=TESTS batches the sources of these targets (cmake/Unity.cmake).
-  set_target_properties(${T_NAME} PROPERTIES BATON_TEST TRUE)
+  target_link_libraries(${T_NAME} PRIVATE baton::test_main Boost::unit_test_framework baton::build_flags ${T_LIBS})
   if(T_ROOT)
     set(root ROOT)
   endif()

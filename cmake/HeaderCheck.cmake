@@ -5,8 +5,9 @@
 #
 # A header whose own source (x.h beside x.cpp) is compiled in this tree and includes it
 # before anything else is already compiled alone there, with the same warnings: its own
-# check would repeat that work, so it gets none (docs/build.md, "Header checks"). Call
-# after every target of the tree is defined.
+# check would repeat that work, so it gets none (docs/build.md, "Header checks"), unless
+# sources are compiled in batches (BATON_UNITY), where a source follows others. Call after
+# every target of the tree is defined.
 function(baton_check_headers)
   cmake_parse_arguments(H "" "NAME" "DIRECTORIES;EXCLUDE;LIBS" ${ARGN})
   _baton_compiled_sources(${PROJECT_SOURCE_DIR} compiled)
@@ -76,6 +77,9 @@ endfunction()
 # first preprocessor line includes the header (nothing defined before it).
 function(_baton_checked_by_own_source header compiled out)
   set(${out} FALSE PARENT_SCOPE)
+  if(BATON_UNITY)  # the source is compiled in a batch, after others (cmake/Unity.cmake)
+    return()
+  endif()
   string(REGEX REPLACE "\\.h$" ".cpp" own_source "${PROJECT_SOURCE_DIR}/${header}")
   if(NOT own_source IN_LIST compiled)
     return()

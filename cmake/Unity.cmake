@@ -2,42 +2,30 @@
 # headers and templates they share (Boost.Test, Asio, nlohmann/json, the protocol's
 # messages, the test harnesses) are parsed and instantiated once a batch rather than once a
 # source. Most of a source's compile time is spent there (docs/build.md, "Unity batches").
-#
-# BATON_UNITY:
-#   OFF    every source compiled alone (the default: an edit recompiles one file);
-#   TESTS  the suites' sources (baton_add_test's targets) batched; the product's compiled
-#          alone, so that a source whose first line includes its own header still checks
-#          that header alone (cmake/HeaderCheck.cmake counts on it);
-#   ALL    every target's sources batched (a tree without header checks).
+# BATON_UNITY is on in scripts/test.sh's trees (CMakePresets.json), which are built whole
+# and from scratch in CI; off by default, so that an edit recompiles one file, not eight.
 #
 # CMake's own UNITY_BUILD writes each batch with absolute paths, so a clone in another
 # directory gets none of ccache's objects; these batches include their sources by paths
 # relative to the batch, the same in every clone.
-set(BATON_UNITY OFF CACHE STRING "Compile sources in batches: OFF, TESTS (the suites') or ALL (cmake/Unity.cmake)")
-set_property(CACHE BATON_UNITY PROPERTY STRINGS OFF TESTS ALL)
+option(BATON_UNITY "Compile each target's sources in batches (cmake/Unity.cmake)" OFF)
 set(BATON_UNITY_BATCH_SIZE 8 CACHE STRING "Sources in a unity batch (cmake/Unity.cmake)")
-if(NOT BATON_UNITY MATCHES "^(OFF|TESTS|ALL)$")
-  message(FATAL_ERROR "BATON_UNITY is '${BATON_UNITY}': it must be OFF, TESTS or ALL")
-endif()
 if(NOT BATON_UNITY_BATCH_SIZE MATCHES "^[1-9][0-9]*$")
   message(FATAL_ERROR "BATON_UNITY_BATCH_SIZE is '${BATON_UNITY_BATCH_SIZE}': it must be a positive number")
 endif()
 
-# Batches the sources of every target under `dir` that BATON_UNITY selects. Call once, after
-# every target is defined.
+# With BATON_UNITY, batches the sources of every target under `dir` but the header checks'
+# (cmake/HeaderCheck.cmake: each header in a file of its own). Call once, after every
+# target is defined.
 function(baton_unity_batches dir)
-  if(BATON_UNITY STREQUAL "OFF")
+  if(NOT BATON_UNITY)
     return()
   endif()
   get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
   foreach(target IN LISTS targets)
     get_target_property(type ${target} TYPE)
-    get_target_property(is_test ${target} BATON_TEST)
     get_target_property(alone ${target} BATON_SOURCES_ALONE)
     if(type MATCHES "^(INTERFACE_LIBRARY|UTILITY)$" OR alone)
-      continue()
-    endif()
-    if(BATON_UNITY STREQUAL "TESTS" AND NOT is_test)
       continue()
     endif()
     _baton_batch_target(${target})
@@ -49,9 +37,7 @@ function(baton_unity_batches dir)
 endfunction()
 
 # Replaces the target's batchable sources by batches of BATON_UNITY_BATCH_SIZE. A source
-# stays alone when it is not a C++ file of the source tree, is a suite's main.cpp (it defines
-# the Boost.Test module before including Boost.Test), has flags of its own, or (under TESTS)
-# has its own header beside it.
+# stays alone when it is not a C++ file of the source tree or has flags of its own.
 function(_baton_batch_target target)
   get_target_property(sources ${target} SOURCES)
   get_target_property(target_dir ${target} SOURCE_DIR)
@@ -67,15 +53,7 @@ function(_baton_batch_target target)
     get_source_file_property(options ${source} DIRECTORY ${target_dir} COMPILE_OPTIONS)
     get_source_file_property(definitions ${source} DIRECTORY ${target_dir} COMPILE_DEFINITIONS)
     cmake_path(IS_PREFIX PROJECT_SOURCE_DIR ${absolute} NORMALIZE in_tree)
-    # Under TESTS the header checks run: a suite's helper with a header beside it
-    # (tests/metrics/exposition_check.cpp) checks that header by being compiled alone.
-    string(REGEX REPLACE "\\.cpp$" ".h" own_header "${absolute}")
-    set(checks_own_header FALSE)
-    if(BATON_UNITY STREQUAL "TESTS" AND EXISTS ${own_header})
-      set(checks_own_header TRUE)
-    endif()
-    if(NOT name MATCHES "\\.cpp$" OR name STREQUAL "main.cpp" OR options OR definitions OR NOT in_tree
-       OR checks_own_header)
+    if(NOT name MATCHES "\\.cpp$" OR options OR definitions OR NOT in_tree)
       list(APPEND kept ${absolute})
     else()
       list(APPEND batchable ${absolute})

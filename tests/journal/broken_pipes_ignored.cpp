@@ -1,4 +1,6 @@
-#define BOOST_TEST_MODULE journal
+// EtcdClient::abandon shuts down the sockets of requests in flight, and a request not yet
+// written then fails with EPIPE and a SIGPIPE that would end the process: baton-coordinator
+// ignores the signal (systemd/daemon_process.cpp, start_daemon), and so do these suites.
 #include <boost/test/unit_test.hpp>
 
 #include <csignal>
@@ -6,9 +8,6 @@
 
 namespace {
 
-// EtcdClient::abandon shuts down the sockets of requests in flight, and a request not yet
-// written then fails with EPIPE and a SIGPIPE that would end the process: baton-coordinator
-// ignores the signal (systemd/daemon_process.cpp, start_daemon), and so do these tests.
 struct BrokenPipesIgnored {
   BrokenPipesIgnored() {
     if (std::signal(SIGPIPE, SIG_IGN) == SIG_ERR) throw std::runtime_error("cannot ignore SIGPIPE");
