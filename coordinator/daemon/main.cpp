@@ -204,13 +204,6 @@ int main(int argc, char** argv) {
       io.stop();
     };
     driver.start();
-    spdlog::info("coordinator {} listening for agents at {}, API at http://{}, journal {}", config.id, agents.address(),
-                 api.address(), journal->where());
-    if (!ready_file.empty()) {
-      std::ofstream(ready_file) << "{\"api\": \"" << api.address() << "\", \"agents\": \"" << agents.address()
-                                << "\"}\n";
-    }
-
     // systemd: READY once both listeners are up and the signals are handled (a reload right
     // after READY must not meet SIGHUP's default action); STATUS as the driver's changes.
     // SIGHUP re-reads the configuration: log_level and the API token apply at once.
@@ -234,6 +227,14 @@ int main(int argc, char** argv) {
                    stop_serving();
                  }});
     service.start();
+    // Said once SIGTERM is handled: whoever stops the coordinator on reading this line (or
+    // the ready file) gets its orderly stop, not the signal's default action.
+    spdlog::info("coordinator {} listening for agents at {}, API at http://{}, journal {}", config.id, agents.address(),
+                 api.address(), journal->where());
+    if (!ready_file.empty()) {
+      std::ofstream(ready_file) << "{\"api\": \"" << api.address() << "\", \"agents\": \"" << agents.address()
+                                << "\"}\n";
+    }
     io.run();
     return exit_code;
   } catch (const std::exception& e) {
