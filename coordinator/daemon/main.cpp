@@ -226,15 +226,16 @@ int main(int argc, char** argv) {
                                 signal, election ? ", or on the standby that leads next" : "");
                    stop_serving();
                  }});
-    service.start();
-    // Said once SIGTERM is handled: whoever stops the coordinator on reading this line (or
-    // the ready file) gets its orderly stop, not the signal's default action.
+    // Said once SIGTERM is handled (the service's signal set, made above, queues it for
+    // start), so whoever stops the coordinator on reading this line or the ready file gets
+    // its orderly stop; and before READY, which start sends, so the file is there by then.
     spdlog::info("coordinator {} listening for agents at {}, API at http://{}, journal {}", config.id, agents.address(),
                  api.address(), journal->where());
     if (!ready_file.empty()) {
       std::ofstream(ready_file) << "{\"api\": \"" << api.address() << "\", \"agents\": \"" << agents.address()
                                 << "\"}\n";
     }
+    service.start();
     io.run();
     return exit_code;
   } catch (const std::exception& e) {
