@@ -327,18 +327,19 @@ BOOST_AUTO_TEST_CASE(jobs_on_the_same_nodes_run_at_once_each_paced_at_its_share_
   BOOST_TEST(!done_b.contains("node_shares"), done_b.dump());  // shown while it runs
   // Each step's rate a node (its bytes, two flows of one node each, over its time) against
   // the share it was planned for. Pacing never runs ahead of its rate (5 % for the token
-  // bucket's first chunk and the clocks); a step's time also holds its release, its
-  // connections and its reports, tens of ms on this shared 2-core machine against steps of
-  // 0.75 to 3 s: 15 % below.
+  // bucket's first chunk and the clocks). A step's time also holds its release, its
+  // connections and its reports: tens of ms on this shared 2-core machine, but a first
+  // step of ASan agents, under four suites at once and a compile, took 0.19 s beyond its
+  // 0.75 s plan. So a step may take 15 % longer than its share allows, and 0.15 s more.
   std::vector<double> paces_a, paces_b;
   for (const auto& [job, paces] : {std::pair{&done_a, &paces_a}, std::pair{&done_b, &paces_b}}) {
     for (const Json& step : job->at("report").at("steps")) {
       const std::uint64_t index = step.at("index").get<std::uint64_t>();
       const double pace = pace_at(*job, index);
-      const double per_node =
-          static_cast<double>(step.at("bytes").get<std::uint64_t>()) / 2 / step.at("measured_seconds").get<double>();
-      BOOST_TEST(per_node <= 1.05 * pace * 2e6, "step " << index << " of " << job->dump());
-      BOOST_TEST(per_node >= 0.85 * pace * 2e6, "step " << index << " of " << job->dump());
+      const double per_node_bytes = static_cast<double>(step.at("bytes").get<std::uint64_t>()) / 2;
+      const double seconds = step.at("measured_seconds").get<double>();
+      BOOST_TEST(per_node_bytes / seconds <= 1.05 * pace * 2e6, "step " << index << " of " << job->dump());
+      BOOST_TEST(seconds <= per_node_bytes / (pace * 2e6) / 0.85 + 0.15, "step " << index << " of " << job->dump());
       paces->push_back(pace);
     }
   }
