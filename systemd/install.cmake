@@ -25,11 +25,16 @@ if(NOT BATON_CONFIG_DIR)
 endif()
 
 # systemd reads units, sysusers.d and tmpfiles.d under both /usr/lib and /usr/local/lib.
+# Each install configures the units in a directory of its own, named after where it
+# installs: two installs of one build at once (the suites stage several) wrote the same
+# file in the build tree, and one failed in configure_file.
+string(SHA1 install_key "$ENV{DESTDIR}|${CMAKE_INSTALL_PREFIX}")
+set(configured "${BATON_SYSTEMD_BINARY_DIR}/install-${install_key}")
 foreach(unit baton-agent.service baton-coordinator.service)
-  configure_file("${BATON_SYSTEMD_SOURCE_DIR}/${unit}.in" "${BATON_SYSTEMD_BINARY_DIR}/${unit}" @ONLY)
-  file(INSTALL DESTINATION "${CMAKE_INSTALL_PREFIX}/lib/systemd/system" TYPE FILE
-       FILES "${BATON_SYSTEMD_BINARY_DIR}/${unit}")
+  configure_file("${BATON_SYSTEMD_SOURCE_DIR}/${unit}.in" "${configured}/${unit}" @ONLY)
+  file(INSTALL DESTINATION "${CMAKE_INSTALL_PREFIX}/lib/systemd/system" TYPE FILE FILES "${configured}/${unit}")
 endforeach()
+file(REMOVE_RECURSE "${configured}")
 file(INSTALL DESTINATION "${CMAKE_INSTALL_PREFIX}/lib/sysusers.d" TYPE FILE RENAME baton.conf
      FILES "${BATON_SYSTEMD_SOURCE_DIR}/baton-sysusers.conf")
 file(INSTALL DESTINATION "${CMAKE_INSTALL_PREFIX}/lib/tmpfiles.d" TYPE FILE RENAME baton.conf
