@@ -48,8 +48,8 @@ for b in "${builds[@]}"; do
   # (docs/build.md, "A failed suite runs again").
   ctest --test-dir "build/$b" --output-on-failure -j "$test_jobs" --repeat until-pass:2 --output-junit "$junit" \
     "${ctest_args[@]}" 2>&1 | tee "$output" || status=${PIPESTATUS[0]}
-  [ -s "$junit" ] && skipped+="$(scripts/skipped_tests.py "$junit" | sed "s|^  |  build/$b: |")"$'\n'
-  flaky+="$(scripts/flaky_tests.py "$output" | sed "s|^  |  build/$b: |")"$'\n'
+  [ -s "$junit" ] && skipped+="$(scripts/ctest_summary.py skipped "$junit" | sed "s|^  |  build/$b: |")"$'\n'
+  flaky+="$(scripts/ctest_summary.py flaky "$output" | sed "s|^  |  build/$b: |")"$'\n'
   [ "$status" -eq 0 ] || break
 done
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/support/require_tools.sh, as CMake's NEEDS uses it, on a PATH that holds promtool
 # but not etcd: a test whose tools are there runs; one missing etcd is reported skipped by
-# CTest with its reason (scripts/skipped_tests.py lists it), and fails under CI=true; a part
+# CTest with its reason (scripts/ctest_summary.py lists it), and fails under CI=true; a part
 # CMake did not build is the same; a tool of no known package is a usage error.
 #   require_tools_test.sh SOURCE_DIR
 set -euo pipefail
@@ -44,10 +44,10 @@ CMAKE
 "$cmake" -S "$work" -B "$work/build" >/dev/null
 PATH=$work/bin "$ctest" --test-dir "$work/build" --output-junit "$work/junit.xml" >/dev/null ||
   fail "ctest failed without CI=true"
-got=$("$python" "$source_dir/scripts/skipped_tests.py" "$work/junit.xml")
+got=$("$python" "$source_dir/scripts/ctest_summary.py" skipped "$work/junit.xml")
 want="  needs_etcd: skipped: not on PATH: etcd (package etcd-server); scripts/setup.sh installs it
   not_built: skipped: this tree was configured without a Fortran compiler (package gfortran; scripts/setup.sh installs it, then configure again)"
-[ "$got" = "$want" ] || fail "$(printf 'skipped_tests.py printed:\n%s\nexpected:\n%s' "$got" "$want")"
+[ "$got" = "$want" ] || fail "$(printf 'ctest_summary.py skipped printed:\n%s\nexpected:\n%s' "$got" "$want")"
 if CI=true PATH=$work/bin "$ctest" --test-dir "$work/build" >"$work/ci.out" 2>&1; then
   fail "ctest passed under CI=true without etcd"
 fi
