@@ -241,6 +241,12 @@ asio::awaitable<void> Agent::session(std::shared_ptr<protocol::Channel> channel)
                                  std::string(protocol::type_name(answer)));
   }
   co_await check_epoch(*channel, answer, coordinator);
+  if (!running_) {
+    // stop() came while this session was being made, found no channel to finish, and waits
+    // for the session loop to end: a session begun now would keep it waiting for good.
+    channel->finish();
+    co_return;
+  }
   heartbeat_ = heartbeat_period(answer.registered().heartbeat_seconds());
   heartbeat_before_ = *heartbeat_;
   channel_ = channel;

@@ -15,6 +15,7 @@
 #include <asio/detached.hpp>
 #include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
+#include <asio/steady_timer.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -109,6 +110,15 @@ class FakeCoordinator {
     sessions_.at(node)->closed = true;
   }
 
+  // From now on each Register waits for release_registrations() before it is answered.
+  void hold_registrations() { holding_ = true; }
+  void release_registrations() {
+    holding_ = false;
+    release_.cancel();
+  }
+  // How many Register messages came (answered or held).
+  int registers_received() const { return registers_received_; }
+
   // Stops accepting and ends every session.
   void close() {
     acceptor_.close();
@@ -155,6 +165,8 @@ class FakeCoordinator {
           co_await protocol::handshake(*channel, protocol::Side::responder, self, "agent", std::chrono::seconds(5));
       const protocol::Envelope hello = co_await channel->receive(std::chrono::seconds(5));
       if (hello.body_case() != protocol::Envelope::kRegister) throw protocol::ChannelError("expected register");
+      ++registers_received_;
+      if (holding_) co_await release_.async_wait(transport::use_nothrow);  // ends when cancelled
       protocol::Envelope registered;
       registered.mutable_registered()->set_coordinator_id("fake-coordinator");
       registered.mutable_registered()->set_heartbeat_seconds(heartbeat_seconds_);
@@ -181,6 +193,9 @@ class FakeCoordinator {
   std::string secret_;
   double heartbeat_seconds_;
   std::map<std::string, std::shared_ptr<Session>> sessions_;  // each node's live (last) session
+  bool holding_ = false;
+  asio::steady_timer release_{io_, asio::steady_timer::time_point::max()};  // cancelled to release
+  int registers_received_ = 0;
 };
 
 }  // namespace baton::agent::test
