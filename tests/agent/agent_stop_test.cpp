@@ -26,7 +26,7 @@ BOOST_AUTO_TEST_CASE(a_stop_while_the_agent_registers_closes_the_session_once_an
   asio::co_spawn(io, agent.stop(), [&stopped](std::exception_ptr) { ++stopped; });
   coordinator.release_registrations();
   BOOST_TEST(coordinator.run_until([&] { return stopped == 1; }));
-  BOOST_TEST(coordinator.registrations("a") == 1);  // answered,
+  BOOST_TEST(coordinator.registrations("a") == 1);                             // answered,
   BOOST_TEST(coordinator.run_until([&] { return coordinator.closed("a"); }));  // then closed by the agent
   BOOST_TEST(!agent.registered());
   coordinator.close();
