@@ -46,8 +46,11 @@ std::vector<std::vector<std::uint8_t>> moves(const bj::CompiledPlan& plan, std::
       for (const bj::Chunk& c : f.chunks) {
         const bj::TransferSpec& t = transfers.at(c.transfer);
         BOOST_REQUIRE(c.src_offset - t.src_offset == c.dst_offset - t.dst_offset);
+        // Inside its transfer, checked once a chunk (not once a byte), without wrapping.
+        BOOST_REQUIRE(c.src_offset >= t.src_offset);
         const std::uint64_t from = c.src_offset - t.src_offset;
-        BOOST_REQUIRE(from + c.length <= t.length);  // once a chunk, not once a byte
+        BOOST_REQUIRE(from <= t.length);
+        BOOST_REQUIRE(c.length <= t.length - from);
         for (std::uint64_t b = from; b < from + c.length; ++b) ++count[c.transfer][b];
       }
     }
