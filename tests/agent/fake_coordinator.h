@@ -5,6 +5,7 @@
 // message comes.
 #pragma once
 
+#include "agent/signal.h"
 #include "protocol/channel.h"
 #include "protocol/handshake.h"
 #include "transport/async.h"
@@ -15,7 +16,6 @@
 #include <asio/detached.hpp>
 #include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
-#include <asio/steady_timer.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -114,7 +114,7 @@ class FakeCoordinator {
   void hold_registrations() { holding_ = true; }
   void release_registrations() {
     holding_ = false;
-    release_.cancel();
+    released_.notify();
   }
   // How many Register messages came (answered or held).
   int registers_received() const { return registers_received_; }
@@ -166,7 +166,7 @@ class FakeCoordinator {
       const protocol::Envelope hello = co_await channel->receive(std::chrono::seconds(5));
       if (hello.body_case() != protocol::Envelope::kRegister) throw protocol::ChannelError("expected register");
       ++registers_received_;
-      if (holding_) co_await release_.async_wait(transport::use_nothrow);  // ends when cancelled
+      while (holding_) co_await released_.wait();
       protocol::Envelope registered;
       registered.mutable_registered()->set_coordinator_id("fake-coordinator");
       registered.mutable_registered()->set_heartbeat_seconds(heartbeat_seconds_);
@@ -194,7 +194,7 @@ class FakeCoordinator {
   double heartbeat_seconds_;
   std::map<std::string, std::shared_ptr<Session>> sessions_;  // each node's live (last) session
   bool holding_ = false;
-  asio::steady_timer release_{io_, asio::steady_timer::time_point::max()};  // cancelled to release
+  Signal released_{io_.get_executor()};
   int registers_received_ = 0;
 };
 
