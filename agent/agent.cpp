@@ -522,7 +522,8 @@ asio::awaitable<void> Agent::commit(protocol::Plan plan) {
   std::string error;
   if (plan.staged_size() > 0 && options_.staging) {
     const auto session_executor = co_await asio::this_coro::executor;
-    co_await asio::post(asio::bind_executor(file_work_.get_executor(), asio::use_awaitable));
+    if (!file_work_) file_work_ = std::make_unique<asio::thread_pool>(1);
+    co_await asio::post(asio::bind_executor(file_work_->get_executor(), asio::use_awaitable));
     try {
       for (const protocol::StagedFile& staged : plan.staged()) {
         options_.staging->commit(staged, written_ranges(plan, staged.staging()));

@@ -254,8 +254,10 @@ class Agent {
   // it, and the coordinator's echo of it come that late.
   std::chrono::milliseconds heartbeat_before_{0};
   const std::string& coordinator_address() const;
-  Signal changed_;                  // stop() was called, a step ended, or the agent stopped
-  asio::thread_pool file_work_{1};  // staging commits; joined first on destruction
+  Signal changed_;  // stop() was called, a step ended, or the agent stopped
+  // Staging commits' thread, made at the first (an embedded agent, which stages nothing,
+  // never has one); joined first on destruction.
+  std::unique_ptr<asio::thread_pool> file_work_;
 };
 
 }  // namespace baton::agent

@@ -22,11 +22,27 @@
 
 namespace baton {
 
-struct EmbeddedAgent::Parts {
+struct EmbeddedLoop::Parts {
   asio::io_context io;
-  // Keeps io.run() going while the agent has nothing in flight (idle, or stopped and
-  // about to be taken apart by calls posted from the destructor).
+  // Keeps io.run() going while no agent has anything in flight.
   asio::executor_work_guard<asio::io_context::executor_type> work = asio::make_work_guard(io);
+  std::thread thread{[this] { io.run(); }};
+};
+
+EmbeddedLoop::EmbeddedLoop() : parts_(std::make_unique<Parts>()) {}
+
+EmbeddedLoop::~EmbeddedLoop() {
+  parts_->work.reset();
+  parts_->io.stop();
+  parts_->thread.join();
+}
+
+struct EmbeddedAgent::Parts {
+  explicit Parts(std::shared_ptr<EmbeddedLoop> shared)
+      : loop(shared ? std::move(shared) : std::make_shared<EmbeddedLoop>()), io(loop->parts_->io) {}
+
+  std::shared_ptr<EmbeddedLoop> loop;  // held until every part below that uses it is gone
+  asio::io_context& io;
   std::unique_ptr<transport::Context> context;
   std::unique_ptr<transport::Context> memory_context;  // peers on this host; null without one
   std::unique_ptr<agent::DataPlane> data;
@@ -34,15 +50,25 @@ struct EmbeddedAgent::Parts {
   agent::MemoryStorage storage;
   agent::MemoryScratch scratch;  // a job's scratch objects, in memory
   std::unique_ptr<agent::Agent> agent;
-  std::thread thread;
 
-  // Runs `f` on the agent's thread and returns its result (the agent is single-threaded).
+  // Runs `f` on the agent's loop and returns its result (the agent is single-threaded).
   template <class F>
   auto on_agent_thread(F f) {
     std::packaged_task<decltype(f())()> task(std::move(f));
     auto result = task.get_future();
     asio::post(io, std::move(task));
     return result.get();
+  }
+  // On the loop: builds and starts the agent and its data planes.
+  void start(EmbeddedOptions options);
+  // On the loop: the agent and its data planes go, then the transport contexts, in the
+  // order that each outlives what uses it.
+  void take_apart() {
+    agent.reset();
+    data.reset();
+    memory_data.reset();
+    memory_context.reset();
+    context.reset();
   }
 };
 
@@ -67,51 +93,65 @@ std::unique_ptr<transport::Context> open_memory_context(asio::any_io_executor ex
 
 }  // namespace
 
-EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<Parts>()) {
-  Parts& p = *parts_;
-  auto opened = transport::open_context(p.io.get_executor(), options.transport);
+void EmbeddedAgent::Parts::start(EmbeddedOptions options) {
+  auto opened = transport::open_context(io.get_executor(), options.transport);
   if (!opened.value) throw error::SystemError("embedded agent " + options.node_id + ": transport: " + opened.detail);
-  p.context = std::move(opened.value);
-  p.data = std::make_unique<agent::DataPlane>(*p.context, options.data_address,
-                                              transport::NodeIdentity{options.node_id, options.secret});
-  p.data->log_to(options.log);
+  context = std::move(opened.value);
+  data = std::make_unique<agent::DataPlane>(*context, options.data_address,
+                                            transport::NodeIdentity{options.node_id, options.secret});
+  data->log_to(options.log);
   const std::string host = options.same_host_memory ? agent::host_identity() : std::string();
-  if (!host.empty()) p.memory_context = open_memory_context(p.io.get_executor(), options);
-  if (p.memory_context) {
-    p.memory_data = std::make_unique<agent::DataPlane>(*p.memory_context, "",
-                                                       transport::NodeIdentity{options.node_id, options.secret});
-    p.memory_data->log_to(options.log);
+  if (!host.empty()) memory_context = open_memory_context(io.get_executor(), options);
+  if (memory_context) {
+    memory_data = std::make_unique<agent::DataPlane>(*memory_context, "",
+                                                     transport::NodeIdentity{options.node_id, options.secret});
+    memory_data->log_to(options.log);
   }
   agent::AgentOptions agent_options{.node_id = options.node_id,
                                     .coordinator = options.coordinator,
                                     .secret = options.secret,
                                     .rate = options.rate,
-                                    .transports = {p.context->name()},
+                                    .transports = {context->name()},
                                     .log = std::move(options.log)};
   // Regions belong to this process alone; none can be staged.
   agent_options.storage_id = "memory:" + options.node_id + ":" + std::to_string(::getpid());
-  agent_options.scratch = &p.scratch;
-  agent_options.same_host_data = p.memory_data.get();
+  agent_options.scratch = &scratch;
+  agent_options.same_host_data = memory_data.get();
   agent_options.host = host;
   agent_options.steps.links =
-      std::make_shared<agent::PeerLinks>(*p.context, transport::NodeIdentity{options.node_id, options.secret},
-                                         agent::SameHostPath{.context = p.memory_context.get(), .host = host});
+      std::make_shared<agent::PeerLinks>(*context, transport::NodeIdentity{options.node_id, options.secret},
+                                         agent::SameHostPath{.context = memory_context.get(), .host = host});
   // Plans name regions: a chunk must stay inside its region at both ends.
   agent::PlanObjects regions{
       .check_name = [](const std::string& name) -> std::optional<error::Refusal> {
         if (name.empty()) return "empty name";
         return std::nullopt;
       },
-      .source_size = [&p](const std::string& name) { return p.storage.region_size(name); },
-      .destination_limit = [&p](const std::string& name) { return p.storage.region_size(name); },
+      .source_size = [this](const std::string& name) { return storage.region_size(name); },
+      .destination_limit = [this](const std::string& name) { return storage.region_size(name); },
   };
-  p.agent = std::make_unique<agent::Agent>(
-      *p.context, *p.data, p.storage, std::move(agent_options),
+  agent = std::make_unique<agent::Agent>(
+      *context, *data, storage, std::move(agent_options),
       [regions](const protocol::Plan& plan) { return agent::check_plan(plan, regions); });
-  p.data->start();
-  if (p.memory_data) p.memory_data->start();
-  p.agent->start();
-  p.thread = std::thread([&p] { p.io.run(); });
+  data->start();
+  if (memory_data) memory_data->start();
+  agent->start();
+}
+
+EmbeddedAgent::EmbeddedAgent(EmbeddedOptions options) : parts_(std::make_unique<Parts>(options.loop)) {
+  // Built on the loop, as every later call runs: other agents may be running on it.
+  try {
+    parts_->on_agent_thread([this, &options] {
+      parts_->start(std::move(options));
+      return 0;
+    });
+  } catch (...) {
+    parts_->on_agent_thread([this] {
+      parts_->take_apart();
+      return 0;
+    });
+    throw;
+  }
 }
 
 namespace {
@@ -139,9 +179,12 @@ EmbeddedAgent::~EmbeddedAgent() {
     p.memory_data.reset();
     return 0;
   });
-  p.work.reset();
-  p.io.stop();
-  p.thread.join();
+  // A shared loop runs on: what taking the parts apart queued (operations ended as
+  // aborted) runs first, while the transport contexts are still there, and they go last.
+  p.on_agent_thread([&p] {
+    p.take_apart();
+    return 0;
+  });
 }
 
 void EmbeddedAgent::register_region(const std::string& name, std::span<std::byte> bytes) {

@@ -9,9 +9,10 @@
 //   ... a job moving "u" is submitted (batonctl, or the coupling code) ...
 //   node.wait_job("42", 10min);   // "done": u holds its new part
 //
-// Threading: the agent runs on its own thread; every member may be called from any one
-// application thread. Regions must stay valid, and untouched by the application, while a
-// job that names them runs.
+// Threading: the agent runs on its own thread, or on an EmbeddedLoop's shared with other
+// agents of the process; every member may be called from any one application thread.
+// Regions must stay valid, and untouched by the application, while a job that names them
+// runs.
 #pragma once
 
 #include "error/refusal.h"
@@ -29,6 +30,23 @@
 
 namespace baton {
 
+// One event loop, on a thread of its own, that several embedded agents of one process run
+// on (a process that hosts many nodes: bench/scale_agents.cpp's hundreds). Each agent is
+// single-threaded either way; sharing the loop spares the process a thread per node and
+// the switches between them. Every agent on it holds it, so it ends after the last one.
+class EmbeddedLoop {
+ public:
+  EmbeddedLoop();
+  ~EmbeddedLoop();
+  EmbeddedLoop(const EmbeddedLoop&) = delete;
+  EmbeddedLoop& operator=(const EmbeddedLoop&) = delete;
+
+ private:
+  friend class EmbeddedAgent;
+  struct Parts;
+  std::unique_ptr<Parts> parts_;
+};
+
 struct EmbeddedOptions {
   std::string node_id;
   std::string coordinator;                   // "host:port" of the coordinator's agent listener
@@ -44,6 +62,8 @@ struct EmbeddedOptions {
   // One line per event (registered, plan accepted, step done, ...) at info; what an
   // operator must fix (a refused cluster secret) at warning. Nothing when empty.
   log::Sink log{};
+  // The loop to run on, shared with other agents; none: a thread of the agent's own.
+  std::shared_ptr<EmbeddedLoop> loop{};
 };
 
 class EmbeddedAgent {

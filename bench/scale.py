@@ -9,7 +9,8 @@ process (bench/scale_agents.cpp: N/2 senders, N/2 receivers), then for each S of
 redistribution of S steps (each step one perfect matching of --block-bytes flows), --repeats
 times. Every receiver's bytes are checked after each job. Per job it prints one JSON line:
 
-  {"bench": "scale_run", "commit", "utc", "path", "agents", "heartbeat_seconds" (the coordinator's,
+  {"bench": "scale_run", "commit", "utc", "path", "agents", "loops_per_process" (--loops: the
+   shared event loops of each agents process; 0, a thread per agent), "heartbeat_seconds" (the coordinator's,
    --heartbeat-seconds), "max_heartbeats_per_second" (--max-heartbeats-per-second; null: the
    daemon's default), "heartbeat_interval_seconds" (the interval the agents were told, from
    batonctl agents, once all registered; null from a coordinator that does not say), "steps",
@@ -98,7 +99,7 @@ def wait_for_file(path, process, what, seconds=30):
     sys.exit(f"scale.py: {what} did not start within {seconds} s")
 
 
-def run_size(args, agents, path, stamp):
+def run_size(args, agents, path, loops, stamp):
     work = tempfile.mkdtemp(prefix=f"baton-scale-{agents}-{path}.")
     secret = os.path.join(work, "secret")
     with open(secret, "w") as f:
@@ -130,7 +131,7 @@ def run_size(args, agents, path, stamp):
         steps = sorted(s for s in set(args.steps) if s <= agents // 2)  # a step is a matching of N/2 pairs
         command = [os.path.join(args.bin, "bench/scale_agents"), "--agents", str(agents), "--blocks", str(steps[-1]),
                    "--block-bytes", str(args.block_bytes), "--coordinator", addresses["agents"],
-                   "--secret-file", secret]
+                   "--secret-file", secret, "--loops", str(loops)]
         # At most --per-process agents a process (its open-file limit holds their sockets).
         hosts = []
         for first in range(0, agents, args.per_process):
@@ -180,7 +181,7 @@ def run_size(args, agents, path, stamp):
                 steps_cpu = sampler.between(origin + releases[0],
                                             origin + releases[-1] + lines[-1]["measured_seconds"])
                 run = {"bench": "scale_run", "commit": args.commit, "utc": stamp(), "path": path, "agents": agents,
-                       "heartbeat_seconds": args.heartbeat_seconds,
+                       "loops_per_process": loops, "heartbeat_seconds": args.heartbeat_seconds,
                        "max_heartbeats_per_second": args.max_heartbeats_per_second,
                        "heartbeat_interval_seconds": interval,
                        "steps": s,
@@ -200,7 +201,7 @@ def run_size(args, agents, path, stamp):
         low, high = steps[0], steps[-1]
         cpu = {s: statistics.median(r["coordinator_cpu_seconds"] for r in runs[s]) for s in steps}
         summary = {"bench": "scale", "commit": args.commit, "utc": stamp(), "path": path, "agents": agents,
-                   "heartbeat_seconds": args.heartbeat_seconds,
+                   "loops_per_process": loops, "heartbeat_seconds": args.heartbeat_seconds,
                    "max_heartbeats_per_second": args.max_heartbeats_per_second,
                    "heartbeat_interval_seconds": interval,
                    "repeats": args.repeats,
@@ -246,6 +247,9 @@ def main():
     parser.add_argument("--per-process", type=int, default=256, help="agents per agents process (default 256)")
     parser.add_argument("--paths", type=lambda text: text.split(","), default=["self-paced", "per-step"],
                         help="self-paced,per-step (default both, each N's in turn)")
+    parser.add_argument("--loops", type=numbers, default=[0],
+                        help="shared event loops per agents process, comma-separated, each N and path run with "
+                             "each (0, the default: a thread per agent)")
     parser.add_argument("--keep", action="store_true", help="keep each N's directory (logs, jobs)")
     parser.add_argument("--heartbeat-seconds", type=float, default=1.0,
                         help="the coordinator's heartbeat_seconds (default 1, the daemon's default)")
@@ -270,9 +274,12 @@ def main():
     for path in args.paths:
         if path not in ("self-paced", "per-step"):
             parser.error(f"--paths: '{path}' is neither self-paced nor per-step")
+    if any(k < 0 or k > 1024 for k in args.loops):
+        parser.error(f"--loops {args.loops}: each must be within [0, 1024]")
     for n in args.agents:
         for path in args.paths:
-            run_size(args, n, path, stamp)
+            for loops in args.loops:
+                run_size(args, n, path, loops, stamp)
 
 
 if __name__ == "__main__":

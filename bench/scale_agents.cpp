@@ -11,7 +11,8 @@
 //
 // --host-first F --host-count C: this process hosts nodes nF ... n{F+C-1} only (one process
 // cannot hold the sockets of 1024 agents under a 20 000 open-file limit; bench/scale.py
-// starts several). Prints {"event":"ready",...} once each of its agents registered, then
+// starts several). --loops K runs its agents on K shared event loops, a thread each, in turn
+// (baton::EmbeddedLoop); 0, the default, gives every agent a thread of its own. Prints {"event":"ready",...} once each of its agents registered, then
 // reads commands on stdin:
 //   verify JOB S   each receiver this process hosts is done with JOB and its first S blocks
 //                  hold what the senders had (then "in" is zeroed for the next job); prints
@@ -120,6 +121,9 @@ int main(int argc, char** argv) {
   std::size_t host_first = 0, host_count = 0;
   app.add_option("--host-first", host_first, "the first node this process hosts (default 0)");
   app.add_option("--host-count", host_count, "how many nodes it hosts (default all from --host-first)");
+  std::size_t loop_count = 0;
+  app.add_option("--loops", loop_count, "shared event loops the agents run on (0: a thread per agent)")
+      ->check(CLI::Range(0, 1024));
   app.add_option("--write-job", job_files, "S:FILE writes the job of S steps to FILE (repeatable)");
   CLI11_PARSE(app, argc, argv);
   if (shape.agents % 2 != 0) {
@@ -158,11 +162,18 @@ int main(int argc, char** argv) {
   }
   const auto started = Clock::now();
   std::map<std::size_t, std::unique_ptr<baton::EmbeddedAgent>> agents;
+  std::vector<std::shared_ptr<baton::EmbeddedLoop>> loops;
+  for (std::size_t i = 0; i < loop_count; ++i) loops.push_back(std::make_shared<baton::EmbeddedLoop>());
   baton::transport::TransportConfig transport;
   transport.context.pool = {.buffer_count = 4, .buffer_size = std::max<std::size_t>(16384, shape.block_bytes + 4096)};
   for (auto& [n, bytes] : regions) {
-    auto agent = std::make_unique<baton::EmbeddedAgent>(baton::EmbeddedOptions{
-        .node_id = shape.node(n), .coordinator = coordinator, .secret = secret, .rate = rate, .transport = transport});
+    auto agent = std::make_unique<baton::EmbeddedAgent>(
+        baton::EmbeddedOptions{.node_id = shape.node(n),
+                               .coordinator = coordinator,
+                               .secret = secret,
+                               .rate = rate,
+                               .transport = transport,
+                               .loop = loops.empty() ? nullptr : loops[n % loops.size()]});
     agent->register_region(n < shape.senders() ? "out" : "in", bytes);
     agents.emplace(n, std::move(agent));
   }

@@ -46,7 +46,8 @@ std::string as_string(const std::vector<std::byte>& bytes) {
 }
 
 // Two daemon agents (a0 sends a file, b0 receives one) and two embedded nodes in this
-// process (sim0 sends its region "u", sim1 receives into its region "v").
+// process (sim0 sends its region "u", sim1 receives into its region "v"), each on a thread
+// of its own or both on `loop`.
 struct MixedCluster {
   Cluster cluster;
   std::string a0_file = write_random_file(cluster.root("a0") / "in.bin", 1'000'000, 7);
@@ -54,12 +55,15 @@ struct MixedCluster {
   std::vector<std::byte> v = std::vector<std::byte>(1'000'000);
   std::unique_ptr<baton::EmbeddedAgent> sim0, sim1;
 
-  MixedCluster() {
+  explicit MixedCluster(std::shared_ptr<baton::EmbeddedLoop> loop = nullptr) {
     cluster.start_agent("a0");
     cluster.start_agent("b0");
     for (auto [slot, name] : {std::pair{&sim0, "sim0"}, std::pair{&sim1, "sim1"}}) {
-      *slot = std::make_unique<baton::EmbeddedAgent>(baton::EmbeddedOptions{
-          .node_id = name, .coordinator = cluster.agents_address(), .secret = cluster.secret(), .rate = 50e6});
+      *slot = std::make_unique<baton::EmbeddedAgent>(baton::EmbeddedOptions{.node_id = name,
+                                                                            .coordinator = cluster.agents_address(),
+                                                                            .secret = cluster.secret(),
+                                                                            .rate = 50e6,
+                                                                            .loop = loop});
     }
     sim0->register_region("u", u);
     sim1->register_region("v", v);
@@ -86,6 +90,10 @@ std::vector<std::pair<int, bool>> sockets_held() {
     if (flags >= 0) held.emplace_back(fd, (flags & FD_CLOEXEC) != 0);
   }
   return held;
+}
+
+std::size_t threads_running() {
+  return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator("/proc/self/task"), {}));
 }
 
 }  // namespace
@@ -133,6 +141,47 @@ BOOST_AUTO_TEST_CASE(a_plan_naming_an_unregistered_region_is_refused_with_its_na
   BOOST_TEST(error.find("agent sim0 refused the plan") != std::string::npos, error);
   BOOST_TEST(error.find("no memory region named 'u' is registered") != std::string::npos, error);
   BOOST_TEST(!std::filesystem::exists(m.cluster.root("b0") / "u.bin"));
+}
+
+// Two agents of this process on one loop (EmbeddedLoop): each runs its part of a job, one
+// that fails to start leaves the loop to the others, and one that ends leaves the other
+// running its next job.
+BOOST_AUTO_TEST_CASE(agents_sharing_a_loop_run_jobs_and_end_one_at_a_time) {
+  auto loop = std::make_shared<baton::EmbeddedLoop>();
+  MixedCluster m(loop);
+  BOOST_CHECK_EXCEPTION(baton::EmbeddedAgent(baton::EmbeddedOptions{.node_id = "sim2",
+                                                                    .coordinator = m.cluster.agents_address(),
+                                                                    .secret = m.cluster.secret(),
+                                                                    .data_address = "no-such-host.invalid:1",
+                                                                    .loop = loop}),
+                        std::exception, [](const std::exception& e) {
+                          BOOST_TEST_MESSAGE(e.what());
+                          return std::string(e.what()).find("no-such-host.invalid") != std::string::npos;
+                        });
+  // One more agent on the loop runs on its thread: the process gains none.
+  const auto threads = threads_running();
+  auto sim2 = std::make_unique<baton::EmbeddedAgent>(baton::EmbeddedOptions{
+      .node_id = "sim2", .coordinator = m.cluster.agents_address(), .secret = m.cluster.secret(), .loop = loop});
+  BOOST_TEST(sim2->wait_registered(10s));
+  BOOST_TEST(threads_running() == threads);
+  const std::string first = m.submit(job(
+      {transfer("sim0", "u", 0, 1'000'000, "b0", "u.bin", 0), transfer("a0", "in.bin", 0, 1'000'000, "sim1", "v", 0)}));
+  BOOST_TEST(m.sim1->wait_job(first, 60s) == "done");
+  BOOST_TEST(m.sim0->wait_job(first, 60s) == "done");
+  BOOST_TEST(m.cluster.wait_job(first).value("state", "") == "done", m.cluster.coordinator_log());
+  BOOST_TEST((as_string(m.v) == m.a0_file));
+  BOOST_TEST((read_file(m.cluster.root("b0") / "u.bin") == as_string(m.u)));
+
+  m.sim0.reset();
+  std::fill(m.v.begin(), m.v.end(), std::byte{0});
+  const std::string second = m.submit(
+      {{"senders", {"a0"}},
+       {"receivers", {"sim1"}},
+       {"platform", {{"sender_rate", 50e6}, {"receiver_rate", 50e6}, {"backbone_rate", 50e6}, {"step_startup", 0.001}}},
+       {"transfers", {transfer("a0", "in.bin", 0, 1'000'000, "sim1", "v", 0)}}});
+  BOOST_TEST(m.sim1->wait_job(second, 60s) == "done");
+  BOOST_TEST(m.cluster.wait_job(second).value("state", "") == "done", m.cluster.coordinator_log());
+  BOOST_TEST((as_string(m.v) == m.a0_file));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
