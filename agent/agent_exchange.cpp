@@ -52,7 +52,8 @@ asio::awaitable<protocol::ExchangeReport> Agent::exchange(std::string job, std::
   for (std::uint32_t step = 0; step < steps; ++step) {
     held.running_step = step;
     publish_jobs();
-    const protocol::StepReport step_report = co_await runner->run(step, timeout, range);
+    const protocol::StepReport step_report =
+        co_await runner->run(step, timeout, range, StepRunner::ChunkDigests::counted);
     count_step(step_report);
     report.set_bytes(report.bytes() + step_report.bytes());
     // As in a released range (agent_range.cpp): the slowest vote comes one timeout after

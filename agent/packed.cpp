@@ -8,13 +8,6 @@
 namespace baton::agent {
 namespace {
 
-std::vector<transport::RangeChecksum> checksums(std::size_t n) {
-  std::vector<transport::RangeChecksum> sums;
-  sums.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) sums.emplace_back();
-  return sums;
-}
-
 void require_tiling(std::uint64_t offset, std::uint64_t length, const std::vector<PackPiece>& pieces,
                     std::size_t targets) {
   if (const auto why = check_pack(offset, length, pieces)) throw error::InvalidInput(why->reason);
@@ -25,14 +18,14 @@ void require_tiling(std::uint64_t offset, std::uint64_t length, const std::vecto
 // writes each part at `next`, and the part is hashed into its piece's sum. Advances `next`
 // and `piece` past what it moved; stops at the first error.
 template <class Bytes, class Move>
-std::error_code through_pieces(const std::vector<PackPiece>& pieces, std::vector<transport::RangeChecksum>& sums,
-                               std::uint64_t& next, std::size_t& piece, Bytes bytes, Move move) {
+std::error_code through_pieces(const std::vector<PackPiece>& pieces, PieceSums& sums, std::uint64_t& next,
+                               std::size_t& piece, Bytes bytes, Move move) {
   while (!bytes.empty()) {
     const PackPiece& p = pieces[piece];
     const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(bytes.size(), p.stream + p.length - next));
     const Bytes part = bytes.first(n);
     if (const std::error_code error = move(piece, part)) return error;
-    sums[piece].update(part);
+    sums.add(piece, p.length, next - p.stream, part);
     next += n;
     if (next == p.stream + p.length) ++piece;
     bytes = bytes.subspan(n);
@@ -41,6 +34,17 @@ std::error_code through_pieces(const std::vector<PackPiece>& pieces, std::vector
 }
 
 }  // namespace
+
+void PieceSums::add(std::size_t i, std::uint64_t length, std::uint64_t done, std::span<const std::byte> part) noexcept {
+  if (done == 0 && part.size() == length) {
+    values_[i] = transport::xxh3_64(part);
+    return;
+  }
+  if (!partial_) partial_.emplace();
+  if (done == 0) partial_->reset();
+  partial_->update(part);
+  if (done + part.size() == length) values_[i] = partial_->value();
+}
 
 std::vector<std::pair<std::size_t, std::size_t>> pack_runs(
     const google::protobuf::RepeatedPtrField<protocol::Chunk>& chunks, std::uint64_t limit) {
@@ -75,14 +79,15 @@ std::optional<error::Refusal> check_pack(std::uint64_t offset, std::uint64_t len
     return "a packed flow's range " + std::to_string(offset) + " + " + std::to_string(length) + " overflows";
   for (std::size_t i = 0; i < pieces.size(); ++i) {
     const PackPiece& p = pieces[i];
-    const std::string which = "piece " + std::to_string(i) + " " + range_text(p.stream, p.length);
-    if (p.length == 0) return which + " of packed flow " + range_text(offset, length) + " is empty";
-    if (p.stream + p.length < p.stream) return which + " overflows 2^64";
-    if (p.stream < at) return which + " overlaps the bytes before it in packed flow " + range_text(offset, length);
+    // Named only when refused: a flow may have thousands of pieces.
+    const auto which = [&] { return "piece " + std::to_string(i) + " " + range_text(p.stream, p.length); };
+    if (p.length == 0) return which() + " of packed flow " + range_text(offset, length) + " is empty";
+    if (p.stream + p.length < p.stream) return which() + " overflows 2^64";
+    if (p.stream < at) return which() + " overlaps the bytes before it in packed flow " + range_text(offset, length);
     if (p.stream > at)
-      return which + " leaves a gap at " + range_text(at, p.stream - at) + " in packed flow " +
+      return which() + " leaves a gap at " + range_text(at, p.stream - at) + " in packed flow " +
              range_text(offset, length);
-    if (p.length > end - at) return which + " runs past the end of packed flow " + range_text(offset, length);
+    if (p.length > end - at) return which() + " runs past the end of packed flow " + range_text(offset, length);
     at += p.length;
   }
   if (at != end)
@@ -93,8 +98,8 @@ std::optional<error::Refusal> check_pack(std::uint64_t offset, std::uint64_t len
 
 GatherSource::GatherSource(std::uint64_t offset, std::uint64_t length, std::vector<PackPiece> pieces,
                            std::vector<const transport::Source*> sources)
-    : offset_(offset), length_(length), pieces_(std::move(pieces)), sources_(std::move(sources)),
-      sums_(checksums(pieces_.size())), next_(offset) {
+    : offset_(offset), length_(length), pieces_(std::move(pieces)), sources_(std::move(sources)), sums_(pieces_.size()),
+      next_(offset) {
   require_tiling(offset_, length_, pieces_, sources_.size());
 }
 
@@ -104,7 +109,7 @@ std::optional<std::span<const std::byte>> GatherSource::view(std::uint64_t offse
   if (length > p.stream + p.length - offset) return std::nullopt;  // spans pieces: read() gathers it
   const auto bytes = sources_[piece_]->view(offset, length);
   if (!bytes) return std::nullopt;
-  sums_[piece_].update(*bytes);
+  sums_.add(piece_, p.length, offset - p.stream, *bytes);
   next_ += length;
   if (next_ == p.stream + p.length) ++piece_;
   return bytes;
@@ -119,8 +124,8 @@ std::error_code GatherSource::read(std::uint64_t offset, std::span<std::byte> in
 
 ScatterSink::ScatterSink(std::uint64_t offset, std::uint64_t length, std::vector<PackPiece> pieces,
                          std::vector<transport::Sink*> sinks)
-    : offset_(offset), length_(length), pieces_(std::move(pieces)), sinks_(std::move(sinks)),
-      sums_(checksums(pieces_.size())), next_(offset) {
+    : offset_(offset), length_(length), pieces_(std::move(pieces)), sinks_(std::move(sinks)), sums_(pieces_.size()),
+      next_(offset) {
   require_tiling(offset_, length_, pieces_, sinks_.size());
 }
 

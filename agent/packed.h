@@ -14,8 +14,10 @@
 #include "transport/checksum.h"
 #include "transport/source.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,6 +42,24 @@ std::vector<std::pair<std::size_t, std::size_t>> pack_runs(
 std::optional<error::Refusal> check_pack(std::uint64_t offset, std::uint64_t length,
                                          const std::vector<PackPiece>& pieces);
 
+// XXH3-64 of each piece of a packed flow, fed in stream order. A piece handed in one part
+// (a short byte range inside one frame: most of them) is hashed at once; one that spans
+// frames goes through the one streaming state, which is reset for the next such piece.
+// The value is the same either way (XXH3's streaming and one-shot forms agree).
+class PieceSums {
+ public:
+  explicit PieceSums(std::size_t pieces) : values_(pieces) {}
+  // Adds `part`, the next bytes of piece `i` (of `length` bytes, `done` of them given
+  // before); `i` never goes back.
+  void add(std::size_t i, std::uint64_t length, std::uint64_t done, std::span<const std::byte> part) noexcept;
+  // Piece `i`'s value once all of its bytes were added (0 before).
+  std::uint64_t value(std::size_t i) const { return values_[i]; }
+
+ private:
+  std::vector<std::uint64_t> values_;
+  std::optional<transport::RangeChecksum> partial_;  // made at the first piece that spans parts
+};
+
 // Reads a packed flow from each piece's source (whose offsets are stream offsets, e.g. a
 // ShiftedSource), hashing each piece as it is handed out. The transport reads a flow once,
 // in order; a read out of order is refused.
@@ -53,13 +73,13 @@ class GatherSource final : public transport::Source {
   std::optional<std::span<const std::byte>> view(std::uint64_t offset, std::size_t length) const override;
   std::error_code read(std::uint64_t offset, std::span<std::byte> into) const override;
   // XXH3-64 of piece `i`'s bytes, once all of them were handed out.
-  std::uint64_t checksum(std::size_t i) const { return sums_[i].value(); }
+  std::uint64_t checksum(std::size_t i) const { return sums_.value(i); }
 
  private:
   std::uint64_t offset_, length_;
   std::vector<PackPiece> pieces_;
   std::vector<const transport::Source*> sources_;
-  mutable std::vector<transport::RangeChecksum> sums_;
+  mutable PieceSums sums_;
   mutable std::uint64_t next_;  // the next stream offset to hand out
   mutable std::size_t piece_ = 0;
 };
@@ -73,7 +93,7 @@ class ScatterSink final : public transport::Sink {
   ScatterSink(std::uint64_t offset, std::uint64_t length, std::vector<PackPiece> pieces,
               std::vector<transport::Sink*> sinks);
   std::error_code write(std::uint64_t offset, std::span<const std::byte> bytes) override;
-  std::uint64_t checksum(std::size_t i) const { return sums_[i].value(); }
+  std::uint64_t checksum(std::size_t i) const { return sums_.value(i); }
   // Stream bytes written so far, from the range's start.
   std::uint64_t written() const { return next_ - offset_; }
 
@@ -81,7 +101,7 @@ class ScatterSink final : public transport::Sink {
   std::uint64_t offset_, length_;
   std::vector<PackPiece> pieces_;
   std::vector<transport::Sink*> sinks_;
-  std::vector<transport::RangeChecksum> sums_;
+  PieceSums sums_;
   std::uint64_t next_;
   std::size_t piece_ = 0;
 };

@@ -164,7 +164,7 @@ std::shared_ptr<StepState> StepRunner::prepare(std::uint32_t index) {
 }
 
 asio::awaitable<protocol::StepReport> StepRunner::run(std::uint32_t index, std::chrono::milliseconds timeout,
-                                                      std::uint64_t release) {
+                                                      std::uint64_t release, ChunkDigests digests) {
   const auto started = std::chrono::steady_clock::now();
   protocol::StepReport report;
   report.set_job(plan_.job());
@@ -173,6 +173,7 @@ asio::awaitable<protocol::StepReport> StepRunner::run(std::uint32_t index, std::
   const std::shared_ptr<StepState> state = prepare(index);
   state->released = started;
   state->release = release;
+  state->digests_reported = digests == ChunkDigests::reported;
   gate_.notify();  // flows that arrived before the release go on (see resolve())
 
   const auto deadline = started + timeout;
@@ -223,14 +224,16 @@ asio::awaitable<protocol::StepReport> StepRunner::run(std::uint32_t index, std::
   std::uint64_t received = 0;
   for (const StepState::Incoming& in : state->incoming) {
     if (!in.done) continue;
+    received += in.chunk->length();
+    if (!state->digests_reported) continue;
     protocol::ChunkDigest* digest = report.add_digests();
     digest->set_transfer(in.chunk->transfer());
     digest->set_dst_offset(in.chunk->dst_offset());
     digest->set_length(in.chunk->length());
     digest->set_xxh3(in.checksum);
-    received += in.chunk->length();
   }
-  for (const protocol::ChunkDigest& digest : state->sent) *report.add_sent() = digest;
+  report.mutable_sent()->Reserve(static_cast<int>(state->sent.size()));
+  for (protocol::ChunkDigest& digest : state->sent) *report.add_sent() = std::move(digest);
   for (protocol::TaskTiming& timing : state->timings()) *report.add_tasks() = std::move(timing);
   report.set_ok(state->error.empty());
   report.set_error(state->error);
@@ -435,6 +438,7 @@ asio::awaitable<std::optional<error::Refusal>> StepRunner::send_chunks(
       const protocol::Chunk& chunk = flow.chunks(static_cast<int>(c));
       state->bytes_sent += chunk.length();
       state->tasks[t].bytes += chunk.length();
+      if (!state->digests_reported) continue;
       protocol::ChunkDigest& digest = state->sent.emplace_back();
       digest.set_transfer(chunk.transfer());
       digest.set_dst_offset(chunk.dst_offset());

@@ -73,8 +73,12 @@ class StepRunner {
   // coordinator's number for this release (StepRelease.range; 0 when it gave none). Its
   // sends carry it, and a flow of another release of the same step (an earlier attempt's,
   // still on its way) is not taken into this one.
+  // `digests`: whether the report lists every chunk's digest, received and sent, for the
+  // coordinator to match (a job's steps), or only counts (an exchange of a kept plan, whose
+  // chunks each receiver checked against its sender's and nobody matches again).
+  enum class ChunkDigests { reported, counted };
   asio::awaitable<protocol::StepReport> run(std::uint32_t index, std::chrono::milliseconds timeout,
-                                            std::uint64_t release = 0);
+                                            std::uint64_t release = 0, ChunkDigests digests = ChunkDigests::reported);
 
   // Ends the running step (if any) as failed with `reason`: its connections are closed
   // and run() returns promptly.

@@ -79,6 +79,7 @@ struct StepState {
   // The coordinator's number for the release this attempt runs (StepRelease.range; 0: not
   // numbered): its sends carry it, and it takes only flows that carry it (or none).
   std::uint64_t release = 0;
+  bool digests_reported = true;     // the report lists each chunk's digest (StepRunner::run)
   std::size_t flows_receiving = 0;  // accepted by resolve(), not finished yet
   std::size_t working = 0;          // sends and combines under way: run() waits for them after a failure
   std::uint64_t bytes_sent = 0;

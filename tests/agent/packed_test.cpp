@@ -6,6 +6,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <memory>
 #include <numeric>
 
 namespace ba = baton::agent;
@@ -129,6 +130,28 @@ BOOST_AUTO_TEST_CASE(a_scatter_sink_writes_each_piece_and_hashes_it) {
   BOOST_TEST(sink.checksum(0) == bt::xxh3_64(std::span(data).subspan(0, 120)));
   BOOST_TEST(sink.checksum(1) == bt::xxh3_64(std::span(data).subspan(120, 30)));
   BOOST_TEST(sink.checksum(2) == bt::xxh3_64(std::span(data).subspan(150, 150)));
+}
+
+// Pieces whole inside a frame are hashed at once, those across frames through one streaming
+// state, started over for each: both give each piece's own XXH3.
+BOOST_AUTO_TEST_CASE(pieces_across_frames_and_inside_one_each_get_their_own_hash) {
+  const auto data = bytes(500, 4);
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> spans = {
+      {0, 10}, {10, 250}, {260, 5}, {265, 5}, {270, 230}};
+  std::vector<std::unique_ptr<RecordingSink>> sinks;
+  std::vector<bt::Sink*> targets;
+  std::vector<ba::PackPiece> pieces;
+  for (const auto& [at, length] : spans) {
+    sinks.push_back(std::make_unique<RecordingSink>(at, length));
+    targets.push_back(sinks.back().get());
+    pieces.push_back({at, length});
+  }
+  ba::ScatterSink sink(0, 500, pieces, targets);
+  for (std::size_t at = 0; at < 500; at += 100) BOOST_TEST(!sink.write(at, std::span(data).subspan(at, 100)));
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    BOOST_TEST(sink.checksum(i) == bt::xxh3_64(std::span(data).subspan(spans[i].first, spans[i].second)),
+               "piece " << i);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(a_scatter_sink_refuses_writes_out_of_order_or_out_of_range) {

@@ -145,21 +145,22 @@ inline constexpr std::chrono::milliseconds kQuickTimeout{1500};
 
 // Runs step 0 on both runners at once.
 inline Outcome run_step(asio::io_context& io, ba::StepRunner& sender, ba::StepRunner& receiver,
-                        std::chrono::milliseconds timeout = kQuickTimeout) {
+                        std::chrono::milliseconds timeout = kQuickTimeout,
+                        ba::StepRunner::ChunkDigests digests = ba::StepRunner::ChunkDigests::reported) {
   Outcome out;
   int done = 0;
   const auto start = std::chrono::steady_clock::now();
   asio::co_spawn(
       io,
       [&]() -> asio::awaitable<void> {
-        out.receiver = co_await receiver.run(0, timeout);
+        out.receiver = co_await receiver.run(0, timeout, 0, digests);
         ++done;
       },
       asio::detached);
   asio::co_spawn(
       io,
       [&]() -> asio::awaitable<void> {
-        out.sender = co_await sender.run(0, timeout);
+        out.sender = co_await sender.run(0, timeout, 0, digests);
         ++done;
       },
       asio::detached);

@@ -116,6 +116,38 @@ BOOST_AUTO_TEST_CASE(many_small_ranges_travel_packed_and_land_exactly) {
   }
 }
 
+// An exchange of a kept plan (Agent::exchange) runs its steps without the coordinator's
+// digest match: its reports count the bytes and list no chunk, and every byte still lands.
+BOOST_AUTO_TEST_CASE(a_step_run_for_an_exchange_counts_its_chunks_without_listing_them) {
+  TwoAgents t;
+  auto& [io, a, b] = t;
+  constexpr std::uint64_t kRange = 240, kRanges = 500;
+  auto in = pattern(kRange * kRanges, 12);
+  std::vector<std::byte> out(kRange * kRanges, std::byte{0x5a});
+  a.storage.register_region("in", in);
+  b.storage.register_region("out", out);
+  std::vector<std::array<std::uint64_t, 5>> chunks;
+  for (std::uint64_t i = 0; i < kRanges; ++i) {
+    chunks.push_back({i, i * kRange, (kRanges - 1 - i) * kRange, kRange, i * kRange});  // reversed
+  }
+  Pair plan = one_step(b.data->address(), 0, chunks, chunks);
+  ba::StepRunner sender(*a.context, a.storage, plan.sender, a.identity);
+  ba::StepRunner& receiver = b.receiver(plan.receiver);
+  const Outcome o = run_step(io, sender, receiver, 20s, ba::StepRunner::ChunkDigests::counted);
+  BOOST_TEST(o.sender.ok(), o.sender.error());
+  BOOST_TEST(o.receiver.ok(), o.receiver.error());
+  for (std::uint64_t i = 0; i < kRanges; ++i) {
+    BOOST_TEST(std::equal(in.begin() + static_cast<std::ptrdiff_t>(i * kRange),
+                          in.begin() + static_cast<std::ptrdiff_t>((i + 1) * kRange),
+                          out.begin() + static_cast<std::ptrdiff_t>((kRanges - 1 - i) * kRange)),
+               "range " << i);
+  }
+  BOOST_TEST(o.sender.bytes() == kRange * kRanges);
+  BOOST_TEST(o.receiver.bytes() == kRange * kRanges);
+  BOOST_TEST(o.receiver.digests_size() == 0);
+  BOOST_TEST(o.sender.sent_size() == 0);
+}
+
 // A sender whose plan cuts the stream elsewhere than the receiver's: its packed flow ends
 // inside one of the receiver's chunks and is refused, naming the chunk; nothing is written.
 BOOST_AUTO_TEST_CASE(a_packed_flow_that_does_not_end_on_a_planned_chunk_is_refused) {
