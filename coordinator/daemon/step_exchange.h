@@ -4,6 +4,7 @@
 #pragma once
 
 #include "coordinator/daemon/clock.h"
+#include "coordinator/daemon/range_step_times.h"
 #include "protocol/baton.pb.h"
 
 #include <cstddef>
@@ -83,8 +84,7 @@ struct StepExchange {
     std::uint32_t first = 0, last = 0;
     std::string first_member;
     std::optional<std::uint32_t> passed;
-    std::map<std::uint32_t, double> seconds;
-    std::map<std::uint32_t, double> started;
+    std::map<std::uint32_t, PassedWord> words;  // the first member's StepPassed of each step
     Clock::time_point progressed{};
   };
   std::optional<Range> range;

@@ -107,8 +107,8 @@ void StepExecutor::on_message(const std::string& node, const protocol::Envelope&
           passed.step() > run.range->last)
         break;
       run.range->passed = std::max(run.range->passed.value_or(passed.step()), passed.step());
-      run.range->seconds[passed.step()] = passed.seconds();
-      run.range->started[passed.step()] = passed.started();
+      run.range->words[passed.step()] = {
+          .seconds = passed.seconds(), .started = passed.started(), .heard = clock_.now()};
       run.range->progressed = clock_.now();
       break;
     }

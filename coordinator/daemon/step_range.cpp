@@ -78,9 +78,6 @@ asio::awaitable<RangeOutcome> StepExecutor::run_range(StepExchange& run, const J
   const auto failed_report = [&] { return run.reports.failed() > 0; };
   DeadWithoutReport dead(agents_, plans.by_node(), run);
   const auto news = [&] { return run.range->passed && *run.range->passed >= outcome.next; };
-  const auto span = [](double seconds) {
-    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-  };
   for (;;) {
     // Silence past a step's timeout (twice: a member's barrier waits that long) ends it.
     const Clock::time_point deadline = run.range->progressed + 2 * timeout + options_.report_grace;
@@ -89,11 +86,12 @@ asio::awaitable<RangeOutcome> StepExecutor::run_range(StepExchange& run, const J
         deadline);
     while (news()) {
       const std::uint32_t step = outcome.next++;
-      const double seconds = run.range->seconds[step], started = run.range->started[step];
-      // A member older than StepPassed.started says 0 for every step: its start is then
-      // reckoned back from now, as before the field.
-      const bool told = started > 0 || step == first;
-      co_await passed(step, told ? run.released + span(started) : clock_.now() - span(seconds), seconds);
+      const auto first_word = run.range->words.find(first);
+      const RangeStepTimes times =
+          range_step_times(step == first, run.range->words[step],
+                           first_word == run.range->words.end() ? std::nullopt : std::optional(first_word->second),
+                           run.released, clock_.now());
+      co_await passed(step, times.began, times.measured);
     }
     if (run.cancel_requested) co_return outcome;
     if (run.reports.size() == nodes && !failed_report() && outcome.next > last) {
