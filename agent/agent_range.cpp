@@ -55,7 +55,7 @@ asio::awaitable<void> Agent::run_range(std::string job, protocol::StepRelease re
       total.set_error(stopped->reason);
       break;
     }
-    const auto decided = std::chrono::steady_clock::now();
+    const auto decided = barrier.decided_at();
     held.steps_done = std::max(held.steps_done, step + 1);
     if (barrier.rank() == 0) {
       protocol::Envelope passed;

@@ -111,6 +111,7 @@ asio::awaitable<std::optional<error::Refusal>> StepBarrier::pass(std::uint64_t r
       }
     }
     if (const std::optional<bool> go = v.decision()) {
+      decided_at_ = std::chrono::steady_clock::now();
       for (const std::size_t child : partners_.children) send(child, key, true, *go);
       passed_ = key;
       votes_.erase(key);

@@ -56,6 +56,10 @@ class StepBarrier : public std::enable_shared_from_this<StepBarrier> {
   // could not be sent, `deadline` passed, or abort()).
   asio::awaitable<std::optional<error::Refusal>> pass(std::uint64_t range, std::uint32_t step, bool ok,
                                                       std::chrono::steady_clock::time_point deadline);
+  // When this member learnt the last decision pass() returned: the root when it decided,
+  // before it sent the decision down, so that every other member starts its next step
+  // after that moment (docs/runtime.md, "Progress").
+  std::chrono::steady_clock::time_point decided_at() const noexcept { return decided_at_; }
   // Votes no for step `step` of range `range` without waiting for the decision: a member
   // whose step failed reports at once, while its vote goes up the tree (a pass() of its
   // own, until the decision, `deadline`, an abort or the next range).
@@ -84,6 +88,7 @@ class StepBarrier : public std::enable_shared_from_this<StepBarrier> {
   std::map<Key, std::string> send_failures_;
   std::optional<std::uint64_t> range_;  // the range begun last
   std::optional<Key> passed_;           // the barrier passed last
+  std::chrono::steady_clock::time_point decided_at_{};
   std::optional<std::string> aborted_;
   Signal changed_;
 };

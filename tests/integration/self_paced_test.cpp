@@ -85,7 +85,7 @@ struct Uneven {
         // A node's time in a step lies within the step's (the first one too: a node may
         // hear the release before the range's first member does).
         BOOST_TEST(line.at("seconds").get<double>() <= step.at("measured_seconds").get<double>(),
-                   "step " << step.at("index") << " node " << node << ": " << line);
+                   "step " << step.at("index") << " node " << node << ": " << line << " in " << step.dump());
       }
     }
     const Json& a0 = steps.at(0).at("nodes").at("a0");
