@@ -30,6 +30,8 @@ struct PassedWord {
 // member's decision reaches them, so the first member's own time holds theirs; it follows
 // the first step's end by that member's time since its first decision. A member older than
 // StepPassed.started says 0 for every later step: its start is reckoned back from `now`.
+// The member's times are taken within [0, now - released] (a faulty member's NaN, negative
+// or huge time at that bound).
 RangeStepTimes range_step_times(bool first_step, const PassedWord& word, const std::optional<PassedWord>& first_word,
                                 Clock::time_point released, Clock::time_point now);
 

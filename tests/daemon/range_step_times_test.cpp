@@ -6,6 +6,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <limits>
+
 namespace bc = baton::coordinator;
 using namespace std::chrono_literals;
 
@@ -53,6 +55,26 @@ BOOST_AUTO_TEST_CASE(a_member_that_does_not_say_when_a_step_started_is_reckoned_
   const bc::RangeStepTimes t = bc::range_step_times(false, second, first, kReleased, kReleased + 2100ms);
   BOOST_TEST(at(t.began) == 1.6, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(t.measured == 0.5);
+}
+
+// The times come from an agent over the network: one not a number, negative or past the
+// range's age (here 2.1 s) is taken at the nearest bound, not converted as it came.
+BOOST_AUTO_TEST_CASE(a_members_times_out_of_bounds_are_taken_within_the_ranges_age) {
+  const bc::PassedWord first{.seconds = 1.0, .started = 0, .heard = kReleased + 1400ms};
+  const auto now = kReleased + 2100ms;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const bc::RangeStepTimes no_number =
+      bc::range_step_times(false, bc::PassedWord{.seconds = nan, .started = nan, .heard = now}, first, kReleased, now);
+  BOOST_TEST(at(no_number.began) == 2.1, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(no_number.measured == 0.0);
+  const bc::RangeStepTimes huge = bc::range_step_times(
+      false, bc::PassedWord{.seconds = 1e300, .started = 1e300, .heard = now}, first, kReleased, now);
+  BOOST_TEST(huge.measured == 2.1, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(at(huge.began) <= 1.4 + 2.1);  // the first word's time plus at most the range's age
+  const bc::RangeStepTimes negative =
+      bc::range_step_times(false, bc::PassedWord{.seconds = -5, .started = -5, .heard = now}, first, kReleased, now);
+  BOOST_TEST(at(negative.began) == 2.1, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(negative.measured == 0.0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
