@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 2 ] || { echo "usage: coupled_handoff_builds.sh BEFORE_BUILD AFTER_BUILD [ROUNDS] [MIB...]" >&2; exit 2; }
 builds=("$1" "$2")
 for b in "${builds[@]}"; do
-  [ -d "$b" ] || { echo "coupled_handoff_builds.sh: $b is not a build directory" >&2; exit 2; }
+  [ -f "$b/CMakeCache.txt" ] || { echo "coupled_handoff_builds.sh: $b is not a build directory (no CMakeCache.txt)" >&2; exit 2; }
 done
 rounds=${3:-3}
 shift 3 || shift $#
