@@ -87,9 +87,9 @@ function(_baton_batch_target target)
   # sources that raise it alone turn off for themselves (transport/, agent/), comes up in
   # other coroutines once a batch inlines more of them (transport/flow_sender.cpp at -O2).
   # A real mismatch is still caught at run time: AddressSanitizer's alloc-dealloc-mismatch.
-  set(options -Wno-subobject-linkage)
+  set(options "")
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    list(APPEND options -Wno-mismatched-new-delete)
+    set(options -Wno-subobject-linkage -Wno-mismatched-new-delete)
   endif()
   set_source_files_properties(${batches} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS "${options}")
   set_property(TARGET ${target} PROPERTY SOURCES ${kept} ${batches})

@@ -173,7 +173,8 @@ void add_job_commands(CLI::App& app, int* exit_code) {
     const auto [c, id, sub] = add_job_sub(app, "status", "Show one job: state, progress, report", true,
                                           "  batonctl status 7\n"
                                           "  batonctl status 7 -o json | jq .report.measured_seconds\n");
-    sub->callback([=] {
+    // c and id are structured bindings, captured by name: Clang 14 captures them no other way.
+    sub->callback([=, c = c, id = id] {
       *exit_code = guarded([&] {
         const Json answer = client_of(*c).get(job_path(*id));
         std::cout << (c->output == "json" ? answer.dump(1) + '\n' : job_status_text(job_of(answer)));
@@ -200,7 +201,7 @@ void add_job_commands(CLI::App& app, int* exit_code) {
   }
   {
     const auto [c, id, sub] = add_job_sub(app, "cancel", "Cancel a job", false, "  batonctl cancel 7\n");
-    sub->callback([=] {
+    sub->callback([=, c = c, id = id] {
       *exit_code = guarded([&] {
         const Json answer = client_of(*c).post(job_path(*id) + "/cancel", Json::object());
         std::cout << "job " << *id << ": " << member_text(answer, "state") << '\n';
@@ -213,7 +214,7 @@ void add_job_commands(CLI::App& app, int* exit_code) {
         add_job_sub(app, "watch", "Follow a job until it ends, then print its report; exit 0 if done", true,
                     "  batonctl watch 7          # progress line, then the report\n"
                     "  batonctl watch 7 -o json  # the final job as JSON\n");
-    sub->callback([=] { *exit_code = guarded([&] { return watch(client_of(*c), *id, c->output); }); });
+    sub->callback([=, c = c, id = id] { *exit_code = guarded([&] { return watch(client_of(*c), *id, c->output); }); });
   }
   {
     auto svg = std::make_shared<std::string>();
@@ -224,7 +225,7 @@ void add_job_commands(CLI::App& app, int* exit_code) {
                     "  batonctl report 7 --svg - > g.svg    # only the chart, on stdout\n"
                     "  batonctl report 7 -o json            # the report's JSON\n");
     sub->add_option("--svg", *svg, "write the Gantt chart (plan against measured, per node) to FILE; - for stdout");
-    sub->callback([=] {
+    sub->callback([=, c = c, id = id] {
       *exit_code = guarded([&] {
         const Json answer = client_of(*c).get(job_path(*id));
         const report::JobReport job = job_of(answer);

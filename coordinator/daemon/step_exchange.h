@@ -51,6 +51,18 @@ class StepReports {
   std::size_t failed_ = 0;
 };
 
+// A self-paced range running (StepRelease.last_step), as StepExchange::range keeps it.
+// Outside StepExchange: Clang 14 cannot default-construct a nested struct with member
+// initializers through std::optional before the enclosing struct is complete.
+struct SelfPacedRange {
+  std::uint64_t number = 0;
+  std::uint32_t first = 0, last = 0;
+  std::string first_member;
+  std::optional<std::uint32_t> passed;
+  std::map<std::uint32_t, PassedWord> words;  // the first member's StepPassed of each step
+  Clock::time_point progressed{};
+};
+
 struct StepExchange {
   std::string job;                 // the id the agents know the run by
   std::vector<std::string> nodes;  // every node of the run
@@ -79,14 +91,7 @@ struct StepExchange {
   // (StepPassed: the last such step, each one's seconds, and when it started after the
   // range's release), and when it last said it.
   // The nodes' reports of the range's end go to `reports`.
-  struct Range {
-    std::uint64_t number = 0;
-    std::uint32_t first = 0, last = 0;
-    std::string first_member;
-    std::optional<std::uint32_t> passed;
-    std::map<std::uint32_t, PassedWord> words;  // the first member's StepPassed of each step
-    Clock::time_point progressed{};
-  };
+  using Range = SelfPacedRange;
   std::optional<Range> range;
   // Answers to JobEnded: staged files in place, or why not.
   std::set<std::string> committed;

@@ -108,6 +108,15 @@ baton::coupling::Session& started(baton_session* s) {
   return *s->session;
 }
 
+// The layout a baton_layout describes and the position of `node_text` in its group.
+std::pair<baton::coupling::Layout, std::size_t> part_of(const baton_layout* l, const char* node_text) {
+  const baton::coupling::Layout layout = l->make();
+  const std::string node = text(node_text, "node");
+  const auto p = layout.index_of(node);
+  if (!p) throw Error(Errc::unknown_name, "node " + node + " is not in the layout's group (" + layout.describe() + ")");
+  return {layout, *p};
+}
+
 }  // namespace
 
 extern "C" {
@@ -229,18 +238,6 @@ baton_status baton_layout_distribute_ranges(baton_layout* l, int dim, const std:
     return BATON_OK;
   });
 }
-
-namespace {
-
-std::pair<baton::coupling::Layout, std::size_t> part_of(const baton_layout* l, const char* node_text) {
-  const baton::coupling::Layout layout = l->make();
-  const std::string node = text(node_text, "node");
-  const auto p = layout.index_of(node);
-  if (!p) throw Error(Errc::unknown_name, "node " + node + " is not in the layout's group (" + layout.describe() + ")");
-  return {layout, *p};
-}
-
-}  // namespace
 
 baton_status baton_layout_local_shape(baton_layout* l, const char* node, std::uint64_t* rows, std::uint64_t* cols) {
   return guarded(l, [&] {

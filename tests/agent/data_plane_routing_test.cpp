@@ -26,7 +26,9 @@ BOOST_AUTO_TEST_SUITE(data_plane_routing)
 
 BOOST_AUTO_TEST_CASE(each_flow_goes_to_its_jobs_runner_and_an_unheld_jobs_flow_is_refused) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   auto in = pattern(50'000, 5);
   std::vector<std::byte> out1(in.size()), out2(in.size()), out3(in.size());
   a.storage.register_region("in", in);

@@ -104,7 +104,9 @@ BOOST_AUTO_TEST_CASE(thousands_of_chunks_of_one_file_share_one_descriptor) {
   ba::FileStorage sender_files(sender_root), receiver_files(receiver_root);
   CountingStorage sender_storage(sender_files), receiver_storage(receiver_files);
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   // Chunk i: in[i * 512, +512) -> out at the mirrored place, so order and offsets matter.
   std::vector<std::array<std::uint64_t, 5>> plan_chunks;
   for (std::uint64_t i = 0; i < chunks; ++i)
@@ -133,7 +135,9 @@ BOOST_AUTO_TEST_CASE(thousands_of_chunks_of_one_file_share_one_descriptor) {
 // once, and nothing is written into a file after its sync.
 BOOST_AUTO_TEST_CASE(a_step_is_reported_after_each_file_it_wrote_is_synced_once) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   auto in = pattern(60'000, 12);
   std::vector<std::byte> out(40'000), out2(20'000);
   a.storage.register_region("in", in);
@@ -162,7 +166,9 @@ BOOST_AUTO_TEST_CASE(a_step_is_reported_after_each_file_it_wrote_is_synced_once)
 
 BOOST_AUTO_TEST_CASE(a_failed_sync_fails_the_step_naming_the_file) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   auto in = pattern(8192, 13);
   std::vector<std::byte> out(8192);
   a.storage.register_region("in", in);
@@ -184,7 +190,9 @@ BOOST_AUTO_TEST_CASE(a_failed_sync_fails_the_step_naming_the_file) {
 // never see it run (and gives up after 10 s so that the test fails instead of hanging).
 BOOST_AUTO_TEST_CASE(the_executor_keeps_running_while_a_step_syncs) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   auto in = pattern(8192, 14);
   std::vector<std::byte> out(8192);
   a.storage.register_region("in", in);

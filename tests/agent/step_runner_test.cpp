@@ -46,7 +46,9 @@ BOOST_AUTO_TEST_SUITE(step_runner)
 
 BOOST_AUTO_TEST_CASE(chunks_land_at_their_destination_offsets) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   auto in = pattern(300'000, 1);
   std::vector<std::byte> out(400'000, std::byte{0x5a});
   a.storage.register_region("in", in);
@@ -78,7 +80,9 @@ BOOST_AUTO_TEST_CASE(chunks_land_at_their_destination_offsets) {
 // the sender's report matches.
 BOOST_AUTO_TEST_CASE(many_small_ranges_travel_packed_and_land_exactly) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   constexpr std::uint64_t kRange = 240, kRanges = 3000;  // 720 000 bytes: more than one pack
   auto in = pattern(kRange * kRanges, 11);
   std::vector<std::byte> out(kRange * kRanges * 2, std::byte{0x5a});
@@ -120,7 +124,9 @@ BOOST_AUTO_TEST_CASE(many_small_ranges_travel_packed_and_land_exactly) {
 // digest match: its reports count the bytes and list no chunk, and every byte still lands.
 BOOST_AUTO_TEST_CASE(a_step_run_for_an_exchange_counts_its_chunks_without_listing_them) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   constexpr std::uint64_t kRange = 240, kRanges = 500;
   auto in = pattern(kRange * kRanges, 12);
   std::vector<std::byte> out(kRange * kRanges, std::byte{0x5a});
@@ -152,7 +158,9 @@ BOOST_AUTO_TEST_CASE(a_step_run_for_an_exchange_counts_its_chunks_without_listin
 // inside one of the receiver's chunks and is refused, naming the chunk; nothing is written.
 BOOST_AUTO_TEST_CASE(a_packed_flow_that_does_not_end_on_a_planned_chunk_is_refused) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   auto in = pattern(6000, 12);
   std::vector<std::byte> out(6000, std::byte{0});
   a.storage.register_region("in", in);
@@ -173,7 +181,9 @@ BOOST_AUTO_TEST_CASE(a_packed_flow_that_does_not_end_on_a_planned_chunk_is_refus
 
 BOOST_AUTO_TEST_CASE(a_paced_flow_takes_as_long_as_its_rate_says) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   auto in = pattern(1'000'000, 2);
   std::vector<std::byte> out(1'000'000);
   a.storage.register_region("in", in);
@@ -194,7 +204,9 @@ BOOST_AUTO_TEST_CASE(a_paced_flow_takes_as_long_as_its_rate_says) {
 
 BOOST_AUTO_TEST_CASE(a_chunk_that_never_comes_fails_the_step_in_time) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   auto in = pattern(10'000, 3);
   std::vector<std::byte> out(20'000);
   a.storage.register_region("in", in);
@@ -215,7 +227,9 @@ BOOST_AUTO_TEST_CASE(a_chunk_that_never_comes_fails_the_step_in_time) {
 // out, and its error says what TCP saw on the stuck connection.
 BOOST_AUTO_TEST_CASE(a_step_stuck_on_a_peer_that_reads_nothing_names_the_closed_window) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   auto in = pattern(32 << 20, 5);
   a.storage.register_region("in", in);
   // Node b's transport accepts, completes the handshake, then reads nothing.
@@ -244,7 +258,9 @@ BOOST_AUTO_TEST_CASE(a_step_stuck_on_a_peer_that_reads_nothing_names_the_closed_
 
 BOOST_AUTO_TEST_CASE(an_unplanned_chunk_is_refused_and_fails_its_sender) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   auto in = pattern(10'000, 4);
   std::vector<std::byte> out(10'000, std::byte{0});
   a.storage.register_region("in", in);
@@ -267,7 +283,9 @@ BOOST_AUTO_TEST_CASE(an_unplanned_chunk_is_refused_and_fails_its_sender) {
 // "arrived twice" (seen at 1 024 agents, docs/runtime.md "Scale").
 BOOST_AUTO_TEST_CASE(a_flow_of_an_earlier_release_of_the_step_is_not_taken_into_the_next) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   auto in = pattern(8000, 5), stale_in = pattern(8000, 6);
   std::vector<std::byte> out(8000, std::byte{0});
   a.storage.register_region("in", in);
@@ -302,7 +320,9 @@ BOOST_AUTO_TEST_CASE(a_flow_of_an_earlier_release_of_the_step_is_not_taken_into_
 
 BOOST_AUTO_TEST_CASE(a_missing_region_and_an_unreachable_peer_are_named) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   std::vector<std::byte> out(100);
   b.storage.register_region("out", out);
   Pair plan = one_step("127.0.0.1:1", 0, {{0, 0, 0, 100, 0}}, {{0, 0, 0, 100, 0}});
@@ -323,7 +343,8 @@ BOOST_AUTO_TEST_CASE(a_missing_region_and_an_unreachable_peer_are_named) {
 
 BOOST_AUTO_TEST_CASE(a_step_without_flows_reports_at_once) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
   bp::Plan plan;
   plan.set_job("j");
   plan.set_job_number(2);
@@ -342,7 +363,9 @@ BOOST_AUTO_TEST_CASE(a_step_without_flows_reports_at_once) {
 // written, and the flow is refused before its begin frame is read.
 BOOST_AUTO_TEST_CASE(a_flow_from_a_peer_without_the_secret_writes_nothing) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   std::vector<std::byte> out(8192, std::byte{0});
   b.storage.register_region("out", out);
   Pair plan = one_step(b.data->address(), 0, {}, {{0, 0, 0, 4096, 0}});
@@ -382,7 +405,9 @@ BOOST_AUTO_TEST_CASE(a_flow_from_a_peer_without_the_secret_writes_nothing) {
 
 BOOST_AUTO_TEST_CASE(a_sender_with_a_wrong_secret_is_refused_on_both_ends) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   auto in = pattern(4096, 6);
   std::vector<std::byte> out(4096, std::byte{0});
   a.storage.register_region("in", in);
@@ -447,7 +472,9 @@ BOOST_AUTO_TEST_CASE(a_sender_that_reaches_another_node_sends_nothing) {
 // coordinator ends the job, the same sender and the same chunk are refused.
 BOOST_AUTO_TEST_CASE(nothing_is_accepted_after_the_job_ends) {
   TwoAgents t;
-  auto& [io, a, b] = t;
+  auto& io = t.io;
+  auto& a = t.a;
+  auto& b = t.b;
   auto in = pattern(4096, 9);
   std::vector<std::byte> out(4096, std::byte{0});
   a.storage.register_region("in", in);

@@ -63,7 +63,7 @@ class FakeCoordinator {
       requests_.push_back({req.method, req.path, req.body, req.get_header_value("Authorization"),
                            req.get_param_value("wait"), req.get_param_value("view"), std::chrono::steady_clock::now()});
     };
-    server_.Get("/v1/agents", [=, this](const httplib::Request& req, httplib::Response& res) {
+    server_.Get("/v1/agents", [=](const httplib::Request& req, httplib::Response& res) {
       record(req);
       res.set_content(R"({"agents": [{"node": "a0", "alive": true, "addresses": ["10.0.0.1:7000"],
         "transports": ["tcp"], "rate": 12500000, "last_heartbeat_age": 0.4, "job": "7"},
@@ -71,7 +71,7 @@ class FakeCoordinator {
         "rate": 12500000, "last_heartbeat_age": 31.0, "job": null}]})",
                       "application/json");
     });
-    server_.Get("/v1/jobs", [=, this](const httplib::Request& req, httplib::Response& res) {
+    server_.Get("/v1/jobs", [=](const httplib::Request& req, httplib::Response& res) {
       record(req);
       res.set_content(R"({"jobs": [{"id": "7", "state": "running", "algorithm": "oggp", "steps": 3,
         "step": 1, "bytes": 30000000, "bytes_done": 10000000, "submitted": "2026-11-22T08:00:00Z"},
@@ -79,7 +79,7 @@ class FakeCoordinator {
         "bytes_done": 0, "submitted": "2026-11-22T08:01:00Z"}]})",
                       "application/json");
     });
-    server_.Post("/v1/jobs", [=, this](const httplib::Request& req, httplib::Response& res) {
+    server_.Post("/v1/jobs", [=](const httplib::Request& req, httplib::Response& res) {
       record(req);
       const json job = json::parse(req.body, nullptr, false);
       if (job.is_discarded() || job.value("algorithm", "") == "nope") {
@@ -119,17 +119,17 @@ class FakeCoordinator {
       }
     });
     // Calibration 3 is not one: what a coordinator could never answer.
-    server_.Get("/v1/calibrations/3", [=, this](const httplib::Request& req, httplib::Response& res) {
+    server_.Get("/v1/calibrations/3", [=](const httplib::Request& req, httplib::Response& res) {
       record(req);
       res.set_content(R"({"id": "3", "state": "done", "error": "", "requested": "2026-11-24T10:00:00Z",
         "finished": "2026-11-24T10:00:09Z", "seconds": 9.5, "senders": ["a0"], "receivers": ["b0"], "d": "fast"})",
                       "application/json");
     });
-    server_.Post(R"(/v1/jobs/(\w+)/cancel)", [=, this](const httplib::Request& req, httplib::Response& res) {
+    server_.Post(R"(/v1/jobs/(\w+)/cancel)", [=](const httplib::Request& req, httplib::Response& res) {
       record(req);
       res.set_content(R"({"id": "7", "state": "cancelled"})", "application/json");
     });
-    server_.Delete(R"(/v1/calibrations/(\w+))", [=, this](const httplib::Request& req, httplib::Response& res) {
+    server_.Delete(R"(/v1/calibrations/(\w+))", [=](const httplib::Request& req, httplib::Response& res) {
       record(req);
       if (req.matches[1] == "3") {
         res.set_content(R"({"id": "3", "state": "cancelled"})", "application/json");

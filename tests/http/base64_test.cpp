@@ -60,9 +60,10 @@ BOOST_AUTO_TEST_CASE(round_trips_every_byte_value_at_every_length_modulo_3) {
 
 BOOST_AUTO_TEST_CASE(refuses_what_is_not_padded_base64_naming_why) {
   for (const auto& [text, message] : kRefusals) {
-    BOOST_CHECK_EXCEPTION(base64_decode(text), baton::error::InvalidInput, [&](const baton::error::InvalidInput& e) {
-      BOOST_TEST(e.what() == message);
-      return true;
-    });
+    BOOST_CHECK_EXCEPTION(base64_decode(text), baton::error::InvalidInput,
+                          [&message = message](const baton::error::InvalidInput& e) {
+                            BOOST_TEST(e.what() == message);
+                            return true;
+                          });
   }
 }

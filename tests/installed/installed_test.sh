@@ -3,11 +3,12 @@
 # Baton's "embedded" component into a temporary prefix, builds tests/installed/project
 # against it with CMake (find_package(Baton)) and with pkg-config, starts a coordinator,
 # and runs a job from one build's region to the other's; the receiver checks every byte.
-#   installed_test.sh CMAKE BUILD_DIR PROJECT_DIR BATON_COORDINATOR BATONCTL [SANITIZE_FLAGS]
-# A sanitizer build's library needs an application built with the same sanitizers (their
-# runtime must come first): SANITIZE_FLAGS, when given, go to both application builds.
+#   installed_test.sh CMAKE BUILD_DIR PROJECT_DIR BATON_COORDINATOR BATONCTL CXX [SANITIZE_FLAGS]
+# Both application builds use CXX, the compiler that built Baton. A sanitizer build's
+# library needs an application built with the same compiler's sanitizers (their runtime
+# must come first): SANITIZE_FLAGS, when given, go to both application builds.
 set -euo pipefail
-cmake=$1 build=$2 project=$3 coordinator=$4 batonctl=$5 sanitize=${6:-}
+cmake=$1 build=$2 project=$3 coordinator=$4 batonctl=$5 cxx=$6 sanitize=${7:-}
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -23,14 +24,14 @@ fail() {
 }
 
 "$cmake" --install "$build" --component embedded --prefix "$work/prefix" >/dev/null
-"$cmake" -S "$project" -B "$work/with-cmake" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_CXX_FLAGS="$sanitize" \
-  -DCMAKE_EXE_LINKER_FLAGS="$sanitize" >/dev/null
+"$cmake" -S "$project" -B "$work/with-cmake" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_CXX_COMPILER="$cxx" \
+  -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" >/dev/null
 "$cmake" --build "$work/with-cmake" >/dev/null
 pc=$(find "$work/prefix" -name baton-agent-embedded.pc)
 [ -n "$pc" ] || fail "no baton-agent-embedded.pc installed"
 flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --cflags --libs baton-agent-embedded)
 # shellcheck disable=SC2086  # the flags are words (and so are the sanitizer's)
-g++ $sanitize "$project/coupled.cpp" -o "$work/with-pkg-config" $flags
+"$cxx" $sanitize "$project/coupled.cpp" -o "$work/with-pkg-config" $flags
 export LD_LIBRARY_PATH
 LD_LIBRARY_PATH=$(dirname "$(find "$work/prefix" -name 'libbaton_agent_embedded.so*' | head -n 1)")
 

@@ -84,9 +84,12 @@ inline std::byte pattern_byte(std::uint64_t offset, std::uint64_t seed) {
 std::vector<std::byte> pattern(std::size_t size, std::uint64_t seed);
 
 // Whether this is a sanitizer build (large streams are shortened there, and say so).
+// GCC says so with __SANITIZE_ADDRESS__, Clang through __has_feature.
 constexpr bool sanitized_build() {
 #if defined(__SANITIZE_ADDRESS__)
   return true;
+#elif defined(__has_feature)
+  return __has_feature(address_sanitizer);
 #else
   return false;
 #endif
