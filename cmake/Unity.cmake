@@ -9,7 +9,7 @@
 # directory gets none of ccache's objects; these batches include their sources by paths
 # relative to the batch, the same in every clone.
 option(BATON_UNITY "Compile each target's sources in batches (cmake/Unity.cmake)" OFF)
-set(BATON_UNITY_BATCH_SIZE 8 CACHE STRING "Sources in a unity batch (cmake/Unity.cmake)")
+set(BATON_UNITY_BATCH_SIZE 16 CACHE STRING "Sources in a unity batch (cmake/Unity.cmake)")
 if(NOT BATON_UNITY_BATCH_SIZE MATCHES "^[1-9][0-9]*$")
   message(FATAL_ERROR "BATON_UNITY_BATCH_SIZE is '${BATON_UNITY_BATCH_SIZE}': it must be a positive number")
 endif()
