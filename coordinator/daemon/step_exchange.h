@@ -51,9 +51,12 @@ class StepReports {
   std::size_t failed_ = 0;
 };
 
-// A self-paced range running (StepRelease.last_step), as StepExchange::range keeps it.
-// Outside StepExchange: Clang 14 cannot default-construct a nested struct with member
-// initializers through std::optional before the enclosing struct is complete.
+// A self-paced range running (StepRelease.last_step): its number, its steps, the node that
+// says which steps every node passed (the plans' first member) and what it said
+// (StepPassed: the last such step, each one's seconds, and when it started after the
+// range's release), and when it last said it. Outside StepExchange, whose `range` it is:
+// Clang 14 cannot default-construct a nested struct with member initializers through
+// std::optional before the enclosing struct is complete.
 struct SelfPacedRange {
   std::uint64_t number = 0;
   std::uint32_t first = 0, last = 0;
@@ -86,11 +89,7 @@ struct StepExchange {
   // agent that comes back without having reported it is told again.
   std::optional<std::uint32_t> cancelled_step;
   std::string cancel_reason;
-  // A self-paced range running (StepRelease.last_step): its number, its steps, the node
-  // that says which steps every node passed (the plans' first member) and what it said
-  // (StepPassed: the last such step, each one's seconds, and when it started after the
-  // range's release), and when it last said it.
-  // The nodes' reports of the range's end go to `reports`.
+  // The self-paced range running, if any; the nodes' reports of its end go to `reports`.
   using Range = SelfPacedRange;
   std::optional<Range> range;
   // Answers to JobEnded: staged files in place, or why not.

@@ -8,6 +8,7 @@
 # library needs an application built with the same compiler's sanitizers (their runtime
 # must come first): SANITIZE_FLAGS, when given, go to both application builds.
 set -euo pipefail
+[ $# -ge 6 ] || { echo "usage: installed_test.sh CMAKE BUILD_DIR PROJECT_DIR BATON_COORDINATOR BATONCTL CXX [SANITIZE_FLAGS]" >&2; exit 2; }
 cmake=$1 build=$2 project=$3 coordinator=$4 batonctl=$5 cxx=$6 sanitize=${7:-}
 work=$(mktemp -d)
 pids=()
